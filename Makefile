@@ -1,0 +1,30 @@
+# Two commands on a fresh machine with only Python: `make run` and `make test`.
+# Both create .venv and install the project on first use (and again when
+# pyproject.toml changes).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/python -m bot
+
+test: $(STAMP)
+	$(BIN)/ruff check engine bot tests migrations
+	$(BIN)/mypy
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python -m engine bench cairo
+	$(BIN)/python -m bot bench
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""garnet's match host, store and chat adapters."""

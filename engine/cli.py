@@ -1,0 +1,196 @@
+"""``python -m engine``: the engine for hosts, analysts and checks.
+
+Exit status 0 on success, 2 with one line on stderr for any bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from engine.game import EngineError, Game
+from engine.registry import game_keys, get_game
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:  # one clear line, status 2, as for bad moves
+        self.exit(2, f"error: {message}\n")
+
+
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    if getattr(args, "tie", None):
+        options["tie"] = args.tie
+    for item in getattr(args, "option", None) or []:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise EngineError(f"option '{item}' is not of the form NAME=VALUE")
+        options[name.strip()] = value.strip()
+    return options
+
+
+def _split_moves(text: str) -> list[str]:
+    return [part.strip() for part in text.replace(";", ",").split(",") if part.strip()]
+
+
+def _state(game: Game[Any, Any], args: argparse.Namespace) -> Any:
+    options = _options(args)
+    if getattr(args, "position", None) is not None:
+        return game.parse_position(args.position, options)
+    seats = getattr(args, "players", None) or game.seat_counts[0]
+    return game.replay(_split_moves(args.moves or ""), seats, options)
+
+
+def _summary(game: Game[Any, Any], state: Any, moves: int) -> dict[str, Any]:
+    outcome = game.outcome(state)
+    legal = sorted(game.notation(m) for m in game.legal_moves(state))
+    return {
+        "moves": moves,
+        "over": outcome is not None,
+        "winner": outcome.winner if outcome else None,
+        "draw": outcome.draw if outcome else False,
+        "score": list(outcome.scores)
+        if outcome and outcome.scores is not None
+        else _running_score(game, state),
+        "to_move": game.to_move(state),
+        "legal": legal,
+    }
+
+
+def _running_score(game: Game[Any, Any], state: Any) -> list[int] | None:
+    try:
+        score = game.analyze(state).get("score")
+    except EngineError:
+        return None
+    return list(score) if score is not None else None
+
+
+def _print(data: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(data, sort_keys=False))
+    else:
+        for key, value in data.items():
+            if isinstance(value, list):
+                value = " ".join(str(v) for v in value) or "-"
+            print(f"{key}: {value}")
+
+
+def _cmd_analyze(args: argparse.Namespace) -> int:
+    game = get_game(args.game)
+    state = _state(game, args)
+    _print(game.analyze(state), args.json)
+    return 0
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    game = get_game(args.game)
+    state = _state(game, args)
+    _print(_summary(game, state, len(_split_moves(args.moves))), args.json)
+    return 0
+
+
+def _cmd_render(args: argparse.Namespace) -> int:
+    game = get_game(args.game)
+    state = _state(game, args)
+    png = game.render(state, hints=args.hints)
+    with open(args.out, "wb") as fh:
+        fh.write(png)
+    print(args.out)
+    return 0
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from engine.bench import run_bench
+
+    game = get_game(args.game)
+    _print(run_bench(game, seats=args.players, seconds=args.seconds, seed=args.seed), args.json)
+    return 0
+
+
+def _cmd_perft(args: argparse.Namespace) -> int:
+    import time
+
+    from engine.bench import perft
+
+    game = get_game(args.game)
+    if args.depth < 0:
+        raise EngineError(f"depth must be 0 or more, not {args.depth}")
+    state = game.new_state(args.players or game.seat_counts[0], _options(args))
+    start = time.perf_counter()
+    nodes = perft(game, state, args.depth)
+    elapsed = time.perf_counter() - start
+    if args.json:
+        print(json.dumps({"depth": args.depth, "nodes": nodes, "seconds": round(elapsed, 3)}))
+    else:
+        print(nodes)
+        print(f"depth {args.depth}: {nodes} sequences in {elapsed:.3f} s", file=sys.stderr)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m engine", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    games = ", ".join(game_keys())
+
+    def common(p: argparse.ArgumentParser, position: bool) -> None:
+        p.add_argument("game", help=f"the game ({games})")
+        if position:
+            group = p.add_mutually_exclusive_group(required=True)
+            group.add_argument("--position", help='a position, e.g. "first: AU BL; second: XD"')
+            group.add_argument("--moves", help='moves from the start, e.g. "D left, JU, w-up"')
+        else:
+            p.add_argument("--moves", required=True, help="moves from the start, comma separated")
+        p.add_argument("--tie", help="tie rule (Cairo Corridor): first-player-loses, "
+                       "last-mover-loses or draw")
+        p.add_argument("--players", type=int, help="number of players (Quoridor: 2 or 4)")
+        p.add_argument("--option", action="append", metavar="NAME=VALUE",
+                       help="any other game option")
+
+    p = sub.add_parser("analyze", help="corridor, critical cells, legal moves and score")
+    common(p, position=True)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_analyze)
+
+    p = sub.add_parser("replay", help="play moves from the start and report the result")
+    common(p, position=False)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_replay)
+
+    p = sub.add_parser("render", help="draw a position as a PNG")
+    common(p, position=True)
+    p.add_argument("--out", required=True, help="PNG file to write")
+    p.add_argument("--hints", action="store_true", help="overlay the analysis")
+    p.set_defaults(func=_cmd_render)
+
+    p = sub.add_parser("bench", help="measure analysis, random games and rendering")
+    p.add_argument("game", help=f"the game ({games})")
+    p.add_argument("--players", type=int, help="number of players")
+    p.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_bench)
+
+    p = sub.add_parser("perft", help="count move sequences of a given length from the start")
+    p.add_argument("game", help=f"the game ({games})")
+    p.add_argument("--depth", type=int, required=True)
+    p.add_argument("--players", type=int)
+    p.add_argument("--option", action="append", metavar="NAME=VALUE")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_perft)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        result: int = args.func(args)
+        return result
+    except EngineError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2

@@ -1,0 +1,262 @@
+"""The one shape every game of garnet has.
+
+A game is a stateless object (one per game kind, see ``engine.registry``) whose
+methods take and return *states*. A state is a plain, immutable value: it can be
+turned into JSON and back without loss (``to_json`` / ``from_json``) and holds
+nothing that could go stale. Seats are numbered from 0; seat 0 moves first.
+
+The host in ``bot/`` only ever talks to games through this interface, so adding a
+game means implementing it once here and registering it.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeVar
+
+JSON = dict[str, Any]
+
+
+class EngineError(ValueError):
+    """Base of every error the engine raises for bad input; ``str(e)`` is for users."""
+
+
+class MoveError(EngineError):
+    """A player's text is not a legal move here. The message says precisely why.
+
+    ``token`` is the part of the input that is wrong (for the command line's
+    "offending token" report), when there is one.
+    """
+
+    def __init__(self, message: str, token: str | None = None) -> None:
+        super().__init__(message)
+        self.token = token
+
+
+class NotAMove(MoveError):
+    """The text does not look like a move at all (ordinary chat in a match channel).
+
+    Adapters that read typed messages ignore it silently; an explicit ``/move``
+    reports it like any other MoveError.
+    """
+
+
+class GameOverError(MoveError):
+    """A move was offered after the game had ended."""
+
+
+class OptionError(EngineError):
+    """A game option is unknown or has a value the game does not offer."""
+
+
+class PositionError(EngineError):
+    """A position description or state JSON is malformed."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended, as the rules judge it.
+
+    ``winner`` is a seat, or None for a draw. ``scores`` is one number per seat for
+    games that count points (Cairo Corridor), else None. ``reason`` is a short
+    phrase for the result message ("the Corridor is closed", "reached row 9").
+    """
+
+    winner: int | None
+    draw: bool
+    scores: tuple[int, ...] | None
+    reason: str
+
+    def to_json(self) -> JSON:
+        return {
+            "winner": self.winner,
+            "draw": self.draw,
+            "scores": list(self.scores) if self.scores is not None else None,
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option a game accepts: its name, allowed values (None: any int) and default."""
+
+    name: str
+    default: str | int
+    choices: tuple[str, ...] | None
+    help: str
+
+
+S = TypeVar("S")
+M = TypeVar("M")
+
+
+class Game(ABC, Generic[S, M]):
+    """A game kind. Subclasses set the class attributes and implement the methods."""
+
+    #: short key used in commands and the database: "cairo", "quoridor", "pathwayz"
+    key: ClassVar[str]
+    #: name shown to users: "Cairo Corridor"
+    title: ClassVar[str]
+    #: how many seats a game may have, e.g. (2,) or (2, 4)
+    seat_counts: ClassVar[tuple[int, ...]] = (2,)
+    #: options this game accepts (see ``check_options``)
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    #: one line on how to type a move, for help texts and errors
+    move_help: ClassVar[str] = ""
+
+    # ---- construction and serialisation -------------------------------------------
+
+    @abstractmethod
+    def new_state(self, seats: int = 2, options: Mapping[str, Any] | None = None) -> S:
+        """The starting position. Options are checked with ``check_options``."""
+
+    @abstractmethod
+    def to_json(self, state: S) -> JSON:
+        """A JSON-ready dict from which ``from_json`` rebuilds an equal state."""
+
+    @abstractmethod
+    def from_json(self, data: Mapping[str, Any]) -> S:
+        """Rebuild a state; raises PositionError when the data is malformed."""
+
+    # ---- playing -------------------------------------------------------------------
+
+    @abstractmethod
+    def seats(self, state: S) -> int:
+        """Number of seats in this game."""
+
+    @abstractmethod
+    def seat_name(self, state: S, seat: int) -> str:
+        """The colour or side of a seat as players call it ("Black", "Red")."""
+
+    @abstractmethod
+    def to_move(self, state: S) -> int | None:
+        """The seat to move, or None when the game is over."""
+
+    @abstractmethod
+    def parse_move(self, state: S, text: str) -> M:
+        """Read a player's text as a move *legal in this state*.
+
+        Raises NotAMove when the text does not resemble the notation, MoveError
+        with a precise message when it does but names no legal move, and
+        GameOverError when the game has ended.
+        """
+
+    @abstractmethod
+    def legal_moves(self, state: S) -> list[M]:
+        """Every legal move of the seat to move (empty when the game is over)."""
+
+    @abstractmethod
+    def apply(self, state: S, move: M) -> S:
+        """The state after ``move``. Raises MoveError if it is not legal."""
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None:
+        """The result by the rules, or None while the game goes on."""
+
+    @abstractmethod
+    def notation(self, move: M) -> str:
+        """The canonical text of a move ("DL", "e3h", "c5*"); parse_move reads it back."""
+
+    def last_move(self, state: S) -> str | None:
+        """Canonical text of the move that led to this state, if the state knows it."""
+        return None
+
+    def status(self, state: S) -> str:
+        """A short line about the position shown under each board, e.g. a running score."""
+        return ""
+
+    # ---- seats leaving a game of more than two ------------------------------------
+
+    def eliminate(self, state: S, seat: int) -> S:
+        """Take a seat out of a game of three or more (resigned or timed out).
+
+        Only games with more than two seats need this; the host ends two-seat games
+        itself.
+        """
+        raise EngineError(f"{self.title} cannot continue without a seat")
+
+    # ---- images --------------------------------------------------------------------
+
+    @abstractmethod
+    def render(
+        self,
+        state: S,
+        *,
+        hints: bool = False,
+        names: Sequence[str] | None = None,
+    ) -> bytes:
+        """A PNG of the position, last move marked; at the end, what decided it.
+
+        ``hints`` adds the game's analysis overlay (off in Death Matches).
+        ``names`` labels the seats with the players' names.
+        """
+
+    # ---- for hosts and analysts (the engine command line) --------------------------
+
+    def parse_position(self, text: str, options: Mapping[str, Any] | None = None) -> S:
+        """A position from the game's position syntax (``--position``)."""
+        raise EngineError(f"positions cannot be given for {self.title}; use --moves")
+
+    def analyze(self, state: S) -> JSON:
+        """What an analyst wants to know about a position, as JSON."""
+        raise EngineError(f"analyze is not offered for {self.title}")
+
+    # ---- helpers built on the above ------------------------------------------------
+
+    def check_options(self, options: Mapping[str, Any] | None) -> dict[str, str | int]:
+        """Fill in defaults and reject unknown options or values, with a clear message."""
+        given = dict(options or {})
+        result: dict[str, str | int] = {}
+        known = {spec.name: spec for spec in self.option_specs}
+        for name in given:
+            if name not in known:
+                offered = ", ".join(known) or "none"
+                raise OptionError(f"{self.title} has no option '{name}' (options: {offered})")
+        for spec in self.option_specs:
+            value = given.get(spec.name, spec.default)
+            if spec.choices is None:
+                try:
+                    value = int(value)
+                except (TypeError, ValueError):
+                    raise OptionError(
+                        f"option '{spec.name}' takes a whole number, not '{value}'"
+                    ) from None
+            else:
+                value = str(value).strip().lower()
+                if value not in spec.choices:
+                    raise OptionError(
+                        f"option '{spec.name}' is one of {', '.join(spec.choices)}, "
+                        f"not '{value}'"
+                    )
+            result[spec.name] = value
+        return result
+
+    def check_seats(self, seats: int) -> int:
+        if seats not in self.seat_counts:
+            allowed = " or ".join(str(n) for n in self.seat_counts)
+            raise OptionError(f"{self.title} is played by {allowed} players, not {seats}")
+        return seats
+
+    def play(self, state: S, text: str) -> S:
+        """Parse and apply in one step."""
+        return self.apply(state, self.parse_move(state, text))
+
+    def replay(
+        self,
+        moves: Iterable[str],
+        seats: int = 2,
+        options: Mapping[str, Any] | None = None,
+    ) -> S:
+        """Play a sequence of move texts from the start; MoveError names the bad one."""
+        state = self.new_state(seats, options)
+        for number, text in enumerate(moves, start=1):
+            try:
+                state = self.play(state, text)
+            except MoveError as exc:
+                raise type(exc)(f"move {number} '{text.strip()}': {exc}", exc.token) from None
+        return state
+
+    def is_over(self, state: S) -> bool:
+        return self.outcome(state) is not None
