@@ -1,0 +1,85 @@
+"""``python -m bot``: Discord when DISCORD_TOKEN is set, the local console otherwise.
+
+    python -m bot                       run (Discord, or the console)
+    python -m bot --console             the console even when a token is set
+    python -m bot --script FILE         run a file of console lines
+    python -m bot --virtual-clock ...   time moves only with `~ wait` (scripts, demos)
+    python -m bot export --json         every match, for hosts' records
+    python -m bot bench                 the load benchmark
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+
+from bot.app import run_console, run_discord, setup_logging
+from bot.config import ConfigError, Settings
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("command", nargs="?", choices=["run", "export", "bench"],
+                        default="run")
+    parser.add_argument("--console", action="store_true", help="use the local console")
+    parser.add_argument("--script", type=Path, help="console lines to run, then exit")
+    parser.add_argument("--virtual-clock", action="store_true",
+                        help="console time moves only with `~ wait`")
+    parser.add_argument("--host", action="append", default=None, metavar="NAME",
+                        help="console names with the host role (default: host)")
+    parser.add_argument("--json", action="store_true", help="export: JSON output")
+    parser.add_argument("--database", help="database URL (overrides DATABASE_URL)")
+    parser.add_argument("--dms", type=int, action="append",
+                        help="bench: concurrent DMs (repeatable; default 200 and 1000)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="bench: seconds per run")
+    args = parser.parse_args(argv)
+    try:
+        settings = Settings.from_env()
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.database:
+        settings = Settings(**{**settings.__dict__, "database_url": args.database})
+    if args.command == "export":
+        return asyncio.run(_export(settings, args.json))
+    if args.command == "bench":
+        from bot.bench import main as bench_main
+
+        return bench_main(args.dms or [200, 1000], args.seconds)
+    setup_logging(settings.log_level if settings.discord_token and not args.console
+                  else "WARNING")
+    if settings.discord_token and not args.console and args.script is None:
+        return asyncio.run(run_discord(settings))
+    if args.script is not None and not args.script.is_file():
+        print(f"error: no script file {args.script}", file=sys.stderr)
+        return 2
+    return asyncio.run(run_console(settings, args.script, args.virtual_clock,
+                                   tuple(args.host or ["host"])))
+
+
+async def _export(settings: Settings, as_json: bool) -> int:
+    from bot.export import export_matches
+    from bot.store.db import open_database
+
+    db = await open_database(settings.database_url)
+    try:
+        records = await export_matches(db)
+    finally:
+        await db.close()
+    if as_json:
+        print(json.dumps(records, indent=2, ensure_ascii=False))
+    else:
+        for r in records:
+            players = " vs ".join(p["name"] for p in r["players"])
+            result = (r["result"] or {}).get("text") or r["status"]
+            print(f"#{r['id']} {r['game']} {r['kind']}: {players} — {len(r['moves'])} moves "
+                  f"— {result}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

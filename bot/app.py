@@ -1,0 +1,74 @@
+"""Putting the bot together: settings, database, clock and host, then an adapter."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import TextIO
+
+from bot.config import Settings
+from bot.console import Console
+from bot.host import Host, HostConfig
+from bot.store.db import Database, open_database
+from bot.timers import Clock, RealClock, VirtualClock
+
+
+def host_config(settings: Settings) -> HostConfig:
+    return HostConfig(instance=settings.instance, default_host_role=settings.host_role,
+                      dm_reward=settings.dm_reward)
+
+
+async def _stdin_lines() -> AsyncIterator[str]:
+    while True:
+        line = await asyncio.to_thread(sys.stdin.readline)
+        if not line:
+            return
+        yield line
+
+
+async def _file_lines(path: Path, echo: TextIO) -> AsyncIterator[str]:
+    for line in path.read_text(encoding="utf-8").splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            echo.write(line + "\n")
+        yield line
+
+
+async def run_console(settings: Settings, script: Path | None, virtual: bool,
+                      hosts: tuple[str, ...], out: TextIO = sys.stdout) -> int:
+    clock: Clock = VirtualClock(start=RealClock().now()) if virtual else RealClock()
+    db = await open_database(settings.database_url)
+    host = Host(db, clock, host_config(settings))
+    console = Console(host, settings.image_dir, out=out, hosts=hosts)
+    await host.start()
+    try:
+        if script is not None:
+            await console.run(_file_lines(script, out))
+        else:
+            out.write("garnet console: type `name: message` (e.g. `alice: /help`), "
+                      "Ctrl-D to quit.\n")
+            out.flush()
+            await console.run(_stdin_lines())
+    finally:
+        await host.stop()
+        await db.close()
+    return 0
+
+
+async def run_discord(settings: Settings) -> int:
+    from bot.discord_adapter import run_bot
+
+    db: Database = await open_database(settings.database_url)
+    try:
+        await run_bot(settings, db)
+    finally:
+        await db.close()
+    return 0
+
+
+def setup_logging(level: str) -> None:
+    logging.basicConfig(level=getattr(logging, level, logging.INFO),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")

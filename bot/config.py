@@ -1,0 +1,60 @@
+"""Settings, read from the environment (and a `.env` file in the working directory).
+
+Every setting is documented in `.env.example`.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from dotenv import load_dotenv
+
+
+class ConfigError(ValueError):
+    """A setting has a value the bot cannot use; the message names it."""
+
+
+def _int(name: str, default: int, minimum: int = 0) -> int:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a whole number, not '{raw}'") from None
+    if value < minimum:
+        raise ConfigError(f"{name} must be at least {minimum}, not {value}")
+    return value
+
+
+@dataclass(frozen=True)
+class Settings:
+    discord_token: str | None
+    database_url: str
+    host_role: str
+    image_dir: Path
+    dm_reward: int
+    command_guild: int | None
+    instance: str
+    log_level: str
+
+    @classmethod
+    def from_env(cls, env_file: str | None = ".env") -> Settings:
+        if env_file:
+            load_dotenv(env_file, override=False)
+        guild = os.environ.get("COMMAND_GUILD_ID", "").strip()
+        if guild and not guild.isdigit():
+            raise ConfigError(f"COMMAND_GUILD_ID must be a server id (digits), not '{guild}'")
+        return cls(
+            discord_token=os.environ.get("DISCORD_TOKEN", "").strip() or None,
+            database_url=os.environ.get("DATABASE_URL", "").strip()
+            or "sqlite+aiosqlite:///garnet.db",
+            host_role=os.environ.get("HOST_ROLE", "").strip() or "Host",
+            image_dir=Path(os.environ.get("IMAGE_DIR", "").strip() or "images"),
+            dm_reward=_int("DM_REWARD", 3),
+            command_guild=int(guild) if guild else None,
+            instance=os.environ.get("INSTANCE_NAME", "").strip() or "main",
+            log_level=os.environ.get("LOG_LEVEL", "").strip().upper() or "INFO",
+        )

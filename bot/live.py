@@ -1,0 +1,89 @@
+"""A running match as the host holds it in memory between database writes.
+
+The database is the truth; a LiveMatch is rebuilt from it at start (its moves
+replayed through the engine) and changed only after the change is committed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.clock import Reminder, TimeControl
+from bot.timers import Handle
+from engine.game import Game
+
+
+@dataclass
+class LiveMatch:
+    id: int
+    guild_id: str
+    channel_id: str
+    kind: str  # "dm" | "casual"
+    game: Game[Any, Any]
+    state: Any
+    users: list[str]  # user id of each seat
+    names: list[str]
+    tc: TimeControl
+    banks_left: list[int]
+    time_used: list[float]
+    out: list[bool]
+    ply: int
+    turn_elapsed: float
+    resumed_at: float | None  # None while paused
+    extra: float
+    hints: bool
+    reward: int
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    timer: Handle | None = None
+    reminders: list[Reminder] = field(default_factory=list)
+    next_reminder: int = 0
+    # Message ids already handled: a gateway that delivers a message twice must
+    # not make a player move twice.
+    seen: deque[str] = field(default_factory=lambda: deque(maxlen=64))
+    finished: bool = False
+
+    @property
+    def paused(self) -> bool:
+        return self.resumed_at is None
+
+    @property
+    def to_move(self) -> int | None:
+        seat: int | None = self.game.to_move(self.state)
+        return seat
+
+    def seat_of(self, user_id: str) -> int | None:
+        try:
+            return self.users.index(user_id)
+        except ValueError:
+            return None
+
+    def elapsed(self, now: float) -> float:
+        """Seconds the current turn has used."""
+        if self.resumed_at is None:
+            return self.turn_elapsed
+        return self.turn_elapsed + max(0.0, now - self.resumed_at)
+
+    def flag_at(self) -> float:
+        seat = self.to_move
+        banks = self.banks_left[seat] if seat is not None else 0
+        return self.tc.flag_at(banks, self.extra)
+
+    def new_turn(self, now: float) -> None:
+        """Start the clock of whoever is to move now."""
+        self.turn_elapsed = 0.0
+        self.extra = 0.0
+        self.resumed_at = now
+        self.plan_reminders()
+
+    def plan_reminders(self) -> None:
+        seat = self.to_move
+        if seat is None or not self.tc.enabled:
+            self.reminders, self.next_reminder = [], 0
+            return
+        self.reminders = self.tc.reminders(self.banks_left[seat], self.extra)
+        # Reminders already passed (after a restart or an extension) are not repeated.
+        done = self.turn_elapsed + 1e-6
+        self.next_reminder = sum(1 for r in self.reminders if r.at <= done)

@@ -1,0 +1,69 @@
+"""What the host says, independent of the chat platform.
+
+Mentions are written as ``<@user_id>`` (Discord's own markup); the console shows
+them as ``@name``. Buttons carry a ``custom_id`` of the form ``garnet:ACTION:MATCH[:ARG]``
+which Discord keeps across restarts and which the console shows as the equivalent
+slash command.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who asked: their platform id and name, and what the platform says of their rights."""
+
+    id: str
+    name: str
+    roles: frozenset[str] = frozenset()
+    manage_guild: bool = False
+
+
+@dataclass(frozen=True)
+class Button:
+    label: str
+    custom_id: str
+    style: str = "secondary"  # primary | secondary | success | danger
+
+
+@dataclass(frozen=True)
+class Image:
+    data: bytes
+    filename: str
+
+
+@dataclass
+class Post:
+    """A message. With ``channel_id`` None it answers the person who asked."""
+
+    text: str
+    channel_id: str | None = None
+    image: Image | None = None
+    buttons: tuple[Button, ...] = ()
+    ephemeral: bool = False
+
+
+@dataclass
+class Response:
+    """What one request produced: an answer to the asker and posts to channels.
+
+    ``reply`` None means nothing to say to the asker in particular (a typed move that
+    was applied is answered by the board post itself).
+    """
+
+    reply: Post | None = None
+    posts: list[Post] = field(default_factory=list)
+
+    @classmethod
+    def error(cls, text: str) -> Response:
+        return cls(reply=Post(text, ephemeral=True))
+
+    @classmethod
+    def say(cls, text: str, ephemeral: bool = True) -> Response:
+        return cls(reply=Post(text, ephemeral=ephemeral))
+
+
+def mention(user_id: str) -> str:
+    return f"<@{user_id}>"

@@ -1,0 +1,1 @@
+"""Persistence: the schema (``models``), the connection (``db``) and the queries."""

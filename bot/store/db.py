@@ -1,0 +1,63 @@
+"""Opening the database and bringing its schema up to date with Alembic."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import event
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+
+MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+
+
+def alembic_config(url: str) -> Config:
+    config = Config(str(MIGRATIONS / "alembic.ini"))
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["url"] = url
+    return config
+
+
+def upgrade(url: str) -> None:
+    """Apply every migration not yet applied (blocking: run it in a thread)."""
+    command.upgrade(alembic_config(url), "head")
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # WAL lets readers (history, leaderboards) run beside the writer; NORMAL sync is
+    # still durable across a killed process (only an OS crash can lose the last
+    # commit); foreign keys are off by default in SQLite.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()
+
+
+class Database:
+    """The async engine and session factory of one database."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine: AsyncEngine = create_async_engine(url)
+        if make_url(url).get_backend_name() == "sqlite":
+            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        self.session = async_sessionmaker(self.engine, expire_on_commit=False)
+
+    async def migrate(self) -> None:
+        await asyncio.to_thread(upgrade, self.url)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+
+async def open_database(url: str) -> Database:
+    """Open ``url`` and migrate it to the newest schema."""
+    db = Database(url)
+    await db.migrate()
+    return db

@@ -1,0 +1,197 @@
+"""The database schema (SQLAlchemy 2 declarative models).
+
+Portable by design: plain types only (strings for platform ids, integers, floats,
+JSON), so the same migrations run on SQLite and PostgreSQL. Platform ids (Discord
+snowflakes, console names) are stored as strings because they are names to us, not
+numbers, and snowflakes overflow signed 64-bit arithmetic in some drivers.
+
+Clock instants are seconds since the epoch (floats): the host's clock is the only
+source of time and it speaks in those.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+# Named constraints, so that Alembic's batch mode on SQLite and PostgreSQL agree.
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+Id = BigInteger().with_variant(Integer(), "sqlite")  # SQLite autoincrements INTEGER only
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class User(Base):
+    """A person as the platform knows them; ``name`` is refreshed when they act."""
+
+    __tablename__ = "users"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    name: Mapped[str] = mapped_column(String(100))
+
+
+class GuildSettings(Base):
+    __tablename__ = "guild_settings"
+
+    guild_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    host_role: Mapped[str | None] = mapped_column(String(100), nullable=True)
+
+
+class Match(Base):
+    """One game, from the challenge (or the host's start) to its result.
+
+    The clock of the turn in progress is kept here as two numbers: ``turn_elapsed``
+    (seconds of this turn already used at the last checkpoint) and ``turn_resumed_at``
+    (when it started running again; None while paused or not running). After a
+    restart the host adds the time up to the last heartbeat, never the outage.
+    """
+
+    __tablename__ = "matches"
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    guild_id: Mapped[str] = mapped_column(String(64))
+    channel_id: Mapped[str] = mapped_column(String(64))
+    game: Mapped[str] = mapped_column(String(32))
+    kind: Mapped[str] = mapped_column(String(16))  # "dm" | "casual"
+    status: Mapped[str] = mapped_column(String(16))
+    seats: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    time_control: Mapped[dict[str, Any]] = mapped_column(JSON)
+    hints: Mapped[bool] = mapped_column(Boolean, default=False)
+    rated: Mapped[bool] = mapped_column(Boolean, default=True)
+    host_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    chooser: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    created_at: Mapped[float] = mapped_column(Float)
+    started_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    turn_elapsed: Mapped[float] = mapped_column(Float, default=0.0)
+    turn_resumed_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    turn_extra: Mapped[float] = mapped_column(Float, default=0.0)
+    # Result: winner seat (None: draw or void), scores per seat, how it ended.
+    winner_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    draw: Mapped[bool] = mapped_column(Boolean, default=False)
+    scores: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
+    end_reason: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    result_text: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+    players: Mapped[list[MatchPlayer]] = relationship(
+        back_populates="match", order_by="MatchPlayer.order", lazy="selectin"
+    )
+
+    __table_args__ = (
+        Index("ix_matches_status_channel", "status", "channel_id"),
+        Index("ix_matches_guild_finished", "guild_id", "finished_at"),
+    )
+
+
+class MatchPlayer(Base):
+    """A player of a match. ``order`` is the order they were named in; ``seat`` is
+    set once the first player is chosen (seat 0 moves first)."""
+
+    __tablename__ = "match_players"
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+    order: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    accepted: Mapped[bool] = mapped_column(Boolean, default=False)
+    banks_left: Mapped[int] = mapped_column(Integer, default=0)
+    time_used: Mapped[float] = mapped_column(Float, default=0.0)
+    out: Mapped[bool] = mapped_column(Boolean, default=False)
+
+    match: Mapped[Match] = relationship(back_populates="players")
+
+    __table_args__ = (
+        UniqueConstraint("match_id", "user_id"),
+        Index("ix_match_players_user", "user_id", "match_id"),
+    )
+
+
+class Move(Base):
+    """An accepted move, or a seat leaving a game of more than two (``kind`` "out").
+    (match_id, ply) is unique: a second writer of the same ply fails instead of
+    forking the game. The game state is never stored: it is these rows replayed."""
+
+    __tablename__ = "moves"
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    ply: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(8), default="move")
+    notation: Mapped[str] = mapped_column(String(32))
+    elapsed: Mapped[float] = mapped_column(Float)
+    banks_spent: Mapped[int] = mapped_column(Integer, default=0)
+    at: Mapped[float] = mapped_column(Float)
+    message_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+    __table_args__ = (UniqueConstraint("match_id", "ply"),)
+
+
+class LedgerEntry(Base):
+    """One change of a balance. Balances are sums of entries; ``key`` makes a booking
+    idempotent (e.g. ``match:17:reward``): booking it twice fails on the constraint."""
+
+    __tablename__ = "ledger_entries"
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    guild_id: Mapped[str] = mapped_column(String(64))
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+    amount: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(32))
+    note: Mapped[str] = mapped_column(Text, default="")
+    author_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    match_id: Mapped[int | None] = mapped_column(
+        ForeignKey("matches.id", ondelete="SET NULL"), nullable=True
+    )
+    key: Mapped[str | None] = mapped_column(String(100), nullable=True, unique=True)
+    at: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (Index("ix_ledger_guild_user", "guild_id", "user_id"),)
+
+
+class HostAction(Base):
+    """The log of what hosts did to matches (pause, void, adjudicate, ...), with why."""
+
+    __tablename__ = "host_actions"
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    actor_id: Mapped[str] = mapped_column(String(64))
+    action: Mapped[str] = mapped_column(String(32))
+    detail: Mapped[str] = mapped_column(Text, default="")
+    at: Mapped[float] = mapped_column(Float)
+
+
+class Heartbeat(Base):
+    """When each bot process was last known alive: a restart never charges players
+    for the time the bot was down."""
+
+    __tablename__ = "heartbeats"
+
+    instance: Mapped[str] = mapped_column(String(64), primary_key=True)
+    at: Mapped[float] = mapped_column(Float)
