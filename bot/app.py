@@ -9,11 +9,20 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import TextIO
 
+from sqlalchemy import func, select
+
 from bot.config import Settings
 from bot.console import Console
 from bot.host import Host, HostConfig
 from bot.store.db import Database, open_database
+from bot.store.models import Heartbeat
 from bot.timers import Clock, RealClock, VirtualClock
+
+
+async def last_heartbeat(db: Database) -> float:
+    async with db.session() as s:
+        latest = await s.scalar(select(func.max(Heartbeat.at)))
+    return float(latest or 0.0)
 
 
 def host_config(settings: Settings) -> HostConfig:
@@ -39,8 +48,11 @@ async def _file_lines(path: Path, echo: TextIO) -> AsyncIterator[str]:
 
 async def run_console(settings: Settings, script: Path | None, virtual: bool,
                       hosts: tuple[str, ...], out: TextIO = sys.stdout) -> int:
-    clock: Clock = VirtualClock(start=RealClock().now()) if virtual else RealClock()
     db = await open_database(settings.database_url)
+    clock: Clock = RealClock()
+    if virtual:
+        # Virtual time must not run backwards past what an earlier run recorded.
+        clock = VirtualClock(start=max(RealClock().now(), await last_heartbeat(db)))
     host = Host(db, clock, host_config(settings))
     console = Console(host, settings.image_dir, out=out, hosts=hosts)
     await host.start()

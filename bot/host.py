@@ -103,10 +103,9 @@ class Host:
                 if match.status == "running" and match.turn_resumed_at is not None:
                     # Count the turn up to when the bot was last known alive, never the
                     # outage: a restart must not cost a player time.
-                    alive_until = min(last_alive, now) if last_alive is not None else None
                     ran = (
-                        max(0.0, alive_until - match.turn_resumed_at)
-                        if alive_until is not None
+                        max(0.0, last_alive - match.turn_resumed_at)
+                        if last_alive is not None
                         else 0.0
                     )
                     match.turn_elapsed += ran
@@ -143,8 +142,14 @@ class Host:
 
     def _schedule_heartbeat(self) -> None:
         async def tick() -> None:
-            async with self.db.session() as s, s.begin():
-                await self._beat(s, self.clock.now())
+            # Only a running clock needs to know when the bot was last alive.
+            if any(not live.paused for live in self.live.values()):
+                async with self.db.engine.begin() as conn:
+                    await conn.execute(
+                        update(Heartbeat)
+                        .where(Heartbeat.instance == self.config.instance)
+                        .values(at=self.clock.now())
+                    )
             self._schedule_heartbeat()
 
         self._heartbeat = self.clock.call_at(

@@ -1,0 +1,196 @@
+"""How what the host says reaches Discord: interaction answers, replies and channel posts.
+
+An interaction must be answered exactly once; anything slow (a board image) is
+deferred first, and the deferral fixes whether that first answer is public. So each
+command says how it defers, and ``answer`` sends the fitting part of the host's
+Response as the interaction's own answer (one message per move, no extra "ok") and
+the rest as follow-ups or channel posts.
+"""
+
+from __future__ import annotations
+
+import enum
+import io
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+from bot.discord_adapter.views import view_for
+from bot.messages import Actor, Post, Response
+from engine.game import EngineError
+
+log = logging.getLogger(__name__)
+
+SOMETHING_WRONG = "Something went wrong; the match is unchanged."
+MAX_TEXT = 2000  # Discord's limit for a message's content
+# Players are pinged by the host's <@id> mentions; nobody can make the bot ping a role
+# or @everyone through a reason or a role name.
+MENTIONS = discord.AllowedMentions(everyone=False, users=True, roles=False, replied_user=False)
+
+
+class UserError(Exception):
+    """Input the adapter refuses before it reaches the host; the message is for the user."""
+
+
+class Defer(enum.Enum):
+    NO = "no"  # fast: answer directly
+    PUBLIC = "public"  # slow, and success is a message for the channel
+    PRIVATE = "private"  # slow, and the answer is for the asker only
+    UPDATE = "update"  # a button: acknowledge silently, then follow up
+
+
+# ---- who and where ------------------------------------------------------------------
+
+
+def actor_of(user: discord.Member | discord.User) -> Actor:
+    """The person who asks, with what the host needs to judge their rights."""
+    if not isinstance(user, discord.Member):
+        return Actor(id=str(user.id), name=user.display_name)
+    roles = frozenset(
+        value for role in user.roles if not role.is_default() for value in (role.name, str(role.id))
+    )
+    return Actor(id=str(user.id), name=user.display_name, roles=roles,
+                 manage_guild=user.guild_permissions.manage_guild)
+
+
+def player_of(user: discord.Member | discord.User) -> Actor:
+    """Someone named in an option (an opponent, a player of a DM)."""
+    if user.bot:
+        raise UserError(f"{user.display_name} is a bot; bots do not play.")
+    return Actor(id=str(user.id), name=user.display_name)
+
+
+def channel_for(client: discord.Client, channel_id: str) -> discord.abc.Messageable:
+    """A channel to send to: the cached one, else a handle that needs no fetch."""
+    channel = client.get_channel(int(channel_id))
+    if isinstance(channel, discord.abc.Messageable):
+        return channel
+    return client.get_partial_messageable(int(channel_id))
+
+
+# ---- one message --------------------------------------------------------------------
+
+
+def _text(post: Post) -> str:
+    text = post.text or "\u200b"
+    return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
+
+
+def _file(post: Post) -> Any:
+    if post.image is None:
+        return discord.utils.MISSING
+    return discord.File(io.BytesIO(post.image.data), filename=post.image.filename)
+
+
+def _view(post: Post) -> Any:
+    return view_for(post.buttons) or discord.utils.MISSING
+
+
+async def send_post(target: discord.abc.Messageable, post: Post) -> None:
+    await target.send(_text(post), file=_file(post), view=_view(post), allowed_mentions=MENTIONS)
+
+
+async def reply_to(message: discord.Message, post: Post) -> None:
+    await message.reply(_text(post), file=_file(post), view=_view(post),
+                        allowed_mentions=MENTIONS, mention_author=False)
+
+
+async def deliver_posts(client: discord.Client, posts: list[Post], here: str) -> None:
+    for post in posts:
+        await send_post(channel_for(client, post.channel_id or here), post)
+
+
+# ---- interactions -------------------------------------------------------------------
+
+EPHEMERAL = "ephemeral"
+HERE = "here"
+
+
+def _targets(response: Response, here: str) -> list[tuple[Post, str]]:
+    """Each message with where it goes: to the asker only, this channel, or a channel id."""
+    items: list[tuple[Post, str]] = []
+    for post in ([response.reply] if response.reply else []) + response.posts:
+        if post.ephemeral:
+            items.append((post, EPHEMERAL))
+        elif post.channel_id is None or post.channel_id == here:
+            items.append((post, HERE))
+        else:
+            items.append((post, post.channel_id))
+    if not any(target in (EPHEMERAL, HERE) for _, target in items):
+        elsewhere = [target for _, target in items]
+        note = f"Posted in <#{elsewhere[0]}>." if elsewhere else "Done."
+        items.insert(0, (Post(note, ephemeral=True), EPHEMERAL))
+    return items
+
+
+async def _send_initial(interaction: discord.Interaction, post: Post, ephemeral: bool) -> None:
+    await interaction.response.send_message(
+        _text(post), file=_file(post), view=_view(post), ephemeral=ephemeral,
+        allowed_mentions=MENTIONS)
+
+
+async def _follow_up(interaction: discord.Interaction, post: Post, ephemeral: bool) -> None:
+    await interaction.followup.send(
+        _text(post), file=_file(post), view=_view(post), ephemeral=ephemeral,
+        allowed_mentions=MENTIONS)
+
+
+async def respond(interaction: discord.Interaction, response: Response, defer: Defer) -> None:
+    """Send a Response for an interaction that was deferred as ``defer`` says."""
+    here = str(interaction.channel_id)
+    items = _targets(response, here)
+    wanted = {Defer.PUBLIC: HERE, Defer.PRIVATE: EPHEMERAL}.get(defer)
+    if defer is Defer.NO:
+        first = next(i for i, (_, target) in enumerate(items) if target in (EPHEMERAL, HERE))
+    else:
+        first = next((i for i, (_, target) in enumerate(items) if target == wanted), -1)
+    if first >= 0:
+        post, target = items.pop(first)
+        if defer is Defer.NO:
+            await _send_initial(interaction, post, target == EPHEMERAL)
+        else:
+            # The first follow-up takes the place of the "thinking…" message.
+            await _follow_up(interaction, post, target == EPHEMERAL)
+    elif defer in (Defer.PUBLIC, Defer.PRIVATE):
+        # Nothing fits the deferred message's visibility: drop it, then follow up freely.
+        await interaction.delete_original_response()
+    for post, target in items:
+        if target in (EPHEMERAL, HERE):
+            await _follow_up(interaction, post, target == EPHEMERAL)
+        else:
+            await send_post(channel_for(interaction.client, target), post)
+
+
+async def answer(interaction: discord.Interaction, produce: Callable[[], Awaitable[Response]],
+                 defer: Defer) -> Response | None:
+    """Run one request for an interaction and answer it, whatever happens.
+
+    Returns the host's Response, or None when the request never reached the host.
+    """
+    if interaction.guild_id is None:
+        await interaction.response.send_message("garnet works in server channels only.",
+                                                ephemeral=True)
+        return None
+    try:
+        if defer in (Defer.PUBLIC, Defer.PRIVATE):
+            await interaction.response.defer(ephemeral=defer is Defer.PRIVATE, thinking=True)
+        elif defer is Defer.UPDATE:
+            await interaction.response.defer()
+    except discord.HTTPException:
+        # Too late to answer (the interaction expired): do nothing the asker cannot see.
+        log.warning("could not acknowledge interaction %s in time", interaction.id)
+        return None
+    try:
+        response = await produce()
+    except (UserError, EngineError) as exc:
+        response = Response.error(str(exc))
+    except Exception:
+        log.exception("interaction %s failed", interaction.id)
+        response = Response.error(SOMETHING_WRONG)
+    try:
+        await respond(interaction, response, defer)
+    except discord.HTTPException:
+        log.exception("could not deliver the answer to interaction %s", interaction.id)
+    return response

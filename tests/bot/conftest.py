@@ -1,0 +1,64 @@
+"""A real host on a real, migrated SQLite file, with virtual time."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.host import Host, HostConfig
+from bot.messages import Actor, Post, Response
+from bot.store.db import Database, open_database
+from bot.timers import VirtualClock
+
+ALICE = Actor("alice", "Alice")
+BOB = Actor("bob", "Bob")
+CAROL = Actor("carol", "Carol")
+DAVE = Actor("dave", "Dave")
+HOSTY = Actor("hosty", "Hosty", roles=frozenset({"Host"}))
+GUILD = "g1"
+CHAN = "c1"
+
+
+class Harness:
+    def __init__(self, host: Host, clock: VirtualClock, db: Database, url: str) -> None:
+        self.host = host
+        self.clock = clock
+        self.db = db
+        self.url = url
+        self.delivered: list[Post] = []
+
+    async def deliver(self, post: Post) -> None:
+        self.delivered.append(post)
+
+    def texts(self) -> list[str]:
+        return [p.text for p in self.delivered]
+
+    async def casual(self, game: str = "cairo", first: str = "me", **kw: object) -> int:
+        """Alice challenges Bob, Bob accepts; Alice moves first. Returns the match id."""
+        r = await self.host.challenge(GUILD, CHAN, ALICE, game, [BOB], first=first, **kw)  # type: ignore[arg-type]
+        assert r.reply is not None and not r.reply.ephemeral, r.reply
+        match_id = int(re.search(r"#(\d+)", r.reply.text).group(1))  # type: ignore[union-attr]
+        started = await self.host.answer(match_id, GUILD, CHAN, BOB, accept=True)
+        assert started.posts and started.posts[0].image is not None
+        return match_id
+
+    async def play(self, actor: Actor, text: str) -> Response:
+        return await self.host.typed(CHAN, actor, text)
+
+
+@pytest.fixture
+async def h(tmp_path: Path) -> AsyncIterator[Harness]:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'garnet.db'}"
+    db = await open_database(url)
+    clock = VirtualClock()
+    h = Harness(None, clock, db, url)  # type: ignore[arg-type]
+    host = Host(db, clock, HostConfig(), deliver=h.deliver, rng=random.Random(7))
+    h.host = host
+    await host.start()
+    yield h
+    await host.stop()
+    await db.close()

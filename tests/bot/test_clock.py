@@ -1,0 +1,72 @@
+"""The Death Match time control: 60 s a turn, then 36 banks of 5 s, whole banks."""
+
+import pytest
+
+from bot.clock import TimeControl, clock_text
+from engine.game import OptionError
+
+DM = TimeControl()
+
+
+def test_no_bank_is_spent_within_the_turn_time() -> None:
+    assert DM.banks_spent(0) == 0
+    assert DM.banks_spent(59.99) == 0
+    assert DM.banks_spent(60.0) == 0
+
+
+def test_a_started_bank_is_spent_entirely() -> None:
+    assert DM.banks_spent(60.001) == 1
+    assert DM.banks_spent(62) == 1
+    assert DM.banks_spent(65) == 1
+    assert DM.banks_spent(65.01) == 2
+    assert DM.banks_spent(180 + 60) == 36
+
+
+def test_flag_falls_when_the_reserve_is_used_up() -> None:
+    assert DM.flag_at(36) == 240
+    assert DM.flag_at(0) == 60
+    assert DM.flag_at(3, extra=30) == 105
+
+
+def test_reminders_of_a_full_turn_follow_the_dm_format() -> None:
+    reminders = DM.reminders(36)
+    got = [(r.at, r.kind, r.banks_left) for r in reminders]
+    assert got[:4] == [(30, "turn", 36), (45, "turn", 36), (55, "turn", 36),
+                       (60, "reserve", 36)]
+    # Every 30 s of reserve used, with the banks left, until the reserve is gone.
+    assert got[4:] == [(90, "reserve-used", 30), (120, "reserve-used", 24),
+                       (150, "reserve-used", 18), (180, "reserve-used", 12),
+                       (210, "reserve-used", 6)]
+
+
+def test_no_reserve_reminders_without_banks() -> None:
+    assert [r.kind for r in DM.reminders(0)] == ["turn", "turn", "turn"]
+
+
+def test_extension_moves_the_turn_reminders() -> None:
+    ats = [r.at for r in DM.reminders(1, extra=20) if r.kind != "reserve-used"]
+    assert ats == [50, 65, 75, 80]
+
+
+def test_build_checks_its_numbers() -> None:
+    tc = TimeControl.build(turn=30, banks=4, bank=10, reminders="10, 5")
+    assert (tc.turn, tc.banks, tc.bank, tc.turn_reminders) == (30, 4, 10, (10, 5))
+    assert TimeControl.build(reminders="off").reminders(3) == []
+    with pytest.raises(OptionError, match="turn time"):
+        TimeControl.build(turn=2)
+    with pytest.raises(OptionError, match="between 0 and the turn time"):
+        TimeControl.build(turn=30, reminders="45")
+    with pytest.raises(OptionError, match="seconds left"):
+        TimeControl.build(reminders="soon")
+
+
+def test_json_round_trip() -> None:
+    tc = TimeControl.build(turn=45, banks=10, bank=3, reminders="20,10")
+    assert TimeControl.from_json(tc.to_json()) == tc
+    assert TimeControl.from_json(TimeControl.off().to_json()) == TimeControl.off()
+
+
+def test_clock_text() -> None:
+    assert clock_text(180) == "3:00"
+    assert clock_text(4.2) == "0:05"
+    assert clock_text(-3) == "0:00"
