@@ -1,0 +1,329 @@
+"""Pathwayz board images, sized for a phone in a chat client (952 px wide).
+
+The board, coordinates and key are drawn once, supersampled and scaled down; pieces
+and markers are anti-aliased sprites made once and pasted per render. Only the
+header text and, at the end, the winning chain are drawn per image.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from engine.imaging import font, to_png
+from engine.pathwayz.board import (
+    BIT,
+    CELLS,
+    COLS,
+    ROWS,
+    cheapest_route,
+    indices,
+    shortest_chain,
+)
+from engine.pathwayz.notation import FILES
+from engine.pathwayz.rules import (
+    BLACK,
+    COLOUR_NAMES,
+    WHITE,
+    PathwayzState,
+    outcome,
+)
+
+CELL = 72
+BOARD_X = 44
+BOARD_Y = 104
+WIDTH = BOARD_X * 2 + COLS * CELL
+FOOTER_Y = BOARD_Y + ROWS * CELL + 34
+HEIGHT = FOOTER_Y + 46
+SS = 3  # supersampling of the static background
+SPRITE_SS = 4
+
+PAGE = (236, 231, 221)
+INK = (34, 34, 38)
+MUTED = (105, 100, 92)
+WOOD = (218, 184, 128)
+GRID = (160, 124, 72)
+FRAME = (110, 80, 40)
+WHITE_FILL = (250, 249, 245)
+WHITE_EDGE = (70, 70, 74)
+BLACK_FILL = (30, 31, 34)
+BLACK_EDGE = (0, 0, 0)
+LAST = (224, 49, 49)
+FLIP = (165, 216, 255)
+CHAIN = (43, 160, 70)
+HIGHLIGHT = (255, 250, 235)
+TURN = (52, 88, 150)
+
+RADIUS = 0.40  # of a cell
+
+
+def cell_origin(cell: int) -> tuple[int, int]:
+    """Top-left pixel of a cell; row 1 is at the bottom, like a chess board."""
+    row, col = divmod(cell, COLS)
+    return BOARD_X + col * CELL, BOARD_Y + (ROWS - 1 - row) * CELL
+
+
+def _centre(cell: int) -> tuple[float, float]:
+    x, y = cell_origin(cell)
+    return x + CELL / 2, y + CELL / 2
+
+
+# ---- sprites --------------------------------------------------------------------------
+
+
+def _disc(size: int, colour: int, permanent: bool) -> Image.Image:
+    big = size * SPRITE_SS
+    image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    c = big / 2
+    r = RADIUS * big
+    fill, edge = (WHITE_FILL, WHITE_EDGE) if colour == WHITE else (BLACK_FILL, BLACK_EDGE)
+    draw.ellipse((c - r, c - r, c + r, c + r), fill=edge)
+    inner = r - 0.06 * r
+    draw.ellipse((c - inner, c - inner, c + inner, c + inner), fill=fill)
+    if permanent:
+        # A ring in the other colour with a centre dot: reads as "fixed" at any size.
+        mark = BLACK_FILL if colour == WHITE else WHITE_FILL
+        ring, width = 0.62 * r, 0.16 * r
+        draw.ellipse((c - ring, c - ring, c + ring, c + ring), outline=mark, width=round(width))
+        dot = 0.17 * r
+        draw.ellipse((c - dot, c - dot, c + dot, c + dot), fill=mark)
+    return image.resize((size, size), Image.Resampling.LANCZOS)
+
+
+def _frame(size: int, colour: tuple[int, int, int], width: float) -> Image.Image:
+    big = size * SPRITE_SS
+    image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    inset = 3 * SPRITE_SS
+    draw.rounded_rectangle(
+        (inset, inset, big - inset - 1, big - inset - 1),
+        radius=6 * SPRITE_SS,
+        outline=colour,
+        width=round(width * SPRITE_SS),
+    )
+    return image.resize((size, size), Image.Resampling.LANCZOS)
+
+
+def _dot(size: int, colour: int) -> Image.Image:
+    big = size * SPRITE_SS
+    image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    fill, edge = (WHITE_FILL, WHITE_EDGE) if colour == WHITE else (BLACK_FILL, BLACK_EDGE)
+    draw.ellipse((0, 0, big - 1, big - 1), fill=edge)
+    draw.ellipse((SPRITE_SS, SPRITE_SS, big - 1 - SPRITE_SS, big - 1 - SPRITE_SS), fill=fill)
+    return image.resize((size, size), Image.Resampling.LANCZOS)
+
+
+@lru_cache(maxsize=1)
+def _sprites() -> dict[str, Image.Image]:
+    sprites = {
+        "w": _disc(CELL, WHITE, False),
+        "b": _disc(CELL, BLACK, False),
+        "w*": _disc(CELL, WHITE, True),
+        "b*": _disc(CELL, BLACK, True),
+        "last": _frame(CELL, LAST, 4.5),
+        "flip": Image.new("RGB", (CELL - 2, CELL - 2), FLIP),
+        "hint_w": _dot(16, WHITE),
+        "hint_b": _dot(16, BLACK),
+        "legend_w": _disc(40, WHITE, False),
+        "legend_b": _disc(40, BLACK, False),
+    }
+    return sprites
+
+
+# ---- background -----------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def _background() -> Image.Image:
+    image = Image.new("RGB", (WIDTH * SS, HEIGHT * SS), PAGE)
+    draw = ImageDraw.Draw(image)
+
+    def box(x0: float, y0: float, x1: float, y1: float) -> tuple[int, int, int, int]:
+        return round(x0 * SS), round(y0 * SS), round(x1 * SS), round(y1 * SS)
+
+    bx1, by1 = BOARD_X + COLS * CELL, BOARD_Y + ROWS * CELL
+    draw.rounded_rectangle(
+        box(BOARD_X - 6, BOARD_Y - 6, bx1 + 6, by1 + 6), radius=8 * SS, fill=FRAME
+    )
+    draw.rectangle(box(BOARD_X, BOARD_Y, bx1, by1), fill=WOOD)
+    for col in range(COLS + 1):
+        x = BOARD_X + col * CELL
+        draw.line(box(x, BOARD_Y, x, by1), fill=GRID, width=2 * SS)
+    for row in range(ROWS + 1):
+        y = BOARD_Y + row * CELL
+        draw.line(box(BOARD_X, y, bx1, y), fill=GRID, width=2 * SS)
+
+    label = font(20 * SS, True)
+    for col in range(COLS):
+        cx = BOARD_X + col * CELL + CELL // 2
+        draw.text((cx * SS, (by1 + 21) * SS), FILES[col], font=label, fill=INK, anchor="mm")
+    for row in range(ROWS):
+        cy = BOARD_Y + (ROWS - 1 - row) * CELL + CELL // 2
+        for cx in (BOARD_X // 2 - 2, bx1 + BOARD_X // 2 + 2):
+            draw.text((cx * SS, cy * SS), str(row + 1), font=label, fill=INK, anchor="mm")
+
+    small = image.resize((WIDTH, HEIGHT), Image.Resampling.LANCZOS)
+    _draw_key(small)
+    return small
+
+
+def _draw_key(image: Image.Image) -> None:
+    """The footer: what the marks mean, and the goal."""
+    draw = ImageDraw.Draw(image)
+    text = font(17)
+    y = FOOTER_Y + 20
+    x = BOARD_X
+    icon = 34
+
+    def item(label: str, x: int) -> int:
+        draw.text((x + icon + 6, y), label, font=text, fill=INK, anchor="lm")
+        return x + icon + 6 + round(draw.textlength(label, font=text)) + 22
+
+    # Both permanent faces side by side, overlapping a little, then the label.
+    for colour in (WHITE, BLACK):
+        sprite = _disc(icon + 10, colour, True)
+        image.paste(sprite, (x - 5, y - (icon + 10) // 2), sprite)
+        x += icon - 4
+    x = item("permanent", x - icon + 4)
+    frame = _frame(icon, LAST, 3.5)
+    image.paste(frame, (x, y - icon // 2), frame)
+    x = item("last move", x)
+    draw.rectangle((x + 3, y - icon // 2 + 3, x + icon - 3, y + icon // 2 - 3), fill=FLIP)
+    x = item("flipped", x)
+    goal = "connect column a to column l"
+    draw.text((WIDTH - BOARD_X, y), goal, font=text, fill=MUTED, anchor="rm")
+
+
+# ---- per render -----------------------------------------------------------------------
+
+
+def _short(name: str, limit: int = 20) -> str:
+    name = " ".join(name.split())
+    return name if len(name) <= limit else name[: limit - 1] + "…"
+
+
+def _header(image: Image.Image, state: PathwayzState, names: Sequence[str] | None) -> None:
+    sprites = _sprites()
+    draw = ImageDraw.Draw(image)
+    result = outcome(state)
+    focus = state.turn if result is None else result.winner
+    bold, regular = font(22, True), font(22)
+    slot = (WIDTH - 2 * BOARD_X) // 2
+    for seat in (WHITE, BLACK):
+        x0 = BOARD_X + seat * slot
+        y0 = 10
+        if seat == focus:
+            colour = CHAIN if result is not None else TURN
+            draw.rounded_rectangle(
+                (x0 - 6, y0, x0 + slot - 12, y0 + 50), radius=10, fill=HIGHLIGHT,
+                outline=colour, width=3,
+            )
+        sprite = sprites["legend_w" if seat == WHITE else "legend_b"]
+        image.paste(sprite, (x0 + 4, y0 + 5), sprite)
+        label = COLOUR_NAMES[seat]
+        x = x0 + 52
+        draw.text((x, y0 + 25), label, font=bold, fill=INK, anchor="lm")
+        x += round(draw.textlength(label, font=bold)) + 10
+        if names is not None and seat < len(names) and names[seat].strip():
+            draw.text((x, y0 + 25), _short(names[seat]), font=regular, fill=INK, anchor="lm")
+    moves = state.occupied.bit_count()
+    if result is None:
+        line = f"{COLOUR_NAMES[state.turn]} to move · move {moves + 1}"
+        colour = INK
+    elif result.winner is None:
+        line = f"Draw: {result.reason} · {moves} moves"
+        colour = INK
+    else:
+        who = COLOUR_NAMES[result.winner]
+        if names is not None and result.winner < len(names) and names[result.winner].strip():
+            who += f" ({_short(names[result.winner])})"
+        line = f"{who} wins: {result.reason}"
+        colour = CHAIN
+    last = state.last_move()
+    if last is not None and result is None:
+        flips = state.flipped.bit_count()
+        line += f" · last {COLOUR_NAMES[state.mover]} {last}"
+        if last.permanent:
+            line += f", {flips} flipped"
+    draw.text((BOARD_X, 82), line, font=font(20, True), fill=colour, anchor="lm")
+
+
+def _chain_overlay(image: Image.Image, chain: list[int]) -> Image.Image:
+    """The winning chain as a green line through its pieces, drawn supersampled."""
+    xs = [cell_origin(c)[0] for c in chain]
+    ys = [cell_origin(c)[1] for c in chain]
+    x0, y0 = min(xs), min(ys)
+    x1, y1 = max(xs) + CELL, max(ys) + CELL
+    scale = 3
+    layer = Image.new("RGBA", ((x1 - x0) * scale, (y1 - y0) * scale), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(layer)
+    points = [((_centre(c)[0] - x0) * scale, (_centre(c)[1] - y0) * scale) for c in chain]
+    ring = (RADIUS * CELL + 2) * scale
+    for px, py in points:
+        draw.ellipse((px - ring, py - ring, px + ring, py + ring), outline=CHAIN,
+                     width=5 * scale)
+    draw.line(points, fill=CHAIN, width=8 * scale, joint="curve")
+    dot = 7 * scale
+    for px, py in points:
+        draw.ellipse((px - dot, py - dot, px + dot, py + dot), fill=CHAIN)
+    small = layer.resize((x1 - x0, y1 - y0), Image.Resampling.LANCZOS)
+    image.paste(small, (x0, y0), small)
+    return image
+
+
+def _winning_chain(state: PathwayzState) -> list[int]:
+    result = outcome(state)
+    if result is None or result.winner is None:
+        return []
+    return shortest_chain(state.white if result.winner == WHITE else state.black)
+
+
+def render(
+    state: PathwayzState, *, hints: bool = False, names: Sequence[str] | None = None
+) -> bytes:
+    sprites = _sprites()
+    image = _background().copy()
+    flip = sprites["flip"]
+    for cell in indices(state.flipped):
+        x, y = cell_origin(cell)
+        image.paste(flip, (x + 1, y + 1))
+    permanent = state.permanent
+    for cell in range(CELLS):
+        bit = BIT[cell]
+        if state.white & bit:
+            key = "w*" if permanent & bit else "w"
+        elif state.black & bit:
+            key = "b*" if permanent & bit else "b"
+        else:
+            continue
+        sprite = sprites[key]
+        image.paste(sprite, cell_origin(cell), sprite)
+    if state.last >= 0:
+        frame = sprites["last"]
+        image.paste(frame, cell_origin(state.last), frame)
+    if hints and outcome(state) is None:
+        _hint_routes(image, state)
+    chain = _winning_chain(state)
+    if chain:
+        _chain_overlay(image, chain)
+    _header(image, state, names)
+    return to_png(image)
+
+
+def _hint_routes(image: Image.Image, state: PathwayzState) -> None:
+    """Dots on the empty cells of each colour's cheapest route from a to l."""
+    sprites = _sprites()
+    for colour, dx in ((WHITE, -12), (BLACK, 12)):
+        own, other = (state.white, state.black) if colour == WHITE else (state.black, state.white)
+        found = cheapest_route(own, other)
+        if found is None:
+            continue
+        sprite = sprites["hint_w" if colour == WHITE else "hint_b"]
+        for cell in found[1]:
+            x, y = cell_origin(cell)
+            image.paste(sprite, (x + CELL // 2 - 8 + dx, y + CELL // 2 - 8), sprite)
+

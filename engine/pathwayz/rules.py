@@ -1,0 +1,140 @@
+"""Pathwayz positions and how a move changes them.
+
+Placing a piece: a normal piece shows the mover's colour; a permanent piece shows the
+opponent's colour and flips every normal piece in the eight surrounding cells, the
+mover's own included. Permanent pieces never flip. After each move both colours are
+checked for a chain from column a to column l: if both have one the mover wins,
+otherwise whoever has one wins; a full board without a chain is a draw.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.game import MoveError, Outcome
+from engine.pathwayz.board import BIT, CELLS, FULL, NEIGHBOURS, connects
+from engine.pathwayz.notation import CELL_NAMES, Move
+
+WHITE, BLACK = 0, 1
+COLOUR_NAMES = ("White", "Black")
+
+#: bits of ``PathwayzState.chains``
+WHITE_CHAIN, BLACK_CHAIN = 1, 2
+
+
+@dataclass(frozen=True)
+class PathwayzState:
+    """A position: which cells show white or black, which pieces are permanent.
+
+    ``white``, ``black`` and ``permanent`` are sets of cells as bitmasks
+    (``permanent`` is a subset of the other two). ``turn`` is the colour to move
+    (0 White, 1 Black), even once the game is over. ``last`` is the cell of the move
+    that led here (-1 at the start); whether it was permanent is read from
+    ``permanent``. ``flipped`` are the cells that move turned over.
+
+    ``chains`` (White's chain bit 1, Black's bit 2) is derived from the pieces when
+    the state is built; it is not part of the value, only a summary of it.
+    """
+
+    white: int = 0
+    black: int = 0
+    permanent: int = 0
+    turn: int = WHITE
+    last: int = -1
+    flipped: int = 0
+    chains: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        chains = (WHITE_CHAIN if connects(self.white) else 0) | (
+            BLACK_CHAIN if connects(self.black) else 0
+        )
+        object.__setattr__(self, "chains", chains)
+
+    @property
+    def occupied(self) -> int:
+        return self.white | self.black
+
+    @property
+    def mover(self) -> int:
+        """The colour that made the last move (the one not on turn)."""
+        return 1 - self.turn
+
+    def colour(self, cell: int) -> int | None:
+        """WHITE, BLACK or None for an empty cell."""
+        if self.white & BIT[cell]:
+            return WHITE
+        if self.black & BIT[cell]:
+            return BLACK
+        return None
+
+    def last_move(self) -> Move | None:
+        if self.last < 0:
+            return None
+        return Move(self.last, bool(self.permanent & BIT[self.last]))
+
+
+def _outcome_table() -> dict[tuple[int, int], Outcome]:
+    table = {}
+    for mover in (WHITE, BLACK):
+        other = 1 - mover
+        me, them = COLOUR_NAMES[mover], COLOUR_NAMES[other]
+        own = WHITE_CHAIN if mover == WHITE else BLACK_CHAIN
+        table[own, mover] = Outcome(mover, False, None, f"{me} connected a to l")
+        table[own ^ 3, mover] = Outcome(
+            other, False, None, f"{them} connected a to l (completed by {me}'s move)"
+        )
+        table[3, mover] = Outcome(
+            mover, False, None, f"{me} connected a to l (both chains completed: the mover wins)"
+        )
+    return table
+
+
+_OUTCOMES = _outcome_table()
+DRAW = Outcome(None, True, None, "the board is full with no chain")
+
+
+def outcome(state: PathwayzState) -> Outcome | None:
+    if state.chains:
+        return _OUTCOMES[state.chains, state.mover]
+    if state.occupied == FULL:
+        return DRAW
+    return None
+
+
+def occupant(state: PathwayzState, cell: int) -> str:
+    """How a player would describe what stands on a cell: 'a permanent White piece'."""
+    colour = COLOUR_NAMES[WHITE if state.white & BIT[cell] else BLACK]
+    return f"a permanent {colour} piece" if state.permanent & BIT[cell] else f"a {colour} piece"
+
+
+def check_move(state: PathwayzState, move: Move) -> None:
+    """Raise MoveError unless ``move`` may be played now (the game must still run)."""
+    cell = move.cell
+    if not 0 <= cell < CELLS:
+        raise MoveError(f"there is no cell number {cell} on the board")
+    if state.occupied & BIT[cell]:
+        name = CELL_NAMES[cell]
+        raise MoveError(f"{name} is occupied by {occupant(state, cell)}", name)
+
+
+def place(state: PathwayzState, move: Move) -> PathwayzState:
+    """The position after ``move``, which must be legal (see ``check_move``)."""
+    bit = BIT[move.cell]
+    white, black = state.white, state.black
+    if not move.permanent:
+        if state.turn == WHITE:
+            white |= bit
+        else:
+            black |= bit
+        return PathwayzState(white, black, state.permanent, 1 - state.turn, move.cell, 0)
+    # A permanent piece shows the opponent's colour, i.e. the colour about to move.
+    flips = NEIGHBOURS[move.cell] & (white | black) & ~state.permanent
+    to_black = flips & white
+    to_white = flips & black
+    white = (white ^ to_black) | to_white
+    black = (black ^ to_white) | to_black
+    if state.turn == WHITE:
+        black |= bit
+    else:
+        white |= bit
+    return PathwayzState(white, black, state.permanent | bit, 1 - state.turn, move.cell, flips)
