@@ -601,7 +601,7 @@ class Host:
         if live is None:
             return Response()
         return await self._submit(live, actor, text, message_id, explicit=False,
-                                  received=received)
+                                  received=received, ply_seen=live.ply)
 
     async def move(self, match_id: int | None, guild_id: str, channel_id: str,
                    actor: Actor, text: str) -> Response:
@@ -611,7 +611,8 @@ class Host:
             live = await self._find_live(match_id, channel_id, actor, player=True)
         except HostError as exc:
             return Response.error(str(exc))
-        return await self._submit(live, actor, text, None, explicit=True, received=received)
+        return await self._submit(live, actor, text, None, explicit=True, received=received,
+                                  ply_seen=live.ply)
 
     def _live_for(self, channel_id: str, user_id: str) -> LiveMatch | None:
         for live in self.live.values():
@@ -620,7 +621,14 @@ class Host:
         return None
 
     async def _submit(self, live: LiveMatch, actor: Actor, text: str,
-                      message_id: str | None, explicit: bool, received: float) -> Response:
+                      message_id: str | None, explicit: bool, received: float,
+                      ply_seen: int) -> Response:
+        """Apply a player's move if it is their first valid submission of their turn.
+
+        ``ply_seen`` is the move number when the message arrived: a message that
+        arrived before another move was applied was not sent on its sender's turn
+        and never counts, even if the turn is theirs by the time it is read.
+        """
         async with live.lock:
             if live.finished:
                 return Response.error("That match is over.") if explicit else Response()
@@ -645,6 +653,11 @@ class Host:
                 if seat != live.to_move:
                     return self._not_your_turn(live, explicit)
                 return Response.error(f"{exc}")
+            if live.ply != ply_seen:
+                if seat == live.to_move:
+                    return Response.error("Your message arrived before the last move was "
+                                          "in; it is your turn now: send your move again.")
+                return self._not_your_turn(live, explicit)
             if seat != live.to_move:
                 return self._not_your_turn(live, explicit)
             if live.paused:

@@ -62,6 +62,11 @@ def player_of(user: discord.Member | discord.User) -> Actor:
     return Actor(id=str(user.id), name=user.display_name)
 
 
+def where(interaction: discord.Interaction) -> tuple[str, str]:
+    """The server and channel (or thread) of an interaction, as the host names them."""
+    return str(interaction.guild_id), str(interaction.channel_id)
+
+
 def channel_for(client: discord.Client, channel_id: str) -> discord.abc.Messageable:
     """A channel to send to: the cached one, else a handle that needs no fetch."""
     channel = client.get_channel(int(channel_id))
