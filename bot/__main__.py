@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "bench":
         from bot.bench import main as bench_main
 
-        return bench_main(args.dms or [200, 1000], args.seconds)
+        return bench_main(args.dms or [200, 1000], args.seconds, args.json)
     setup_logging(settings.log_level if settings.discord_token and not args.console
                   else "WARNING")
     if settings.discord_token and not args.console and args.script is None:

@@ -27,7 +27,8 @@ async def last_heartbeat(db: Database) -> float:
 
 def host_config(settings: Settings) -> HostConfig:
     return HostConfig(instance=settings.instance, default_host_role=settings.host_role,
-                      dm_reward=settings.dm_reward)
+                      dm_reward=settings.dm_reward,
+                      render_processes=settings.render_processes)
 
 
 async def _stdin_lines() -> AsyncIterator[str]:

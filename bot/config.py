@@ -39,6 +39,7 @@ class Settings:
     command_guild: int | None
     instance: str
     log_level: str
+    render_processes: int
 
     @classmethod
     def from_env(cls, env_file: str | None = ".env") -> Settings:
@@ -57,4 +58,5 @@ class Settings:
             command_guild=int(guild) if guild else None,
             instance=os.environ.get("INSTANCE_NAME", "").strip() or "main",
             log_level=os.environ.get("LOG_LEVEL", "").strip().upper() or "INFO",
+            render_processes=_int("RENDER_PROCESSES", min(4, os.cpu_count() or 1)),
         )

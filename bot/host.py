@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -27,6 +27,7 @@ from bot import texts
 from bot.clock import TimeControl, clock_text
 from bot.live import LiveMatch
 from bot.messages import Actor, Button, Image, Post, Response, mention
+from bot.render import Renderer
 from bot.store.db import Database
 from bot.store.models import (
     GuildSettings,
@@ -62,6 +63,7 @@ class HostConfig:
     default_host_role: str = "Host"
     dm_reward: int = 3
     heartbeat_every: float = HEARTBEAT_EVERY
+    render_processes: int = 0  # 0: render in threads (tests); the bot uses processes
 
 
 async def _nothing(_post: Post) -> None:
@@ -82,7 +84,10 @@ class Host:
         self.config = config or HostConfig()
         self.deliver: Deliver = deliver or _nothing
         self.rng = rng or random.Random()
+        self.renderer = Renderer(self.config.render_processes)
         self.live: dict[int, LiveMatch] = {}
+        # (channel, user) -> running match: how a typed message finds its match.
+        self._by_seat: dict[tuple[str, str], LiveMatch] = {}
         self._pending_timers: dict[int, Handle] = {}
         self._heartbeat: Handle | None = None
         self._create_lock = asyncio.Lock()
@@ -114,7 +119,7 @@ class Host:
         for match in rows:
             if match.status in PLAYING:
                 live = await self._load_live(match)
-                self.live[match.id] = live
+                self._register(live)
                 self._arm(live)
             elif match.status == "pending":
                 self._arm_expiry(match.id, match.created_at + CHALLENGE_TTL)
@@ -132,6 +137,7 @@ class Host:
             self._heartbeat.cancel()
         async with self.db.session() as s, s.begin():
             await self._beat(s, self.clock.now())
+        self.renderer.close()
 
     async def _beat(self, s: AsyncSession, now: float) -> None:
         beat = await s.get(Heartbeat, self.config.instance)
@@ -573,7 +579,6 @@ class Host:
             row.turn_elapsed = 0.0
             row.turn_resumed_at = now
             row.turn_extra = 0.0
-            await self._beat(s, now)
         live = LiveMatch(
             id=match.id, guild_id=match.guild_id, channel_id=match.channel_id,
             kind=match.kind, game=game, state=state, users=order, names=names, tc=tc,
@@ -582,7 +587,7 @@ class Host:
             hints=match.hints, reward=self._reward_of(match),
         )
         live.plan_reminders()
-        self.live[match.id] = live
+        self._register(live)
         self._arm(live)
         label = texts.match_label(match.id, match.kind)
         lines = [note] if note else []
@@ -614,11 +619,14 @@ class Host:
         return await self._submit(live, actor, text, None, explicit=True, received=received,
                                   ply_seen=live.ply)
 
+    def _register(self, live: LiveMatch) -> None:
+        self.live[live.id] = live
+        for user in live.users:
+            self._by_seat[(live.channel_id, user)] = live
+
     def _live_for(self, channel_id: str, user_id: str) -> LiveMatch | None:
-        for live in self.live.values():
-            if live.channel_id == channel_id and user_id in live.users and not live.finished:
-                return live
-        return None
+        live = self._by_seat.get((channel_id, user_id))
+        return live if live is not None and not live.finished else None
 
     async def _submit(self, live: LiveMatch, actor: Actor, text: str,
                       message_id: str | None, explicit: bool, received: float,
@@ -688,9 +696,10 @@ class Host:
         time_used[seat] += elapsed
         try:
             async with self.db.session() as s, s.begin():
-                s.add(Move(match_id=live.id, ply=live.ply + 1, seat=seat, kind="move",
-                           notation=notation, elapsed=elapsed, banks_spent=spent,
-                           at=received, message_id=message_id))
+                await s.execute(insert(Move).values(
+                    match_id=live.id, ply=live.ply + 1, seat=seat, kind="move",
+                    notation=notation, elapsed=elapsed, banks_spent=spent, at=received,
+                    message_id=message_id))
                 await s.execute(
                     update(MatchPlayer)
                     .where(MatchPlayer.match_id == live.id, MatchPlayer.seat == seat)
@@ -705,7 +714,6 @@ class Host:
                     result_text = await self._book_result(
                         s, live, outcome.winner, outcome.draw, outcome.scores, "rules",
                         outcome.reason, now)
-                await self._beat(s, now)
         except IntegrityError:
             log.warning("match %s: ply %s was already written", live.id, live.ply + 1)
             return Response.error("That move could not be saved; please send it again.")
@@ -742,7 +750,7 @@ class Host:
 
     async def _render(self, game: Game[Any, Any], state: Any, names: Sequence[str],
                       hints: bool) -> Image:
-        data = await asyncio.to_thread(game.render, state, hints=hints, names=list(names))
+        data = await self.renderer.render(game, state, names, hints)
         return Image(data, f"{game.key}.png")
 
     # ==== clocks =========================================================================
@@ -827,7 +835,6 @@ class Host:
                 result_text = await self._book_result(
                     s, live, outcome.winner, outcome.draw, outcome.scores, "rules",
                     outcome.reason, now)
-            await self._beat(s, now)
         live.state = new_state
         live.ply += 1
         live.out[seat] = True
@@ -853,7 +860,6 @@ class Host:
                     MatchPlayer.match_id == live.id, MatchPlayer.seat == elapsed_of
                 ).values(time_used=live.time_used[elapsed_of]))
             text = await self._book_result(s, live, winner, draw, None, how, reason, now)
-            await self._beat(s, now)
         self._end_live(live)
         return Response(posts=[Post(text, live.channel_id, image=image)])
 
@@ -891,6 +897,9 @@ class Host:
             live.timer.cancel()
             live.timer = None
         self.live.pop(live.id, None)
+        for user in live.users:
+            if self._by_seat.get((live.channel_id, user)) is live:
+                del self._by_seat[(live.channel_id, user)]
 
     # ==== players' other requests ========================================================
 

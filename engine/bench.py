@@ -1,7 +1,8 @@
 """Speed figures for ``python -m engine bench`` and ``perft``.
 
 Measures, for any game through its interface only: analysing random mid-game
-positions (legal moves, outcome, status), applying a move, random complete games per
+positions (legal moves, outcome, status; and the game's ``analyze`` hook when it has
+one), applying a move, random complete games per
 second on one core, and rendering. Positions come from seeded random play, so two
 runs measure the same work.
 """
@@ -13,7 +14,7 @@ import statistics
 import time
 from typing import Any
 
-from engine.game import Game
+from engine.game import EngineError, Game
 
 
 def perft(game: Game[Any, Any], state: Any, depth: int) -> int:
@@ -66,6 +67,21 @@ def run_bench(
             game.status(state)
             analyse.append(time.perf_counter() - t0)
 
+    # The game's own analysis hook (for Cairo Corridor: corridor, critical cells, legal
+    # moves, end and running score), when it offers one.
+    analysing: list[float] = []
+    try:
+        game.analyze(positions[0])
+    except EngineError:
+        pass
+    else:
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
+            for state in positions:
+                t0 = time.perf_counter()
+                game.analyze(state)
+                analysing.append(time.perf_counter() - t0)
+
     applying: list[float] = []
     live = [(p, game.legal_moves(p)) for p in positions if game.outcome(p) is None]
     deadline = time.perf_counter() + seconds
@@ -97,6 +113,7 @@ def run_bench(
         "players": seats,
         "analyse_median_us": _median_us(analyse),
         "analyse_per_second": round(len(analyse) / max(sum(analyse), 1e-9)),
+        "analyze_median_us": _median_us(analysing) if analysing else None,
         "apply_and_outcome_median_us": _median_us(applying) if applying else None,
         "random_games_per_second": round(games / game_seconds, 1),
         "mean_plies_per_game": round(plies / max(games, 1), 1),

@@ -11,6 +11,8 @@ from engine.game import EngineError, Game
 # (fonts, tables) is paid only by those who play it.
 _GAMES: dict[str, str] = {
     "cairo": "engine.cairo:CairoCorridor",
+    "pathwayz": "engine.pathwayz:Pathwayz",
+    "quoridor": "engine.quoridor:Quoridor",
 }
 
 # Names players may type for a game.

@@ -44,9 +44,15 @@ class Database:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.engine: AsyncEngine = create_async_engine(url)
         if make_url(url).get_backend_name() == "sqlite":
+            # SQLite has one writer at a time. Several pooled connections would make
+            # concurrent transactions wait in SQLite's busy handler (sleeping up to
+            # busy_timeout); one connection queues them fairly on the event loop.
+            self.engine: AsyncEngine = create_async_engine(
+                url, pool_size=1, max_overflow=0, pool_timeout=60)
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        else:
+            self.engine = create_async_engine(url, pool_size=10, max_overflow=10)
         self.session = async_sessionmaker(self.engine, expire_on_commit=False)
 
     async def migrate(self) -> None:

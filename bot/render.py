@@ -1,0 +1,55 @@
+"""Board images off the event loop: in worker processes, or threads where asked.
+
+Rendering is CPU work in Python and Pillow. In a thread it holds the GIL for
+stretches, which delays every other thread (the database driver's included) and so
+every other match; in a pool of processes it runs on the other cores while the
+event loop keeps answering. Tests use threads (no process start-up cost).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from engine.game import Game
+from engine.registry import get_game
+
+
+def _render_job(game_key: str, state: Any, hints: bool, names: list[str]) -> bytes:
+    return get_game(game_key).render(state, hints=hints, names=names)
+
+
+def _warm_up() -> None:
+    # Import the games and build their cached artwork before the first real job.
+    from engine.registry import game_keys
+
+    for key in game_keys():
+        get_game(key)
+
+
+class Renderer:
+    def __init__(self, processes: int = 0) -> None:
+        self.processes = processes
+        self._pool: ProcessPoolExecutor | None = None
+        if processes > 0:
+            # "spawn": a fork of a process running an event loop and driver threads
+            # could inherit held locks.
+            self._pool = ProcessPoolExecutor(
+                max_workers=processes, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_warm_up)
+
+    async def render(self, game: Game[Any, Any], state: Any, names: Sequence[str],
+                     hints: bool) -> bytes:
+        if self._pool is None:
+            return await asyncio.to_thread(game.render, state, hints=hints, names=list(names))
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, _render_job, game.key, state, hints,
+                                          list(names))
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
