@@ -592,6 +592,8 @@ class Host:
         label = texts.match_label(match.id, match.kind)
         lines = [note] if note else []
         lines.append(f"**{label} begins: {game.title}** — {texts.seat_line(game, state, order)}")
+        if len(order) > 2:
+            lines.append("Turn order: " + " → ".join(names))
         lines.append(self._turn_line(live))
         return Response(posts=[Post("\n".join(lines), match.channel_id, image=image)])
 

@@ -31,6 +31,8 @@ def clock_left(tc: TimeControl, elapsed: float, banks_left: int, extra: float) -
         return "no clock"
     budget = tc.turn + extra
     if elapsed < budget:
+        if banks_left <= 0:
+            return f"{clock_text(budget - elapsed)}, no reserve left"
         return f"{clock_text(budget - elapsed)} + {banks(banks_left)}"
     left = tc.flag_at(banks_left, extra) - elapsed
     return f"on reserve, {clock_text(left)} left"

@@ -164,7 +164,8 @@ class Game(ABC, Generic[S, M]):
         return None
 
     def status(self, state: S) -> str:
-        """A short line about the position shown under each board, e.g. a running score."""
+        """A short line about the position beyond whose turn it is (the host says that),
+        shown under each board: walls left, a pass. Never an analysis hint."""
         return ""
 
     # ---- seats leaving a game of more than two ------------------------------------

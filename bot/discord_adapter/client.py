@@ -20,14 +20,18 @@ from bot.discord_adapter.delivery import (
     send_post,
 )
 from bot.discord_adapter.host_controls import HostControls
-from bot.discord_adapter.matches import Matches
+from bot.discord_adapter.matches import Matches, game_title
 from bot.discord_adapter.views import AnswerButton, FirstButton
 from bot.host import Host
 from bot.messages import Post, Response
 from bot.store.db import Database
 from bot.timers import Clock, RealClock
+from engine.registry import game_keys
 
 log = logging.getLogger(__name__)
+
+# What people type; system messages (a thread was created, a pin) carry other text.
+TYPED = (discord.MessageType.default, discord.MessageType.reply)
 
 
 def intents() -> discord.Intents:
@@ -71,6 +75,8 @@ class GarnetBot(commands.Bot):
         self.add_dynamic_items(AnswerButton, FirstButton)
         await self.add_cog(Matches(self.host))
         await self.add_cog(HostControls(self.host))
+        for key in game_keys():
+            game_title(key)  # load the games now, not in a 3-second autocomplete
         await self.host.start()
         self._host_started = True
         try:
@@ -110,7 +116,7 @@ class GarnetBot(commands.Bot):
 
     async def on_message(self, message: discord.Message) -> None:
         if (message.author.bot or message.webhook_id is not None or message.guild is None
-                or not message.content.strip()):
+                or message.type not in TYPED or not message.content.strip()):
             return
         here = str(message.channel.id)
         try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 from typing import TYPE_CHECKING
 
@@ -45,8 +46,9 @@ def _host(interaction: discord.Interaction) -> Host:
     return bot.host
 
 
-
-def _title(key: str) -> str:
+@functools.cache
+def game_title(key: str) -> str:
+    """The title of a registered game, or its key when the game fails to load."""
     try:
         return get_game(key).title
     except Exception:  # a game that fails to load still shows by its key
@@ -56,7 +58,7 @@ def _title(key: str) -> str:
 
 async def game_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
     wanted = current.strip().lower()
-    found = [(key, _title(key)) for key in game_keys()]
+    found = [(key, game_title(key)) for key in game_keys()]
     return [Choice(name=title, value=key) for key, title in found
             if wanted in key or wanted in title.lower()][:25]
 
@@ -194,7 +196,8 @@ class Matches(commands.Cog):
                       name2: str) -> discord.Thread:
         if not isinstance(interaction.channel, discord.TextChannel):
             raise UserError("`thread:true` works in a text channel (not in a thread).")
-        name = f"DM: {_title(game.strip().lower())} — {name1} vs {name2}"
+        # An unknown game is refused here, before a thread is made for nothing.
+        name = f"DM: {get_game(game).title} — {name1} vs {name2}"
         return await interaction.channel.create_thread(
             name=name[:100], type=discord.ChannelType.public_thread,
             auto_archive_duration=1440, reason="garnet Death Match")

@@ -102,11 +102,11 @@ class Pathwayz(Game[PathwayzState, Move]):
             if result.winner is None:
                 return f"Draw: {result.reason}"
             return f"{COLOUR_NAMES[result.winner]} wins: {result.reason}"
-        line = f"Move {state.occupied.bit_count() + 1}: {COLOUR_NAMES[state.turn]} to move"
         move = state.last_move()
         if move is not None and move.permanent:
-            line += f" ({notation(move)} flipped {state.flipped.bit_count()})"
-        return line
+            flipped = state.flipped.bit_count()
+            return f"{notation(move)} flipped {flipped} piece{'' if flipped == 1 else 's'}"
+        return ""
 
     # ---- images and analysis -----------------------------------------------------
 

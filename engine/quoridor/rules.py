@@ -205,8 +205,6 @@ class Quoridor(Game[QuoridorState, Move]):
         over = self.outcome(state)
         if over is not None:
             parts.append(over.reason)
-        else:
-            parts.append(f"{names[state.turn]} to move")
         left = ", ".join(f"{names[s]} {state.walls_left[s]}" for s in state.active)
         parts.append(f"walls left: {left}")
         parts.extend(f"{names[s]} left the game" for s in state.eliminated)

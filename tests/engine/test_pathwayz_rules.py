@@ -285,5 +285,5 @@ def test_legal_moves_are_every_empty_cell_both_ways() -> None:
 
 def test_status_names_the_side_to_move_and_flips() -> None:
     state = GAME.replay(["c5", "d5*"])
-    assert GAME.status(state) == "Move 3: White to move (d5* flipped 1)"
+    assert GAME.status(state) == "d5* flipped 1 piece"
     assert GAME.last_move(state) == "d5*"

@@ -336,10 +336,10 @@ def test_last_seat_standing_wins() -> None:
 def test_status_and_last_move() -> None:
     state = game.new_state(2)
     assert game.last_move(state) is None
-    assert game.status(state) == "White to move; walls left: White 10, Black 10"
+    assert game.status(state) == "walls left: White 10, Black 10"
     state = game.play(state, "E3 H")
     assert game.last_move(state) == "e3h"
-    assert game.status(state) == "Black to move; walls left: White 9, Black 10"
+    assert game.status(state) == "walls left: White 9, Black 10"
     state = game.play(state, "e8")
     assert game.last_move(state) == "e8"
     assert state.last_from == 76

@@ -1,0 +1,130 @@
+"""Random games against a slow, obviously correct reading of the rules page."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.cairo import CairoCorridor, CairoState
+from engine.cairo.geometry import CELLS, SIZE
+
+GAME = CairoCorridor()
+
+# The reference works on names and sets only, from the pentagons' vertices.
+NAMES = [cell.name for cell in CELLS]
+VERTICES = {cell.name: set(cell.vertices) for cell in CELLS}
+ADJACENT = {
+    a: {b for b in NAMES if b != a and len(VERTICES[a] & VERTICES[b]) == 2} for a in NAMES
+}
+SIDES = [
+    {n for n in NAMES if any(y <= 1 for _, y in VERTICES[n])},
+    {n for n in NAMES if any(y >= SIZE - 1 for _, y in VERTICES[n])},
+    {n for n in NAMES if any(x <= 1 for x, _ in VERTICES[n])},
+    {n for n in NAMES if any(x >= SIZE - 1 for x, _ in VERTICES[n])},
+]
+
+
+def components(cells: set[str]) -> list[set[str]]:
+    left = set(cells)
+    out = []
+    while left:
+        todo = [left.pop()]
+        group = set(todo)
+        while todo:
+            for b in ADJACENT[todo.pop()]:
+                if b in left:
+                    left.discard(b)
+                    group.add(b)
+                    todo.append(b)
+        out.append(group)
+    return out
+
+
+def corridors(empty: set[str]) -> list[set[str]]:
+    return [g for g in components(empty) if all(g & side for side in SIDES)]
+
+
+def reference_legal(empty: set[str]) -> set[str]:
+    return {c for c in empty if corridors(empty - {c})}
+
+
+def reference_score(pieces: Iterable[str], corridor: set[str]) -> int:
+    return sum(1 for p in pieces if ADJACENT[p] & corridor)
+
+
+def empty_cells(state: CairoState) -> set[str]:
+    data = GAME.to_json(state)
+    return set(NAMES) - set(data["black"]) - set(data["red"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32 - 1), st.sampled_from(
+    ["first-player-loses", "last-mover-loses", "draw"]))
+def test_random_game(seed: int, tie: str) -> None:
+    rng = random.Random(seed)
+    state = GAME.new_state(options={"tie": tie})
+    placed = 0
+    while GAME.outcome(state) is None:
+        empty = empty_cells(state)
+        found = corridors(empty)
+        assert len(found) == 1  # always a Corridor, and only one
+        legal = GAME.legal_moves(state)
+        assert legal
+        if placed % 6 == 0:  # the full reference is slow: check every sixth position
+            assert set(legal) == reference_legal(empty)
+            info = GAME.analyze(state)
+            assert set(info["corridor"]) == found[0]
+            assert set(info["critical"]) == found[0] - set(legal)
+        state = GAME.apply(state, rng.choice(legal))
+        placed += 1
+        assert placed <= 60
+    data = GAME.to_json(state)
+    empty = empty_cells(state)
+    (corridor,) = corridors(empty)
+    # the end: no cell of the Corridor can be filled any more
+    assert all(not corridors(empty - {c}) for c in corridor)
+    assert GAME.legal_moves(state) == [] and GAME.to_move(state) is None
+    assert len(data["black"]) <= 30 and len(data["red"]) <= 30
+    result = GAME.outcome(state)
+    assert result is not None
+    black = reference_score(data["black"], corridor)
+    red = reference_score(data["red"], corridor)
+    assert result.scores == (black, red)
+    if black != red:
+        assert result.winner == (0 if black > red else 1)
+    elif tie == "draw":
+        assert result.draw and result.winner is None
+    elif tie == "first-player-loses":
+        assert result.winner == 1
+    else:
+        assert result.winner == 1 - (1 if data["last"] in data["red"] else 0)
+    assert GAME.from_json(data) == state
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sets(st.sampled_from(NAMES), max_size=40))
+def test_analysis_of_arbitrary_arrangements(cells: set[str]) -> None:
+    """Any arrangement that keeps a Corridor, including ones no game would reach."""
+    ordered = sorted(cells)
+    black, red = ordered[::2], ordered[1::2]
+    empty = set(NAMES) - cells
+    found = corridors(empty)
+    text = f"first: {' '.join(black)}; second: {' '.join(red)}"
+    if not found:
+        try:
+            GAME.parse_position(text)
+        except Exception as exc:  # a position without a Corridor must be refused
+            assert "no Corridor" in str(exc)
+            return
+        raise AssertionError("a position without a Corridor was accepted")
+    state = GAME.parse_position(text)
+    info = GAME.analyze(state)
+    legal = reference_legal(empty)
+    assert set(info["corridor"]) == found[0]
+    assert set(info["critical"]) == found[0] - legal
+    assert info["over"] == (not legal & found[0])
+    assert info["legal"] == ([] if info["over"] else sorted(legal))
+    assert info["score"] == [reference_score(black, found[0]), reference_score(red, found[0])]
