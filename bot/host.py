@@ -471,7 +471,7 @@ class Host:
             if waiting:
                 return Response(reply=Post(
                     f"{mention(actor.id)} accepted {label}. Waiting for "
-                    f"{', '.join(mention(w) for w in waiting)}.", channel_id))
+                    f"{', '.join(mention(w) for w in waiting)}.", match.channel_id))
             self._cancel_expiry(match_id)
             order = [p.user_id for p in sorted(match.players, key=lambda p: p.order)]
             if first == "random":
@@ -479,7 +479,7 @@ class Host:
             elif first == "them":
                 order = order[1:] + order[:1]
             result = await self._start(match_id, order, note="")
-            result.reply = Post(f"{mention(actor.id)} accepted {label}.", channel_id)
+            result.reply = Post(f"{mention(actor.id)} accepted {label}.", match.channel_id)
             return result
 
     async def cancel(self, match_id: int | None, guild_id: str, channel_id: str,
@@ -498,9 +498,9 @@ class Host:
                 return Response.error("Only the challenger can withdraw a challenge.")
             match.status = "cancelled"
             match.finished_at = self.clock.now()
+            where = match.channel_id
         self._cancel_expiry(match_id)
-        return Response(reply=Post(f"{mention(actor.id)} withdrew match #{match_id}.",
-                                   channel_id))
+        return Response(reply=Post(f"{mention(actor.id)} withdrew match #{match_id}.", where))
 
     def _arm_expiry(self, match_id: int, when: float) -> None:
         async def expire() -> None:

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -22,7 +25,17 @@ def _render_job(game_key: str, state: Any, hints: bool, names: list[str]) -> byt
     return get_game(game_key).render(state, hints=hints, names=names)
 
 
+def _exit_with_parent(parent: int) -> None:
+    # A killed bot cannot shut its pool down; without this its workers would live on
+    # (holding each other's queue pipes open) and keep the bot's output pipes open.
+    while True:
+        time.sleep(0.5)
+        if os.getppid() != parent:
+            os._exit(0)
+
+
 def _warm_up() -> None:
+    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
     # Import the games and build their cached artwork before the first real job.
     from engine.registry import game_keys
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Self
 import discord
 from discord import ui
 
-from bot.messages import Button, Response
+from bot.messages import Actor, Button, Response
 
 if TYPE_CHECKING:
     from bot.discord_adapter.client import GarnetBot
@@ -29,7 +29,7 @@ STYLES = {
     "danger": discord.ButtonStyle.danger,
 }
 
-Press = Callable[["GarnetBot", str, str, Any], Awaitable[Response]]
+Press = Callable[["GarnetBot", str, str, Actor], Awaitable[Response]]
 
 
 async def _press(interaction: discord.Interaction, call: Press,
