@@ -50,7 +50,7 @@ def run_bench(
 
     # A pool of mid-game positions: from random games, the states between a quarter
     # and three quarters of the way through.
-    positions: list[Any] = []
+    positions: list[Any] = game.sample_positions(seats, rng, 200) or []
     while len(positions) < 200:
         states = random_game(game, seats, rng)
         n = len(states)

@@ -200,6 +200,14 @@ class Game(ABC, Generic[S, M]):
         """A position from the game's position syntax (``--position``)."""
         raise EngineError(f"positions cannot be given for {self.title}; use --moves")
 
+    def sample_positions(self, seats: int, rng: Any, count: int) -> list[S] | None:
+        """Mid-game positions like those of real play, for ``python -m engine bench``.
+
+        None (the default): the bench takes the middles of uniformly random games,
+        which suits games whose random play looks like real play.
+        """
+        return None
+
     def analyze(self, state: S) -> JSON:
         """What an analyst wants to know about a position, as JSON."""
         raise EngineError(f"analyze is not offered for {self.title}")

@@ -146,6 +146,32 @@ class Quoridor(Game[QuoridorState, Move]):
             moves.extend(_wall_moves(legal_walls(geo, state.runners())))
         return moves
 
+    def sample_positions(self, seats: int, rng: Any, count: int) -> list[QuoridorState]:
+        """Positions with walls on the board and in hand, where move generation costs.
+
+        Uniformly random play spends every wall within a few plies (walls are most of
+        the legal moves), so its middles time pawn moves only; real players mostly
+        move and place a wall now and then.
+        """
+        positions: list[QuoridorState] = []
+        while len(positions) < count:
+            state = self.new_state(seats)
+            for _ in range(rng.randrange(20, 60)):
+                moves = self.legal_moves(state)
+                if not moves:
+                    break
+                pawns = [m for m in moves if isinstance(m, PawnMove)]
+                walls = [m for m in moves if not isinstance(m, PawnMove)]
+                pick = rng.choice(walls) if walls and rng.random() < 0.3 else rng.choice(
+                    pawns or walls)
+                after = self.apply(state, pick)
+                if self.outcome(after) is not None:
+                    break
+                state = after
+            if any(state.walls_left) and self.outcome(state) is None:
+                positions.append(state)
+        return positions
+
     def apply(self, state: QuoridorState, move: Move) -> QuoridorState:
         over = self.outcome(state)
         if over is not None:
