@@ -6,6 +6,7 @@
     python -m bot --virtual-clock ...   time moves only with `~ wait` (scripts, demos)
     python -m bot export --json         every match, for hosts' records
     python -m bot bench                 the load benchmark
+    python -m bot bench --queries       leaderboards and history on a season-sized database
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dms", type=int, action="append",
                         help="bench: concurrent DMs (repeatable; default 200 and 1000)")
     parser.add_argument("--seconds", type=float, default=20.0, help="bench: seconds per run")
+    parser.add_argument("--queries", action="store_true",
+                        help="bench: time leaderboards and history pages instead")
     args = parser.parse_args(argv)
     try:
         settings = Settings.from_env()
@@ -46,6 +49,10 @@ def main(argv: list[str] | None = None) -> int:
         settings = Settings(**{**settings.__dict__, "database_url": args.database})
     if args.command == "export":
         return asyncio.run(_export(settings, args.json))
+    if args.command == "bench" and args.queries:
+        from bot.bench_queries import main as queries_main
+
+        return queries_main(args.json)
     if args.command == "bench":
         from bot.bench import main as bench_main
 

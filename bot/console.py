@@ -25,6 +25,8 @@ from typing import Any, TextIO
 
 from bot import options as opt
 from bot import texts
+from bot.economy_console import ECONOMY_BUTTONS, ECONOMY_COMMANDS
+from bot.history_console import HISTORY_BUTTONS, HISTORY_COMMANDS
 from bot.host import Host
 from bot.messages import Actor, Post, Response
 from bot.timers import VirtualClock
@@ -116,6 +118,12 @@ class Console:
             path = self.image_dir / f"{self._images:04d}-{post.image.filename}"
             await asyncio.to_thread(path.write_bytes, post.image.data)
             self.out.write(f"     [image: {path}]\n")
+        for item in post.attachments:
+            # Files for keeping (an event's CSV books) go beside the images, by name.
+            folder = self.image_dir.parent / "exports"
+            folder.mkdir(parents=True, exist_ok=True)
+            await asyncio.to_thread((folder / item.filename).write_bytes, item.data)
+            self.out.write(f"     [file: {folder / item.filename}]\n")
         if post.buttons:
             shown = " ".join(f"[{b.label}: {self._button_command(b.custom_id)}]"
                              for b in post.buttons)
@@ -124,6 +132,8 @@ class Console:
 
     def _button_command(self, custom_id: str) -> str:
         parts = custom_id.split(":")
+        if parts[1] in BUTTON_COMMANDS:
+            return BUTTON_COMMANDS[parts[1]](parts)
         action, match_id = parts[1], parts[2]
         if action == "first":
             return f"/first player:@{parts[3]} match:{match_id}"
@@ -211,6 +221,8 @@ class Console:
 
 
 Handler = Callable[[Console, Actor, list[str], dict[str, str]], Awaitable[Response]]
+# Buttons of other modules (``garnet:ACTION:...``) shown as the command they stand for.
+BUTTON_COMMANDS: dict[str, Callable[[list[str]], str]] = {}
 
 
 def _match(named: dict[str, str]) -> int | None:
@@ -260,7 +272,7 @@ async def _challenge(c: Console, actor: Actor, positional: list[str],
 async def _dm(c: Console, actor: Actor, positional: list[str],
               named: dict[str, str]) -> Response:
     _check_unknown(named, {"player1", "player2", "game", "chooser", "clock", "turn", "banks",
-                           "bank", "reminders", "tie", "hints", "reward"})
+                           "bank", "reminders", "tie", "hints", "reward", "event"})
     users = [_user(named.get("player1")), _user(named.get("player2"))]
     players = [u for u in users if u] + _take_users(positional)
     game = named.get("game") or (positional[0] if positional else "")
@@ -274,7 +286,7 @@ async def _dm(c: Console, actor: Actor, positional: list[str],
         GUILD, c.channel, actor, game, [c.actor(u) for u in players], chooser=chooser,
         options=opt.game_options(tie=named.get("tie")), tc=tc,
         hints=opt.as_bool("hints", named.get("hints"), False),
-        reward=opt.as_int("reward", named.get("reward")),
+        reward=opt.as_int("reward", named.get("reward")), event=named.get("event"),
     )
 
 
@@ -406,3 +418,7 @@ COMMANDS: dict[str, Handler] = {
     "hostrole": _hostrole,
     "help": _help,
 }
+COMMANDS.update(ECONOMY_COMMANDS)
+BUTTON_COMMANDS.update(ECONOMY_BUTTONS)
+COMMANDS.update(HISTORY_COMMANDS)
+BUTTON_COMMANDS.update(HISTORY_BUTTONS)

@@ -25,21 +25,24 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot import texts
 from bot.clock import TimeControl, clock_text
+from bot.events import EventError, plan_dm
 from bot.live import LiveMatch
 from bot.messages import Actor, Button, Image, Post, Response, mention
 from bot.render import Renderer
+from bot.results import settle
 from bot.store.db import Database
 from bot.store.models import (
     GuildSettings,
     Heartbeat,
     HostAction,
-    LedgerEntry,
     Match,
     MatchPlayer,
     Move,
     User,
 )
+from bot.store.movelog import MoveRecord, MoveWriter
 from bot.timers import Clock, Handle
+from engine.animation import Ply, final_position
 from engine.game import EngineError, Game, GameOverError, MoveError, NotAMove, Outcome
 from engine.registry import get_game
 
@@ -85,6 +88,7 @@ class Host:
         self.deliver: Deliver = deliver or _nothing
         self.rng = rng or random.Random()
         self.renderer = Renderer(self.config.render_processes)
+        self.moves = MoveWriter(db.engine)
         self.live: dict[int, LiveMatch] = {}
         # (channel, user) -> running match: how a typed message finds its match.
         self._by_seat: dict[tuple[str, str], LiveMatch] = {}
@@ -169,12 +173,8 @@ class Host:
                 select(Move).where(Move.match_id == match.id).order_by(Move.ply)
             )
         )
-        state = game.new_state(match.seats, match.options)
-        for move in moves:
-            if move.kind == "out":
-                state = game.eliminate(state, move.seat)
-            else:
-                state = game.apply(state, game.parse_move(state, move.notation))
+        state = final_position(game, [Ply(m.kind, m.seat, m.notation) for m in moves],
+                               match.seats, match.options)
         players = sorted(match.players, key=lambda p: p.seat if p.seat is not None else 99)
         names = await self._names([p.user_id for p in players])
         live = LiveMatch(
@@ -276,11 +276,14 @@ class Host:
         tc: TimeControl | None = None,
         hints: bool = False,
         reward: int | None = None,
+        event: str | None = None,
     ) -> Response:
         """A host starts a Death Match between two players.
 
         ``chooser`` is a player's id (the one with higher priority chooses the First
-        Player), "host" (the host chooses) or "lots" (the bot draws).
+        Player), "host" (the host chooses) or "lots" (the bot draws). ``event`` (a
+        number or a name) is the event the DM counts for; without it the server's one
+        open event if both play in it (see ``bot.events.plan_dm``).
         """
         try:
             await self._require_host(guild_id, actor)
@@ -293,14 +296,16 @@ class Host:
             options = game.check_options(options)
             game.new_state(2, options)
             tc = tc or TimeControl()
-            chooser = (chooser or "host").strip()
+            plan = await plan_dm(self.db, guild_id, event, ids, chooser, reward,
+                                 self.config.dm_reward)
+            chooser = plan.chooser
             if chooser not in ("host", "lots") and chooser not in ids:
                 raise HostError("The chooser is one of the two players, `host` or `lots`.")
             if reward is not None and not 0 <= reward <= 1_000_000:
                 raise HostError("The reward is a number of garnets from 0 up.")
-        except (HostError, EngineError) as exc:
+        except (HostError, EngineError, EventError) as exc:
             return Response.error(str(exc))
-        tc_json = tc.to_json() | {"reward": self.config.dm_reward if reward is None else reward}
+        tc_json = tc.to_json() | {"reward": plan.reward}
         async with self._create_lock:
             busy = await self._busy_players(channel_id, ids)
             if busy:
@@ -321,6 +326,7 @@ class Host:
                     host_id=actor.id,
                     chooser=chooser,
                     created_at=self.clock.now(),
+                    event_id=plan.event_id,
                 )
                 s.add(match)
                 await s.flush()
@@ -331,7 +337,7 @@ class Host:
         intro = (
             f"**{texts.match_label(match_id, 'dm')}: {game.title}** — "
             f"{mention(ids[0])} vs {mention(ids[1])}\n"
-            f"{texts.options_line(game, options, tc)}."
+            f"{texts.options_line(game, options, tc)}.{plan.note}"
         )
         if chooser == "lots":
             started = await self._choose(match_id, None, self.rng.choice(ids), by_lots=True)
@@ -696,23 +702,28 @@ class Host:
         banks_left[seat] -= spent
         time_used = list(live.time_used)
         time_used[seat] += elapsed
+        result_text = None
         try:
-            async with self.db.session() as s, s.begin():
-                await s.execute(insert(Move).values(
-                    match_id=live.id, ply=live.ply + 1, seat=seat, kind="move",
-                    notation=notation, elapsed=elapsed, banks_spent=spent, at=received,
-                    message_id=message_id))
-                await s.execute(
-                    update(MatchPlayer)
-                    .where(MatchPlayer.match_id == live.id, MatchPlayer.seat == seat)
-                    .values(banks_left=banks_left[seat], time_used=time_used[seat])
-                )
-                await s.execute(
-                    update(Match).where(Match.id == live.id).values(
-                        turn_elapsed=0.0, turn_resumed_at=now, turn_extra=0.0)
-                )
-                result_text = None
-                if outcome is not None:
+            if outcome is None:
+                # The common case goes through the batching writer (see movelog).
+                await self.moves.write(MoveRecord(
+                    match_id=live.id, ply=live.ply + 1, seat=seat, notation=notation,
+                    elapsed=elapsed, banks_spent=spent, at=received, message_id=message_id,
+                    banks_left=banks_left[seat], time_used=time_used[seat],
+                    turn_starts_at=now))
+                # The next clock starts once the move is safe, never earlier.
+                now = max(now, self.clock.now())
+            else:
+                async with self.db.session() as s, s.begin():
+                    await s.execute(insert(Move).values(
+                        match_id=live.id, ply=live.ply + 1, seat=seat, kind="move",
+                        notation=notation, elapsed=elapsed, banks_spent=spent, at=received,
+                        message_id=message_id))
+                    await s.execute(
+                        update(MatchPlayer)
+                        .where(MatchPlayer.match_id == live.id, MatchPlayer.seat == seat)
+                        .values(banks_left=banks_left[seat], time_used=time_used[seat])
+                    )
                     result_text = await self._book_result(
                         s, live, outcome.winner, outcome.draw, outcome.scores, "rules",
                         outcome.reason, now)
@@ -883,13 +894,8 @@ class Host:
             text = f"**{label} ends in a draw** — {reason}."
         else:
             text = f"🏆 **{mention(live.users[winner])} wins {label}** — {reason}."
-            if live.kind == "dm" and live.reward > 0:
-                s.add(LedgerEntry(
-                    guild_id=live.guild_id, user_id=live.users[winner], amount=live.reward,
-                    kind="match-reward", note=f"won {label}", author_id=None,
-                    match_id=live.id, key=f"match:{live.id}:reward", at=now,
-                ))
-                text += f" {mention(live.users[winner])} receives {live.reward} garnets."
+        # The reward, an event's confiscation and the ratings, each booked once.
+        text += await settle(s, match, live.users, winner, live.reward, now)
         match.result_text = text
         return text
 

@@ -43,6 +43,8 @@ class Post:
     image: Image | None = None
     buttons: tuple[Button, ...] = ()
     ephemeral: bool = False
+    # Files sent with the message besides its image (e.g. an event's CSV books).
+    attachments: tuple[Image, ...] = ()
 
 
 @dataclass

@@ -17,12 +17,18 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from engine.animation import WIDTH, Ply, animate
 from engine.game import Game
 from engine.registry import get_game
 
 
 def _render_job(game_key: str, state: Any, hints: bool, names: list[str]) -> bytes:
     return get_game(game_key).render(state, hints=hints, names=names)
+
+
+def _animate_job(game_key: str, plies: list[Ply], seats: int, options: dict[str, Any],
+                 names: list[str], result: str | None, width: int) -> bytes:
+    return animate(get_game(game_key), plies, seats, options, names, result, width=width)
 
 
 def _exit_with_parent(parent: int) -> None:
@@ -47,6 +53,7 @@ class Renderer:
     def __init__(self, processes: int = 0) -> None:
         self.processes = processes
         self._pool: ProcessPoolExecutor | None = None
+        self._replays: ProcessPoolExecutor | None = None
         if processes > 0:
             # "spawn": a fork of a process running an event loop and driver threads
             # could inherit held locks.
@@ -62,7 +69,27 @@ class Renderer:
         return await loop.run_in_executor(self._pool, _render_job, game.key, state, hints,
                                           list(names))
 
+    async def animate(self, game: Game[Any, Any], plies: Sequence[Ply], seats: int,
+                      options: dict[str, Any], names: Sequence[str], result: str | None,
+                      width: int = WIDTH) -> bytes:
+        """A replay GIF (``engine.animation``): a frame per ply, seconds of work for a
+        long game, so never on the event loop."""
+        args = (game.key, list(plies), seats, dict(options), list(names), result, width)
+        if self.processes <= 0:
+            return await asyncio.to_thread(_animate_job, *args)
+        if self._replays is None:
+            # A process of their own, started on first use: replays queue behind each
+            # other, never in front of the boards of matches being played.
+            self._replays = ProcessPoolExecutor(
+                max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_warm_up)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._replays, _animate_job, *args)
+
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
+        if self._replays is not None:
+            self._replays.shutdown(wait=True, cancel_futures=True)
+            self._replays = None

@@ -77,4 +77,9 @@ or use `/move`. `/resign` gives up, `/board` shows the board to you, `/time` the
 (or press the buttons).
 • Hosts: `/dm game:cairo player1:@a player2:@b` starts a Death Match; \
 `/pause`, `/resume`, `/extend`, `/void`, `/adjudicate`, `/repost`, `/hostrole`.
+• History: `/history [player]` lists matches, `/match id:12` shows one move by move, \
+`/replay id:12` posts it as an animation.
+• Events: `/garnets`, `/ledger`, `/leaderboard by:garnets|wins|rating`, `/rating`, \
+`/priority show`, `/event info`; `/transfer` where the event allows. Hosts: \
+`/event create|add|remove|close`, `/priority set`, `/grant`, `/fine`, `/export`.
 """

@@ -102,6 +102,19 @@ def _cmd_render(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_animate(args: argparse.Namespace) -> int:
+    from engine.animation import animate
+
+    game = get_game(args.game)
+    seats = args.players or game.seat_counts[0]
+    names = [n.strip() for n in args.names.split(",")] if args.names else None
+    gif = animate(game, _split_moves(args.moves), seats, _options(args), names)
+    with open(args.out, "wb") as fh:
+        fh.write(gif)
+    print(args.out)
+    return 0
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
     from engine.bench import run_bench
 
@@ -164,6 +177,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, help="PNG file to write")
     p.add_argument("--hints", action="store_true", help="overlay the analysis")
     p.set_defaults(func=_cmd_render)
+
+    p = sub.add_parser("animate", help="a whole game as an animated GIF: a frame per move "
+                       "and the result")
+    common(p, position=False)
+    p.add_argument("--out", required=True, help="GIF file to write")
+    p.add_argument("--names", help='players\' names in seat order, e.g. "Alice,Bob"')
+    p.set_defaults(func=_cmd_animate)
 
     p = sub.add_parser("bench", help="measure analysis, random games and rendering")
     p.add_argument("game", help=f"the game ({games})")

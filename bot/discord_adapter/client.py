@@ -19,6 +19,8 @@ from bot.discord_adapter.delivery import (
     reply_to,
     send_post,
 )
+from bot.discord_adapter.economy import EconomyCommands
+from bot.discord_adapter.history import install as install_history
 from bot.discord_adapter.host_controls import HostControls
 from bot.discord_adapter.matches import Matches, game_title
 from bot.discord_adapter.views import AnswerButton, FirstButton
@@ -75,6 +77,8 @@ class GarnetBot(commands.Bot):
         self.add_dynamic_items(AnswerButton, FirstButton)
         await self.add_cog(Matches(self.host))
         await self.add_cog(HostControls(self.host))
+        await self.add_cog(EconomyCommands(self))
+        await install_history(self)
         for key in game_keys():
             game_title(key)  # load the games now, not in a 3-second autocomplete
         await self.host.start()

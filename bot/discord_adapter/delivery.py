@@ -83,10 +83,12 @@ def _text(post: Post) -> str:
     return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
 
 
-def _file(post: Post) -> Any:
-    if post.image is None:
+def _files(post: Post) -> Any:
+    """The image, then any other attachments (Discord takes up to 10 files)."""
+    items = ([post.image] if post.image is not None else []) + list(post.attachments)
+    if not items:
         return discord.utils.MISSING
-    return discord.File(io.BytesIO(post.image.data), filename=post.image.filename)
+    return [discord.File(io.BytesIO(item.data), filename=item.filename) for item in items[:10]]
 
 
 def _view(post: Post) -> Any:
@@ -94,11 +96,12 @@ def _view(post: Post) -> Any:
 
 
 async def send_post(target: discord.abc.Messageable, post: Post) -> None:
-    await target.send(_text(post), file=_file(post), view=_view(post), allowed_mentions=MENTIONS)
+    await target.send(_text(post), files=_files(post), view=_view(post),
+                      allowed_mentions=MENTIONS)
 
 
 async def reply_to(message: discord.Message, post: Post) -> None:
-    await message.reply(_text(post), file=_file(post), view=_view(post),
+    await message.reply(_text(post), files=_files(post), view=_view(post),
                         allowed_mentions=MENTIONS, mention_author=False)
 
 
@@ -132,13 +135,13 @@ def _targets(response: Response, here: str) -> list[tuple[Post, str]]:
 
 async def _send_initial(interaction: discord.Interaction, post: Post, ephemeral: bool) -> None:
     await interaction.response.send_message(
-        _text(post), file=_file(post), view=_view(post), ephemeral=ephemeral,
+        _text(post), files=_files(post), view=_view(post), ephemeral=ephemeral,
         allowed_mentions=MENTIONS)
 
 
 async def _follow_up(interaction: discord.Interaction, post: Post, ephemeral: bool) -> None:
     await interaction.followup.send(
-        _text(post), file=_file(post), view=_view(post), ephemeral=ephemeral,
+        _text(post), files=_files(post), view=_view(post), ephemeral=ephemeral,
         allowed_mentions=MENTIONS)
 
 

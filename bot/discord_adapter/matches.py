@@ -14,6 +14,7 @@ from discord.ext import commands
 from bot import options as opt
 from bot import texts
 from bot.discord_adapter.delivery import Defer, UserError, actor_of, answer, player_of, where
+from bot.discord_adapter.event_options import event_choices
 from bot.host import Host
 from bot.messages import Response
 from engine.registry import game_keys, get_game
@@ -155,9 +156,12 @@ class Matches(commands.Cog):
     @app_commands.guild_only()
     @app_commands.describe(
         player1="The first of the two players", player2="The second player",
-        chooser="Who chooses the First Player (default: the host)",
+        chooser="Who chooses the First Player (default: the higher priority in an event, "
+        "else the host)",
         thread="Play in a new public thread of this channel (default no)",
         reward="Garnets for the winner (default from the server's settings)",
+        event="The event it counts for (default: the one open event, if both play in it; "
+        "none: no event)",
         **{k: OPTION_HELP[k] for k in ("game", "turn", "banks", "bank", "reminders", "tie",
                                        "hints")})
     @app_commands.choices(chooser=[Choice(name="The host", value="host"),
@@ -165,13 +169,14 @@ class Matches(commands.Cog):
                                    Choice(name="player1 chooses", value="player1"),
                                    Choice(name="player2 chooses", value="player2")],
                           tie=TIE_CHOICES)
-    @app_commands.autocomplete(game=game_choices)
+    @app_commands.autocomplete(game=game_choices, event=event_choices)
     async def dm(self, interaction: discord.Interaction, game: str, player1: discord.Member,
                  player2: discord.Member, chooser: str | None = None, thread: bool = False,
                  turn: float | None = None, banks: int | None = None,
                  bank: float | None = None, reminders: str | None = None,
                  tie: str | None = None, hints: bool = False,
-                 reward: app_commands.Range[int, 0, 1_000_000] | None = None) -> None:
+                 reward: app_commands.Range[int, 0, 1_000_000] | None = None,
+                 event: str | None = None) -> None:
         async def run() -> Response:
             players = [player_of(player1), player_of(player2)]
             picked = {"player1": players[0].id, "player2": players[1].id}.get(
@@ -185,7 +190,8 @@ class Matches(commands.Cog):
                 channel = str(made.id)
             response = await self.host.start_dm(
                 guild, channel, actor, game, players, chooser=picked,
-                options=opt.game_options(tie=tie), tc=tc, hints=hints, reward=reward)
+                options=opt.game_options(tie=tie), tc=tc, hints=hints, reward=reward,
+                event=event)
             if made is not None and not response.posts:
                 await _abandon(made)
             return response

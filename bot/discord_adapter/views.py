@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Protocol, Self
 
 import discord
 from discord import ui
@@ -100,7 +100,22 @@ class FirstButton(ui.DynamicItem[ui.Button[ui.View]],
             self.match_id, guild, channel, actor, self.user_id), _settled)
 
 
-ITEMS: tuple[type[AnswerButton] | type[FirstButton], ...] = (AnswerButton, FirstButton)
+class ButtonKind(Protocol):
+    """A persistent button class: made from a custom_id its template matches."""
+
+    __discord_ui_compiled_template__: re.Pattern[str]
+
+    def __call__(self, custom_id: str, label: str,
+                 style: discord.ButtonStyle) -> ui.DynamicItem[ui.Button[ui.View]]: ...
+
+
+ITEMS: list[ButtonKind] = [AnswerButton, FirstButton]
+
+
+def register(*kinds: ButtonKind) -> None:
+    """Let ``view_for`` build the buttons of other modules (paging buttons); the bot
+    registers the same classes with ``add_dynamic_items`` so that presses find them."""
+    ITEMS.extend(kind for kind in kinds if kind not in ITEMS)
 
 
 def _label(item: ui.Item[Any]) -> str:

@@ -96,6 +96,8 @@ class Match(Base):
     scores: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
     end_reason: Mapped[str | None] = mapped_column(String(32), nullable=True)
     result_text: Mapped[str | None] = mapped_column(Text, nullable=True)
+    # The event the match counts for; None: a casual match or a DM outside any event.
+    event_id: Mapped[int | None] = mapped_column(ForeignKey("events.id"), nullable=True)
 
     players: Mapped[list[MatchPlayer]] = relationship(
         back_populates="match", order_by="MatchPlayer.order", lazy="selectin"
@@ -104,6 +106,7 @@ class Match(Base):
     __table_args__ = (
         Index("ix_matches_status_channel", "status", "channel_id"),
         Index("ix_matches_guild_finished", "guild_id", "finished_at"),
+        Index("ix_matches_event_status", "event_id", "status"),
     )
 
 
@@ -170,8 +173,14 @@ class LedgerEntry(Base):
     )
     key: Mapped[str | None] = mapped_column(String(100), nullable=True, unique=True)
     at: Mapped[float] = mapped_column(Float)
+    # Balances are kept per (server, event); None is the server's garnets outside events.
+    event_id: Mapped[int | None] = mapped_column(ForeignKey("events.id"), nullable=True)
 
-    __table_args__ = (Index("ix_ledger_guild_user", "guild_id", "user_id"),)
+    __table_args__ = (
+        Index("ix_ledger_guild_user", "guild_id", "user_id"),
+        # Covers a balance and the garnets leaderboard: sums without reading the rows.
+        Index("ix_ledger_scope_user", "guild_id", "event_id", "user_id", "amount"),
+    )
 
 
 class HostAction(Base):
@@ -195,3 +204,112 @@ class Heartbeat(Base):
 
     instance: Mapped[str] = mapped_column(String(64), primary_key=True)
     at: Mapped[float] = mapped_column(Float)
+
+
+class Event(Base):
+    """A season of a game on one server: its players earn and trade garnets in it.
+
+    ``confiscate`` says what happens to the loser's garnets when a DM of the event
+    ends: "no" (kept), "winner" (moved to the winner) or "remove" (taken away).
+    """
+
+    __tablename__ = "events"
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    guild_id: Mapped[str] = mapped_column(String(64))
+    name: Mapped[str] = mapped_column(String(100))
+    reward: Mapped[int] = mapped_column(Integer)
+    transfers: Mapped[bool] = mapped_column(Boolean, default=False)
+    confiscate: Mapped[str] = mapped_column(String(16), default="no")
+    open: Mapped[bool] = mapped_column(Boolean, default=True)
+    created_by: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[float] = mapped_column(Float)
+    closed_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+    __table_args__ = (
+        UniqueConstraint("guild_id", "name"),
+        Index("ix_events_guild_open", "guild_id", "open"),
+    )
+
+
+class EventPlayer(Base):
+    """A player of an event with their priority (1 is the highest). A transfer or a
+    confiscation first writes this row, which serialises everything that spends the
+    player's garnets (a row lock on PostgreSQL, the write lock on SQLite)."""
+
+    __tablename__ = "event_players"
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+    priority: Mapped[int] = mapped_column(Integer)
+    added_at: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (UniqueConstraint("event_id", "user_id"),)
+
+
+class Rating(Base):
+    """A player's OpenSkill rating in one game on one server. ``ordinal`` (mu - 3 sigma)
+    is what leaderboards sort by; it is stored so that an index can sort it."""
+
+    __tablename__ = "ratings"
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    guild_id: Mapped[str] = mapped_column(String(64))
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+    game: Mapped[str] = mapped_column(String(32))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    ordinal: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (
+        UniqueConstraint("guild_id", "game", "user_id"),
+        Index("ix_ratings_board", "guild_id", "game", "ordinal"),
+    )
+
+
+class RatingChange(Base):
+    """What one match did to one player's rating. (match_id, user_id) is unique: a
+    match is rated once, however often its result is booked."""
+
+    __tablename__ = "rating_changes"
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+    game: Mapped[str] = mapped_column(String(32))
+    rank: Mapped[int] = mapped_column(Integer)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+    at: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (UniqueConstraint("match_id", "user_id"),)
+
+
+class MatchResult(Base):
+    """Each player's result in a finished match ("won", "lost" or "drawn"), with the
+    match's server, event and game copied beside it: standings are one indexed scan,
+    without joining 10,000 matches to their players. Written with the result, once
+    ((match_id, user_id) is unique)."""
+
+    __tablename__ = "match_results"
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+    guild_id: Mapped[str] = mapped_column(String(64))
+    event_id: Mapped[int | None] = mapped_column(ForeignKey("events.id"), nullable=True)
+    game: Mapped[str] = mapped_column(String(32))
+    outcome: Mapped[str] = mapped_column(String(8))
+    at: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (
+        UniqueConstraint("match_id", "user_id"),
+        # One event's (or no event's) standings; and the whole server's.
+        Index("ix_match_results_scope", "guild_id", "event_id", "user_id", "game", "outcome"),
+        Index("ix_match_results_guild", "guild_id", "user_id", "game", "outcome"),
+    )

@@ -1,0 +1,124 @@
+"""An event's books as CSV files for its hosts: the ledger, the standings, the matches.
+
+Spreadsheet-friendly: a header row, UTC times in ISO 8601, names beside ids (names
+change; ids do not), and in the ledger each player's running balance.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections import Counter
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot import leaderboard, ratings
+from bot.events import Scope, players
+from bot.messages import Image
+from bot.store.models import Event, LedgerEntry, Match, Move, Rating, User
+
+
+def when(at: float | None) -> str:
+    if at is None:
+        return ""
+    return datetime.fromtimestamp(at, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _csv(header: list[str], rows: list[list[Any]]) -> bytes:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return out.getvalue().encode("utf-8")
+
+
+def slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "event"
+
+
+async def export_event(s: AsyncSession, event: Event) -> list[Image]:
+    names = {u.id: u.name for u in (await s.scalars(select(User))).all()}
+    base = f"{slug(event.name)}-{event.id}"
+    return [
+        Image(await _ledger(s, event, names), f"{base}-ledger.csv"),
+        Image(await _standings(s, event, names), f"{base}-standings.csv"),
+        Image(await _matches(s, event, names), f"{base}-matches.csv"),
+    ]
+
+
+async def _ledger(s: AsyncSession, event: Event, names: dict[str, str]) -> bytes:
+    running: Counter[str] = Counter()
+    rows = []
+    for e in (await s.scalars(select(LedgerEntry).where(LedgerEntry.event_id == event.id)
+                              .order_by(LedgerEntry.id))).all():
+        running[e.user_id] += e.amount
+        rows.append([e.id, when(e.at), e.user_id, names.get(e.user_id, e.user_id), e.amount,
+                     running[e.user_id], e.kind, e.note, e.author_id or "",
+                     names.get(e.author_id, e.author_id) if e.author_id else "",
+                     e.match_id or ""])
+    return _csv(["entry", "time_utc", "user_id", "name", "amount", "balance_after", "kind",
+                 "note", "author_id", "author", "match"], rows)
+
+
+async def _standings(s: AsyncSession, event: Event, names: dict[str, str]) -> bytes:
+    scope = Scope(event)
+    by_garnets = await leaderboard.by_garnets(s, event.guild_id, scope)
+    wins = await leaderboard.by_wins(s, event.guild_id, scope, None)
+    priority = {p.user_id: p.priority for p in await players(s, event.id)}
+    games = list((await s.scalars(select(Match.game).where(Match.event_id == event.id)
+                                  .group_by(Match.game).order_by(Match.game))).all())
+    user_ids = [st.user_id for _, st in by_garnets.rows]
+    listed = set(user_ids)
+    user_ids += [st.user_id for _, st in wins.rows if st.user_id not in listed]
+    rated = {(r.user_id, r.game): r for r in (await s.scalars(select(Rating).where(
+        Rating.guild_id == event.guild_id, Rating.game.in_(games),
+        Rating.user_id.in_(user_ids)))).all()}
+    rank_of = {st.user_id: rank for rank, st in by_garnets.rows}
+    balance = {st.user_id: int(st.key[0]) for _, st in by_garnets.rows}
+    record = await leaderboard.records(s, event.guild_id, scope, None)
+    header = ["rank_by_garnets", "user_id", "name", "priority", "garnets", "wins", "lost",
+              "drawn", "games"]
+    for game in games:
+        header += [f"{game}_rating", f"{game}_mu", f"{game}_sigma", f"{game}_games"]
+    rows = []
+    for user_id in user_ids:
+        won, drawn, played = record.get(user_id, (0, 0, 0))
+        row: list[Any] = [rank_of.get(user_id, ""), user_id, names.get(user_id, user_id),
+                          priority.get(user_id, ""), balance.get(user_id, 0), won,
+                          played - won - drawn, drawn, played]
+        for game in games:
+            r = rated.get((user_id, game))
+            mu, sigma = (r.mu, r.sigma) if r else (ratings.MODEL.mu, ratings.MODEL.sigma)
+            row += [f"{ratings.ordinal(mu, sigma):.2f}", f"{mu:.3f}", f"{sigma:.3f}",
+                    r.games if r else 0]
+        rows.append(row)
+    return _csv(header, rows)
+
+
+async def _matches(s: AsyncSession, event: Event, names: dict[str, str]) -> bytes:
+    counts = {m: n for m, n in (await s.execute(
+        select(Move.match_id, func.count()).join(Match, Match.id == Move.match_id)
+        .where(Match.event_id == event.id, Move.kind == "move")
+        .group_by(Move.match_id))).all()}
+    rows = []
+    for m in (await s.scalars(select(Match).where(Match.event_id == event.id)
+                              .order_by(Match.id))).all():
+        seated = sorted(m.players, key=lambda p: (p.seat is None, p.seat, p.order))
+        winner = next((p.user_id for p in seated if m.winner_seat is not None
+                       and p.seat == m.winner_seat), "")
+        rows.append([
+            m.id, m.game, m.kind, m.status, when(m.started_at), when(m.finished_at),
+            " vs ".join(names.get(p.user_id, p.user_id) for p in seated),
+            " ".join(p.user_id for p in seated), winner, names.get(winner, winner),
+            "yes" if m.draw else "no", " ".join(map(str, m.scores or [])),
+            m.end_reason or "", counts.get(m.id, 0),
+            " ".join(f"{p.time_used:.1f}" for p in seated),
+            int(m.time_control.get("reward", 0)) if m.kind == "dm" else 0,
+        ])
+    return _csv(["match", "game", "kind", "status", "started_utc", "finished_utc", "players",
+                 "player_ids", "winner_id", "winner", "draw", "scores", "ended_by", "moves",
+                 "seconds_used", "reward"], rows)

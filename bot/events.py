@@ -1,0 +1,232 @@
+"""Events (a season of a game on one server), their players and their priority.
+
+An event is named by its number (``3``, ``#3``) or its name in any case. Where a
+command leaves the event out, the one open event of the server is meant; with none
+open, garnets outside events (and overall standings) are meant; with several open,
+the asker must say which.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.messages import mention
+from bot.store.db import Database
+from bot.store.models import Event, EventPlayer
+
+NO_EVENT = ("none", "no", "casual")
+OVERALL = ("all", "overall")
+CONFISCATE = ("no", "winner", "remove")
+MAX_NAME = 50
+
+
+class EventError(Exception):
+    """A request about events, garnets or ratings that is refused; the message says why."""
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Where garnets and standings count: one event, outside every event, or overall."""
+
+    event: Event | None
+    overall: bool = False
+
+    @property
+    def event_id(self) -> int | None:
+        return self.event.id if self.event is not None else None
+
+    @property
+    def key(self) -> str:
+        """The scope in a button's custom_id: an event id, ``none`` or ``all``."""
+        if self.event is not None:
+            return str(self.event.id)
+        return "all" if self.overall else "none"
+
+    @property
+    def label(self) -> str:
+        if self.event is not None:
+            return f"**{self.event.name}**"
+        return "overall" if self.overall else "outside events"
+
+
+def check_name(name: str) -> str:
+    name = " ".join(name.split())
+    if not name:
+        raise EventError("Name the event, e.g. `/event create name:Season 1`.")
+    if len(name) > MAX_NAME:
+        raise EventError(f"An event's name has at most {MAX_NAME} characters.")
+    if name.lstrip("#").isdigit():
+        raise EventError("An event's name cannot be a number: numbers name events by id.")
+    if name.lower() in NO_EVENT + OVERALL:
+        raise EventError(f"'{name}' means something else to `event:`; choose another name.")
+    return name
+
+
+def check_confiscate(value: str | bool | None) -> str:
+    if value is None or value == "":
+        return "no"
+    if isinstance(value, bool):
+        return "winner" if value else "no"
+    text = value.strip().lower()
+    if text in ("yes", "y", "true", "on", "1"):
+        return "winner"
+    if text in ("off", "false", "n", "0"):
+        return "no"
+    if text not in CONFISCATE:
+        raise EventError(f"`confiscate` is no, winner or remove, not '{value}'.")
+    return text
+
+
+async def find_event(s: AsyncSession, guild_id: str, text: str) -> Event:
+    """The event of this server named by ``text`` (its number or its name)."""
+    wanted = " ".join(text.split())
+    number = wanted.lstrip("#")
+    if number.isdigit():
+        event = await s.get(Event, int(number))
+        if event is None or event.guild_id != guild_id:
+            raise EventError(f"There is no event #{number} on this server.")
+        return event
+    found = await s.scalar(select(Event).where(
+        Event.guild_id == guild_id, func.lower(Event.name) == wanted.lower()))
+    if found is None:
+        names = await event_names(s, guild_id)
+        known = f" Events here: {', '.join(names)}." if names else " There are no events yet."
+        raise EventError(f"There is no event called '{wanted}' on this server.{known}")
+    return found
+
+
+async def event_names(s: AsyncSession, guild_id: str, limit: int = 10) -> list[str]:
+    rows = await s.scalars(select(Event).where(Event.guild_id == guild_id)
+                           .order_by(Event.open.desc(), Event.id.desc()).limit(limit))
+    return [e.name for e in rows]
+
+
+async def open_events(s: AsyncSession, guild_id: str) -> list[Event]:
+    rows = await s.scalars(select(Event).where(Event.guild_id == guild_id, Event.open)
+                           .order_by(Event.id))
+    return list(rows)
+
+
+async def resolve(s: AsyncSession, guild_id: str, text: str | None,
+                  allow_overall: bool = False) -> Scope:
+    """The scope a command means. Without ``text``: the one open event; with none open,
+    overall (where allowed) or outside events."""
+    if text is not None and text.strip():
+        word = text.strip().lower()
+        if word in NO_EVENT:
+            return Scope(None)
+        if word in OVERALL:
+            if not allow_overall:
+                raise EventError("Name one event here (or `none` for garnets outside events).")
+            return Scope(None, overall=True)
+        return Scope(await find_event(s, guild_id, text))
+    opened = await open_events(s, guild_id)
+    if len(opened) == 1:
+        return Scope(opened[0])
+    if len(opened) > 1:
+        names = ", ".join(e.name for e in opened)
+        raise EventError(f"Several events are open ({names}); add `event:` with one of them.")
+    return Scope(None, overall=allow_overall)
+
+
+async def require_event(s: AsyncSession, guild_id: str, text: str | None) -> Event:
+    scope = await resolve(s, guild_id, text)
+    if scope.event is None:
+        raise EventError("No event is open on this server: name one with `event:`, or "
+                         "create one with `/event create`.")
+    return scope.event
+
+
+# ---- players and priority -------------------------------------------------------------
+
+
+async def players(s: AsyncSession, event_id: int) -> list[EventPlayer]:
+    """The players of an event by priority, the highest (1) first."""
+    rows = await s.scalars(select(EventPlayer).where(EventPlayer.event_id == event_id)
+                           .order_by(EventPlayer.priority, EventPlayer.id))
+    return list(rows)
+
+
+async def player(s: AsyncSession, event_id: int, user_id: str) -> EventPlayer | None:
+    return await s.scalar(select(EventPlayer).where(EventPlayer.event_id == event_id,
+                                                    EventPlayer.user_id == user_id))
+
+
+def renumber(ordered: Sequence[EventPlayer]) -> None:
+    """Priorities 1..n in the given order (no gaps, no two alike)."""
+    for rank, row in enumerate(ordered, start=1):
+        if row.priority != rank:
+            row.priority = rank
+
+
+def move_to(ordered: list[EventPlayer], row: EventPlayer, rank: int) -> int:
+    """Put ``row`` at ``rank`` (1 = highest, clamped to the list) and shift the others."""
+    ordered.remove(row)
+    rank = max(1, min(rank, len(ordered) + 1))
+    ordered.insert(rank - 1, row)
+    renumber(ordered)
+    return rank
+
+
+# ---- Death Matches of an event ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DmPlan:
+    """What an event changes about a new DM: whose it is, who chooses, what it pays."""
+
+    event_id: int | None
+    chooser: str
+    reward: int
+    note: str  # a line for the DM's announcement ("" outside events), starting "\n"
+
+
+async def plan_dm(db: Database, guild_id: str, event: str | None, ids: Sequence[str],
+                  chooser: str | None, reward: int | None, default_reward: int) -> DmPlan:
+    """Resolve the event of a DM between ``ids``.
+
+    Named: it must be open and have both players. Not named: the one open event of
+    the server when both play in it, else none. The event's reward replaces the
+    default (an explicit ``reward`` replaces both); without an explicit chooser the
+    player with the higher priority chooses the First Player.
+    """
+    async with db.session() as s:
+        if event is not None and event.strip():
+            scope = await resolve(s, guild_id, event)
+            chosen = scope.event
+            if chosen is not None and not chosen.open:
+                raise EventError(f"The event {chosen.name} is closed.")
+        else:
+            opened = await open_events(s, guild_id)
+            chosen = opened[0] if len(opened) == 1 else None
+        seats: list[EventPlayer] = []
+        if chosen is not None:
+            found = [await player(s, chosen.id, uid) for uid in ids]
+            missing = [uid for uid, row in zip(ids, found, strict=True) if row is None]
+            if missing and event is not None and event.strip():
+                raise EventError(
+                    f"{' and '.join(mention(m) for m in missing)} "
+                    f"{'is' if len(missing) == 1 else 'are'} not playing in {chosen.name}; "
+                    "add them with `/event add`, or start the DM with `event:none`.")
+            if missing:
+                chosen = None  # the open event is not theirs: a DM outside events
+            else:
+                seats = [row for row in found if row is not None]
+    if chosen is None:
+        picked = (chooser or "host").strip()
+        return DmPlan(None, picked, default_reward if reward is None else reward, "")
+    paid = chosen.reward if reward is None else reward
+    note = f"\nEvent: **{chosen.name}**"
+    if chooser is None or not chooser.strip():
+        top = min(seats, key=lambda row: row.priority)
+        other = next(row for row in seats if row is not top)
+        picked = top.user_id
+        note += (f" · {mention(top.user_id)} has the higher priority ({top.priority} vs "
+                 f"{other.priority}) and chooses the First Player")
+    else:
+        picked = chooser.strip()
+    return DmPlan(chosen.id, picked, paid, note + ".")

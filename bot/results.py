@@ -1,0 +1,87 @@
+"""What a finished match changes besides itself: garnets and ratings.
+
+``settle`` runs inside the host's result transaction (the same one that marks the
+match finished), so the result, the reward, a confiscation and the ratings are
+committed together or not at all. Each is booked once per match however often the
+result is booked (a retry, a second process): ledger entries carry unique keys,
+ratings a unique (match, player) change record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy import insert, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot import ledger, ratings
+from bot.events import Scope
+from bot.messages import mention
+from bot.store.idempotent import insert_once
+from bot.store.models import Event, Match, MatchResult, User
+from engine.registry import get_game
+
+
+async def settle(s: AsyncSession, match: Match, users: Sequence[str], winner: int | None,
+                 reward: int, now: float) -> str:
+    """Book the result's garnets, standings and ratings; the text to add to the result
+    post. ``users`` are the players by seat; ``winner`` None is a draw."""
+    label = f"DM #{match.id}" if match.kind == "dm" else f"Match #{match.id}"
+    text = ""
+    if winner is not None and match.kind == "dm":
+        champion = users[winner]
+        if reward > 0:
+            await ledger.book(s, guild_id=match.guild_id, event_id=match.event_id,
+                              user_id=champion, amount=reward, kind="match-reward",
+                              note=f"won {label}", author_id=None, match_id=match.id,
+                              key=f"match:{match.id}:reward", at=now)
+            text += f" {mention(champion)} receives {reward} garnets."
+        if match.event_id is not None:
+            event = await s.get(Event, match.event_id)
+            if event is not None and event.confiscate != "no":
+                loser = next(u for i, u in enumerate(users) if i != winner)
+                text += await _confiscate(s, match, event, loser, champion, label, now)
+    await _record(s, match, users, winner, now)
+    changes = await ratings.rate_match(s, match, users, winner, now)
+    if changes:
+        names = {u.id: u.name for u in (await s.scalars(
+            select(User).where(User.id.in_([c.user_id for c in changes])))).all()}
+        parts = [f"{names.get(c.user_id, c.user_id)} {ratings.shown(c.mu_after, c.sigma_after)}"
+                 f" ({ratings.delta(c.mu_before, c.mu_after)})" for c in changes]
+        text += f"\nRatings ({get_game(match.game).title}): {', '.join(parts)}."
+    return text
+
+
+async def _record(s: AsyncSession, match: Match, users: Sequence[str], winner: int | None,
+                  now: float) -> None:
+    """Each player's result, for standings (see MatchResult), once."""
+    rows = [dict(match_id=match.id, user_id=user, guild_id=match.guild_id,
+                 event_id=match.event_id, game=match.game, at=now,
+                 outcome="drawn" if winner is None else "won" if seat == winner else "lost")
+            for seat, user in enumerate(users)]
+    if await insert_once(s, MatchResult, rows[0], ["match_id", "user_id"]):
+        await s.execute(insert(MatchResult), rows[1:])
+
+
+async def _confiscate(s: AsyncSession, match: Match, event: Event, loser: str, winner: str,
+                      label: str, now: float) -> str:
+    """The loser's whole balance in the event goes to the winner, or is taken away."""
+    await ledger.lock_player(s, event.id, loser)
+    have = await ledger.balance(s, match.guild_id, Scope(event), loser)
+    if have <= 0:
+        return ""
+    to_winner = event.confiscate == "winner"
+    booked = await ledger.book(
+        s, guild_id=match.guild_id, event_id=event.id, user_id=loser, amount=-have,
+        kind="confiscation", note=f"lost {label}" + (" (to the winner)" if to_winner else ""),
+        author_id=None, match_id=match.id, key=f"match:{match.id}:confiscation:from", at=now)
+    if not booked:
+        return ""  # booked before, by an earlier attempt at this result
+    if to_winner:
+        await ledger.book(
+            s, guild_id=match.guild_id, event_id=event.id, user_id=winner, amount=have,
+            kind="confiscation", note=f"won {label}: the loser's garnets", author_id=None,
+            match_id=match.id, key=f"match:{match.id}:confiscation:to", at=now)
+        return (f" {mention(loser)}'s {ledger.garnets(have)} are confiscated and go to "
+                f"{mention(winner)}.")
+    return f" {mention(loser)}'s {ledger.garnets(have)} are confiscated."

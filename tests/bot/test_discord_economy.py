@@ -1,0 +1,193 @@
+"""Events, garnets and leaderboards on Discord, through discord.py's real command tree
+(command groups included) with Discord faked at the HTTP boundary."""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.economy import Economy
+from bot.messages import Actor
+from tests.bot import test_discord_adapter as adapter
+from tests.bot.discord_fake import ALICE, BOB, CAROL, CHANNEL_ID, GUILD_ID, HANA, Call, Person
+from tests.bot.test_discord_adapter import World, sends
+
+# The adapter tests' fixtures: a bot on a migrated database copy, Discord faked.
+migrated = adapter.migrated
+world = adapter.world
+GUILD = str(GUILD_ID)
+
+
+async def sub(world: World, person: Person, group: str, command_name: str, /,
+              focused: str | None = None, **values: Any) -> list[Call]:
+    """A subcommand (``/group name``) as the gateway sends it; the requests it caused."""
+    found = world.bot.tree.get_command(group, guild=discord.Object(GUILD_ID))
+    assert isinstance(found, app_commands.Group), group
+    command = found.get_command(command_name)
+    assert isinstance(command, app_commands.Command), command_name
+    params = {p.name: p for p in command.parameters}
+    options: list[dict[str, Any]] = []
+    resolved: dict[str, dict[str, Any]] = {}
+    for key, value in values.items():
+        kind = params[key].type
+        if kind is discord.AppCommandOptionType.user:
+            resolved.setdefault("users", {})[str(value.id)] = value.user()
+            resolved.setdefault("members", {})[str(value.id)] = value.member(False)
+            value = str(value.id)
+        option: dict[str, Any] = {"name": key, "type": kind.value, "value": value}
+        if key == focused:
+            option["focused"] = True
+        options.append(option)
+    data = {"id": str(world.fake.snowflake()), "name": group, "type": 1,
+            "guild_id": str(GUILD_ID), "resolved": resolved,
+            "options": [{"name": command_name, "type": 1, "options": options}]}
+    payload = world.fake._interaction(4 if focused else 2, person, data, CHANNEL_ID)
+    return await feed(world, payload)
+
+
+async def feed(world: World, payload: dict[str, Any]) -> list[Call]:
+    """Run an interaction until the bot is done with it. Unlike ``World._feed`` this
+    does not wait for the 15-minute timeout that discord.py gives every view sent
+    with an ephemeral message (a leaderboard's Prev/Next)."""
+    start = len(world.fake.calls)
+    world.state.parse_interaction_create(payload)
+    me = asyncio.current_task()
+    while True:
+        pending = [t for t in asyncio.all_tasks() if t is not me and t not in world.baseline
+                   and not t.done() and "timeout_task_impl" not in repr(t.get_coro())]
+        if not pending:
+            return world.fake.calls[start:]
+        await asyncio.wait(pending, timeout=10)
+
+
+async def slash(world: World, person: Person, name: str, **values: Any) -> list[Call]:
+    return await feed(world, world.fake.slash(world.bot.tree, person, name, **values))
+
+
+async def press(world: World, person: Person, message: dict[str, Any],
+                custom_id: str) -> list[Call]:
+    return await feed(world, world.fake.press(person, message, custom_id))
+
+
+def economy(world: World) -> Economy:
+    return Economy(world.bot.host)
+
+
+async def test_groups_and_commands_are_synced_with_descriptions(world: World) -> None:
+    (sync,) = [c for c in world.fake.calls if c.method == "PUT"]
+    commands = {c["name"]: c for c in sync.body}
+    for group, subs in (("event", {"create", "add", "remove", "close", "info"}),
+                        ("priority", {"set", "show"})):
+        assert commands[group]["contexts"] == [0]
+        found = {o["name"]: o for o in commands[group]["options"]}
+        assert set(found) == subs
+        for option in found.values():
+            assert option["type"] == 1 and option["description"]
+            assert all(o["description"] for o in option.get("options", []))
+    board = {o["name"]: o for o in commands["leaderboard"]["options"]}
+    assert [c["value"] for c in board["by"]["choices"]] == ["garnets", "wins", "rating"]
+    assert board["event"]["autocomplete"] and board["game"]["autocomplete"]
+    dm = {o["name"]: o for o in commands["dm"]["options"]}
+    assert dm["event"]["autocomplete"] and dm["event"]["description"]
+
+
+async def test_event_create_is_for_hosts(world: World) -> None:
+    (refusal,) = await sub(world, CAROL, "event", "create", name="Season 1")
+    assert refusal.ephemeral and "Only hosts can do that" in refusal.content
+    (made,) = await sub(world, HANA, "event", "create", name="Season 1", reward=5,
+                        transfers=True, confiscate="winner")
+    assert not made.ephemeral
+    assert made.content.startswith("🏁 Event **Season 1** (#1) is open: 5 garnets per DM win")
+
+
+async def test_priority_decides_who_chooses_on_discord(world: World) -> None:
+    await sub(world, HANA, "event", "create", name="Season 1")
+    await sub(world, HANA, "event", "add", player=ALICE)
+    await sub(world, HANA, "event", "add", player=BOB)
+    (moved,) = await sub(world, HANA, "priority", "set", player=BOB, rank=1)
+    assert f"<@{BOB.id}> now has priority 1 in **Season 1**" in moved.content
+    (shown,) = await sub(world, ALICE, "priority", "show")
+    assert shown.ephemeral and shown.content.splitlines()[1:] == ["1. Bob", "2. Alice ← you"]
+    _setup, intro = sends(await world.slash(HANA, "dm", game="cairo", player1=ALICE,
+                                           player2=BOB))
+    assert f"<@{BOB.id}> has the higher priority (1 vs 2)" in intro.content
+    (refusal,) = sends(await world.press(ALICE, intro.sent, f"garnet:first:1:{ALICE.id}"))
+    assert refusal.ephemeral and f"<@{BOB.id}> chooses the First Player" in refusal.content
+    (board,) = sends(await world.press(BOB, intro.sent, f"garnet:first:1:{ALICE.id}"))
+    assert f"<@{BOB.id}> chose <@{ALICE.id}> as the First Player" in board.content
+
+
+async def test_event_autocomplete(world: World) -> None:
+    await sub(world, HANA, "event", "create", name="Spring Cup")
+    await sub(world, HANA, "event", "create", name="Summer Cup")
+    (call,) = await sub(world, HANA, "event", "info", focused="event", event="sum")
+    assert call.callback_type == 8
+    assert call.body["data"]["choices"] == [{"name": "Summer Cup (#2, open)", "value": "2"}]
+    (call,) = await world._feed(lambda: world.state.parse_interaction_create(
+        world.fake.slash(world.bot.tree, ALICE, "leaderboard", focused="event", event="")))
+    values = [c["value"] for c in call.body["data"]["choices"]]
+    assert values == ["2", "1", "all", "none"]
+
+
+async def test_leaderboard_pages_turn_in_place(world: World) -> None:
+    eco = economy(world)
+    hana = Actor(str(HANA.id), "Hana", roles=frozenset({"Host"}))
+    await eco.event_create(GUILD, hana, "Season 1")
+    others = [Actor(str(900 + n), f"Player {n:02d}") for n in range(1, 13)]
+    await eco.event_add(GUILD, hana, [Actor(str(ALICE.id), "Alice"), *others])
+    for n, person in enumerate(others, start=1):
+        await eco.grant(GUILD, hana, person, 50 - n, "start")
+    (first,) = await slash(world, ALICE, "leaderboard")
+    assert first.callback_type == 4 and first.ephemeral
+    assert first.content.splitlines()[-1] == "You: #13 of 13 — 0 garnets"
+    assert [(b["label"], b["custom_id"]) for b in first.buttons] == [
+        ("Next ▶", "garnet:lb:garnets:-:1:2")]
+    (turned,) = await press(world, ALICE, first.sent, "garnet:lb:garnets:-:1:2")
+    assert turned.callback_type == 7  # the same message, updated
+    text = turned.content.splitlines()
+    assert text[0] == "🏆 **Garnets** — **Season 1** (page 2/2, 13 players)"
+    assert text[1:4] == ["11. Player 11 — 39 garnets", "12. Player 12 — 38 garnets",
+                         "**13. Alice — 0 garnets**"]
+    assert [b["custom_id"] for b in turned.buttons] == ["garnet:lb:garnets:-:1:1"]
+    # The presser sees their own rank: Hana is not on the board.
+    (other,) = await press(world, HANA, first.sent, "garnet:lb:garnets:-:1:2")
+    assert other.content.splitlines()[-1] == "You are not on this board."
+
+
+async def test_transfer_grant_and_garnets(world: World) -> None:
+    await sub(world, HANA, "event", "create", name="Season 1", transfers=True)
+    await sub(world, HANA, "event", "add", player=ALICE)
+    await sub(world, HANA, "event", "add", player=BOB)
+    (refusal,) = await world.slash(ALICE, "grant", player=ALICE, amount=5, reason="me")
+    assert refusal.ephemeral and "Only hosts" in refusal.content
+    (granted,) = await world.slash(HANA, "grant", player=ALICE, amount=5, reason="bonus")
+    assert not granted.ephemeral and "granted" in granted.content
+    (gave,) = await world.slash(ALICE, "transfer", to=BOB, amount=2, reason="deal")
+    assert not gave.ephemeral
+    assert gave.content.startswith(f"💎 <@{ALICE.id}> gave <@{BOB.id}> 2 garnets")
+    (balance,) = await world.slash(CAROL, "garnets", player=BOB)
+    assert balance.ephemeral and balance.content == (
+        "Bob has **2 garnets** in **Season 1** · priority 2 of 2.")
+
+
+async def test_export_sends_three_csv_files_to_the_host_only(world: World) -> None:
+    await sub(world, HANA, "event", "create", name="Season 1")
+    await sub(world, HANA, "event", "add", player=ALICE)
+    await world.slash(HANA, "grant", player=ALICE, amount=5, reason="bonus")
+    calls = await world.slash(HANA, "export")
+    assert calls[0].callback_type == 5 and calls[0].ephemeral
+    (books,) = sends(calls)
+    assert books.ephemeral
+    names = [name for name, _ in books.files]
+    assert names == ["season-1-1-ledger.csv", "season-1-1-standings.csv",
+                     "season-1-1-matches.csv"]
+    rows = list(csv.reader(io.StringIO(books.files[0][1].decode())))
+    assert rows[0][:6] == ["entry", "time_utc", "user_id", "name", "amount", "balance_after"]
+    assert rows[1][2:6] == [str(ALICE.id), "Alice", "5", "5"]
+    (refusal,) = sends(await world.slash(ALICE, "export"))
+    assert refusal.ephemeral and "Only hosts" in refusal.content and not refusal.files

@@ -1,0 +1,287 @@
+"""Events and priority through the host layer: who may, what changes, what a DM takes
+from its event (the chooser, the reward)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+import pytest
+from sqlalchemy import select
+
+from bot.economy import Economy
+from bot.messages import Actor, Response
+from bot.store.models import Event, EventPlayer, Match
+from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, DAVE, GUILD, HOSTY, Harness
+from tests.bot.economy_helpers import dm, eco, entries, make_event, private, public, refused
+
+MEMBER = Actor("mallory", "Mallory", roles=frozenset({"Players"}))
+MANAGER = Actor("owner", "Owner", manage_guild=True)
+
+
+async def priorities(h: Harness, event_id: int) -> list[str]:
+    async with h.db.session() as s:
+        rows = await s.scalars(select(EventPlayer).where(EventPlayer.event_id == event_id)
+                               .order_by(EventPlayer.priority))
+        found = [(r.priority, r.user_id) for r in rows]
+    assert [p for p, _ in found] == list(range(1, len(found) + 1))  # 1..n, no gaps
+    return [u for _, u in found]
+
+
+# ---- permissions -------------------------------------------------------------------------
+
+HostCall = Callable[[Economy, Actor], Awaitable[Response]]
+HOST_ONLY: dict[str, HostCall] = {
+    "event create": lambda e, a: e.event_create(GUILD, a, "Season 9"),
+    "event add": lambda e, a: e.event_add(GUILD, a, [DAVE]),
+    "event remove": lambda e, a: e.event_remove(GUILD, a, ALICE),
+    "event close": lambda e, a: e.event_close(GUILD, a),
+    "priority set": lambda e, a: e.priority_set(GUILD, a, BOB, 1),
+    "grant": lambda e, a: e.grant(GUILD, a, ALICE, 5, "bonus"),
+    "fine": lambda e, a: e.fine(GUILD, a, ALICE, 5, "late"),
+    "export": lambda e, a: e.export(GUILD, a),
+}
+
+
+@pytest.mark.parametrize("command", sorted(HOST_ONLY))
+async def test_every_host_only_command_refuses_a_member(h: Harness, command: str) -> None:
+    event_id = await make_event(h, "Season 1", [ALICE, BOB])
+    before = (await priorities(h, event_id), len(await entries(h)))
+    text = refused(await HOST_ONLY[command](eco(h), MEMBER))
+    assert text == "Only hosts can do that (the 'Host' role or Manage Server)."
+    assert (await priorities(h, event_id), len(await entries(h))) == before
+    async with h.db.session() as s:
+        assert [(e.name, e.open) for e in (await s.scalars(select(Event))).all()] == [
+            ("Season 1", True)]
+    # The host role and Manage Server may.
+    for allowed in (HOSTY, MANAGER):
+        response = await HOST_ONLY[command](eco(h), allowed)
+        assert response.reply is not None
+        assert "Only hosts" not in response.reply.text
+
+
+async def test_the_servers_own_host_role_counts(h: Harness) -> None:
+    await h.host.set_host_role(GUILD, MANAGER, "Game Master")
+    gm = Actor("gm", "GM", roles=frozenset({"Game Master"}))
+    public(await eco(h).event_create(GUILD, gm, "Season 1"))
+    assert "'Game Master' role" in refused(await eco(h).event_create(GUILD, HOSTY, "S2"))
+
+
+# ---- creating, adding, removing, closing ---------------------------------------------------
+
+
+async def test_create_announces_the_rules(h: Harness) -> None:
+    text = public(await eco(h).event_create(GUILD, HOSTY, "  Season   1 ", reward=5,
+                                            transfers=True, confiscate="winner"))
+    assert text.startswith("🏁 Event **Season 1** (#1) is open: 5 garnets per DM win · "
+                           "transfers allowed · the loser's garnets go to the winner.")
+    async with h.db.session() as s:
+        event = await s.get(Event, 1)
+        assert event is not None
+        assert (event.name, event.reward, event.transfers, event.confiscate, event.open,
+                event.created_by) == ("Season 1", 5, True, "winner", True, "hosty")
+
+
+async def test_default_reward_is_the_servers_dm_reward(h: Harness) -> None:
+    await make_event(h, "Season 1")
+    async with h.db.session() as s:
+        event = await s.get(Event, 1)
+        assert event is not None and event.reward == h.host.config.dm_reward == 3
+        assert (event.transfers, event.confiscate) == (False, "no")
+
+
+@pytest.mark.parametrize(("name", "why"), [
+    ("", "Name the event"),
+    ("12", "cannot be a number"),
+    ("#7", "cannot be a number"),
+    ("all", "means something else"),
+    ("None", "means something else"),
+    ("x" * 51, "at most 50 characters"),
+])
+async def test_bad_names_are_refused(h: Harness, name: str, why: str) -> None:
+    assert why in refused(await eco(h).event_create(GUILD, HOSTY, name))
+
+
+async def test_names_are_unique_per_server_in_any_case(h: Harness) -> None:
+    await make_event(h, "Season 1")
+    assert "already an event called season 1 (#1)" in refused(
+        await eco(h).event_create(GUILD, HOSTY, "season 1"))
+    # Another server may use the name.
+    public(await eco(h).event_create("g2", HOSTY, "Season 1"))
+
+
+@pytest.mark.parametrize(("confiscate", "stored"), [
+    (None, "no"), ("yes", "winner"), ("winner", "winner"), ("remove", "remove"), ("no", "no")])
+async def test_confiscate_option(h: Harness, confiscate: str | None, stored: str) -> None:
+    await eco(h).event_create(GUILD, HOSTY, "S", confiscate=confiscate)
+    async with h.db.session() as s:
+        event = await s.get(Event, 1)
+        assert event is not None and event.confiscate == stored
+    assert "is no, winner or remove" in refused(
+        await eco(h).event_create(GUILD, HOSTY, "T", confiscate="maybe"))
+
+
+async def test_added_players_queue_at_the_lowest_priority(h: Harness) -> None:
+    event_id = await make_event(h, "Season 1")
+    text = public(await eco(h).event_add(GUILD, HOSTY, [ALICE, BOB]))
+    assert text.startswith("<@alice>, <@bob> join **Season 1** with priorities 1–2 — "
+                           "2 players.")
+    assert public(await eco(h).event_add(GUILD, HOSTY, [CAROL], "season 1")).startswith(
+        "<@carol> joins **Season 1** with priority 3 — 3 players.")
+    assert await priorities(h, event_id) == ["alice", "bob", "carol"]
+    assert "already playing in Season 1 (priority 2)" in refused(
+        await eco(h).event_add(GUILD, HOSTY, [BOB]))
+    assert await priorities(h, event_id) == ["alice", "bob", "carol"]
+
+
+async def test_removing_a_player_moves_the_others_up_and_keeps_the_ledger(h: Harness) -> None:
+    event_id = await make_event(h, "Season 1", [ALICE, BOB, CAROL, DAVE])
+    public(await eco(h).grant(GUILD, HOSTY, BOB, 4, "bonus"))
+    text = public(await eco(h).event_remove(GUILD, HOSTY, BOB))
+    assert "<@bob> leaves **Season 1**" in text
+    assert await priorities(h, event_id) == ["alice", "carol", "dave"]
+    assert [e.amount for e in await entries(h, user_id="bob")] == [4]
+    assert "not playing in Season 1" in refused(await eco(h).event_remove(GUILD, HOSTY, BOB))
+
+
+async def test_close_then_no_more_players_or_dms(h: Harness) -> None:
+    await make_event(h, "Season 1", [ALICE, BOB])
+    assert "**Season 1** is closed" in public(await eco(h).event_close(GUILD, HOSTY))
+    # Closed: no open event is the default any more, so it must be named.
+    assert "No event is open" in refused(await eco(h).event_info(GUILD, ALICE))
+    info = private(await eco(h).event_info(GUILD, ALICE, "Season 1"))
+    assert "— closed" in info
+    assert "is closed" in refused(await eco(h).event_add(GUILD, HOSTY, [CAROL], "1"))
+    assert "already closed" in refused(await eco(h).event_close(GUILD, HOSTY, "1"))
+    r = await h.host.start_dm(GUILD, CHAN, HOSTY, "cairo", [ALICE, BOB], event="Season 1")
+    assert refused(r) == "The event Season 1 is closed."
+
+
+async def test_info_lists_rules_and_players_by_priority_with_garnets(h: Harness) -> None:
+    await make_event(h, "Season 1", [ALICE, BOB], reward=4, transfers=True)
+    public(await eco(h).grant(GUILD, HOSTY, BOB, 2, "bonus"))
+    lines = private(await eco(h).event_info(GUILD, CAROL)).splitlines()
+    assert lines[0].startswith("**Season 1** (#1) — open · created by Hosty on ")
+    assert lines[1:] == [
+        "4 garnets per DM win · transfers allowed · the loser keeps their garnets",
+        "Players by priority (2):",
+        "1. Alice — 0 garnets",
+        "2. Bob — 2 garnets",
+    ]
+
+
+async def test_events_are_named_by_number_or_name_and_default_to_the_one_open(
+        h: Harness) -> None:
+    assert "No event is open on this server" in refused(await eco(h).event_info(GUILD, ALICE))
+    await make_event(h, "Spring Cup")
+    assert "**Spring Cup** (#1)" in private(await eco(h).event_info(GUILD, ALICE))
+    await make_event(h, "Summer Cup")
+    assert refused(await eco(h).event_info(GUILD, ALICE)) == (
+        "Several events are open (Spring Cup, Summer Cup); add `event:` with one of them.")
+    assert "**Summer Cup** (#2)" in private(await eco(h).event_info(GUILD, ALICE, "#2"))
+    assert "**Summer Cup** (#2)" in private(await eco(h).event_info(GUILD, ALICE, "summer cup"))
+    assert "no event called 'Autumn'" in refused(await eco(h).event_info(GUILD, ALICE,
+                                                                         "Autumn"))
+    assert "no event #9" in refused(await eco(h).event_info(GUILD, ALICE, "9"))
+    # Another server's event is not found here.
+    await eco(h).event_create("g2", HOSTY, "Elsewhere")
+    assert "no event #3 on this server" in refused(await eco(h).event_info(GUILD, ALICE, "3"))
+
+
+# ---- priority ---------------------------------------------------------------------------
+
+
+async def test_priority_set_reorders_the_others(h: Harness) -> None:
+    event_id = await make_event(h, "Season 1", [ALICE, BOB, CAROL, DAVE])
+    text = public(await eco(h).priority_set(GUILD, HOSTY, DAVE, 1))
+    assert "<@dave> now has priority 1 in **Season 1**" in text
+    assert "Priority: 1. Dave, 2. Alice, 3. Bob, 4. Carol." in text
+    assert await priorities(h, event_id) == ["dave", "alice", "bob", "carol"]
+    public(await eco(h).priority_set(GUILD, HOSTY, DAVE, 3))
+    assert await priorities(h, event_id) == ["alice", "bob", "dave", "carol"]
+    # Beyond the last place means the last place.
+    assert "priority 4" in public(await eco(h).priority_set(GUILD, HOSTY, ALICE, 99))
+    assert await priorities(h, event_id) == ["bob", "dave", "carol", "alice"]
+    assert "from 1 up" in refused(await eco(h).priority_set(GUILD, HOSTY, ALICE, 0))
+    assert "not playing in Season 1" in refused(
+        await eco(h).priority_set(GUILD, HOSTY, Actor("erin", "Erin"), 1))
+
+
+async def test_players_see_the_priority(h: Harness) -> None:
+    await make_event(h, "Season 1", [ALICE, BOB, CAROL])
+    lines = private(await eco(h).priority_show(GUILD, BOB)).splitlines()
+    assert lines[1:] == ["1. Alice", "2. Bob ← you", "3. Carol"]
+    garnets = private(await eco(h).garnets(GUILD, BOB))
+    assert garnets == "Bob has **0 garnets** in **Season 1** · priority 2 of 3."
+
+
+# ---- Death Matches of an event ---------------------------------------------------------------
+
+
+async def test_the_higher_priority_player_chooses_the_first_player(h: Harness) -> None:
+    await make_event(h, "Season 1", [ALICE, BOB, CAROL])
+    await eco(h).priority_set(GUILD, HOSTY, CAROL, 1)  # Carol 1, Alice 2, Bob 3
+    r = await h.host.start_dm(GUILD, CHAN, HOSTY, "cairo", [ALICE, CAROL])
+    (intro,) = r.posts
+    assert ("Event: **Season 1** · <@carol> has the higher priority (1 vs 2) and chooses "
+            "the First Player.") in intro.text
+    assert "<@carol>, choose the First Player" in intro.text
+    async with h.db.session() as s:
+        match = await s.get(Match, 1)
+        assert match is not None and (match.chooser, match.event_id) == ("carol", 1)
+    # The lower-priority player may not choose; the higher may (or a host).
+    assert "<@carol> chooses the First Player" in refused(
+        await h.host.choose_first(1, GUILD, CHAN, ALICE, "alice"))
+    started = await h.host.choose_first(1, GUILD, CHAN, CAROL, "alice")
+    assert "<@carol> chose <@alice> as the First Player" in started.posts[0].text
+
+
+async def test_an_explicit_chooser_overrides_priority(h: Harness) -> None:
+    await make_event(h, "Season 1", [ALICE, BOB])
+    r = await h.host.start_dm(GUILD, CHAN, HOSTY, "cairo", [ALICE, BOB], chooser="host")
+    assert "the host, choose the First Player" in r.posts[0].text
+    assert "has the higher priority" not in r.posts[0].text
+
+
+async def test_outside_events_the_host_chooses(h: Harness) -> None:
+    r = await h.host.start_dm(GUILD, CHAN, HOSTY, "cairo", [ALICE, BOB])
+    assert "the host, choose the First Player" in r.posts[0].text
+    assert "Event:" not in r.posts[0].text
+
+
+async def test_the_events_reward_replaces_the_default_and_is_paid_in_the_event(
+        h: Harness) -> None:
+    await make_event(h, "Season 1", [ALICE, BOB], reward=7)
+    match_id = await dm(h, ALICE, BOB)
+    r = await h.host.resign(match_id, GUILD, CHAN, BOB)
+    assert "<@alice> receives 7 garnets." in r.posts[0].text
+    (reward,) = await entries(h)
+    assert (reward.user_id, reward.amount, reward.kind, reward.event_id, reward.key) == (
+        "alice", 7, "match-reward", 1, f"match:{match_id}:reward")
+    # An explicit reward replaces the event's.
+    match_id = await dm(h, ALICE, BOB, reward=1)
+    r = await h.host.resign(match_id, GUILD, CHAN, BOB)
+    assert "<@alice> receives 1 garnets." in r.posts[0].text
+
+
+async def test_default_event_only_when_both_play_in_it(h: Harness) -> None:
+    await make_event(h, "Season 1", [ALICE, BOB])
+    in_event = await dm(h, ALICE, BOB)
+    await h.host.resign(in_event, GUILD, CHAN, BOB)
+    outside = await dm(h, ALICE, CAROL)
+    await h.host.resign(outside, GUILD, CHAN, CAROL)
+    opted_out = await dm(h, ALICE, BOB, event="none")
+    await h.host.resign(opted_out, GUILD, CHAN, BOB)
+    async with h.db.session() as s:
+        found = {m.id: m.event_id for m in (await s.scalars(select(Match))).all()}
+    assert found == {in_event: 1, outside: None, opted_out: None}
+    rewards = {(e.match_id, e.event_id, e.amount) for e in await entries(h)}
+    assert rewards == {(in_event, 1, 3), (outside, None, 3), (opted_out, None, 3)}
+
+
+async def test_a_named_event_needs_both_players(h: Harness) -> None:
+    await make_event(h, "Season 1", [ALICE])
+    r = await h.host.start_dm(GUILD, CHAN, HOSTY, "cairo", [ALICE, BOB], event="Season 1")
+    assert refused(r).startswith("<@bob> is not playing in Season 1; add them")
+    r = await h.host.start_dm(GUILD, CHAN, HOSTY, "cairo", [ALICE, BOB], event="Winter")
+    assert "no event called 'Winter'" in refused(r)
+    assert h.host.live == {}
