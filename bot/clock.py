@@ -116,10 +116,10 @@ class TimeControl:
         if not self.enabled:
             return "no clock"
         reserve = self.banks * self.bank
-        return (
-            f"{self.turn:g} s a turn + {_duration(reserve)} reserve "
-            f"({self.banks} banks of {self.bank:g} s)"
-        )
+        if self.banks == 0:
+            return f"{self.turn:g} s a turn, no reserve"
+        banks = "1 bank" if self.banks == 1 else f"{self.banks} banks"
+        return f"{self.turn:g} s a turn + {_duration(reserve)} reserve ({banks} of {self.bank:g} s)"
 
     # ---- arithmetic ------------------------------------------------------------------
 

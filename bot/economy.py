@@ -176,7 +176,8 @@ class Economy:
         else:
             who = (f"{', '.join(mention(r.user_id) for r in added)} join **{chosen.name}** "
                    f"with priorities {added[0].priority}–{added[-1].priority}")
-        return Response(reply=Post(f"{who} — {total} players. "
+        count = "1 player" if total == 1 else f"{total} players"
+        return Response(reply=Post(f"{who} — {count}. "
                                    "Hosts reorder priority with `/priority set`."))
 
     @_refusals

@@ -32,6 +32,7 @@ async def export_matches(db: Database, guild_id: str | None = None) -> list[dict
             "channel": match.channel_id,
             "game": match.game,
             "kind": match.kind,
+            "event_id": match.event_id,
             "status": match.status,
             "options": match.options,
             "time_control": match.time_control,

@@ -866,13 +866,17 @@ class Host:
         """End a match by something other than the rules (time, resignation, host)."""
         now = self.clock.now()
         image = await self._render(live.game, live.state, live.names, False)
+        time_used, banks_left = list(live.time_used), list(live.banks_left)
         async with self.db.session() as s, s.begin():
             if elapsed_of is not None:
-                live.time_used[elapsed_of] += elapsed
+                time_used[elapsed_of] += elapsed
+                if how == "timeout":  # the whole reserve went with the clock
+                    banks_left[elapsed_of] = 0
                 await s.execute(update(MatchPlayer).where(
                     MatchPlayer.match_id == live.id, MatchPlayer.seat == elapsed_of
-                ).values(time_used=live.time_used[elapsed_of]))
+                ).values(time_used=time_used[elapsed_of], banks_left=banks_left[elapsed_of]))
             text = await self._book_result(s, live, winner, draw, None, how, reason, now)
+        live.time_used, live.banks_left = time_used, banks_left
         self._end_live(live)
         return Response(posts=[Post(text, live.channel_id, image=image)])
 

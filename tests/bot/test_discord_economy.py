@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import csv
 import io
 from typing import Any
@@ -14,7 +13,17 @@ from discord import app_commands
 from bot.economy import Economy
 from bot.messages import Actor
 from tests.bot import test_discord_adapter as adapter
-from tests.bot.discord_fake import ALICE, BOB, CAROL, CHANNEL_ID, GUILD_ID, HANA, Call, Person
+from tests.bot.discord_fake import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL_ID,
+    GUILD_ID,
+    HANA,
+    Call,
+    Person,
+    settle,
+)
 from tests.bot.test_discord_adapter import World, sends
 
 # The adapter tests' fixtures: a bot on a migrated database copy, Discord faked.
@@ -51,18 +60,11 @@ async def sub(world: World, person: Person, group: str, command_name: str, /,
 
 
 async def feed(world: World, payload: dict[str, Any]) -> list[Call]:
-    """Run an interaction until the bot is done with it. Unlike ``World._feed`` this
-    does not wait for the 15-minute timeout that discord.py gives every view sent
-    with an ephemeral message (a leaderboard's Prev/Next)."""
+    """Run an interaction until the bot is done with it; the calls it made."""
     start = len(world.fake.calls)
     world.state.parse_interaction_create(payload)
-    me = asyncio.current_task()
-    while True:
-        pending = [t for t in asyncio.all_tasks() if t is not me and t not in world.baseline
-                   and not t.done() and "timeout_task_impl" not in repr(t.get_coro())]
-        if not pending:
-            return world.fake.calls[start:]
-        await asyncio.wait(pending, timeout=10)
+    await settle(world.baseline)
+    return world.fake.calls[start:]
 
 
 async def slash(world: World, person: Person, name: str, **values: Any) -> list[Call]:

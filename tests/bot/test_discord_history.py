@@ -3,15 +3,11 @@
 
 from __future__ import annotations
 
-import asyncio
 import io
-from typing import Any
 
-import pytest
 from PIL import Image
 
 from bot.store.models import Match, MatchPlayer, User
-from tests.bot import test_discord_adapter
 from tests.bot.discord_fake import ALICE, BOB, CAROL, GUILD_ID
 from tests.bot.test_discord_adapter import (  # noqa: F401  (fixtures)
     World,
@@ -22,25 +18,6 @@ from tests.bot.test_discord_adapter import (  # noqa: F401  (fixtures)
 )
 
 T0 = 1_700_000_000.0
-
-
-@pytest.fixture(autouse=True)
-def _ephemeral_views_time_out_on_their_own(monkeypatch: pytest.MonkeyPatch) -> None:
-    """discord.py gives a view sent in an ephemeral message a 15-minute timeout task
-    (its interaction token lapses then); the harness must not wait for it to run out."""
-
-    async def settle(baseline: set[asyncio.Task[Any]]) -> None:
-        me = asyncio.current_task()
-        while True:
-            pending = [t for t in asyncio.all_tasks() if t is not me and t not in baseline
-                       and not t.done()
-                       and not getattr(t.get_coro(), "__qualname__", "").endswith(
-                           "__timeout_task_impl")]
-            if not pending:
-                return
-            await asyncio.wait(pending, timeout=10)
-
-    monkeypatch.setattr(test_discord_adapter, "settle", settle)
 
 
 async def finished_matches(world: World, count: int) -> None:

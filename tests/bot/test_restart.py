@@ -135,4 +135,4 @@ async def test_killed_process_restarts_with_everything_intact(tmp_path: Path) ->
     records = json.loads(out)
     assert [m["move"] for m in records[0]["moves"]] == ["DL", "JU"]
     assert [m["seconds"] for m in records[0]["moves"]] == [12.0, 75.0]
-    assert records[0]["status"] == "running"
+    assert records[0]["status"] == "running" and records[0]["event_id"] is None
