@@ -13,11 +13,13 @@ never half of one.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import random
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Concatenate, ParamSpec
 
 from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -47,6 +49,7 @@ from engine.game import EngineError, Game, GameOverError, MoveError, NotAMove, O
 from engine.registry import get_game
 
 log = logging.getLogger(__name__)
+P = ParamSpec("P")
 
 ACTIVE = ("pending", "choosing", "running", "paused")
 PLAYING = ("running", "paused")
@@ -71,6 +74,19 @@ class HostConfig:
 
 async def _nothing(_post: Post) -> None:
     return None
+
+
+def _refusals(fn: Callable[Concatenate[Host, P], Awaitable[Response]]
+              ) -> Callable[Concatenate[Host, P], Awaitable[Response]]:
+    """A request the host refuses (HostError) is answered to the asker, privately."""
+    @functools.wraps(fn)
+    async def wrapper(self: Host, /, *args: P.args, **kwargs: P.kwargs) -> Response:
+        try:
+            return await fn(self, *args, **kwargs)
+        except HostError as exc:
+            return Response.error(str(exc))
+
+    return wrapper
 
 
 class Host:
@@ -862,8 +878,11 @@ class Host:
 
     async def _finish_by(self, live: LiveMatch, winner: int | None, how: str, reason: str,
                          elapsed_of: int | None = None, elapsed: float = 0.0,
-                         draw: bool = False) -> Response:
-        """End a match by something other than the rules (time, resignation, host)."""
+                         draw: bool = False,
+                         action: tuple[Actor, str, str] | None = None) -> Response:
+        """End a match by something other than the rules (time, resignation, host).
+
+        ``action`` is a host action to log in the same transaction as the result."""
         now = self.clock.now()
         image = await self._render(live.game, live.state, live.names, False)
         time_used, banks_left = list(live.time_used), list(live.banks_left)
@@ -875,6 +894,8 @@ class Host:
                 await s.execute(update(MatchPlayer).where(
                     MatchPlayer.match_id == live.id, MatchPlayer.seat == elapsed_of
                 ).values(time_used=time_used[elapsed_of], banks_left=banks_left[elapsed_of]))
+            if action is not None:
+                await self._log(s, live.id, *action)
             text = await self._book_result(s, live, winner, draw, None, how, reason, now)
         live.time_used, live.banks_left = time_used, banks_left
         self._end_live(live)
@@ -983,10 +1004,16 @@ class Host:
 
     # ==== host controls ==================================================================
 
-    async def _host_live(self, match_id: int | None, guild_id: str, channel_id: str,
-                         actor: Actor) -> LiveMatch:
+    @asynccontextmanager
+    async def _controlled(self, match_id: int | None, guild_id: str, channel_id: str,
+                          actor: Actor) -> AsyncIterator[LiveMatch]:
+        """A host's hold on a running match: checked, found, locked, not yet over."""
         await self._require_host(guild_id, actor)
-        return await self._find_live(match_id, channel_id, actor, player=False)
+        live = await self._find_live(match_id, channel_id, actor, player=False)
+        async with live.lock:
+            if live.finished:
+                raise HostError("That match is over.")
+            yield live
 
     async def _log(self, s: AsyncSession, match_id: int, actor: Actor, action: str,
                    detail: str) -> None:
@@ -994,19 +1021,13 @@ class Host:
         s.add(HostAction(match_id=match_id, actor_id=actor.id, action=action, detail=detail,
                          at=self.clock.now()))
 
+    @_refusals
     async def pause(self, match_id: int | None, guild_id: str, channel_id: str,
                     actor: Actor, reason: str = "") -> Response:
-        try:
-            live = await self._host_live(match_id, guild_id, channel_id, actor)
-        except HostError as exc:
-            return Response.error(str(exc))
-        async with live.lock:
-            if live.finished:
-                return Response.error("That match is over.")
+        async with self._controlled(match_id, guild_id, channel_id, actor) as live:
             if live.paused:
-                return Response.error("That match is already paused.")
-            now = self.clock.now()
-            elapsed = live.elapsed(now)
+                raise HostError("That match is already paused.")
+            elapsed = live.elapsed(self.clock.now())
             async with self.db.session() as s, s.begin():
                 await s.execute(update(Match).where(Match.id == live.id).values(
                     status="paused", turn_elapsed=elapsed, turn_resumed_at=None))
@@ -1019,17 +1040,12 @@ class Host:
             f"⏸ {texts.match_label(live.id, live.kind)} is paused by {mention(actor.id)}{why}. "
             f"The clock stands still until `/resume`.", live.channel_id))
 
+    @_refusals
     async def resume(self, match_id: int | None, guild_id: str, channel_id: str,
                      actor: Actor) -> Response:
-        try:
-            live = await self._host_live(match_id, guild_id, channel_id, actor)
-        except HostError as exc:
-            return Response.error(str(exc))
-        async with live.lock:
-            if live.finished:
-                return Response.error("That match is over.")
+        async with self._controlled(match_id, guild_id, channel_id, actor) as live:
             if not live.paused:
-                return Response.error("That match is not paused.")
+                raise HostError("That match is not paused.")
             now = self.clock.now()
             async with self.db.session() as s, s.begin():
                 await s.execute(update(Match).where(Match.id == live.id).values(
@@ -1041,82 +1057,61 @@ class Host:
         return Response(reply=Post(
             f"▶ {texts.match_label(live.id, live.kind)} resumes. {line}", live.channel_id))
 
+    @_refusals
     async def extend(self, match_id: int | None, guild_id: str, channel_id: str,
                      actor: Actor, seconds: float) -> Response:
         """Add seconds to the turn time of the player to move, for this turn."""
-        try:
-            if not 1 <= seconds <= 86_400:
-                raise HostError("Extend by 1 s to 24 h.")
-            live = await self._host_live(match_id, guild_id, channel_id, actor)
-        except HostError as exc:
-            return Response.error(str(exc))
-        async with live.lock:
-            if live.finished:
-                return Response.error("That match is over.")
+        if not 1 <= seconds <= 86_400:
+            raise HostError("Extend by 1 s to 24 h.")
+        async with self._controlled(match_id, guild_id, channel_id, actor) as live:
             if not live.tc.enabled:
-                return Response.error("That match has no clock.")
+                raise HostError("That match has no clock.")
             extra = live.extra + seconds
             async with self.db.session() as s, s.begin():
                 await s.execute(update(Match).where(Match.id == live.id).values(
                     turn_extra=extra))
                 await self._log(s, live.id, actor, "extend", f"{seconds:g} s")
             live.extra = extra
-            now = self.clock.now()
-            live.turn_elapsed, live.resumed_at = (
-                (live.elapsed(now), now) if not live.paused else (live.turn_elapsed, None))
+            if not live.paused:
+                now = self.clock.now()
+                live.turn_elapsed, live.resumed_at = live.elapsed(now), now
             live.plan_reminders()
             self._arm(live)
             line = self._turn_line(live)
         return Response(reply=Post(
             f"⏱ {mention(actor.id)} added {seconds:g} s to this turn. {line}", live.channel_id))
 
+    @_refusals
     async def void(self, match_id: int | None, guild_id: str, channel_id: str,
                    actor: Actor, reason: str) -> Response:
         """Cancel a match without a result (no reward, no rating)."""
         if not reason.strip():
-            return Response.error("Give a reason: it is logged with the match.")
-        try:
-            live = await self._host_live(match_id, guild_id, channel_id, actor)
-        except HostError as exc:
-            return Response.error(str(exc))
-        async with live.lock:
-            if live.finished:
-                return Response.error("That match is over.")
+            raise HostError("Give a reason: it is logged with the match.")
+        async with self._controlled(match_id, guild_id, channel_id, actor) as live:
             async with self.db.session() as s, s.begin():
-                match = await s.get(Match, live.id)
-                assert match is not None
-                match.status = "voided"
-                match.finished_at = self.clock.now()
-                match.end_reason = "void"
-                match.turn_resumed_at = None
-                match.result_text = f"voided by the host: {reason}"
+                await s.execute(update(Match).where(Match.id == live.id).values(
+                    status="voided", finished_at=self.clock.now(), end_reason="void",
+                    turn_resumed_at=None, result_text=f"voided by the host: {reason}"))
                 await self._log(s, live.id, actor, "void", reason)
             self._end_live(live)
         return Response(reply=Post(
             f"🚫 {texts.match_label(live.id, live.kind)} is void ({reason}). "
             "No result is recorded.", live.channel_id))
 
+    @_refusals
     async def adjudicate(self, match_id: int | None, guild_id: str, channel_id: str,
                          actor: Actor, winner: str | None, reason: str) -> Response:
         """The host decides the result: a player wins, or (``winner`` None) a draw."""
         if not reason.strip():
-            return Response.error("Give a reason: it is logged with the match.")
-        try:
-            live = await self._host_live(match_id, guild_id, channel_id, actor)
-        except HostError as exc:
-            return Response.error(str(exc))
-        async with live.lock:
-            if live.finished:
-                return Response.error("That match is over.")
+            raise HostError("Give a reason: it is logged with the match.")
+        async with self._controlled(match_id, guild_id, channel_id, actor) as live:
             seat = live.seat_of(winner) if winner else None
             if winner and seat is None:
-                return Response.error("The winner must be a player of that match.")
-            async with self.db.session() as s, s.begin():
-                await self._log(s, live.id, actor, "adjudicate",
-                                f"winner {winner or 'none (draw)'}: {reason}")
-            return await self._finish_by(live, seat, "adjudicated",
-                                         f"adjudicated by the host: {reason}",
-                                         draw=seat is None)
+                raise HostError("The winner must be a player of that match.")
+            return await self._finish_by(
+                live, seat, "adjudicated", f"adjudicated by the host: {reason}",
+                draw=seat is None,
+                action=(actor, "adjudicate", f"winner {winner or 'none (draw)'}: {reason}"))
 
     # ==== finding the match a request is about ===========================================
 

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from functools import reduce
 from operator import or_
 
+from engine.bits import set_bits
+
 SIZE = 38
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWX"
 DIRECTIONS = ("U", "D", "L", "R")
@@ -137,14 +139,7 @@ def touches_all_sides(mask: int) -> bool:
     return bool(mask & TOP and mask & BOTTOM and mask & LEFT and mask & RIGHT)
 
 
-def cells_of(mask: int) -> list[int]:
-    """Indices of the set bits, ascending."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+cells_of = set_bits  # the set bits of a mask, lowest first
 
 
 # Names of the cells of each byte of a mask: turning a mask into a sorted name list

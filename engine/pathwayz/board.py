@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections import deque
 
+from engine.bits import set_bits
+
 ROWS = 8
 COLS = 12
 CELLS = ROWS * COLS
@@ -65,14 +67,7 @@ def component_from_a(cells: int) -> int:
         reach = after
 
 
-def indices(cells: int) -> list[int]:
-    """The cell numbers of a set of cells, in increasing order."""
-    out = []
-    while cells:
-        low = cells & -cells
-        out.append(low.bit_length() - 1)
-        cells ^= low
-    return out
+indices = set_bits  # the set bits of a mask, lowest first
 
 
 def _neighbour_list(i: int) -> list[int]:

@@ -18,6 +18,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
+from engine.bits import set_bits
+
 SIZE = 9
 SQUARES = SIZE * SIZE
 ALL_SQUARES = (1 << SQUARES) - 1
@@ -322,11 +324,4 @@ def blocked_step(start: int, target: int, geo: Geometry) -> bool:
     return False
 
 
-def bits(mask: int) -> list[int]:
-    """The set bits of ``mask``, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+bits = set_bits  # the set bits of a mask, lowest first
