@@ -778,8 +778,8 @@ class Host:
                 f"to move{clock}.{extra}")
 
     async def _render(self, game: Game[Any, Any], state: Any, names: Sequence[str],
-                      hints: bool) -> Image:
-        data = await self.renderer.render(game, state, names, hints)
+                      hints: bool, banner: str | None = None) -> Image:
+        data = await self.renderer.render(game, state, names, hints, banner)
         return Image(data, f"{game.key}.png")
 
     # ==== clocks =========================================================================
@@ -884,7 +884,9 @@ class Host:
 
         ``action`` is a host action to log in the same transaction as the result."""
         now = self.clock.now()
-        image = await self._render(live.game, live.state, live.names, False)
+        verdict = "Draw" if winner is None else f"{live.names[winner]} wins"
+        image = await self._render(live.game, live.state, live.names, False,
+                                   banner=f"{verdict}: {reason}")
         time_used, banks_left = list(live.time_used), list(live.banks_left)
         async with self.db.session() as s, s.begin():
             if elapsed_of is not None:

@@ -19,11 +19,14 @@ from typing import Any
 
 from engine.animation import WIDTH, Ply, animate
 from engine.game import Game
+from engine.imaging import add_banner
 from engine.registry import get_game
 
 
-def _render_job(game_key: str, state: Any, hints: bool, names: list[str]) -> bytes:
-    return get_game(game_key).render(state, hints=hints, names=names)
+def _render_job(game_key: str, state: Any, hints: bool, names: list[str],
+                banner: str | None = None) -> bytes:
+    png = get_game(game_key).render(state, hints=hints, names=names)
+    return add_banner(png, banner) if banner else png
 
 
 def _animate_job(game_key: str, plies: list[Ply], seats: int, options: dict[str, Any],
@@ -62,12 +65,14 @@ class Renderer:
                 initializer=_warm_up)
 
     async def render(self, game: Game[Any, Any], state: Any, names: Sequence[str],
-                     hints: bool) -> bytes:
+                     hints: bool, banner: str | None = None) -> bytes:
+        """The board; ``banner`` adds a line below it (how the match ended)."""
         if self._pool is None:
-            return await asyncio.to_thread(game.render, state, hints=hints, names=list(names))
+            return await asyncio.to_thread(_render_job, game.key, state, hints, list(names),
+                                           banner)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool, _render_job, game.key, state, hints,
-                                          list(names))
+                                          list(names), banner)
 
     async def animate(self, game: Game[Any, Any], plies: Sequence[Ply], seats: int,
                       options: dict[str, Any], names: Sequence[str], result: str | None,

@@ -10,7 +10,7 @@ import io
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import Image, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 _FONTS = Path(__file__).with_name("fonts")
 
@@ -35,3 +35,25 @@ def to_png(image: Image.Image) -> bytes:
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", compress_level=1)
     return buffer.getvalue()
+
+
+BANNER_BG = (250, 204, 72)
+BANNER_INK = (40, 30, 16)
+
+
+def add_banner(png: bytes, text: str) -> bytes:
+    """The image with ``text`` in a band below it: how a game ended when the board
+    cannot tell (a time-out, a resignation, the host's decision)."""
+    board = Image.open(io.BytesIO(png)).convert("RGB")
+    width, height = board.size
+    size = max(18, width // 34)
+    band = size * 2 + 8
+    canvas = Image.new("RGB", (width, height + band), BANNER_BG)
+    canvas.paste(board, (0, 0))
+    draw = ImageDraw.Draw(canvas)
+    typeface = font(size, bold=True)
+    while draw.textlength(text, font=typeface) > width - 32 and len(text) > 4:
+        text = text[:-2].rstrip() + "…"
+    draw.text((width // 2, height + band // 2), text, font=typeface, fill=BANNER_INK,
+              anchor="mm")
+    return to_png(canvas)

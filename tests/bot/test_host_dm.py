@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import random
 import re
 
+from PIL import Image as PILImage
 from sqlalchemy import func, select
 
 from bot.clock import TimeControl
@@ -66,6 +68,10 @@ async def test_whole_dm_with_reminders_reserve_banks_and_loss_on_time(h: Harness
     assert "🏆 **<@alice> wins DM #1** — Bob ran out of time." in final.text
     assert "<@alice> receives 3 garnets." in final.text
     assert final.image is not None
+    # The board cannot show a time-out, so the final image says it in a band below.
+    board_size = PILImage.open(io.BytesIO(board.image.data)).size
+    final_size = PILImage.open(io.BytesIO(final.image.data)).size
+    assert final_size[0] == board_size[0] and final_size[1] > board_size[1]
 
     # A move after the flag changes nothing.
     late = await h.play(BOB, "WU")
