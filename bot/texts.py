@@ -63,7 +63,9 @@ def options_line(game: Game[Any, Any], options: dict[str, Any], tc: TimeControl)
     if isinstance(tie, str) and tie in TIE_RULES:
         parts.append(TIE_RULES[tie])
     for key, value in options.items():
-        if key != "tie":
+        if key == "ply-cap":
+            parts.append(f"a draw after {value} plies")
+        elif key != "tie":
             parts.append(f"{key} {value}")
     return " · ".join(parts)
 
