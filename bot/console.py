@@ -342,12 +342,17 @@ async def _repost(c: Console, actor: Actor, positional: list[str],
     return await c.host.board(match_id, GUILD, c.channel, actor, public=True)
 
 
-async def _pause(c: Console, actor: Actor, positional: list[str],
-                 named: dict[str, str]) -> Response:
-    match_id = _match(named)
-    reason = named.pop("reason", "") or " ".join(positional)
-    _check_unknown(named, set())
-    return await c.host.pause(match_id, GUILD, c.channel, actor, reason)
+def _with_reason(method: str) -> Handler:
+    """A host control that takes a reason: `/void reason:…` or `/void …`."""
+    async def handler(c: Console, actor: Actor, positional: list[str],
+                      named: dict[str, str]) -> Response:
+        match_id = _match(named)
+        reason = named.pop("reason", "") or " ".join(positional)
+        _check_unknown(named, set())
+        call: Callable[..., Awaitable[Response]] = getattr(c.host, method)
+        return await call(match_id, GUILD, c.channel, actor, reason)
+
+    return handler
 
 
 async def _extend(c: Console, actor: Actor, positional: list[str],
@@ -359,14 +364,6 @@ async def _extend(c: Console, actor: Actor, positional: list[str],
     if seconds is None:
         raise ConsoleError("say how long: `/extend seconds:30`")
     return await c.host.extend(match_id, GUILD, c.channel, actor, seconds)
-
-
-async def _void(c: Console, actor: Actor, positional: list[str],
-                named: dict[str, str]) -> Response:
-    match_id = _match(named)
-    reason = named.pop("reason", "") or " ".join(positional)
-    _check_unknown(named, set())
-    return await c.host.void(match_id, GUILD, c.channel, actor, reason)
 
 
 async def _adjudicate(c: Console, actor: Actor, positional: list[str],
@@ -410,10 +407,10 @@ COMMANDS: dict[str, Handler] = {
     "board": _simple("board"),
     "time": _simple("time"),
     "repost": _repost,
-    "pause": _pause,
+    "pause": _with_reason("pause"),
     "resume": _simple("resume"),
     "extend": _extend,
-    "void": _void,
+    "void": _with_reason("void"),
     "adjudicate": _adjudicate,
     "hostrole": _hostrole,
     "help": _help,
