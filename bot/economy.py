@@ -26,7 +26,8 @@ from bot.events import EventError, Scope
 from bot.host import Host
 from bot.messages import Actor, Button, Post, Response, mention
 from bot.store.db import Database
-from bot.store.models import Event, EventPlayer, GuildSettings, LedgerEntry, Rating, User
+from bot.store.models import Event, EventPlayer, LedgerEntry, Rating, User
+from bot.store.queries import user_names
 from engine.game import EngineError
 from engine.registry import game_keys, get_game
 
@@ -104,10 +105,7 @@ class Economy:
     async def _require_host(self, guild_id: str, actor: Actor) -> None:
         if await self.host.is_host(guild_id, actor):
             return
-        async with self.db.session() as s:
-            settings = await s.get(GuildSettings, guild_id)
-        role = (settings.host_role if settings and settings.host_role else None) or (
-            self.host.config.default_host_role)
+        role = await self.host.host_role(guild_id)
         raise EventError(f"Only hosts can do that (the '{role}' role or Manage Server).")
 
     # ==== events =========================================================================
@@ -219,9 +217,8 @@ class Economy:
             chosen = await events.require_event(s, guild_id, event)
             ordered = await events.players(s, chosen.id)
             totals = await ledger.balances(s, guild_id, Scope(chosen))
-            names = {u.id: u.name for u in (await s.scalars(select(User).where(
-                User.id.in_([r.user_id for r in ordered[:MAX_LISTED]] + [chosen.created_by]))
-            )).all()}
+            names = await user_names(
+                s, [r.user_id for r in ordered[:MAX_LISTED]] + [chosen.created_by])
         state = "open" if chosen.open else f"closed {stamp(chosen.closed_at or 0)}"
         lines = [
             f"**{chosen.name}** (#{chosen.id}) — {state} · created by "
@@ -255,8 +252,7 @@ class Economy:
                 raise EventError(f"{mention(person.id)} is not playing in {chosen.name}; "
                                  "add them with `/event add`.")
             placed = events.move_to(ordered, row, rank)
-            names = {u.id: u.name for u in (await s.scalars(select(User).where(
-                User.id.in_([r.user_id for r in ordered[:MAX_LISTED]])))).all()}
+            names = await user_names(s, [r.user_id for r in ordered[:MAX_LISTED]])
         order = ", ".join(f"{r.priority}. {names.get(r.user_id, r.user_id)}"
                           for r in ordered[:MAX_LISTED])
         more = f", … {len(ordered) - MAX_LISTED} more" if len(ordered) > MAX_LISTED else ""
@@ -270,8 +266,7 @@ class Economy:
         async with self.db.session() as s:
             chosen = await events.require_event(s, guild_id, event)
             ordered = await events.players(s, chosen.id)
-            names = {u.id: u.name for u in (await s.scalars(select(User).where(
-                User.id.in_([r.user_id for r in ordered[:MAX_LISTED]])))).all()}
+            names = await user_names(s, [r.user_id for r in ordered[:MAX_LISTED]])
         if not ordered:
             return Response.say(f"**{chosen.name}** has no players yet.")
         lines = [f"**Priority in {chosen.name}** (1 is the highest; the higher of two DM "
@@ -397,8 +392,7 @@ class Economy:
                                                    (page - 1) * LEDGER_PAGE, LEDGER_PAGE)
             have = await ledger.balance(s, guild_id, scope, who.id)
             name = await _name(s, who.id)
-            authors = {u.id: u.name for u in (await s.scalars(select(User).where(
-                User.id.in_({r.author_id for r in rows if r.author_id})))).all()}
+            authors = await user_names(s, {r.author_id for r in rows if r.author_id})
             event_names = {}
             if scope.overall:
                 event_names = {e.id: e.name for e in (await s.scalars(select(Event).where(

@@ -19,7 +19,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot import leaderboard, ratings
 from bot.events import Scope, players
 from bot.messages import Image
-from bot.store.models import Event, LedgerEntry, Match, Move, Rating, User
+from bot.store.models import Event, LedgerEntry, Match, Move, Rating
+from bot.store.queries import user_names
 
 
 def when(at: float | None) -> str:
@@ -41,7 +42,7 @@ def slug(name: str) -> str:
 
 
 async def export_event(s: AsyncSession, event: Event) -> list[Image]:
-    names = {u.id: u.name for u in (await s.scalars(select(User))).all()}
+    names = await user_names(s)
     base = f"{slug(event.name)}-{event.id}"
     return [
         Image(await _ledger(s, event, names), f"{base}-ledger.csv"),

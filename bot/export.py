@@ -7,7 +7,8 @@ from typing import Any
 from sqlalchemy import select
 
 from bot.store.db import Database
-from bot.store.models import Match, Move, User
+from bot.store.models import Match, Move
+from bot.store.queries import user_names
 
 
 async def export_matches(db: Database, guild_id: str | None = None) -> list[dict[str, Any]]:
@@ -16,7 +17,7 @@ async def export_matches(db: Database, guild_id: str | None = None) -> list[dict
         if guild_id is not None:
             query = query.where(Match.guild_id == guild_id)
         matches = (await s.scalars(query)).all()
-        names = {u.id: u.name for u in (await s.scalars(select(User))).all()}
+        names = await user_names(s)
         moves_by_match: dict[int, list[Move]] = {}
         for move in (await s.scalars(select(Move).order_by(Move.match_id, Move.ply))).all():
             moves_by_match.setdefault(move.match_id, []).append(move)

@@ -23,6 +23,7 @@ from bot.clock import TimeControl
 from bot.messages import Button, Image, Post, Response
 from bot.store.db import Database
 from bot.store.models import HostAction, Match, MatchPlayer, Move, User
+from bot.store.queries import user_names
 from engine.animation import WIDTH, Ply, final_position
 from engine.game import EngineError, Game
 from engine.registry import get_game
@@ -269,8 +270,7 @@ async def match_record(db: Database, guild_id: str, match_id: int) -> MatchRecor
             select(HostAction).where(HostAction.match_id == match_id)
             .order_by(HostAction.at, HostAction.id))).all()
         wanted = {p.user_id for p in match.players} | {a.actor_id for a in actions}
-        names = {u.id: u.name for u in (await s.scalars(
-            select(User).where(User.id.in_(wanted)))).all()}
+        names = await user_names(s, wanted)
     game = get_game(match.game)
     start = game.new_state(match.seats, match.options)
     players = sorted(match.players, key=lambda p: (p.seat is None, p.seat, p.order))
@@ -537,8 +537,7 @@ async def recent_matches(db: Database, guild_id: str, typed: str, done_only: boo
         query = query.where(cast(Match.id, String).like(f"{digits}%"))
     async with db.session() as s:
         rows = (await s.scalars(query.order_by(Match.id.desc()).limit(limit))).all()
-        names = {u.id: u.name for u in (await s.scalars(select(User).where(
-            User.id.in_({p.user_id for m in rows for p in m.players})))).all()}
+        names = await user_names(s, {p.user_id for m in rows for p in m.players})
     labels = []
     for m in rows:
         players = " vs ".join(names.get(p.user_id, p.user_id) for p in

@@ -43,6 +43,7 @@ from bot.store.models import (
     User,
 )
 from bot.store.movelog import MoveRecord, MoveWriter
+from bot.store.queries import user_names
 from bot.timers import Clock, Handle
 from engine.animation import Ply, final_position
 from engine.game import EngineError, Game, GameOverError, MoveError, NotAMove, Outcome
@@ -226,32 +227,27 @@ class Host:
 
     async def _names(self, user_ids: Sequence[str]) -> list[str]:
         async with self.db.session() as s:
-            found = {
-                u.id: u.name
-                for u in (await s.scalars(select(User).where(User.id.in_(user_ids)))).all()
-            }
+            found = await user_names(s, user_ids)
         return [found.get(uid, uid) for uid in user_ids]
 
     # ==== permissions ====================================================================
 
-    async def is_host(self, guild_id: str, actor: Actor) -> bool:
-        """Manage Server, or the server's host role (``/hostrole``, else the default)."""
-        if actor.manage_guild:
-            return True
+    async def host_role(self, guild_id: str) -> str:
+        """The server's host role: set with ``/hostrole``, else the configured default."""
         async with self.db.session() as s:
             settings = await s.get(GuildSettings, guild_id)
-        role = (settings.host_role if settings and settings.host_role else None) or (
-            self.config.default_host_role
-        )
+        return (settings.host_role if settings else None) or self.config.default_host_role
+
+    async def is_host(self, guild_id: str, actor: Actor) -> bool:
+        """Manage Server, or the server's host role."""
+        if actor.manage_guild:
+            return True
+        role = await self.host_role(guild_id)
         return role.lower() in {r.lower() for r in actor.roles}
 
     async def _require_host(self, guild_id: str, actor: Actor) -> None:
         if not await self.is_host(guild_id, actor):
-            async with self.db.session() as s:
-                settings = await s.get(GuildSettings, guild_id)
-            role = (settings.host_role if settings and settings.host_role else None) or (
-                self.config.default_host_role
-            )
+            role = await self.host_role(guild_id)
             raise HostError(f"Only hosts can do that (the '{role}' role or Manage Server).")
 
     async def set_host_role(self, guild_id: str, actor: Actor, role: str) -> Response:
@@ -1195,8 +1191,7 @@ class Host:
                 query = query.join(MatchPlayer, MatchPlayer.match_id == Match.id).where(
                     MatchPlayer.user_id == user_id)
             rows = (await s.scalars(query.order_by(Match.id.desc()).limit(limit))).all()
-            names = {u.id: u.name for u in (await s.scalars(select(User).where(
-                User.id.in_([p.user_id for m in rows for p in m.players])))).all()}
+            names = await user_names(s, [p.user_id for m in rows for p in m.players])
         result = []
         for m in rows:
             players = " vs ".join(names.get(p.user_id, p.user_id) for p in m.players)

@@ -11,14 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import insert, select
+from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot import ledger, ratings
 from bot.events import Scope
 from bot.messages import mention
 from bot.store.idempotent import insert_once
-from bot.store.models import Event, Match, MatchResult, User
+from bot.store.models import Event, Match, MatchResult
+from bot.store.queries import user_names
 from engine.registry import get_game
 
 
@@ -44,8 +45,7 @@ async def settle(s: AsyncSession, match: Match, users: Sequence[str], winner: in
     await _record(s, match, users, winner, now)
     changes = await ratings.rate_match(s, match, users, winner, now)
     if changes:
-        names = {u.id: u.name for u in (await s.scalars(
-            select(User).where(User.id.in_([c.user_id for c in changes])))).all()}
+        names = await user_names(s, [c.user_id for c in changes])
         parts = [f"{names.get(c.user_id, c.user_id)} {ratings.shown(c.mu_after, c.sigma_after)}"
                  f" ({ratings.delta(c.mu_before, c.mu_after)})" for c in changes]
         text += f"\nRatings ({get_game(match.game).title}): {', '.join(parts)}."
