@@ -13,10 +13,10 @@ from sqlalchemy import func, select
 
 from bot.config import Settings
 from bot.console import Console
+from bot.core.clock import Clock, RealClock, VirtualClock
 from bot.host import Host, HostConfig
 from bot.store.db import Database, open_database
 from bot.store.models import Heartbeat
-from bot.timers import Clock, RealClock, VirtualClock
 
 
 async def last_heartbeat(db: Database) -> float:

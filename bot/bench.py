@@ -28,11 +28,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bot.clock import TimeControl
+from bot.core.clock import RealClock
+from bot.core.messages import Actor, Post
+from bot.core.timecontrol import TimeControl
 from bot.host import Host, HostConfig
-from bot.messages import Actor, Post
 from bot.store.db import open_database
-from bot.timers import RealClock
 from engine.registry import get_game
 
 MOVE_EVERY = 2.0

@@ -32,9 +32,10 @@ from openskill.models import PlackettLuceRating
 from sqlalchemy import insert
 
 from bot import ratings
+from bot.core.clock import VirtualClock
+from bot.core.messages import Actor
 from bot.economy import Economy
 from bot.host import Host, HostConfig
-from bot.messages import Actor
 from bot.store.db import Database, open_database
 from bot.store.models import (
     Event,
@@ -48,7 +49,6 @@ from bot.store.models import (
     RatingChange,
     User,
 )
-from bot.timers import VirtualClock
 from engine.registry import get_game
 
 GUILD = "bench-guild"

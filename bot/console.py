@@ -23,13 +23,14 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from bot import options as opt
 from bot import texts
+from bot.core import options as opt
+from bot.core.clock import VirtualClock
+from bot.core.messages import Actor, Post, Response
+from bot.core.refusal import Refusal
 from bot.economy_console import ECONOMY_BUTTONS, ECONOMY_COMMANDS
 from bot.history_console import HISTORY_BUTTONS, HISTORY_COMMANDS
 from bot.host import Host
-from bot.messages import Actor, Post, Response
-from bot.timers import VirtualClock
 from engine.game import EngineError, OptionError
 from engine.registry import game_keys
 
@@ -41,7 +42,7 @@ MENTION = re.compile(r"<@([^>]+)>")
 WAIT = re.compile(r"^(\d+(?:\.\d+)?)\s*(ms|s|sec|seconds?|m|min|minutes?|h)?$")
 
 
-class ConsoleError(Exception):
+class ConsoleError(Refusal):
     pass
 
 

@@ -21,10 +21,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot import events, leaderboard, ledger, ratings
+from bot.core.messages import Actor, Button, Post, Response, mention
 from bot.event_export import export_event
 from bot.events import EventError, Scope
 from bot.host import Host
-from bot.messages import Actor, Button, Post, Response, mention
+from bot.services.users import remember
 from bot.store.db import Database
 from bot.store.models import Event, EventPlayer, LedgerEntry, Rating, User
 from bot.store.queries import user_names
@@ -73,17 +74,6 @@ def page_buttons(prefix: str, page: int, pages: int) -> tuple[Button, ...]:
     if page < pages:
         buttons.append(Button("Next ▶", f"{prefix}:{page + 1}"))
     return tuple(buttons)
-
-
-async def remember(s: AsyncSession, people: Sequence[Actor]) -> None:
-    """Keep a row for everyone named (ledger entries and players refer to it)."""
-    for actor in people:
-        user = await s.get(User, actor.id)
-        if user is None:
-            s.add(User(id=actor.id, name=actor.name[:100] or actor.id))
-        elif actor.name and user.name != actor.name and actor.name != actor.id:
-            user.name = actor.name[:100]
-    await s.flush()
 
 
 async def _name(s: AsyncSession, user_id: str) -> str:

@@ -12,9 +12,9 @@ import re
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
-from bot import options as opt
+from bot.core import options as opt
+from bot.core.messages import Actor, Response
 from bot.economy import Economy
-from bot.messages import Actor, Response
 from engine.game import OptionError
 
 if TYPE_CHECKING:

@@ -17,8 +17,8 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot import leaderboard, ratings
+from bot.core.messages import Image
 from bot.events import Scope, players
-from bot.messages import Image
 from bot.store.models import Event, LedgerEntry, Match, Move, Rating
 from bot.store.queries import user_names
 

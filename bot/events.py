@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.messages import mention
+from bot.core.messages import mention
+from bot.core.refusal import Refusal
 from bot.store.db import Database
 from bot.store.models import Event, EventPlayer
 
@@ -24,7 +25,7 @@ CONFISCATE = ("no", "winner", "remove")
 MAX_NAME = 50
 
 
-class EventError(Exception):
+class EventError(Refusal):
     """A request about events, garnets or ratings that is refused; the message says why."""
 
 

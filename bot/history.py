@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import String, cast, func, select
 
 from bot import texts
-from bot.clock import TimeControl
-from bot.messages import Button, Image, Post, Response
+from bot.core.messages import Button, Image, Post, Response
+from bot.core.refusal import Refusal
+from bot.core.timecontrol import TimeControl
 from bot.store.db import Database
 from bot.store.models import HostAction, Match, MatchPlayer, Move, User
 from bot.store.queries import user_names
@@ -493,7 +494,7 @@ def _pack(head: list[str], lines: list[str], limit: int = MAX_TEXT) -> list[str]
 # ==== what the host answers =============================================================
 
 
-class HistoryError(Exception):
+class HistoryError(Refusal):
     """A history request that cannot be answered; the message is for the asker."""
 
 

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from bot import history
-from bot.messages import Actor, Response
+from bot.core.messages import Actor, Response
 from engine.game import OptionError
 
 if TYPE_CHECKING:

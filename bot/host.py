@@ -26,25 +26,26 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot import texts
-from bot.clock import TimeControl, clock_text
+from bot.core.clock import Clock, Handle
+from bot.core.messages import Actor, Button, Image, Post, Response, mention
+from bot.core.refusal import Refusal
+from bot.core.timecontrol import TimeControl, clock_text
 from bot.events import EventError, plan_dm
 from bot.live import LiveMatch
-from bot.messages import Actor, Button, Image, Post, Response, mention
-from bot.render import Renderer
 from bot.results import settle
+from bot.services.permissions import HostRoles
+from bot.services.render import Renderer
+from bot.services.users import remember
 from bot.store.db import Database
 from bot.store.models import (
-    GuildSettings,
     Heartbeat,
     HostAction,
     Match,
     MatchPlayer,
     Move,
-    User,
 )
 from bot.store.movelog import MoveRecord, MoveWriter
 from bot.store.queries import user_names
-from bot.timers import Clock, Handle
 from engine.animation import Ply, final_position
 from engine.game import EngineError, Game, GameOverError, MoveError, NotAMove, Outcome
 from engine.registry import get_game
@@ -60,7 +61,7 @@ HEARTBEAT_EVERY = 2.0
 Deliver = Callable[[Post], Awaitable[None]]
 
 
-class HostError(Exception):
+class HostError(Refusal):
     """A request the host refuses; the message is for the person who asked."""
 
 
@@ -84,7 +85,7 @@ def _refusals(fn: Callable[Concatenate[Host, P], Awaitable[Response]]
     async def wrapper(self: Host, /, *args: P.args, **kwargs: P.kwargs) -> Response:
         try:
             return await fn(self, *args, **kwargs)
-        except HostError as exc:
+        except Refusal as exc:
             return Response.error(str(exc))
 
     return wrapper
@@ -105,6 +106,7 @@ class Host:
         self.deliver: Deliver = deliver or _nothing
         self.rng = rng or random.Random()
         self.renderer = Renderer(self.config.render_processes)
+        self.roles = HostRoles(db, self.config.default_host_role)
         self.moves = MoveWriter(db.engine)
         self.live: dict[int, LiveMatch] = {}
         # (channel, user) -> running match: how a typed message finds its match.
@@ -233,46 +235,20 @@ class Host:
     # ==== permissions ====================================================================
 
     async def host_role(self, guild_id: str) -> str:
-        """The server's host role: set with ``/hostrole``, else the configured default."""
-        async with self.db.session() as s:
-            settings = await s.get(GuildSettings, guild_id)
-        return (settings.host_role if settings else None) or self.config.default_host_role
+        return await self.roles.host_role(guild_id)
 
     async def is_host(self, guild_id: str, actor: Actor) -> bool:
-        """Manage Server, or the server's host role."""
-        if actor.manage_guild:
-            return True
-        role = await self.host_role(guild_id)
-        return role.lower() in {r.lower() for r in actor.roles}
+        return await self.roles.is_host(guild_id, actor)
 
     async def _require_host(self, guild_id: str, actor: Actor) -> None:
-        if not await self.is_host(guild_id, actor):
-            role = await self.host_role(guild_id)
-            raise HostError(f"Only hosts can do that (the '{role}' role or Manage Server).")
+        await self.roles.require_host(guild_id, actor)
 
     async def set_host_role(self, guild_id: str, actor: Actor, role: str) -> Response:
-        if not actor.manage_guild:
-            return Response.error("Only members with Manage Server can set the host role.")
-        role = role.strip().lstrip("@")
-        if not role:
-            return Response.error("Name the role, e.g. `/hostrole role:Host`.")
-        async with self.db.session() as s, s.begin():
-            settings = await s.get(GuildSettings, guild_id)
-            if settings is None:
-                s.add(GuildSettings(guild_id=guild_id, host_role=role))
-            else:
-                settings.host_role = role
+        try:
+            role = await self.roles.set_host_role(guild_id, actor, role)
+        except Refusal as exc:
+            return Response.error(exc.text)
         return Response.say(f"Members with the role **{role}** can host matches now.", False)
-
-    # ==== users ==========================================================================
-
-    async def _remember(self, s: AsyncSession, users: Sequence[Actor]) -> None:
-        for actor in users:
-            user = await s.get(User, actor.id)
-            if user is None:
-                s.add(User(id=actor.id, name=actor.name[:100]))
-            elif user.name != actor.name and actor.name:
-                user.name = actor.name[:100]
 
     # ==== starting matches ===============================================================
 
@@ -315,7 +291,7 @@ class Host:
                 raise HostError("The chooser is one of the two players, `host` or `lots`.")
             if reward is not None and not 0 <= reward <= 1_000_000:
                 raise HostError("The reward is a number of garnets from 0 up.")
-        except (HostError, EngineError, EventError) as exc:
+        except (Refusal, EngineError, EventError) as exc:
             return Response.error(str(exc))
         tc_json = tc.to_json() | {"reward": plan.reward}
         async with self._create_lock:
@@ -323,7 +299,7 @@ class Host:
             if busy:
                 return Response.error(busy)
             async with self.db.session() as s, s.begin():
-                await self._remember(s, [actor, *players])
+                await remember(s, [actor, *players])
                 match = Match(
                     guild_id=guild_id,
                     channel_id=channel_id,
@@ -406,7 +382,7 @@ class Host:
                 return Response.error(busy)
             now = self.clock.now()
             async with self.db.session() as s, s.begin():
-                await self._remember(s, [actor, *opponents])
+                await remember(s, [actor, *opponents])
                 match = Match(
                     guild_id=guild_id, channel_id=channel_id, game=game.key, kind="casual",
                     status="pending", seats=len(ids), options=options,
@@ -464,7 +440,7 @@ class Host:
         """Accept or decline a challenge."""
         try:
             match_id = await self._find(match_id, guild_id, channel_id, actor, ("pending",))
-        except HostError as exc:
+        except Refusal as exc:
             return Response.error(str(exc))
         async with self._pending_lock(match_id):
             async with self.db.session() as s, s.begin():
@@ -482,7 +458,7 @@ class Host:
                     self._cancel_expiry(match.id)
                     return Response(reply=Post(
                         f"{mention(actor.id)} declined {label}.", match.channel_id))
-                await self._remember(s, [actor])
+                await remember(s, [actor])
                 me.accepted = True
                 waiting = [p.user_id for p in match.players if not p.accepted]
                 first = match.chooser or "random"
@@ -505,7 +481,7 @@ class Host:
         """The challenger withdraws a challenge not yet accepted by all."""
         try:
             match_id = await self._find(match_id, guild_id, channel_id, actor, ("pending",))
-        except HostError as exc:
+        except Refusal as exc:
             return Response.error(str(exc))
         async with self._pending_lock(match_id), self.db.session() as s, s.begin():
             match = await s.get(Match, match_id)
@@ -545,7 +521,7 @@ class Host:
         """The chooser (or a host) names the First Player of a Death Match."""
         try:
             match_id = await self._find(match_id, guild_id, channel_id, actor, ("choosing",))
-        except HostError as exc:
+        except Refusal as exc:
             return Response.error(str(exc))
         return await self._choose(match_id, actor, first_user)
 
@@ -634,7 +610,7 @@ class Host:
         received = self.clock.now()
         try:
             live = await self._find_live(match_id, channel_id, actor, player=True)
-        except HostError as exc:
+        except Refusal as exc:
             return Response.error(str(exc))
         return await self._submit(live, actor, text, None, explicit=True, received=received,
                                   ply_seen=live.ply)
@@ -938,7 +914,7 @@ class Host:
                      actor: Actor) -> Response:
         try:
             live = await self._find_live(match_id, channel_id, actor, player=True)
-        except HostError as exc:
+        except Refusal as exc:
             return Response.error(str(exc))
         async with live.lock:
             if live.finished:
@@ -963,7 +939,7 @@ class Host:
             if public:
                 await self._require_host(guild_id, actor)
             live = await self._find_live(match_id, channel_id, actor, player=False)
-        except HostError as exc:
+        except Refusal as exc:
             return Response.error(str(exc))
         image = await self._render(live.game, live.state, live.names,
                                    live.hints and not live.finished)
@@ -980,7 +956,7 @@ class Host:
                    actor: Actor) -> Response:
         try:
             live = await self._find_live(match_id, channel_id, actor, player=False)
-        except HostError as exc:
+        except Refusal as exc:
             return Response.error(str(exc))
         if not live.tc.enabled:
             return Response.say("This match has no clock.")
@@ -1015,7 +991,7 @@ class Host:
 
     async def _log(self, s: AsyncSession, match_id: int, actor: Actor, action: str,
                    detail: str) -> None:
-        await self._remember(s, [actor])
+        await remember(s, [actor])
         s.add(HostAction(match_id=match_id, actor_id=actor.id, action=action, detail=detail,
                          at=self.clock.now()))
 

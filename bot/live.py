@@ -11,8 +11,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.clock import Reminder, TimeControl
-from bot.timers import Handle
+from bot.core.clock import Handle
+from bot.core.timecontrol import Reminder, TimeControl
 from engine.game import Game
 
 

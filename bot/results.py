@@ -15,8 +15,8 @@ from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot import ledger, ratings
+from bot.core.messages import mention
 from bot.events import Scope
-from bot.messages import mention
 from bot.store.idempotent import insert_once
 from bot.store.models import Event, Match, MatchResult
 from bot.store.queries import user_names

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.clock import Reminder, TimeControl, clock_text
-from bot.messages import mention
+from bot.core.messages import mention
+from bot.core.timecontrol import Reminder, TimeControl, clock_text
 from engine.game import Game
 
 TIE_RULES = {

@@ -10,6 +10,8 @@ from discord.ext import commands
 
 from bot.app import host_config
 from bot.config import ConfigError, Settings
+from bot.core.clock import Clock, RealClock
+from bot.core.messages import Post, Response
 from bot.discord_adapter.delivery import (
     MENTIONS,
     SOMETHING_WRONG,
@@ -25,9 +27,7 @@ from bot.discord_adapter.host_controls import HostControls
 from bot.discord_adapter.matches import Matches, game_title
 from bot.discord_adapter.views import AnswerButton, FirstButton
 from bot.host import Host
-from bot.messages import Post, Response
 from bot.store.db import Database
-from bot.timers import Clock, RealClock
 from engine.registry import game_keys
 
 log = logging.getLogger(__name__)

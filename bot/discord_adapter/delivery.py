@@ -17,8 +17,9 @@ from typing import Any
 
 import discord
 
+from bot.core.messages import Actor, Post, Response
+from bot.core.refusal import Refusal
 from bot.discord_adapter.views import view_for
-from bot.messages import Actor, Post, Response
 from engine.game import EngineError
 
 log = logging.getLogger(__name__)
@@ -30,7 +31,7 @@ MAX_TEXT = 2000  # Discord's limit for a message's content
 MENTIONS = discord.AllowedMentions(everyone=False, users=True, roles=False, replied_user=False)
 
 
-class UserError(Exception):
+class UserError(Refusal):
     """Input the adapter refuses before it reaches the host; the message is for the user."""
 
 

@@ -19,6 +19,7 @@ from discord import app_commands, ui
 from discord.app_commands import Choice, Range
 from discord.ext import commands
 
+from bot.core.messages import Actor, Response
 from bot.discord_adapter.delivery import (
     SOMETHING_WRONG,
     Defer,
@@ -31,7 +32,6 @@ from bot.discord_adapter.event_options import economy_of, event_choices, scope_c
 from bot.discord_adapter.matches import game_choices
 from bot.discord_adapter.views import register, view_for
 from bot.economy import Economy
-from bot.messages import Actor, Response
 
 if TYPE_CHECKING:
     from bot.discord_adapter.client import GarnetBot

@@ -10,10 +10,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.core.messages import Response
 from bot.discord_adapter.delivery import Defer, UserError, actor_of, answer, player_of, where
 from bot.discord_adapter.matches import OPTION_HELP, any_matches
 from bot.host import Host
-from bot.messages import Response
 
 MATCH = OPTION_HELP["match"]
 

@@ -11,12 +11,12 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from bot import options as opt
 from bot import texts
+from bot.core import options as opt
+from bot.core.messages import Response
 from bot.discord_adapter.delivery import Defer, UserError, actor_of, answer, player_of, where
 from bot.discord_adapter.event_options import event_choices
 from bot.host import Host
-from bot.messages import Response
 from engine.registry import game_keys, get_game
 
 if TYPE_CHECKING:

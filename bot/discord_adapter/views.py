@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol, Self
 import discord
 from discord import ui
 
-from bot.messages import Actor, Button, Response
+from bot.core.messages import Actor, Button, Response
 
 if TYPE_CHECKING:
     from bot.discord_adapter.client import GarnetBot

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.clock import VirtualClock
+from bot.core.messages import Actor, Post, Response
 from bot.host import Host, HostConfig
-from bot.messages import Actor, Post, Response
 from bot.store.db import Database, open_database
-from bot.timers import VirtualClock
 
 ALICE = Actor("alice", "Alice")
 BOB = Actor("bob", "Bob")

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 from sqlalchemy import select
 
+from bot.core.messages import Actor, Response
 from bot.economy import Economy
-from bot.messages import Actor, Response
 from bot.store.models import LedgerEntry
 from tests.bot.conftest import CHAN, GUILD, HOSTY, Harness
 

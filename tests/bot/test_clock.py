@@ -2,7 +2,7 @@
 
 import pytest
 
-from bot.clock import TimeControl, clock_text
+from bot.core.timecontrol import TimeControl, clock_text
 from engine.game import OptionError
 
 DM = TimeControl()

@@ -15,10 +15,10 @@ import pytest
 
 from bot.config import Settings
 from bot.console import COMMANDS
+from bot.core.clock import VirtualClock
 from bot.discord_adapter import GarnetBot, build_bot
 from bot.discord_adapter.delivery import SOMETHING_WRONG
 from bot.store.db import Database, open_database, upgrade
-from bot.timers import VirtualClock
 from tests.bot.discord_fake import (
     ALICE,
     BOB,

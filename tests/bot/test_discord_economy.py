@@ -10,8 +10,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.core.messages import Actor
 from bot.economy import Economy
-from bot.messages import Actor
 from tests.bot import test_discord_adapter as adapter
 from tests.bot.discord_fake import (
     ALICE,

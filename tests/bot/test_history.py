@@ -9,8 +9,8 @@ from pathlib import Path
 from PIL import Image
 
 from bot import history
-from bot.clock import TimeControl
 from bot.console import Console
+from bot.core.timecontrol import TimeControl
 from bot.history import MatchMove, match_record, match_texts, player_history
 from bot.store.models import Match, MatchPlayer, Move, User
 from tests.bot.conftest import ALICE, BOB, GUILD, HOSTY, Harness

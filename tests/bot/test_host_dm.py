@@ -9,7 +9,7 @@ import re
 from PIL import Image as PILImage
 from sqlalchemy import func, select
 
-from bot.clock import TimeControl
+from bot.core.timecontrol import TimeControl
 from bot.store.models import HostAction, LedgerEntry, Match, Move
 from engine import get_game
 from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, GUILD, HOSTY, Harness

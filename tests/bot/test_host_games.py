@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from bot.clock import TimeControl
+from bot.core.timecontrol import TimeControl
 from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, DAVE, GUILD, Harness
 
 

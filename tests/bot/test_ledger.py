@@ -14,12 +14,12 @@ from hypothesis import strategies as st
 from sqlalchemy import func, select, text
 
 from bot import results
+from bot.core.clock import VirtualClock
+from bot.core.messages import Actor
 from bot.economy import Economy
 from bot.host import Host, HostConfig
-from bot.messages import Actor
 from bot.store.db import open_database
 from bot.store.models import Match, Rating, RatingChange
-from bot.timers import VirtualClock
 from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, DAVE, GUILD, HOSTY, Harness
 from tests.bot.economy_helpers import (
     dm,

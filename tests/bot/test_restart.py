@@ -8,10 +8,10 @@ import signal
 import sys
 from pathlib import Path
 
+from bot.core.clock import VirtualClock
+from bot.core.messages import Post
 from bot.host import Host
-from bot.messages import Post
 from bot.store.db import open_database
-from bot.timers import VirtualClock
 from tests.bot.conftest import ALICE, BOB, CHAN, GUILD
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.clock import TimeControl
+from bot.core.timecontrol import TimeControl
 from engine.game import OptionError
 
 TRUE = {"yes", "y", "true", "on", "1"}

@@ -1,0 +1,43 @@
+"""Statuses and reasons, named once. Their values are the strings stored in the
+database, so a ``StrEnum`` member and the stored text compare equal."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class MatchKind(StrEnum):
+    DM = "dm"
+    CASUAL = "casual"
+
+
+class MatchStatus(StrEnum):
+    PENDING = "pending"  # a challenge waiting for answers
+    CHOOSING = "choosing"  # a Death Match waiting for its First Player
+    RUNNING = "running"
+    PAUSED = "paused"
+    FINISHED = "finished"
+    VOIDED = "voided"
+    DECLINED = "declined"
+    CANCELLED = "cancelled"
+    EXPIRED = "expired"
+
+
+class EndReason(StrEnum):
+    """How a finished match ended."""
+
+    RULES = "rules"  # the game's own end
+    TIMEOUT = "timeout"
+    RESIGN = "resign"
+    ADJUDICATED = "adjudicated"
+    VOID = "void"
+
+
+class MoveKind(StrEnum):
+    MOVE = "move"
+    OUT = "out"  # a seat left a game of more than two
+
+
+ACTIVE = (MatchStatus.PENDING, MatchStatus.CHOOSING, MatchStatus.RUNNING, MatchStatus.PAUSED)
+PLAYING = (MatchStatus.RUNNING, MatchStatus.PAUSED)
+DONE = (MatchStatus.FINISHED, MatchStatus.VOIDED)
