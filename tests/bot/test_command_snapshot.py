@@ -1,0 +1,93 @@
+"""The application commands Discord receives, pinned as a snapshot.
+
+The bot syncs its command tree when it logs in (``tree.sync()``): one PUT of every
+command's JSON to Discord. That body is what players see (names, descriptions,
+options, choices, permissions); this test keeps it exactly as it is. After an
+intended change, rewrite the snapshot with ``UPDATE_SNAPSHOTS=1`` and review its diff.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import json
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.config import Settings
+from bot.discord_adapter import build_bot
+from bot.store.db import open_database
+from bot.timers import VirtualClock
+from tests.bot.discord_fake import APP_ID, GUILD_ID, FakeDiscord
+
+SNAPSHOT = Path(__file__).parent / "snapshots" / "commands.json"
+
+
+def normalised(commands: list[dict[str, Any]]) -> str:
+    """The commands as Discord receives them, in a stable order and layout."""
+    return json.dumps(sorted(commands, key=lambda c: (c["name"], c.get("type", 1))),
+                      indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def compare(snapshot: Path, actual: str) -> None:
+    """Equal to the file, or (UPDATE_SNAPSHOTS=1) written to it."""
+    if os.environ.get("UPDATE_SNAPSHOTS") == "1":
+        snapshot.parent.mkdir(parents=True, exist_ok=True)
+        snapshot.write_text(actual, encoding="utf-8")
+        return
+    assert snapshot.exists(), f"{snapshot} is missing; run with UPDATE_SNAPSHOTS=1"
+    expected = snapshot.read_text(encoding="utf-8")
+    if actual != expected:
+        diff = "".join(difflib.unified_diff(
+            expected.splitlines(keepends=True), actual.splitlines(keepends=True),
+            fromfile=f"{snapshot.name} (expected)", tofile="synced now", n=3))
+        pytest.fail(f"the synced commands changed (UPDATE_SNAPSHOTS=1 rewrites "
+                    f"{snapshot.name}):\n{diff}", pytrace=False)
+
+
+async def synced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                 command_guild: int | None) -> list[Any]:
+    """Log a bot in (Discord faked); every PUT of commands it made, as (url, body)."""
+    fake = FakeDiscord()
+    fake.install(monkeypatch)
+    path = tmp_path / f"garnet-{command_guild}.db"
+    db = await open_database(f"sqlite+aiosqlite:///{path}")  # created and migrated
+    settings = dataclasses.replace(
+        Settings.from_env(env_file=None), discord_token="token",
+        database_url=f"sqlite+aiosqlite:///{path}", host_role="Host", image_dir=tmp_path,
+        dm_reward=3, command_guild=command_guild, instance="test", render_processes=0)
+    bot = build_bot(settings, db, clock=VirtualClock())
+    try:
+        await bot.login("token")
+    finally:
+        await bot.close()
+        await db.close()
+    assert fake.unexpected == []
+    return [(c.url, c.body) for c in fake.calls if c.method == "PUT"]
+
+
+@pytest.fixture
+async def global_sync(tmp_path: Path,
+                      monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[tuple[str, Any]]:
+    (put,) = await synced(tmp_path, monkeypatch, command_guild=None)
+    yield put
+
+
+async def test_synced_commands_match_the_snapshot(global_sync: tuple[str, Any]) -> None:
+    url, body = global_sync
+    # Without COMMAND_GUILD_ID: every command, globally, in one request.
+    assert url.endswith(f"/applications/{APP_ID}/commands")
+    compare(SNAPSHOT, normalised(body))
+
+
+async def test_the_test_server_gets_the_same_commands(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch,
+                                                      global_sync: tuple[str, Any]) -> None:
+    (guild_put,) = await synced(tmp_path, monkeypatch, command_guild=GUILD_ID)
+    url, body = guild_put
+    assert url.endswith(f"/applications/{APP_ID}/guilds/{GUILD_ID}/commands")
+    assert normalised(body) == normalised(global_sync[1])

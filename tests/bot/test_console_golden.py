@@ -1,0 +1,80 @@
+"""A whole season in the local console, pinned as a golden transcript.
+
+``golden/season.txt`` is a console script (the lines ``python -m bot --script FILE
+--virtual-clock`` reads) that uses every command of the bot, the buttons' commands,
+refusals and the clock. ``golden/season.out`` is what the console printed for it,
+word for word: the texts players read. It runs deterministically: virtual time from
+a fixed instant, a seeded random generator for the host (first players, lots), a
+fresh database and image folder; temporary paths are shown as ``<tmp>``.
+
+After an intended change of a text, rewrite the transcript with ``UPDATE_SNAPSHOTS=1``
+and read its diff.
+"""
+
+from __future__ import annotations
+
+import difflib
+import io
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from bot.console import Console
+from bot.host import Host, HostConfig
+from bot.store.db import open_database
+from bot.timers import VirtualClock
+
+GOLDEN = Path(__file__).parent / "golden"
+START = 1_700_000_000.0  # Tue 14 Nov 2023 22:13:20 UTC
+SEED = 2024
+
+
+async def transcript(script: Path, tmp_path: Path) -> str:
+    """Run a console script as ``python -m bot --script FILE --virtual-clock`` does:
+    each line that is not blank or a comment is echoed, then handled."""
+    out = io.StringIO()
+    db = await open_database(f"sqlite+aiosqlite:///{tmp_path / 'garnet.db'}")
+    clock = VirtualClock(start=START)
+    host = Host(db, clock, HostConfig(instance="main", default_host_role="Host",
+                                      dm_reward=3, render_processes=0),
+                rng=random.Random(SEED))
+    console = Console(host, tmp_path / "images", out=out, hosts=("host",))
+    await host.start()
+    try:
+        for line in script.read_text(encoding="utf-8").splitlines():
+            stripped = line.strip()
+            if stripped and not stripped.startswith("#"):
+                out.write(line + "\n")
+            await console.handle_line(line)
+    finally:
+        await host.stop()
+        await db.close()
+    return out.getvalue().replace(str(tmp_path), "<tmp>")
+
+
+def compare(golden: Path, actual: str) -> None:
+    if os.environ.get("UPDATE_SNAPSHOTS") == "1":
+        golden.write_text(actual, encoding="utf-8")
+        return
+    assert golden.exists(), f"{golden} is missing; run with UPDATE_SNAPSHOTS=1"
+    expected = golden.read_text(encoding="utf-8")
+    if actual != expected:
+        diff = "".join(difflib.unified_diff(
+            expected.splitlines(keepends=True), actual.splitlines(keepends=True),
+            fromfile=f"{golden.name} (expected)", tofile="console now", n=2))
+        pytest.fail(f"the console transcript changed (UPDATE_SNAPSHOTS=1 rewrites "
+                    f"{golden.name}):\n{diff}", pytrace=False)
+
+
+async def test_season_transcript(tmp_path: Path) -> None:
+    actual = await transcript(GOLDEN / "season.txt", tmp_path)
+    assert "something went wrong" not in actual
+    compare(GOLDEN / "season.out", actual)
+    # Every image and file the transcript names was written.
+    for line in actual.splitlines():
+        for tag in ("[image: <tmp>", "[file: <tmp>"):
+            if line.strip().startswith(tag):
+                name = line.strip()[len(tag):-1]
+                assert (tmp_path / name.lstrip("/")).stat().st_size > 0, name

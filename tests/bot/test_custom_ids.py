@@ -1,0 +1,186 @@
+"""Every button custom_id the bot has ever posted keeps working.
+
+Buttons stay on messages in Discord's channels for months; a press sends back only
+the custom_id string written when the message was posted. These tests press buttons
+carrying the literal strings of each format (on a message the bot did not just send,
+as an old one) and check the effect a player sees; and they check the command the
+console shows for each such button. The strings are written out by hand on purpose:
+a change of format must fail here, not be followed silently.
+
+Formats:
+    garnet:accept:MATCH              garnet:decline:MATCH
+    garnet:first:MATCH:USER
+    garnet:lb:BY:GAME|-:SCOPE:PAGE   (BY garnets|wins|rating; SCOPE an event number|all|none)
+    garnet:ledger:USER:SCOPE:PAGE
+    garnet:hist:USER:PAGE            garnet:hist:USER:PAGE:GAME
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.console import Console
+from bot.economy import Economy
+from bot.messages import Actor, Button, Post
+from tests.bot import test_discord_adapter as adapter
+from tests.bot.conftest import Harness
+from tests.bot.discord_fake import ALICE, BOB, CAROL, CHANNEL_ID, GUILD_ID, HANA, Person
+from tests.bot.test_discord_adapter import World, sends
+from tests.bot.test_discord_history import finished_matches
+
+# The adapter tests' fixtures: a bot on a migrated database copy, Discord faked.
+migrated = adapter.migrated
+world = adapter.world
+GUILD = str(GUILD_ID)
+
+
+def test_the_people_have_the_ids_written_in_the_custom_ids() -> None:
+    assert (ALICE.id, BOB.id) == (310000000000000002, 310000000000000003)
+
+
+def old_message(world: World, custom_id: str, label: str = "Press") -> dict[str, Any]:
+    """A message in the channel with one button, as Discord keeps it (posted long ago)."""
+    return world.fake.message_payload(CHANNEL_ID, {
+        "content": "an old message",
+        "components": [{"type": 1, "components": [
+            {"type": 2, "style": 2, "label": label, "custom_id": custom_id}]}]})
+
+
+async def press(world: World, person: Person, custom_id: str) -> list[Any]:
+    return await world.press(person, old_message(world, custom_id), custom_id)
+
+
+# ---- Discord: a press of each format has its effect -----------------------------------
+
+
+async def test_accept_button(world: World) -> None:
+    await world.slash(ALICE, "challenge", opponent=BOB, game="cairo", first="me")
+    await world.restart()  # the bot that posted the button is gone
+    calls = await press(world, BOB, "garnet:accept:1")
+    accepted, board = sends(calls)
+    assert accepted.content == f"<@{BOB.id}> accepted Match #1."
+    assert board.files and f"<@{ALICE.id}> (Black) to move" in board.content
+    assert world.live().id == 1
+
+
+async def test_decline_button(world: World) -> None:
+    await world.slash(ALICE, "challenge", opponent=BOB, game="cairo")
+    (declined,) = sends(await press(world, BOB, "garnet:decline:1"))
+    assert declined.content == f"<@{BOB.id}> declined Match #1."
+    assert world.bot.host.live == {}
+
+
+async def test_first_player_button(world: World) -> None:
+    await world.slash(HANA, "dm", game="cairo", player1=ALICE, player2=BOB)
+    (board,) = sends(await press(world, HANA, "garnet:first:1:310000000000000003"))
+    assert f"<@{HANA.id}> chose <@{BOB.id}> as the First Player" in board.content
+    assert world.live().users == [str(BOB.id), str(ALICE.id)]
+
+
+async def season(world: World, players: int = 12) -> Actor:
+    """Event #1 with Alice and ``players - 1`` others, who hold garnets; Alice's
+    ledger has 11 entries (two pages)."""
+    eco = Economy(world.bot.host)
+    hana = Actor(str(HANA.id), "Hana", roles=frozenset({"Host"}))
+    alice = Actor(str(ALICE.id), "Alice")
+    await eco.event_create(GUILD, hana, "Season 1")
+    others = [Actor(str(900 + n), f"Player {n:02d}") for n in range(1, players)]
+    await eco.event_add(GUILD, hana, [alice, *others])
+    for n, person in enumerate(others, start=1):
+        await eco.grant(GUILD, hana, person, 50 - n, "start")
+    for week in range(1, 12):
+        await eco.grant(GUILD, hana, alice, 1, f"week {week}")
+    return hana
+
+
+async def test_leaderboard_button_shows_its_page(world: World) -> None:
+    await season(world)
+    (page,) = await press(world, ALICE, "garnet:lb:garnets:-:1:2")
+    assert page.callback_type == 7  # the message with the button changes
+    lines = page.content.splitlines()
+    assert lines[0] == "🏆 **Garnets** — **Season 1** (page 2/2, 12 players)"
+    # The presser's own line is bold, and their rank is always shown.
+    assert lines[1:] == ["11. Player 11 — 39 garnets", "**12. Alice — 11 garnets**",
+                         "You: #12 of 12 — 11 garnets"]
+    assert [b["custom_id"] for b in page.buttons] == ["garnet:lb:garnets:-:1:1"]
+
+
+async def test_leaderboard_button_with_a_game_and_a_scope(world: World) -> None:
+    await season(world)
+    (page,) = await press(world, CAROL, "garnet:lb:wins:cairo:all:1")
+    assert page.callback_type == 7
+    assert page.content.splitlines()[0].startswith("🏆 **Wins** — overall · Cairo Corridor")
+    (page,) = await press(world, CAROL, "garnet:lb:rating:quoridor:none:1")
+    assert page.content.splitlines()[0].startswith(
+        "🏆 **Rating** — outside events · Quoridor")
+
+
+async def test_ledger_button_shows_its_page(world: World) -> None:
+    await season(world)
+    (page,) = await press(world, CAROL, "garnet:ledger:310000000000000002:1:2")
+    assert page.callback_type == 7
+    lines = page.content.splitlines()
+    assert lines[0] == ("**Ledger of Alice** in **Season 1** — balance 11 garnets "
+                        "(page 2/2, 11 entries)")
+    assert len(lines) == 2 and lines[1].endswith("**+1** host grant — week 1 (by Hana)")
+    assert [b["custom_id"] for b in page.buttons] == ["garnet:ledger:310000000000000002:1:1"]
+    (overall,) = await press(world, CAROL, "garnet:ledger:310000000000000002:all:1")
+    assert overall.content.startswith(
+        "**Ledger of Alice** across all events — balance 11 garnets (page 1/2, 11 entries)")
+    (outside,) = await press(world, CAROL, "garnet:ledger:310000000000000002:none:1")
+    assert outside.content == ("**Ledger of Alice** outside events — balance 0 garnets. "
+                               "No entries yet.")
+
+
+async def test_history_buttons_show_their_page(world: World) -> None:
+    await finished_matches(world, 12)
+    (page,) = await press(world, CAROL, "garnet:hist:310000000000000002:2")
+    assert page.callback_type == 7
+    assert page.content.startswith("**Alice's matches** — 12 · page 2 of 2, newest first")
+    assert page.content.count("`#") == 2
+    assert [b["custom_id"] for b in page.buttons] == ["garnet:hist:310000000000000002:1"]
+    (game,) = await press(world, CAROL, "garnet:hist:310000000000000002:2:cairo")
+    assert game.callback_type == 7
+    assert game.content.startswith(
+        "**Alice's matches of Cairo Corridor** — 12 · page 2 of 2, newest first")
+    assert [b["custom_id"] for b in game.buttons] == [
+        "garnet:hist:310000000000000002:1:cairo"]
+
+
+# ---- the console: each button is shown as the command it stands for ------------------
+
+
+@pytest.mark.parametrize(("custom_id", "command"), [
+    ("garnet:accept:12", "/accept match:12"),
+    ("garnet:decline:12", "/decline match:12"),
+    ("garnet:first:12:alice", "/first player:@alice match:12"),
+    ("garnet:lb:garnets:-:1:2", "/leaderboard by:garnets event:1 page:2"),
+    ("garnet:lb:wins:cairo:all:3", "/leaderboard by:wins game:cairo event:all page:3"),
+    ("garnet:lb:rating:quoridor:none:1",
+     "/leaderboard by:rating game:quoridor event:none page:1"),
+    ("garnet:ledger:alice:1:2", "/ledger player:@alice event:1 page:2"),
+    ("garnet:ledger:alice:all:1", "/ledger player:@alice event:all page:1"),
+    ("garnet:ledger:alice:none:3", "/ledger player:@alice event:none page:3"),
+    ("garnet:hist:alice:2", "/history player:@alice page:2"),
+    ("garnet:hist:alice:2:cairo", "/history player:@alice page:2 game:cairo"),
+])
+async def test_console_shows_the_command_of_a_button(h: Harness, tmp_path: Path,
+                                                     custom_id: str, command: str) -> None:
+    out = io.StringIO()
+    console = Console(h.host, tmp_path, out=out)
+    await console.show(Post("A message", buttons=(Button("Press", custom_id),)))
+    assert out.getvalue() == f"bot: A message\n     [Press: {command}]\n"
+
+
+async def test_console_shows_several_buttons_in_one_line(h: Harness, tmp_path: Path) -> None:
+    out = io.StringIO()
+    console = Console(h.host, tmp_path, out=out)
+    await console.show(Post("Match #3", buttons=(Button("Accept", "garnet:accept:3", "success"),
+                                                 Button("Decline", "garnet:decline:3",
+                                                        "danger"))))
+    assert out.getvalue().splitlines()[-1] == (
+        "     [Accept: /accept match:3] [Decline: /decline match:3]")
