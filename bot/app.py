@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 from bot.config import Settings
 from bot.console import Console
 from bot.core.clock import Clock, RealClock, VirtualClock
-from bot.host import Host, HostConfig
+from bot.services.matches import MatchConfig, Matches
 from bot.store.db import Database, open_database
 from bot.store.models import Heartbeat
 
@@ -25,8 +25,8 @@ async def last_heartbeat(db: Database) -> float:
     return float(latest or 0.0)
 
 
-def host_config(settings: Settings) -> HostConfig:
-    return HostConfig(instance=settings.instance, default_host_role=settings.host_role,
+def host_config(settings: Settings) -> MatchConfig:
+    return MatchConfig(instance=settings.instance, default_host_role=settings.host_role,
                       dm_reward=settings.dm_reward,
                       render_processes=settings.render_processes)
 
@@ -54,7 +54,7 @@ async def run_console(settings: Settings, script: Path | None, virtual: bool,
     if virtual:
         # Virtual time must not run backwards past what an earlier run recorded.
         clock = VirtualClock(start=max(RealClock().now(), await last_heartbeat(db)))
-    host = Host(db, clock, host_config(settings))
+    host = Matches(db, clock, host_config(settings))
     console = Console(host, settings.image_dir, out=out, hosts=hosts)
     await host.start()
     try:

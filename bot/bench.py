@@ -31,7 +31,7 @@ from typing import Any
 from bot.core.clock import RealClock
 from bot.core.messages import Actor, Post
 from bot.core.timecontrol import TimeControl
-from bot.host import Host, HostConfig
+from bot.services.matches import MatchConfig, Matches
 from bot.store.db import open_database
 from engine.registry import get_game
 
@@ -65,9 +65,9 @@ async def run_one(n: int, seconds: float, seed: int = 1,
     async def deliver(post: Post) -> None:
         delivered.append(post)
 
-    host = Host(db, clock, HostConfig(render_processes=processes), deliver=deliver, rng=rng)
+    host = Matches(db, clock, MatchConfig(render_processes=processes), deliver=deliver, rng=rng)
     lateness: list[float] = []
-    host.on_reminder = lateness.append
+    host.kit.on_reminder = lateness.append
     await host.start()
     # Shorter than any host would set (build() refuses it), so reminders fall due.
     tc = TimeControl(turn=3.0, banks=36, bank=5.0, turn_reminders=(2.0, 1.0))

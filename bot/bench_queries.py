@@ -35,7 +35,7 @@ from bot import ratings
 from bot.core.clock import VirtualClock
 from bot.core.messages import Actor
 from bot.economy import Economy
-from bot.host import Host, HostConfig
+from bot.services.matches import MatchConfig, Matches
 from bot.store.db import Database, open_database
 from bot.store.models import (
     Event,
@@ -191,7 +191,7 @@ async def run(runs: int, seed: int = 1) -> dict[str, Any]:
     started = time.perf_counter()
     sizes = await build(db, rng)
     built = time.perf_counter() - started
-    host = Host(db, VirtualClock(start=START + MATCHES * 600.0), HostConfig())
+    host = Matches(db, VirtualClock(start=START + MATCHES * 600.0), MatchConfig())
     eco = Economy(host)
     askers = [Actor(f"u{n:03d}", f"Player {n:03d}") for n in range(1, PLAYERS + 1)]
     last_page = PLAYERS // 10

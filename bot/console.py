@@ -23,15 +23,14 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from bot import texts
 from bot.core import options as opt
 from bot.core.clock import VirtualClock
 from bot.core.messages import Actor, Post, Response
-from bot.core.refusal import Refusal
+from bot.core.refusal import Refusal, answered
 from bot.economy_console import ECONOMY_BUTTONS, ECONOMY_COMMANDS
 from bot.history_console import HISTORY_BUTTONS, HISTORY_COMMANDS
-from bot.host import Host
-from engine.game import EngineError, OptionError
+from bot.services.matches import Matches
+from bot.texts import match as texts
 from engine.registry import game_keys
 
 log = logging.getLogger(__name__)
@@ -90,7 +89,7 @@ def _seconds(text: str) -> float:
 
 
 class Console:
-    def __init__(self, host: Host, image_dir: Path, out: TextIO = sys.stdout,
+    def __init__(self, host: Matches, image_dir: Path, out: TextIO = sys.stdout,
                  hosts: tuple[str, ...] = ("host",)) -> None:
         self.host = host
         self.image_dir = image_dir
@@ -180,8 +179,9 @@ class Console:
             response = await self.command(actor, message)
         else:
             self._message_id = getattr(self, "_message_id", 0) + 1
-            response = await self.host.typed(self.channel, actor, message,
-                                             message_id=f"console-{self._message_id}")
+            message_id = f"console-{self._message_id}"
+            response = await answered(lambda: self.host.typed(self.channel, actor, message,
+                                                              message_id=message_id))
         await self.emit(response, actor)
 
     async def directive(self, text: str) -> None:
@@ -211,10 +211,7 @@ class Console:
         if handler is None:
             return Response.error(f"Unknown command /{name}. Commands: "
                                   + ", ".join(f"/{c}" for c in COMMANDS))
-        try:
-            return await handler(self, actor, positional, named)
-        except (OptionError, EngineError, ConsoleError) as exc:
-            return Response.error(str(exc))
+        return await answered(lambda: handler(self, actor, positional, named))
 
     async def run(self, lines: Any) -> None:
         async for line in lines:

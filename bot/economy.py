@@ -24,7 +24,7 @@ from bot import events, leaderboard, ledger, ratings
 from bot.core.messages import Actor, Button, Post, Response, mention
 from bot.event_export import export_event
 from bot.events import EventError, Scope
-from bot.host import Host
+from bot.services.matches import Matches
 from bot.services.users import remember
 from bot.store.db import Database
 from bot.store.models import Event, EventPlayer, LedgerEntry, Rating, User
@@ -42,7 +42,7 @@ CONFISCATION = {
 }
 
 # Per host: one lock per (event, player) that spends garnets (see ledger).
-_LOCKS: weakref.WeakKeyDictionary[Host, dict[tuple[int, str], asyncio.Lock]] = (
+_LOCKS: weakref.WeakKeyDictionary[Matches, dict[tuple[int, str], asyncio.Lock]] = (
     weakref.WeakKeyDictionary())
 
 
@@ -84,7 +84,7 @@ async def _name(s: AsyncSession, user_id: str) -> str:
 class Economy:
     """The commands of issue 4 for one Host (cheap to make: state lives in the database)."""
 
-    def __init__(self, host: Host) -> None:
+    def __init__(self, host: Matches) -> None:
         self.host = host
         self.db: Database = host.db
         self._locks = _LOCKS.setdefault(host, {})

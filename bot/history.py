@@ -18,19 +18,19 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import String, cast, func, select
 
-from bot import texts
 from bot.core.messages import Button, Image, Post, Response
 from bot.core.refusal import Refusal
 from bot.core.timecontrol import TimeControl
 from bot.store.db import Database
 from bot.store.models import HostAction, Match, MatchPlayer, Move, User
 from bot.store.queries import user_names
+from bot.texts import match as texts
 from engine.animation import WIDTH, Ply, final_position
 from engine.game import EngineError, Game
 from engine.registry import get_game
 
 if TYPE_CHECKING:
-    from bot.host import Host
+    from bot.services.matches import Matches
 
 DONE = ("finished", "voided")
 PER_PAGE = 10
@@ -498,7 +498,7 @@ class HistoryError(Refusal):
     """A history request that cannot be answered; the message is for the asker."""
 
 
-async def history_post(host: Host, guild_id: str, user_id: str, game: str | None = None,
+async def history_post(host: Matches, guild_id: str, user_id: str, game: str | None = None,
                        page: int = 1) -> Post:
     """A page of a player's matches with buttons to the others (to the asker only)."""
     key = None
@@ -517,7 +517,7 @@ async def history_post(host: Host, guild_id: str, user_id: str, game: str | None
     return Post(history_text(found), buttons=history_buttons(found), ephemeral=True)
 
 
-async def history(host: Host, guild_id: str, user_id: str, game: str | None = None,
+async def history(host: Matches, guild_id: str, user_id: str, game: str | None = None,
                   page: int = 1) -> Response:
     """``/history``: a page of a player's matches, newest first."""
     try:
@@ -547,14 +547,14 @@ async def recent_matches(db: Database, guild_id: str, typed: str, done_only: boo
     return labels
 
 
-async def _record(host: Host, guild_id: str, match_id: int) -> MatchRecord | Response:
+async def _record(host: Matches, guild_id: str, match_id: int) -> MatchRecord | Response:
     record = await match_record(host.db, guild_id, match_id)
     if record is None:
         return Response.error(f"There is no match #{match_id} on this server.")
     return record
 
 
-async def show_match(host: Host, guild_id: str, match_id: int) -> Response:
+async def show_match(host: Matches, guild_id: str, match_id: int) -> Response:
     """``/match``: one match move by move, with its final (or current) board."""
     record = await _record(host, guild_id, match_id)
     if isinstance(record, Response):
@@ -570,7 +570,7 @@ async def show_match(host: Host, guild_id: str, match_id: int) -> Response:
     return Response(reply=first, posts=[Post(p, ephemeral=True) for p in parts[1:]])
 
 
-async def replay(host: Host, guild_id: str, match_id: int) -> Response:
+async def replay(host: Matches, guild_id: str, match_id: int) -> Response:
     """``/replay``: the whole of a finished match as an animated GIF, in the channel."""
     record = await _record(host, guild_id, match_id)
     if isinstance(record, Response):

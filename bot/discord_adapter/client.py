@@ -12,6 +12,7 @@ from bot.app import host_config
 from bot.config import ConfigError, Settings
 from bot.core.clock import Clock, RealClock
 from bot.core.messages import Post, Response
+from bot.core.refusal import answered
 from bot.discord_adapter.delivery import (
     MENTIONS,
     SOMETHING_WRONG,
@@ -24,9 +25,9 @@ from bot.discord_adapter.delivery import (
 from bot.discord_adapter.economy import EconomyCommands
 from bot.discord_adapter.history import install as install_history
 from bot.discord_adapter.host_controls import HostControls
-from bot.discord_adapter.matches import Matches, game_title
+from bot.discord_adapter.matches import MatchCommands, game_title
 from bot.discord_adapter.views import AnswerButton, FirstButton
-from bot.host import Host
+from bot.services.matches import Matches
 from bot.store.db import Database
 from engine.registry import game_keys
 
@@ -69,13 +70,13 @@ class GarnetBot(commands.Bot):
     def __init__(self, db: Database, clock: Clock, settings: Settings) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=intents(),
                          help_command=None, allowed_mentions=MENTIONS, tree_cls=GarnetTree)
-        self.host = Host(db, clock, host_config(settings), deliver=self.deliver)
+        self.host = Matches(db, clock, host_config(settings), deliver=self.deliver)
         self.command_guild = settings.command_guild
         self._host_started = False
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(AnswerButton, FirstButton)
-        await self.add_cog(Matches(self.host))
+        await self.add_cog(MatchCommands(self.host))
         await self.add_cog(HostControls(self.host))
         await self.add_cog(EconomyCommands(self))
         await install_history(self)
@@ -124,8 +125,9 @@ class GarnetBot(commands.Bot):
             return
         here = str(message.channel.id)
         try:
-            response = await self.host.typed(here, actor_of(message.author), message.content,
-                                             message_id=str(message.id))
+            actor = actor_of(message.author)
+            response = await answered(lambda: self.host.typed(
+                here, actor, message.content, message_id=str(message.id)))
         except Exception:
             log.exception("typed message %s failed", message.id)
             response = Response.error(SOMETHING_WRONG)

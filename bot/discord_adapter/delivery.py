@@ -18,9 +18,8 @@ from typing import Any
 import discord
 
 from bot.core.messages import Actor, Post, Response
-from bot.core.refusal import Refusal
+from bot.core.refusal import Refusal, answered
 from bot.discord_adapter.views import view_for
-from engine.game import EngineError
 
 log = logging.getLogger(__name__)
 
@@ -192,9 +191,7 @@ async def answer(interaction: discord.Interaction, produce: Callable[[], Awaitab
         log.warning("could not acknowledge interaction %s in time", interaction.id)
         return None
     try:
-        response = await produce()
-    except (UserError, EngineError) as exc:
-        response = Response.error(str(exc))
+        response = await answered(produce)
     except Exception:
         log.exception("interaction %s failed", interaction.id)
         response = Response.error(SOMETHING_WRONG)

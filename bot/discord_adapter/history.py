@@ -21,7 +21,7 @@ from bot import history
 from bot.discord_adapter.delivery import Defer, answer, where
 from bot.discord_adapter.matches import game_choices
 from bot.discord_adapter.views import register, view_for
-from bot.host import Host
+from bot.services.matches import Matches
 
 if TYPE_CHECKING:
     from bot.discord_adapter.client import GarnetBot
@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 ID_HELP = "The match number (#12)"
 
 
-def _host(interaction: discord.Interaction) -> Host:
+def _host(interaction: discord.Interaction) -> Matches:
     bot: GarnetBot = interaction.client  # type: ignore[assignment]
     return bot.host
 
@@ -90,7 +90,7 @@ class HistoryButton(ui.DynamicItem[ui.Button[ui.View]],
 
 
 class HistoryCommands(commands.Cog):
-    def __init__(self, host: Host) -> None:
+    def __init__(self, host: Matches) -> None:
         self.host = host
 
     @app_commands.command(description="A player's finished matches, newest first")

@@ -13,14 +13,14 @@ from discord.ext import commands
 from bot.core.messages import Response
 from bot.discord_adapter.delivery import Defer, UserError, actor_of, answer, player_of, where
 from bot.discord_adapter.matches import OPTION_HELP, any_matches
-from bot.host import Host
+from bot.services.matches import Matches
 
 MATCH = OPTION_HELP["match"]
 
 
 
 class HostControls(commands.Cog):
-    def __init__(self, host: Host) -> None:
+    def __init__(self, host: Matches) -> None:
         self.host = host
 
     @app_commands.command(description="Post the current board in the match channel (hosts)")

@@ -11,12 +11,12 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from bot import texts
 from bot.core import options as opt
 from bot.core.messages import Response
 from bot.discord_adapter.delivery import Defer, UserError, actor_of, answer, player_of, where
 from bot.discord_adapter.event_options import event_choices
-from bot.host import Host
+from bot.services.matches import Matches
+from bot.texts import match as texts
 from engine.registry import game_keys, get_game
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ OPTION_HELP = {
 }
 
 
-def _host(interaction: discord.Interaction) -> Host:
+def _host(interaction: discord.Interaction) -> Matches:
     bot: GarnetBot = interaction.client  # type: ignore[assignment]
     return bot.host
 
@@ -90,8 +90,8 @@ async def move_choices(interaction: discord.Interaction, current: str) -> list[C
     return [Choice(name=move, value=move) for move in moves]
 
 
-class Matches(commands.Cog):
-    def __init__(self, host: Host) -> None:
+class MatchCommands(commands.Cog):
+    def __init__(self, host: Matches) -> None:
         self.host = host
 
     @app_commands.command(description="Challenge members to a casual match")

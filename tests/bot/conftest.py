@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import inspect
 import random
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.core.clock import VirtualClock
 from bot.core.messages import Actor, Post, Response
-from bot.host import Host, HostConfig
+from bot.core.refusal import answered
+from bot.services.matches import MatchConfig, Matches
 from bot.store.db import Database, open_database
 
 ALICE = Actor("alice", "Alice")
@@ -24,7 +27,7 @@ CHAN = "c1"
 
 
 class Harness:
-    def __init__(self, host: Host, clock: VirtualClock, db: Database, url: str) -> None:
+    def __init__(self, host: Matches, clock: VirtualClock, db: Database, url: str) -> None:
         self.host = host
         self.clock = clock
         self.db = db
@@ -50,14 +53,36 @@ class Harness:
         return await self.host.typed(CHAN, actor, text)
 
 
+class Asking:
+    """The match service as an adapter uses it: a refusal comes back as the private
+    answer that says why (``bot.core.refusal.answered``), everything else as is."""
+
+    def __init__(self, matches: Matches) -> None:
+        self.matches = matches
+
+    def __getattr__(self, name: str) -> Any:
+        found = getattr(self.matches, name)
+        if not inspect.iscoroutinefunction(found):
+            return found
+
+        async def ask(*args: Any, **kwargs: Any) -> Any:
+            return await answered(lambda: found(*args, **kwargs))
+
+        return ask
+
+
+def asking(matches: Matches) -> Any:
+    return Asking(matches)
+
+
 @pytest.fixture
 async def h(tmp_path: Path) -> AsyncIterator[Harness]:
     url = f"sqlite+aiosqlite:///{tmp_path / 'garnet.db'}"
     db = await open_database(url)
     clock = VirtualClock()
     h = Harness(None, clock, db, url)  # type: ignore[arg-type]
-    host = Host(db, clock, HostConfig(), deliver=h.deliver, rng=random.Random(7))
-    h.host = host
+    host = Matches(db, clock, MatchConfig(), deliver=h.deliver, rng=random.Random(7))
+    h.host = asking(host)
     await host.start()
     yield h
     await host.stop()

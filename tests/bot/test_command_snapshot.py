@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 
 from bot.config import Settings
+from bot.core.clock import VirtualClock
 from bot.discord_adapter import build_bot
 from bot.store.db import open_database
-from bot.timers import VirtualClock
 from tests.bot.discord_fake import APP_ID, GUILD_ID, FakeDiscord
 
 SNAPSHOT = Path(__file__).parent / "snapshots" / "commands.json"

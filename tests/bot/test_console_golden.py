@@ -22,9 +22,9 @@ from pathlib import Path
 import pytest
 
 from bot.console import Console
-from bot.host import Host, HostConfig
+from bot.core.clock import VirtualClock
+from bot.services.matches import MatchConfig, Matches
 from bot.store.db import open_database
-from bot.timers import VirtualClock
 
 GOLDEN = Path(__file__).parent / "golden"
 START = 1_700_000_000.0  # Tue 14 Nov 2023 22:13:20 UTC
@@ -37,7 +37,7 @@ async def transcript(script: Path, tmp_path: Path) -> str:
     out = io.StringIO()
     db = await open_database(f"sqlite+aiosqlite:///{tmp_path / 'garnet.db'}")
     clock = VirtualClock(start=START)
-    host = Host(db, clock, HostConfig(instance="main", default_host_role="Host",
+    host = Matches(db, clock, MatchConfig(instance="main", default_host_role="Host",
                                       dm_reward=3, render_processes=0),
                 rng=random.Random(SEED))
     console = Console(host, tmp_path / "images", out=out, hosts=("host",))

@@ -24,8 +24,8 @@ from typing import Any
 import pytest
 
 from bot.console import Console
+from bot.core.messages import Actor, Button, Post
 from bot.economy import Economy
-from bot.messages import Actor, Button, Post
 from tests.bot import test_discord_adapter as adapter
 from tests.bot.conftest import Harness
 from tests.bot.discord_fake import ALICE, BOB, CAROL, CHANNEL_ID, GUILD_ID, HANA, Person

@@ -6,7 +6,7 @@ import re
 
 from sqlalchemy import select
 
-from bot.host import CHALLENGE_TTL
+from bot.services.matches import CHALLENGE_TTL
 from bot.store.models import Match
 from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, GUILD, Harness
 

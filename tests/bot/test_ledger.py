@@ -17,7 +17,7 @@ from bot import results
 from bot.core.clock import VirtualClock
 from bot.core.messages import Actor
 from bot.economy import Economy
-from bot.host import Host, HostConfig
+from bot.services.matches import MatchConfig, Matches
 from bot.store.db import open_database
 from bot.store.models import Match, Rating, RatingChange
 from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, DAVE, GUILD, HOSTY, Harness
@@ -186,7 +186,7 @@ async def test_two_processes_transferring_at_once_never_overdraw(tmp_path: Path)
     url = f"sqlite+aiosqlite:///{tmp_path / 'g.db'}"
     dbs = [await open_database(url), await open_database(url)]
     clock = VirtualClock()
-    one, two = (Economy(Host(db, clock, HostConfig(instance=f"i{i}")))
+    one, two = (Economy(Matches(db, clock, MatchConfig(instance=f"i{i}")))
                 for i, db in enumerate(dbs))
     try:
         await one.event_create(GUILD, HOSTY, "Season 1", transfers=True)
@@ -290,14 +290,14 @@ async def test_a_restart_pays_nothing_again(h: Harness) -> None:
     match_id = await dm(h, ALICE, BOB)
     await h.host.stop()
     # A new process on the same database finishes the match...
-    second = Host(h.db, h.clock, HostConfig(), rng=random.Random(1))
+    second = Matches(h.db, h.clock, MatchConfig(), rng=random.Random(1))
     await second.start()
     h.host = second
     r = await second.resign(match_id, GUILD, CHAN, BOB)
     assert "<@alice> receives 3 garnets." in r.posts[0].text
     await second.stop()
     # ...and a third one books it again: nothing changes.
-    third = Host(h.db, h.clock, HostConfig())
+    third = Matches(h.db, h.clock, MatchConfig())
     await third.start()
     h.host = third
     await rebook(h, match_id)
@@ -332,7 +332,7 @@ async def test_two_processes_finishing_one_match_pay_once(h: Harness) -> None:
     match_id = await dm(h, ALICE, BOB)
     # A second bot process on the same file has the same match running.
     other_db = await open_database(h.url)
-    other = Host(other_db, h.clock, HostConfig(instance="other"))
+    other = Matches(other_db, h.clock, MatchConfig(instance="other"))
     await other.start()
     try:
         assert match_id in other.live

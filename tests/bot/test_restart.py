@@ -10,7 +10,7 @@ from pathlib import Path
 
 from bot.core.clock import VirtualClock
 from bot.core.messages import Post
-from bot.host import Host
+from bot.services.matches import Matches
 from bot.store.db import open_database
 from tests.bot.conftest import ALICE, BOB, CHAN, GUILD
 
@@ -21,7 +21,7 @@ async def test_restart_after_a_crash_resumes_where_the_clock_stood(tmp_path: Pat
     url = f"sqlite+aiosqlite:///{tmp_path / 'g.db'}"
     db1 = await open_database(url)
     clock1 = VirtualClock()
-    host1 = Host(db1, clock1)
+    host1 = Matches(db1, clock1)
     await host1.start()
     r = await host1.challenge(GUILD, CHAN, ALICE, "cairo", [BOB], first="me")
     await host1.answer(None, GUILD, CHAN, BOB, accept=True)
@@ -41,7 +41,7 @@ async def test_restart_after_a_crash_resumes_where_the_clock_stood(tmp_path: Pat
     async def deliver(post: Post) -> None:
         posts.append(post)
 
-    host2 = Host(db2, clock2, deliver=deliver)
+    host2 = Matches(db2, clock2, deliver=deliver)
     await host2.start()
     after = host2.live[1]
     game = after.game

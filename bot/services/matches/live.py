@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core.clock import Handle
+from bot.core.enums import MatchKind
 from bot.core.timecontrol import Reminder, TimeControl
 from engine.game import Game
 
@@ -21,7 +22,7 @@ class LiveMatch:
     id: int
     guild_id: str
     channel_id: str
-    kind: str  # "dm" | "casual"
+    kind: MatchKind | str
     game: Game[Any, Any]
     state: Any
     users: list[str]  # user id of each seat
@@ -59,6 +60,13 @@ class LiveMatch:
             return self.users.index(user_id)
         except ValueError:
             return None
+
+    def active_seats(self) -> int:
+        return sum(1 for o in self.out if not o)
+
+    def other_than(self, seat: int) -> int:
+        """The one other seat still playing (in a game down to two)."""
+        return next(i for i in range(len(self.users)) if i != seat and not self.out[i])
 
     def elapsed(self, now: float) -> float:
         """Seconds the current turn has used."""

@@ -1,0 +1,126 @@
+"""The match host, as small collaborators wired in one place (like lichess's round):
+
+- ``lobby``: Death Matches set up by hosts, challenges, the First Player, the start;
+- ``play``: moves and resignations;
+- ``timing``: the clock of a running match, its reminders and its flag;
+- ``ending``: every end of a match, through one path that books the result once;
+- ``controls``: what hosts may do to a running match;
+- ``viewing``: the board and the clocks on request;
+- ``lookup``: which match a request means; ``registry``: the matches in memory;
+- ``lifecycle``: restore at start, heartbeat, stop.
+
+Order of work for anything that changes a match: check, compute the new state,
+render the image (in a worker), commit to the database, and only then change
+memory and announce. A crash at any point leaves either the old or the new match,
+never half of one.
+"""
+
+from __future__ import annotations
+
+import random
+
+from bot.core.clock import Clock
+from bot.core.messages import Actor, Response
+from bot.services.matches.controls import Controls
+from bot.services.matches.ending import Ending
+from bot.services.matches.kit import Deliver, MatchConfig, MatchKit
+from bot.services.matches.lifecycle import Lifecycle
+from bot.services.matches.live import LiveMatch
+from bot.services.matches.lobby import CHALLENGE_TTL, Lobby
+from bot.services.matches.lookup import Lookup
+from bot.services.matches.play import Play
+from bot.services.matches.timing import Timing
+from bot.services.matches.viewing import Viewing
+from bot.services.permissions import HostRoles
+from bot.services.render import Renderer
+from bot.store.db import Database
+from bot.texts import match as texts
+
+__all__ = ["CHALLENGE_TTL", "Deliver", "MatchConfig", "Matches"]
+
+
+class Matches:
+    """Every rule of a match, for every chat platform; built once by ``bot.app``."""
+
+    def __init__(self, db: Database, clock: Clock, config: MatchConfig | None = None,
+                 deliver: Deliver | None = None, rng: random.Random | None = None,
+                 roles: HostRoles | None = None, renderer: Renderer | None = None) -> None:
+        config = config or MatchConfig()
+        self.kit = MatchKit(db, clock, config, rng or random.Random(),
+                            renderer or Renderer(config.render_processes),
+                            roles or HostRoles(db, config.default_host_role), deliver)
+        self.lookup = Lookup(self.kit)
+        self.timing = Timing(self.kit)
+        self.ending = Ending(self.kit, self.timing)
+        self.timing.on_flag = self.ending.timeout
+        self.lobby = Lobby(self.kit, self.lookup, self.timing)
+        self.play = Play(self.kit, self.lookup, self.timing, self.ending)
+        self.controls = Controls(self.kit, self.lookup, self.timing, self.ending)
+        self.viewing = Viewing(self.kit, self.lookup)
+        self.lifecycle = Lifecycle(self.kit, self.timing, self.lobby)
+        # The requests, as the commands call them.
+        self.start_dm = self.lobby.start_dm
+        self.challenge = self.lobby.challenge
+        self.answer = self.lobby.answer
+        self.cancel = self.lobby.cancel
+        self.choose_first = self.lobby.choose_first
+        self.typed = self.play.typed
+        self.move = self.play.move
+        self.resign = self.play.resign
+        self.board = self.viewing.board
+        self.time = self.viewing.time
+        self.pause = self.controls.pause
+        self.resume = self.controls.resume
+        self.extend = self.controls.extend
+        self.void = self.controls.void
+        self.adjudicate = self.controls.adjudicate
+        self.suggest_moves = self.lookup.suggest_moves
+        self.open_matches = self.lookup.open_matches
+        self.start = self.lifecycle.start
+        self.stop = self.lifecycle.stop
+
+    # ---- what other parts and tests read -------------------------------------------
+
+    @property
+    def db(self) -> Database:
+        return self.kit.db
+
+    @property
+    def clock(self) -> Clock:
+        return self.kit.clock
+
+    @property
+    def config(self) -> MatchConfig:
+        return self.kit.config
+
+    @property
+    def roles(self) -> HostRoles:
+        return self.kit.roles
+
+    @property
+    def renderer(self) -> Renderer:
+        return self.kit.renderer
+
+    @property
+    def live(self) -> dict[int, LiveMatch]:
+        return self.kit.live.by_id()
+
+    @property
+    def deliver(self) -> Deliver:
+        return self.kit.deliver
+
+    @deliver.setter
+    def deliver(self, deliver: Deliver) -> None:
+        self.kit.deliver = deliver
+
+    # ---- who hosts (until the commands call HostRoles themselves) -------------------
+
+    async def is_host(self, guild_id: str, actor: Actor) -> bool:
+        return await self.kit.roles.is_host(guild_id, actor)
+
+    async def host_role(self, guild_id: str) -> str:
+        return await self.kit.roles.host_role(guild_id)
+
+    async def set_host_role(self, guild_id: str, actor: Actor, role: str) -> Response:
+        stored = await self.kit.roles.set_host_role(guild_id, actor, role)
+        return Response.say(texts.host_role_set(stored), False)

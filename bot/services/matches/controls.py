@@ -1,0 +1,127 @@
+"""What hosts may do to a running match: pause, resume, extend, void, adjudicate.
+Each is checked, done under the match's lock, and logged with the match."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from sqlalchemy import update
+
+from bot.core.enums import EndReason, MatchStatus
+from bot.core.messages import Actor, Post, Response
+from bot.core.refusal import Refusal
+from bot.services.matches.ending import Ending
+from bot.services.matches.kit import MatchKit
+from bot.services.matches.live import LiveMatch
+from bot.services.matches.lookup import Lookup
+from bot.services.matches.refusals import MatchOver, NeedsReason
+from bot.services.matches.timing import Timing
+from bot.store.models import Match
+from bot.texts import match as texts
+
+MAX_EXTEND = 86_400.0
+
+
+class Controls:
+    def __init__(self, kit: MatchKit, lookup: Lookup, timing: Timing, ending: Ending) -> None:
+        self.kit = kit
+        self.lookup = lookup
+        self.timing = timing
+        self.ending = ending
+
+    @asynccontextmanager
+    async def _held(self, match_id: int | None, guild_id: str, channel_id: str,
+                    actor: Actor) -> AsyncIterator[LiveMatch]:
+        """A host's hold on a running match: checked, found, locked, not yet over."""
+        await self.kit.roles.require_host(guild_id, actor)
+        live = self.lookup.live(match_id, guild_id, channel_id, actor, player=False)
+        async with live.lock:
+            if live.finished:
+                raise MatchOver()
+            yield live
+
+    async def pause(self, match_id: int | None, guild_id: str, channel_id: str,
+                    actor: Actor, reason: str = "") -> Response:
+        async with self._held(match_id, guild_id, channel_id, actor) as live:
+            if live.paused:
+                raise Refusal("That match is already paused.")
+            elapsed = live.elapsed(self.kit.now())
+            async with self.kit.db.session() as s, s.begin():
+                await s.execute(update(Match).where(Match.id == live.id).values(
+                    status=MatchStatus.PAUSED, turn_elapsed=elapsed, turn_resumed_at=None))
+                await self.ending.log(s, live.id, actor, "pause", reason)
+            live.turn_elapsed = elapsed
+            live.resumed_at = None
+            self.timing.arm(live)
+        return Response(reply=Post(
+            texts.paused(texts.match_label(live.id, live.kind), actor.id, reason),
+            live.channel_id))
+
+    async def resume(self, match_id: int | None, guild_id: str, channel_id: str,
+                     actor: Actor) -> Response:
+        async with self._held(match_id, guild_id, channel_id, actor) as live:
+            if not live.paused:
+                raise Refusal("That match is not paused.")
+            now = self.kit.now()
+            async with self.kit.db.session() as s, s.begin():
+                await s.execute(update(Match).where(Match.id == live.id).values(
+                    status=MatchStatus.RUNNING, turn_resumed_at=now))
+                await self.ending.log(s, live.id, actor, "resume", "")
+            live.resumed_at = now
+            self.timing.arm(live)
+            line = self.kit.turn_line(live)
+        return Response(reply=Post(
+            texts.resumes(texts.match_label(live.id, live.kind), line), live.channel_id))
+
+    async def extend(self, match_id: int | None, guild_id: str, channel_id: str,
+                     actor: Actor, seconds: float) -> Response:
+        """Add seconds to the turn time of the player to move, for this turn."""
+        if not 1 <= seconds <= MAX_EXTEND:
+            raise Refusal("Extend by 1 s to 24 h.")
+        async with self._held(match_id, guild_id, channel_id, actor) as live:
+            if not live.tc.enabled:
+                raise Refusal("That match has no clock.")
+            extra = live.extra + seconds
+            async with self.kit.db.session() as s, s.begin():
+                await s.execute(update(Match).where(Match.id == live.id).values(
+                    turn_extra=extra))
+                await self.ending.log(s, live.id, actor, "extend", f"{seconds:g} s")
+            live.extra = extra
+            if not live.paused:
+                now = self.kit.now()
+                live.turn_elapsed, live.resumed_at = live.elapsed(now), now
+            live.plan_reminders()
+            self.timing.arm(live)
+            line = self.kit.turn_line(live)
+        return Response(reply=Post(texts.extended(actor.id, seconds, line), live.channel_id))
+
+    async def void(self, match_id: int | None, guild_id: str, channel_id: str,
+                   actor: Actor, reason: str) -> Response:
+        """Cancel a match without a result (no reward, no rating)."""
+        if not reason.strip():
+            raise NeedsReason()
+        async with self._held(match_id, guild_id, channel_id, actor) as live:
+            async with self.kit.db.session() as s, s.begin():
+                await s.execute(update(Match).where(Match.id == live.id).values(
+                    status=MatchStatus.VOIDED, finished_at=self.kit.now(),
+                    end_reason=EndReason.VOID, turn_resumed_at=None,
+                    result_text=texts.void_record(reason)))
+                await self.ending.log(s, live.id, actor, "void", reason)
+            self.ending.forget(live)
+        return Response(reply=Post(texts.voided(texts.match_label(live.id, live.kind), reason),
+                                   live.channel_id))
+
+    async def adjudicate(self, match_id: int | None, guild_id: str, channel_id: str,
+                         actor: Actor, winner: str | None, reason: str) -> Response:
+        """The host decides the result: a player wins, or (``winner`` None) a draw."""
+        if not reason.strip():
+            raise NeedsReason()
+        async with self._held(match_id, guild_id, channel_id, actor) as live:
+            seat = live.seat_of(winner) if winner else None
+            if winner and seat is None:
+                raise Refusal("The winner must be a player of that match.")
+            return await self.ending.finish_by(
+                live, seat, EndReason.ADJUDICATED, texts.adjudicated(reason),
+                draw=seat is None,
+                action=(actor, "adjudicate", texts.adjudication_log(winner, reason)))

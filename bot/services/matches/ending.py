@@ -1,0 +1,142 @@
+"""How a match ends, through one path: every result is written by ``book``.
+
+The rules end a game (``Play``), or time (``timeout``), a resignation or a host
+(``finish_by``); a seat may also leave a game of more than two (``eliminate``).
+Each writes the result, the reward, an event's confiscation and the ratings in one
+transaction, once, and only then forgets the live match and announces it.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.core.enums import EndReason, MatchKind, MatchStatus, MoveKind
+from bot.core.messages import Actor, Post, Response
+from bot.results import settle
+from bot.services.matches.kit import MatchKit
+from bot.services.matches.live import LiveMatch
+from bot.services.matches.timing import Timing
+from bot.services.users import remember
+from bot.store.models import HostAction, Match, MatchPlayer, Move
+from bot.texts import match as texts
+
+
+class Ending:
+    def __init__(self, kit: MatchKit, timing: Timing) -> None:
+        self.kit = kit
+        self.timing = timing
+
+    async def log(self, s: AsyncSession, match_id: int, actor: Actor, action: str,
+                  detail: str) -> None:
+        """A host's action on a match, in the caller's transaction."""
+        await remember(s, [actor])
+        s.add(HostAction(match_id=match_id, actor_id=actor.id, action=action, detail=detail,
+                         at=self.kit.now()))
+
+    async def timeout(self, live: LiveMatch) -> Response:
+        """The player to move ran out of reserve: an instant loss (caller holds the lock)."""
+        seat = live.to_move
+        assert seat is not None
+        elapsed = live.elapsed(self.kit.now())
+        if live.active_seats() > 2:
+            return await self.eliminate(live, seat, elapsed, texts.ran_out(live.users[seat]))
+        return await self.finish_by(live, live.other_than(seat), EndReason.TIMEOUT,
+                                    texts.ran_out_reason(live.names[seat]), elapsed_of=seat,
+                                    elapsed=elapsed)
+
+    async def eliminate(self, live: LiveMatch, seat: int, elapsed: float,
+                        why: str) -> Response:
+        """A seat leaves a game of more than two; the others play on."""
+        game = live.game
+        new_state = game.eliminate(live.state, seat)
+        outcome = game.outcome(new_state)
+        image = await self.kit.render(game, new_state, live.names,
+                                      live.hints and outcome is None)
+        now = self.kit.now()
+        moved = live.to_move == seat
+        async with self.kit.db.session() as s, s.begin():
+            s.add(Move(match_id=live.id, ply=live.ply + 1, seat=seat, kind=MoveKind.OUT,
+                       notation="out", elapsed=elapsed if moved else 0.0, banks_spent=0,
+                       at=now))
+            await s.execute(update(MatchPlayer).where(
+                MatchPlayer.match_id == live.id, MatchPlayer.seat == seat).values(out=True))
+            if moved:
+                await s.execute(update(Match).where(Match.id == live.id).values(
+                    turn_elapsed=0.0, turn_resumed_at=now, turn_extra=0.0))
+            result_text = None
+            if outcome is not None:
+                result_text = await self.book(s, live, outcome.winner, outcome.draw,
+                                              outcome.scores, EndReason.RULES, outcome.reason,
+                                              now)
+        live.state = new_state
+        live.ply += 1
+        live.out[seat] = True
+        if result_text is not None:
+            self.forget(live)
+            return Response(posts=[Post(f"{why}\n{result_text}", live.channel_id, image=image)])
+        if moved:
+            live.new_turn(now)
+        self.timing.arm(live)
+        return Response(posts=[Post(texts.out_of_game(why, self.kit.turn_line(live)),
+                                    live.channel_id, image=image)])
+
+    async def finish_by(self, live: LiveMatch, winner: int | None, how: EndReason,
+                        reason: str, elapsed_of: int | None = None, elapsed: float = 0.0,
+                        draw: bool = False,
+                        action: tuple[Actor, str, str] | None = None) -> Response:
+        """End a match by something other than the rules (time, resignation, host).
+
+        ``action`` is a host action to log in the same transaction as the result."""
+        now = self.kit.now()
+        verdict = None if winner is None else live.names[winner]
+        image = await self.kit.render(live.game, live.state, live.names, False,
+                                      banner=texts.banner(verdict, reason))
+        time_used, banks_left = list(live.time_used), list(live.banks_left)
+        async with self.kit.db.session() as s, s.begin():
+            if elapsed_of is not None:
+                time_used[elapsed_of] += elapsed
+                if how == EndReason.TIMEOUT:  # the whole reserve went with the clock
+                    banks_left[elapsed_of] = 0
+                await s.execute(update(MatchPlayer).where(
+                    MatchPlayer.match_id == live.id, MatchPlayer.seat == elapsed_of
+                ).values(time_used=time_used[elapsed_of], banks_left=banks_left[elapsed_of]))
+            if action is not None:
+                await self.log(s, live.id, *action)
+            text = await self.book(s, live, winner, draw, None, how, reason, now)
+        live.time_used, live.banks_left = time_used, banks_left
+        self.forget(live)
+        return Response(posts=[Post(text, live.channel_id, image=image)])
+
+    async def book(self, s: AsyncSession, live: LiveMatch, winner: int | None, draw: bool,
+                   scores: tuple[int, ...] | None, how: EndReason, reason: str,
+                   now: float) -> str:
+        """Write the result and pay the reward, in the caller's transaction, once."""
+        match = await s.get(Match, live.id)
+        assert match is not None
+        match.status = MatchStatus.FINISHED
+        match.finished_at = now
+        match.winner_seat = winner
+        match.draw = draw
+        match.scores = list(scores) if scores is not None else None
+        match.end_reason = how
+        match.turn_resumed_at = None
+        label = texts.match_label(live.id, live.kind)
+        text = texts.result(label, None if winner is None else live.users[winner], reason)
+        # The reward, an event's confiscation and the ratings, each booked once.
+        text += await settle(s, match, live.users, winner, live.reward, now)
+        match.result_text = text
+        return text
+
+    def forget(self, live: LiveMatch) -> None:
+        """The match is over: no timer, no longer found by its players' messages."""
+        live.finished = True
+        self.timing.disarm(live)
+        self.kit.live.remove(live)
+
+
+def reward_of(match: Match, default: int) -> int:
+    """Garnets for the winner: a DM's own reward (kept with its time control)."""
+    if match.kind != MatchKind.DM:
+        return 0
+    return int(match.time_control.get("reward", default))

@@ -1,0 +1,78 @@
+"""What every part of a match's life needs, built once and shared: the database,
+the clock, the renderer, the move writer, the live matches, and where posts go."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.core.clock import Clock
+from bot.core.messages import Image, Post
+from bot.services.matches.live import LiveMatch
+from bot.services.matches.registry import LiveMatches
+from bot.services.permissions import HostRoles
+from bot.services.render import Renderer
+from bot.store.db import Database
+from bot.store.movelog import MoveWriter
+from bot.store.queries import user_names
+from bot.texts import match as texts
+from engine.game import Game
+
+Deliver = Callable[[Post], Awaitable[None]]
+HEARTBEAT_EVERY = 2.0
+
+
+@dataclass(frozen=True)
+class MatchConfig:
+    instance: str = "main"
+    default_host_role: str = "Host"
+    dm_reward: int = 3
+    heartbeat_every: float = HEARTBEAT_EVERY
+    render_processes: int = 0  # 0: render in threads (tests); the bot uses processes
+
+
+async def _nowhere(_post: Post) -> None:
+    return None
+
+
+class MatchKit:
+    def __init__(self, db: Database, clock: Clock, config: MatchConfig, rng: random.Random,
+                 renderer: Renderer, roles: HostRoles, deliver: Deliver | None) -> None:
+        self.db = db
+        self.clock = clock
+        self.config = config
+        self.rng = rng
+        self.renderer = renderer
+        self.roles = roles
+        self.deliver: Deliver = deliver or _nowhere
+        self.live = LiveMatches()
+        self.moves = MoveWriter(db.engine)
+        # Observer for the benchmark: reminder lateness in seconds.
+        self.on_reminder: Callable[[float], None] | None = None
+
+    def now(self) -> float:
+        return self.clock.now()
+
+    async def render(self, game: Game[Any, Any], state: Any, names: Sequence[str],
+                     hints: bool, banner: str | None = None) -> Image:
+        data = await self.renderer.render(game, state, names, hints, banner)
+        return Image(data, f"{game.key}.png")
+
+    async def names(self, user_ids: Sequence[str]) -> list[str]:
+        async with self.db.session() as s:
+            found = await user_names(s, user_ids)
+        return [found.get(uid, uid) for uid in user_ids]
+
+    def turn_line(self, live: LiveMatch) -> str:
+        seat = live.to_move
+        status = live.game.status(live.state)
+        if seat is None:
+            return status
+        clock = None
+        if live.tc.enabled:
+            clock = texts.clock_left(live.tc, live.elapsed(self.now()),
+                                     live.banks_left[seat], live.extra)
+        return texts.turn_line(live.users[seat], live.game.seat_name(live.state, seat),
+                               clock, status)

@@ -1,0 +1,309 @@
+"""Matches before their first move: Death Matches set up by a host, challenges, the
+First Player's choice, and the start of the clock."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import select
+
+from bot.core import buttons
+from bot.core.clock import Handle
+from bot.core.enums import ACTIVE, MatchKind, MatchStatus
+from bot.core.messages import Actor, Button, Post, Response
+from bot.core.refusal import Refusal
+from bot.core.timecontrol import TimeControl
+from bot.events import plan_dm
+from bot.services.matches.ending import reward_of
+from bot.services.matches.kit import MatchKit
+from bot.services.matches.live import LiveMatch
+from bot.services.matches.lookup import Lookup
+from bot.services.matches.timing import Timing
+from bot.services.users import remember
+from bot.store.models import Match, MatchPlayer
+from bot.texts import match as texts
+from engine.registry import get_game
+
+CHALLENGE_TTL = 15 * 60.0  # an unanswered challenge lapses after this long
+MAX_REWARD = 1_000_000
+
+
+class Lobby:
+    def __init__(self, kit: MatchKit, lookup: Lookup, timing: Timing) -> None:
+        self.kit = kit
+        self.lookup = lookup
+        self.timing = timing
+        self._create_lock = asyncio.Lock()
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._expiries: dict[int, Handle] = {}
+
+    def _lock(self, match_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(match_id, asyncio.Lock())
+
+    # ==== Death Matches ===================================================================
+
+    async def start_dm(self, guild_id: str, channel_id: str, actor: Actor, game_name: str,
+                       players: Sequence[Actor], chooser: str | None = None,
+                       options: dict[str, Any] | None = None, tc: TimeControl | None = None,
+                       hints: bool = False, reward: int | None = None,
+                       event: str | None = None) -> Response:
+        """A host starts a Death Match between two players.
+
+        ``chooser`` is a player's id (the one with higher priority chooses the First
+        Player), "host" (the host chooses) or "lots" (the bot draws). ``event`` (a
+        number or a name) is the event the DM counts for; without it the server's one
+        open event if both play in it (see ``bot.events.plan_dm``).
+        """
+        await self.kit.roles.require_host(guild_id, actor)
+        game = get_game(game_name)
+        if len(players) != 2:
+            raise Refusal("A Death Match is between exactly two players.")
+        ids = [p.id for p in players]
+        if ids[0] == ids[1]:
+            raise Refusal("The two players of a Death Match must be different people.")
+        options = game.check_options(options)
+        game.new_state(2, options)
+        tc = tc or TimeControl()
+        plan = await plan_dm(self.kit.db, guild_id, event, ids, chooser, reward,
+                             self.kit.config.dm_reward)
+        chooser = plan.chooser
+        if chooser not in ("host", "lots") and chooser not in ids:
+            raise Refusal("The chooser is one of the two players, `host` or `lots`.")
+        if reward is not None and not 0 <= reward <= MAX_REWARD:
+            raise Refusal("The reward is a number of garnets from 0 up.")
+        async with self._create_lock:
+            await self.busy(channel_id, ids)
+            async with self.kit.db.session() as s, s.begin():
+                await remember(s, [actor, *players])
+                match = Match(
+                    guild_id=guild_id, channel_id=channel_id, game=game.key,
+                    kind=MatchKind.DM, status=MatchStatus.CHOOSING, seats=2,
+                    options=options, time_control=tc.to_json() | {"reward": plan.reward},
+                    hints=hints, rated=True, host_id=actor.id, chooser=chooser,
+                    created_at=self.kit.now(), event_id=plan.event_id)
+                s.add(match)
+                await s.flush()
+                for order, player in enumerate(players):
+                    s.add(MatchPlayer(match_id=match.id, user_id=player.id, order=order,
+                                      accepted=True, banks_left=tc.banks))
+                match_id = match.id
+        label = texts.match_label(match_id, MatchKind.DM)
+        intro = texts.dm_intro(label, game.title, ids, texts.options_line(game, options, tc),
+                               plan.note)
+        done = Post(texts.set_up(label), ephemeral=True)
+        if chooser == "lots":
+            started = await self._choose(match_id, None, self.kit.rng.choice(ids),
+                                         by_lots=True)
+            return Response(reply=done, posts=[Post(intro, channel_id), *started.posts])
+        choices = tuple(Button(texts.goes_first_button(p.name), buttons.first(match_id, p.id),
+                               "primary") for p in players)
+        return Response(reply=done, posts=[Post(texts.choose_first(intro, chooser),
+                                                channel_id, buttons=choices)])
+
+    async def choose_first(self, match_id: int | None, guild_id: str, channel_id: str,
+                           actor: Actor, first_user: str) -> Response:
+        """The chooser (or a host) names the First Player of a Death Match."""
+        match_id = await self.lookup.stored(match_id, guild_id, channel_id, actor,
+                                            (MatchStatus.CHOOSING,))
+        return await self._choose(match_id, actor, first_user)
+
+    async def _choose(self, match_id: int, actor: Actor | None, first_user: str,
+                      by_lots: bool = False) -> Response:
+        async with self._lock(match_id):
+            async with self.kit.db.session() as s:
+                match = await s.get(Match, match_id)
+            if match is None or match.status != MatchStatus.CHOOSING:
+                raise Refusal("The First Player of that match is already chosen.")
+            ids = [p.user_id for p in sorted(match.players, key=lambda p: p.order)]
+            # Hosts may always choose: they stand in for a chooser who is away.
+            if (actor is not None and actor.id != match.chooser
+                    and not await self.kit.roles.is_host(match.guild_id, actor)):
+                raise Refusal(texts.not_the_chooser(match.chooser or ""))
+            if first_user not in ids:
+                raise Refusal("The First Player must be one of the two players.")
+            order = [first_user] + [u for u in ids if u != first_user]
+            if by_lots:
+                note = texts.first_by_lots(first_user)
+            elif actor is not None:
+                note = texts.first_chosen(actor.id, first_user)
+            else:
+                note = ""
+            return await self.start(match_id, order, note)
+
+    # ==== challenges ======================================================================
+
+    async def challenge(self, guild_id: str, channel_id: str, actor: Actor, game_name: str,
+                        opponents: Sequence[Actor], first: str = "random",
+                        options: dict[str, Any] | None = None, tc: TimeControl | None = None,
+                        hints: bool = False, rated: bool = True) -> Response:
+        """A casual game: the challenger names opponents, who each accept or decline."""
+        game = get_game(game_name)
+        ids = [actor.id, *[o.id for o in opponents]]
+        if not opponents:
+            raise Refusal("Name who you challenge, e.g. `/challenge opponent:@name`.")
+        if len(set(ids)) != len(ids):
+            raise Refusal("Every player of a match must be a different person "
+                          "(and you cannot challenge yourself).")
+        game.check_seats(len(ids))
+        options = game.check_options(options)
+        game.new_state(len(ids), options)
+        first = first.strip().lower()
+        if first not in ("me", "them", "random"):
+            raise Refusal("`first` is `me`, `them` or `random`.")
+        tc = tc or TimeControl()
+        async with self._create_lock:
+            await self.busy(channel_id, ids)
+            now = self.kit.now()
+            async with self.kit.db.session() as s, s.begin():
+                await remember(s, [actor, *opponents])
+                match = Match(
+                    guild_id=guild_id, channel_id=channel_id, game=game.key,
+                    kind=MatchKind.CASUAL, status=MatchStatus.PENDING, seats=len(ids),
+                    options=options, time_control=tc.to_json(), hints=hints, rated=rated,
+                    host_id=None, chooser=first, created_at=now)
+                s.add(match)
+                await s.flush()
+                for order, uid in enumerate(ids):
+                    s.add(MatchPlayer(match_id=match.id, user_id=uid, order=order,
+                                      accepted=order == 0, banks_left=tc.banks))
+                match_id = match.id
+        self.arm_expiry(match_id, now + CHALLENGE_TTL)
+        text = texts.challenge(texts.match_label(match_id, MatchKind.CASUAL), game.title,
+                               actor.id, [o.id for o in opponents],
+                               texts.options_line(game, options, tc), hints, rated,
+                               int(CHALLENGE_TTL // 60))
+        answers = (Button("Accept", buttons.accept(match_id), "success"),
+                   Button("Decline", buttons.decline(match_id), "danger"))
+        return Response(reply=Post(text, channel_id, buttons=answers))
+
+    async def busy(self, channel_id: str, user_ids: Sequence[str]) -> None:
+        """Typed moves are routed by (channel, player), so one active match each."""
+        async with self.kit.db.session() as s:
+            row = (await s.execute(
+                select(MatchPlayer.user_id, Match.id)
+                .join(Match, Match.id == MatchPlayer.match_id)
+                .where(Match.channel_id == channel_id, Match.status.in_(ACTIVE),
+                       MatchPlayer.user_id.in_(user_ids)))).first()
+        if row is not None:
+            raise Refusal(texts.busy(row[0], row[1]))
+
+    async def answer(self, match_id: int | None, guild_id: str, channel_id: str,
+                     actor: Actor, accept: bool) -> Response:
+        """Accept or decline a challenge."""
+        match_id = await self.lookup.stored(match_id, guild_id, channel_id, actor,
+                                            (MatchStatus.PENDING,))
+        async with self._lock(match_id):
+            async with self.kit.db.session() as s, s.begin():
+                match = await s.get(Match, match_id)
+                if match is None or match.status != MatchStatus.PENDING:
+                    raise Refusal("That challenge is no longer open.")
+                me = next((p for p in match.players if p.user_id == actor.id), None)
+                if me is None or me.order == 0:
+                    raise Refusal("Only the challenged players can answer this challenge.")
+                label = texts.match_label(match.id, match.kind)
+                if not accept:
+                    match.status = MatchStatus.DECLINED
+                    match.finished_at = self.kit.now()
+                    self._cancel_expiry(match.id)
+                    return Response(reply=Post(texts.declined(actor.id, label),
+                                               match.channel_id))
+                await remember(s, [actor])
+                me.accepted = True
+                waiting = [p.user_id for p in match.players if not p.accepted]
+                first = match.chooser or "random"
+            if waiting:
+                return Response(reply=Post(texts.accepted(actor.id, label, waiting),
+                                           match.channel_id))
+            self._cancel_expiry(match_id)
+            order = [p.user_id for p in sorted(match.players, key=lambda p: p.order)]
+            if first == "random":
+                self.kit.rng.shuffle(order)
+            elif first == "them":
+                order = order[1:] + order[:1]
+            result = await self.start(match_id, order, note="")
+            result.reply = Post(texts.accepted(actor.id, label), match.channel_id)
+            return result
+
+    async def cancel(self, match_id: int | None, guild_id: str, channel_id: str,
+                     actor: Actor) -> Response:
+        """The challenger withdraws a challenge not yet accepted by all."""
+        match_id = await self.lookup.stored(match_id, guild_id, channel_id, actor,
+                                            (MatchStatus.PENDING,))
+        async with self._lock(match_id), self.kit.db.session() as s, s.begin():
+            match = await s.get(Match, match_id)
+            if match is None or match.status != MatchStatus.PENDING:
+                raise Refusal("That challenge is no longer open.")
+            challenger = next(p for p in match.players if p.order == 0)
+            if challenger.user_id != actor.id:
+                raise Refusal("Only the challenger can withdraw a challenge.")
+            match.status = MatchStatus.CANCELLED
+            match.finished_at = self.kit.now()
+            where = match.channel_id
+        self._cancel_expiry(match_id)
+        return Response(reply=Post(texts.withdrawn(actor.id, match_id), where))
+
+    def arm_expiry(self, match_id: int, when: float) -> None:
+        async def expire() -> None:
+            self._expiries.pop(match_id, None)
+            async with self._lock(match_id), self.kit.db.session() as s, s.begin():
+                match = await s.get(Match, match_id)
+                if match is None or match.status != MatchStatus.PENDING:
+                    return
+                match.status = MatchStatus.EXPIRED
+                match.finished_at = self.kit.now()
+                channel = match.channel_id
+            await self.kit.deliver(Post(texts.lapsed(match_id), channel))
+
+        self._expiries[match_id] = self.kit.clock.call_at(when, expire)
+
+    def _cancel_expiry(self, match_id: int) -> None:
+        handle = self._expiries.pop(match_id, None)
+        if handle:
+            handle.cancel()
+
+    def stop(self) -> None:
+        for handle in self._expiries.values():
+            handle.cancel()
+
+    # ==== the start =======================================================================
+
+    async def start(self, match_id: int, order: list[str], note: str) -> Response:
+        """Seat the players (seat 0 first), post the board and start the clock."""
+        async with self.kit.db.session() as s:
+            match = await s.get(Match, match_id)
+        assert match is not None
+        game = get_game(match.game)
+        state = game.new_state(match.seats, match.options)
+        names = await self.kit.names(order)
+        tc = TimeControl.from_json(match.time_control)
+        image = await self.kit.render(game, state, names, match.hints)
+        now = self.kit.now()
+        async with self.kit.db.session() as s, s.begin():
+            row = await s.get(Match, match_id)
+            assert row is not None
+            for player in row.players:
+                player.seat = order.index(player.user_id)
+                player.banks_left = tc.banks
+            row.status = MatchStatus.RUNNING
+            row.started_at = now
+            row.turn_elapsed = 0.0
+            row.turn_resumed_at = now
+            row.turn_extra = 0.0
+        live = LiveMatch(
+            id=match.id, guild_id=match.guild_id, channel_id=match.channel_id,
+            kind=match.kind, game=game, state=state, users=order, names=names, tc=tc,
+            banks_left=[tc.banks] * len(order), time_used=[0.0] * len(order),
+            out=[False] * len(order), ply=0, turn_elapsed=0.0, resumed_at=now, extra=0.0,
+            hints=match.hints, reward=reward_of(match, self.kit.config.dm_reward))
+        live.plan_reminders()
+        self.kit.live.add(live)
+        self.timing.arm(live)
+        label = texts.match_label(match.id, match.kind)
+        lines = [note] if note else []
+        lines.append(texts.begins(label, game.title, texts.seat_line(game, state, order)))
+        if len(order) > 2:
+            lines.append(texts.turn_order(names))
+        lines.append(self.kit.turn_line(live))
+        return Response(posts=[Post("\n".join(lines), match.channel_id, image=image)])

@@ -1,0 +1,186 @@
+"""Moves: a player's first valid submission of their turn is applied, written,
+and answered by the next board; and a player may resign."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from sqlalchemy import insert, update
+from sqlalchemy.exc import IntegrityError
+
+from bot.core.enums import EndReason, MoveKind
+from bot.core.messages import Actor, Post, Response
+from bot.core.refusal import Refusal
+from bot.services.matches.ending import Ending
+from bot.services.matches.kit import MatchKit
+from bot.services.matches.live import LiveMatch
+from bot.services.matches.lookup import Lookup
+from bot.services.matches.refusals import MatchOver, NotAPlayer, NotYourTurn
+from bot.services.matches.timing import Timing
+from bot.store.models import MatchPlayer, Move
+from bot.store.movelog import MoveRecord
+from bot.texts import match as texts
+from engine.game import GameOverError, MoveError, NotAMove
+
+log = logging.getLogger(__name__)
+
+
+class Play:
+    def __init__(self, kit: MatchKit, lookup: Lookup, timing: Timing, ending: Ending) -> None:
+        self.kit = kit
+        self.lookup = lookup
+        self.timing = timing
+        self.ending = ending
+
+    async def typed(self, channel_id: str, actor: Actor, text: str,
+                    message_id: str | None = None) -> Response:
+        """A message in a channel. Only a player's message can touch their match, and
+        only one that reads as a move; everything else is ignored."""
+        received = self.kit.now()
+        live = self.kit.live.for_seat(channel_id, actor.id)
+        if live is None:
+            return Response()
+        try:
+            return await self._submit(live, actor, text, message_id, explicit=False,
+                                      received=received, ply_seen=live.ply)
+        except _Silent:
+            return Response()
+
+    async def move(self, match_id: int | None, guild_id: str, channel_id: str,
+                   actor: Actor, text: str) -> Response:
+        """``/move``: the same as typing the move, with every problem reported."""
+        received = self.kit.now()
+        live = self.lookup.live(match_id, guild_id, channel_id, actor, player=True)
+        return await self._submit(live, actor, text, None, explicit=True, received=received,
+                                  ply_seen=live.ply)
+
+    async def _submit(self, live: LiveMatch, actor: Actor, text: str,
+                      message_id: str | None, explicit: bool, received: float,
+                      ply_seen: int) -> Response:
+        """Apply a player's move if it is their first valid submission of their turn.
+
+        ``ply_seen`` is the move number when the message arrived: a message that
+        arrived before another move was applied was not sent on its sender's turn
+        and never counts, even if the turn is theirs by the time it is read. A typed
+        message that is not meant as a move (chat, a stranger) is ignored silently.
+        """
+        async with live.lock:
+            if live.finished:
+                raise MatchOver() if explicit else _Silent()
+            if message_id is not None:
+                if message_id in live.seen:
+                    return Response()
+                live.seen.append(message_id)
+            seat = live.seat_of(actor.id)
+            game, state = live.game, live.state
+            if seat is None or live.out[seat]:
+                raise NotAPlayer() if explicit else _Silent()
+            try:
+                move = game.parse_move(state, text)
+            except NotAMove as exc:
+                if explicit:
+                    raise Refusal(texts.not_a_move_help(str(exc), game.move_help)) from None
+                raise _Silent() from None
+            except GameOverError as exc:
+                raise Refusal(str(exc)) from None
+            except MoveError as exc:
+                if seat != live.to_move:
+                    raise self._not_your_turn(live) from None
+                raise Refusal(str(exc)) from None
+            if live.ply != ply_seen:
+                if seat == live.to_move:
+                    raise Refusal("Your message arrived before the last move was in; it is "
+                                  "your turn now: send your move again.")
+                raise self._not_your_turn(live)
+            if seat != live.to_move:
+                raise self._not_your_turn(live)
+            if live.paused:
+                raise Refusal("The match is paused; wait for the host to resume it.")
+            elapsed = live.elapsed(received)
+            if self.timing.flagged(live, elapsed):
+                return await self.ending.timeout(live)
+            return await self._apply(live, seat, move, elapsed, received, message_id)
+
+    def _not_your_turn(self, live: LiveMatch) -> Refusal:
+        seat = live.to_move
+        if seat is None:
+            return MatchOver()
+        return NotYourTurn(live.names[seat])
+
+    async def _apply(self, live: LiveMatch, seat: int, move: Any, elapsed: float,
+                     received: float, message_id: str | None) -> Response:
+        game = live.game
+        new_state = game.apply(live.state, move)
+        notation = game.notation(move)
+        spent = live.tc.banks_spent(elapsed, live.extra) if live.tc.enabled else 0
+        outcome = game.outcome(new_state)
+        image = await self.kit.render(game, new_state, live.names,
+                                      live.hints and outcome is None)
+        now = self.kit.now()
+        banks_left = list(live.banks_left)
+        banks_left[seat] -= spent
+        time_used = list(live.time_used)
+        time_used[seat] += elapsed
+        result_text = None
+        try:
+            if outcome is None:
+                # The common case goes through the batching writer (see movelog).
+                await self.kit.moves.write(MoveRecord(
+                    match_id=live.id, ply=live.ply + 1, seat=seat, notation=notation,
+                    elapsed=elapsed, banks_spent=spent, at=received, message_id=message_id,
+                    banks_left=banks_left[seat], time_used=time_used[seat],
+                    turn_starts_at=now))
+                # The next clock starts once the move is safe, never earlier.
+                now = max(now, self.kit.now())
+            else:
+                async with self.kit.db.session() as s, s.begin():
+                    await s.execute(insert(Move).values(
+                        match_id=live.id, ply=live.ply + 1, seat=seat, kind=MoveKind.MOVE,
+                        notation=notation, elapsed=elapsed, banks_spent=spent, at=received,
+                        message_id=message_id))
+                    await s.execute(
+                        update(MatchPlayer)
+                        .where(MatchPlayer.match_id == live.id, MatchPlayer.seat == seat)
+                        .values(banks_left=banks_left[seat], time_used=time_used[seat]))
+                    result_text = await self.ending.book(
+                        s, live, outcome.winner, outcome.draw, outcome.scores,
+                        EndReason.RULES, outcome.reason, now)
+        except IntegrityError:
+            log.warning("match %s: ply %s was already written", live.id, live.ply + 1)
+            raise Refusal("That move could not be saved; please send it again.") from None
+        live.state = new_state
+        live.ply += 1
+        live.banks_left = banks_left
+        live.time_used = time_used
+        head = texts.played(texts.match_label(live.id, live.kind), live.ply, live.users[seat],
+                            game.seat_name(new_state, seat), notation, spent, banks_left[seat])
+        if result_text is not None:
+            self.ending.forget(live)
+            return Response(posts=[Post(f"{head}\n{result_text}", live.channel_id, image=image)])
+        live.new_turn(now)
+        self.timing.arm(live)
+        return Response(posts=[Post(f"{head}\n{self.kit.turn_line(live)}", live.channel_id,
+                                    image=image)])
+
+    async def resign(self, match_id: int | None, guild_id: str, channel_id: str,
+                     actor: Actor) -> Response:
+        live = self.lookup.live(match_id, guild_id, channel_id, actor, player=True)
+        async with live.lock:
+            if live.finished:
+                raise MatchOver()
+            seat = live.seat_of(actor.id)
+            assert seat is not None
+            on_turn = live.to_move == seat
+            elapsed = live.elapsed(self.kit.now()) if on_turn else 0.0
+            if live.active_seats() > 2:
+                return await self.ending.eliminate(live, seat, elapsed,
+                                                   texts.resigned(actor.id))
+            return await self.ending.finish_by(
+                live, live.other_than(seat), EndReason.RESIGN,
+                texts.resigned_reason(live.names[seat]),
+                elapsed_of=seat if on_turn else None, elapsed=elapsed)
+
+
+class _Silent(Exception):
+    """A typed message that is not for the host (chat, a stranger): no answer at all."""

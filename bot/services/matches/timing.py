@@ -1,0 +1,76 @@
+"""The clock of a running match: its one timer, the reminders, the flag.
+
+Each match has one timer at a time: the next reminder or the flag, whichever is
+first. Everything is arithmetic on the seconds the turn has used (see
+``bot.core.timecontrol``), so it is the same after a restart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from bot.core.messages import Post, Response
+from bot.services.matches.kit import MatchKit
+from bot.services.matches.live import LiveMatch
+from bot.texts import match as texts
+
+OnFlag = Callable[[LiveMatch], Awaitable[Response]]
+
+
+async def _no_flag(live: LiveMatch) -> Response:
+    raise RuntimeError("the flag handler is wired by Matches")
+
+
+class Timing:
+    def __init__(self, kit: MatchKit) -> None:
+        self.kit = kit
+        # What happens when the reserve runs out (Ending.timeout), wired by Matches.
+        self.on_flag: OnFlag = _no_flag
+
+    def arm(self, live: LiveMatch) -> None:
+        """Set the one timer of a match: the next reminder or the flag, whichever first."""
+        if live.timer:
+            live.timer.cancel()
+            live.timer = None
+        if live.finished or live.paused or not live.tc.enabled or live.to_move is None:
+            return
+        assert live.resumed_at is not None
+        due = live.flag_at()
+        if live.next_reminder < len(live.reminders):
+            due = min(due, live.reminders[live.next_reminder].at)
+        when = live.resumed_at + (due - live.turn_elapsed)
+        live.timer = self.kit.clock.call_at(when, lambda: self._tick(live))
+
+    def disarm(self, live: LiveMatch) -> None:
+        if live.timer:
+            live.timer.cancel()
+            live.timer = None
+
+    def flagged(self, live: LiveMatch, elapsed: float) -> bool:
+        """Has the player to move run out of time after ``elapsed`` seconds of the turn?"""
+        return live.tc.enabled and elapsed >= live.flag_at() - 1e-9
+
+    async def _tick(self, live: LiveMatch) -> None:
+        async with live.lock:
+            live.timer = None
+            if live.finished or live.paused:
+                return
+            elapsed = live.elapsed(self.kit.now())
+            if elapsed >= live.flag_at() - 1e-6:
+                response = await self.on_flag(live)
+                for post in response.posts:
+                    await self.kit.deliver(post)
+                return
+            due = None
+            while (live.next_reminder < len(live.reminders)
+                   and live.reminders[live.next_reminder].at <= elapsed + 1e-6):
+                due = live.reminders[live.next_reminder]
+                live.next_reminder += 1
+            self.arm(live)
+            seat = live.to_move
+        if due is not None and seat is not None:
+            # Several overdue at once (the loop was stalled) post only the newest.
+            if self.kit.on_reminder is not None:
+                self.kit.on_reminder(elapsed - due.at)
+            await self.kit.deliver(Post(texts.reminder(live.users[seat], due, live.tc),
+                                        live.channel_id))

@@ -1,0 +1,1 @@
+"""Every sentence a user reads, as functions with named arguments, by area."""
