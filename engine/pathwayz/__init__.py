@@ -2,6 +2,6 @@
 
 from engine.pathwayz.game import Pathwayz
 from engine.pathwayz.notation import Move
-from engine.pathwayz.rules import PathwayzState
+from engine.pathwayz.state import PathwayzState
 
 __all__ = ["Move", "Pathwayz", "PathwayzState"]

@@ -6,8 +6,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.game import JSON, Game, GameOverError, Outcome
-from engine.pathwayz import position, render, rules
-from engine.pathwayz.board import (
+from engine.pathwayz import rules
+from engine.pathwayz.geometry import (
     BIT,
     CELLS,
     COL_A,
@@ -16,8 +16,16 @@ from engine.pathwayz.board import (
     connects,
     shortest_chain,
 )
-from engine.pathwayz.notation import CELL_NAMES, MOVES, Move, notation, read_move
-from engine.pathwayz.rules import BLACK, COLOUR_NAMES, WHITE, PathwayzState
+from engine.pathwayz.notation import CELL_NAMES, Move, notation, read_move
+from engine.pathwayz.state import (
+    BLACK,
+    COLOUR_NAMES,
+    WHITE,
+    PathwayzState,
+    parse_position_text,
+    state_from_json,
+    state_to_json,
+)
 
 _START = PathwayzState()
 
@@ -43,16 +51,16 @@ class Pathwayz(Game[PathwayzState, Move]):
         return _START
 
     def to_json(self, state: PathwayzState) -> JSON:
-        return position.to_json(state)
+        return state_to_json(state)
 
     def from_json(self, data: Mapping[str, Any]) -> PathwayzState:
-        return position.from_json(data)
+        return state_from_json(data)
 
     def parse_position(
         self, text: str, options: Mapping[str, Any] | None = None
     ) -> PathwayzState:
         self.check_options(options)
-        return position.parse_position(text)
+        return parse_position_text(text)
 
     # ---- playing -----------------------------------------------------------------
 
@@ -71,10 +79,7 @@ class Pathwayz(Game[PathwayzState, Move]):
         return move
 
     def legal_moves(self, state: PathwayzState) -> list[Move]:
-        if rules.outcome(state) is not None:
-            return []
-        occupied = state.occupied
-        return [m for i in range(CELLS) if not occupied & BIT[i] for m in MOVES[i]]
+        return rules.legal_moves(state)
 
     def apply(self, state: PathwayzState, move: Move) -> PathwayzState:
         self._check(state, move)
@@ -117,7 +122,9 @@ class Pathwayz(Game[PathwayzState, Move]):
         hints: bool = False,
         names: Sequence[str] | None = None,
     ) -> bytes:
-        return render.render(state, hints=hints, names=names)
+        from engine.pathwayz.render import render
+
+        return render(state, hints=hints, names=names)
 
     def analyze(self, state: PathwayzState) -> JSON:
         """Piece counts, chains, and how many empty cells each colour still needs.

@@ -11,7 +11,7 @@ import re
 from typing import NamedTuple
 
 from engine.game import MoveError, NotAMove
-from engine.pathwayz.board import BIT, CELLS, COLS, ROWS
+from engine.pathwayz.geometry import BIT, CELLS, COLS, ROWS
 
 FILES = "abcdefghijkl"
 OFF_BOARD = "columns a-l, rows 1-8"

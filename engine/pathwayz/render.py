@@ -13,7 +13,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from engine.imaging import font, to_png
-from engine.pathwayz.board import (
+from engine.pathwayz.geometry import (
     BIT,
     CELLS,
     COLS,
@@ -23,13 +23,8 @@ from engine.pathwayz.board import (
     shortest_chain,
 )
 from engine.pathwayz.notation import FILES
-from engine.pathwayz.rules import (
-    BLACK,
-    COLOUR_NAMES,
-    WHITE,
-    PathwayzState,
-    outcome,
-)
+from engine.pathwayz.rules import outcome
+from engine.pathwayz.state import BLACK, COLOUR_NAMES, WHITE, PathwayzState
 
 CELL = 72
 BOARD_X = 44

@@ -1,4 +1,4 @@
-"""Pathwayz positions and how a move changes them.
+"""How a move changes a Pathwayz position, which moves there are, and who has won.
 
 Placing a piece: a normal piece shows the mover's colour; a permanent piece shows the
 opponent's colour and flips every normal piece in the eight surrounding cells, the
@@ -9,68 +9,17 @@ otherwise whoever has one wins; a full board without a chain is a draw.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from engine.game import MoveError, Outcome
-from engine.pathwayz.board import BIT, CELLS, FULL, NEIGHBOURS, connects
-from engine.pathwayz.notation import CELL_NAMES, Move
-
-WHITE, BLACK = 0, 1
-COLOUR_NAMES = ("White", "Black")
-
-#: bits of ``PathwayzState.chains``
-WHITE_CHAIN, BLACK_CHAIN = 1, 2
-
-
-@dataclass(frozen=True)
-class PathwayzState:
-    """A position: which cells show white or black, which pieces are permanent.
-
-    ``white``, ``black`` and ``permanent`` are sets of cells as bitmasks
-    (``permanent`` is a subset of the other two). ``turn`` is the colour to move
-    (0 White, 1 Black), even once the game is over. ``last`` is the cell of the move
-    that led here (-1 at the start); whether it was permanent is read from
-    ``permanent``. ``flipped`` are the cells that move turned over.
-
-    ``chains`` (White's chain bit 1, Black's bit 2) is derived from the pieces when
-    the state is built; it is not part of the value, only a summary of it.
-    """
-
-    white: int = 0
-    black: int = 0
-    permanent: int = 0
-    turn: int = WHITE
-    last: int = -1
-    flipped: int = 0
-    chains: int = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        chains = (WHITE_CHAIN if connects(self.white) else 0) | (
-            BLACK_CHAIN if connects(self.black) else 0
-        )
-        object.__setattr__(self, "chains", chains)
-
-    @property
-    def occupied(self) -> int:
-        return self.white | self.black
-
-    @property
-    def mover(self) -> int:
-        """The colour that made the last move (the one not on turn)."""
-        return 1 - self.turn
-
-    def colour(self, cell: int) -> int | None:
-        """WHITE, BLACK or None for an empty cell."""
-        if self.white & BIT[cell]:
-            return WHITE
-        if self.black & BIT[cell]:
-            return BLACK
-        return None
-
-    def last_move(self) -> Move | None:
-        if self.last < 0:
-            return None
-        return Move(self.last, bool(self.permanent & BIT[self.last]))
+from engine.pathwayz.geometry import BIT, CELLS, FULL, NEIGHBOURS
+from engine.pathwayz.notation import CELL_NAMES, MOVES, Move
+from engine.pathwayz.state import (
+    BLACK,
+    BLACK_CHAIN,
+    COLOUR_NAMES,
+    WHITE,
+    WHITE_CHAIN,
+    PathwayzState,
+)
 
 
 def _outcome_table() -> dict[tuple[int, int], Outcome]:
@@ -99,6 +48,14 @@ def outcome(state: PathwayzState) -> Outcome | None:
     if state.occupied == FULL:
         return DRAW
     return None
+
+
+def legal_moves(state: PathwayzState) -> list[Move]:
+    """A normal and a permanent piece on every empty cell; none once the game is over."""
+    if outcome(state) is not None:
+        return []
+    occupied = state.occupied
+    return [m for i in range(CELLS) if not occupied & BIT[i] for m in MOVES[i]]
 
 
 def occupant(state: PathwayzState, cell: int) -> str:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TypeAlias
 
 from engine.game import MoveError, NotAMove
-from engine.quoridor.board import SIZE, place, place_anchor
+from engine.quoridor.geometry import SIZE, place, place_anchor
 
 COLUMN_LETTERS = "abcdefghi"
 

@@ -8,17 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
 from engine.imaging import font, to_png
-from engine.quoridor.board import SIZE, bits, place_anchor
+from engine.quoridor.geometry import SIZE, bits, place_anchor
 from engine.quoridor.notation import COLUMN_LETTERS, PawnMove, WallMove
+from engine.quoridor.rules import distances, outcome
 from engine.quoridor.state import QuoridorState
-
-if TYPE_CHECKING:
-    from engine.quoridor.rules import Quoridor
 
 RGB = tuple[int, int, int]
 
@@ -183,7 +180,6 @@ _EDGES = {"row 9": "top", "row 1": "bottom", "column a": "left", "column i": "ri
 
 
 def render(
-    game: Quoridor,
     state: QuoridorState,
     *,
     hints: bool = False,
@@ -220,7 +216,7 @@ def render(
         offset = (CELL - size) // 2
         image.paste(sprite, (x + offset, y + offset), sprite)
 
-    _legend(game, state, image, hints, names)
+    _legend(state, image, hints, names)
     return to_png(image)
 
 
@@ -235,7 +231,6 @@ def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, room: int) -> str:
 
 
 def _legend(
-    game: Quoridor,
     state: QuoridorState,
     image: Image.Image,
     hints: bool,
@@ -243,22 +238,22 @@ def _legend(
 ) -> None:
     layout = state.layout
     draw = ImageDraw.Draw(image)
-    outcome = game.outcome(state)
+    result = outcome(state)
 
     def who(seat: int) -> str:
         if names is not None and seat < len(names) and names[seat]:
             return f"{names[seat]} ({layout.names[seat]})"
         return layout.names[seat]
 
-    if outcome is None:
+    if result is None:
         headline = f"{who(state.turn)} to move"
         if state.passed:
             passed = ", ".join(layout.names[s] for s in state.passed)
             headline += f"  ·  {passed} had no move and passed"
-    elif outcome.winner is not None:
-        headline = f"{who(outcome.winner)} wins: {outcome.reason}"
+    elif result.winner is not None:
+        headline = f"{who(result.winner)} wins: {result.reason}"
     else:
-        headline = f"Draw: {outcome.reason}"
+        headline = f"Draw: {result.reason}"
     top = BOARD
     room = WIDTH - 48
     if state.last is not None:
@@ -273,14 +268,14 @@ def _legend(
               font=font(size, bold=True), anchor="lm")
     draw.line((24, top + HEADER, WIDTH - 24, top + HEADER), fill=(220, 210, 196), width=2)
 
-    distances = game.distances(state) if hints else None
+    steps = distances(state) if hints else None
     name_font = font(22, bold=True)
     small = font(19)
     for seat in range(state.seats):
         y = top + HEADER + seat * ROW + ROW // 2 + 4
         out = seat in state.eliminated
         colour = layout.names[seat]
-        if (state.turn == seat and outcome is None) or (outcome and outcome.winner == seat):
+        if (state.turn == seat and result is None) or (result and result.winner == seat):
             draw.rounded_rectangle((14, y - ROW // 2 + 3, WIDTH - 14, y + ROW // 2 - 3),
                                    radius=10, fill=(236, 226, 208))
         pawn = _pawn(colour, 34)
@@ -295,8 +290,8 @@ def _legend(
         goal = f"to {layout.goal_names[seat]}"
         if out:
             goal = "left the game"
-        elif distances is not None:
-            goal += f" · {distances[seat]} steps"
+        elif steps is not None:
+            goal += f" · {steps[seat]} steps"
         draw.text((430, y), goal, font=small, fill=MUTED if out else ink, anchor="lm")
         # Remaining walls as little bars, used ones as outlines.
         left = state.walls_left[seat]

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.game import JSON, MoveError, PositionError
-from engine.quoridor.board import (
+from engine.quoridor.geometry import (
     COLUMNS,
     ROWS,
     distance,
@@ -62,7 +62,7 @@ class QuoridorState:
     """A position: everything the rules need, nothing derived.
 
     ``walls`` holds, per seat, the wall places that seat has filled (bitmask, see
-    ``board``), so an image can tint walls by who placed them. ``turn`` is the seat to
+    ``geometry``), so an image can tint walls by who placed them. ``turn`` is the seat to
     move while the game runs; seats that had to pass before it are in ``passed``.
     An eliminated seat's pawn is off the board (its square here means nothing) and
     its walls stay. ``ply`` counts moves made (passes are not moves).

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.pathwayz import Pathwayz, PathwayzState
-from engine.pathwayz.board import connects, shortest_chain
+from engine.pathwayz.geometry import connects, shortest_chain
 
 GAME = Pathwayz()
 

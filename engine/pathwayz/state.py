@@ -1,4 +1,4 @@
-"""Pathwayz positions to and from JSON and the text syntax of ``--position``.
+"""A Pathwayz position as an immutable value, and its JSON and text forms.
 
 JSON names cells ("c5") rather than storing bitmasks, so a stored game can be read
 by eye and by clients whose integers stop at 53 bits.
@@ -11,15 +11,75 @@ that many pieces, White first).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.game import JSON, MoveError, PositionError
-from engine.pathwayz.board import BIT, NEIGHBOURS
-from engine.pathwayz.notation import CELL_NAMES, cells_text, read_cell
-from engine.pathwayz.rules import BLACK, COLOUR_NAMES, WHITE, PathwayzState
+from engine.pathwayz.geometry import BIT, NEIGHBOURS, connects
+from engine.pathwayz.notation import CELL_NAMES, Move, cells_text, read_cell
+
+WHITE, BLACK = 0, 1
+COLOUR_NAMES = ("White", "Black")
+
+#: bits of ``PathwayzState.chains``
+WHITE_CHAIN, BLACK_CHAIN = 1, 2
 
 
-def to_json(state: PathwayzState) -> JSON:
+@dataclass(frozen=True)
+class PathwayzState:
+    """A position: which cells show white or black, which pieces are permanent.
+
+    ``white``, ``black`` and ``permanent`` are sets of cells as bitmasks
+    (``permanent`` is a subset of the other two). ``turn`` is the colour to move
+    (0 White, 1 Black), even once the game is over. ``last`` is the cell of the move
+    that led here (-1 at the start); whether it was permanent is read from
+    ``permanent``. ``flipped`` are the cells that move turned over.
+
+    ``chains`` (White's chain bit 1, Black's bit 2) is derived from the pieces when
+    the state is built; it is not part of the value, only a summary of it.
+    """
+
+    white: int = 0
+    black: int = 0
+    permanent: int = 0
+    turn: int = WHITE
+    last: int = -1
+    flipped: int = 0
+    chains: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        chains = (WHITE_CHAIN if connects(self.white) else 0) | (
+            BLACK_CHAIN if connects(self.black) else 0
+        )
+        object.__setattr__(self, "chains", chains)
+
+    @property
+    def occupied(self) -> int:
+        return self.white | self.black
+
+    @property
+    def mover(self) -> int:
+        """The colour that made the last move (the one not on turn)."""
+        return 1 - self.turn
+
+    def colour(self, cell: int) -> int | None:
+        """WHITE, BLACK or None for an empty cell."""
+        if self.white & BIT[cell]:
+            return WHITE
+        if self.black & BIT[cell]:
+            return BLACK
+        return None
+
+    def last_move(self) -> Move | None:
+        if self.last < 0:
+            return None
+        return Move(self.last, bool(self.permanent & BIT[self.last]))
+
+
+# ---- JSON ----------------------------------------------------------------------------
+
+
+def state_to_json(state: PathwayzState) -> JSON:
     last = state.last_move()
     return {
         "white": cells_text(state.white),
@@ -51,7 +111,7 @@ def _cell(name: str) -> int:
         raise PositionError(str(exc)) from None
 
 
-def from_json(data: Mapping[str, Any]) -> PathwayzState:
+def state_from_json(data: Mapping[str, Any]) -> PathwayzState:
     if not isinstance(data, Mapping):
         raise PositionError("a Pathwayz state is a JSON object")
     unknown = set(data) - {"white", "black", "permanent", "to_move", "last", "flipped"}
@@ -110,7 +170,10 @@ def checked(
     return PathwayzState(white, black, permanent, turn, last, flipped)
 
 
-def parse_position(text: str) -> PathwayzState:
+# ---- the text form of ``--position`` --------------------------------------------
+
+
+def parse_position_text(text: str) -> PathwayzState:
     white = black = permanent = 0
     turn: int | None = None
     seen: set[str] = set()
