@@ -27,11 +27,11 @@ from bot import texts
 from bot.core import options as opt
 from bot.core.clock import VirtualClock
 from bot.core.messages import Actor, Post, Response
-from bot.core.refusal import Refusal
+from bot.core.refusal import Refusal, answered
 from bot.economy_console import ECONOMY_BUTTONS, ECONOMY_COMMANDS
 from bot.history_console import HISTORY_BUTTONS, HISTORY_COMMANDS
 from bot.host import Host
-from engine.game import EngineError, OptionError
+from bot.services.economy import Economy
 from engine.registry import game_keys
 
 log = logging.getLogger(__name__)
@@ -93,6 +93,8 @@ class Console:
     def __init__(self, host: Host, image_dir: Path, out: TextIO = sys.stdout,
                  hosts: tuple[str, ...] = ("host",)) -> None:
         self.host = host
+        # Until the composition root builds it, the console makes the one Economy.
+        self.economy = Economy(host.db, host.clock, host.roles, host.config.dm_reward)
         self.image_dir = image_dir
         self.out = out
         self.hosts = set(hosts)
@@ -211,10 +213,7 @@ class Console:
         if handler is None:
             return Response.error(f"Unknown command /{name}. Commands: "
                                   + ", ".join(f"/{c}" for c in COMMANDS))
-        try:
-            return await handler(self, actor, positional, named)
-        except (OptionError, EngineError, ConsoleError) as exc:
-            return Response.error(str(exc))
+        return await answered(lambda: handler(self, actor, positional, named))
 
     async def run(self, lines: Any) -> None:
         async for line in lines:

@@ -30,11 +30,11 @@ from bot.core.clock import Clock, Handle
 from bot.core.messages import Actor, Button, Image, Post, Response, mention
 from bot.core.refusal import Refusal
 from bot.core.timecontrol import TimeControl, clock_text
-from bot.events import EventError, plan_dm
 from bot.live import LiveMatch
-from bot.results import settle
+from bot.services.events import EventError, plan_dm
 from bot.services.permissions import HostRoles
 from bot.services.render import Renderer
+from bot.services.results import settle
 from bot.services.users import remember
 from bot.store.db import Database
 from bot.store.models import (

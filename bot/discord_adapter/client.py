@@ -27,6 +27,7 @@ from bot.discord_adapter.host_controls import HostControls
 from bot.discord_adapter.matches import Matches, game_title
 from bot.discord_adapter.views import AnswerButton, FirstButton
 from bot.host import Host
+from bot.services.economy import Economy
 from bot.store.db import Database
 from engine.registry import game_keys
 
@@ -70,6 +71,8 @@ class GarnetBot(commands.Bot):
         super().__init__(command_prefix=commands.when_mentioned, intents=intents(),
                          help_command=None, allowed_mentions=MENTIONS, tree_cls=GarnetTree)
         self.host = Host(db, clock, host_config(settings), deliver=self.deliver)
+        # Until the composition root builds it, the bot makes the one Economy.
+        self.economy = Economy(db, clock, self.host.roles, self.host.config.dm_reward)
         self.command_guild = settings.command_guild
         self._host_started = False
 

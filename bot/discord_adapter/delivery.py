@@ -18,9 +18,8 @@ from typing import Any
 import discord
 
 from bot.core.messages import Actor, Post, Response
-from bot.core.refusal import Refusal
+from bot.core.refusal import Refusal, answered
 from bot.discord_adapter.views import view_for
-from engine.game import EngineError
 
 log = logging.getLogger(__name__)
 
@@ -172,6 +171,39 @@ async def respond(interaction: discord.Interaction, response: Response, defer: D
             await send_post(channel_for(interaction.client, target), post)
 
 
+async def turn_page(interaction: discord.Interaction,
+                    produce: Callable[[], Awaitable[Response]],
+                    refusal_in_place: bool = True, fault: str = SOMETHING_WRONG) -> None:
+    """A paging button: show another page in the message the button is on.
+
+    A refusal says why not, in place of the page (``refusal_in_place``) or in a
+    private message of its own; a fault says ``fault``, privately.
+    """
+    shown = False  # a page came back, not a refusal
+
+    async def page() -> Response:
+        nonlocal shown
+        response = await produce()
+        shown = True
+        return response
+
+    try:
+        response = await answered(page)
+    except Exception:
+        log.exception("paging interaction %s failed", interaction.id)
+        response, refusal_in_place = Response.error(fault), False
+    post = response.reply
+    try:
+        if post is None or not (shown or refusal_in_place):
+            await interaction.response.send_message(post.text if post else fault,
+                                                    ephemeral=True)
+            return
+        await interaction.response.edit_message(content=post.text,
+                                                view=view_for(post.buttons))
+    except discord.HTTPException:
+        log.warning("could not turn the page for interaction %s", interaction.id)
+
+
 async def answer(interaction: discord.Interaction, produce: Callable[[], Awaitable[Response]],
                  defer: Defer) -> Response | None:
     """Run one request for an interaction and answer it, whatever happens.
@@ -192,9 +224,7 @@ async def answer(interaction: discord.Interaction, produce: Callable[[], Awaitab
         log.warning("could not acknowledge interaction %s in time", interaction.id)
         return None
     try:
-        response = await produce()
-    except (UserError, EngineError) as exc:
-        response = Response.error(str(exc))
+        response = await answered(produce)
     except Exception:
         log.exception("interaction %s failed", interaction.id)
         response = Response.error(SOMETHING_WRONG)
