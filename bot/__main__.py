@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 async def _export(settings: Settings, as_json: bool) -> int:
-    from bot.export import export_matches
+    from bot.services.exports import export_matches
     from bot.store.db import open_database
 
     db = await open_database(settings.database_url)

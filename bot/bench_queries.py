@@ -9,7 +9,8 @@ runs with random askers, what players ask most:
 - ``/leaderboard`` by garnets, wins and rating: page 1 and the last page, each with
   the asker's own rank (the whole command, as the adapters call it);
 - ``/ledger`` page 1 of a player;
-- a history page: ``bot.history.player_history(db, guild, user, page=1, per_page=10)``.
+- a history page:
+  ``bot.services.history_queries.player_history(db, guild, user, page=1, per_page=10)``.
 
 It reports p50 and p99 in milliseconds; the target is a p99 under 50 ms.
 """
@@ -31,10 +32,10 @@ from typing import Any
 from openskill.models import PlackettLuceRating
 from sqlalchemy import insert
 
-from bot import ratings
 from bot.core.clock import VirtualClock
 from bot.core.messages import Actor
-from bot.economy import Economy
+from bot.services import ratings
+from bot.services.economy import Economy
 from bot.services.matches import MatchConfig, Matches
 from bot.store.db import Database, open_database
 from bot.store.models import (
@@ -192,7 +193,7 @@ async def run(runs: int, seed: int = 1) -> dict[str, Any]:
     sizes = await build(db, rng)
     built = time.perf_counter() - started
     host = Matches(db, VirtualClock(start=START + MATCHES * 600.0), MatchConfig())
-    eco = Economy(host)
+    eco = Economy(host.db, host.clock, host.roles, host.config.dm_reward)
     askers = [Actor(f"u{n:03d}", f"Player {n:03d}") for n in range(1, PLAYERS + 1)]
     last_page = PLAYERS // 10
     timings: dict[str, Any] = {}
@@ -209,9 +210,9 @@ async def run(runs: int, seed: int = 1) -> dict[str, Any]:
             await eco.ledger(GUILD, rng.choice(askers))
         timings["ledger page 1"] = await _time(ledger_page, runs)
         try:
-            from bot.history import player_history
+            from bot.services.history_queries import player_history
         except ImportError:
-            timings["history page 1"] = "missing: bot.history.player_history"
+            timings["history page 1"] = "missing: bot.services.history_queries.player_history"
         else:
             async def history_page() -> None:
                 await player_history(db, GUILD, rng.choice(askers).id, page=1, per_page=10)

@@ -29,6 +29,7 @@ from bot.core.messages import Actor, Post, Response
 from bot.core.refusal import Refusal, answered
 from bot.economy_console import ECONOMY_BUTTONS, ECONOMY_COMMANDS
 from bot.history_console import HISTORY_BUTTONS, HISTORY_COMMANDS
+from bot.services.economy import Economy
 from bot.services.matches import Matches
 from bot.texts import match as texts
 from engine.registry import game_keys
@@ -92,6 +93,8 @@ class Console:
     def __init__(self, host: Matches, image_dir: Path, out: TextIO = sys.stdout,
                  hosts: tuple[str, ...] = ("host",)) -> None:
         self.host = host
+        # Until the composition root builds it, the console makes the one Economy.
+        self.economy = Economy(host.db, host.clock, host.roles, host.config.dm_reward)
         self.image_dir = image_dir
         self.out = out
         self.hosts = set(hosts)

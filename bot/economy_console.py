@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 
 from bot.core import options as opt
 from bot.core.messages import Actor, Response
-from bot.economy import Economy
 from engine.game import OptionError
 
 if TYPE_CHECKING:
@@ -77,7 +76,7 @@ def _rest(positional: list[str]) -> str | None:
 
 async def _event(c: Console, actor: Actor, positional: list[str],
                  named: dict[str, str]) -> Response:
-    eco = Economy(c.host)
+    eco = c.economy
     sub = positional.pop(0).lower() if positional else ""
     if sub == "create":
         _check(named, {"name", "reward", "transfers", "confiscate"})
@@ -108,7 +107,7 @@ async def _event(c: Console, actor: Actor, positional: list[str],
 
 async def _priority(c: Console, actor: Actor, positional: list[str],
                     named: dict[str, str]) -> Response:
-    eco = Economy(c.host)
+    eco = c.economy
     sub = positional.pop(0).lower() if positional else "show"
     if sub == "set":
         person = _one(c, positional, named, "player", required=True)
@@ -129,7 +128,7 @@ async def _garnets(c: Console, actor: Actor, positional: list[str],
                    named: dict[str, str]) -> Response:
     person = _one(c, positional, named, "player", required=False)
     _check(named, {"event"})
-    return await Economy(c.host).garnets(GUILD, actor, person,
+    return await c.economy.garnets(GUILD, actor, person,
                                          named.get("event") or _rest(positional))
 
 
@@ -139,7 +138,7 @@ async def _transfer(c: Console, actor: Actor, positional: list[str],
     assert to is not None
     amount = _number(positional, named, "amount")
     _check(named, {"reason", "event"})
-    return await Economy(c.host).transfer(GUILD, actor, to, amount,
+    return await c.economy.transfer(GUILD, actor, to, amount,
                                           named.get("reason") or _rest(positional) or "",
                                           named.get("event"))
 
@@ -152,7 +151,7 @@ def _adjust(fine: bool) -> Handler:
         amount = _number(positional, named, "amount")
         _check(named, {"reason", "event"})
         reason = named.get("reason") or _rest(positional) or ""
-        eco = Economy(c.host)
+        eco = c.economy
         call = eco.fine if fine else eco.grant
         return await call(GUILD, actor, person, amount, reason, named.get("event"))
 
@@ -164,7 +163,7 @@ async def _ledger(c: Console, actor: Actor, positional: list[str],
     person = _one(c, positional, named, "player", required=False)
     page = _number(positional, named, "page")
     _check(named, {"event"})
-    return await Economy(c.host).ledger(GUILD, actor, person,
+    return await c.economy.ledger(GUILD, actor, person,
                                         named.get("event") or _rest(positional), page or 1)
 
 
@@ -173,7 +172,7 @@ async def _leaderboard(c: Console, actor: Actor, positional: list[str],
     page = _number(positional, named, "page")
     _check(named, {"by", "game", "event"})
     by = named.get("by") or (positional.pop(0) if positional else "garnets")
-    return await Economy(c.host).leaderboard(GUILD, actor, by, named.get("game"),
+    return await c.economy.leaderboard(GUILD, actor, by, named.get("game"),
                                              named.get("event"), page or 1)
 
 
@@ -181,14 +180,14 @@ async def _rating(c: Console, actor: Actor, positional: list[str],
                   named: dict[str, str]) -> Response:
     person = _one(c, positional, named, "player", required=False)
     _check(named, {"game"})
-    return await Economy(c.host).rating(GUILD, actor, person,
+    return await c.economy.rating(GUILD, actor, person,
                                         named.get("game") or _rest(positional))
 
 
 async def _export(c: Console, actor: Actor, positional: list[str],
                   named: dict[str, str]) -> Response:
     _check(named, {"event"})
-    return await Economy(c.host).export(GUILD, actor, named.get("event") or _rest(positional))
+    return await c.economy.export(GUILD, actor, named.get("event") or _rest(positional))
 
 
 ECONOMY_COMMANDS: dict[str, Handler] = {

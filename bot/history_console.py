@@ -12,8 +12,8 @@ import re
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
-from bot import history
 from bot.core.messages import Actor, Response
+from bot.services import history
 from engine.game import OptionError
 
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ async def _history(c: Console, actor: Actor, positional: list[str],
     game = named.get("game") or (rest[0] if rest else None)
     raw_page = named.get("page") or (numbers[0] if numbers else None)
     page = _number("page", raw_page) if raw_page else 1
-    return await history.history(c.host, GUILD, player or actor.id, game, page)
+    return await history.history(c.host.db, GUILD, player or actor.id, game, page)
 
 
 def _match_id(positional: list[str], named: dict[str, str]) -> int:
@@ -70,12 +70,12 @@ def _match_id(positional: list[str], named: dict[str, str]) -> int:
 
 async def _match(c: Console, actor: Actor, positional: list[str],
                  named: dict[str, str]) -> Response:
-    return await history.show_match(c.host, GUILD, _match_id(positional, named))
+    return await history.show_match(c.host.db, c.host.renderer, GUILD, _match_id(positional, named))
 
 
 async def _replay(c: Console, actor: Actor, positional: list[str],
                   named: dict[str, str]) -> Response:
-    return await history.replay(c.host, GUILD, _match_id(positional, named))
+    return await history.replay(c.host.db, c.host.renderer, GUILD, _match_id(positional, named))
 
 
 def _history_button(parts: list[str]) -> str:

@@ -27,6 +27,7 @@ from bot.discord_adapter.history import install as install_history
 from bot.discord_adapter.host_controls import HostControls
 from bot.discord_adapter.matches import MatchCommands, game_title
 from bot.discord_adapter.views import AnswerButton, FirstButton
+from bot.services.economy import Economy
 from bot.services.matches import Matches
 from bot.store.db import Database
 from engine.registry import game_keys
@@ -71,6 +72,8 @@ class GarnetBot(commands.Bot):
         super().__init__(command_prefix=commands.when_mentioned, intents=intents(),
                          help_command=None, allowed_mentions=MENTIONS, tree_cls=GarnetTree)
         self.host = Matches(db, clock, host_config(settings), deliver=self.deliver)
+        # Until the composition root builds it, the bot makes the one Economy.
+        self.economy = Economy(db, clock, self.host.roles, self.host.config.dm_reward)
         self.command_guild = settings.command_guild
         self._host_started = False
 

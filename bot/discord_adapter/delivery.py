@@ -171,6 +171,39 @@ async def respond(interaction: discord.Interaction, response: Response, defer: D
             await send_post(channel_for(interaction.client, target), post)
 
 
+async def turn_page(interaction: discord.Interaction,
+                    produce: Callable[[], Awaitable[Response]],
+                    refusal_in_place: bool = True, fault: str = SOMETHING_WRONG) -> None:
+    """A paging button: show another page in the message the button is on.
+
+    A refusal says why not, in place of the page (``refusal_in_place``) or in a
+    private message of its own; a fault says ``fault``, privately.
+    """
+    shown = False  # a page came back, not a refusal
+
+    async def page() -> Response:
+        nonlocal shown
+        response = await produce()
+        shown = True
+        return response
+
+    try:
+        response = await answered(page)
+    except Exception:
+        log.exception("paging interaction %s failed", interaction.id)
+        response, refusal_in_place = Response.error(fault), False
+    post = response.reply
+    try:
+        if post is None or not (shown or refusal_in_place):
+            await interaction.response.send_message(post.text if post else fault,
+                                                    ephemeral=True)
+            return
+        await interaction.response.edit_message(content=post.text,
+                                                view=view_for(post.buttons))
+    except discord.HTTPException:
+        log.warning("could not turn the page for interaction %s", interaction.id)
+
+
 async def answer(interaction: discord.Interaction, produce: Callable[[], Awaitable[Response]],
                  defer: Defer) -> Response | None:
     """Run one request for an interaction and answer it, whatever happens.

@@ -1,7 +1,7 @@
 """Slash commands for events, priority, garnets, ratings, leaderboards and exports.
 
 ``/event ...`` and ``/priority ...`` are command groups; the rest are single
-commands. Every command calls ``bot.economy.Economy``, which decides who may and what
+commands. Every command calls ``bot.services.economy.Economy``, which decides who may and what
 is said. The Prev/Next buttons of a leaderboard or a ledger are persistent
 (``garnet:lb:...``, ``garnet:ledger:...``) and turn the page in place, as the person
 who presses sees it (their own rank).
@@ -21,17 +21,17 @@ from discord.ext import commands
 
 from bot.core.messages import Actor, Response
 from bot.discord_adapter.delivery import (
-    SOMETHING_WRONG,
     Defer,
     actor_of,
     answer,
     player_of,
+    turn_page,
     where,
 )
 from bot.discord_adapter.event_options import economy_of, event_choices, scope_choices
 from bot.discord_adapter.matches import game_choices
-from bot.discord_adapter.views import register, view_for
-from bot.economy import Economy
+from bot.discord_adapter.views import register
+from bot.services.economy import Economy
 
 if TYPE_CHECKING:
     from bot.discord_adapter.client import GarnetBot
@@ -75,7 +75,7 @@ class EconomyCommands(commands.Cog):
              defer: Defer = Defer.NO) -> Awaitable[Response | None]:
         async def produce() -> Response:
             guild, _ = where(interaction)
-            return await call(Economy(self.bot.host), guild, actor_of(interaction.user))
+            return await call(self.bot.economy, guild, actor_of(interaction.user))
 
         return answer(interaction, produce, defer)
 
@@ -241,24 +241,11 @@ class EconomyCommands(commands.Cog):
 
 async def _turn_page(interaction: discord.Interaction,
                      call: Callable[[Economy, str, Actor], Awaitable[Response]]) -> None:
-    """Show another page in the message the button is on (or say privately why not)."""
-    try:
-        response = await call(economy_of(interaction), str(interaction.guild_id),
-                              actor_of(interaction.user))
-    except Exception:
-        log.exception("paging interaction %s failed", interaction.id)
-        response = Response.error(SOMETHING_WRONG)
-    post = response.reply
-    try:
-        if post is None or post.text == SOMETHING_WRONG:
-            await interaction.response.send_message(SOMETHING_WRONG, ephemeral=True)
-            return
-        # A page (or why there is none now: the button's scope is fixed, so only a
-        # vanished board can refuse) replaces the one shown.
-        await interaction.response.edit_message(content=post.text,
-                                                view=view_for(post.buttons))
-    except discord.HTTPException:
-        log.warning("could not turn the page for interaction %s", interaction.id)
+    """Show another page in the message the button is on. A refusal (the button's
+    scope is fixed, so only a vanished board can refuse) replaces the page shown."""
+    await turn_page(interaction, lambda: call(economy_of(interaction),
+                                              str(interaction.guild_id),
+                                              actor_of(interaction.user)))
 
 
 class LeaderboardPage(ui.DynamicItem[ui.Button[ui.View]],

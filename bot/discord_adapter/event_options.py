@@ -8,7 +8,7 @@ import discord
 from discord.app_commands import Choice
 
 from bot.discord_adapter.delivery import where
-from bot.economy import Economy
+from bot.services.economy import Economy
 
 if TYPE_CHECKING:
     from bot.discord_adapter.client import GarnetBot
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 def economy_of(interaction: discord.Interaction) -> Economy:
     bot: GarnetBot = interaction.client  # type: ignore[assignment]
-    return Economy(bot.host)
+    return bot.economy
 
 
 async def _events(interaction: discord.Interaction, current: str,

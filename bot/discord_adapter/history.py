@@ -17,10 +17,10 @@ from discord import app_commands, ui
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from bot import history
-from bot.discord_adapter.delivery import Defer, answer, where
+from bot.discord_adapter.delivery import Defer, answer, turn_page, where
 from bot.discord_adapter.matches import game_choices
-from bot.discord_adapter.views import register, view_for
+from bot.discord_adapter.views import register
+from bot.services import history, history_queries
 from bot.services.matches import Matches
 
 if TYPE_CHECKING:
@@ -40,7 +40,7 @@ async def _choices(interaction: discord.Interaction, current: str | int,
                    done_only: bool) -> list[Choice[int]]:
     guild, _ = where(interaction)
     # What was typed so far: text, or a number when it already reads as one.
-    found = await history.recent_matches(_host(interaction).db, guild, str(current),
+    found = await history_queries.recent_matches(_host(interaction).db, guild, str(current),
                                          done_only)
     return [Choice(name=label[:100], value=match_id) for match_id, label in found]
 
@@ -74,19 +74,9 @@ class HistoryButton(ui.DynamicItem[ui.Button[ui.View]],
 
     async def callback(self, interaction: discord.Interaction) -> None:
         guild, _ = where(interaction)
-        try:
-            post = await history.history_post(_host(interaction), guild, self.user_id,
-                                              self.game, self.page)
-        except history.HistoryError as exc:
-            await interaction.response.send_message(str(exc), ephemeral=True)
-            return
-        except Exception:
-            log.exception("history page %s of %s failed", self.page, self.user_id)
-            await interaction.response.send_message("Something went wrong; try again.",
-                                                    ephemeral=True)
-            return
-        await interaction.response.edit_message(content=post.text,
-                                                view=view_for(post.buttons))
+        await turn_page(interaction, lambda: history.history(
+            _host(interaction).db, guild, self.user_id, self.game, self.page),
+            refusal_in_place=False, fault="Something went wrong; try again.")
 
 
 class HistoryCommands(commands.Cog):
@@ -103,7 +93,7 @@ class HistoryCommands(commands.Cog):
                       page: app_commands.Range[int, 1, 100_000] = 1) -> None:
         guild, _ = where(interaction)
         user = str((player or interaction.user).id)
-        await answer(interaction, lambda: history.history(self.host, guild, user, game, page),
+        await answer(interaction, lambda: history.history(self.host.db, guild, user, game, page),
                      Defer.NO)
 
     @app_commands.command(name="match", description="One match move by move, with its board")
@@ -112,8 +102,8 @@ class HistoryCommands(commands.Cog):
     @app_commands.autocomplete(id=any_match)
     async def match_(self, interaction: discord.Interaction, id: int) -> None:
         guild, _ = where(interaction)
-        await answer(interaction, lambda: history.show_match(self.host, guild, id),
-                     Defer.PRIVATE)
+        await answer(interaction, lambda: history.show_match(
+            self.host.db, self.host.renderer, guild, id), Defer.PRIVATE)
 
     @app_commands.command(description="Post a finished match as an animation")
     @app_commands.guild_only()
@@ -121,7 +111,8 @@ class HistoryCommands(commands.Cog):
     @app_commands.autocomplete(id=finished_match)
     async def replay(self, interaction: discord.Interaction, id: int) -> None:
         guild, _ = where(interaction)
-        await answer(interaction, lambda: history.replay(self.host, guild, id), Defer.PUBLIC)
+        await answer(interaction, lambda: history.replay(
+            self.host.db, self.host.renderer, guild, id), Defer.PUBLIC)
 
 
 async def install(bot: GarnetBot) -> None:

@@ -14,6 +14,7 @@ import pytest
 from bot.core.clock import VirtualClock
 from bot.core.messages import Actor, Post, Response
 from bot.core.refusal import answered
+from bot.services.economy import Economy
 from bot.services.matches import MatchConfig, Matches
 from bot.store.db import Database, open_database
 
@@ -33,6 +34,8 @@ class Harness:
         self.db = db
         self.url = url
         self.delivered: list[Post] = []
+        # The one Economy of this harness, built from the host's parts (see ``h``).
+        self.economy: Economy
 
     async def deliver(self, post: Post) -> None:
         self.delivered.append(post)
@@ -83,6 +86,7 @@ async def h(tmp_path: Path) -> AsyncIterator[Harness]:
     h = Harness(None, clock, db, url)  # type: ignore[arg-type]
     host = Matches(db, clock, MatchConfig(), deliver=h.deliver, rng=random.Random(7))
     h.host = asking(host)
+    h.economy = Economy(db, clock, host.roles, host.config.dm_reward)
     await host.start()
     yield h
     await host.stop()

@@ -3,18 +3,43 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
 
 from sqlalchemy import select
 
 from bot.core.messages import Actor, Response
-from bot.economy import Economy
+from bot.core.refusal import answered
+from bot.services.economy import Economy
+from bot.services.matches import Matches
 from bot.store.models import LedgerEntry
 from tests.bot.conftest import CHAN, GUILD, HOSTY, Harness
 
 
-def eco(h: Harness) -> Economy:
-    return Economy(h.host)
+class Answering:
+    """An Economy whose every request is answered as the adapters answer it: a refusal
+    the service raises becomes the private Response that says why (``answered``)."""
+
+    def __init__(self, economy: Economy) -> None:
+        self.economy = economy
+
+    def __getattr__(self, name: str) -> Callable[..., Awaitable[Response]]:
+        method = getattr(self.economy, name)
+
+        async def call(*args: Any, **kwargs: Any) -> Response:
+            return await answered(lambda: method(*args, **kwargs))
+
+        return call
+
+
+def eco(h: Harness) -> Any:
+    """The harness's one Economy, answering refusals (see ``Answering``)."""
+    return Answering(h.economy)
+
+
+def economy_of(host: Matches) -> Economy:
+    """An Economy built from a host's parts, as the console and the bot build theirs."""
+    return Economy(host.db, host.clock, host.roles, host.config.dm_reward)
 
 
 def public(response: Response) -> str:

@@ -11,7 +11,6 @@ import discord
 from discord import app_commands
 
 from bot.core.messages import Actor
-from bot.economy import Economy
 from tests.bot import test_discord_adapter as adapter
 from tests.bot.discord_fake import (
     ALICE,
@@ -24,6 +23,7 @@ from tests.bot.discord_fake import (
     Person,
     settle,
 )
+from tests.bot.economy_helpers import Answering
 from tests.bot.test_discord_adapter import World, sends
 
 # The adapter tests' fixtures: a bot on a migrated database copy, Discord faked.
@@ -76,8 +76,9 @@ async def press(world: World, person: Person, message: dict[str, Any],
     return await feed(world, world.fake.press(person, message, custom_id))
 
 
-def economy(world: World) -> Economy:
-    return Economy(world.bot.host)
+def economy(world: World) -> Any:
+    """The bot's one Economy, answering refusals as the adapters do."""
+    return Answering(world.bot.economy)
 
 
 async def test_groups_and_commands_are_synced_with_descriptions(world: World) -> None:

@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import select
 
 from bot.core.messages import Actor, Response
-from bot.economy import Economy
+from bot.services.economy import Economy
 from bot.store.models import Event, EventPlayer, Match
 from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, DAVE, GUILD, HOSTY, Harness
 from tests.bot.economy_helpers import dm, eco, entries, make_event, private, public, refused

@@ -4,18 +4,28 @@ from __future__ import annotations
 
 import io
 import random
+from collections.abc import Awaitable
 from pathlib import Path
 
 from PIL import Image
 
-from bot import history
 from bot.console import Console
+from bot.core.enums import DONE
+from bot.core.messages import Response
+from bot.core.refusal import answered
 from bot.core.timecontrol import TimeControl
-from bot.history import MatchMove, match_record, match_texts, player_history
+from bot.services import history, history_queries, history_view
+from bot.services.history_queries import MatchMove, match_record, player_history
+from bot.services.history_view import match_texts
 from bot.store.models import Match, MatchPlayer, Move, User
 from tests.bot.conftest import ALICE, BOB, GUILD, HOSTY, Harness
 
 T0 = 1_700_000_000.0
+
+
+async def ask(request: Awaitable[Response]) -> Response:
+    """A request answered as the adapters answer it: a refusal becomes its Response."""
+    return await answered(lambda: request)
 
 
 async def add_match(h: Harness, users: list[str], *, status: str = "finished",
@@ -30,7 +40,7 @@ async def add_match(h: Harness, users: list[str], *, status: str = "finished",
                 s.add(User(id=uid, name=uid.capitalize()))
         match = Match(guild_id=guild, channel_id="c1", game=game, kind=kind, status=status,
                       seats=len(users), options={}, time_control={}, created_at=T0,
-                      started_at=T0, finished_at=finished_at if status in history.DONE
+                      started_at=T0, finished_at=finished_at if status in DONE
                       else None, winner_seat=winner if status == "finished" else None,
                       draw=draw, scores=scores, end_reason=end if status == "finished"
                       else "void" if status == "voided" else None)
@@ -60,23 +70,23 @@ async def test_history_pages_newest_first(h: Harness) -> None:
     past = await player_history(h.db, GUILD, "alice", 4)
     assert past.entries == () and past.total == 23
 
-    first = await history.history(h.host, GUILD, "alice")
+    first = await ask(history.history(h.db, GUILD, "alice"))
     assert first.reply is not None and first.reply.ephemeral
     assert first.reply.text.startswith("**Alice's matches** — 23 · page 1 of 3")
     assert [(b.label, b.custom_id) for b in first.reply.buttons] == [
         ("Page 2 ▶", "garnet:hist:alice:2")]
-    middle = await history.history(h.host, GUILD, "alice", page=2)
+    middle = await ask(history.history(h.db, GUILD, "alice", page=2))
     assert middle.reply is not None
     assert [b.custom_id for b in middle.reply.buttons] == [
         "garnet:hist:alice:1", "garnet:hist:alice:3"]
-    last = await history.history(h.host, GUILD, "alice", page=3)
+    last = await ask(history.history(h.db, GUILD, "alice", page=3))
     assert last.reply is not None and [b.label for b in last.reply.buttons] == ["◀ Page 2"]
     assert last.reply.text.count("`#") == 3
 
-    beyond = await history.history(h.host, GUILD, "alice", page=4)
+    beyond = await ask(history.history(h.db, GUILD, "alice", page=4))
     assert beyond.reply is not None and beyond.reply.ephemeral
     assert beyond.reply.text == "There is no page 4: Alice's history has 3 pages (23 matches)."
-    zero = await history.history(h.host, GUILD, "alice", page=0)
+    zero = await ask(history.history(h.db, GUILD, "alice", page=0))
     assert zero.reply is not None and zero.reply.text == "Pages are numbered from 1."
 
 
@@ -91,13 +101,13 @@ async def test_history_holds_only_this_servers_matches_that_were_played_out(h: H
     assert [e.match_id for e in page.entries] == [voided, played, quoridor]
     only = await player_history(h.db, GUILD, "alice", game="quoridor")
     assert [e.match_id for e in only.entries] == [quoridor] and only.total == 1
-    filtered = await history.history(h.host, GUILD, "alice", game="Quoridor")
+    filtered = await ask(history.history(h.db, GUILD, "alice", game="Quoridor"))
     assert filtered.reply is not None
     assert filtered.reply.text.startswith("**Alice's matches of Quoridor** — 1")
     assert filtered.reply.buttons == ()
-    unknown = await history.history(h.host, GUILD, "alice", game="chess")
+    unknown = await ask(history.history(h.db, GUILD, "alice", game="chess"))
     assert unknown.reply is not None and "unknown game 'chess'" in unknown.reply.text
-    none = await history.history(h.host, GUILD, "carol")
+    none = await ask(history.history(h.db, GUILD, "carol"))
     assert none.reply is not None
     assert none.reply.text == "Carol has no finished matches on this server yet."
 
@@ -120,7 +130,7 @@ async def test_each_player_sees_their_own_result_and_how(h: Harness) -> None:
     assert alice.entries[1].moves == 3
     bob = await player_history(h.db, GUILD, "bob")
     assert [(e.result, e.scores) for e in bob.entries[1:3]] == [("won", (15, 8)), ("void", None)]
-    lines = history.history_text(alice).splitlines()[1:-1]
+    lines = history_view.history_text(alice).splitlines()[1:-1]
     assert [line.split(" — ", 1)[1] for line in lines] == [
         "**lost** (left the game) vs Bob, Carol, Dave · 0 moves",
         "**lost** 8–15 vs Bob · 3 moves",
@@ -172,7 +182,7 @@ async def test_a_match_in_full_with_the_time_of_every_move(h: Harness) -> None:
     assert "Host, after move 2: Hosty — pause: phone call" in text
     assert "```\n1. DL 0:12     2. JU 1:15+3\n3. WU 0:03\n```" in text
 
-    shown = await history.show_match(h.host, GUILD, match_id)
+    shown = await ask(history.show_match(h.db, h.host.renderer, GUILD, match_id))
     assert shown.reply is not None and shown.reply.ephemeral and shown.posts == []
     assert shown.reply.text == text
     assert shown.reply.image is not None
@@ -184,8 +194,8 @@ async def test_a_match_in_full_with_the_time_of_every_move(h: Harness) -> None:
 async def test_match_of_an_unknown_id_or_another_server(h: Harness) -> None:
     match_id = await add_match(h, ["alice", "bob"], guild="elsewhere")
     for asked in (match_id, 999):
-        for answer in (await history.show_match(h.host, GUILD, asked),
-                       await history.replay(h.host, GUILD, asked)):
+        for answer in (await ask(history.show_match(h.db, h.host.renderer, GUILD, asked)),
+                       await ask(history.replay(h.db, h.host.renderer, GUILD, asked))):
             assert answer.reply is not None and answer.reply.ephemeral
             assert answer.reply.text == f"There is no match #{asked} on this server."
             assert answer.reply.image is None
@@ -195,36 +205,36 @@ async def test_a_running_match_shows_its_moves_so_far_but_has_no_replay(h: Harne
     match_id = await h.casual("cairo", first="me")
     await h.clock.advance(5)
     await h.play(ALICE, "D left")
-    shown = await history.show_match(h.host, GUILD, match_id)
+    shown = await ask(history.show_match(h.db, h.host.renderer, GUILD, match_id))
     assert shown.reply is not None and shown.reply.image is not None
     assert "in progress (running), 1 moves so far" not in shown.reply.text
     assert "in progress (running), 1 move so far" in shown.reply.text
     assert "```\n1. DL 0:05\n```" in shown.reply.text
-    refused = await history.replay(h.host, GUILD, match_id)
+    refused = await ask(history.replay(h.db, h.host.renderer, GUILD, match_id))
     assert refused.reply is not None and refused.reply.ephemeral
     assert refused.reply.text.startswith(f"Match #{match_id} is still being played")
 
 
 async def test_a_declined_challenge_was_never_played(h: Harness) -> None:
     match_id = await add_match(h, ["alice", "bob"], status="declined")
-    shown = await history.show_match(h.host, GUILD, match_id)
+    shown = await ask(history.show_match(h.db, h.host.renderer, GUILD, match_id))
     assert shown.reply is not None and shown.reply.image is None
     assert shown.reply.text == (f"**Match #{match_id}: Cairo Corridor** between Alice and Bob "
                                 "never started: it was declined.")
-    refused = await history.replay(h.host, GUILD, match_id)
+    refused = await ask(history.replay(h.db, h.host.renderer, GUILD, match_id))
     assert refused.reply is not None and "never played" in refused.reply.text
 
 
 def test_a_long_match_is_cut_into_messages_of_whole_lines() -> None:
     moves = tuple(MatchMove(ply, (ply - 1) % 2, "move", "e3h", 61.0 + ply, ply % 3, T0)
                   for ply in range(1, 301))
-    record = history.MatchRecord(
+    record = history_queries.MatchRecord(
         id=5, guild_id=GUILD, channel_id="c1", game="quoridor", kind="casual",
         status="finished", seats=2, options={}, time_control=TimeControl(),
         reward=None, hints=False, rated=True, created_at=T0, started_at=T0, finished_at=T0,
         winner_seat=0, draw=False, scores=None, end_reason="rules", result_text=None,
-        players=(history.MatchSeat("alice", "Alice", 0, "White", 10.0, 3, False, "won"),
-                 history.MatchSeat("bob", "Bob", 1, "Black", 10.0, 3, False, "lost")),
+        players=(history_queries.MatchSeat("alice", "Alice", 0, "White", 10.0, 3, False, "won"),
+                 history_queries.MatchSeat("bob", "Bob", 1, "Black", 10.0, 3, False, "lost")),
         moves=moves, actions=())
     messages = match_texts(record)
     assert len(messages) > 1
@@ -248,7 +258,7 @@ def gif_frames(data: bytes) -> int:
 
 async def test_replay_posts_the_animation_in_the_channel(h: Harness) -> None:
     match_id = await played_match(h)
-    answer = await history.replay(h.host, GUILD, match_id)
+    answer = await ask(history.replay(h.db, h.host.renderer, GUILD, match_id))
     assert answer.reply is not None and not answer.reply.ephemeral
     assert answer.reply.channel_id is None  # here, where it was asked
     assert answer.reply.text == (
@@ -263,7 +273,7 @@ async def test_a_voided_match_replays_to_the_void(h: Harness) -> None:
     match_id = await h.casual("cairo", first="me")
     await h.play(ALICE, "D left")
     await h.host.void(match_id, GUILD, "c1", HOSTY, "wrong players")
-    answer = await history.replay(h.host, GUILD, match_id)
+    answer = await ask(history.replay(h.db, h.host.renderer, GUILD, match_id))
     assert answer.reply is not None and answer.reply.image is not None
     assert "Voided by the host · 1 move" in answer.reply.text
     assert gif_frames(answer.reply.image.data) == 2
@@ -311,7 +321,7 @@ async def test_user_names_come_from_the_store(h: Harness) -> None:
 def test_a_long_header_and_many_moves_stay_within_the_limit() -> None:
     head = [f"line {i} " + "x" * 140 for i in range(20)]  # 3,000 characters of header
     moves = [f"{i:>3}. e3h 0:12" for i in range(1, 401)]
-    messages = history._pack(head, moves)
+    messages = history_view._pack(head, moves)
     assert all(len(m) <= 2000 for m in messages)
     text = "\n".join(messages)
     assert [line for line in text.splitlines() if line.startswith("line ")] == head

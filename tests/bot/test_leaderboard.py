@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.core.messages import Actor, Response
-from bot.leaderboard import Standing, ranked
+from bot.services.leaderboard import Standing, ranked
 from tests.bot.conftest import ALICE, BOB, CAROL, DAVE, GUILD, HOSTY, Harness
 from tests.bot.economy_helpers import eco, make_event, private, refused, win_dm
 

@@ -13,17 +13,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select, text
 
-from bot import results
 from bot.core.clock import VirtualClock
 from bot.core.messages import Actor
-from bot.economy import Economy
+from bot.services import results
 from bot.services.matches import MatchConfig, Matches
 from bot.store.db import open_database
 from bot.store.models import Match, Rating, RatingChange
 from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, DAVE, GUILD, HOSTY, Harness
 from tests.bot.economy_helpers import (
+    Answering,
     dm,
     eco,
+    economy_of,
     entries,
     make_event,
     private,
@@ -186,7 +187,7 @@ async def test_two_processes_transferring_at_once_never_overdraw(tmp_path: Path)
     url = f"sqlite+aiosqlite:///{tmp_path / 'g.db'}"
     dbs = [await open_database(url), await open_database(url)]
     clock = VirtualClock()
-    one, two = (Economy(Matches(db, clock, MatchConfig(instance=f"i{i}")))
+    one, two = (Answering(economy_of(Matches(db, clock, MatchConfig(instance=f"i{i}"))))
                 for i, db in enumerate(dbs))
     try:
         await one.event_create(GUILD, HOSTY, "Season 1", transfers=True)

@@ -7,7 +7,7 @@ import pytest
 from openskill.models import PlackettLuce, PlackettLuceRating
 from sqlalchemy import select
 
-from bot.ratings import finishing_ranks
+from bot.services.ratings import finishing_ranks
 from bot.store.models import Rating, RatingChange
 from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, DAVE, GUILD, HOSTY, Harness
 from tests.bot.economy_helpers import dm, eco, private, win_dm

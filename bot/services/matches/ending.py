@@ -13,10 +13,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core.enums import EndReason, MatchKind, MatchStatus, MoveKind
 from bot.core.messages import Actor, Post, Response
-from bot.results import settle
 from bot.services.matches.kit import MatchKit
 from bot.services.matches.live import LiveMatch
 from bot.services.matches.timing import Timing
+from bot.services.results import settle
 from bot.services.users import remember
 from bot.store.models import HostAction, Match, MatchPlayer, Move
 from bot.texts import match as texts

@@ -15,7 +15,7 @@ from bot.core.enums import ACTIVE, MatchKind, MatchStatus
 from bot.core.messages import Actor, Button, Post, Response
 from bot.core.refusal import Refusal
 from bot.core.timecontrol import TimeControl
-from bot.events import plan_dm
+from bot.services.events import plan_dm
 from bot.services.matches.ending import reward_of
 from bot.services.matches.kit import MatchKit
 from bot.services.matches.live import LiveMatch

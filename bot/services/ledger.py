@@ -22,30 +22,18 @@ from typing import Any
 from sqlalchemy import ColumnElement, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.events import EventError, Scope
+from bot.services.events import EventError, Scope
 from bot.store.idempotent import insert_once
 from bot.store.models import EventPlayer, LedgerEntry
+from bot.texts import economy as say
 
 MAX_AMOUNT = 1_000_000
 
-KINDS = {
-    "match-reward": "DM reward",
-    "grant": "host grant",
-    "fine": "host fine",
-    "transfer": "transfer",
-    "confiscation": "confiscation",
-}
-
-
-def garnets(n: int) -> str:
-    return f"{n} garnet" if n in (1, -1) else f"{n} garnets"
-
-
 def check_amount(amount: int | None) -> int:
     if amount is None:
-        raise EventError("Say how many garnets, e.g. `amount:5`.")
+        raise EventError(say.amount_missing())
     if not 1 <= amount <= MAX_AMOUNT:
-        raise EventError(f"The amount is a whole number of garnets from 1 to {MAX_AMOUNT:,}.")
+        raise EventError(say.bad_amount(most=MAX_AMOUNT))
     return amount
 
 
@@ -102,12 +90,12 @@ async def transfer(s: AsyncSession, guild_id: str, event_id: int, sender: str,
                    at: float) -> Transfer:
     """Move garnets between two players of an event, never below zero (in ``s``)."""
     if not await lock_player(s, event_id, sender):
-        raise EventError("You are not playing in that event.")
+        raise EventError(say.sender_not_playing())
     where = [LedgerEntry.guild_id == guild_id, LedgerEntry.event_id == event_id]
     have = int(await s.scalar(select(func.coalesce(func.sum(LedgerEntry.amount), 0)).where(
         *where, LedgerEntry.user_id == sender)) or 0)
     if have < amount:
-        raise EventError(f"You have {garnets(have)} there; you cannot give {amount}.")
+        raise EventError(say.too_few_to_give(have=have, amount=amount))
     await book(s, guild_id=guild_id, event_id=event_id, user_id=sender, amount=-amount,
                kind="transfer", note=note_out, author_id=sender, at=at)
     await book(s, guild_id=guild_id, event_id=event_id, user_id=recipient, amount=amount,

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.core.messages import mention
 from bot.core.refusal import Refusal
 from bot.store.db import Database
 from bot.store.models import Event, EventPlayer
+from bot.texts import economy as say
 
 NO_EVENT = ("none", "no", "casual")
 OVERALL = ("all", "overall")
@@ -27,6 +27,23 @@ MAX_NAME = 50
 
 class EventError(Refusal):
     """A request about events, garnets or ratings that is refused; the message says why."""
+
+
+class NoSuchEvent(EventError):
+    """No event of this server has that number."""
+
+    def __init__(self, number: str) -> None:
+        super().__init__(say.no_such_event(number=number))
+        self.number = number
+
+
+class UnknownEvent(EventError):
+    """No event of this server has that name."""
+
+    def __init__(self, name: str, known: Sequence[str]) -> None:
+        super().__init__(say.no_event_called(name=name, known=known))
+        self.name = name
+        self.known = tuple(known)
 
 
 @dataclass(frozen=True)
@@ -49,21 +66,20 @@ class Scope:
 
     @property
     def label(self) -> str:
-        if self.event is not None:
-            return f"**{self.event.name}**"
-        return "overall" if self.overall else "outside events"
+        return say.scope_label(event=self.event.name if self.event is not None else None,
+                               overall=self.overall)
 
 
 def check_name(name: str) -> str:
     name = " ".join(name.split())
     if not name:
-        raise EventError("Name the event, e.g. `/event create name:Season 1`.")
+        raise EventError(say.event_name_missing())
     if len(name) > MAX_NAME:
-        raise EventError(f"An event's name has at most {MAX_NAME} characters.")
+        raise EventError(say.event_name_too_long(limit=MAX_NAME))
     if name.lstrip("#").isdigit():
-        raise EventError("An event's name cannot be a number: numbers name events by id.")
+        raise EventError(say.event_name_is_number())
     if name.lower() in NO_EVENT + OVERALL:
-        raise EventError(f"'{name}' means something else to `event:`; choose another name.")
+        raise EventError(say.event_name_reserved(name=name))
     return name
 
 
@@ -78,7 +94,7 @@ def check_confiscate(value: str | bool | None) -> str:
     if text in ("off", "false", "n", "0"):
         return "no"
     if text not in CONFISCATE:
-        raise EventError(f"`confiscate` is no, winner or remove, not '{value}'.")
+        raise EventError(say.bad_confiscate(value=value))
     return text
 
 
@@ -89,14 +105,12 @@ async def find_event(s: AsyncSession, guild_id: str, text: str) -> Event:
     if number.isdigit():
         event = await s.get(Event, int(number))
         if event is None or event.guild_id != guild_id:
-            raise EventError(f"There is no event #{number} on this server.")
+            raise NoSuchEvent(number)
         return event
     found = await s.scalar(select(Event).where(
         Event.guild_id == guild_id, func.lower(Event.name) == wanted.lower()))
     if found is None:
-        names = await event_names(s, guild_id)
-        known = f" Events here: {', '.join(names)}." if names else " There are no events yet."
-        raise EventError(f"There is no event called '{wanted}' on this server.{known}")
+        raise UnknownEvent(wanted, await event_names(s, guild_id))
     return found
 
 
@@ -122,23 +136,21 @@ async def resolve(s: AsyncSession, guild_id: str, text: str | None,
             return Scope(None)
         if word in OVERALL:
             if not allow_overall:
-                raise EventError("Name one event here (or `none` for garnets outside events).")
+                raise EventError(say.name_one_event())
             return Scope(None, overall=True)
         return Scope(await find_event(s, guild_id, text))
     opened = await open_events(s, guild_id)
     if len(opened) == 1:
         return Scope(opened[0])
     if len(opened) > 1:
-        names = ", ".join(e.name for e in opened)
-        raise EventError(f"Several events are open ({names}); add `event:` with one of them.")
+        raise EventError(say.several_open(names=[e.name for e in opened]))
     return Scope(None, overall=allow_overall)
 
 
 async def require_event(s: AsyncSession, guild_id: str, text: str | None) -> Event:
     scope = await resolve(s, guild_id, text)
     if scope.event is None:
-        raise EventError("No event is open on this server: name one with `event:`, or "
-                         "create one with `/event create`.")
+        raise EventError(say.no_open_event())
     return scope.event
 
 
@@ -200,7 +212,7 @@ async def plan_dm(db: Database, guild_id: str, event: str | None, ids: Sequence[
             scope = await resolve(s, guild_id, event)
             chosen = scope.event
             if chosen is not None and not chosen.open:
-                raise EventError(f"The event {chosen.name} is closed.")
+                raise EventError(say.event_closed_for_dm(event=chosen.name))
         else:
             opened = await open_events(s, guild_id)
             chosen = opened[0] if len(opened) == 1 else None
@@ -209,10 +221,7 @@ async def plan_dm(db: Database, guild_id: str, event: str | None, ids: Sequence[
             found = [await player(s, chosen.id, uid) for uid in ids]
             missing = [uid for uid, row in zip(ids, found, strict=True) if row is None]
             if missing and event is not None and event.strip():
-                raise EventError(
-                    f"{' and '.join(mention(m) for m in missing)} "
-                    f"{'is' if len(missing) == 1 else 'are'} not playing in {chosen.name}; "
-                    "add them with `/event add`, or start the DM with `event:none`.")
+                raise EventError(say.not_in_event_for_dm(user_ids=missing, event=chosen.name))
             if missing:
                 chosen = None  # the open event is not theirs: a DM outside events
             else:
@@ -221,13 +230,13 @@ async def plan_dm(db: Database, guild_id: str, event: str | None, ids: Sequence[
         picked = (chooser or "host").strip()
         return DmPlan(None, picked, default_reward if reward is None else reward, "")
     paid = chosen.reward if reward is None else reward
-    note = f"\nEvent: **{chosen.name}**"
     if chooser is None or not chooser.strip():
         top = min(seats, key=lambda row: row.priority)
         other = next(row for row in seats if row is not top)
         picked = top.user_id
-        note += (f" · {mention(top.user_id)} has the higher priority ({top.priority} vs "
-                 f"{other.priority}) and chooses the First Player")
+        note = say.dm_event_note(event=chosen.name, chooser_id=top.user_id,
+                                 priority=top.priority, other_priority=other.priority)
     else:
         picked = chooser.strip()
-    return DmPlan(chosen.id, picked, paid, note + ".")
+        note = say.dm_event_note(event=chosen.name)
+    return DmPlan(chosen.id, picked, paid, note)

@@ -1,7 +1,8 @@
-"""An event's books as CSV files for its hosts: the ledger, the standings, the matches.
+"""Books for hosts: an event's as CSV files (the ledger, the standings, the matches),
+and every match as a plain record (``python -m bot export --json``).
 
-Spreadsheet-friendly: a header row, UTC times in ISO 8601, names beside ids (names
-change; ids do not), and in the ledger each player's running balance.
+The CSV files are spreadsheet-friendly: a header row, UTC times in ISO 8601, names
+beside ids (names change; ids do not), and in the ledger each player's running balance.
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot import leaderboard, ratings
+from bot.core.enums import DONE, MatchKind, MoveKind
 from bot.core.messages import Image
-from bot.events import Scope, players
+from bot.services import leaderboard, ratings
+from bot.services.events import Scope, players
+from bot.store.db import Database
 from bot.store.models import Event, LedgerEntry, Match, Move, Rating
 from bot.store.queries import user_names
 
@@ -103,7 +106,7 @@ async def _standings(s: AsyncSession, event: Event, names: dict[str, str]) -> by
 async def _matches(s: AsyncSession, event: Event, names: dict[str, str]) -> bytes:
     counts = {m: n for m, n in (await s.execute(
         select(Move.match_id, func.count()).join(Match, Match.id == Move.match_id)
-        .where(Match.event_id == event.id, Move.kind == "move")
+        .where(Match.event_id == event.id, Move.kind == MoveKind.MOVE)
         .group_by(Move.match_id))).all()}
     rows = []
     for m in (await s.scalars(select(Match).where(Match.event_id == event.id)
@@ -118,8 +121,60 @@ async def _matches(s: AsyncSession, event: Event, names: dict[str, str]) -> byte
             "yes" if m.draw else "no", " ".join(map(str, m.scores or [])),
             m.end_reason or "", counts.get(m.id, 0),
             " ".join(f"{p.time_used:.1f}" for p in seated),
-            int(m.time_control.get("reward", 0)) if m.kind == "dm" else 0,
+            int(m.time_control.get("reward", 0)) if m.kind == MatchKind.DM else 0,
         ])
     return _csv(["match", "game", "kind", "status", "started_utc", "finished_utc", "players",
                  "player_ids", "winner_id", "winner", "draw", "scores", "ended_by", "moves",
                  "seconds_used", "reward"], rows)
+
+async def export_matches(db: Database, guild_id: str | None = None) -> list[dict[str, Any]]:
+    async with db.session() as s:
+        query = select(Match).order_by(Match.id)
+        if guild_id is not None:
+            query = query.where(Match.guild_id == guild_id)
+        matches = (await s.scalars(query)).all()
+        names = await user_names(s)
+        moves_by_match: dict[int, list[Move]] = {}
+        for move in (await s.scalars(select(Move).order_by(Move.match_id, Move.ply))).all():
+            moves_by_match.setdefault(move.match_id, []).append(move)
+    records = []
+    for match in matches:
+        players = sorted(match.players, key=lambda p: (p.seat is None, p.seat, p.order))
+        moves = moves_by_match.get(match.id, [])
+        winner = next((p for p in players if p.seat == match.winner_seat), None) \
+            if match.winner_seat is not None else None
+        records.append({
+            "id": match.id,
+            "guild": match.guild_id,
+            "channel": match.channel_id,
+            "game": match.game,
+            "kind": match.kind,
+            "event_id": match.event_id,
+            "status": match.status,
+            "options": match.options,
+            "time_control": match.time_control,
+            "players": [
+                {"seat": p.seat, "id": p.user_id, "name": names.get(p.user_id, p.user_id),
+                 "time_used": round(p.time_used, 3), "banks_left": p.banks_left,
+                 "out": p.out}
+                for p in players
+            ],
+            "moves": [
+                {"ply": m.ply, "seat": m.seat,
+                 "move": m.notation if m.kind == MoveKind.MOVE else None, "event": m.kind,
+                 "seconds": round(m.elapsed, 3), "banks_spent": m.banks_spent}
+                for m in moves
+            ],
+            "result": None if match.status not in DONE else {
+                "winner_seat": match.winner_seat,
+                "winner": winner.user_id if winner else None,
+                "draw": match.draw,
+                "scores": match.scores,
+                "how": match.end_reason,
+                "text": match.result_text,
+            },
+            "created_at": match.created_at,
+            "started_at": match.started_at,
+            "finished_at": match.finished_at,
+        })
+    return records

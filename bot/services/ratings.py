@@ -20,6 +20,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy import insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.core.enums import MoveKind
 from bot.store.idempotent import insert_once
 from bot.store.models import Match, Move, Rating, RatingChange
 
@@ -83,8 +84,8 @@ async def rate_match(s: AsyncSession, match: Match, users: Sequence[str], winner
     if await s.scalar(select(RatingChange.id).where(RatingChange.match_id == match.id)
                       .limit(1)) is not None:
         return []
-    outs = (await s.scalars(select(Move.seat).where(Move.match_id == match.id,
-                                                    Move.kind == "out").order_by(Move.ply))).all()
+    outs = (await s.scalars(select(Move.seat).where(
+        Move.match_id == match.id, Move.kind == MoveKind.OUT).order_by(Move.ply))).all()
     ranks = finishing_ranks(len(users), winner, outs)
     for user_id in users:
         # Created by insert-or-nothing, so that two first matches of a newcomer

@@ -17,9 +17,12 @@ from typing import Any
 from sqlalchemy import case, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot import ledger, ratings
-from bot.events import EventError, Scope
+from bot.services import ledger, ratings
+from bot.services.events import EventError, Scope
+from bot.services.results import DRAWN, WON
 from bot.store.models import EventPlayer, LedgerEntry, MatchResult, Rating, User
+from bot.texts import economy as say
+from bot.texts import standings as standing_texts
 
 BY = ("garnets", "wins", "rating")
 PER_PAGE = 10
@@ -82,14 +85,14 @@ async def by_garnets(s: AsyncSession, guild_id: str, scope: Scope) -> Board:
     found = {user_id: (name, int(total)) for user_id, name, total in rows.all()}
     for user_id, name in (await _members(s, scope)).items():
         found.setdefault(user_id, (name, 0))
-    return ranked([Standing(u, name, (float(n),), ledger.garnets(n))
+    return ranked([Standing(u, name, (float(n),), say.garnets(n))
                    for u, (name, n) in found.items()])
 
 
 def _tally(guild_id: str, scope: Scope, game: str | None) -> Any:
     """(user, won, drawn, played) per player in the scope's finished matches."""
-    won = func.sum(case((MatchResult.outcome == "won", 1), else_=0))
-    drawn = func.sum(case((MatchResult.outcome == "drawn", 1), else_=0))
+    won = func.sum(case((MatchResult.outcome == WON, 1), else_=0))
+    drawn = func.sum(case((MatchResult.outcome == DRAWN, 1), else_=0))
     query = (select(MatchResult.user_id, won.label("won"), drawn.label("drawn"),
                     func.count().label("played"))
              .where(MatchResult.guild_id == guild_id))
@@ -118,9 +121,7 @@ async def by_wins(s: AsyncSession, guild_id: str, scope: Scope, game: str | None
         found.setdefault(user_id, (name, 0, 0, 0))
     standings = []
     for user_id, (name, w, d, n) in found.items():
-        text = f"{w} win{'' if w == 1 else 's'} · {n - w - d} lost"
-        if d:
-            text += f" · {d} drawn"
+        text = standing_texts.wins_standing(won=w, lost=n - w - d, drawn=d)
         standings.append(Standing(user_id, name, (float(w),), text))
     return ranked(standings)
 
@@ -142,7 +143,7 @@ async def by_rating(s: AsyncSession, guild_id: str, scope: Scope, game: str) -> 
         found.setdefault(user_id, (name, ratings.MODEL.mu, ratings.MODEL.sigma, 0))
     standings = []
     for user_id, (name, mu, sigma, games) in found.items():
-        text = f"{ratings.shown(mu, sigma)} ({games} game{'' if games == 1 else 's'})"
+        text = standing_texts.rating_standing(rating=ratings.shown(mu, sigma), games=games)
         standings.append(Standing(user_id, name, (round(ratings.ordinal(mu, sigma), 9),),
                                   text))
     return ranked(standings)
@@ -166,12 +167,12 @@ async def board(s: AsyncSession, guild_id: str, by: str, scope: Scope,
                 game: str | None) -> Board:
     if by == "garnets":
         if game is not None:
-            raise EventError("Garnets are not counted per game; leave out `game`.")
+            raise EventError(standing_texts.garnets_per_game())
         return await by_garnets(s, guild_id, scope)
     if by == "wins":
         return await by_wins(s, guild_id, scope, game)
     if by == "rating":
         if game is None:
-            raise EventError("Name the game of the rating board with `game:`.")
+            raise EventError(standing_texts.rating_board_needs_game())
         return await by_rating(s, guild_id, scope, game)
-    raise EventError(f"`by` is {', '.join(BY)}, not '{by}'.")
+    raise EventError(standing_texts.bad_board(by=by, choices=BY))

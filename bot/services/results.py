@@ -14,29 +14,34 @@ from collections.abc import Sequence
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot import ledger, ratings
-from bot.core.messages import mention
-from bot.events import Scope
+from bot.core.enums import MatchKind
+from bot.services import ledger, ratings
+from bot.services.events import Scope
 from bot.store.idempotent import insert_once
 from bot.store.models import Event, Match, MatchResult
 from bot.store.queries import user_names
+from bot.texts import economy as say
+from bot.texts.match import match_label
 from engine.registry import get_game
+
+# A player's outcome of a finished match (MatchResult.outcome), for standings.
+WON, LOST, DRAWN = "won", "lost", "drawn"
 
 
 async def settle(s: AsyncSession, match: Match, users: Sequence[str], winner: int | None,
                  reward: int, now: float) -> str:
     """Book the result's garnets, standings and ratings; the text to add to the result
     post. ``users`` are the players by seat; ``winner`` None is a draw."""
-    label = f"DM #{match.id}" if match.kind == "dm" else f"Match #{match.id}"
+    label = match_label(match.id, match.kind)
     text = ""
-    if winner is not None and match.kind == "dm":
+    if winner is not None and match.kind == MatchKind.DM:
         champion = users[winner]
         if reward > 0:
             await ledger.book(s, guild_id=match.guild_id, event_id=match.event_id,
                               user_id=champion, amount=reward, kind="match-reward",
-                              note=f"won {label}", author_id=None, match_id=match.id,
+                              note=say.reward_note(label=label), author_id=None, match_id=match.id,
                               key=f"match:{match.id}:reward", at=now)
-            text += f" {mention(champion)} receives {reward} garnets."
+            text += say.reward_said(user_id=champion, reward=reward)
         if match.event_id is not None:
             event = await s.get(Event, match.event_id)
             if event is not None and event.confiscate != "no":
@@ -46,9 +51,9 @@ async def settle(s: AsyncSession, match: Match, users: Sequence[str], winner: in
     changes = await ratings.rate_match(s, match, users, winner, now)
     if changes:
         names = await user_names(s, [c.user_id for c in changes])
-        parts = [f"{names.get(c.user_id, c.user_id)} {ratings.shown(c.mu_after, c.sigma_after)}"
-                 f" ({ratings.delta(c.mu_before, c.mu_after)})" for c in changes]
-        text += f"\nRatings ({get_game(match.game).title}): {', '.join(parts)}."
+        parts = [(names.get(c.user_id, c.user_id), ratings.shown(c.mu_after, c.sigma_after),
+                  ratings.delta(c.mu_before, c.mu_after)) for c in changes]
+        text += say.rating_changes(game=get_game(match.game).title, changes=parts)
     return text
 
 
@@ -57,7 +62,7 @@ async def _record(s: AsyncSession, match: Match, users: Sequence[str], winner: i
     """Each player's result, for standings (see MatchResult), once."""
     rows = [dict(match_id=match.id, user_id=user, guild_id=match.guild_id,
                  event_id=match.event_id, game=match.game, at=now,
-                 outcome="drawn" if winner is None else "won" if seat == winner else "lost")
+                 outcome=DRAWN if winner is None else WON if seat == winner else LOST)
             for seat, user in enumerate(users)]
     if await insert_once(s, MatchResult, rows[0], ["match_id", "user_id"]):
         await s.execute(insert(MatchResult), rows[1:])
@@ -73,15 +78,14 @@ async def _confiscate(s: AsyncSession, match: Match, event: Event, loser: str, w
     to_winner = event.confiscate == "winner"
     booked = await ledger.book(
         s, guild_id=match.guild_id, event_id=event.id, user_id=loser, amount=-have,
-        kind="confiscation", note=f"lost {label}" + (" (to the winner)" if to_winner else ""),
+        kind="confiscation", note=say.confiscation_note(label=label, to_winner=to_winner),
         author_id=None, match_id=match.id, key=f"match:{match.id}:confiscation:from", at=now)
     if not booked:
         return ""  # booked before, by an earlier attempt at this result
     if to_winner:
         await ledger.book(
             s, guild_id=match.guild_id, event_id=event.id, user_id=winner, amount=have,
-            kind="confiscation", note=f"won {label}: the loser's garnets", author_id=None,
+            kind="confiscation", note=say.confiscation_won_note(label=label), author_id=None,
             match_id=match.id, key=f"match:{match.id}:confiscation:to", at=now)
-        return (f" {mention(loser)}'s {ledger.garnets(have)} are confiscated and go to "
-                f"{mention(winner)}.")
-    return f" {mention(loser)}'s {ledger.garnets(have)} are confiscated."
+    return say.confiscated(loser_id=loser, amount=have,
+                           winner_id=winner if to_winner else None)

@@ -1,0 +1,55 @@
+"""What every part of the economy shares: the database, the clock, who hosts, the
+default reward, and the locks of spending."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.core.clock import Clock
+from bot.core.messages import Button
+from bot.services.permissions import HostRoles
+from bot.store.db import Database
+from bot.store.models import User
+from bot.texts import economy as say
+from engine.registry import get_game
+
+LEDGER_PAGE = 10
+MAX_LISTED = 60  # players listed in one message (Discord allows 2,000 characters)
+
+
+def game_key(game: str | None) -> str | None:
+    return get_game(game).key if game is not None and game.strip() else None
+
+
+def page_buttons(page_id: Callable[[int], str], page: int, pages: int) -> tuple[Button, ...]:
+    """◀ Prev / Next ▶ for a page of ``pages``; ``page_id(n)`` is page n's button id."""
+    buttons = []
+    if page > 1:
+        buttons.append(Button(say.PREV, page_id(page - 1)))
+    if page < pages:
+        buttons.append(Button(say.NEXT, page_id(page + 1)))
+    return tuple(buttons)
+
+
+async def name_of(s: AsyncSession, user_id: str) -> str:
+    user = await s.get(User, user_id)
+    return user.name if user is not None else user_id
+
+
+class EconomyBase:
+    """Built once and handed what it needs; its state lives in the database, except
+    the locks that keep one player's spending in this process one at a time."""
+
+    def __init__(self, db: Database, clock: Clock, roles: HostRoles, dm_reward: int) -> None:
+        self.db = db
+        self.clock = clock
+        self.roles = roles
+        self.dm_reward = dm_reward
+        # One lock per (event, player) that spends garnets (see services/ledger.py).
+        self.locks: dict[tuple[int, str], asyncio.Lock] = {}
+
+    def now(self) -> float:
+        return self.clock.now()

@@ -1,0 +1,182 @@
+"""Events and priority: what hosts organise (``/event ...``, ``/priority ...``), what
+anyone may read of it, and an event's books for its hosts."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+
+from bot.core.messages import Actor, Post, Response
+from bot.services import events, ledger
+from bot.services.economy.base import MAX_LISTED, EconomyBase
+from bot.services.events import EventError, Scope
+from bot.services.exports import export_event
+from bot.services.users import remember
+from bot.store.models import Event, EventPlayer
+from bot.store.queries import user_names
+from bot.texts import economy as say
+
+
+class Organising(EconomyBase):
+    # ==== events =========================================================================
+
+    async def event_create(self, guild_id: str, actor: Actor, name: str,
+                           reward: int | None = None, transfers: bool = False,
+                           confiscate: str | bool | None = None) -> Response:
+        await self.roles.require_host(guild_id, actor)
+        name = events.check_name(name)
+        paid = self.dm_reward if reward is None else reward
+        if not 0 <= paid <= ledger.MAX_AMOUNT:
+            raise EventError(say.bad_reward())
+        taking = events.check_confiscate(confiscate)
+        try:
+            async with self.db.session() as s, s.begin():
+                same = await s.scalar(select(Event.id).where(
+                    Event.guild_id == guild_id, func.lower(Event.name) == name.lower()))
+                if same is not None:
+                    raise EventError(say.event_exists(name=name, event_id=same))
+                await remember(s, [actor])
+                event = Event(guild_id=guild_id, name=name, reward=paid, transfers=transfers,
+                              confiscate=taking, open=True, created_by=actor.id,
+                              created_at=self.now())
+                s.add(event)
+                await s.flush()
+                event_id = event.id
+        except IntegrityError:
+            raise EventError(say.event_exists(name=name)) from None
+        return Response(reply=Post(say.event_created(
+            name=name, event_id=event_id, reward=paid, transfers=transfers,
+            confiscate=taking)))
+
+    async def event_add(self, guild_id: str, actor: Actor, people: Sequence[Actor],
+                        event: str | None = None) -> Response:
+        await self.roles.require_host(guild_id, actor)
+        if not people:
+            raise EventError(say.name_player_to_add())
+        async with self.db.session() as s, s.begin():
+            chosen = await events.require_event(s, guild_id, event)
+            if not chosen.open:
+                raise EventError(say.event_closed(event=chosen.name))
+            await remember(s, [actor, *people])
+            ordered = await events.players(s, chosen.id)
+            have = {row.user_id: row for row in ordered}
+            added = []
+            for person in dict.fromkeys(people):
+                if person.id in have:
+                    raise EventError(say.already_playing(
+                        user_id=person.id, event=chosen.name, priority=have[person.id].priority))
+                row = EventPlayer(event_id=chosen.id, user_id=person.id,
+                                  priority=len(ordered) + 1, added_at=self.now())
+                s.add(row)
+                ordered.append(row)
+                have[person.id] = row
+                added.append(row)
+            total = len(ordered)
+        return Response(reply=Post(say.players_added(
+            event=chosen.name, added=[(r.user_id, r.priority) for r in added], total=total)))
+
+    async def event_remove(self, guild_id: str, actor: Actor, person: Actor,
+                           event: str | None = None) -> Response:
+        await self.roles.require_host(guild_id, actor)
+        async with self.db.session() as s, s.begin():
+            chosen = await events.require_event(s, guild_id, event)
+            ordered = await events.players(s, chosen.id)
+            row = next((r for r in ordered if r.user_id == person.id), None)
+            if row is None:
+                raise EventError(say.not_playing(user_id=person.id, event=chosen.name))
+            ordered.remove(row)
+            await s.delete(row)
+            await s.flush()
+            events.renumber(ordered)
+        return Response(reply=Post(say.player_removed(user_id=person.id, event=chosen.name)))
+
+    async def event_close(self, guild_id: str, actor: Actor,
+                          event: str | None = None) -> Response:
+        await self.roles.require_host(guild_id, actor)
+        async with self.db.session() as s, s.begin():
+            chosen = await events.require_event(s, guild_id, event)
+            if not chosen.open:
+                raise EventError(say.event_already_closed(event=chosen.name))
+            chosen.open = False
+            chosen.closed_at = self.now()
+        return Response(reply=Post(say.event_closed_now(event=chosen.name,
+                                                        event_id=chosen.id)))
+
+    async def event_info(self, guild_id: str, actor: Actor,
+                         event: str | None = None) -> Response:
+        async with self.db.session() as s:
+            chosen = await events.require_event(s, guild_id, event)
+            ordered = await events.players(s, chosen.id)
+            totals = await ledger.balances(s, guild_id, Scope(chosen))
+            names = await user_names(
+                s, [r.user_id for r in ordered[:MAX_LISTED]] + [chosen.created_by])
+        return Response.say(say.event_info(
+            name=chosen.name, event_id=chosen.id, closed_at=None if chosen.open
+            else chosen.closed_at or 0, creator=names.get(chosen.created_by, chosen.created_by),
+            created_at=chosen.created_at, reward=chosen.reward, transfers=chosen.transfers,
+            confiscate=chosen.confiscate, count=len(ordered),
+            players=[(r.priority, names.get(r.user_id, r.user_id), totals.get(r.user_id, 0))
+                     for r in ordered[:MAX_LISTED]]))
+
+    # ==== priority =======================================================================
+
+    async def priority_set(self, guild_id: str, actor: Actor, person: Actor, rank: int,
+                           event: str | None = None) -> Response:
+        await self.roles.require_host(guild_id, actor)
+        if rank < 1:
+            raise EventError(say.bad_rank())
+        async with self.db.session() as s, s.begin():
+            chosen = await events.require_event(s, guild_id, event)
+            ordered = await events.players(s, chosen.id)
+            row = next((r for r in ordered if r.user_id == person.id), None)
+            if row is None:
+                raise EventError(say.not_playing_add_them(user_id=person.id,
+                                                          event=chosen.name))
+            placed = events.move_to(ordered, row, rank)
+            names = await user_names(s, [r.user_id for r in ordered[:MAX_LISTED]])
+        return Response(reply=Post(say.priority_set(
+            user_id=person.id, rank=placed, event=chosen.name, count=len(ordered),
+            order=[(r.priority, names.get(r.user_id, r.user_id))
+                   for r in ordered[:MAX_LISTED]])))
+
+    async def priority_show(self, guild_id: str, actor: Actor,
+                            event: str | None = None) -> Response:
+        async with self.db.session() as s:
+            chosen = await events.require_event(s, guild_id, event)
+            ordered = await events.players(s, chosen.id)
+            names = await user_names(s, [r.user_id for r in ordered[:MAX_LISTED]])
+        mine = next((r.priority for r in ordered if r.user_id == actor.id), None)
+        return Response.say(say.priority_list(
+            event=chosen.name, count=len(ordered), mine=mine,
+            order=[(r.priority, names.get(r.user_id, r.user_id), r.user_id == actor.id)
+                   for r in ordered[:MAX_LISTED]]))
+
+    # ==== for autocomplete ================================================================
+
+    async def event_choices(self, guild_id: str, current: str,
+                            wider: bool = False) -> list[tuple[str, str]]:
+        """(label, value) of the server's events matching ``current``, open ones first;
+        ``wider`` adds "overall" and "outside events" (for balances and boards)."""
+        wanted = current.strip().lower()
+        async with self.db.session() as s:
+            rows = (await s.scalars(select(Event).where(Event.guild_id == guild_id)
+                                    .order_by(Event.open.desc(), Event.id.desc())
+                                    .limit(100))).all()
+        found = [(say.event_choice(name=e.name, event_id=e.id, open=e.open), str(e.id))
+                 for e in rows if wanted in e.name.lower() or wanted == str(e.id)]
+        if wider:
+            found += [(label, value) for label, value in say.WIDER_CHOICES
+                      if wanted in label.lower() or wanted == value]
+        return found[:25]
+
+    # ==== export =========================================================================
+
+    async def export(self, guild_id: str, actor: Actor, event: str | None = None) -> Response:
+        await self.roles.require_host(guild_id, actor)
+        async with self.db.session() as s:
+            chosen = await events.require_event(s, guild_id, event)
+            files = await export_event(s, chosen)
+        return Response(reply=Post(say.export_ready(event=chosen.name), ephemeral=True,
+                                   attachments=tuple(files)))

@@ -1,0 +1,181 @@
+"""Match history as players read it: a page of a player's matches with its buttons,
+and one match in full, cut into messages. Its sentences are in ``bot.texts.history``."""
+
+from __future__ import annotations
+
+import re
+
+from bot.core import buttons
+from bot.core.enums import PLAYING, MatchKind, MatchStatus, MoveKind
+from bot.core.messages import Button
+from bot.services.history_queries import (
+    NEVER_PLAYED,
+    HistoryPage,
+    MatchMove,
+    MatchRecord,
+    my_scores,
+)
+from bot.texts import history as say
+from bot.texts import match as texts
+from bot.texts.history import count, date, result_words, took
+from engine.registry import get_game
+
+MAX_TEXT = 2000  # Discord's limit for one message
+MENTION = re.compile(r"<@([^>]+)>")
+MAX_ACTIONS = 10  # host actions listed with a match (the message must stay short)
+
+
+def history_text(page: HistoryPage) -> str:
+    game = say.title(page.game) if page.game else None
+    if page.total == 0:
+        return say.no_matches(name=page.name, game=game)
+    lines = [say.history_head(name=page.name, game=game, total=page.total, page=page.page,
+                              pages=page.pages)]
+    for e in page.entries:
+        lines.append(say.history_line(
+            match_id=e.match_id, finished_at=e.finished_at, game=say.title(e.game),
+            dm=e.kind == MatchKind.DM,
+            result=result_words(result=e.result, how=e.how, scores=e.scores),
+            opponents=e.opponents, moves=e.moves))
+    lines.append(say.history_foot(match_id=page.entries[0].match_id))
+    return "\n".join(lines)
+
+
+def history_buttons(page: HistoryPage) -> tuple[Button, ...]:
+    """◀ newer and older ▶ pages, as persistent buttons ``garnet:hist:USER:PAGE[:GAME]``."""
+    found = []
+    if page.page > 1:
+        found.append(Button(say.page_button(page=page.page - 1, newer=True),
+                            buttons.history(page.user_id, page.page - 1, page.game)))
+    if page.page < page.pages:
+        found.append(Button(say.page_button(page=page.page + 1, newer=False),
+                            buttons.history(page.user_id, page.page + 1, page.game)))
+    return tuple(found)
+
+
+def _names_for(record: MatchRecord, text: str) -> str:
+    """A stored result line with its mentions as names (nobody is pinged by a lookup)."""
+    by_id = {p.user_id: p.name for p in record.players}
+    return MENTION.sub(lambda m: by_id.get(m.group(1), m.group(1)), text)
+
+
+def match_texts(record: MatchRecord) -> list[str]:
+    """One match in full, as messages of at most 2000 characters (the moves run on)."""
+    game = get_game(record.game)
+    label = texts.match_label(record.id, record.kind)
+    if record.status in NEVER_PLAYED:
+        names = " and ".join(p.name for p in record.players)
+        return [f"**{label}: {game.title}** between {names} never started: it "
+                f"{say.NEVER_PLAYED[record.status]}."]
+    head = [f"**{label}: {game.title}** — {_state_words(record)}"]
+    for p in record.players:
+        who = f"{p.colour}: {p.name}" if p.colour else p.name
+        parts = [who]
+        if p.result is not None:
+            mine = my_scores(list(record.scores) if record.scores else None, p.seat)
+            how = "out" if p.out and p.result == "lost" else record.end_reason
+            parts.append(result_words(result=p.result, how=how, scores=mine))
+        elif p.out:
+            parts.append("out of the game")
+        if record.started_at is not None and record.time_control.enabled:
+            parts.append(f"{took(p.time_used)} used, {texts.banks(p.banks_left)} left")
+        head.append(" · ".join(parts))
+    settings = texts.options_line(game, record.options, record.time_control)
+    extras = []
+    if record.kind == MatchKind.DM and record.reward:
+        extras.append(f"{record.reward} garnets to the winner")
+    if record.kind == MatchKind.CASUAL:
+        extras.append("rated" if record.rated else "unrated")
+    if record.hints:
+        extras.append("hints on")
+    head.append(" · ".join([settings, *extras]))
+    if record.result_text:
+        head.append(_names_for(record, record.result_text))
+    for a in record.actions[:MAX_ACTIONS]:
+        detail = f": {a.detail[:200]}" if a.detail else ""
+        head.append(f"Host, after move {a.after_ply}: {a.actor_name} — {a.action}{detail}")
+    if len(record.actions) > MAX_ACTIONS:
+        head.append(f"… and {len(record.actions) - MAX_ACTIONS} more host actions.")
+    if not record.moves:
+        head.append("No moves were played.")
+        return _pack(head, [])
+    head.append("Moves, with the time each took (+banks of reserve spent):")
+    return _pack(head, _move_lines(record))
+
+
+def _state_words(record: MatchRecord) -> str:
+    if record.status == MatchStatus.FINISHED:
+        return f"finished {date(record.finished_at)}"
+    if record.status == MatchStatus.VOIDED:
+        return f"voided {date(record.finished_at)}"
+    if record.status in PLAYING:
+        moves = sum(1 for m in record.moves if m.kind == MoveKind.MOVE)
+        return f"in progress ({record.status}), {count(moves, 'move')} so far"
+    return "not started yet (" + ("waiting for the challenged players"
+                                  if record.status == MatchStatus.PENDING
+                                  else "the First Player is being chosen") + ")"
+
+
+def _move_lines(record: MatchRecord) -> list[str]:
+    width = max((len(m.notation) for m in record.moves if m.kind == MoveKind.MOVE), default=2)
+    number = len(str(len(record.moves)))
+    names = {p.seat: p.name for p in record.players}
+
+    def entry(m: MatchMove) -> str:
+        if m.kind == MoveKind.OUT:
+            return f"{m.ply:>{number}}. {names.get(m.seat, '?')} out"
+        spent = f"+{m.banks_spent}" if m.banks_spent else ""
+        return f"{m.ply:>{number}}. {m.notation:<{width}} {took(m.seconds)}{spent}"
+
+    if record.seats > 2:
+        # With more than two seats the mover is not evident from the number: name them.
+        wide = max(len(n) for n in names.values())
+        return [entry(m) if m.kind == MoveKind.OUT else
+                f"{m.ply:>{number}}. {names.get(m.seat, '?'):<{wide}} "
+                f"{m.notation:<{width}} {took(m.seconds)}"
+                + (f"+{m.banks_spent}" if m.banks_spent else "")
+                for m in record.moves]
+    cells = [entry(m) for m in record.moves]
+    column = max(len(c) for c in cells)
+    return [
+        "   ".join(c.ljust(column) for c in cells[i:i + 2]).rstrip()
+        for i in range(0, len(cells), 2)
+    ]
+
+
+def _pack(head: list[str], lines: list[str], limit: int = MAX_TEXT) -> list[str]:
+    """The header lines, then the move lines in a code block, cut into messages of at
+    most ``limit`` characters between whole lines (each message's block closed)."""
+    messages: list[str] = []
+    current = ""
+    for line in head:
+        line = line[:limit]
+        if current and len(current) + 1 + len(line) > limit:
+            messages.append(current)
+            current = ""
+        current = f"{current}\n{line}" if current else line
+
+    def joined(block: list[str]) -> str:
+        code = "```\n" + "\n".join(block) + "\n```"
+        return f"{current}\n{code}" if current else code
+
+    block: list[str] = []
+    for line in lines:
+        if len(joined([*block, line])) > limit and (block or current):
+            messages.append(joined(block) if block else current)
+            current, block = "", []
+        block.append(line)
+    if block or current:
+        messages.append(joined(block) if block else current)
+    return messages
+
+
+def caption(record: MatchRecord) -> str:
+    """The result in a few words, for the animation's last frame and the post."""
+    scores = list(record.scores) if record.scores else None
+    if record.status == MatchStatus.VOIDED or record.winner_seat is None or record.draw:
+        return say.caption(voided=record.status == MatchStatus.VOIDED, winner=None,
+                           colour=None, end_reason=record.end_reason, scores=scores)
+    winner = next(p for p in record.players if p.seat == record.winner_seat)
+    return say.caption(voided=False, winner=winner.name, colour=winner.colour,
+                       end_reason=record.end_reason, scores=my_scores(scores, winner.seat))

@@ -1,0 +1,143 @@
+"""What garnet says about match history: ``/history``, ``/match`` and ``/replay``."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from engine.game import EngineError
+from engine.registry import get_game
+
+# How a match ended, as said after "won"/"lost"/"draw".
+HOW = {
+    "rules": "",
+    "timeout": "on time",
+    "resign": "by resignation",
+    "adjudicated": "by the host's decision",
+    "out": "(left the game)",
+}
+# What became of a challenge that was never played, by its status.
+NEVER_PLAYED = {
+    "declined": "was declined",
+    "cancelled": "was withdrawn",
+    "expired": "lapsed: the challenge was not accepted in time",
+}
+
+
+def date(at: float | None) -> str:
+    if at is None:
+        return "?"
+    return time.strftime("%d %b %Y", time.gmtime(at)).lstrip("0")
+
+
+def took(seconds: float) -> str:
+    """Time a move took, or time used: m:ss (h:mm:ss from an hour), rounded down."""
+    whole = max(0, int(seconds + 1e-6))
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}{'es' if noun.endswith('ch') else 's'}"
+
+
+def result_words(*, result: str, how: str | None, scores: Sequence[int] | None) -> str:
+    words = f"**{result}**"
+    if scores:
+        words += " " + "–".join(str(s) for s in scores)
+    manner = HOW.get(how or "", "")
+    return f"{words} {manner}" if manner and result != "void" else words
+
+
+def title(game: str) -> str:
+    """A game's title, or its key if this version no longer has it."""
+    try:
+        return get_game(game).title
+    except EngineError:
+        return game
+
+
+def match_choice(*, match_id: int, game: str, players: str, status: str) -> str:
+    return f"#{match_id} {game}: {players} ({status})"
+
+
+# ---- refusals ------------------------------------------------------------------------------
+
+
+def pages_from_one() -> str:
+    return "Pages are numbered from 1."
+
+
+def no_such_page(*, page: int, name: str, pages: int, total: int) -> str:
+    return (f"There is no page {page}: {name}'s history has {pages} "
+            f"page{'' if pages == 1 else 's'} ({count(total, 'match')}).")
+
+
+def no_such_match(*, match_id: int) -> str:
+    return f"There is no match #{match_id} on this server."
+
+
+def still_playing(*, label: str, match_id: int) -> str:
+    return (f"{label} is still being played; `/replay` works once it "
+            f"is over (`/match id:{match_id}` shows the moves so far).")
+
+
+def never_played(*, label: str) -> str:
+    return f"{label} was never played, so there is nothing to replay."
+
+
+def too_long_to_animate(*, label: str) -> str:
+    return (f"{label} is too long to animate within Discord's upload "
+            "limit; `/match` shows it move by move.")
+
+
+# ---- pages and replays -------------------------------------------------------------------
+
+
+def page_button(*, page: int, newer: bool) -> str:
+    return f"◀ Page {page}" if newer else f"Page {page} ▶"
+
+
+def no_matches(*, name: str, game: str | None) -> str:
+    what = f" of {game}" if game else ""
+    return f"{name} has no finished matches{what} on this server yet."
+
+
+def history_head(*, name: str, game: str | None, total: int, page: int, pages: int) -> str:
+    what = f" of {game}" if game else ""
+    return f"**{name}'s matches{what}** — {total} · page {page} of {pages}, newest first"
+
+
+def history_line(*, match_id: int, finished_at: float | None, game: str, dm: bool,
+                 result: str, opponents: Sequence[str], moves: int) -> str:
+    against = f" vs {', '.join(opponents)}" if opponents else ""
+    return (f"`#{match_id}` {date(finished_at)} · {game}{' DM' if dm else ''} — "
+            f"{result}{against} · {count(moves, 'move')}")
+
+
+def history_foot(*, match_id: int) -> str:
+    return (f"`/match id:{match_id}` shows a match move by move; `/replay id:{match_id}` "
+            "animates it.")
+
+
+def replay_text(*, label: str, game: str, players: Sequence[tuple[str, str | None]],
+                caption: str, moves: int) -> str:
+    """``players``: (name, colour) in seat order."""
+    return (f"**Replay of {label}: {game}** — "
+            + " vs ".join(f"{name} ({colour})" for name, colour in players)
+            + f"\n{caption} · {count(moves, 'move')}")
+
+
+def caption(*, voided: bool, winner: str | None, colour: str | None, end_reason: str | None,
+            scores: Sequence[int] | None) -> str:
+    """The result in a few words, for a replay's last frame and its post: ``winner``
+    None is a draw; ``scores`` the winner's first."""
+    if voided:
+        return "Voided by the host"
+    how = {"timeout": " on time", "resign": " by resignation",
+           "adjudicated": " by the host's decision"}.get(end_reason or "", "")
+    score = "–".join(str(s) for s in scores) if scores else ""
+    if winner is None:
+        return " ".join(x for x in ("Draw" + how, score) if x)
+    return " ".join(x for x in (f"{winner} ({colour}) wins{how}", score) if x)
