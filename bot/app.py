@@ -1,20 +1,30 @@
-"""Putting the bot together: settings, database, clock and host, then an adapter."""
+"""The one composition root: settings, database, clock, every service, then an adapter.
+
+Nothing imports this module but the launcher (``python -m bot``), benchmarks and
+tests: every part is built here once and handed what it needs.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from sqlalchemy import func, select
 
-from bot.config import Settings
-from bot.console import Console
+from bot.adapters.console import Console
+from bot.commands.spec import Services
+from bot.config import ConfigError, Settings
 from bot.core.clock import Clock, RealClock, VirtualClock
-from bot.services.matches import MatchConfig, Matches
+from bot.services.economy import Economy
+from bot.services.history import History
+from bot.services.matches import Deliver, MatchConfig, Matches
+from bot.services.permissions import HostRoles
+from bot.services.render import Renderer
 from bot.store.db import Database, open_database
 from bot.store.models import Heartbeat
 
@@ -23,6 +33,24 @@ async def last_heartbeat(db: Database) -> float:
     async with db.session() as s:
         latest = await s.scalar(select(func.max(Heartbeat.at)))
     return float(latest or 0.0)
+
+
+if TYPE_CHECKING:
+    from bot.adapters.discord.client import GarnetBot
+
+
+def build_services(db: Database, clock: Clock, config: MatchConfig | None = None,
+                   deliver: Deliver | None = None,
+                   rng: random.Random | None = None) -> Services:
+    """Every service, each built once and handed what it needs."""
+    config = config or MatchConfig()
+    roles = HostRoles(db, config.default_host_role)
+    renderer = Renderer(config.render_processes)
+    matches = Matches(db, clock, config, deliver=deliver, rng=rng, roles=roles,
+                      renderer=renderer)
+    return Services(matches=matches,
+                    economy=Economy(db, clock, roles, config.dm_reward),
+                    history=History(db, renderer), roles=roles)
 
 
 def host_config(settings: Settings) -> MatchConfig:
@@ -54,8 +82,10 @@ async def run_console(settings: Settings, script: Path | None, virtual: bool,
     if virtual:
         # Virtual time must not run backwards past what an earlier run recorded.
         clock = VirtualClock(start=max(RealClock().now(), await last_heartbeat(db)))
-    host = Matches(db, clock, host_config(settings))
-    console = Console(host, settings.image_dir, out=out, hosts=hosts)
+    console = Console(None, settings.image_dir, out=out, hosts=hosts)
+    services = build_services(db, clock, host_config(settings), deliver=console.show)
+    console.attach(services)
+    host = services.matches
     await host.start()
     try:
         if script is not None:
@@ -71,12 +101,26 @@ async def run_console(settings: Settings, script: Path | None, virtual: bool,
     return 0
 
 
-async def run_discord(settings: Settings) -> int:
-    from bot.discord_adapter import run_bot
+def build_discord_bot(settings: Settings, db: Database,
+                      clock: Clock | None = None) -> GarnetBot:
+    """The Discord bot with its services (the bot delivers the services' own posts)."""
+    from bot.adapters.discord.client import GarnetBot
 
+    bot = GarnetBot(command_guild=settings.command_guild)
+    bot.attach(build_services(db, clock or RealClock(), host_config(settings),
+                              deliver=bot.deliver))
+    return bot
+
+
+async def run_discord(settings: Settings) -> int:
+    """Log in and serve until the process is stopped."""
+    if not settings.discord_token:
+        raise ConfigError("DISCORD_TOKEN is not set")
     db: Database = await open_database(settings.database_url)
     try:
-        await run_bot(settings, db)
+        bot = build_discord_bot(settings, db)
+        async with bot:
+            await bot.start(settings.discord_token)
     finally:
         await db.close()
     return 0

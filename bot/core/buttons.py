@@ -27,6 +27,9 @@ class ButtonCall:
     # True: a page of something shown to the presser, turned in place (the message
     # is edited); False: an action whose result is said in the channel.
     turns_page: bool = False
+    # True: the buttons stay until the request is settled for everyone (a challenge
+    # to several players stays open until the last one accepts).
+    waits_for_all: bool = False
 
 
 def _id(*parts: object) -> str:
@@ -64,7 +67,8 @@ _NUMBER = r"[0-9]+"
 _WORD = r"[^:]+"
 _FORMATS: list[tuple[re.Pattern[str], Any]] = [
     (re.compile(rf"garnet:(?P<action>accept|decline):(?P<match>{_NUMBER})"),
-     lambda m: ButtonCall(m["action"], {"match": int(m["match"])})),
+     lambda m: ButtonCall(m["action"], {"match": int(m["match"])},
+                          waits_for_all=m["action"] == "accept")),
     (re.compile(rf"garnet:first:(?P<match>{_NUMBER}):(?P<user>{_WORD})"),
      lambda m: ButtonCall("first", {"player": m["user"], "match": int(m["match"])})),
     (re.compile(rf"garnet:lb:(?P<by>{_WORD}):(?P<game>{_WORD}):(?P<scope>{_WORD}):"

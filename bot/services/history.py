@@ -17,6 +17,7 @@ from bot.services.history_queries import (
     match_record,
     player_history,
     position_of,
+    recent_matches,
 )
 from bot.services.history_view import caption, history_buttons, history_text, match_texts
 from bot.services.render import Renderer
@@ -110,3 +111,25 @@ async def replay(db: Database, renderer: Renderer, guild_id: str, match_id: int)
                            players=[(p.name, p.colour) for p in record.players],
                            caption=words, moves=moves)
     return Response(reply=Post(text, image=Image(data, f"match-{record.id}-{game.key}.gif")))
+
+
+class History:
+    """The history a server keeps, for commands and buttons: built once, with the
+    database and the renderer it draws boards and replays with."""
+
+    def __init__(self, db: Database, renderer: Renderer) -> None:
+        self.db = db
+        self.renderer = renderer
+
+    async def page(self, guild_id: str, user_id: str, game: str | None = None,
+                   page: int = 1) -> Response:
+        return await history(self.db, guild_id, user_id, game, page)
+
+    async def show(self, guild_id: str, match_id: int) -> Response:
+        return await show_match(self.db, self.renderer, guild_id, match_id)
+
+    async def replay(self, guild_id: str, match_id: int) -> Response:
+        return await replay(self.db, self.renderer, guild_id, match_id)
+
+    async def recent(self, guild_id: str, typed: str, done_only: bool) -> list[tuple[int, str]]:
+        return await recent_matches(self.db, guild_id, typed, done_only)

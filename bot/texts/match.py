@@ -275,3 +275,7 @@ def adjudication_log(winner: str | None, reason: str) -> str:
 
 def host_role_set(role: str) -> str:
     return f"Members with the role **{role}** can host matches now."
+
+
+def dm_thread(title: str, name1: str, name2: str) -> str:
+    return f"DM: {title} — {name1} vs {name2}"[:100]

@@ -11,10 +11,13 @@ from typing import Any
 
 import pytest
 
+from bot.adapters.console import Console
+from bot.commands.spec import Services
 from bot.core.clock import VirtualClock
 from bot.core.messages import Actor, Post, Response
 from bot.core.refusal import answered
 from bot.services.economy import Economy
+from bot.services.history import History
 from bot.services.matches import MatchConfig, Matches
 from bot.store.db import Database, open_database
 
@@ -91,3 +94,14 @@ async def h(tmp_path: Path) -> AsyncIterator[Harness]:
     yield h
     await host.stop()
     await db.close()
+
+
+def console_for(h: Harness, image_dir: Path, out: Any, hosts: tuple[str, ...] = ("host",)
+                ) -> Console:
+    """A console on the harness's services; the matches' own posts go to it."""
+    matches = h.host.matches
+    services = Services(matches=matches, economy=h.economy,
+                        history=History(h.db, matches.renderer), roles=matches.roles)
+    console = Console(services, image_dir, out=out, hosts=hosts)
+    matches.deliver = console.show
+    return console

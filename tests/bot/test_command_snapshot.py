@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
+from bot.app import build_discord_bot as build_bot
 from bot.config import Settings
 from bot.core.clock import VirtualClock
-from bot.discord_adapter import build_bot
 from bot.store.db import open_database
 from tests.bot.discord_fake import APP_ID, GUILD_ID, FakeDiscord
 

@@ -21,9 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.console import Console
+from bot.adapters.console import Console
+from bot.app import build_services
 from bot.core.clock import VirtualClock
-from bot.services.matches import MatchConfig, Matches
+from bot.services.matches import MatchConfig
 from bot.store.db import open_database
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -37,10 +38,12 @@ async def transcript(script: Path, tmp_path: Path) -> str:
     out = io.StringIO()
     db = await open_database(f"sqlite+aiosqlite:///{tmp_path / 'garnet.db'}")
     clock = VirtualClock(start=START)
-    host = Matches(db, clock, MatchConfig(instance="main", default_host_role="Host",
-                                      dm_reward=3, render_processes=0),
-                rng=random.Random(SEED))
-    console = Console(host, tmp_path / "images", out=out, hosts=("host",))
+    console = Console(None, tmp_path / "images", out=out, hosts=("host",))
+    services = build_services(db, clock, MatchConfig(instance="main", default_host_role="Host",
+                                                     dm_reward=3, render_processes=0),
+                              deliver=console.show, rng=random.Random(SEED))
+    console.attach(services)
+    host = services.matches
     await host.start()
     try:
         for line in script.read_text(encoding="utf-8").splitlines():

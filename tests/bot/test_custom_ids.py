@@ -23,10 +23,9 @@ from typing import Any
 
 import pytest
 
-from bot.console import Console
 from bot.core.messages import Actor, Button, Post
 from tests.bot import test_discord_adapter as adapter
-from tests.bot.conftest import Harness
+from tests.bot.conftest import Harness, console_for
 from tests.bot.discord_fake import ALICE, BOB, CAROL, CHANNEL_ID, GUILD_ID, HANA, Person
 from tests.bot.test_discord_adapter import World, sends
 from tests.bot.test_discord_history import finished_matches
@@ -70,7 +69,7 @@ async def test_decline_button(world: World) -> None:
     await world.slash(ALICE, "challenge", opponent=BOB, game="cairo")
     (declined,) = sends(await press(world, BOB, "garnet:decline:1"))
     assert declined.content == f"<@{BOB.id}> declined Match #1."
-    assert world.bot.host.live == {}
+    assert world.bot.services.matches.live == {}
 
 
 async def test_first_player_button(world: World) -> None:
@@ -83,7 +82,7 @@ async def test_first_player_button(world: World) -> None:
 async def season(world: World, players: int = 12) -> Actor:
     """Event #1 with Alice and ``players - 1`` others, who hold garnets; Alice's
     ledger has 11 entries (two pages)."""
-    eco = world.bot.economy
+    eco = world.bot.services.economy
     hana = Actor(str(HANA.id), "Hana", roles=frozenset({"Host"}))
     alice = Actor(str(ALICE.id), "Alice")
     await eco.event_create(GUILD, hana, "Season 1")
@@ -170,14 +169,14 @@ async def test_history_buttons_show_their_page(world: World) -> None:
 async def test_console_shows_the_command_of_a_button(h: Harness, tmp_path: Path,
                                                      custom_id: str, command: str) -> None:
     out = io.StringIO()
-    console = Console(h.host.matches, tmp_path, out=out)
+    console = console_for(h, tmp_path, out)
     await console.show(Post("A message", buttons=(Button("Press", custom_id),)))
     assert out.getvalue() == f"bot: A message\n     [Press: {command}]\n"
 
 
 async def test_console_shows_several_buttons_in_one_line(h: Harness, tmp_path: Path) -> None:
     out = io.StringIO()
-    console = Console(h.host.matches, tmp_path, out=out)
+    console = console_for(h, tmp_path, out)
     await console.show(Post("Match #3", buttons=(Button("Accept", "garnet:accept:3", "success"),
                                                  Button("Decline", "garnet:decline:3",
                                                         "danger"))))

@@ -13,11 +13,12 @@ from typing import Any
 
 import pytest
 
+from bot.adapters.discord.client import GarnetBot
+from bot.adapters.discord.delivery import SOMETHING_WRONG
+from bot.app import build_discord_bot as build_bot
+from bot.commands import COMMANDS
 from bot.config import Settings
-from bot.console import COMMANDS
 from bot.core.clock import VirtualClock
-from bot.discord_adapter import GarnetBot, build_bot
-from bot.discord_adapter.delivery import SOMETHING_WRONG
 from bot.store.db import Database, open_database, upgrade
 from tests.bot.discord_fake import (
     ALICE,
@@ -86,7 +87,7 @@ class World:
         return self.bot._connection
 
     def live(self) -> Any:
-        (live,) = self.bot.host.live.values()
+        (live,) = self.bot.services.matches.live.values()
         return live
 
 
@@ -151,7 +152,7 @@ async def test_login_syncs_every_console_command_to_the_test_server(world: World
     (sync,) = [c for c in world.fake.calls if c.method == "PUT"]
     assert sync.url.endswith(f"/guilds/{GUILD_ID}/commands")
     commands = {c["name"]: c for c in sync.body}
-    assert set(commands) == set(COMMANDS)
+    assert set(commands) == {c.name.split()[0] for c in COMMANDS}
     for command in commands.values():
         assert command["description"]
         assert command["contexts"] == [0]  # servers only
@@ -188,7 +189,7 @@ async def test_bad_option_is_an_ephemeral_answer(world: World) -> None:
     assert call.ephemeral and "turn time must be 5 s to 24 h" in call.content
     (call,) = await world.slash(ALICE, "challenge", opponent=BOB, game="chess")
     assert call.ephemeral and "unknown game 'chess'" in call.content
-    assert world.bot.host.live == {}
+    assert world.bot.services.matches.live == {}
 
 
 async def test_accept_button_starts_the_match_with_the_board_image(world: World) -> None:
@@ -235,7 +236,7 @@ async def test_a_stranger_cannot_accept(world: World) -> None:
     (refusal,) = sends(calls)
     assert refusal.ephemeral and "Only the challenged players" in refusal.content
     assert not [c for c in calls if c.method == "PATCH"]  # the buttons stay
-    assert world.bot.host.live == {}
+    assert world.bot.services.matches.live == {}
 
 
 async def test_typed_move_posts_exactly_one_board(world: World) -> None:
@@ -297,7 +298,7 @@ async def test_unexpected_failure_is_logged_and_answered(world: World,
     async def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(world.bot.host, "time", broken)
+    monkeypatch.setattr(world.bot.services.matches, "time", broken)
     (call,) = await world.slash(ALICE, "time")
     assert call.ephemeral and call.content == SOMETHING_WRONG
     assert "disk on fire" in caplog.text
@@ -323,7 +324,7 @@ async def test_adjudicate_takes_a_winner_or_a_draw(world: World) -> None:
     (result,) = sends(await world.slash(HANA, "adjudicate", reason="disconnected", winner=BOB))
     assert f"<@{BOB.id}> wins Match #1" in result.content
     assert not result.ephemeral and result.files
-    assert world.bot.host.live == {}
+    assert world.bot.services.matches.live == {}
 
 
 async def test_hostrole_by_id_and_repost(world: World) -> None:

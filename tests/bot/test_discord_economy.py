@@ -78,7 +78,7 @@ async def press(world: World, person: Person, message: dict[str, Any],
 
 def economy(world: World) -> Any:
     """The bot's one Economy, answering refusals as the adapters do."""
-    return Answering(world.bot.economy)
+    return Answering(world.bot.services.economy)
 
 
 async def test_groups_and_commands_are_synced_with_descriptions(world: World) -> None:

@@ -44,7 +44,7 @@ async def played(world: World) -> int:
     await world.say(ALICE, "A down")
     await world.say(BOB, "J up")
     await world.slash(BOB, "resign")
-    assert world.bot.host.live == {}
+    assert world.bot.services.matches.live == {}
     return match_id
 
 

@@ -9,7 +9,6 @@ from pathlib import Path
 
 from PIL import Image
 
-from bot.console import Console
 from bot.core.enums import DONE
 from bot.core.messages import Response
 from bot.core.refusal import answered
@@ -18,7 +17,7 @@ from bot.services import history, history_queries, history_view
 from bot.services.history_queries import MatchMove, match_record, player_history
 from bot.services.history_view import match_texts
 from bot.store.models import Match, MatchPlayer, Move, User
-from tests.bot.conftest import ALICE, BOB, GUILD, HOSTY, Harness
+from tests.bot.conftest import ALICE, BOB, GUILD, HOSTY, Harness, console_for
 
 T0 = 1_700_000_000.0
 
@@ -283,7 +282,7 @@ async def test_console_history_match_and_replay(h: Harness, tmp_path: Path) -> N
     for _ in range(11):
         await add_match(h, ["alice", "bob"], guild="console")
     out = io.StringIO()
-    console = Console(h.host, tmp_path / "images", out=out, hosts=("hosty",))
+    console = console_for(h, tmp_path / "images", out, hosts=("hosty",))
     for line in ("alice: /challenge @bob game:cairo first:me", "bob: /accept",
                  "alice: D left", "bob: JU", "alice: w-up", "bob: /resign"):
         await console.handle_line(line)

@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
-from bot.console import Console, parse_command
+from bot.adapters.console.parse import split
 from bot.store.models import Move
-from tests.bot.conftest import ALICE, BOB, CHAN, Harness
+from tests.bot.conftest import ALICE, BOB, CHAN, Harness, console_for
 
 
 async def moves_in_db(h: Harness) -> int:
@@ -79,13 +79,13 @@ async def test_garbage_never_crashes_or_changes_the_game(h: Harness, text: str) 
 ))
 async def test_console_lines_never_break_the_console(h: Harness, line: str) -> None:
     out = io.StringIO()
-    console = Console(h.host, Path(tempfile.gettempdir()) / "garnet-fuzz", out=out)
+    console = console_for(h, Path(tempfile.gettempdir()) / "garnet-fuzz", out)
     await console.handle_line(line)
     assert "something went wrong" not in out.getvalue()
 
 
 def test_command_values_may_contain_spaces() -> None:
-    assert parse_command("/void reason:took too long match:3") == (
-        "void", [], {"reason": "took too long", "match": "3"})
-    assert parse_command("/challenge @bob game:cairo") == (
-        "challenge", ["@bob"], {"game": "cairo"})
+    assert split("/void reason:took too long match:3") == (
+        ["void"], [], {"reason": "took too long", "match": "3"})
+    assert split("/challenge @bob game:cairo") == (
+        ["challenge"], ["@bob"], {"game": "cairo"})

@@ -17,9 +17,9 @@ from typing import Any
 
 import discord
 
+from bot.adapters.discord.buttons import view_for
 from bot.core.messages import Actor, Post, Response
 from bot.core.refusal import Refusal, answered
-from bot.discord_adapter.views import view_for
 
 log = logging.getLogger(__name__)
 

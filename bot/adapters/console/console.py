@@ -1,0 +1,216 @@
+"""The local console: a chat channel in a terminal, the second adapter.
+
+Each input line is ``name: message``. A message starting with ``/`` is a slash
+command written as on Discord (``/challenge opponent:@bob game:cairo``); anything
+else is a message typed in the channel (``D left``). Lines starting with ``~`` are
+directives of the console itself:
+
+    ~ wait 65s        let time pass (instantly with --virtual-clock)
+    ~ host NAME       give NAME the host role
+    ~ channel NAME    speak in another channel from now on
+
+The bot answers with the same texts it posts on Discord, as ``bot: ...``; images
+are written to a folder and their paths printed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from bot.adapters.console.parse import parse
+from bot.commands import BY_NAME
+from bot.commands.spec import Audience, Call, Kind, Services, Thread
+from bot.core import buttons
+from bot.core.clock import VirtualClock
+from bot.core.messages import Actor, Post, Response
+from bot.core.refusal import Refusal, answered
+
+log = logging.getLogger(__name__)
+
+GUILD = "console"
+LINE = re.compile(r"^\s*([A-Za-z0-9_.\-]{1,32})\s*:\s?(.*)$")
+MENTION = re.compile(r"<@([^>]+)>")
+WAIT = re.compile(r"^(\d+(?:\.\d+)?)\s*(ms|s|sec|seconds?|m|min|minutes?|h)?$")
+
+
+class ConsoleError(Refusal):
+    pass
+
+
+def _seconds(text: str) -> float:
+    match = WAIT.match(text.strip().lower())
+    if not match:
+        raise ConsoleError(f"cannot read '{text}' as a time; say e.g. `~ wait 65s`")
+    number = float(match.group(1))
+    unit = match.group(2) or "s"
+    if unit == "ms":
+        return number / 1000
+    if unit.startswith("m"):
+        return number * 60
+    if unit == "h":
+        return number * 3600
+    return number
+
+
+class Console:
+    def __init__(self, services: Services | None, image_dir: Path, out: TextIO = sys.stdout,
+                 hosts: tuple[str, ...] = ("host",)) -> None:
+        self._services = services
+        self.image_dir = image_dir
+        self.out = out
+        self.hosts = set(hosts)
+        self.channel = "console"
+        self._images = 0
+        self._messages = 0
+        self._threads = 0
+
+    @property
+    def services(self) -> Services:
+        if self._services is None:
+            raise RuntimeError("the services are attached by bot.app before the first line")
+        return self._services
+
+    def attach(self, services: Services) -> None:
+        self._services = services
+
+    # ---- output --------------------------------------------------------------------
+
+    def _text(self, text: str) -> str:
+        return MENTION.sub(lambda m: "@" + m.group(1), text)
+
+    async def show(self, post: Post, to: str | None = None) -> None:
+        lines = self._text(post.text).splitlines() or [""]
+        prefix = f"bot (to {to} only): " if post.ephemeral and to else "bot: "
+        if post.channel_id and post.channel_id != self.channel:
+            prefix = f"bot [#{post.channel_id}]: "
+        self.out.write(prefix + lines[0] + "\n")
+        for line in lines[1:]:
+            self.out.write("     " + line + "\n")
+        if post.image is not None:
+            self._images += 1
+            self.image_dir.mkdir(parents=True, exist_ok=True)
+            path = self.image_dir / f"{self._images:04d}-{post.image.filename}"
+            await asyncio.to_thread(path.write_bytes, post.image.data)
+            self.out.write(f"     [image: {path}]\n")
+        for item in post.attachments:
+            # Files for keeping (an event's CSV books) go beside the images, by name.
+            folder = self.image_dir.parent / "exports"
+            folder.mkdir(parents=True, exist_ok=True)
+            await asyncio.to_thread((folder / item.filename).write_bytes, item.data)
+            self.out.write(f"     [file: {folder / item.filename}]\n")
+        if post.buttons:
+            shown = " ".join(f"[{b.label}: {self.button_command(b.custom_id)}]"
+                             for b in post.buttons)
+            self.out.write(f"     {shown}\n")
+        self.out.flush()
+
+    @staticmethod
+    def button_command(custom_id: str) -> str:
+        """The command a button stands for, as one would type it."""
+        call = buttons.decode(custom_id)
+        if call is None:
+            return "(no longer works)"
+        command = BY_NAME[call.command]
+        kinds = {o.name: o.kind for o in command.options}
+        words = [f"{k}:@{v}" if kinds.get(k) is Kind.USER else f"{k}:{v}"
+                 for k, v in call.options.items()]
+        return " ".join([f"/{command.name}", *words])
+
+    async def emit(self, response: Response, actor: Actor) -> None:
+        if response.reply is not None:
+            await self.show(response.reply, to=actor.name)
+        for post in response.posts:
+            await self.show(post)
+
+    # ---- input ---------------------------------------------------------------------
+
+    def actor(self, name: str, manager: bool = False) -> Actor:
+        """A console person; those named with --host / `~ host` host, and may manage
+        the server where a command needs Manage Server."""
+        host = name in self.hosts
+        roles = frozenset({"Host"}) if host else frozenset()
+        return Actor(id=name, name=name, roles=roles, manage_guild=manager and host)
+
+    async def handle_line(self, line: str) -> None:
+        """One line of input: a directive, or a person's message. Never raises: a bug
+        in handling one line must not end the session (it is logged)."""
+        try:
+            await self._handle_line(line)
+        except Exception:
+            log.exception("console line failed: %r", line)
+            self.out.write("console: something went wrong with that line; "
+                           "the match is unchanged (see the log).\n")
+
+    async def _handle_line(self, line: str) -> None:
+        line = line.rstrip("\n")
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            return
+        if stripped.startswith("~"):
+            await self.directive(stripped[1:].strip())
+            return
+        match = LINE.match(line)
+        if not match:
+            self.out.write("console: write `name: message`, e.g. `alice: /help`\n")
+            return
+        actor = self.actor(match.group(1))
+        message = match.group(2).strip()
+        if message.startswith("/"):
+            response = await self.command(actor, message)
+        else:
+            self._messages += 1
+            message_id = f"console-{self._messages}"
+            response = await answered(lambda: self.services.matches.typed(
+                self.channel, actor, message, message_id=message_id))
+        await self.emit(response, actor)
+
+    async def directive(self, text: str) -> None:
+        word, _, rest = text.partition(" ")
+        word = word.lower()
+        try:
+            if word == "wait":
+                seconds = _seconds(rest)
+                clock = self.services.matches.clock
+                if isinstance(clock, VirtualClock):
+                    await clock.advance(seconds)
+                else:
+                    await asyncio.sleep(seconds)
+            elif word == "host" and rest.strip():
+                self.hosts.add(rest.strip().lstrip("@"))
+            elif word == "channel" and rest.strip():
+                self.channel = rest.strip().lstrip("#")
+            else:
+                raise ConsoleError(f"unknown directive '~ {text}' "
+                                   "(directives: wait, host, channel)")
+        except ConsoleError as exc:
+            self.out.write(f"console: {exc}\n")
+
+    async def _open_thread(self, name: str) -> Thread:
+        """``thread:true``: a new console channel for the match."""
+        self._threads += 1
+        channel = f"thread-{self._threads}"
+        self.out.write(f"console: thread #{channel} made: {name}\n")
+
+        async def abandon() -> None:
+            self.out.write(f"console: thread #{channel} archived unused\n")
+
+        return channel, abandon
+
+    async def command(self, actor: Actor, text: str) -> Response:
+        async def run() -> Response:
+            command, options = parse(text, self.actor)
+            asker = (self.actor(actor.id, manager=True)
+                     if command.audience is Audience.MANAGERS else actor)
+            call = Call(GUILD, self.channel, asker, options, open_thread=self._open_thread)
+            return await command.run(self.services, call)
+
+        return await answered(run)
+
+    async def run(self, lines: Any) -> None:
+        async for line in lines:
+            await self.handle_line(line)

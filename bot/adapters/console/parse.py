@@ -1,0 +1,152 @@
+"""Reading a console line as a command, by the same declarations Discord uses.
+
+``/name a b key:value key2:two words``: a value runs until the next ``word:``, so
+reasons and moves may contain spaces. Words without a key fill the command's
+options by their look: ``@name`` the next person, a number the next number, and
+the rest, joined, the next text (``/grant @erin 5 reason:late``, ``/match 12``,
+``/pause phone call``). Values are checked as Discord checks them: types, bounds,
+choices, what is required.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from bot.commands import BY_NAME, COMMANDS, GROUPS
+from bot.commands.spec import Command, Kind, Option
+from bot.core import options as opt
+from bot.core.messages import Actor
+from bot.core.refusal import Refusal
+
+MENTION = re.compile(r"<@([^>]+)>")
+NUMBER = re.compile(r"^#?\d+(?:\.\d+)?s?$")
+
+
+def split(text: str) -> tuple[list[str], list[str], dict[str, str]]:
+    """``/a b @c key:value`` -> (["a", "b"], ["@c"], {"key": "value"}): the words of the
+    name (with a group's subcommand), the free words, and the named values."""
+    body = text.strip()[1:]
+    parts = re.split(r"(?:^|\s)([a-z_][a-z0-9_]*):", " " + body)
+    head = parts[0].split()
+    named = {key: value.strip() for key, value in zip(parts[1::2], parts[2::2], strict=True)}
+    return head[:1], head[1:], named
+
+
+def find(words: list[str], free: list[str]) -> Command:
+    name = words[0].lower() if words else ""
+    groups = {g.name for g in GROUPS}
+    if name in groups:
+        subs = [c.leaf for c in COMMANDS if c.group == name]
+        sub = free.pop(0).lower() if free else ""
+        if sub not in subs:
+            example = next(c for c in COMMANDS if c.group == name)
+            raise Refusal(f"`/{name} {'|'.join(subs)}`, e.g. `/{example.name}"
+                          f"{' ' + example.usage if example.usage else ''}`")
+        return BY_NAME[f"{name} {sub}"]
+    if name not in BY_NAME:
+        raise Refusal(f"Unknown command /{name}. Commands: "
+                      + ", ".join(f"/{c}" for c in sorted({c.name.split()[0]
+                                                            for c in COMMANDS})))
+    return BY_NAME[name]
+
+
+def person(text: str) -> str | None:
+    text = text.strip()
+    found = MENTION.fullmatch(text)
+    return found.group(1) if found else (text.lstrip("@") or None)
+
+
+def _looks_like(word: str, option: Option) -> bool:
+    if option.kind is Kind.USER:
+        return word.startswith("@") or MENTION.fullmatch(word) is not None
+    if option.kind in (Kind.INT, Kind.NUMBER):
+        return NUMBER.match(word) is not None
+    return False
+
+
+def _place(command: Command, free: list[str], named: dict[str, str]) -> None:
+    """Give the free words to the options they fit, in the order declared."""
+    rest: list[str] = []
+    for word in free:
+        fits = next((o for o in command.options if o.name not in named
+                     and o.kind in (Kind.USER, Kind.INT, Kind.NUMBER) and _looks_like(word, o)),
+                    None)
+        if fits is not None:
+            named[fits.name] = word
+        else:
+            rest.append(word)
+    if rest:
+        text = next((o for o in command.options if o.name not in named
+                     and o.kind in (Kind.TEXT, Kind.ROLE)), None)
+        if text is None:
+            raise Refusal(f"`/{command.name}` cannot read '{' '.join(rest)}'; "
+                          f"write `option:value` ({_takes(command)}).")
+        named[text.name] = " ".join(rest)
+
+
+def _takes(command: Command) -> str:
+    names = [o.name for o in command.options]
+    return f"it takes {', '.join(names)}" if names else "it takes no options"
+
+
+def _bounded(option: Option, value: float, shown: str) -> None:
+    low, high = option.min, option.max
+    if (low is not None and value < low) or (high is not None and value > high):
+        span = (f"from {low:g} to {high:g}" if low is not None and high is not None
+                else f"at least {low:g}" if low is not None else f"at most {high:g}")
+        raise Refusal(f"`{option.name}` is {span}, not {shown}.")
+
+
+def convert(option: Option, raw: str, actor_of: Callable[[str], Actor]) -> Any:
+    """One typed value, checked as Discord would check it."""
+    if option.kind is Kind.USER:
+        who = person(raw)
+        if who is None:
+            raise Refusal(f"`{option.name}` names a person: `{option.name}:@name`.")
+        return actor_of(who)
+    if option.kind is Kind.ROLE:
+        return raw.strip().lstrip("@")
+    if option.kind is Kind.BOOL:
+        return opt.as_bool(option.name, raw, False)
+    if option.kind is Kind.INT:
+        number = opt.as_int(option.name, raw.strip().lstrip("#"))
+        if number is not None:
+            _bounded(option, number, str(number))
+        return number
+    if option.kind is Kind.NUMBER:
+        value = opt.as_number(option.name, raw)
+        if value is not None:
+            _bounded(option, value, f"{value:g}")
+        return value
+    text = raw.strip()
+    if option.choices:
+        values = [v for _, v in option.choices]
+        if text.lower() not in values:
+            raise Refusal(f"`{option.name}` is one of {', '.join(values)}, not '{text}'.")
+        return text.lower()
+    if option.max is not None and len(text) > option.max:
+        raise Refusal(f"`{option.name}` has at most {option.max:g} characters.")
+    return text
+
+
+def parse(text: str, actor_of: Callable[[str], Actor]) -> tuple[Command, dict[str, Any]]:
+    """A console line starting with ``/``: the command and its options as typed values."""
+    words, free, named = split(text)
+    command = find(words, free)
+    known = {o.name for o in command.options}
+    unknown = set(named) - known
+    if unknown:
+        raise Refusal(f"unknown option(s) {', '.join(sorted(unknown))}; {_takes(command)}")
+    _place(command, free, named)
+    values = {}
+    for option in command.options:
+        raw = named.get(option.name)
+        if raw is None or raw == "":
+            if option.required:
+                raise Refusal(f"`/{command.name}` needs `{option.name}:` "
+                              f"({option.description[0].lower()}{option.description[1:]}).")
+            continue
+        values[option.name] = convert(option, raw, actor_of)
+    return command, values

@@ -1,0 +1,64 @@
+"""Buttons on Discord: one persistent component class for every button id.
+
+A button's id encodes the command it stands for (``bot.core.buttons``), so any press,
+however old the message, is matched by ``CommandButton`` and run as that command.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Protocol, Self
+
+import discord
+from discord import ui
+
+from bot.core import buttons
+from bot.core.messages import Button
+
+STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+
+
+class Presses(Protocol):
+    """The client, as a button needs it: something that runs the command pressed."""
+
+    async def press(self, interaction: discord.Interaction,
+                    call: buttons.ButtonCall) -> None: ...
+
+
+class CommandButton(ui.DynamicItem[ui.Button[ui.View]], template=buttons.TEMPLATE):
+    def __init__(self, custom_id: str, label: str, style: discord.ButtonStyle) -> None:
+        super().__init__(ui.Button(label=label, style=style, custom_id=custom_id))
+        self.call = buttons.decode(custom_id)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any],
+                             match: re.Match[str]) -> Self:
+        label = (item.label if isinstance(item, ui.Button) else None) or "?"
+        style = item.style if isinstance(item, ui.Button) else discord.ButtonStyle.secondary
+        return cls(match.string, label, style)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        client: Presses = interaction.client  # type: ignore[assignment]
+        if self.call is None:
+            await interaction.response.send_message("This button no longer does anything.",
+                                                    ephemeral=True)
+            return
+        await client.press(interaction, self.call)
+
+
+def view_for(items: tuple[Button, ...]) -> ui.View | None:
+    """The components of a post: one row of persistent buttons."""
+    if not items:
+        return None
+    view = ui.View(timeout=None)
+    for item in items:
+        if buttons.decode(item.custom_id) is None:
+            raise ValueError(f"no command for button custom_id {item.custom_id!r}")
+        style = STYLES.get(item.style, discord.ButtonStyle.secondary)
+        view.add_item(CommandButton(item.custom_id, item.label[:80], style))
+    return view

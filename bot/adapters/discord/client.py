@@ -1,0 +1,222 @@
+"""The Discord bot: gateway events and interactions in, the services' posts out."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.adapters.discord import tree as command_tree
+from bot.adapters.discord.buttons import CommandButton, view_for
+from bot.adapters.discord.delivery import (
+    MENTIONS,
+    SOMETHING_WRONG,
+    Defer,
+    UserError,
+    actor_of,
+    answer,
+    channel_for,
+    deliver_posts,
+    player_of,
+    reply_to,
+    send_post,
+    turn_page,
+)
+from bot.adapters.discord.suggest import game_title
+from bot.commands import BY_NAME
+from bot.commands.spec import Call, Command, Kind, Services, Thread
+from bot.core.buttons import ButtonCall
+from bot.core.messages import Actor, Post, Response
+from bot.core.refusal import answered
+from engine.registry import game_keys
+
+log = logging.getLogger(__name__)
+
+# What people type; system messages (a thread was created, a pin) carry other text.
+TYPED = (discord.MessageType.default, discord.MessageType.reply)
+
+
+def intents() -> discord.Intents:
+    """Servers and their channels, and the text of messages: typed moves are messages."""
+    wanted = discord.Intents.none()
+    wanted.guilds = True
+    wanted.guild_messages = True
+    wanted.message_content = True
+    return wanted
+
+
+class GarnetTree(app_commands.CommandTree["GarnetBot"]):
+    async def on_error(self, interaction: discord.Interaction[GarnetBot],
+                       error: app_commands.AppCommandError) -> None:
+        if isinstance(error, app_commands.TransformerError | app_commands.CheckFailure):
+            text = str(error)
+        else:
+            log.error("command %s failed", interaction.command and interaction.command.name,
+                      exc_info=error)
+            text = SOMETHING_WRONG
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not report an error to interaction %s", interaction.id)
+
+
+def _value(option_kind: Kind, value: Any) -> Any:
+    """A value Discord resolved, as the commands take it."""
+    if isinstance(value, discord.Member | discord.User):
+        return player_of(value)
+    if isinstance(value, discord.Role):
+        return value.name
+    return value
+
+
+async def _open_thread(interaction: discord.Interaction, name: str) -> Thread:
+    if not isinstance(interaction.channel, discord.TextChannel):
+        raise UserError("`thread:true` works in a text channel (not in a thread).")
+    made = await interaction.channel.create_thread(
+        name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440,
+        reason="garnet Death Match")
+
+    async def abandon() -> None:
+        # A thread made for a Death Match the host then refused is archived.
+        try:
+            await made.edit(archived=True)
+        except discord.HTTPException:
+            log.warning("could not archive the unused thread %s", made.id)
+
+    return str(made.id), abandon
+
+
+class GarnetBot(commands.Bot):
+    """Every command, button and typed move goes to the services through the commands."""
+
+    def __init__(self, services: Services | None = None,
+                 command_guild: int | None = None) -> None:
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents(),
+                         help_command=None, allowed_mentions=MENTIONS, tree_cls=GarnetTree)
+        self._services = services
+        self.command_guild = command_guild
+        self._started = False
+
+    @property
+    def services(self) -> Services:
+        if self._services is None:
+            raise RuntimeError("the services are attached by bot.app before login")
+        return self._services
+
+    def attach(self, services: Services) -> None:
+        self._services = services
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(CommandButton)
+        command_tree.install(self.tree, self.invoke_command)
+        for key in game_keys():
+            game_title(key)  # load the games now, not in a 3-second autocomplete
+        await self.services.matches.start()
+        self._started = True
+        try:
+            if self.command_guild is not None:
+                # One server's commands update at once: for testing a new version.
+                guild = discord.Object(id=self.command_guild)
+                self.tree.copy_global_to(guild=guild)
+                synced = await self.tree.sync(guild=guild)
+            else:
+                synced = await self.tree.sync()
+            log.info("%d slash commands synced%s", len(synced),
+                     f" to server {self.command_guild}" if self.command_guild else "")
+        except discord.HTTPException:
+            log.exception("could not sync the slash commands; the old ones stay")
+
+    async def close(self) -> None:
+        if self._started:
+            self._started = False
+            try:
+                await self.services.matches.stop()
+            except Exception:
+                log.exception("the matches did not stop cleanly")
+        await super().close()
+
+    # ---- commands and buttons -------------------------------------------------------
+
+    def _call(self, interaction: discord.Interaction, command: Command,
+              options: dict[str, Any]) -> Call:
+        return Call(str(interaction.guild_id), str(interaction.channel_id),
+                    actor_of(interaction.user), options,
+                    open_thread=lambda name: _open_thread(interaction, name))
+
+    async def invoke_command(self, interaction: discord.Interaction, command: Command,
+                             values: dict[str, Any], defer: Defer) -> None:
+        async def run() -> Response:
+            kinds = {o.name: o.kind for o in command.options}
+            options = {k: _value(kinds[k], v) for k, v in values.items() if v is not None}
+            return await command.run(self.services, self._call(interaction, command, options))
+
+        await answer(interaction, run, defer)
+
+    async def press(self, interaction: discord.Interaction, call: ButtonCall) -> None:
+        """A button: the command it stands for, with the options it carries."""
+        command = BY_NAME[call.command]
+        kinds = {o.name: o.kind for o in command.options}
+        options = {k: Actor(str(v), str(v)) if kinds.get(k) is Kind.USER else v
+                   for k, v in call.options.items()}
+
+        async def run() -> Response:
+            return await command.run(self.services, self._call(interaction, command, options))
+
+        if call.turns_page:
+            await turn_page(interaction, run)
+            return
+        response = await answer(interaction, run, Defer.UPDATE)
+        settled = response is not None and (response.reply is None
+                                            or not response.reply.ephemeral)
+        if settled and response is not None and (not call.waits_for_all or response.posts):
+            # The question is settled: take the buttons off the message they were on.
+            try:
+                await interaction.edit_original_response(view=None)
+            except discord.HTTPException:
+                log.warning("could not remove the buttons of message %s",
+                            interaction.message.id if interaction.message else None)
+
+    # ---- the services' own posts: reminders, time-outs, lapsed challenges -----------
+
+    async def deliver(self, post: Post) -> None:
+        if post.channel_id is None:
+            log.error("a post without a channel: %r", post.text)
+            return
+        try:
+            await send_post(channel_for(self, post.channel_id), post)
+        except discord.HTTPException:
+            log.exception("could not post to channel %s", post.channel_id)
+
+    # ---- typed moves ----------------------------------------------------------------
+
+    async def on_message(self, message: discord.Message) -> None:
+        if (message.author.bot or message.webhook_id is not None or message.guild is None
+                or message.type not in TYPED or not message.content.strip()):
+            return
+        here = str(message.channel.id)
+        actor = actor_of(message.author)
+        try:
+            response = await answered(lambda: self.services.matches.typed(
+                here, actor, message.content, message_id=str(message.id)))
+        except Exception:
+            log.exception("typed message %s failed", message.id)
+            response = Response.error(SOMETHING_WRONG)
+        try:
+            reply = response.reply
+            if reply is not None:
+                if reply.channel_id in (None, here):
+                    await reply_to(message, reply)
+                else:
+                    await send_post(channel_for(self, reply.channel_id), reply)
+            await deliver_posts(self, response.posts, here)
+        except discord.HTTPException:
+            log.exception("could not answer message %s", message.id)
+
+
+__all__ = ["GarnetBot", "view_for"]

@@ -1,0 +1,97 @@
+"""The Discord command tree, built from the command declarations (``bot.commands``).
+
+Each declaration becomes an application command whose parameters are made from its
+options (type, bounds, choices, autocomplete, description); invoking it turns the
+values Discord resolved into a ``Call`` and answers as the declaration says.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice
+
+from bot.adapters.discord.delivery import Defer
+from bot.adapters.discord.suggest import SUGGESTERS
+from bot.commands import COMMANDS, GROUPS
+from bot.commands.spec import Audience, Command, Kind, Option, Reply
+
+SERVERS = app_commands.AppCommandContext(guild=True)  # like @guild_only() commands
+DEFERS = {Reply.QUICK: Defer.NO, Reply.PUBLIC: Defer.PUBLIC, Reply.PRIVATE: Defer.PRIVATE}
+TYPES: dict[Kind, Any] = {Kind.TEXT: str, Kind.INT: int, Kind.NUMBER: float, Kind.BOOL: bool,
+                          Kind.USER: discord.Member, Kind.ROLE: discord.Role}
+
+Invoke = Callable[[discord.Interaction, Command, dict[str, Any], Defer], Awaitable[None]]
+
+
+def _annotation(option: Option) -> Any:
+    base = TYPES[option.kind]
+    if option.kind in (Kind.TEXT, Kind.INT, Kind.NUMBER) and (
+            option.min is not None or option.max is not None):
+        cast = int if option.kind in (Kind.TEXT, Kind.INT) else float
+        low = cast(option.min) if option.min is not None else None
+        high = cast(option.max) if option.max is not None else None
+        base = app_commands.Range[base, low, high]
+    return base if option.required else base | None
+
+
+Callback = Callable[..., Coroutine[Any, Any, None]]
+
+
+def _callback(command: Command, invoke: Invoke) -> Callback:
+    async def callback(interaction: discord.Interaction, **values: Any) -> None:
+        await invoke(interaction, command, values, DEFERS[command.reply])
+
+    callback.__name__ = callback.__qualname__ = command.leaf
+    callback.__signature__ = inspect.Signature([  # type: ignore[attr-defined]
+        inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                          annotation=discord.Interaction),
+        *(inspect.Parameter(o.name, inspect.Parameter.KEYWORD_ONLY,
+                            annotation=_annotation(o),
+                            default=inspect.Parameter.empty if o.required else None)
+          for o in command.options),
+    ])
+    described = {o.name: o.description for o in command.options}
+    chosen = {o.name: [Choice(name=label, value=value) for label, value in o.choices]
+              for o in command.options if o.choices}
+    suggested = {o.name: SUGGESTERS[o.suggest] for o in command.options if o.suggest}
+    made: Callback = callback
+    if described:
+        made = app_commands.describe(**described)(made)
+    if chosen:
+        made = app_commands.choices(**chosen)(made)
+    if suggested:
+        made = app_commands.autocomplete(**suggested)(made)  # type: ignore[arg-type]
+    return made
+
+
+def _command(command: Command, invoke: Invoke,
+             parent: app_commands.Group | None) -> app_commands.Command[Any, ..., None]:
+    made: app_commands.Command[Any, ..., None] = app_commands.Command(
+        name=command.leaf, description=command.description,
+        callback=_callback(command, invoke), parent=parent)
+    if parent is None:
+        made = app_commands.guild_only()(made)
+    if command.audience is Audience.MANAGERS:
+        made = app_commands.default_permissions(manage_guild=True)(made)
+    return made
+
+
+def install(tree: app_commands.CommandTree[Any], invoke: Invoke) -> None:
+    """Every declared command on ``tree``, each answered through ``invoke``."""
+    groups = {g.name: app_commands.Group(name=g.name, description=g.description,
+                                         guild_only=True, allowed_contexts=SERVERS)
+              for g in GROUPS}
+    for command in COMMANDS:
+        parent = groups[command.group] if command.group else None
+        made = _command(command, invoke, parent)
+        if parent is None:
+            tree.add_command(made)
+        else:
+            parent.add_command(made)
+    for group in groups.values():
+        tree.add_command(group)

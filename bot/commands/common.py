@@ -1,0 +1,65 @@
+"""Options and readings that several commands share."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.commands.spec import Call, Kind, Option, Suggest
+from bot.core import options as opt
+from bot.core.timecontrol import TimeControl
+from bot.texts.match import TIE_RULES
+from engine.registry import game_keys, get_game
+
+MATCH = Option("match", Kind.INT, "The match number, when several could be meant",
+               suggest=Suggest.MY_MATCHES)
+ANY_MATCH = Option("match", Kind.INT, "The match number, when several could be meant",
+                   suggest=Suggest.OPEN_MATCHES)
+GAME = Option("game", Kind.TEXT, "The game to play", required=True, suggest=Suggest.GAMES)
+EVENT = Option("event", Kind.TEXT,
+               "The event: its name or number (default: the server's one open event)",
+               suggest=Suggest.EVENTS)
+SCOPE = Option("event", Kind.TEXT, "The event: its name or number (default: the server's "
+               "one open event); `all` for overall", suggest=Suggest.SCOPES)
+MAX_GARNETS = 1_000_000
+AMOUNT = Option("amount", Kind.INT, "How many garnets", required=True, min=1, max=MAX_GARNETS)
+MAX_PAGE = 100_000
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _tie_values() -> tuple[str, ...]:
+    """The tie rules games offer, as the engine declares them."""
+    for key in game_keys():
+        for spec in get_game(key).option_specs:
+            if spec.name == "tie" and spec.choices:
+                return spec.choices
+    return ()
+
+
+TIE = Option("tie", Kind.TEXT, "Who wins when the scores are equal (games with scores)",
+             choices=tuple((_sentence(TIE_RULES.get(v, v)), v) for v in _tie_values()))
+CLOCK = Option("clock", Kind.BOOL, "Play with the clock (default yes)")
+TIME_CONTROL = (
+    Option("turn", Kind.NUMBER, "Seconds of turn time per move (default 60)"),
+    Option("banks", Kind.INT, "Reserve banks per player (default 36)"),
+    Option("bank", Kind.NUMBER, "Seconds in one reserve bank (default 5)"),
+    Option("reminders", Kind.TEXT,
+           "Reminder points in seconds left of the turn, e.g. 30,15,5; or off"),
+)
+HINTS = Option("hints", Kind.BOOL,
+               "Show analysis hints on the board and move suggestions (default no)")
+
+
+def time_control(call: Call) -> TimeControl:
+    return opt.time_control(call.get("clock"), call.get("turn"), call.get("banks"),
+                            call.get("bank"), call.get("reminders"))
+
+
+def game_options(call: Call) -> dict[str, Any]:
+    return opt.game_options(tie=call.get("tie"))
+
+
+def game_key(name: str) -> str:
+    return get_game(name).key

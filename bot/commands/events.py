@@ -1,0 +1,148 @@
+"""Commands of events, priority, garnets, standings and exports."""
+
+from __future__ import annotations
+
+from bot.commands.common import AMOUNT, EVENT, MAX_GARNETS, MAX_PAGE, SCOPE
+from bot.commands.spec import Audience, Call, Command, Group, Kind, Option, Reply, Services, Suggest
+from bot.core.messages import Response
+
+SECTION = "Events and garnets"
+GROUPS = (
+    Group("event", "Events: a season of play with its own garnets and priority"),
+    Group("priority", "Priority in an event (1 is the highest)"),
+)
+PLAYER = Option("player", Kind.USER, "The player", required=True)
+REASON = Option("reason", Kind.TEXT, "Why; it is written in the ledger", required=True)
+
+
+async def _create(s: Services, c: Call) -> Response:
+    return await s.economy.event_create(c.guild_id, c.actor, c.options["name"],
+                                        c.get("reward"), c.get("transfers", False),
+                                        c.get("confiscate"))
+
+
+async def _add(s: Services, c: Call) -> Response:
+    return await s.economy.event_add(c.guild_id, c.actor, [c.options["player"]], c.get("event"))
+
+
+async def _remove(s: Services, c: Call) -> Response:
+    return await s.economy.event_remove(c.guild_id, c.actor, c.options["player"],
+                                        c.get("event"))
+
+
+async def _close(s: Services, c: Call) -> Response:
+    return await s.economy.event_close(c.guild_id, c.actor, c.get("event"))
+
+
+async def _info(s: Services, c: Call) -> Response:
+    return await s.economy.event_info(c.guild_id, c.actor, c.get("event"))
+
+
+async def _priority_set(s: Services, c: Call) -> Response:
+    return await s.economy.priority_set(c.guild_id, c.actor, c.options["player"],
+                                        c.options["rank"], c.get("event"))
+
+
+async def _priority_show(s: Services, c: Call) -> Response:
+    return await s.economy.priority_show(c.guild_id, c.actor, c.get("event"))
+
+
+async def _garnets(s: Services, c: Call) -> Response:
+    return await s.economy.garnets(c.guild_id, c.actor, c.get("player"), c.get("event"))
+
+
+async def _transfer(s: Services, c: Call) -> Response:
+    return await s.economy.transfer(c.guild_id, c.actor, c.options["to"], c.options["amount"],
+                                    c.get("reason", ""), c.get("event"))
+
+
+async def _grant(s: Services, c: Call) -> Response:
+    return await s.economy.grant(c.guild_id, c.actor, c.options["player"],
+                                 c.options["amount"], c.options["reason"], c.get("event"))
+
+
+async def _fine(s: Services, c: Call) -> Response:
+    return await s.economy.fine(c.guild_id, c.actor, c.options["player"],
+                                c.options["amount"], c.options["reason"], c.get("event"))
+
+
+async def _ledger(s: Services, c: Call) -> Response:
+    return await s.economy.ledger(c.guild_id, c.actor, c.get("player"), c.get("event"),
+                                  c.get("page", 1))
+
+
+async def _leaderboard(s: Services, c: Call) -> Response:
+    return await s.economy.leaderboard(c.guild_id, c.actor, c.get("by", "garnets"),
+                                       c.get("game"), c.get("event"), c.get("page", 1))
+
+
+async def _rating(s: Services, c: Call) -> Response:
+    return await s.economy.rating(c.guild_id, c.actor, c.get("player"), c.get("game"))
+
+
+async def _export(s: Services, c: Call) -> Response:
+    return await s.economy.export(c.guild_id, c.actor, c.get("event"))
+
+
+COMMANDS = (
+    Command("event create", "Open an event on this server (hosts)", _create, (
+        Option("name", Kind.TEXT, "The event's name, e.g. Season 1", required=True, min=1,
+               max=50),
+        Option("reward", Kind.INT, "Garnets for the winner of each DM (default from the "
+               "server's settings)", min=0, max=MAX_GARNETS),
+        Option("transfers", Kind.BOOL, "May players give each other garnets? (default no)"),
+        Option("confiscate", Kind.TEXT, "When a DM ends, what happens to the loser's garnets "
+               "(default: kept)", choices=(("No: the loser keeps their garnets", "no"),
+                                           ("To the winner", "winner"),
+                                           ("Removed from the game", "remove"))),
+    ), audience=Audience.HOSTS, section=SECTION, usage="name:Season 1 reward:3"),
+    Command("event add", "Add a player to an event (hosts)", _add, (PLAYER, EVENT),
+            audience=Audience.HOSTS, section=SECTION, usage="player:@x"),
+    Command("event remove", "Take a player out of an event (hosts)", _remove, (PLAYER, EVENT),
+            audience=Audience.HOSTS, section=SECTION, usage="player:@x"),
+    Command("event close", "Close an event (hosts)", _close, (EVENT,),
+            audience=Audience.HOSTS, section=SECTION),
+    Command("event info", "An event's rules and players by priority", _info, (EVENT,),
+            section=SECTION),
+    Command("priority set", "Give a player a priority; the others move to make room (hosts)",
+            _priority_set, (
+                PLAYER,
+                Option("rank", Kind.INT, "The new priority (1 is the highest)", required=True,
+                       min=1, max=10_000),
+                EVENT,
+            ), audience=Audience.HOSTS, section=SECTION, usage="player:@x rank:1"),
+    Command("priority show", "The players of an event by priority", _priority_show, (EVENT,),
+            section=SECTION),
+    Command("garnets", "A balance of garnets (yours, or a player's)", _garnets, (
+        Option("player", Kind.USER, "Whose garnets (default: yours)"), SCOPE,
+    ), section=SECTION),
+    Command("transfer", "Give some of your garnets to another player (where the event "
+            "allows it)", _transfer, (
+                Option("to", Kind.USER, "Who receives them", required=True), AMOUNT,
+                Option("reason", Kind.TEXT, "What for (shown in both ledgers)"), EVENT,
+            ), section=SECTION, usage="to:@x amount:5"),
+    Command("grant", "Give a player garnets (hosts)", _grant, (
+        Option("player", Kind.USER, "Who receives them", required=True), AMOUNT, REASON,
+        EVENT,
+    ), audience=Audience.HOSTS, section=SECTION, usage="player:@x amount:5 reason:…"),
+    Command("fine", "Take garnets from a player (hosts)", _fine, (
+        Option("player", Kind.USER, "Who pays", required=True), AMOUNT, REASON, EVENT,
+    ), audience=Audience.HOSTS, section=SECTION, usage="player:@x amount:5 reason:…"),
+    Command("ledger", "Every change of a balance, newest first", _ledger, (
+        Option("player", Kind.USER, "Whose ledger (default: yours)"), SCOPE,
+        Option("page", Kind.INT, "The page (10 entries each)", min=1, max=MAX_PAGE),
+    ), section=SECTION),
+    Command("leaderboard", "Who leads: by garnets, wins or rating", _leaderboard, (
+        Option("by", Kind.TEXT, "What to rank by (default garnets)",
+               choices=(("Garnets", "garnets"), ("Wins", "wins"), ("Rating", "rating"))),
+        Option("game", Kind.TEXT, "For wins and rating: the game", suggest=Suggest.GAMES),
+        SCOPE,
+        Option("page", Kind.INT, "The page (10 players each)", min=1, max=MAX_PAGE),
+    ), section=SECTION, usage="by:garnets"),
+    Command("rating", "Ratings per game, with their uncertainty", _rating, (
+        Option("player", Kind.USER, "Whose rating (default: yours)"),
+        Option("game", Kind.TEXT, "One game only", suggest=Suggest.GAMES),
+    ), section=SECTION),
+    Command("export", "An event's ledger, standings and matches as CSV files (hosts)",
+            _export, (EVENT,), audience=Audience.HOSTS, reply=Reply.PRIVATE, section=SECTION),
+)

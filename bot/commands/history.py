@@ -1,0 +1,40 @@
+"""Commands of match history: a player's matches, one match in full, its replay."""
+
+from __future__ import annotations
+
+from bot.commands.spec import Call, Command, Kind, Option, Reply, Services, Suggest
+from bot.core.messages import Response
+
+SECTION = "History"
+MAX_PAGE = 100_000
+
+
+async def _history(s: Services, c: Call) -> Response:
+    player = c.get("player")
+    return await s.history.page(c.guild_id, player.id if player else c.actor.id,
+                                c.get("game"), c.get("page", 1))
+
+
+async def _match(s: Services, c: Call) -> Response:
+    return await s.history.show(c.guild_id, c.options["id"])
+
+
+async def _replay(s: Services, c: Call) -> Response:
+    return await s.history.replay(c.guild_id, c.options["id"])
+
+
+COMMANDS = (
+    Command("history", "A player's finished matches, newest first", _history, (
+        Option("player", Kind.USER, "Whose matches (default: yours)"),
+        Option("game", Kind.TEXT, "Only matches of this game", suggest=Suggest.GAMES),
+        Option("page", Kind.INT, "Which page (default 1)", min=1, max=MAX_PAGE),
+    ), section=SECTION),
+    Command("match", "One match move by move, with its board", _match, (
+        Option("id", Kind.INT, "The match number (#12)", required=True,
+               suggest=Suggest.RECORDED_MATCHES),
+    ), reply=Reply.PRIVATE, section=SECTION, usage="id:12"),
+    Command("replay", "Post a finished match as an animation", _replay, (
+        Option("id", Kind.INT, "The match number (#12)", required=True,
+               suggest=Suggest.FINISHED_MATCHES),
+    ), reply=Reply.PUBLIC, section=SECTION, usage="id:12"),
+)

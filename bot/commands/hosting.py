@@ -1,0 +1,137 @@
+"""Commands of hosts: Death Matches, the First Player, and control of a running match."""
+
+from __future__ import annotations
+
+from bot.commands.common import (
+    ANY_MATCH,
+    CLOCK,
+    GAME,
+    HINTS,
+    TIE,
+    TIME_CONTROL,
+    game_options,
+    time_control,
+)
+from bot.commands.spec import Audience, Call, Command, Kind, Option, Reply, Services, Suggest
+from bot.core.messages import Response
+from bot.core.refusal import Refusal
+from bot.texts import match as texts
+from engine.registry import get_game
+
+SECTION = "Hosting"
+REASON = Option("reason", Kind.TEXT, "Why; it is logged with the match", required=True)
+
+
+async def _dm(s: Services, c: Call) -> Response:
+    players = [c.options["player1"], c.options["player2"]]
+    chooser = c.get("chooser")
+    picked = {"player1": players[0].id, "player2": players[1].id}.get(chooser, chooser)
+    channel, abandon = c.channel_id, None
+    if c.get("thread", False) and await s.roles.is_host(c.guild_id, c.actor):
+        if c.open_thread is None:
+            raise Refusal("Threads cannot be made here.")
+        # An unknown game is refused here, before a thread is made for nothing.
+        name = texts.dm_thread(get_game(c.options["game"]).title, players[0].name,
+                               players[1].name)
+        channel, abandon = await c.open_thread(name)
+    try:
+        return await s.matches.start_dm(
+            c.guild_id, channel, c.actor, c.options["game"], players, chooser=picked,
+            options=game_options(c), tc=time_control(c), hints=c.get("hints", False),
+            reward=c.get("reward"), event=c.get("event"))
+    except BaseException:
+        if abandon is not None:
+            await abandon()
+        raise
+
+
+async def _first(s: Services, c: Call) -> Response:
+    return await s.matches.choose_first(c.get("match"), c.guild_id, c.channel_id, c.actor,
+                                        c.options["player"].id)
+
+
+async def _repost(s: Services, c: Call) -> Response:
+    return await s.matches.board(c.get("match"), c.guild_id, c.channel_id, c.actor,
+                                 public=True)
+
+
+async def _pause(s: Services, c: Call) -> Response:
+    return await s.matches.pause(c.get("match"), c.guild_id, c.channel_id, c.actor,
+                                 c.get("reason", ""))
+
+
+async def _resume(s: Services, c: Call) -> Response:
+    return await s.matches.resume(c.get("match"), c.guild_id, c.channel_id, c.actor)
+
+
+async def _extend(s: Services, c: Call) -> Response:
+    return await s.matches.extend(c.get("match"), c.guild_id, c.channel_id, c.actor,
+                                  c.options["seconds"])
+
+
+async def _void(s: Services, c: Call) -> Response:
+    return await s.matches.void(c.get("match"), c.guild_id, c.channel_id, c.actor,
+                                c.options["reason"])
+
+
+async def _adjudicate(s: Services, c: Call) -> Response:
+    winner, draw = c.get("winner"), c.get("draw", False)
+    if (winner is None) == (not draw):
+        raise Refusal("Name the `winner`, or set `draw:true` — one of the two.")
+    return await s.matches.adjudicate(c.get("match"), c.guild_id, c.channel_id, c.actor,
+                                      winner.id if winner is not None else None,
+                                      c.options["reason"])
+
+
+async def _hostrole(s: Services, c: Call) -> Response:
+    role = await s.roles.set_host_role(c.guild_id, c.actor, c.options["role"])
+    return Response.say(texts.host_role_set(role), False)
+
+
+COMMANDS = (
+    Command("dm", "Start a Death Match (hosts)", _dm, (
+        GAME,
+        Option("player1", Kind.USER, "The first of the two players", required=True),
+        Option("player2", Kind.USER, "The second player", required=True),
+        Option("chooser", Kind.TEXT, "Who chooses the First Player (default: the higher "
+               "priority in an event, else the host)",
+               choices=(("The host", "host"), ("Draw lots", "lots"),
+                        ("player1 chooses", "player1"), ("player2 chooses", "player2"))),
+        Option("thread", Kind.BOOL, "Play in a new public thread of this channel "
+               "(default no)"),
+        CLOCK, *TIME_CONTROL, TIE, HINTS,
+        Option("reward", Kind.INT, "Garnets for the winner (default from the server's "
+               "settings)", min=0, max=1_000_000),
+        Option("event", Kind.TEXT, "The event it counts for (default: the one open event, "
+               "if both play in it; none: no event)", suggest=Suggest.EVENTS),
+    ), audience=Audience.HOSTS, reply=Reply.PRIVATE, section=SECTION,
+        usage="game:cairo player1:@a player2:@b"),
+    Command("first", "Choose the First Player of a Death Match", _first, (
+        Option("player", Kind.USER, "The player who moves first", required=True),
+        ANY_MATCH,
+    ), reply=Reply.PUBLIC, section=SECTION, usage="player:@a"),
+    Command("repost", "Post the current board in the match channel (hosts)", _repost,
+            (ANY_MATCH,), audience=Audience.HOSTS, reply=Reply.PRIVATE, section=SECTION),
+    Command("pause", "Stop a match's clock (hosts)", _pause, (
+        Option("reason", Kind.TEXT, "Why, for the players and the log"), ANY_MATCH,
+    ), audience=Audience.HOSTS, section=SECTION),
+    Command("resume", "Restart a paused match's clock (hosts)", _resume, (ANY_MATCH,),
+            audience=Audience.HOSTS, section=SECTION),
+    Command("extend", "Give the player to move more time this turn (hosts)", _extend, (
+        Option("seconds", Kind.NUMBER, "Seconds to add to this turn (1 to 86400)",
+               required=True, min=1, max=86_400),
+        ANY_MATCH,
+    ), audience=Audience.HOSTS, section=SECTION, usage="seconds:30"),
+    Command("void", "Cancel a match without a result (hosts)", _void, (REASON, ANY_MATCH),
+            audience=Audience.HOSTS, section=SECTION),
+    Command("adjudicate", "Decide a match's result: a winner or a draw (hosts)", _adjudicate, (
+        REASON,
+        Option("winner", Kind.USER, "The player who wins"),
+        Option("draw", Kind.BOOL, "Declare a draw instead"),
+        ANY_MATCH,
+    ), audience=Audience.HOSTS, reply=Reply.PUBLIC, section=SECTION,
+        usage="winner:@a reason:…"),
+    Command("hostrole", "Set the role whose members host matches (Manage Server)", _hostrole,
+            (Option("role", Kind.ROLE, "The host role", required=True),),
+            audience=Audience.MANAGERS, section=SECTION, usage="role:@Role"),
+)

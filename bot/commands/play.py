@@ -1,0 +1,87 @@
+"""Commands of players: challenges, moves, the board and the clocks."""
+
+from __future__ import annotations
+
+from bot.commands.common import (
+    ANY_MATCH,
+    CLOCK,
+    GAME,
+    HINTS,
+    MATCH,
+    TIE,
+    TIME_CONTROL,
+    game_options,
+    time_control,
+)
+from bot.commands.spec import Call, Command, Kind, Option, Reply, Services, Suggest
+from bot.core.messages import Response
+
+SECTION = "Play"
+
+
+async def _challenge(s: Services, c: Call) -> Response:
+    opponents = [c.options[k] for k in ("opponent", "opponent2", "opponent3")
+                 if c.options.get(k) is not None]
+    return await s.matches.challenge(
+        c.guild_id, c.channel_id, c.actor, c.options["game"], opponents,
+        first=c.get("first", "random"), options=game_options(c), tc=time_control(c),
+        hints=c.get("hints", False), rated=c.get("rated", True))
+
+
+async def _accept(s: Services, c: Call) -> Response:
+    return await s.matches.answer(c.get("match"), c.guild_id, c.channel_id, c.actor,
+                                  accept=True)
+
+
+async def _decline(s: Services, c: Call) -> Response:
+    return await s.matches.answer(c.get("match"), c.guild_id, c.channel_id, c.actor,
+                                  accept=False)
+
+
+async def _cancel(s: Services, c: Call) -> Response:
+    return await s.matches.cancel(c.get("match"), c.guild_id, c.channel_id, c.actor)
+
+
+async def _move(s: Services, c: Call) -> Response:
+    return await s.matches.move(c.get("match"), c.guild_id, c.channel_id, c.actor,
+                                c.options["move"])
+
+
+async def _resign(s: Services, c: Call) -> Response:
+    return await s.matches.resign(c.get("match"), c.guild_id, c.channel_id, c.actor)
+
+
+async def _board(s: Services, c: Call) -> Response:
+    return await s.matches.board(c.get("match"), c.guild_id, c.channel_id, c.actor)
+
+
+async def _time(s: Services, c: Call) -> Response:
+    return await s.matches.time(c.get("match"), c.guild_id, c.channel_id, c.actor)
+
+
+COMMANDS = (
+    Command("challenge", "Challenge members to a casual match", _challenge, (
+        Option("opponent", Kind.USER, "Who you challenge", required=True),
+        GAME,
+        Option("opponent2", Kind.USER, "A second opponent (games for more players)"),
+        Option("opponent3", Kind.USER, "A third opponent"),
+        Option("first", Kind.TEXT, "Who moves first (default: random)",
+               choices=(("Me", "me"), ("My opponent", "them"), ("Random", "random"))),
+        CLOCK, *TIME_CONTROL, TIE, HINTS,
+        Option("rated", Kind.BOOL, "Count the result for ratings (default yes)"),
+    ), section=SECTION, usage="opponent:@someone game:cairo"),
+    Command("accept", "Accept a challenge", _accept, (MATCH,), reply=Reply.PUBLIC,
+            section=SECTION),
+    Command("decline", "Decline a challenge", _decline, (MATCH,), section=SECTION),
+    Command("cancel", "Withdraw your challenge", _cancel, (MATCH,), section=SECTION),
+    Command("move", "Play a move (you can also just type it)", _move, (
+        Option("move", Kind.TEXT, "Your move, e.g. D left", required=True,
+               suggest=Suggest.MOVES),
+        MATCH,
+    ), reply=Reply.PUBLIC, section=SECTION, usage="move:D left"),
+    Command("resign", "Resign your match", _resign, (MATCH,), reply=Reply.PUBLIC,
+            section=SECTION),
+    Command("board", "Show the board of a match to you", _board, (ANY_MATCH,),
+            reply=Reply.PRIVATE, section=SECTION),
+    Command("time", "Show the clocks of a match", _time, (ANY_MATCH,), section=SECTION),
+)
