@@ -286,13 +286,17 @@ def _card(item: Any, colour: int | None, where: str, extra: set[str]) -> Card:
         )
     if len({len(r) for r in rows}) != 1:
         raise DeckError(f"{where}: the rows of 'cells' have different lengths")
-    colours = set()
+    named = item.get("colour")
+    if named is not None and named not in COLOUR_NAMES:
+        raise DeckError(f"{where}: 'colour' is white or black, not {named!r}")
+    base = COLOUR_NAMES.index(named) if named is not None else colour
+    colours: set[int | None] = set()
     clean = []
     for r, row in enumerate(rows):
         out = ""
         for c, ch in enumerate(row):
             if ch in "#Ww":
-                colours.add(WHITE if ch in "Ww" else colour)
+                colours.add(WHITE if ch in "Ww" else base)
             elif ch in "Bb":
                 colours.add(BLACK)
             elif ch != ".":
@@ -301,11 +305,8 @@ def _card(item: Any, colour: int | None, where: str, extra: set[str]) -> Card:
                 )
             out += "." if ch == "." else "#"
         clean.append(out)
-    named = item.get("colour")
     if named is not None:
-        if named not in COLOUR_NAMES:
-            raise DeckError(f"{where}: 'colour' is white or black, not {named!r}")
-        colours.add(COLOUR_NAMES.index(named))
+        colours.add(base)
     colours.discard(None)
     if "#" not in "".join(clean):
         raise DeckError(f"{where}: the card has no coloured cell")
