@@ -12,14 +12,16 @@ and numbered arrows, and a status line (at the end, who won and why).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from engine.game import Outcome
 from engine.imaging import font, to_png
 from engine.sigma import rules
-from engine.sigma.deck import BLACK, WHITE, Card, Deck
+from engine.sigma.deck import BLACK, DEFAULT_DECK, WHITE, Card, Deck
 from engine.sigma.geometry import NOTHING, Cell, neighbours, opposite, step
 from engine.sigma.state import SEAT_NAMES, Board, SigmaState
 
@@ -349,7 +351,30 @@ def board_image(state: SigmaState, names: Sequence[str] | None = None) -> Image.
 
 
 def render(state: SigmaState, names: Sequence[str] | None = None) -> bytes:
-    return to_png(board_image(state, names))
+    image = board_image(state, names).quantize(palette=_palette(), dither=Image.Dither.NONE)
+    return to_png(image)
+
+
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    """One palette for every board, fitted once per process to a few boards of a game
+    (start, middle, end): mapping to a known palette is ten times faster than fitting
+    one to each picture, and every colour the boards use is in these."""
+    from engine.sigma.deck import shipped_deck
+
+    rng = random.Random(1)
+    state = rules.settle(SigmaState(shipped_deck(DEFAULT_DECK)))
+    samples = [board_image(state)]
+    while rules.outcome(state) is None:
+        moves = rules.placements(state)
+        state = rules.place(state, moves[rng.randrange(len(moves))], "T4 1.1")
+        if len(state.placed) == 9:
+            samples.append(board_image(state))
+    samples.append(board_image(state))
+    sheet = Image.new("RGB", (WIDTH, HEIGHT * len(samples)))
+    for i, sample in enumerate(samples):
+        sheet.paste(sample, (0, i * HEIGHT))
+    return sheet.quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
 
 
 # ---- the deck sheet ------------------------------------------------------------------
@@ -367,7 +392,7 @@ def deck_sheet(deck: Deck) -> bytes:
         (f"Black's hand · {deck.hand_size(BLACK)} cards",
          [(card, n, f"×{n}") for card, n in deck.hands[BLACK]]),
     ]
-    slot_h = 5 * m + 40
+    slot_h = 5 * m + 70
     height = 100
     for _, cards in sections:
         height += 44 + max(1, -(-len(cards) // per_row)) * slot_h
@@ -390,7 +415,9 @@ def deck_sheet(deck: Deck) -> bytes:
             bx = x + (slot_w - 12 - len(card.rows[0]) * m) / 2
             by = top + m + (3 - len(card.rows)) * m / 2
             _mini_card(draw, card, bx, by, m, False)
-            draw.text((x + (slot_w - 12) / 2, top + 4 * m + 14), f"{card.name}  {caption}",
-                      font=font(20, True), fill=INK, anchor="ma")
+            draw.text((x + (slot_w - 12) / 2, top + 5 * m + 6), card.name,
+                      font=font(22, True), fill=INK, anchor="ma")
+            draw.text((x + (slot_w - 12) / 2, top + 5 * m + 34), caption,
+                      font=font(17), fill=MUTED, anchor="ma")
         y += max(1, -(-len(cards) // per_row)) * slot_h
     return to_png(image)
