@@ -101,6 +101,14 @@ class SigmaEscape(Game[SigmaState, Move]):
         placement = rules.Placement(index, move.side, move.arrow)
         return rules.place(state, placement, notes.notation(move))
 
+    def mover(self, state: SigmaState, move: Move) -> int | None:
+        if not move.is_pass:
+            return self.to_move(state)
+        # Passes after a placement alternate from the other seat; at the start White
+        # (who moves first) is the first to pass.
+        placed_by = state.placed[-1].seat if state.placed else 1
+        return 1 - placed_by if state.passes_read % 2 == 0 else placed_by
+
     def outcome(self, state: SigmaState) -> Outcome | None:
         return rules.outcome(state)
 

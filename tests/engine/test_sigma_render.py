@@ -60,6 +60,18 @@ def test_the_contract_with_passes() -> None:
     assert GAME.replay(["pass"], 2, {"deck": deck}).passes_read == 1
 
 
+def test_a_pass_is_said_to_be_the_passers() -> None:
+    from engine.animation import _ply_text
+
+    deck = box_deck([I3], [DOT])
+    state = start(deck)
+    assert _ply_text(GAME, state, "pass", None) == "White: pass"
+    after = GAME.play(state, "Dot 1.1")
+    assert _ply_text(GAME, after, "pass", None) == "White: pass"
+    assert _ply_text(GAME, GAME.play(after, "pass"), "pass", ["Ann", "Bob"]) == "Bob (Black): pass"
+    assert GAME.mover(after, GAME.parse_move(after, "pass")) == 0
+
+
 def test_bad_state_json_is_refused() -> None:
     data = GAME.to_json(GAME.play(GAME.new_state(), "T4 3.3"))
     for field, value in (("turn", 2), ("passes", 3), ("placed", [{"seat": 0, "card": "V5",
