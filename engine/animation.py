@@ -155,8 +155,9 @@ def _ply_text(game: Game[Any, Any], before: Any, step: str | Ply,
         if step.kind == "out":
             return f"{who} leaves the game"
         return f"{who}: {step.notation}"
-    seat = game.to_move(before)
-    move = game.notation(game.parse_move(before, step))
+    parsed = game.parse_move(before, step)
+    seat = game.mover(before, parsed)
+    move = game.notation(parsed)
     return f"{_who(game, before, seat, names)}: {move}" if seat is not None else move
 
 

@@ -20,10 +20,12 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"error: {message}\n")
 
 
-def _options(args: argparse.Namespace) -> dict[str, Any]:
+def _options(game: Game[Any, Any], args: argparse.Namespace) -> dict[str, Any]:
     options: dict[str, Any] = {}
     if getattr(args, "tie", None):
         options["tie"] = args.tie
+    if getattr(args, "deck", None):
+        options["deck"] = game.option_from_file("deck", args.deck)
     for item in getattr(args, "option", None) or []:
         name, sep, value = item.partition("=")
         if not sep or not name:
@@ -37,7 +39,7 @@ def _split_moves(text: str) -> list[str]:
 
 
 def _state(game: Game[Any, Any], args: argparse.Namespace) -> Any:
-    options = _options(args)
+    options = _options(game, args)
     if getattr(args, "position", None) is not None:
         return game.parse_position(args.position, options)
     seats = getattr(args, "players", None) or game.seat_counts[0]
@@ -57,7 +59,7 @@ def _summary(game: Game[Any, Any], state: Any, moves: int) -> dict[str, Any]:
         else _running_score(game, state),
         "to_move": game.to_move(state),
         "legal": legal,
-    }
+    } | game.summary(state)
 
 
 def _running_score(game: Game[Any, Any], state: Any) -> list[int] | None:
@@ -108,7 +110,7 @@ def _cmd_animate(args: argparse.Namespace) -> int:
     game = get_game(args.game)
     seats = args.players or game.seat_counts[0]
     names = [n.strip() for n in args.names.split(",")] if args.names else None
-    gif = animate(game, _split_moves(args.moves), seats, _options(args), names)
+    gif = animate(game, _split_moves(args.moves), seats, _options(game, args), names)
     with open(args.out, "wb") as fh:
         fh.write(gif)
     print(args.out)
@@ -131,7 +133,7 @@ def _cmd_perft(args: argparse.Namespace) -> int:
     game = get_game(args.game)
     if args.depth < 0:
         raise EngineError(f"depth must be 0 or more, not {args.depth}")
-    state = game.new_state(args.players or game.seat_counts[0], _options(args))
+    state = game.new_state(args.players or game.seat_counts[0], _options(game, args))
     start = time.perf_counter()
     nodes = perft(game, state, args.depth)
     elapsed = time.perf_counter() - start
@@ -141,6 +143,12 @@ def _cmd_perft(args: argparse.Namespace) -> int:
         print(nodes)
         print(f"depth {args.depth}: {nodes} sequences in {elapsed:.3f} s", file=sys.stderr)
     return 0
+
+
+def _cmd_deck(args: argparse.Namespace) -> int:
+    from engine.sigma.commands import deck_command
+
+    return deck_command(args.action, args.file, args.out, args.json)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -159,6 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--tie", help="tie rule (Cairo Corridor): first-player-loses, "
                        "last-mover-loses or draw")
         p.add_argument("--players", type=int, help="number of players (Quoridor: 2 or 4)")
+        p.add_argument("--deck", metavar="FILE", help="deck file or shipped deck (Sigma Escape)")
         p.add_argument("--option", action="append", metavar="NAME=VALUE",
                        help="any other game option")
 
@@ -192,6 +201,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_bench)
+
+    p = sub.add_parser("deck", help="Sigma Escape decks: list the shipped ones, check a "
+                       "deck file, or draw its cards (show FILE --out PNG)")
+    p.add_argument("action", choices=("list", "check", "show"))
+    p.add_argument("file", nargs="?", help="a deck file (TOML or JSON) or a shipped deck")
+    p.add_argument("--out", help="PNG file to write (show)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_deck)
 
     p = sub.add_parser("perft", help="count move sequences of a given length from the start")
     p.add_argument("game", help=f"the game ({games})")

@@ -212,6 +212,22 @@ class Game(ABC, Generic[S, M]):
         """What an analyst wants to know about a position, as JSON."""
         raise EngineError(f"analyze is not offered for {self.title}")
 
+    def mover(self, state: S, move: M) -> int | None:
+        """The seat that makes ``move`` in ``state``: the seat to move, except in games
+        where a move can be another seat's (Sigma Escape reads a pass the engine made
+        for the seat that could not place)."""
+        return self.to_move(state)
+
+    def summary(self, state: S) -> JSON:
+        """Facts of a position beyond the common ones, added to ``replay``'s report
+        (Sigma Escape: blank spaces and the hands). Empty by default."""
+        return {}
+
+    def option_from_file(self, name: str, path: str) -> Any:
+        """The value of option ``name`` read from a file (``--deck FILE`` on the command
+        line). Only games whose options can come from files offer this."""
+        raise OptionError(f"{self.title} reads no option '{name}' from a file")
+
     # ---- helpers built on the above ------------------------------------------------
 
     def check_options(self, options: Mapping[str, Any] | None) -> dict[str, str | int]:

@@ -13,6 +13,7 @@ _GAMES: dict[str, str] = {
     "cairo": "engine.cairo:CairoCorridor",
     "pathwayz": "engine.pathwayz:Pathwayz",
     "quoridor": "engine.quoridor:Quoridor",
+    "sigma": "engine.sigma:SigmaEscape",
 }
 
 # Names players may type for a game.
@@ -20,6 +21,8 @@ _ALIASES: dict[str, str] = {
     "cairo corridor": "cairo",
     "cairo-corridor": "cairo",
     "cc": "cairo",
+    "sigma escape": "sigma",
+    "sigma-escape": "sigma",
 }
 
 _loaded: dict[str, Game[Any, Any]] = {}

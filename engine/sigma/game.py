@@ -1,0 +1,171 @@
+"""Sigma Escape (qualt.co.jp) as a garnet game.
+
+White (seat 0, the mouse) keeps its main group next to a blank space; Black (seat 1,
+the cat) surrounds it. Moves are ``CARD SIDE.ARROW``; passes happen by themselves:
+``apply`` (and ``new_state``) run the automatic passes, so the seat ``to_move`` reports
+can always place. A replay may write each such pass as ``pass`` or leave it out.
+
+The ``deck`` option names a shipped deck; the engine's own callers (the command line's
+``--deck FILE``, tests) may also give a ``Deck`` itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from engine.game import JSON, Game, OptionError, OptionSpec, Outcome
+from engine.sigma import notation as notes
+from engine.sigma import rules
+from engine.sigma.deck import DEFAULT_DECK, Deck, DeckError, find_deck, shipped_deck, shipped_decks
+from engine.sigma.notation import Move
+from engine.sigma.state import SEAT_NAMES, SigmaState
+
+
+class SigmaEscape(Game[SigmaState, Move]):
+    key: ClassVar[str] = "sigma"
+    title: ClassVar[str] = "Sigma Escape"
+    seat_counts: ClassVar[tuple[int, ...]] = (2,)
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec(
+            "deck",
+            DEFAULT_DECK,
+            shipped_decks(),
+            "the deck: the cards' faces, presets and hands (the default is a "
+            "reconstruction: the real cards' pictures are lost)",
+        ),
+    )
+    move_help: ClassVar[str] = notes.MOVE_HELP
+
+    # ---- construction and serialisation -------------------------------------------
+
+    def check_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        given = dict(options or {})
+        deck = given.get("deck")
+        if isinstance(deck, Deck):
+            rest = self.check_options({k: v for k, v in given.items() if k != "deck"})
+            return rest | {"deck": deck}
+        return dict(super().check_options(given))
+
+    def option_from_file(self, name: str, path: str) -> Any:
+        if name != "deck":
+            return super().option_from_file(name, path)
+        return find_deck(path)
+
+    def deck(self, options: Mapping[str, Any] | None) -> Deck:
+        value = self.check_options(options)["deck"]
+        if isinstance(value, Deck):
+            return value
+        try:
+            return shipped_deck(str(value))
+        except DeckError as exc:  # a shipped deck file that does not load
+            raise OptionError(str(exc)) from None
+
+    def new_state(self, seats: int = 2, options: Mapping[str, Any] | None = None) -> SigmaState:
+        self.check_seats(seats)
+        return rules.settle(SigmaState(self.deck(options)))
+
+    def to_json(self, state: SigmaState) -> JSON:
+        return state.to_json()
+
+    def from_json(self, data: Mapping[str, Any]) -> SigmaState:
+        return SigmaState.from_json(data)
+
+    # ---- playing -------------------------------------------------------------------
+
+    def seats(self, state: SigmaState) -> int:
+        return 2
+
+    def seat_name(self, state: SigmaState, seat: int) -> str:
+        return SEAT_NAMES[seat]
+
+    def to_move(self, state: SigmaState) -> int | None:
+        return None if rules.outcome(state) is not None else state.turn
+
+    def parse_move(self, state: SigmaState, text: str) -> Move:
+        return notes.parse(state, text)
+
+    def legal_moves(self, state: SigmaState) -> list[Move]:
+        if rules.outcome(state) is not None:
+            return []
+        hand = state.deck.hands[state.turn]
+        return [Move(hand[p.card][0].name, p.side, p.arrow) for p in rules.placements(state)]
+
+    def apply(self, state: SigmaState, move: Move) -> SigmaState:
+        if move.is_pass:
+            notes.check_pass(state)
+            return rules.read_pass(state)
+        notes.check(state, move)
+        index = state.deck.card(state.turn, move.card)
+        assert index is not None
+        placement = rules.Placement(index, move.side, move.arrow)
+        return rules.place(state, placement, notes.notation(move))
+
+    def mover(self, state: SigmaState, move: Move) -> int | None:
+        if not move.is_pass:
+            return self.to_move(state)
+        # Passes after a placement alternate from the other seat; at the start White
+        # (who moves first) is the first to pass.
+        placed_by = state.placed[-1].seat if state.placed else 1
+        return 1 - placed_by if state.passes_read % 2 == 0 else placed_by
+
+    def outcome(self, state: SigmaState) -> Outcome | None:
+        return rules.outcome(state)
+
+    def notation(self, move: Move) -> str:
+        return notes.notation(move)
+
+    def last_move(self, state: SigmaState) -> str | None:
+        last = state.last
+        return last.move or None if last is not None else None
+
+    def status(self, state: SigmaState) -> str:
+        result = rules.outcome(state)
+        if result is not None:
+            return f"Game over · {SEAT_NAMES[result.winner or 0]} wins: {result.reason}"
+        parts = []
+        if state.passes:
+            passer = SEAT_NAMES[1 - state.turn]
+            parts.append(f"{passer} passed (no legal placement)")
+        blanks = len(state.board.blanks)
+        parts.append(f"{blanks} blank space{'s' if blanks != 1 else ''}")
+        left = state.board.hands
+        parts.append(f"cards left: White {sum(left[0])}, Black {sum(left[1])}")
+        return " · ".join(parts)
+
+    def summary(self, state: SigmaState) -> JSON:
+        return {
+            "blank_spaces": len(state.board.blanks),
+            "hands": [state.hand_names(0), state.hand_names(1)],
+        }
+
+    # ---- images --------------------------------------------------------------------
+
+    def render(
+        self,
+        state: SigmaState,
+        *,
+        hints: bool = False,
+        names: Sequence[str] | None = None,
+    ) -> bytes:
+        from engine.sigma.render import render
+
+        return render(state, names=names)
+
+    # ---- analysis ------------------------------------------------------------------
+
+    def analyze(self, state: SigmaState) -> JSON:
+        board = state.board
+        over = rules.outcome(state)
+        sides = [] if over is not None else rules.sides(state)
+        return {
+            "to_move": self.to_move(state),
+            "over": over is not None,
+            "blank_spaces": len(board.blanks),
+            "main_group": len(board.main),
+            "sides": [f"{n} {r},{c},{'NESW'[d]}" for n, ((r, c), d) in enumerate(sides, 1)],
+            "legal": sorted(self.notation(m) for m in self.legal_moves(state)),
+            "hands": [state.hand_names(0), state.hand_names(1)],
+        }
+
+

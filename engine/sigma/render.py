@@ -1,0 +1,423 @@
+"""Pictures of Sigma Escape: the board with both hands, and a deck's card sheet.
+
+The board is drawn on a canvas of fixed size (so that the frames of an animation line
+up); the grid is fitted to the cards on the table, their blank spaces and usable sides,
+with cells between ``MIN_CELL`` and ``MAX_CELL`` pixels. White's main group has a green
+outline and white cells cut off from it are hatched grey; its blank spaces hold green
+dots; every usable side of the player to move carries its number in a gold badge on
+the edge it opens through; other live arrows are small triangles; the last card placed
+has an orange outline. Below: the players, each hand drawn small with names, counts
+and numbered arrows, and a status line (at the end, who won and why).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from engine.game import Outcome
+from engine.imaging import font, to_png
+from engine.sigma import rules
+from engine.sigma.deck import BLACK, DEFAULT_DECK, WHITE, Card, Deck
+from engine.sigma.geometry import NOTHING, Cell, neighbours, opposite, step
+from engine.sigma.state import SEAT_NAMES, Board, SigmaState
+
+WIDTH = 960
+HEADER = 58
+BOARD_W = WIDTH - 40
+BOARD_H = 620
+BOARD_X = 20
+BOARD_Y = HEADER
+HAND_TOP = BOARD_Y + BOARD_H + 12
+HAND_ROW = 166
+HEIGHT = HAND_TOP + 2 * HAND_ROW + 72
+MAX_CELL = 64
+MIN_CELL = 28
+MINI = 22  # cell size of the cards drawn in the hands
+
+Colour = tuple[int, int, int]
+BG: Colour = (244, 239, 229)
+TABLE: Colour = (226, 232, 222)
+GRID: Colour = (208, 214, 203)
+WHITE_CELL: Colour = (255, 255, 255)
+CUT_OFF: Colour = (214, 212, 206)
+HATCH: Colour = (160, 156, 148)
+BLACK_CELL: Colour = (34, 34, 38)
+OUTLINE_ON_WHITE: Colour = (120, 116, 108)
+OUTLINE_ON_BLACK: Colour = (150, 150, 158)
+MAIN_EDGE: Colour = (30, 150, 70)
+BLANK: Colour = (40, 170, 80)
+BLANK_FILL: Colour = (205, 236, 200)
+LAST: Colour = (240, 110, 20)
+GOLD: Colour = (255, 193, 7)
+INK: Colour = (40, 34, 28)
+MUTED: Colour = (112, 100, 84)
+ARROW_ON_WHITE: Colour = (110, 106, 100)
+ARROW_ON_BLACK: Colour = (190, 190, 198)
+FADED: Colour = (200, 196, 188)
+WIN_BG: Colour = (250, 204, 72)
+
+
+class _Grid:
+    """Where grid cells fall on the image."""
+
+    def __init__(self, cells: set[Cell]) -> None:
+        rows = [r for r, _ in cells]
+        cols = [c for _, c in cells]
+        self.r0, self.r1 = min(rows) - 1, max(rows) + 1
+        self.c0, self.c1 = min(cols) - 1, max(cols) + 1
+        n_rows = self.r1 - self.r0 + 1
+        n_cols = self.c1 - self.c0 + 1
+        self.size = max(MIN_CELL, min(MAX_CELL, BOARD_H // n_rows, BOARD_W // n_cols))
+        # Centre the drawn cells; too many for the area at the smallest size: centre
+        # on the Nothing card and let the far cells fall off the edge.
+        self.x = BOARD_X + (BOARD_W - n_cols * self.size) // 2 - self.c0 * self.size
+        self.y = BOARD_Y + (BOARD_H - n_rows * self.size) // 2 - self.r0 * self.size
+        if n_cols * self.size > BOARD_W:
+            self.x = BOARD_X + BOARD_W // 2 - self.size // 2
+        if n_rows * self.size > BOARD_H:
+            self.y = BOARD_Y + BOARD_H // 2 - self.size // 2
+
+    def box(self, cell: Cell) -> tuple[int, int, int, int]:
+        x = self.x + cell[1] * self.size
+        y = self.y + cell[0] * self.size
+        return x, y, x + self.size, y + self.size
+
+    def edge(self, cell: Cell, d: int) -> tuple[int, int, int, int]:
+        x0, y0, x1, y1 = self.box(cell)
+        return ((x0, y0, x1, y0), (x1, y0, x1, y1), (x0, y1, x1, y1), (x0, y0, x0, y1))[d]
+
+    def edge_middle(self, cell: Cell, d: int) -> tuple[float, float]:
+        x0, y0, x1, y1 = self.edge(cell, d)
+        return (x0 + x1) / 2, (y0 + y1) / 2
+
+    def visible(self, cell: Cell) -> bool:
+        x0, y0, x1, y1 = self.box(cell)
+        return (x0 >= BOARD_X and y0 >= BOARD_Y and x1 <= BOARD_X + BOARD_W
+                and y1 <= BOARD_Y + BOARD_H)
+
+
+def _triangle(centre: tuple[float, float], d: int, size: float) -> list[tuple[float, float]]:
+    """A small triangle pointing in direction ``d``, its tip ``size`` from ``centre``."""
+    (dr, dc) = ((-1, 0), (0, 1), (1, 0), (0, -1))[d]
+    cx, cy = centre
+    tip = (cx + dc * size, cy + dr * size)
+    # the base is perpendicular to the direction
+    px, py = -dr, dc
+    base = (cx - dc * size * 0.2, cy - dr * size * 0.2)
+    return [tip, (base[0] + px * size * 0.7, base[1] + py * size * 0.7),
+            (base[0] - px * size * 0.7, base[1] - py * size * 0.7)]
+
+
+def _badge(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, radius: float,
+           fill: Colour = GOLD, ink: Colour = INK) -> None:
+    x, y = centre
+    w = max(radius, radius * 0.62 * len(text))
+    draw.rounded_rectangle((x - w, y - radius, x + w, y + radius), radius=radius, fill=fill,
+                           outline=ink, width=max(1, round(radius / 9)))
+    draw.text((x, y + 0.5), text, font=font(max(11, round(radius * 1.25)), True), fill=ink,
+              anchor="mm")
+
+
+def _board(draw: ImageDraw.ImageDraw, image: Image.Image, state: SigmaState, board: Board,
+           numbered: list[tuple[Cell, int]], over: bool) -> None:
+    shown = set(board.colour) | set(board.blanks) | {step(c, d) for c, d in numbered}
+    grid = _Grid(shown)
+    size = grid.size
+    draw.rectangle((BOARD_X, BOARD_Y, BOARD_X + BOARD_W, BOARD_Y + BOARD_H), fill=TABLE)
+    # faint grid over the drawn rows and columns
+    x0, y0, _, _ = grid.box((grid.r0, grid.c0))
+    _, _, x1, y1 = grid.box((grid.r1, grid.c1))
+    x0, y0 = max(x0, BOARD_X), max(y0, BOARD_Y)
+    x1, y1 = min(x1, BOARD_X + BOARD_W), min(y1, BOARD_Y + BOARD_H)
+    for r in range(grid.r0, grid.r1 + 2):
+        y = grid.y + r * size
+        if y0 <= y <= y1:
+            draw.line((x0, y, x1, y), fill=GRID, width=1)
+    for c in range(grid.c0, grid.c1 + 2):
+        x = grid.x + c * size
+        if x0 <= x <= x1:
+            draw.line((x, y0, x, y1), fill=GRID, width=1)
+
+    main = board.main
+    top = board.top
+    colour = board.colour
+    hatch_step = max(6, size // 5)
+    for cell, shade in colour.items():
+        bx0, by0, bx1, by1 = grid.box(cell)
+        if shade == BLACK:
+            draw.rectangle((bx0, by0, bx1, by1), fill=BLACK_CELL)
+        elif cell in main:
+            draw.rectangle((bx0, by0, bx1, by1), fill=WHITE_CELL)
+        else:
+            draw.rectangle((bx0, by0, bx1, by1), fill=CUT_OFF)
+            for k in range(-size, size, hatch_step):  # hatching: cut off from the group
+                draw.line((bx0 + max(0, k), by0 + max(0, -k), bx0 + min(size, size + k),
+                           by0 + min(size, size - k)), fill=HATCH, width=1)
+    for cell in board.blanks:
+        bx0, by0, bx1, by1 = grid.box(cell)
+        inset = max(2, size // 10)
+        draw.rectangle((bx0 + inset, by0 + inset, bx1 - inset, by1 - inset), fill=BLANK_FILL)
+        r = max(3, size // 9)
+        cx, cy = (bx0 + bx1) / 2, (by0 + by1) / 2
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=BLANK)
+    # the Nothing card: a ring
+    nx0, ny0, nx1, ny1 = grid.box(NOTHING)
+    ring = size * 0.28
+    cx, cy = (nx0 + nx1) / 2, (ny0 + ny1) / 2
+    draw.ellipse((cx - ring, cy - ring, cx + ring, cy + ring), outline=MAIN_EDGE,
+                 width=max(2, size // 14))
+    # thin card outlines: between cells showing different cards, and around them
+    thin = max(1, size // 26)
+    for cell, index in top.items():
+        for d, nb in enumerate(neighbours(cell)):
+            if top.get(nb) != index:
+                line_colour = OUTLINE_ON_BLACK if colour[cell] == BLACK else OUTLINE_ON_WHITE
+                if colour.get(nb) == BLACK and colour[cell] == BLACK:
+                    line_colour = OUTLINE_ON_BLACK
+                draw.line(grid.edge(cell, d), fill=line_colour, width=thin * 2)
+    # White's main group: a thick green outline
+    thick = max(3, size // 11)
+    for cell in main:
+        for d, nb in enumerate(neighbours(cell)):
+            if nb not in main:
+                ex0, ey0, ex1, ey1 = grid.edge(cell, d)
+                draw.line((ex0, ey0, ex1, ey1), fill=MAIN_EDGE, width=thick)
+    # the last card placed: an orange outline round what shows of it
+    if state.placed:
+        last = len(board.layers) - 1
+        cells = {cell for cell, index in top.items() if index == last}
+        for cell in cells:
+            for d, nb in enumerate(neighbours(cell)):
+                if nb not in cells:
+                    draw.line(grid.edge(cell, d), fill=LAST, width=thick)
+    # arrows: triangles; the mover's usable sides: numbered badges
+    numbers = {side: n for n, side in enumerate(numbered, start=1)}
+    for index, layer in enumerate(board.layers):
+        for cell, d in layer.arrows:
+            if top.get(cell) != index or (cell, d) in numbers:
+                continue
+            mx, my = grid.edge_middle(cell, d)
+            dr, dc = ((-1, 0), (0, 1), (1, 0), (0, -1))[d]
+            centre = (mx - dc * size * 0.16, my - dr * size * 0.16)
+            fill = ARROW_ON_BLACK if layer.colour == BLACK else ARROW_ON_WHITE
+            draw.polygon(_triangle(centre, d, size * 0.11), fill=fill)
+    # A badge sits on the edge its side opens through; where two numbered arrows face
+    # each other across one edge, each moves into its own cell, a little smaller.
+    radius = max(9.0, size * 0.24)
+    for (cell, d), n in numbers.items():
+        mx, my = grid.edge_middle(cell, d)
+        if (step(cell, d), opposite(d)) in numbers:
+            dr, dc = ((-1, 0), (0, 1), (1, 0), (0, -1))[d]
+            _badge(draw, (mx - dc * size * 0.26, my - dr * size * 0.26), str(n),
+                   max(9.0, size * 0.21))
+        else:
+            _badge(draw, (mx, my), str(n), radius)
+    if not over and not numbered:
+        draw.text((BOARD_X + 10, BOARD_Y + 8), "no usable side", font=font(18, True), fill=MUTED)
+
+
+def _mini_card(draw: ImageDraw.ImageDraw, card: Card, x: float, y: float, m: int,
+               faded: bool) -> None:
+    """A card of a hand with its box's top-left at (x, y), cells of ``m`` pixels, arrows
+    numbered in deck order."""
+    fill = (WHITE_CELL if card.colour == WHITE else BLACK_CELL) if not faded else FADED
+    rim = OUTLINE_ON_WHITE
+    for r, c in card.cells:
+        draw.rectangle((x + c * m, y + r * m, x + (c + 1) * m, y + (r + 1) * m), fill=fill,
+                       outline=rim, width=1)
+    for n, arrow in enumerate(card.arrows, start=1):
+        r, c = arrow.cell
+        cx, cy = x + (c + 0.5) * m, y + (r + 0.5) * m
+        dr, dc = ((-1, 0), (0, 1), (1, 0), (0, -1))[arrow.dir]
+        centre = (cx + dc * m * 0.95, cy + dr * m * 0.95)
+        if faded:
+            _badge(draw, centre, str(n), m * 0.36, fill=BG, ink=FADED)
+        else:
+            _badge(draw, centre, str(n), m * 0.36)
+
+
+def _card_width(card: Card, m: int) -> int:
+    return max(len(card.rows[0]) * m + 2 * m, 3 * m)
+
+
+def _hands(draw: ImageDraw.ImageDraw, state: SigmaState, board: Board, outcome: Outcome | None,
+           names: Sequence[str] | None) -> None:
+    for seat in (WHITE, BLACK):
+        y = HAND_TOP + seat * HAND_ROW
+        left = sum(board.hands[seat])
+        role = "mouse" if seat == WHITE else "cat"
+        label = f"{SEAT_NAMES[seat]} ({role})"
+        if names and seat < len(names) and names[seat].strip():
+            label += f" · {names[seat].strip()}"
+        label += f" · {left} card{'s' if left != 1 else ''} left"
+        swatch = WHITE_CELL if seat == WHITE else BLACK_CELL
+        draw.rectangle((24, y + 4, 46, y + 26), fill=swatch, outline=INK, width=2)
+        draw.text((56, y + 2), _fit(label, 620, 22), font=font(22, True), fill=INK)
+        if outcome is None and state.turn == seat:
+            _pill(draw, WIDTH - 24, y, "to play", GOLD)
+        elif outcome is not None and outcome.winner == seat:
+            _pill(draw, WIDTH - 24, y, "wins", WIN_BG)
+        x = 30.0
+        cy = y + 34
+        hand = state.deck.hands[seat]
+        widths = [_card_width(card, MINI) + 16 for card, _ in hand]
+        m = MINI
+        if sum(widths) > WIDTH - 40:  # a big hand: smaller cards
+            m = max(10, int(MINI * (WIDTH - 40) / sum(widths)))
+        for (card, _), count in zip(hand, board.hands[seat], strict=True):
+            w = _card_width(card, m)
+            faded = count == 0
+            top = cy + m + (3 - len(card.rows)) * m / 2
+            _mini_card(draw, card, x + m, top, m, faded)
+            caption = card.name + (f" ×{count}" if count > 1 else "")
+            if faded:
+                caption = f"{card.name} ×0"
+            draw.text((x + w / 2, cy + 5 * m + 6), caption, font=font(max(12, m - 4), True),
+                      fill=FADED if faded else INK, anchor="ma")
+            x += w + 16
+
+
+def _pill(draw: ImageDraw.ImageDraw, right: int, y: int, text: str, fill: Colour) -> None:
+    face = font(20, True)
+    w = draw.textlength(text, font=face)
+    draw.rounded_rectangle((right - w - 20, y, right, y + 30), radius=8, fill=fill)
+    draw.text((right - w - 10, y + 4), text, font=face, fill=INK)
+
+
+def _fit(text: str, width: int, size: int) -> str:
+    face = font(size, True)
+    if face.getlength(text) <= width:
+        return text
+    while text and face.getlength(text + "…") > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def _header(draw: ImageDraw.ImageDraw, deck: Deck) -> None:
+    draw.text((24, 14), "Sigma Escape", font=font(28, True), fill=INK)
+    note = deck.name + (" · a reconstruction, not the real cards" if deck.reconstruction
+                        else f" · {deck.source}")
+    draw.text((WIDTH - 24, 22), _fit(note, 640, 18), font=font(18), fill=MUTED, anchor="ra")
+
+
+def _status(draw: ImageDraw.ImageDraw, state: SigmaState, board: Board,
+            outcome: Outcome | None, numbered: int) -> None:
+    y = HAND_TOP + 2 * HAND_ROW + 6
+    blanks = len(board.blanks)
+    spaces = f"{blanks} blank space{'s' if blanks != 1 else ''}"
+    if outcome is not None:
+        winner = SEAT_NAMES[outcome.winner or 0]
+        if outcome.winner == BLACK:
+            line = f"{winner} wins: White's main group is surrounded, no blank space left"
+        else:
+            line = f"{winner} wins: {outcome.reason}"
+        draw.rectangle((0, y - 4, WIDTH, HEIGHT), fill=WIN_BG)
+        draw.text((24, y + 4), _fit(line, WIDTH - 48, 24), font=font(24, True), fill=INK)
+        draw.text((24, y + 38), "Green outline: White's main group · green dots: its blank "
+                  "spaces · orange: the last card", font=font(16), fill=INK)
+        return
+    mover = SEAT_NAMES[state.turn]
+    parts = [f"Placement {len(state.placed) + 1}", f"{mover} to play", spaces]
+    last = state.last
+    if last is not None and last.move:
+        parts.append(f"last: {SEAT_NAMES[last.seat]} {last.move}")
+    if state.passes:
+        parts.append(f"{SEAT_NAMES[1 - state.turn]} passed")
+    draw.text((24, y + 4), _fit(" · ".join(parts), WIDTH - 48, 22), font=font(22, True),
+              fill=INK)
+    legend = [f"gold: {mover}'s {numbered} usable sides", "play CARD SIDE.ARROW",
+              "green dots: blank spaces"]
+    if any(shade == WHITE and cell not in board.main for cell, shade in board.colour.items()):
+        legend.append("hatched: white cut off")
+    draw.text((24, y + 38), _fit(" · ".join(legend), WIDTH - 48, 16),
+        font=font(16), fill=MUTED)
+
+
+def board_image(state: SigmaState, names: Sequence[str] | None = None) -> Image.Image:
+    board = state.board
+    outcome = rules.outcome(state)
+    numbered = [] if outcome is not None else board.sides(state.turn)
+    image = Image.new("RGB", (WIDTH, HEIGHT), BG)
+    draw = ImageDraw.Draw(image)
+    _header(draw, state.deck)
+    _board(draw, image, state, board, numbered, outcome is not None)
+    _hands(draw, state, board, outcome, names)
+    _status(draw, state, board, outcome, len(numbered))
+    return image
+
+
+def render(state: SigmaState, names: Sequence[str] | None = None) -> bytes:
+    image = board_image(state, names).quantize(palette=_palette(), dither=Image.Dither.NONE)
+    return to_png(image)
+
+
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    """One palette for every board, fitted once per process to a few boards of a game
+    (start, middle, end): mapping to a known palette is ten times faster than fitting
+    one to each picture, and every colour the boards use is in these."""
+    from engine.sigma.deck import shipped_deck
+
+    rng = random.Random(1)
+    state = rules.settle(SigmaState(shipped_deck(DEFAULT_DECK)))
+    samples = [board_image(state)]
+    while rules.outcome(state) is None:
+        moves = rules.placements(state)
+        state = rules.place(state, moves[rng.randrange(len(moves))], "T4 1.1")
+        if len(state.placed) == 9:
+            samples.append(board_image(state))
+    samples.append(board_image(state))
+    sheet = Image.new("RGB", (WIDTH, HEIGHT * len(samples)))
+    for i, sample in enumerate(samples):
+        sheet.paste(sample, (0, i * HEIGHT))
+    return sheet.quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+
+
+# ---- the deck sheet ------------------------------------------------------------------
+
+
+def deck_sheet(deck: Deck) -> bytes:
+    """Every card of a deck, large, with names, counts and numbered arrows."""
+    m = 34
+    slot_w = 5 * m + 24
+    per_row = max(1, (WIDTH - 40) // slot_w)
+    sections = [
+        ("Preset cards", [(p.card, 1, f"at ({p.at[0]}, {p.at[1]})") for p in deck.presets]),
+        (f"White's hand · {deck.hand_size(WHITE)} cards",
+         [(card, n, f"×{n}") for card, n in deck.hands[WHITE]]),
+        (f"Black's hand · {deck.hand_size(BLACK)} cards",
+         [(card, n, f"×{n}") for card, n in deck.hands[BLACK]]),
+    ]
+    slot_h = 5 * m + 70
+    height = 100
+    for _, cards in sections:
+        height += 44 + max(1, -(-len(cards) // per_row)) * slot_h
+    image = Image.new("RGB", (WIDTH, height + 20), BG)
+    draw = ImageDraw.Draw(image)
+    draw.text((24, 16), f"Sigma Escape · {deck.name}", font=font(28, True), fill=INK)
+    source = ("A RECONSTRUCTION: the real cards' pictures are lost" if deck.reconstruction
+              else f"Source: {deck.source}")
+    draw.text((24, 56), _fit(source, WIDTH - 48, 20), font=font(20, True),
+              fill=LAST if deck.reconstruction else MUTED)
+    y = 100
+    for title, cards in sections:
+        draw.text((24, y), title, font=font(22, True), fill=INK)
+        y += 44
+        for i, (card, _, caption) in enumerate(cards):
+            row, col = divmod(i, per_row)
+            x = 24 + col * slot_w
+            top = y + row * slot_h
+            draw.rectangle((x, top, x + slot_w - 12, top + slot_h - 12), fill=TABLE)
+            bx = x + (slot_w - 12 - len(card.rows[0]) * m) / 2
+            by = top + m + (3 - len(card.rows)) * m / 2
+            _mini_card(draw, card, bx, by, m, False)
+            draw.text((x + (slot_w - 12) / 2, top + 5 * m + 6), card.name,
+                      font=font(22, True), fill=INK, anchor="ma")
+            draw.text((x + (slot_w - 12) / 2, top + 5 * m + 34), caption,
+                      font=font(17), fill=MUTED, anchor="ma")
+        y += max(1, -(-len(cards) // per_row)) * slot_h
+    return to_png(image)

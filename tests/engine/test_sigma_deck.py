@@ -1,0 +1,151 @@
+"""Deck files: the shipped reconstruction, the format, and precise errors."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.sigma.deck import (
+    DeckError,
+    deck_from_data,
+    find_deck,
+    read_deck_file,
+    shipped_deck,
+    shipped_decks,
+)
+
+
+def test_the_reconstructed_deck_is_the_default_and_says_so() -> None:
+    assert shipped_decks()[0] == "reconstructed"
+    deck = shipped_deck("reconstructed")
+    assert deck.reconstruction and deck.source == "reconstruction"
+    assert deck.hand_size(0) == 10 and deck.hand_size(1) == 9
+    assert [p.card.name for p in deck.presets] == ["Nothing", "Special"]
+    assert deck.presets[1].cells == ((-1, 3), (0, 2), (0, 3), (0, 4), (1, 3))
+    names = [card.name for card, _ in deck.hands[0]]
+    assert names == ["I2", "I3", "L3", "L3+", "T4", "Y2", "Hub"]
+    l4 = next(card for card, _ in deck.hands[1] if card.name == "L4")
+    assert l4.rows == ("#..", "#..", "##.") and [a.text() for a in l4.arrows] == ["0,0,N",
+                                                                                 "2,1,E"]
+
+
+def base() -> dict[str, Any]:
+    return copy.deepcopy(shipped_deck("reconstructed").to_data())
+
+
+def test_data_round_trip_and_json_files(tmp_path: Path) -> None:
+    deck = shipped_deck("reconstructed")
+    assert deck_from_data(deck.to_data()) == deck
+    path = tmp_path / "mine.json"
+    data = base()
+    data.pop("key")
+    data["source"] = "my own cards"
+    path.write_text(json.dumps(data))
+    mine = read_deck_file(path)
+    assert mine.key == "mine" and not mine.reconstruction
+    assert find_deck(str(path)) == mine
+    assert find_deck("Reconstructed") == deck
+
+
+def error(data: dict[str, Any]) -> str:
+    with pytest.raises(DeckError) as info:
+        deck_from_data(data, "test")
+    return str(info.value)
+
+
+def test_a_card_without_an_arrow() -> None:
+    data = base()
+    data["white"][0]["arrows"] = []
+    assert error(data) == ("deck 'test', white hand, card 1 'I2': the card has no arrow "
+                           "(open side); every card needs one")
+
+
+def test_an_arrow_not_on_an_open_edge() -> None:
+    data = base()
+    data["white"][1]["arrows"] = ["0,0,E"]  # I3: (0,1) is coloured
+    assert "white hand, card 2 'I3', arrow 1 (0,0,E): not on an open edge: across it lies " \
+        "coloured cell (0, 1) of the same card" in error(data)
+    data = base()
+    data["white"][2]["arrows"] = ["0,1,N"]  # L3: (0,1) is transparent
+    assert "arrow 1 (0,1,N): cell (0, 1) is not a coloured cell of the card" in error(data)
+    data = base()
+    data["black"][1]["arrows"] = ["2,1,E", "0,0,X"]
+    assert "arrow 2: '0,0,X' is not 'row,col,dir'" in error(data)
+
+
+def test_an_arrow_across_a_transparent_cell_is_fine() -> None:
+    # L4's E arrow on (2,1) points at a transparent cell of its own box
+    deck = shipped_deck("reconstructed")
+    l4 = next(card for card, _ in deck.hands[1] if card.name == "L4")
+    assert l4.rows[2][2] == "."
+
+
+def test_two_arrows_on_one_edge() -> None:
+    data = base()
+    data["white"][6]["arrows"] = ["0,0,W", "0,0,N", "0,0,W"]
+    assert "'Hub', arrow 3 (0,0,W): two arrows on one edge (arrow 1 is there too)" in error(data)
+
+
+def test_a_box_larger_than_3_by_3() -> None:
+    data = base()
+    data["black"][0]["cells"] = ["####"]
+    assert "the box is 1×4; a card's box is at most 3×3" in error(data)
+    data["black"][0]["cells"] = ["#", "#", "#", "#"]
+    assert "the box is 4×1" in error(data)
+
+
+def test_mixed_colours_in_a_card() -> None:
+    data = base()
+    data["white"][0]["cells"] = ["WB"]
+    assert "white hand, card 1 'I2': mixed colours" in error(data)
+    data = base()
+    data["white"][0]["colour"] = "black"
+    assert "'I2': a black card in White's hand" in error(data)
+
+
+def test_two_different_cards_with_one_name_in_a_hand() -> None:
+    data = base()
+    data["black"][4]["name"] = "i3"
+    assert "black hand, card 5 'i3': two different cards named 'i3' in Black's hand " \
+        "(also card 1)" in error(data)
+
+
+def test_presets_that_overlap() -> None:
+    data = base()
+    data["presets"][1]["at"] = [-1, -1]  # the plus would lie on the Nothing cell
+    assert "preset 2 'Special': presets overlap: it covers cell (0, 0) of preset 'Nothing'" \
+        in error(data)
+
+
+def test_the_first_preset_is_nothing() -> None:
+    data = base()
+    data["presets"].reverse()
+    assert "preset 1 'Special': the first preset is the Nothing card" in error(data)
+
+
+def test_other_mistakes() -> None:
+    data = base()
+    data["white"][0]["count"] = 0
+    assert "'count' is a whole number from 1 up" in error(data)
+    data = base()
+    data["white"][0]["name"] = "pass"
+    assert "is not usable" in error(data)
+    data = base()
+    data["colour"] = "x"
+    assert "unknown field 'colour'" in error(data)
+    data = base()
+    data["white"][0]["cells"] = ["#", "##"]
+    assert "rows of 'cells' have different lengths" in error(data)
+
+
+def test_files_that_do_not_parse(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text("name = ")
+    with pytest.raises(DeckError, match=r"deck file 'bad\.toml': not valid TOML"):
+        read_deck_file(bad)
+    with pytest.raises(DeckError, match="neither a shipped deck"):
+        find_deck(str(tmp_path / "missing.toml"))
