@@ -20,6 +20,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check engine bot tests migrations
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)
