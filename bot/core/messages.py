@@ -8,6 +8,7 @@ slash command.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 
@@ -65,6 +66,10 @@ class Response:
     @classmethod
     def say(cls, text: str, ephemeral: bool = True) -> Response:
         return cls(reply=Post(text, ephemeral=ephemeral))
+
+
+#: a mention as ``mention`` writes it (and as Discord does): ``<@id>``
+MENTION = re.compile(r"<@([^>]+)>")
 
 
 def mention(user_id: str) -> str:

@@ -3,11 +3,9 @@ and one match in full, cut into messages. Its sentences are in ``bot.texts.histo
 
 from __future__ import annotations
 
-import re
-
 from bot.core import buttons
 from bot.core.enums import PLAYING, MatchKind, MatchStatus, MoveKind
-from bot.core.messages import Button
+from bot.core.messages import MENTION, Button
 from bot.services.history_queries import (
     NEVER_PLAYED,
     HistoryPage,
@@ -21,7 +19,6 @@ from bot.texts.history import count, date, result_words, took
 from engine.registry import get_game
 
 MAX_TEXT = 2000  # Discord's limit for one message
-MENTION = re.compile(r"<@([^>]+)>")
 MAX_ACTIONS = 10  # host actions listed with a match (the message must stay short)
 
 

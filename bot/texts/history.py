@@ -5,15 +5,16 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
+from bot.core.enums import EndReason
 from engine.game import EngineError
 from engine.registry import get_game
 
 # How a match ended, as said after "won"/"lost"/"draw".
-HOW = {
-    "rules": "",
-    "timeout": "on time",
-    "resign": "by resignation",
-    "adjudicated": "by the host's decision",
+HOW: dict[str, str] = {
+    EndReason.RULES: "",
+    EndReason.TIMEOUT: "on time",
+    EndReason.RESIGN: "by resignation",
+    EndReason.ADJUDICATED: "by the host's decision",
     "out": "(left the game)",
 }
 # What became of a challenge that was never played, by its status.
@@ -135,8 +136,8 @@ def caption(*, voided: bool, winner: str | None, colour: str | None, end_reason:
     None is a draw; ``scores`` the winner's first."""
     if voided:
         return "Voided by the host"
-    how = {"timeout": " on time", "resign": " by resignation",
-           "adjudicated": " by the host's decision"}.get(end_reason or "", "")
+    how = {str(EndReason.TIMEOUT): " on time", str(EndReason.RESIGN): " by resignation",
+           str(EndReason.ADJUDICATED): " by the host's decision"}.get(end_reason or "", "")
     score = "–".join(str(s) for s in scores) if scores else ""
     if winner is None:
         return " ".join(x for x in ("Draw" + how, score) if x)

@@ -27,14 +27,13 @@ from bot.commands import BY_NAME
 from bot.commands.spec import Audience, Call, Kind, Services, Thread
 from bot.core import buttons
 from bot.core.clock import VirtualClock
-from bot.core.messages import Actor, Post, Response
+from bot.core.messages import MENTION, Actor, Post, Response
 from bot.core.refusal import Refusal, answered
 
 log = logging.getLogger(__name__)
 
 GUILD = "console"
 LINE = re.compile(r"^\s*([A-Za-z0-9_.\-]{1,32})\s*:\s?(.*)$")
-MENTION = re.compile(r"<@([^>]+)>")
 WAIT = re.compile(r"^(\d+(?:\.\d+)?)\s*(ms|s|sec|seconds?|m|min|minutes?|h)?$")
 
 

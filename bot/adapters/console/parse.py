@@ -17,10 +17,9 @@ from typing import Any
 from bot.commands import BY_NAME, COMMANDS, GROUPS
 from bot.commands.spec import Command, Kind, Option
 from bot.core import options as opt
-from bot.core.messages import Actor
+from bot.core.messages import MENTION, Actor
 from bot.core.refusal import Refusal
 
-MENTION = re.compile(r"<@([^>]+)>")
 NUMBER = re.compile(r"^#?\d+(?:\.\d+)?s?$")
 
 
