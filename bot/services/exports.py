@@ -32,11 +32,22 @@ def when(at: float | None) -> str:
     return datetime.fromtimestamp(at, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+# A cell a spreadsheet would read as a formula (OWASP's CSV injection rule).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_cell(value: Any) -> Any:
+    """User text that could start a formula is kept as text (a leading ')."""
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
 def _csv(header: list[str], rows: list[list[Any]]) -> bytes:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(header)
-    writer.writerows(rows)
+    writer.writerows([safe_cell(v) for v in row] for row in rows)
     return out.getvalue().encode("utf-8")
 
 
