@@ -257,6 +257,11 @@ def extended(host: str, seconds: float, turn: str) -> str:
     return f"⏱ {mention(host)} added {seconds:g} s to this turn. {turn}"
 
 
+def extend_cap(most: float, already: float) -> str:
+    return (f"A turn can be extended by {most / 3600:g} h in all; this one has "
+            f"{already:g} s added already.")
+
+
 def voided(label: str, reason: str) -> str:
     return f"🚫 {label} is void ({reason}). No result is recorded."
 

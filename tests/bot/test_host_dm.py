@@ -162,6 +162,18 @@ async def test_extend_adds_to_the_current_turn_only(h: Harness) -> None:
     assert "ran out of time" in h.texts()[-1]
 
 
+async def test_extensions_of_one_turn_add_up_to_a_day_at_most(h: Harness) -> None:
+    await start_dm(h, chooser="lots", tc=TimeControl.build(turn=20, banks=0))
+    r = await h.host.extend(None, GUILD, CHAN, HOSTY, 86_000)
+    assert r.reply and not r.reply.ephemeral
+    r = await h.host.extend(None, GUILD, CHAN, HOSTY, 401)
+    assert r.reply and r.reply.ephemeral
+    assert r.reply.text == ("A turn can be extended by 24 h in all; this one has 86000 s "
+                            "added already.")
+    r = await h.host.extend(None, GUILD, CHAN, HOSTY, 400)
+    assert r.reply and "added 400 s" in r.reply.text
+
+
 async def test_void_and_adjudicate_need_reasons_and_are_logged(h: Harness) -> None:
     match_id = await start_dm(h, chooser="lots")
     r = await h.host.void(None, GUILD, CHAN, HOSTY, "  ")

@@ -83,6 +83,9 @@ class Controls:
             if not live.tc.enabled:
                 raise Refusal("That match has no clock.")
             extra = live.extra + seconds
+            if extra > MAX_EXTEND:
+                # Many extensions in a row add up: a turn gets 24 h more at most.
+                raise Refusal(texts.extend_cap(MAX_EXTEND, live.extra))
             async with self.kit.db.session() as s, s.begin():
                 await s.execute(update(Match).where(Match.id == live.id).values(
                     turn_extra=extra))
