@@ -110,7 +110,7 @@ class Solver:
         info = self.infos.get(region)
         if info is None:
             info = self.info(region)
-        critical, sure, unsure, adjacent, kids = info
+        _, sure, unsure, adjacent, kids = info
         if not kids:
             return (me & adjacent).bit_count() - (other & adjacent).bit_count()
         base = (me & sure).bit_count() - (other & sure).bit_count()
