@@ -13,7 +13,8 @@ Each game plugs in its own player in a module named in ``_MODULES``, which offer
 
 - ``make_player(budget) -> Player``: the searching player;
 - ``evaluate(state, seat) -> float``: a one-ply evaluation for the ``greedy`` player;
-- ``solve(state) -> dict`` (optional): the exact value of a position.
+- ``solve(state) -> dict`` (optional): the exact value of a position;
+- ``bench(positions, seconds, seed) -> dict`` (optional): speed figures.
 
 ``random``, ``greedy`` and ``uct:N`` (plain UCT with random playouts) work through
 the ``Game`` interface alone.
@@ -49,11 +50,11 @@ class Budget:
 
 #: Budgets by level, weakest first. Seconds are a cap; iterations decide.
 LEVELS: dict[int, Budget] = {
-    1: Budget(iterations=40, seconds=1.0, exact=5, spread=0.2, level=1),
-    2: Budget(iterations=150, seconds=2.0, exact=8, spread=0.1, level=2),
-    3: Budget(iterations=400, seconds=4.0, exact=10, spread=0.04, level=3),
-    4: Budget(iterations=1000, seconds=8.0, exact=12, spread=0.0, level=4),
-    5: Budget(iterations=2000, seconds=15.0, exact=15, spread=0.0, level=5),
+    1: Budget(iterations=50, seconds=1.0, exact=5, spread=0.2, level=1),
+    2: Budget(iterations=200, seconds=2.0, exact=8, spread=0.1, level=2),
+    3: Budget(iterations=600, seconds=4.0, exact=10, spread=0.04, level=3),
+    4: Budget(iterations=1500, seconds=8.0, exact=12, spread=0.0, level=4),
+    5: Budget(iterations=4000, seconds=15.0, exact=15, spread=0.0, level=5),
 }
 
 
@@ -125,6 +126,19 @@ def solver(game_key: str) -> Callable[[Any], JSON]:
         raise EngineError(f"there is no exact solver for {get_game(game_key).title}")
     fn: Callable[[Any], JSON] = module.solve
     return fn
+
+
+def bench_figures(game: Game[Any, Any], positions: list[Any], seconds: float,
+                  seed: int) -> JSON:
+    """The computer player's speed figures for ``python -m engine bench`` (playouts
+    and solver nodes per second), or nothing for a game without a player."""
+    if game.key not in _MODULES:
+        return {}
+    module = _module(game.key)
+    if not hasattr(module, "bench"):
+        return {}
+    figures: JSON = module.bench(positions, seconds, seed)
+    return figures
 
 
 def player_from_spec(game: Game[Any, Any], spec: str) -> Player:

@@ -23,7 +23,17 @@ import random
 import time
 
 from engine.ai import Budget, Decision
-from engine.cairo.geometry import ALL, NAMES, around
+from engine.cairo.geometry import (
+    ALL,
+    BOTTOM,
+    COUNT,
+    LEFT,
+    NAMES,
+    NEIGHBOURS,
+    RIGHT,
+    TOP,
+    around,
+)
 from engine.cairo.rules import analyse
 from engine.cairo.solver import Solver, SolveTimeout
 from engine.cairo.solver import solve as _solve
@@ -245,38 +255,93 @@ class CairoPlayer:
         return done
 
 
-def _playout(node: _Node, rng: random.Random) -> tuple[int, int]:
-    """A random game from the node: (final margin for Black, seat of the last placer)."""
-    region, critical = node.region, node.critical
+def _playout(node: _Node, rng: random.Random,
+             moves: list[int] | None = None) -> tuple[int, int]:
+    """A random game from the node: (final margin for Black, seat of the last placer).
+
+    A placement is drawn among the corridor cells not yet known to be critical (cells
+    found critical stay so) and tested: when the cell's neighbours in the region stay
+    connected through the cells around it, the region only loses that cell, which a
+    few mask operations show; otherwise one Tarjan pass gives the new region and all
+    its critical cells. ``moves`` (for tests) receives the placed bits, 0 for a pass.
+    """
+    region, known = node.region, node.critical
     black, red, seat, dead = node.black, node.red, node.seat, node.dead
     last = 1 - seat
     rand = rng.random
     full = ALL
     analyse_ = _analyse
-    while critical != region:
-        free = region & ~critical
+    neighbours = NEIGHBOURS
+    near = _NEAR
+    top, bottom, left, right = TOP, BOTTOM, LEFT, RIGHT
+    exact = True  # known holds every critical cell
+    while True:
+        free = region & ~known
+        if not free:
+            break
         n = free.bit_count()
         pick = rand() * (n + dead * _PASS_WEIGHT)
         if pick >= n:
+            if not exact:
+                # A pass is legal only while the game goes on: make sure some corridor
+                # cell is still playable.
+                known = analyse_(full & ~region).critical
+                exact = True
+                if known == region:
+                    break
             dead -= 1
+            bit = 0
         else:
             k = int(pick)
             while k:
                 free &= free - 1
                 k -= 1
             bit = free & -free
-            size = region.bit_count()
-            a = analyse_(full & ~(region ^ bit))
-            region, critical = a.region, a.critical
-            dead += size - 1 - region.bit_count()
+            cell = bit.bit_length() - 1
+            touching = neighbours[cell] & region
+            local = near[cell] & region
+            # Flood from one neighbour through the cells near ``cell``.
+            reached = touching & -touching
+            frontier = reached
+            while frontier and touching & ~reached:
+                grow = 0
+                while frontier:
+                    low = frontier & -frontier
+                    frontier ^= low
+                    grow |= neighbours[low.bit_length() - 1]
+                frontier = grow & local & ~reached
+                reached |= frontier
+            if not touching & ~reached:
+                rest = region ^ bit
+                if not (rest & top and rest & bottom and rest & left and rest & right):
+                    known |= bit
+                    continue
+                region = rest
+                exact = False
+            else:
+                a = analyse_(full & ~(region ^ bit))
+                if not a.region:
+                    known |= bit
+                    continue
+                dead += region.bit_count() - 1 - a.region.bit_count()
+                region, known = a.region, a.critical
+                exact = True
             if seat == 0:
                 black |= bit
             else:
                 red |= bit
+        if moves is not None:
+            moves.append(bit)
         last = seat
         seat = 1 - seat
     adjacent = around(region)
     return (black & adjacent).bit_count() - (red & adjacent).bit_count(), last
+
+
+# The cells at most two steps from each cell, but not the cell itself.
+_NEAR: tuple[int, ...] = tuple(
+    (around(NEIGHBOURS[i] | (1 << i)) | NEIGHBOURS[i]) & ~(1 << i) for i in range(COUNT)
+)
 
 
 # ---- the hooks engine.ai looks for ------------------------------------------------------
@@ -301,3 +366,55 @@ def evaluate(state: CairoState, seat: int) -> float:
 def solve(state: CairoState, seconds: float = 0.0) -> JSON:
     solution = _solve(state, seconds=seconds)
     return {"margin": solution.margin, "best": solution.best, "nodes": solution.nodes}
+
+
+def bench(positions: list[CairoState], seconds: float, seed: int) -> JSON:
+    """Playouts per second from mid-game positions, MCTS iterations per second of the
+    top level from the opening, solver nodes per second on late positions."""
+    from engine.ai import LEVELS
+    from engine.cairo.solver import playable
+
+    rng = random.Random(seed)
+    player = CairoPlayer(LEVELS[max(LEVELS)])
+    roots = [player._node(0, a.region, a.critical, p.black, p.red, p.turn,
+                          (ALL & ~p.occupied & ~a.region).bit_count(), root=True)
+             for p in positions if not (a := analyse(p.black | p.red)).over]
+    playouts = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for node in roots[:50]:
+            _playout(node, rng)
+        playouts += len(roots[:50])
+    playout_rate = playouts / (time.perf_counter() - start)
+
+    opening = CairoState()
+    timed = CairoPlayer(Budget(iterations=10**9, seconds=seconds, exact=0))
+    start = time.perf_counter()
+    iterations = timed.decide(opening, seed).nodes
+    iteration_rate = iterations / (time.perf_counter() - start)
+
+    # Late positions: random games played to 14 playable corridor cells.
+    from engine.cairo.game import CairoCorridor
+
+    game = CairoCorridor()
+    solver = Solver()
+    nodes = 0
+    solved = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds or not solved:
+        state = game.new_state()
+        while playable(state) > 14:
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+        if game.outcome(state) is not None:
+            continue
+        solver.table.clear()
+        solver.infos.clear()
+        nodes += _solve(state, solver).nodes
+        solved += 1
+    solve_seconds = time.perf_counter() - start
+    return {
+        "playouts_per_second": round(playout_rate),
+        "mcts_iterations_per_second": round(iteration_rate),
+        "solver_nodes_per_second": round(nodes / solve_seconds),
+        "solves_at_14_playable_per_second": round(solved / solve_seconds, 2),
+    }

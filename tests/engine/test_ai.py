@@ -115,3 +115,36 @@ def test_think_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["think", "cairo", "--moves", OPENING, "--level", "1", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert list(data) == ["move", "win", "margin", "exact", "nodes"]
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_playouts_are_legal_games(seed: int) -> None:
+    # The playout's shortcuts (cells known critical, the local connectivity test)
+    # against the game itself: every placement legal, the same end and score.
+    from engine.cairo.ai import _playout
+    from engine.cairo.geometry import ALL, INDEX, NAMES
+    from engine.cairo.rules import analyse
+
+    rng = random.Random(seed)
+    state = GAME.new_state()
+    for _ in range(rng.randrange(0, 30)):
+        state = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
+    player = CairoPlayer(Budget(iterations=1))
+    a = analyse(state.occupied)
+    dead = ALL & ~state.occupied & ~a.region
+    node = player._node(0, a.region, a.critical, state.black, state.red, state.turn,
+                        dead.bit_count(), root=True)
+    moves: list[int] = []
+    margin, last = _playout(node, rng, moves)
+    for bit in moves:
+        if bit == 0:
+            bit = ALL & ~state.occupied & ~analyse(state.occupied).region
+            bit &= -bit
+        mover = state.turn
+        state = GAME.apply(state, NAMES[bit.bit_length() - 1])
+        assert INDEX[NAMES[bit.bit_length() - 1]] == bit.bit_length() - 1
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.scores is not None
+    assert outcome.scores[0] - outcome.scores[1] == margin
+    if moves:
+        assert last == mover
