@@ -95,9 +95,9 @@ def test_greedy_takes_the_best_one_ply_score() -> None:
 def test_duel_counts_and_swaps() -> None:
     greedy = player_from_spec(GAME, "greedy")
     rand = player_from_spec(GAME, "random")
-    result = duel(GAME, greedy, rand, games=4, seed=2, swap=True)
-    assert result.games == 4 and sum(result.wins) + result.draws == 4
-    again = duel(GAME, greedy, rand, games=4, seed=2, swap=True)
+    result = duel(GAME, greedy, rand, games=2, seed=2, swap=True)
+    assert result.games == 2 and sum(result.wins) + result.draws == 2
+    again = duel(GAME, greedy, rand, games=2, seed=2, swap=True)
     assert again == result
 
 
@@ -117,7 +117,7 @@ def test_think_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert list(data) == ["move", "win", "margin", "exact", "nodes"]
 
 
-@pytest.mark.parametrize("seed", range(30))
+@pytest.mark.parametrize("seed", range(12))
 def test_playouts_are_legal_games(seed: int) -> None:
     # The playout's shortcuts (cells known critical, the local connectivity test)
     # against the game itself: every placement legal, the same end and score.

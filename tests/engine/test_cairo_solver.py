@@ -63,10 +63,10 @@ def test_solver_agrees_with_plain_minimax(seed: int, most: int, dead: int) -> No
     assert (solution.margin, solution.best) == (margin, best)
 
 
-@pytest.mark.parametrize("seed", [8, 22])
+@pytest.mark.parametrize("seed", [8])
 def test_twelve_playable_corridor_cells(seed: int) -> None:
-    # The largest endgames checked here (a quarter of a second each for the reference);
-    # seeds 0-24 all agree, the others take seconds.
+    # The largest endgame checked here (a quarter of a second for the reference). Seeds
+    # 0-24 all agree too, but the reference takes up to 1.5 s on some.
     state = endgame(random.Random(seed), 12, 0)
     assert playable(state) == 12
     memo: dict[tuple[int, int, int], int] = {}
@@ -92,7 +92,8 @@ def test_a_finished_game_has_its_own_margin_and_no_moves() -> None:
     from .test_cairo_rules import BLACK_WINS
 
     state = GAME.parse_position(BLACK_WINS)
-    assert solve(state).margin == -2 if state.turn else 2
+    assert state.turn == 0
+    assert solve(state).margin == 14 - 12
     assert solve(state).best == []
 
 
