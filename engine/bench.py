@@ -108,6 +108,10 @@ def run_bench(
         game.render(state)
         renders.append(time.perf_counter() - t0)
 
+    from engine.ai import bench_figures
+
+    searching = bench_figures(game, positions, seconds, seed)
+
     return {
         "game": game.key,
         "players": seats,
@@ -118,4 +122,5 @@ def run_bench(
         "random_games_per_second": round(games / game_seconds, 1),
         "mean_plies_per_game": round(plies / max(games, 1), 1),
         "render_median_ms": round(statistics.median(renders) * 1e3, 2),
+        **searching,
     }

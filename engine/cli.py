@@ -217,6 +217,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", metavar="NAME=VALUE")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_perft)
+
+    from engine.ai.commands import add_commands
+
+    add_commands(sub, common, games)  # solve, think, duel
     return parser
 
 
