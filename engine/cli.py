@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from engine.commandline import emit, options_of, split_moves, state_of
 from engine.game import EngineError, Game
 from engine.registry import game_keys, get_game
 
@@ -18,32 +19,6 @@ from engine.registry import game_keys, get_game
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> Any:  # one clear line, status 2, as for bad moves
         self.exit(2, f"error: {message}\n")
-
-
-def _options(game: Game[Any, Any], args: argparse.Namespace) -> dict[str, Any]:
-    options: dict[str, Any] = {}
-    if getattr(args, "tie", None):
-        options["tie"] = args.tie
-    if getattr(args, "deck", None):
-        options["deck"] = game.option_from_file("deck", args.deck)
-    for item in getattr(args, "option", None) or []:
-        name, sep, value = item.partition("=")
-        if not sep or not name:
-            raise EngineError(f"option '{item}' is not of the form NAME=VALUE")
-        options[name.strip()] = value.strip()
-    return options
-
-
-def _split_moves(text: str) -> list[str]:
-    return [part.strip() for part in text.replace(";", ",").split(",") if part.strip()]
-
-
-def _state(game: Game[Any, Any], args: argparse.Namespace) -> Any:
-    options = _options(game, args)
-    if getattr(args, "position", None) is not None:
-        return game.parse_position(args.position, options)
-    seats = getattr(args, "players", None) or game.seat_counts[0]
-    return game.replay(_split_moves(args.moves or ""), seats, options)
 
 
 def _summary(game: Game[Any, Any], state: Any, moves: int) -> dict[str, Any]:
@@ -70,33 +45,23 @@ def _running_score(game: Game[Any, Any], state: Any) -> list[int] | None:
     return list(score) if score is not None else None
 
 
-def _print(data: dict[str, Any], as_json: bool) -> None:
-    if as_json:
-        print(json.dumps(data, sort_keys=False))
-    else:
-        for key, value in data.items():
-            if isinstance(value, list):
-                value = " ".join(str(v) for v in value) or "-"
-            print(f"{key}: {value}")
-
-
 def _cmd_analyze(args: argparse.Namespace) -> int:
     game = get_game(args.game)
-    state = _state(game, args)
-    _print(game.analyze(state), args.json)
+    state = state_of(game, args)
+    emit(game.analyze(state), args.json)
     return 0
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     game = get_game(args.game)
-    state = _state(game, args)
-    _print(_summary(game, state, len(_split_moves(args.moves))), args.json)
+    state = state_of(game, args)
+    emit(_summary(game, state, len(split_moves(args.moves))), args.json)
     return 0
 
 
 def _cmd_render(args: argparse.Namespace) -> int:
     game = get_game(args.game)
-    state = _state(game, args)
+    state = state_of(game, args)
     png = game.render(state, hints=args.hints)
     with open(args.out, "wb") as fh:
         fh.write(png)
@@ -110,7 +75,7 @@ def _cmd_animate(args: argparse.Namespace) -> int:
     game = get_game(args.game)
     seats = args.players or game.seat_counts[0]
     names = [n.strip() for n in args.names.split(",")] if args.names else None
-    gif = animate(game, _split_moves(args.moves), seats, _options(game, args), names)
+    gif = animate(game, split_moves(args.moves), seats, options_of(game, args), names)
     with open(args.out, "wb") as fh:
         fh.write(gif)
     print(args.out)
@@ -121,7 +86,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     from engine.bench import run_bench
 
     game = get_game(args.game)
-    _print(run_bench(game, seats=args.players, seconds=args.seconds, seed=args.seed), args.json)
+    emit(run_bench(game, seats=args.players, seconds=args.seconds, seed=args.seed), args.json)
     return 0
 
 
@@ -133,7 +98,7 @@ def _cmd_perft(args: argparse.Namespace) -> int:
     game = get_game(args.game)
     if args.depth < 0:
         raise EngineError(f"depth must be 0 or more, not {args.depth}")
-    state = game.new_state(args.players or game.seat_counts[0], _options(game, args))
+    state = game.new_state(args.players or game.seat_counts[0], options_of(game, args))
     start = time.perf_counter()
     nodes = perft(game, state, args.depth)
     elapsed = time.perf_counter() - start

@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from engine.ai import Decision
+from engine.ai.player import Decision
 from engine.game import Game
 
 

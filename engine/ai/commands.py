@@ -13,7 +13,8 @@ from engine.game import EngineError
 
 def _cmd_solve(args: argparse.Namespace) -> int:
     from engine.ai import solver
-    from engine.cli import _print, _state
+    from engine.commandline import emit as _print
+    from engine.commandline import state_of as _state
     from engine.registry import get_game
 
     game = get_game(args.game)
@@ -28,7 +29,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
 def _cmd_think(args: argparse.Namespace) -> int:
     from engine.ai import player_for
-    from engine.cli import _print, _state
+    from engine.commandline import emit as _print
+    from engine.commandline import state_of as _state
     from engine.registry import get_game
 
     game = get_game(args.game)
@@ -43,7 +45,8 @@ def _cmd_think(args: argparse.Namespace) -> int:
 def _cmd_duel(args: argparse.Namespace) -> int:
     from engine.ai import player_from_spec
     from engine.ai.duel import duel
-    from engine.cli import _options, _print
+    from engine.commandline import emit as _print
+    from engine.commandline import options_of as _options
     from engine.registry import get_game
 
     game = get_game(args.game)
@@ -58,7 +61,7 @@ def _cmd_duel(args: argparse.Namespace) -> int:
             print(f"game {number + 1}: {label}", file=sys.stderr, flush=True)
 
     result = duel(game, first, second, args.games, seed=args.seed, swap=args.swap,
-                  options=_options(args), progress=progress)
+                  options=_options(game, args), progress=progress)
     _print(result.to_json(), args.json)
     return 0
 

@@ -22,7 +22,7 @@ import math
 import random
 import time
 
-from engine.ai import Budget, Decision
+from engine.ai.player import Budget, Decision
 from engine.cairo.geometry import (
     ALL,
     BOTTOM,
@@ -371,7 +371,7 @@ def solve(state: CairoState, seconds: float = 0.0) -> JSON:
 def bench(positions: list[CairoState], seconds: float, seed: int) -> JSON:
     """Playouts per second from mid-game positions, MCTS iterations per second of the
     top level from the opening, solver nodes per second on late positions."""
-    from engine.ai import LEVELS
+    from engine.ai.player import LEVELS
     from engine.cairo.solver import playable
 
     rng = random.Random(seed)

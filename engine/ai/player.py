@@ -1,0 +1,68 @@
+"""The vocabulary of computer players: a budget, a decision, a player."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from engine.game import JSON
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How hard a player may think about one move.
+
+    ``iterations``: search iterations (playouts) per move; ``seconds``: a cap on the
+    move time (0: none); ``exact``: positions this small, in the game's own measure
+    (Cairo Corridor: playable corridor cells), are solved exactly; ``spread``: the
+    player picks among moves whose win rate is within this of the best one's.
+    """
+
+    iterations: int
+    seconds: float = 0.0
+    exact: int = 0
+    spread: float = 0.0
+    level: int = 0
+
+
+#: Budgets by level, weakest first. Seconds are a cap; iterations decide.
+LEVELS: dict[int, Budget] = {
+    1: Budget(iterations=50, seconds=1.0, exact=5, spread=0.2, level=1),
+    2: Budget(iterations=200, seconds=2.0, exact=8, spread=0.1, level=2),
+    3: Budget(iterations=600, seconds=4.0, exact=10, spread=0.04, level=3),
+    4: Budget(iterations=1500, seconds=8.0, exact=12, spread=0.0, level=4),
+    5: Budget(iterations=4000, seconds=15.0, exact=15, spread=0.0, level=5),
+}
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A player's move and judgement of the position before it.
+
+    ``win``: probability that the side to move wins; ``margin``: expected final
+    margin in the game's unit (None for games without one); ``exact``: both come
+    from a complete solution; ``nodes``: positions searched or playouts run.
+    """
+
+    move: str
+    win: float
+    margin: float | None
+    exact: bool = False
+    nodes: int = 0
+
+    def to_json(self) -> JSON:
+        return {
+            "move": self.move,
+            "win": round(self.win, 4),
+            "margin": None if self.margin is None else round(self.margin, 2),
+            "exact": self.exact,
+            "nodes": self.nodes,
+        }
+
+
+class Player(Protocol):
+    name: str
+
+    def decide(self, state: Any, seed: int) -> Decision:
+        """The move for the side to move; the state must not be over."""
+        ...
