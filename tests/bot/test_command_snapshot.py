@@ -9,9 +9,7 @@ intended change, rewrite the snapshot with ``UPDATE_SNAPSHOTS=1`` and review its
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import json
-import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +20,7 @@ from bot.app import build_discord_bot as build_bot
 from bot.config import Settings
 from bot.core.clock import VirtualClock
 from bot.store.db import open_database
+from tests import snapshots
 from tests.bot.discord_fake import APP_ID, GUILD_ID, FakeDiscord
 
 SNAPSHOT = Path(__file__).parent / "snapshots" / "commands.json"
@@ -33,20 +32,8 @@ def normalised(commands: list[dict[str, Any]]) -> str:
                       indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def compare(snapshot: Path, actual: str) -> None:
-    """Equal to the file, or (UPDATE_SNAPSHOTS=1) written to it."""
-    if os.environ.get("UPDATE_SNAPSHOTS") == "1":
-        snapshot.parent.mkdir(parents=True, exist_ok=True)
-        snapshot.write_text(actual, encoding="utf-8")
-        return
-    assert snapshot.exists(), f"{snapshot} is missing; run with UPDATE_SNAPSHOTS=1"
-    expected = snapshot.read_text(encoding="utf-8")
-    if actual != expected:
-        diff = "".join(difflib.unified_diff(
-            expected.splitlines(keepends=True), actual.splitlines(keepends=True),
-            fromfile=f"{snapshot.name} (expected)", tofile="synced now", n=3))
-        pytest.fail(f"the synced commands changed (UPDATE_SNAPSHOTS=1 rewrites "
-                    f"{snapshot.name}):\n{diff}", pytrace=False)
+def compare(expected: Path, actual: str) -> None:
+    snapshots.compare(expected, actual, "the synced commands", "synced now")
 
 
 async def synced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

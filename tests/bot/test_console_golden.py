@@ -13,19 +13,16 @@ and read its diff.
 
 from __future__ import annotations
 
-import difflib
 import io
-import os
 import random
 from pathlib import Path
-
-import pytest
 
 from bot.adapters.console import Console
 from bot.app import build_services
 from bot.core.clock import VirtualClock
 from bot.services.matches import MatchConfig
 from bot.store.db import open_database
+from tests import snapshots
 
 GOLDEN = Path(__file__).parent / "golden"
 START = 1_700_000_000.0  # Tue 14 Nov 2023 22:13:20 UTC
@@ -57,18 +54,8 @@ async def transcript(script: Path, tmp_path: Path) -> str:
     return out.getvalue().replace(str(tmp_path), "<tmp>")
 
 
-def compare(golden: Path, actual: str) -> None:
-    if os.environ.get("UPDATE_SNAPSHOTS") == "1":
-        golden.write_text(actual, encoding="utf-8")
-        return
-    assert golden.exists(), f"{golden} is missing; run with UPDATE_SNAPSHOTS=1"
-    expected = golden.read_text(encoding="utf-8")
-    if actual != expected:
-        diff = "".join(difflib.unified_diff(
-            expected.splitlines(keepends=True), actual.splitlines(keepends=True),
-            fromfile=f"{golden.name} (expected)", tofile="console now", n=2))
-        pytest.fail(f"the console transcript changed (UPDATE_SNAPSHOTS=1 rewrites "
-                    f"{golden.name}):\n{diff}", pytrace=False)
+def compare(expected: Path, actual: str) -> None:
+    snapshots.compare(expected, actual, "the console transcript", "console now")
 
 
 async def test_season_transcript(tmp_path: Path) -> None:
