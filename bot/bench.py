@@ -28,10 +28,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bot.app import build_services
 from bot.core.clock import RealClock
 from bot.core.messages import Actor, Post
 from bot.core.timecontrol import TimeControl
-from bot.services.matches import MatchConfig, Matches
+from bot.services.matches import MatchConfig
 from bot.store.db import open_database
 from engine.registry import get_game
 
@@ -65,7 +66,8 @@ async def run_one(n: int, seconds: float, seed: int = 1,
     async def deliver(post: Post) -> None:
         delivered.append(post)
 
-    host = Matches(db, clock, MatchConfig(render_processes=processes), deliver=deliver, rng=rng)
+    host = build_services(db, clock, MatchConfig(render_processes=processes),
+                          deliver=deliver, rng=rng).matches
     lateness: list[float] = []
     host.kit.on_reminder = lateness.append
     await host.start()

@@ -32,11 +32,10 @@ from typing import Any
 from openskill.models import PlackettLuceRating
 from sqlalchemy import insert
 
+from bot.app import build_services
 from bot.core.clock import VirtualClock
 from bot.core.messages import Actor
 from bot.services import ratings
-from bot.services.economy import Economy
-from bot.services.matches import MatchConfig, Matches
 from bot.store.db import Database, open_database
 from bot.store.models import (
     Event,
@@ -192,8 +191,8 @@ async def run(runs: int, seed: int = 1) -> dict[str, Any]:
     started = time.perf_counter()
     sizes = await build(db, rng)
     built = time.perf_counter() - started
-    host = Matches(db, VirtualClock(start=START + MATCHES * 600.0), MatchConfig())
-    eco = Economy(host.db, host.clock, host.roles, host.config.dm_reward)
+    services = build_services(db, VirtualClock(start=START + MATCHES * 600.0))
+    host, eco = services.matches, services.economy
     askers = [Actor(f"u{n:03d}", f"Player {n:03d}") for n in range(1, PLAYERS + 1)]
     last_page = PLAYERS // 10
     timings: dict[str, Any] = {}

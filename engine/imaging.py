@@ -21,6 +21,16 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(_FONTS / name), size)
 
 
+def fit_text(text: str, width: int, size: int, bold: bool = True) -> str:
+    """The text, shortened with an ellipsis until it fits ``width`` pixels."""
+    face = font(size, bold)
+    if face.getlength(text) <= width:
+        return text
+    while text and face.getlength(text + "…") > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
 def to_png(image: Image.Image) -> bytes:
     """PNG bytes of a board image, fast to make and small to upload.
 

@@ -136,8 +136,8 @@ def caption(*, voided: bool, winner: str | None, colour: str | None, end_reason:
     None is a draw; ``scores`` the winner's first."""
     if voided:
         return "Voided by the host"
-    how = {str(EndReason.TIMEOUT): " on time", str(EndReason.RESIGN): " by resignation",
-           str(EndReason.ADJUDICATED): " by the host's decision"}.get(end_reason or "", "")
+    manner = HOW.get(end_reason or "", "") if end_reason != "out" else ""
+    how = f" {manner}" if manner else ""
     score = "–".join(str(s) for s in scores) if scores else ""
     if winner is None:
         return " ".join(x for x in ("Draw" + how, score) if x)

@@ -26,7 +26,7 @@ from engine.cairo.geometry import (
 from engine.cairo.rules import analyse
 from engine.cairo.state import PIECES, SEAT_NAMES, CairoState
 from engine.game import Outcome
-from engine.imaging import font, to_png
+from engine.imaging import fit_text, font, to_png
 
 SCALE = 20  # pixels per quarter unit
 SUPER = 4  # supersampling of the static drawing
@@ -313,7 +313,7 @@ def _legend(image: Image.Image, art: _Art, labels: Sequence[str], counts: Sequen
         y = BOARD_BOTTOM + 20 + 44 * seat
         image.paste(PIECE_RIM[seat], (left, y), art.swatch[0])
         image.paste(PIECE_FILL[seat], (left, y), art.swatch[1])
-        label = _fit(labels[seat], right - 250 - (left + 52), 26)
+        label = fit_text(labels[seat], right - 250 - (left + 52), 26)
         draw.text((left + 52, y), label, font=font(26, True), fill=TEXT)
         draw.text((right, y + 2), counts[seat], font=font(24, True), fill=TEXT, anchor="ra")
         if pill is not None and pill[0] == seat:
@@ -325,16 +325,6 @@ def _legend(image: Image.Image, art: _Art, labels: Sequence[str], counts: Sequen
     draw.text((left, BOARD_BOTTOM + 112), line, font=font(22, True), fill=TEXT)
     if note:
         draw.text((left, BOARD_BOTTOM + 142), note, font=font(17), fill=MUTED)
-
-
-def _fit(text: str, width: int, size: int) -> str:
-    """The text, shortened with an ellipsis until it fits ``width`` pixels in bold."""
-    face = font(size, True)
-    if face.getlength(text) <= width:
-        return text
-    while text and face.getlength(text + "…") > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
 
 
 def _swatch() -> tuple[Image.Image, Image.Image]:

@@ -19,7 +19,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from engine.game import Outcome
-from engine.imaging import font, to_png
+from engine.imaging import fit_text, font, to_png
 from engine.sigma import rules
 from engine.sigma.deck import BLACK, DEFAULT_DECK, WHITE, Card, Deck
 from engine.sigma.geometry import NOTHING, Cell, neighbours, opposite, step
@@ -256,7 +256,7 @@ def _hands(draw: ImageDraw.ImageDraw, state: SigmaState, board: Board, outcome: 
         label += f" · {left} card{'s' if left != 1 else ''} left"
         swatch = WHITE_CELL if seat == WHITE else BLACK_CELL
         draw.rectangle((24, y + 4, 46, y + 26), fill=swatch, outline=INK, width=2)
-        draw.text((56, y + 2), _fit(label, 620, 22), font=font(22, True), fill=INK)
+        draw.text((56, y + 2), fit_text(label, 620, 22), font=font(22, True), fill=INK)
         if outcome is None and state.turn == seat:
             _pill(draw, WIDTH - 24, y, "to play", GOLD)
         elif outcome is not None and outcome.winner == seat:
@@ -288,20 +288,11 @@ def _pill(draw: ImageDraw.ImageDraw, right: int, y: int, text: str, fill: Colour
     draw.text((right - w - 10, y + 4), text, font=face, fill=INK)
 
 
-def _fit(text: str, width: int, size: int) -> str:
-    face = font(size, True)
-    if face.getlength(text) <= width:
-        return text
-    while text and face.getlength(text + "…") > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
-
-
 def _header(draw: ImageDraw.ImageDraw, deck: Deck) -> None:
     draw.text((24, 14), "Sigma Escape", font=font(28, True), fill=INK)
     note = deck.name + (" · a reconstruction, not the real cards" if deck.reconstruction
                         else f" · {deck.source}")
-    draw.text((WIDTH - 24, 22), _fit(note, 640, 18), font=font(18), fill=MUTED, anchor="ra")
+    draw.text((WIDTH - 24, 22), fit_text(note, 640, 18), font=font(18), fill=MUTED, anchor="ra")
 
 
 def _status(draw: ImageDraw.ImageDraw, state: SigmaState, board: Board,
@@ -316,7 +307,7 @@ def _status(draw: ImageDraw.ImageDraw, state: SigmaState, board: Board,
         else:
             line = f"{winner} wins: {outcome.reason}"
         draw.rectangle((0, y - 4, WIDTH, HEIGHT), fill=WIN_BG)
-        draw.text((24, y + 4), _fit(line, WIDTH - 48, 24), font=font(24, True), fill=INK)
+        draw.text((24, y + 4), fit_text(line, WIDTH - 48, 24), font=font(24, True), fill=INK)
         draw.text((24, y + 38), "Green outline: White's main group · green dots: its blank "
                   "spaces · orange: the last card", font=font(16), fill=INK)
         return
@@ -327,13 +318,13 @@ def _status(draw: ImageDraw.ImageDraw, state: SigmaState, board: Board,
         parts.append(f"last: {SEAT_NAMES[last.seat]} {last.move}")
     if state.passes:
         parts.append(f"{SEAT_NAMES[1 - state.turn]} passed")
-    draw.text((24, y + 4), _fit(" · ".join(parts), WIDTH - 48, 22), font=font(22, True),
+    draw.text((24, y + 4), fit_text(" · ".join(parts), WIDTH - 48, 22), font=font(22, True),
               fill=INK)
     legend = [f"gold: {mover}'s {numbered} usable sides", "play CARD SIDE.ARROW",
               "green dots: blank spaces"]
     if any(shade == WHITE and cell not in board.main for cell, shade in board.colour.items()):
         legend.append("hatched: white cut off")
-    draw.text((24, y + 38), _fit(" · ".join(legend), WIDTH - 48, 16),
+    draw.text((24, y + 38), fit_text(" · ".join(legend), WIDTH - 48, 16),
         font=font(16), fill=MUTED)
 
 
@@ -401,7 +392,7 @@ def deck_sheet(deck: Deck) -> bytes:
     draw.text((24, 16), f"Sigma Escape · {deck.name}", font=font(28, True), fill=INK)
     source = ("A RECONSTRUCTION: the real cards' pictures are lost" if deck.reconstruction
               else f"Source: {deck.source}")
-    draw.text((24, 56), _fit(source, WIDTH - 48, 20), font=font(20, True),
+    draw.text((24, 56), fit_text(source, WIDTH - 48, 20), font=font(20, True),
               fill=LAST if deck.reconstruction else MUTED)
     y = 100
     for title, cards in sections:

@@ -60,7 +60,7 @@ async def test_every_host_only_command_refuses_a_member(h: Harness, command: str
 
 
 async def test_the_servers_own_host_role_counts(h: Harness) -> None:
-    await h.host.set_host_role(GUILD, MANAGER, "Game Master")
+    await h.host.roles.set_host_role(GUILD, MANAGER, "Game Master")
     gm = Actor("gm", "GM", roles=frozenset({"Game Master"}))
     public(await eco(h).event_create(GUILD, gm, "Season 1"))
     assert "'Game Master' role" in refused(await eco(h).event_create(GUILD, HOSTY, "S2"))

@@ -115,11 +115,10 @@ def test_render_is_deterministic() -> None:
 
 
 def test_long_names_are_shortened_to_fit() -> None:
-    from engine.cairo.render import _fit
-    from engine.imaging import font
+    from engine.imaging import fit_text, font
 
-    text = _fit("Black · " + "W" * 60, 400, 26)
+    text = fit_text("Black · " + "W" * 60, 400, 26)
     assert text.endswith("…") and font(26, True).getlength(text) <= 400
-    assert _fit("Red · Bob", 400, 26) == "Red · Bob"
+    assert fit_text("Red · Bob", 400, 26) == "Red · Bob"
     image = picture(GAME.render(MID, names=["W" * 60, "Bob"]))
     assert image.width == WIDTH

@@ -66,7 +66,7 @@ class GarnetTree(app_commands.CommandTree["GarnetBot"]):
             log.warning("could not report an error to interaction %s", interaction.id)
 
 
-def _value(option_kind: Kind, value: Any) -> Any:
+def _value(value: Any) -> Any:
     """A value Discord resolved, as the commands take it."""
     if isinstance(value, discord.Member | discord.User):
         return player_of(value)
@@ -152,8 +152,7 @@ class GarnetBot(commands.Bot):
     async def invoke_command(self, interaction: discord.Interaction, command: Command,
                              values: dict[str, Any], defer: Defer) -> None:
         async def run() -> Response:
-            kinds = {o.name: o.kind for o in command.options}
-            options = {k: _value(kinds[k], v) for k, v in values.items() if v is not None}
+            options = {k: _value(v) for k, v in values.items() if v is not None}
             return await command.run(self.services, self._call(interaction, command, options))
 
         await answer(interaction, run, defer)

@@ -20,7 +20,6 @@ from __future__ import annotations
 import random
 
 from bot.core.clock import Clock
-from bot.core.messages import Actor, Response
 from bot.services.matches.controls import Controls
 from bot.services.matches.ending import Ending
 from bot.services.matches.kit import Deliver, MatchConfig, MatchKit
@@ -34,7 +33,6 @@ from bot.services.matches.viewing import Viewing
 from bot.services.permissions import HostRoles
 from bot.services.render import Renderer
 from bot.store.db import Database
-from bot.texts import match as texts
 
 __all__ = ["CHALLENGE_TTL", "Deliver", "MatchConfig", "Matches"]
 
@@ -112,15 +110,3 @@ class Matches:
     @deliver.setter
     def deliver(self, deliver: Deliver) -> None:
         self.kit.deliver = deliver
-
-    # ---- who hosts (until the commands call HostRoles themselves) -------------------
-
-    async def is_host(self, guild_id: str, actor: Actor) -> bool:
-        return await self.kit.roles.is_host(guild_id, actor)
-
-    async def host_role(self, guild_id: str) -> str:
-        return await self.kit.roles.host_role(guild_id)
-
-    async def set_host_role(self, guild_id: str, actor: Actor, role: str) -> Response:
-        stored = await self.kit.roles.set_host_role(guild_id, actor, role)
-        return Response.say(texts.host_role_set(stored), False)
