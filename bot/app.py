@@ -10,7 +10,7 @@ import asyncio
 import logging
 import random
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -59,8 +59,12 @@ def host_config(settings: Settings) -> MatchConfig:
                       render_processes=settings.render_processes)
 
 
-async def _stdin_lines() -> AsyncIterator[str]:
+async def _stdin_lines(prompt: Callable[[], str], out: TextIO) -> AsyncIterator[str]:
+    interactive = sys.stdin.isatty()
     while True:
+        if interactive:  # where the next line is said: server and channel
+            out.write(prompt())
+            out.flush()
         line = await asyncio.to_thread(sys.stdin.readline)
         if not line:
             return
@@ -94,7 +98,7 @@ async def run_console(settings: Settings, script: Path | None, virtual: bool,
             out.write("garnet console: type `name: message` (e.g. `alice: /help`), "
                       "Ctrl-D to quit.\n")
             out.flush()
-            await console.run(_stdin_lines())
+            await console.run(_stdin_lines(console.prompt, out))
     finally:
         await host.stop()
         await db.close()

@@ -83,7 +83,7 @@ async def show_match(db: Database, renderer: Renderer, guild_id: str,
         game = get_game(record.game)
         state = position_of(record)
         data = await renderer.render(game, state, record.names, hints=False)
-        image = Image(data, f"match-{record.id}-{game.key}.png")
+        image = Image(data, f"match-{record.number}-{game.key}.png")
     first = Post(parts[0], image=image, ephemeral=True)
     return Response(reply=first, posts=[Post(p, ephemeral=True) for p in parts[1:]])
 
@@ -91,9 +91,9 @@ async def show_match(db: Database, renderer: Renderer, guild_id: str,
 async def replay(db: Database, renderer: Renderer, guild_id: str, match_id: int) -> Response:
     """``/replay``: the whole of a finished match as an animated GIF, in the channel."""
     record = await _record(db, guild_id, match_id)
-    label = texts.match_label(record.id, record.kind)
+    label = texts.match_label(record.number, record.kind)
     if record.status in PLAYING:
-        raise HistoryError(say.still_playing(label=label, match_id=record.id))
+        raise HistoryError(say.still_playing(label=label, match_id=record.number))
     if record.status not in DONE:
         raise HistoryError(say.never_played(label=label))
     game = get_game(record.game)
@@ -110,7 +110,7 @@ async def replay(db: Database, renderer: Renderer, guild_id: str, match_id: int)
     text = say.replay_text(label=label, game=game.title,
                            players=[(p.name, p.colour) for p in record.players],
                            caption=words, moves=moves)
-    return Response(reply=Post(text, image=Image(data, f"match-{record.id}-{game.key}.gif")))
+    return Response(reply=Post(text, image=Image(data, f"match-{record.number}-{game.key}.gif")))
 
 
 class History:

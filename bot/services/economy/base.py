@@ -9,10 +9,10 @@ from collections.abc import Callable
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core.clock import Clock
-from bot.core.messages import Button
+from bot.core.messages import Actor, Button
 from bot.services.permissions import HostRoles
 from bot.store.db import Database
-from bot.store.models import User
+from bot.store.models import MemberName
 from bot.texts import economy as say
 from engine.registry import get_game
 
@@ -34,9 +34,13 @@ def page_buttons(page_id: Callable[[int], str], page: int, pages: int) -> tuple[
     return tuple(buttons)
 
 
-async def name_of(s: AsyncSession, user_id: str) -> str:
-    user = await s.get(User, user_id)
-    return user.name if user is not None else user_id
+async def name_of(s: AsyncSession, guild_id: str, who: Actor) -> str:
+    """What this server calls a person: as the platform names them now (the adapter
+    gives the name on this server), else as this server last knew them."""
+    if who.name and who.name != who.id:
+        return who.name
+    known = await s.get(MemberName, (guild_id, who.id))
+    return known.name if known is not None else who.id
 
 
 class EconomyBase:
