@@ -22,6 +22,7 @@ from bot.config import ConfigError, Settings
 from bot.core.clock import Clock, RealClock, VirtualClock
 from bot.services.economy import Economy
 from bot.services.history import History
+from bot.services.limits import ServerQueues
 from bot.services.matches import Deliver, MatchConfig, Matches
 from bot.services.permissions import HostRoles
 from bot.services.render import Renderer
@@ -48,9 +49,10 @@ def build_services(db: Database, clock: Clock, config: MatchConfig | None = None
     renderer = Renderer(config.render_processes)
     matches = Matches(db, clock, config, deliver=deliver, rng=rng, roles=roles,
                       renderer=renderer)
+    heavy = ServerQueues()  # replays and exports: one queue per server, one cap overall
     return Services(matches=matches,
-                    economy=Economy(db, clock, roles, config.dm_reward),
-                    history=History(db, renderer), roles=roles)
+                    economy=Economy(db, clock, roles, config.dm_reward, heavy),
+                    history=History(db, renderer, heavy), roles=roles)
 
 
 def host_config(settings: Settings) -> MatchConfig:

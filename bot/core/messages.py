@@ -88,7 +88,7 @@ class Response:
 
 
 #: a mention as ``mention`` writes it (and as Discord does): ``<@id>``
-MENTION = re.compile(r"<@([^>]+)>")
+MENTION = re.compile(r"(?<!\\)<@([^>\s\\\u200b]+)>")
 
 
 def mention(user_id: str) -> str:

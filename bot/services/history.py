@@ -20,6 +20,7 @@ from bot.services.history_queries import (
     recent_matches,
 )
 from bot.services.history_view import caption, history_buttons, history_text, match_texts
+from bot.services.limits import ServerQueues
 from bot.services.render import Renderer
 from bot.store.db import Database
 from bot.texts import history as say
@@ -117,9 +118,12 @@ class History:
     """The history a server keeps, for commands and buttons: built once, with the
     database and the renderer it draws boards and replays with."""
 
-    def __init__(self, db: Database, renderer: Renderer) -> None:
+    def __init__(self, db: Database, renderer: Renderer,
+                 queues: ServerQueues | None = None) -> None:
         self.db = db
         self.renderer = renderer
+        # Animations are the heaviest thing anyone can ask for: a few at a time.
+        self.queues = queues or ServerQueues()
 
     async def page(self, guild_id: str, user_id: str, game: str | None = None,
                    page: int = 1) -> Response:
@@ -129,7 +133,8 @@ class History:
         return await show_match(self.db, self.renderer, guild_id, match_id)
 
     async def replay(self, guild_id: str, match_id: int) -> Response:
-        return await replay(self.db, self.renderer, guild_id, match_id)
+        async with self.queues.slot(guild_id):
+            return await replay(self.db, self.renderer, guild_id, match_id)
 
     async def recent(self, guild_id: str, typed: str, done_only: bool) -> list[tuple[int, str]]:
         return await recent_matches(self.db, guild_id, typed, done_only)

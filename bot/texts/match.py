@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from bot.core.escape import plain, plains
@@ -307,3 +308,20 @@ def only_managers_set_host_role() -> str:
 
 def dm_thread(title: str, name1: str, name2: str) -> str:
     return f"DM: {title} — {name1} vs {name2}"[:100]
+
+
+# ==== limits ============================================================================
+
+
+def too_many_challenges(most: int) -> str:
+    return (f"You have {most} open challenges on this server already; wait for answers "
+            "or `/cancel` one first.")
+
+
+def slow_down(seconds: float) -> str:
+    return f"Too many requests in a short time; try again in {max(1, math.ceil(seconds))} s."
+
+
+def server_busy() -> str:
+    return ("This server already has several replays or exports on the way; try again "
+            "in a minute.")

@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core.clock import Clock
 from bot.core.messages import Actor, Button
+from bot.services.limits import ServerQueues
 from bot.services.permissions import HostRoles
 from bot.store.db import Database
 from bot.store.models import MemberName
@@ -47,11 +48,14 @@ class EconomyBase:
     """Built once and handed what it needs; its state lives in the database, except
     the locks that keep one player's spending in this process one at a time."""
 
-    def __init__(self, db: Database, clock: Clock, roles: HostRoles, dm_reward: int) -> None:
+    def __init__(self, db: Database, clock: Clock, roles: HostRoles, dm_reward: int,
+                 queues: ServerQueues | None = None) -> None:
         self.db = db
         self.clock = clock
         self.roles = roles
         self.dm_reward = dm_reward
+        # Exports read a whole event: a few at a time per server (bot.services.limits).
+        self.queues = queues or ServerQueues()
         # One lock per (event, player) that spends garnets (see services/ledger.py).
         self.locks: dict[tuple[int, str], asyncio.Lock] = {}
 

@@ -177,7 +177,7 @@ class Organising(EconomyBase):
 
     async def export(self, guild_id: str, actor: Actor, event: str | None = None) -> Response:
         await self.roles.require_host(guild_id, actor)
-        async with self.db.session() as s:
+        async with self.queues.slot(guild_id), self.db.session() as s:
             chosen = await events.require_event(s, guild_id, event)
             files = await export_event(s, chosen)
         return Response(reply=Post(say.export_ready(event=chosen.name), ephemeral=True,

@@ -7,7 +7,7 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from bot.core import buttons
 from bot.core.clock import Handle
@@ -16,6 +16,7 @@ from bot.core.messages import Actor, Button, Post, Response
 from bot.core.refusal import Refusal
 from bot.core.timecontrol import TimeControl
 from bot.services.events import plan_dm
+from bot.services.limits import RateLimit
 from bot.services.matches.ending import reward_of
 from bot.services.matches.kit import MatchKit
 from bot.services.matches.live import LiveMatch
@@ -28,6 +29,8 @@ from bot.texts import match as texts
 from engine.registry import get_game
 
 CHALLENGE_TTL = 15 * 60.0  # an unanswered challenge lapses after this long
+MAX_OPEN_CHALLENGES = 5  # open challenges of one challenger on one server
+CHALLENGES_PER_WINDOW, CHALLENGE_WINDOW = 12, 600.0  # challenges and withdrawals
 MAX_REWARD = 1_000_000
 
 
@@ -39,6 +42,8 @@ class Lobby:
         self._create_lock = asyncio.Lock()
         self._locks: dict[int, asyncio.Lock] = {}
         self._expiries: dict[int, Handle] = {}
+        # One user's challenges and withdrawals: a loop of them would flood a channel.
+        self.asking = RateLimit(kit.clock, most=CHALLENGES_PER_WINDOW, per=CHALLENGE_WINDOW)
 
     def _lock(self, match_id: int) -> asyncio.Lock:
         return self._locks.setdefault(match_id, asyncio.Lock())
@@ -157,6 +162,7 @@ class Lobby:
         tc = tc or TimeControl()
         async with self._create_lock:
             await self.busy(guild_id, channel_id, ids)
+            await self._bound_challenges(guild_id, actor)
             now = self.kit.now()
             async with self.kit.db.session() as s, s.begin():
                 await remember(s, guild_id, [actor, *opponents])
@@ -180,6 +186,19 @@ class Lobby:
         answers = (Button("Accept", buttons.accept(number), "success"),
                    Button("Decline", buttons.decline(number), "danger"))
         return Response(reply=Post(text, channel_id, buttons=answers))
+
+    async def _bound_challenges(self, guild_id: str, actor: Actor) -> None:
+        """A bounded number of open challenges per challenger, and of challenges and
+        withdrawals in a while."""
+        async with self.kit.db.session() as s:
+            open_now = await s.scalar(
+                select(func.count()).select_from(MatchPlayer)
+                .join(Match, Match.id == MatchPlayer.match_id)
+                .where(Match.guild_id == guild_id, Match.status == MatchStatus.PENDING,
+                       MatchPlayer.user_id == actor.id, MatchPlayer.order == 0))
+        if (open_now or 0) >= MAX_OPEN_CHALLENGES:
+            raise Refusal(texts.too_many_challenges(MAX_OPEN_CHALLENGES))
+        self.asking.take((guild_id, actor.id))
 
     async def busy(self, guild_id: str, channel_id: str, user_ids: Sequence[str]) -> None:
         """Typed moves are routed by (channel, player), so one active match each."""
@@ -235,6 +254,7 @@ class Lobby:
         """The challenger withdraws a challenge not yet accepted by all."""
         match_id = await self.lookup.stored(match_id, guild_id, channel_id, actor,
                                             (MatchStatus.PENDING,))
+        self.asking.take((guild_id, actor.id))
         async with self._lock(match_id), self.kit.db.session() as s, s.begin():
             match = await s.get(Match, match_id)
             if match is None or match.status != MatchStatus.PENDING:
