@@ -30,6 +30,9 @@ _APPEARANCES = (
     "SELECT e.guild_id, p.user_id FROM event_players p JOIN events e ON e.id = p.event_id",
     "SELECT guild_id, user_id FROM ratings",
     "SELECT guild_id, user_id FROM match_results",
+    "SELECT guild_id, author_id FROM ledger_entries WHERE author_id IS NOT NULL",
+    "SELECT guild_id, created_by FROM events",
+    "SELECT m.guild_id, h.actor_id FROM host_actions h JOIN matches m ON m.id = h.match_id",
 )
 
 
