@@ -53,6 +53,8 @@ class Tournament:
     format: Format
     players: tuple[str, ...]
     options: Options = field(default_factory=Options)
+    _memo: dict[object, Round | None] = field(default_factory=dict, init=False,
+                                               repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         if len(self.players) < 2:
@@ -118,14 +120,18 @@ class Tournament:
         return state
 
     def finished(self, events: Iterable[Event]) -> bool:
-        state = self.state(events)
+        """Every round played; in a Swiss also when no further round can be paired
+        (fewer than two players left, or only with a rematch or a second bye)."""
+        return self._finished(self.state(events))
+
+    def _finished(self, state: State) -> bool:
         if not state.round_complete:
             return False
         if self.format.elimination:
             return brackets.finished(self._spots(state))
-        if self.format is Format.SWISS and len(self._active(state)) < 2 and state.rounds:
+        if len(state.rounds) >= self.rounds:
             return True
-        return len(state.rounds) >= self.rounds
+        return self.format is Format.SWISS and self._pair_swiss(state) is None
 
     def standings(self, events: Iterable[Event]) -> tuple[Standing, ...]:
         state = self.state(events)
@@ -147,24 +153,42 @@ class Tournament:
         state = self.state(events)
         if not state.round_complete:
             raise TournamentError(f"round {len(state.rounds)} still has games to finish")
-        if self.finished(events):
+        if self.format is Format.SWISS and len(state.rounds) < self.rounds:
+            rnd = self._pair_swiss(state)
+            if rnd is None:
+                raise TournamentError("no round can be paired without a rematch or a second "
+                                      "bye: the tournament ends here")
+            return rnd
+        if self._finished(state):
             raise TournamentError("the tournament is over")
         number = len(state.rounds) + 1
-        if self.format is Format.SWISS:
-            return self._pair_swiss(state, number)
         if self.format is Format.ROUND_ROBIN:
             return self._pair_round_robin(state, number)
         return self._pair_bracket(state, number)
 
-    def _pair_swiss(self, state: State, number: int) -> Round:
+    def _pair_swiss(self, state: State) -> Round | None:
+        """The next Swiss round, or None if none can be paired; remembered, as
+        ``finished`` and ``pair_next`` both ask."""
+        key = (state.rounds, tuple(sorted(state.outcomes.items())),
+               tuple(sorted(state.firsts.items())), state.withdrawn)
+        if key in self._memo:
+            return self._memo[key]
         active = self._active(state)
         recs = self._records(state)
         seeds = {p: self.seed(p) for p in self.players}
-        pairs, bye = swiss.pair(seeds, active, recs,
-                                balance=self.options.first is FirstRule.ALTERNATE)
-        pairings = tuple(self._pairing(board, a, b, number, recs, higher_first=True)
-                         for board, (a, b) in enumerate(pairs, start=1))
-        return Round(number, pairings, (bye,) if bye else ())
+        number = len(state.rounds) + 1
+        found = swiss.pair(seeds, active, recs,
+                           balance=self.options.first is FirstRule.ALTERNATE)
+        rnd = None
+        if found is not None and len(active) >= 2:
+            pairs, bye = found
+            rnd = Round(number, tuple(
+                self._pairing(board, a, b, number, recs, higher_first=True)
+                for board, (a, b) in enumerate(pairs, start=1)), (bye,) if bye else ())
+        if len(self._memo) > 16:
+            self._memo.clear()
+        self._memo[key] = rnd
+        return rnd
 
     def _pair_round_robin(self, state: State, number: int) -> Round:
         table = roundrobin.schedule(len(self.players), self.options.double)[number - 1]
@@ -198,8 +222,9 @@ class Tournament:
             pairing = self._pairing(len(pairings) + 1, spot.a, spot.b, number, recs,
                                     higher_first=False, match=spot.spec.id)
             pairings.append(self._forfeits(pairing, state))
+        playing = {name for p in pairings for name in p.players}
         byes = tuple(s.winner for s in spots.values() if s.status == "bye" and s.winner
-                     and done_wave < s.spec.wave <= wave)
+                     and done_wave < s.spec.wave <= wave and s.winner not in playing)
         return Round(number, tuple(pairings), byes)
 
     def _pairing(self, board: int, a: str, b: str, number: int,
