@@ -307,3 +307,18 @@ def test_the_simulator_imports_neither_discord_nor_the_database() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip().splitlines()[-1] == "[]"
+
+
+def test_bracket_image_shows_at_most_three_rounds_a_part() -> None:
+    from io import BytesIO
+
+    from PIL import Image
+
+    from bot.services.tournaments.image import tournament_png
+
+    t = Tournament(Format.DOUBLE, names(16), Options(best_of=3))
+    events = simulate(t, random.Random(2))
+    for cut in (0, len(events) // 2, len(events)):
+        image = Image.open(BytesIO(tournament_png(t, events[:cut], "Cup")))
+        assert image.format == "PNG"
+        assert image.width == 900  # three columns: legible on a phone
