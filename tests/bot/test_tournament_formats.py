@@ -10,11 +10,13 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from typing import Any
 
 import pytest
 
 from bot.services.tournaments import (
     Dropped,
+    Event,
     FirstRule,
     Format,
     Options,
@@ -37,9 +39,9 @@ def names(n: int) -> tuple[str, ...]:
     return tuple(f"P{i}" for i in range(1, n + 1))
 
 
-def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict:  # type: ignore[type-arg]
+def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> Any:
     assert simulate_main(["simulate", *args, "--json"]) == 0
-    return json.loads(capsys.readouterr().out)  # type: ignore[no-any-return]
+    return json.loads(capsys.readouterr().out)
 
 
 # Round robin
@@ -115,11 +117,11 @@ def test_double_elimination_schedule_of_eight() -> None:
         2, 3, 5, 6, 7)
 
 
-def _decide(t: Tournament, winners: dict[str, str]) -> list[object]:
+def _decide(t: Tournament, winners: dict[str, str]) -> list[Event]:
     """Play a bracket where ``winners`` names each match's winner by match id."""
-    events: list[object] = []
-    while not t.finished(events):  # type: ignore[arg-type]
-        rnd = t.pair_next(events)  # type: ignore[arg-type]
+    events: list[Event] = []
+    while not t.finished(events):
+        rnd = t.pair_next(events)
         events.append(rnd)
         for p in rnd.pairings:
             events.append(Reported(rnd.number, p.board, p.outcome(winners[p.match or ""])))
@@ -132,7 +134,7 @@ def test_double_elimination_bracket_reset_and_places() -> None:
     # GF: P2 beats P1 (P1's first loss), GF2: P2 again.
     events = _decide(t, {"W1-1": "P1", "W1-2": "P2", "W2-1": "P1", "L1-1": "P3",
                          "L2-1": "P2", "GF": "P2", "GF2": "P2"})
-    assert [(s.player, s.place) for s in t.standings(events)] == [  # type: ignore[arg-type]
+    assert [(s.player, s.place) for s in t.standings(events)] == [
         ("P2", "1"), ("P1", "2"), ("P3", "3"), ("P4", "4")]
     rounds = [e for e in events if isinstance(e, Round)]
     assert [[p.match for p in r.pairings] for r in rounds] == [
@@ -143,13 +145,13 @@ def test_double_elimination_needs_no_reset_when_the_winners_side_wins() -> None:
     t = Tournament(Format.DOUBLE, names(4))
     events = _decide(t, {"W1-1": "P1", "W1-2": "P2", "W2-1": "P1", "L1-1": "P3",
                          "L2-1": "P2", "GF": "P1"})
-    assert t.standings(events)[0].player == "P1"  # type: ignore[arg-type]
-    assert t.finished(events)  # type: ignore[arg-type]
+    assert t.standings(events)[0].player == "P1"
+    assert t.finished(events)
 
 
 def test_a_bracket_result_cannot_change_once_its_winner_played_on() -> None:
     t = Tournament(Format.SINGLE, names(4))
-    events: list = [t.pair_next([])]  # type: ignore[type-arg]
+    events: list[Event] = [t.pair_next([])]
     events += [Reported(1, 1, Outcome.FIRST), Reported(1, 2, Outcome.FIRST)]
     events.append(t.pair_next(events))
     winner = events[1]
@@ -163,20 +165,21 @@ def test_a_bracket_result_cannot_change_once_its_winner_played_on() -> None:
 def test_third_place_match() -> None:
     t = Tournament(Format.SINGLE, names(4), Options(third_place=True))
     events = _decide(t, {"W1-1": "P1", "W1-2": "P3", "W2-1": "P3", "3P": "P4"})
-    assert [(s.player, s.place) for s in t.standings(events)] == [  # type: ignore[arg-type]
+    assert [(s.player, s.place) for s in t.standings(events)] == [
         ("P3", "1"), ("P1", "2"), ("P4", "3"), ("P2", "4")]
 
 
 def test_a_withdrawn_player_forfeits_their_next_bracket_match() -> None:
     t = Tournament(Format.SINGLE, names(4))
-    events: list = [t.pair_next([])]  # type: ignore[type-arg]
-    winner = events[0].pairings[1].first
-    events += [Reported(1, 1, Outcome.FIRST), Reported(1, 2, Outcome.FIRST), Dropped(winner)]
+    first = t.pair_next([])
+    winner = first.pairings[1].first
+    events: list[Event] = [first, Reported(1, 1, Outcome.FIRST), Reported(1, 2, Outcome.FIRST),
+                           Dropped(winner)]
     final = t.pair_next(events).pairings[0]
     assert final.decided is not None and final.decided.forfeit
     events.append(t.pair_next(events))
     assert t.finished(events)
-    assert t.standings(events)[0].player == events[0].pairings[0].first
+    assert t.standings(events)[0].player == first.pairings[0].first
 
 
 # Swiss
@@ -209,8 +212,8 @@ def test_swiss_round_one_pairs_top_half_against_bottom_half_alternating_first() 
 
 def test_swiss_odd_field_bye_goes_to_the_lowest_ranked_once() -> None:
     t = Tournament(Format.SWISS, names(5), Options(rounds=3))
-    events: list = []  # type: ignore[type-arg]
-    byes = []
+    events: list[Event] = []
+    byes: list[str] = []
     for _ in range(3):
         rnd = t.pair_next(events)
         events.append(rnd)
@@ -322,3 +325,13 @@ def test_bracket_image_shows_at_most_three_rounds_a_part() -> None:
         image = Image.open(BytesIO(tournament_png(t, events[:cut], "Cup")))
         assert image.format == "PNG"
         assert image.width == 900  # three columns: legible on a phone
+
+
+def test_the_simulator_reads_as_text_and_refuses_bad_settings(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert simulate_main(["simulate", "--format", "swiss", "--players", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "Round 3" in out and "bye: P5" in out and "Standings" in out
+    assert simulate_main(["simulate", "--format", "single", "--players", "4",
+                          "--rounds", "2"]) == 2
+    assert "only a Swiss" in capsys.readouterr().err

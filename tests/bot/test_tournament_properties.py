@@ -32,7 +32,7 @@ def names(n: int) -> tuple[str, ...]:
 
 def played(fmt: Format, n: int, seed: int, forfeits: float, drops: float,
            **options: object) -> tuple[Tournament, list[Event]]:
-    t = Tournament(fmt, names(n), Options(**options))  # type: ignore[arg-type]
+    t = Tournament(fmt, names(n), Options(**options))
     events = simulate(t, random.Random(seed * 7919 + n), draws=0.15, forfeits=forfeits,
                       drops=drops)
     assert t.finished(events)

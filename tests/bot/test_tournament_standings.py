@@ -9,6 +9,7 @@ from PIL import Image
 
 from bot.services.tournaments import (
     Dropped,
+    Event,
     Format,
     Options,
     Outcome,
@@ -23,9 +24,9 @@ F, S, D = Outcome.FIRST, Outcome.SECOND, Outcome.DRAW
 PLAYERS = tuple(f"P{i}" for i in range(1, 9))
 
 
-def play_swiss_of_eight() -> tuple[Tournament, list]:  # type: ignore[type-arg]
+def play_swiss_of_eight() -> tuple[Tournament, list[Event]]:
     t = Tournament(Format.SWISS, PLAYERS, Options(rounds=3))
-    events: list = []  # type: ignore[type-arg]
+    events: list[Event] = []
     results = [
         {1: F, 2: F, 3: D, 4: F},
         {1: F, 2: D, 3: S, 4: F},
@@ -129,7 +130,7 @@ def test_a_withdrawn_players_missed_rounds_count_as_draws_for_their_opponents() 
 
 def test_round_robin_ranks_by_head_to_head_first() -> None:
     t = Tournament(Format.ROUND_ROBIN, ("A", "B", "C", "D"))
-    events: list = []  # type: ignore[type-arg]
+    events: list[Event] = []
     winners = {frozenset("AB"): "B", frozenset("AC"): "A", frozenset("AD"): "A",
                 frozenset("BC"): "C", frozenset("BD"): "B", frozenset("CD"): "D"}
     while not t.finished(events):
@@ -146,7 +147,7 @@ def test_round_robin_ranks_by_head_to_head_first() -> None:
 
 def test_three_way_tie_that_head_to_head_cannot_break_goes_to_sonneborn_berger() -> None:
     t = Tournament(Format.ROUND_ROBIN, ("A", "B", "C"))
-    events: list = []  # type: ignore[type-arg]
+    events: list[Event] = []
     winners = {frozenset("AB"): "A", frozenset("BC"): "B", frozenset("AC"): "C"}
     while not t.finished(events):
         rnd = t.pair_next(events)
