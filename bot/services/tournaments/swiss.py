@@ -3,10 +3,13 @@
 Every possible pairing of the round gets a weight, and the matching that pairs
 everybody with the greatest total weight is the round. Two rules are absolute:
 nobody meets the same opponent twice (a forfeited game counts as met) and nobody
-gets a second pairing-allocated bye. When no pairing of a round can keep them (too
-many rounds for too few players) there is no next round: the tournament ends there,
-as lichess's Swiss does. Within those rules the weight ranks, each criterion
-outweighing all below it put together (as FIDE's Dutch rules order theirs):
+gets a second pairing-allocated bye. Late in a long Swiss (more rounds than half
+the players) each round is also chosen so that the next can still be paired (FIDE's
+"the tournament can be completed", looked at one round ahead), which lets even a
+Swiss as long as a round robin finish. Should no pairing of a round keep the rules
+all the same, there is no next round: the tournament ends there, as lichess's Swiss
+does. Within those rules the weight ranks, each criterion outweighing all below it
+put together (as FIDE's Dutch rules order theirs):
 
 1. the bye, for an odd field, goes to the lowest-ranked player who has not had
    one (a player with a forfeit win comes after the others, C.04.1 d);
@@ -52,16 +55,22 @@ class _Player:
 
 
 def pair(seeds: Mapping[str, int], active: Sequence[str],
-         records: Mapping[str, tuple[Entry, ...]],
-         balance: bool) -> tuple[list[Pair], str | None] | None:
+         records: Mapping[str, tuple[Entry, ...]], balance: bool,
+         remaining: int = 0) -> tuple[list[Pair], str | None] | None:
     """The round's pairs (in ranking order, unordered within a pair) and the bye, or
     None when no pairing keeps the absolute rules. ``balance``: weigh first-player
-    preferences (the alternate rule)."""
+    preferences (the alternate rule). ``remaining``: rounds still to come after
+    this one; late in a long Swiss the round is chosen so that the next one can
+    still be paired (FIDE's "the tournament can be completed", one round ahead)."""
     ranked = _ranked(seeds, active, records)
     byes: list[_Player | None] = [None]
     if len(ranked) % 2 == 1:
         eligible = [p for p in ranked if not p.had_bye]
         byes = [p for p in sorted(eligible, key=lambda p: (p.forfeit_win, -p.rank))]
+    played = max((len(records[p]) for p in active), default=0)
+    # Up to n/2 rounds a pairing without rematches always exists (Dirac's theorem).
+    tight = remaining > 0 and played + 1 >= len(ranked) // 2
+    fallback: tuple[list[Pair], str | None] | None = None
     for bye in byes:
         rest = [p for p in ranked if p is not bye]
         if not rest:
@@ -71,10 +80,38 @@ def pair(seeds: Mapping[str, int], active: Sequence[str],
         for step in steps:
             if step == 0 and any(n % 2 for n in Counter(p.half_points for p in rest).values()):
                 continue  # an odd score group: somebody must float
-            found = _match(rest, balance, step)
-            if found is not None:
-                return found, bye.name if bye else None
-    return None
+            avoid: set[frozenset[str]] = set()
+            for _ in range(_TRIES if tight else 1):
+                pairs = _match(rest, balance, step, avoid)
+                if pairs is None:
+                    break
+                found = pairs, bye.name if bye else None
+                if not tight or _next_round_possible(ranked, *found):
+                    return found
+                fallback = fallback or found
+                avoid.update(frozenset(ab) for ab in pairs)
+    return fallback
+
+
+_TRIES = 8
+
+
+def _next_round_possible(players: list[_Player], pairs: list[Pair], bye: str | None) -> bool:
+    """Whether, after this round, the next one could be paired without a rematch
+    or a second bye (everybody staying in)."""
+    now = {frozenset(ab) for ab in pairs}
+    graph: nx.Graph[str] = nx.Graph()
+    for i, a in enumerate(players):
+        for b in players[i + 1:]:
+            if b.name not in a.met and frozenset((a.name, b.name)) not in now:
+                graph.add_edge(a.name, b.name)
+        if len(players) % 2 and not a.had_bye and a.name != bye:
+            graph.add_edge(a.name, _BYE)
+    nodes = len(players) + len(players) % 2
+    return 2 * len(nx.max_weight_matching(graph, maxcardinality=True)) == nodes
+
+
+_BYE = "\x00bye"
 
 
 def _ranked(seeds: Mapping[str, int], active: Sequence[str],
@@ -110,16 +147,20 @@ def _floated(entries: tuple[Entry, ...], records: Mapping[str, tuple[Entry, ...]
     return (mine > theirs) - (mine < theirs)
 
 
-def _match(players: list[_Player], balance: bool, step: int) -> list[Pair] | None:
+def _match(players: list[_Player], balance: bool, step: int,
+           avoid: set[frozenset[str]]) -> list[Pair] | None:
     """The best perfect matching of ``players`` without repeats and with score
-    differences up to ``step`` half-points, or None if there is none."""
+    differences up to ``step`` half-points (pairs in ``avoid`` only if it must), or
+    None if there is none."""
     base = len(players) // 2 + 1
     edges: list[tuple[str, str, tuple[int, ...]]] = []
     for i, a in enumerate(players):
         for b in players[i + 1:]:
             d = abs(a.half_points - b.half_points)
             if b.name not in a.met and d <= step:
-                edges.append((a.name, b.name, _tiers(a, b, base ** d, balance)))
+                avoided = int(frozenset((a.name, b.name)) in avoid)
+                edges.append((a.name, b.name,
+                              (avoided, *_tiers(a, b, base ** d, balance))))
     graph: nx.Graph[str] = nx.Graph()
     for u, v, w in _weights(edges, len(players) // 2):
         graph.add_edge(u, v, weight=w)

@@ -2,15 +2,24 @@
 from a list of events — the next round's pairings, the standings, the bracket.
 
 A ``Tournament`` holds no state of its own: the bot stores its events (each round
-as paired, each result, each withdrawal) and asks it again after a restart::
+as paired, each result, each withdrawal; ``event_to_json``) and asks again after a
+restart::
 
     t = Tournament(Format.SWISS, ("ann", "ben", "cat", "dan"), Options(rounds=3))
-    events: list[Event] = []
-    rnd = t.pair_next(events)              # round 1, recorded as it was published
+    events: list[Event] = []               # loaded from the database
+    rnd = t.pair_next(events)              # publish it, then store it as an event
     events.append(rnd)
-    events.append(Reported(1, 1, Outcome.FIRST))
-    t.state([*events, event])              # checks an event before storing it
-    t.standings(events)
+    for pairing in rnd.pairings:           # a match each (``pairing.decided``: none)
+        series = t.series(pairing)         # best-of-N: ``series.next_first`` …
+    new = Reported(1, 1, Outcome.FIRST)    # a result, a forfeit after the deadline
+    t.state([*events, new])                # raises TournamentError if not allowed
+    events.append(new)
+    t.standings(events); t.finished(events); tournament_png(t, events, title)
+
+Under ``FirstRule.CHOOSES`` a pairing names its ``chooser``; record who moved first
+with ``Reported(..., first=name)`` so the balance of firsts knows. A host's
+correction is another ``Reported`` for the same board; ``Dropped`` / ``Rejoined``
+take a player out of (back into) the rounds paired after them.
 """
 
 from __future__ import annotations
@@ -178,7 +187,8 @@ class Tournament:
         seeds = {p: self.seed(p) for p in self.players}
         number = len(state.rounds) + 1
         found = swiss.pair(seeds, active, recs,
-                           balance=self.options.first is FirstRule.ALTERNATE)
+                           balance=self.options.first is FirstRule.ALTERNATE,
+                           remaining=self.rounds - number)
         rnd = None
         if found is not None and len(active) >= 2:
             pairs, bye = found
