@@ -10,7 +10,7 @@ Players are P1…PN in seed order (P1 the top seed); a better seed wins more oft
 bot uses. Results are written from the first-named player's side: 1-0, 0-1, ½-½,
 and +/-, -/+, -/- for forfeits. ``--json`` prints
 ``{"rounds": [{"round", "pairings": [[first, second], …], "byes", "results"}, …],
-"standings": [{"rank", "player", "points", "tiebreaks", "place"}, …]}``.
+"standings": [{"rank", "player", "points", "tiebreaks", "place", "active"}, …]}``.
 """
 
 from __future__ import annotations
@@ -32,7 +32,6 @@ from bot.services.tournaments.model import (
     Outcome,
     Pairing,
     Reported,
-    Standing,
     TournamentError,
 )
 from bot.services.tournaments.tournament import Tournament
@@ -148,7 +147,7 @@ def summary(tournament: Tournament, events: list[Event]) -> dict[str, Any]:
         rounds.append(entry)
     return {"format": tournament.format.value, "players": len(tournament.players),
             "rounds": rounds,
-            "standings": [_row(s) for s in tournament.standings(events)]}
+            "standings": [s.to_json() for s in tournament.standings(events)]}
 
 
 def _as_played(p: Pairing, first: str | None) -> tuple[str, str]:
@@ -163,11 +162,6 @@ def _result(outcome: Outcome, p: Pairing, first: str) -> str:
             Outcome.FIRST_BY_FORFEIT: Outcome.SECOND_BY_FORFEIT,
             Outcome.SECOND_BY_FORFEIT: Outcome.FIRST_BY_FORFEIT}
     return swap[outcome].value
-
-
-def _row(s: Standing) -> dict[str, Any]:
-    return {"rank": s.rank, "player": s.player, "points": s.points,
-            "tiebreaks": s.tiebreaks, "place": s.place}
 
 
 _SHORT = {"buchholz": "BH", "median_buchholz": "mBH", "sonneborn_berger": "SB",
