@@ -114,7 +114,7 @@ def test_swiss_as_long_as_a_round_robin_still_completes(n: int) -> None:
     # everybody's remaining opponents already met.
     for seed in range(3):
         rounds = n - 1 if n % 2 == 0 else n
-        t, events = played(Format.SWISS, n, seed, 0.0, 0.0, rounds=rounds)
+        _, events = played(Format.SWISS, n, seed, 0.0, 0.0, rounds=rounds)
         paired = [e for e in events if isinstance(e, Round)]
         assert len(paired) == rounds
         met = Counter(frozenset(p.players) for r in paired for p in r.pairings)
