@@ -335,3 +335,13 @@ def test_the_simulator_reads_as_text_and_refuses_bad_settings(
     assert simulate_main(["simulate", "--format", "single", "--players", "4",
                           "--rounds", "2"]) == 2
     assert "only a Swiss" in capsys.readouterr().err
+
+
+def test_a_series_of_a_pairing_starts_with_whoever_moved_first() -> None:
+    t = Tournament(Format.SINGLE, names(2), Options(best_of=3, first=FirstRule.CHOOSES))
+    pairing = t.pair_next([]).pairings[0]
+    assert pairing.chooser == "P1"
+    series = t.series(pairing, first="P2")
+    assert [series.first_of(g) for g in (1, 2, 3)] == ["P2", "P1", "P2"]
+    with pytest.raises(TournamentError):
+        t.series(pairing, first="P9")

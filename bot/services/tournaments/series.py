@@ -30,6 +30,8 @@ class Series:
            first: str | None = None) -> Series:
         """The series of a pairing; ``first`` when the chooser picked the other order."""
         mover = first or pairing.first
+        if mover not in pairing.players:
+            raise TournamentError(f"{mover} does not play in this pairing")
         return cls(mover, pairing.opponent(mover), best_of, decider)
 
     def first_of(self, game: int) -> str:
