@@ -26,7 +26,10 @@ class Reminder:
     at: float
     kind: str  # "turn" | "reserve" | "reserve-used"
     seconds: float  # turn seconds left ("turn"), reserve seconds used ("reserve-used")
-    banks_left: int
+    banks_left: int  # whole banks not yet started
+    # Reserve seconds left ("reserve-used"): the banks not yet started and, when a bank
+    # is under way, the rest of it (which is more than ``banks_left`` banks' worth).
+    left: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -155,8 +158,11 @@ class TimeControl:
         if banks_left > 0 and self.reserve_every > 0:
             used = self.reserve_every
             while budget + used < flag - 1e-9:
-                spent = self.banks_spent(budget + used, extra)
-                due.append(Reminder(budget + used, "reserve-used", used, banks_left - spent))
+                left = flag - budget - used
+                # Whole banks not started: a bank under way is not one of them, but
+                # the seconds left of it are (a 60 s bank 30 s in has 30 s left).
+                whole = math.floor(round(left / self.bank, 9))
+                due.append(Reminder(budget + used, "reserve-used", used, whole, left))
                 used += self.reserve_every
         return sorted(due, key=lambda r: r.at)
 

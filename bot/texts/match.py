@@ -53,10 +53,14 @@ def reminder(user: str, r: Reminder, tc: TimeControl) -> str:
             f"⏰ {who}: turn time is up, you are on your reserve now: "
             f"{banks(r.banks_left)} ({clock_text(r.banks_left * tc.bank)})."
         )
-    return (
-        f"⏰ {who}: {clock_text(r.seconds)} of reserve used, "
-        f"{banks(r.banks_left)} ({clock_text(r.banks_left * tc.bank)}) left."
-    )
+    used = f"⏰ {who}: {clock_text(r.seconds)} of reserve used"
+    in_bank = r.left - r.banks_left * tc.bank  # the rest of a bank under way
+    if in_bank <= 1e-6:
+        return f"{used}, {banks(r.banks_left)} ({clock_text(r.left)}) left."
+    if r.banks_left == 0:
+        return f"{used}, {clock_text(r.left)} left: the rest of the last bank."
+    return (f"{used}, {clock_text(r.left)} left: {clock_text(in_bank)} of the bank in use, "
+            f"then {banks(r.banks_left)}.")
 
 
 def options_line(game: Game[Any, Any], options: dict[str, Any], tc: TimeControl) -> str:

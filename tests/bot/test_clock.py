@@ -3,6 +3,7 @@
 import pytest
 
 from bot.core.timecontrol import TimeControl, clock_text
+from bot.texts import match as texts
 from engine.game import OptionError
 
 DM = TimeControl()
@@ -70,3 +71,21 @@ def test_clock_text() -> None:
     assert clock_text(180) == "3:00"
     assert clock_text(4.2) == "0:05"
     assert clock_text(-3) == "0:00"
+
+
+def test_reserve_reminders_with_long_banks_count_the_bank_under_way() -> None:
+    # Three banks of 60 s: 30 s into the reserve, one bank is under way with 30 s left
+    # of it and two whole banks after it; 2:30 in, 30 s of the last bank are left.
+    tc = TimeControl.build(turn=60, banks=3, bank=60)
+    used = [r for r in tc.reminders(3) if r.kind == "reserve-used"]
+    assert [(r.seconds, r.banks_left, r.left) for r in used] == [
+        (30, 2, 150), (60, 2, 120), (90, 1, 90), (120, 1, 60), (150, 0, 30)]
+    said = [texts.reminder("bob", r, tc) for r in used]
+    assert said[0] == ("⏰ <@bob>: 0:30 of reserve used, 2:30 left: 0:30 of the bank in "
+                       "use, then 2 banks.")
+    assert said[1] == "⏰ <@bob>: 1:00 of reserve used, 2 banks (2:00) left."
+    assert said[-1] == "⏰ <@bob>: 2:30 of reserve used, 0:30 left: the rest of the last bank."
+    # The DM format's 5 s banks read as before: whole banks only.
+    last = [r for r in DM.reminders(36) if r.kind == "reserve-used"][-1]
+    assert texts.reminder("bob", last, DM) == ("⏰ <@bob>: 2:30 of reserve used, 6 banks "
+                                               "(0:30) left.")
