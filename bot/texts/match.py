@@ -101,6 +101,11 @@ def dm_intro(label: str, title: str, players: list[str], options: str, event_not
             f"{options}.{event_note}")
 
 
+def no_hints_in_dm() -> str:
+    return ("A Death Match is played without hints: its rules do not let the board show "
+            "the Corridor or suggest moves (casual matches may use `hints:yes`).")
+
+
 def set_up(label: str) -> str:
     return f"{label} is set up."
 

@@ -69,6 +69,8 @@ class Lobby:
         ids = [p.id for p in players]
         if ids[0] == ids[1]:
             raise Refusal("The two players of a Death Match must be different people.")
+        if hints:
+            raise Refusal(texts.no_hints_in_dm())
         options = game.check_options(options)
         game.new_state(2, options)
         tc = tc or TimeControl()
@@ -88,7 +90,7 @@ class Lobby:
                     channel_id=channel_id, game=game.key, kind=MatchKind.DM,
                     status=MatchStatus.CHOOSING, seats=2,
                     options=options, time_control=tc.to_json() | {"reward": plan.reward},
-                    hints=hints, rated=True, host_id=actor.id, chooser=chooser,
+                    hints=False, rated=True, host_id=actor.id, chooser=chooser,
                     created_at=self.kit.now(), event_id=plan.event_id)
                 s.add(match)
                 await s.flush()
