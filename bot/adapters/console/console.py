@@ -37,7 +37,9 @@ log = logging.getLogger(__name__)
 
 GUILD = "console"
 HOST_ROLE = Role("Host", "Host")  # every console server's host role; names are ids here
-LINE = re.compile(r"^\s*([A-Za-z0-9_.\-]{1,32})\s*:\s?(.*)$")
+# A speaker is any name without spaces or colons, in any script: `李小龍: D left`.
+LINE = re.compile(r"^\s*([^\s:@/~#][^\s:]{0,31})\s*:\s?(.*)$")
+IMAGE_NUMBER = re.compile(r"^(\d+)-")
 SERVER = re.compile(r"^[A-Za-z0-9_\-]{1,32}$")
 MAX_NAME = 100
 WAIT = re.compile(r"^(\d+(?:\.\d+)?)\s*(ms|s|sec|seconds?|m|min|minutes?|h)?$")
@@ -75,7 +77,7 @@ class Console:
         # as on Discord: "dm" on the first server, "B/dm" on server B.
         self._servers_of: dict[str, str] = {}
         self._adopted: set[str] = set()
-        self._images = 0
+        self._images: int | None = None  # the last image's number, once looked up
         self._messages = 0
         self._threads = 0
 
@@ -132,8 +134,11 @@ class Console:
         for line in lines[1:]:
             self.out.write("     " + line + "\n")
         if post.image is not None:
-            self._images += 1
             self.image_dir.mkdir(parents=True, exist_ok=True)
+            if self._images is None:
+                # After a restart, number on from what an earlier run wrote.
+                self._images = await asyncio.to_thread(self._last_image)
+            self._images += 1
             path = self.image_dir / f"{self._images:04d}-{post.image.filename}"
             await asyncio.to_thread(path.write_bytes, post.image.data)
             self.out.write(f"     [image: {path}]\n")
@@ -148,6 +153,11 @@ class Console:
                              for b in post.buttons)
             self.out.write(f"     {shown}\n")
         self.out.flush()
+
+    def _last_image(self) -> int:
+        numbers = [int(found.group(1)) for p in self.image_dir.iterdir()
+                   if (found := IMAGE_NUMBER.match(p.name))]
+        return max(numbers, default=0)
 
     @staticmethod
     def button_command(custom_id: str) -> str:
@@ -165,7 +175,9 @@ class Console:
         if response.reply is not None:
             await self.show(response.reply, to=actor.name)
         for post in response.posts:
-            await self.show(post)
+            # The later parts of a private answer (a long `/match`) stay private.
+            private = post.ephemeral and post.channel_id is None
+            await self.show(post, to=actor.name if private else None)
 
     # ---- input ---------------------------------------------------------------------
 

@@ -1,0 +1,50 @@
+"""The console's own details: speakers in any script, images that survive a restart,
+private answers that stay private."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+from bot.core.messages import Actor, Image, Post, Response
+from tests.bot.conftest import Harness, console_for
+
+
+async def test_speakers_may_have_names_in_any_script(h: Harness, tmp_path: Path) -> None:
+    out = io.StringIO()
+    console = console_for(h, tmp_path / "images", out)
+    await console.handle_line("host: /dm game:cairo player1:@李小龍 player2:@🐱cat chooser:lots")
+    first = re.search(r"Lots were drawn: @(\S+) is the First Player", out.getvalue())
+    assert first, out.getvalue()
+    await console.handle_line(f"{first.group(1)}: D left")
+    assert f"move 1: @{first.group(1)} (Black) played **DL**" in out.getvalue()
+    await console.handle_line("no speaker here")
+    assert out.getvalue().endswith("console: write `name: message`, e.g. `alice: /help`\n")
+
+
+async def test_images_are_numbered_after_those_of_an_earlier_run(h: Harness,
+                                                                 tmp_path: Path) -> None:
+    folder = tmp_path / "images"
+    folder.mkdir()
+    (folder / "0001-cairo.png").write_bytes(b"earlier")
+    (folder / "0007-quoridor.png").write_bytes(b"earlier")
+    out = io.StringIO()
+    console = console_for(h, folder, out)
+    await console.show(Post("board", "console", image=Image(b"new", "cairo.png")))
+    await console.show(Post("board", "console", image=Image(b"newer", "cairo.png")))
+    assert (folder / "0001-cairo.png").read_bytes() == b"earlier"
+    assert (folder / "0007-quoridor.png").read_bytes() == b"earlier"
+    assert (folder / "0008-cairo.png").read_bytes() == b"new"
+    assert (folder / "0009-cairo.png").read_bytes() == b"newer"
+
+
+async def test_every_part_of_a_private_answer_is_private(h: Harness, tmp_path: Path) -> None:
+    out = io.StringIO()
+    console = console_for(h, tmp_path / "images", out)
+    answer = Response(reply=Post("part one", ephemeral=True),
+                      posts=[Post("part two", ephemeral=True), Post("for all", "console")])
+    await console.emit(answer, Actor("carol", "carol"))
+    assert out.getvalue().splitlines() == ["bot (to carol only): part one",
+                                           "bot (to carol only): part two",
+                                           "bot: for all"]
