@@ -143,6 +143,12 @@ class Game(ABC, Generic[S, M]):
         GameOverError when the game has ended.
         """
 
+    def incomplete(self, state: S, text: str) -> str | None:
+        """What is missing from ``text`` when it is clearly an attempt at a move that
+        does not read as one (a bare ``J``, ``J upward``): a sentence for the player on
+        turn, or None when it may be chat (then a typed message is ignored)."""
+        return None
+
     @abstractmethod
     def legal_moves(self, state: S) -> list[M]:
         """Every legal move of the seat to move (empty when the game is over)."""

@@ -185,8 +185,10 @@ def turn_line(user: str, colour: str, clock: str | None, status: str) -> str:
     return f"{mention(user)} ({colour}) to move{timing}.{extra}"
 
 
-def not_a_move_help(error: str, move_help: str) -> str:
-    return f"{error} {move_help}".strip()
+def not_a_move(error: str) -> str:
+    """``/move`` with text that is no move: the game's sentence, which says how moves
+    are written."""
+    return error[:1].upper() + error[1:]
 
 
 def not_your_turn(name: str) -> str:

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine.cairo.geometry import INDEX, NAMES, names_of
-from engine.cairo.notation import MOVE_HELP, parse_cell, parse_position
+from engine.cairo.notation import MOVE_HELP, incomplete_cell, parse_cell, parse_position
 from engine.cairo.rules import Analysis, analyse
 from engine.cairo.state import SEAT_NAMES, TIE_RULES, CairoState
 from engine.game import (
@@ -76,6 +76,9 @@ class CairoCorridor(Game[CairoState, Move]):
         index = parse_cell(text)
         self._check_legal(state, index)
         return NAMES[index]
+
+    def incomplete(self, state: CairoState, text: str) -> str | None:
+        return incomplete_cell(text)
 
     def legal_moves(self, state: CairoState) -> list[Move]:
         return names_of(analyse(state.black | state.red).legal(state.empty))

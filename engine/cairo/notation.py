@@ -68,6 +68,32 @@ def parse_cell(text: str) -> int:
     return INDEX[name]
 
 
+_LETTER_ALONE = re.compile(r"([a-x])", re.IGNORECASE | re.ASCII)
+_LETTER_AND_WORD = re.compile(r"([a-x])\s*[\s-]\s*([a-z]+)", re.IGNORECASE | re.ASCII)
+_DIRECTION_START = ("up", "down", "left", "right")
+
+
+def incomplete_cell(text: str) -> str | None:
+    """What is missing when ``text`` is clearly a try at a cell but names none: a
+    group letter alone (``J``), or with a word that begins like a direction and is not
+    one (``J upward``). None for anything that may be chat."""
+    cleaned = _normalise(text)
+    alone = _LETTER_ALONE.fullmatch(cleaned)
+    if alone is not None:
+        letter = alone.group(1).upper()
+        has = ", ".join(DIRECTION_WORDS[d] for d in GROUP_DIRECTIONS[letter])
+        example = f"{letter} {DIRECTION_WORDS[GROUP_DIRECTIONS[letter][0]]}"
+        return f"{letter} needs a direction: {letter} has {has} (e.g. `{example}`)"
+    both = _LETTER_AND_WORD.fullmatch(cleaned)
+    if (both is not None and both.group(2).lower() not in _DIRECTION_SPELLINGS
+            and both.group(2).lower().startswith(_DIRECTION_START)):
+        letter, word = both.group(1).upper(), both.group(2)
+        has = ", ".join(DIRECTION_WORDS[d] for d in GROUP_DIRECTIONS[letter])
+        return (f"'{word}' is not a direction: say up, down, left or right "
+                f"({letter} has {has})")
+    return None
+
+
 def split_cells(text: str) -> list[str]:
     """Cell texts of a list separated by commas or spaces ("AU BL, D left, x-up").
 

@@ -81,7 +81,13 @@ class Play:
                 move = game.parse_move(state, text)
             except NotAMove as exc:
                 if explicit:
-                    raise Refusal(texts.not_a_move_help(defang(str(exc)), game.move_help)) from None
+                    # The game's sentence says how moves are written: once is enough.
+                    raise Refusal(texts.not_a_move(defang(str(exc)))) from None
+                missing = (game.incomplete(state, text)
+                           if seat == live.to_move and live.ply == ply_seen else None)
+                if missing is not None:
+                    # Clearly a try at a move by the player on turn: say what is missing.
+                    raise Refusal(defang(missing)) from None
                 raise _Silent() from None
             except GameOverError as exc:
                 raise Refusal(defang(str(exc))) from None
