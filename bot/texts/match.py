@@ -244,6 +244,21 @@ def board(label: str, title: str, seats: str, ply: int, paused: bool, turn: str)
             f"Move {ply}. {'Paused. ' if paused else ''}{turn}")
 
 
+def final_board(label: str, title: str, seats: str, moves: int, void: bool,
+                result: str) -> str:
+    """A finished match's last board: ``result`` is its stored result line."""
+    plural = "move" if moves == 1 else "moves"
+    head = f"**{label}: {title}** — {seats}\nFinal board, after {moves} {plural}."
+    if void:  # stored as said ("voided by the host: REASON"), the reason raw
+        said = plain(result)
+        return f"{head} {said[:1].upper()}{said[1:]}."
+    return f"{head}\n{result}" if result else head
+
+
+def not_started(label: str) -> str:
+    return f"{label} has not started yet: there is no board to show."
+
+
 def clock_on_turn(name: str, left: str) -> str:
     name = plain(name)
     return f"▶ {name}: {left}"

@@ -13,6 +13,7 @@ from bot.services.matches.kit import MatchKit
 from bot.services.matches.live import LiveMatch
 from bot.services.matches.refusals import (
     Ambiguous,
+    NoneRunningHere,
     NoSuchMatch,
     NotAPlayer,
     NotBeingPlayed,
@@ -76,7 +77,7 @@ class Lookup:
                 elif len(here) > 1:
                     raise Ambiguous(running=True)
             if live is None:
-                raise Refusal("There is no match of yours running in this channel.")
+                raise NoneRunningHere()
         if player and live.seat_of(actor.id) is None:
             raise NotAPlayer()
         return live

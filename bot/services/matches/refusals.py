@@ -23,6 +23,11 @@ class NotBeingPlayed(Refusal):
         self.number = number
 
 
+class NoneRunningHere(Refusal):
+    def __init__(self) -> None:
+        super().__init__("There is no match of yours running in this channel.")
+
+
 class MatchOver(Refusal):
     def __init__(self) -> None:
         super().__init__("That match is over.")

@@ -1,12 +1,20 @@
-"""Looking at a running match: its board (to the asker, or reposted by a host) and
-its clocks."""
+"""Looking at a match: its board (to the asker, or reposted by a host) and its clocks.
+A match that is over shows its final board."""
 
 from __future__ import annotations
 
-from bot.core.messages import Actor, Post, Response
+from sqlalchemy import select
+
+from bot.core.enums import DONE, MatchStatus
+from bot.core.messages import Actor, Image, Post, Response
+from bot.core.refusal import Refusal
+from bot.services.history_queries import match_record, position_of
 from bot.services.matches.kit import MatchKit
 from bot.services.matches.lookup import Lookup
+from bot.services.matches.refusals import NoneRunningHere, NoSuchMatch, NotBeingPlayed
+from bot.store.models import Match, MatchPlayer
 from bot.texts import match as texts
+from engine.registry import get_game
 
 
 class Viewing:
@@ -16,10 +24,16 @@ class Viewing:
 
     async def board(self, match_id: int | None, guild_id: str, channel_id: str,
                     actor: Actor, public: bool = False) -> Response:
-        """The current board: to the asker, or to the channel (``/repost``, hosts only)."""
+        """The current board: to the asker, or to the channel (``/repost``, hosts only).
+        After the end, the final board (to the asker)."""
         if public:
             await self.kit.roles.require_host(guild_id, actor)
-        live = self.lookup.live(match_id, guild_id, channel_id, actor, player=False)
+        try:
+            live = self.lookup.live(match_id, guild_id, channel_id, actor, player=False)
+        except (NotBeingPlayed, NoneRunningHere):
+            if public:
+                raise
+            return await self._final(match_id, guild_id, channel_id, actor)
         image = await self.kit.render(live.game, live.state, live.names,
                                       live.hints and not live.finished)
         text = texts.board(texts.match_label(live.number, live.kind), live.game.title,
@@ -29,6 +43,39 @@ class Viewing:
             return Response(reply=Post("Board posted.", ephemeral=True),
                             posts=[Post(text, live.channel_id, image=image)])
         return Response(reply=Post(text, image=image, ephemeral=True))
+
+    async def _final(self, number: int | None, guild_id: str, channel_id: str,
+                     actor: Actor) -> Response:
+        """The final board of a match that is over: the one named, else the asker's last
+        here (or the channel's last)."""
+        if number is None:
+            number = await self._last_here(guild_id, channel_id, actor)
+            if number is None:
+                raise NoneRunningHere()
+        record = await match_record(self.kit.db, guild_id, number)
+        if record is None:
+            raise NoSuchMatch(number)
+        label = texts.match_label(record.number, record.kind)
+        if record.status not in DONE:
+            raise Refusal(texts.not_started(label))
+        game = get_game(record.game)
+        state = position_of(record)
+        image = await self.kit.renderer.render(game, state, record.names, False)
+        users = [p.user_id for p in record.players]
+        text = texts.final_board(label, game.title, texts.seat_line(game, state, users),
+                                 sum(1 for m in record.moves if m.kind == "move"),
+                                 record.status == MatchStatus.VOIDED, record.result_text or "")
+        return Response(reply=Post(text, image=Image(image, f"{game.key}.png"), ephemeral=True))
+
+    async def _last_here(self, guild_id: str, channel_id: str, actor: Actor) -> int | None:
+        async with self.kit.db.session() as s:
+            here = select(Match.number).where(Match.guild_id == guild_id,
+                                              Match.channel_id == channel_id,
+                                              Match.status.in_(DONE))
+            latest = here.order_by(Match.finished_at.desc(), Match.id.desc()).limit(1)
+            mine = await s.scalar(latest.join(MatchPlayer, MatchPlayer.match_id == Match.id)
+                                  .where(MatchPlayer.user_id == actor.id))
+            return mine if mine is not None else await s.scalar(latest)
 
     async def time(self, match_id: int | None, guild_id: str, channel_id: str,
                    actor: Actor) -> Response:
