@@ -44,11 +44,22 @@ def count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}{'es' if noun.endswith('ch') else 's'}"
 
 
+TIE_RULE = "by the tie rule"
+
+
+def by_tie_rule(result: str, how: str | None, scores: Sequence[int] | None) -> bool:
+    """Equal scores with a winner: the game's tie rule decided it."""
+    return (result in ("won", "lost", "wins") and how in (None, "", EndReason.RULES)
+            and bool(scores) and len(set(scores or ())) == 1)
+
+
 def result_words(*, result: str, how: str | None, scores: Sequence[int] | None) -> str:
     words = f"**{result}**"
     if scores:
         words += " " + "–".join(str(s) for s in scores)
     manner = HOW.get(how or "", "")
+    if by_tie_rule(result, how, scores):
+        manner = TIE_RULE
     return f"{words} {manner}" if manner and result != "void" else words
 
 
@@ -139,6 +150,8 @@ def caption(*, voided: bool, winner: str | None, colour: str | None, end_reason:
     if voided:
         return "Voided by the host"
     manner = HOW.get(end_reason or "", "") if end_reason != "out" else ""
+    if winner is not None and by_tie_rule("wins", end_reason, scores):
+        manner = TIE_RULE
     how = f" {manner}" if manner else ""
     score = "–".join(str(s) for s in scores) if scores else ""
     if winner is None:

@@ -224,6 +224,16 @@ def out_of_game(why: str, turn: str) -> str:
     return f"{why} They are out of the game.\n{turn}"
 
 
+def tie_decided(scores: tuple[int, ...], loser: str, rule: str, first: bool) -> str:
+    """A result by the tie rule (raw: ``result`` escapes it): who it made lose."""
+    score = "–".join(str(s) for s in scores)
+    if rule == "last-mover-loses":
+        who = "who placed the last piece" + (", the First Player," if first else ",")
+    else:
+        who = "the First Player,"
+    return f"{score}: a tie, and {loser}, {who} loses"
+
+
 def banner(winner: str | None, reason: str) -> str:
     """The line under a final image of a match ended by time, resignation or a host."""
     return f"{'Draw' if winner is None else f'{winner} wins'}: {reason}"

@@ -3,7 +3,12 @@ lacks, the board after the end, who declined."""
 
 from __future__ import annotations
 
+import random
+
+from bot.core.escape import unescape
+from bot.services.history import history_post
 from engine.cairo.notation import MOVE_HELP
+from engine.registry import get_game
 from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, GUILD, HOSTY, Harness
 
 
@@ -56,3 +61,33 @@ async def test_board_after_the_end_shows_the_final_board(h: Harness) -> None:
     assert r.reply is not None and r.reply.text == "There is no match #99 on this server."
     r = await h.host.board(match_id, GUILD, CHAN, HOSTY, public=True)
     assert r.reply is not None and r.reply.text == "Match #1 is not being played now."
+
+
+def tie_game(seed: int = 6) -> list[str]:
+    """The moves of a random Cairo Corridor game (seeded) that ends level, 11–11."""
+    game = get_game("cairo")
+    rng = random.Random(seed)
+    state, moves = game.new_state(2, {}), []
+    while game.outcome(state) is None:
+        move = rng.choice(game.legal_moves(state))
+        moves.append(game.notation(move))
+        state = game.apply(state, move)
+    outcome = game.outcome(state)
+    assert outcome is not None and outcome.scores == (11, 11)
+    return moves
+
+
+async def test_a_tie_decided_by_the_tie_rule_says_so(h: Harness) -> None:
+    match_id = await h.casual(first="me")
+    last = None
+    for ply, move in enumerate(tie_game()):
+        last = await h.play(ALICE if ply % 2 == 0 else BOB, move)
+        assert last.posts, (move, last.reply)
+    assert last is not None
+    result = unescape(last.posts[0].text)
+    assert ("🏆 **<@bob> wins Match #1** — 11–11: a tie, and Alice, the First Player, "
+            "loses.") in result
+    page = await history_post(h.db, GUILD, "bob")
+    assert f"`#{match_id}`" in page.text and "**won** 11–11 by the tie rule" in page.text
+    page = await history_post(h.db, GUILD, "alice")
+    assert "**lost** 11–11 by the tie rule" in page.text

@@ -20,6 +20,7 @@ from bot.services.results import settle
 from bot.services.users import remember
 from bot.store.models import HostAction, Match, MatchPlayer, Move
 from bot.texts import match as texts
+from engine.game import Outcome
 
 
 class Ending:
@@ -67,8 +68,8 @@ class Ending:
             result_text = None
             if outcome is not None:
                 result_text = await self.book(s, live, outcome.winner, outcome.draw,
-                                              outcome.scores, EndReason.RULES, outcome.reason,
-                                              now)
+                                              outcome.scores, EndReason.RULES,
+                                              rules_reason(live, outcome), now)
         live.state = new_state
         live.ply += 1
         live.out[seat] = True
@@ -133,6 +134,18 @@ class Ending:
         live.finished = True
         self.timing.disarm(live)
         self.kit.live.remove(live)
+
+
+def rules_reason(live: LiveMatch, outcome: Outcome) -> str:
+    """Why the rules ended the game. Equal scores decided by the tie rule name the
+    player the rule made lose: "11–11: a tie, and Bob, the First Player, loses"."""
+    scores = outcome.scores
+    if (outcome.draw or outcome.winner is None or not scores or len(set(scores)) != 1
+            or len(scores) != 2):
+        return outcome.reason
+    loser = 1 - outcome.winner
+    return texts.tie_decided(scores, live.names[loser], str(live.options.get("tie", "")),
+                             first=loser == 0)
 
 
 def reward_of(match: Match, default: int) -> int:

@@ -114,6 +114,6 @@ class Lifecycle:
             ply=len(moves), turn_elapsed=match.turn_elapsed,
             resumed_at=match.turn_resumed_at if match.status == MatchStatus.RUNNING else None,
             extra=match.turn_extra, hints=match.hints,
-            reward=reward_of(match, self.kit.config.dm_reward))
+            reward=reward_of(match, self.kit.config.dm_reward), options=dict(match.options))
         live.plan_reminders()
         return live

@@ -38,6 +38,7 @@ class LiveMatch:
     extra: float
     hints: bool
     reward: int
+    options: dict[str, Any] = field(default_factory=dict)  # the game's, as stored
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timer: Handle | None = None
     reminders: list[Reminder] = field(default_factory=list)

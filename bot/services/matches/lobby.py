@@ -322,7 +322,8 @@ class Lobby:
             kind=match.kind, game=game, state=state, users=order, names=names, tc=tc,
             banks_left=[tc.banks] * len(order), time_used=[0.0] * len(order),
             out=[False] * len(order), ply=0, turn_elapsed=0.0, resumed_at=now, extra=0.0,
-            hints=match.hints, reward=reward_of(match, self.kit.config.dm_reward))
+            hints=match.hints, reward=reward_of(match, self.kit.config.dm_reward),
+            options=dict(match.options))
         live.plan_reminders()
         self.kit.live.add(live)
         self.timing.arm(live)

@@ -13,7 +13,7 @@ from bot.core.enums import EndReason, MoveKind
 from bot.core.escape import defang
 from bot.core.messages import Actor, Post, Response
 from bot.core.refusal import Refusal
-from bot.services.matches.ending import Ending
+from bot.services.matches.ending import Ending, rules_reason
 from bot.services.matches.kit import MatchKit
 from bot.services.matches.live import LiveMatch
 from bot.services.matches.lookup import Lookup
@@ -152,7 +152,7 @@ class Play:
                         .values(banks_left=banks_left[seat], time_used=time_used[seat]))
                     result_text = await self.ending.book(
                         s, live, outcome.winner, outcome.draw, outcome.scores,
-                        EndReason.RULES, outcome.reason, now)
+                        EndReason.RULES, rules_reason(live, outcome), now)
         except IntegrityError:
             log.warning("match %s: ply %s was already written", live.id, live.ply + 1)
             raise Refusal("That move could not be saved; please send it again.") from None
