@@ -138,6 +138,24 @@ def declined(user: str, label: str) -> str:
     return f"{mention(user)} declined {label}."
 
 
+def declined_record(user: str) -> str:
+    return f"declined by {mention(user)}"
+
+
+def withdrawn_record(user: str) -> str:
+    return f"withdrawn by {mention(user)}"
+
+
+def no_longer_open(match_id: int, status: str, by: str | None) -> str:
+    """A challenge answered after it ended: what became of it, and by whom."""
+    who = f" by {plain(by)}" if by else ""
+    if status == "declined":
+        return f"Match #{match_id} was declined{who}; challenge again with `/challenge`."
+    if status == "cancelled":
+        return f"Match #{match_id} was withdrawn{who}."
+    return f"Match #{match_id} lapsed: the challenge was not accepted in time."
+
+
 def accepted(user: str, label: str, waiting: list[str] | None = None) -> str:
     if waiting:
         return (f"{mention(user)} accepted {label}. Waiting for "

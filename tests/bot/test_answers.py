@@ -9,7 +9,7 @@ from bot.core.escape import unescape
 from bot.services.history import history_post
 from engine.cairo.notation import MOVE_HELP
 from engine.registry import get_game
-from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, GUILD, HOSTY, Harness
+from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, DAVE, GUILD, HOSTY, Harness
 
 
 async def test_move_says_how_moves_are_written_once(h: Harness) -> None:
@@ -91,3 +91,18 @@ async def test_a_tie_decided_by_the_tie_rule_says_so(h: Harness) -> None:
     assert f"`#{match_id}`" in page.text and "**won** 11–11 by the tie rule" in page.text
     page = await history_post(h.db, GUILD, "alice")
     assert "**lost** 11–11 by the tie rule" in page.text
+
+
+async def test_accept_after_a_decline_says_who_declined(h: Harness) -> None:
+    r = await h.host.challenge(GUILD, CHAN, ALICE, "quoridor", [BOB, CAROL, DAVE])
+    assert r.reply is not None and "Match #1" in r.reply.text
+    await h.host.answer(None, GUILD, CHAN, CAROL, accept=False)
+    for number in (None, 1):
+        late = await h.host.answer(number, GUILD, CHAN, BOB, accept=True)
+        assert late.reply is not None and late.reply.ephemeral
+        assert late.reply.text == ("Match #1 was declined by Carol; challenge again with "
+                                   "`/challenge`."), late.reply.text
+    r = await h.host.challenge(GUILD, CHAN, ALICE, "cairo", [BOB])
+    await h.host.cancel(None, GUILD, CHAN, ALICE)
+    late = await h.host.answer(2, GUILD, CHAN, BOB, accept=True)
+    assert late.reply is not None and late.reply.text == "Match #2 was withdrawn by Alice."

@@ -231,6 +231,7 @@ class Lobby:
                 if not accept:
                     match.status = MatchStatus.DECLINED
                     match.finished_at = self.kit.now()
+                    match.result_text = texts.declined_record(actor.id)
                     self._cancel_expiry(match.id)
                     return Response(reply=Post(texts.declined(actor.id, label),
                                                match.channel_id))
@@ -266,6 +267,7 @@ class Lobby:
                 raise Refusal("Only the challenger can withdraw a challenge.")
             match.status = MatchStatus.CANCELLED
             match.finished_at = self.kit.now()
+            match.result_text = texts.withdrawn_record(actor.id)
             where, number = match.channel_id, match.number
         self._cancel_expiry(match_id)
         return Response(reply=Post(texts.withdrawn(actor.id, number), where))

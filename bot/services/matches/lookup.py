@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.core.enums import ACTIVE
-from bot.core.messages import Actor
+from bot.core.enums import ACTIVE, MatchStatus
+from bot.core.messages import MENTION, Actor
 from bot.core.refusal import Refusal
 from bot.services.matches.kit import MatchKit
 from bot.services.matches.live import LiveMatch
@@ -23,6 +24,11 @@ from bot.store.models import Match, MatchPlayer
 from bot.store.queries import user_names
 from bot.texts import match as texts
 from engine.registry import get_game
+
+# Challenges that ended without being played: declined, withdrawn, lapsed.
+UNANSWERED = (MatchStatus.DECLINED, MatchStatus.CANCELLED, MatchStatus.EXPIRED)
+PENDING = MatchStatus.PENDING
+RECENT = 3600.0  # a challenge that ended this long ago is still worth explaining
 
 
 class Lookup:
@@ -40,6 +46,7 @@ class Lookup:
                 if match is None:
                     raise NoSuchMatch(number)
                 if match.status not in statuses:
+                    await self._why_not(s, match)
                     raise WrongStatus(number, match.status)
                 return match.id
             rows = (await s.execute(
@@ -56,9 +63,32 @@ class Lookup:
                     Match.status.in_(statuses)))).scalars().all()
                 if len(only) == 1:
                     return int(only[0])
+                if not only and PENDING in statuses:
+                    # A challenge that just ended unplayed: say what became of it.
+                    latest = await s.scalar(
+                        select(Match).join(MatchPlayer, MatchPlayer.match_id == Match.id)
+                        .where(Match.guild_id == guild_id, Match.channel_id == channel_id,
+                               MatchPlayer.user_id == actor.id,
+                               Match.status.in_(UNANSWERED),
+                               Match.finished_at >= self.kit.now() - RECENT)
+                        .order_by(Match.id.desc()).limit(1))
+                    if latest is not None:
+                        await self._why_not(s, latest)
                 if not only:
                     raise Refusal("There is no such match in this channel.")
             raise Ambiguous(running=False)
+
+    async def _why_not(self, s: AsyncSession, match: Match) -> None:
+        """Refuse with what became of a challenge that is no longer open (declined by
+        whom, withdrawn, lapsed); nothing for other statuses."""
+        if match.status not in UNANSWERED:
+            return
+        by = MENTION.search(match.result_text or "")
+        name = None
+        if by is not None:
+            found = await user_names(s, match.guild_id, [by.group(1)])
+            name = found.get(by.group(1), by.group(1))
+        raise Refusal(texts.no_longer_open(match.number, match.status, name))
 
     def live(self, number: int | None, guild_id: str, channel_id: str, actor: Actor,
              player: bool) -> LiveMatch:
