@@ -81,7 +81,7 @@ def match_texts(record: MatchRecord) -> list[str]:
     settings = texts.options_line(game, record.options, record.time_control)
     extras = []
     if record.kind == MatchKind.DM and record.reward:
-        extras.append(f"{record.reward} garnets to the winner")
+        extras.append(f"{record.reward:,} garnets to the winner")
     if record.kind == MatchKind.CASUAL:
         extras.append("rated" if record.rated else "unrated")
     if record.hints:

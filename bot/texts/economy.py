@@ -32,7 +32,7 @@ def stamp(at: float) -> str:
 
 
 def garnets(n: int) -> str:
-    return f"{n} garnet" if n in (1, -1) else f"{n} garnets"
+    return f"{n:,} garnet" if n in (1, -1) else f"{n:,} garnets"
 
 
 def scope_label(*, event: str | None, overall: bool) -> str:
@@ -242,14 +242,16 @@ def bad_rank() -> str:
     return "Priority 1 is the highest; give a rank from 1 up."
 
 
-def priority_set(*, user_id: str, rank: int, event: str, count: int,
-                 order: Sequence[tuple[int, str]]) -> str:
-    """``order``: (priority, name) of those listed, of ``count`` in all."""
+def priority_set(*, user_id: str, rank: int, was: int, event: str, count: int) -> str:
+    """A player moved from priority ``was`` to ``rank`` (of ``count``)."""
     event = plain(event)
-    listed = ", ".join(f"{priority}. {plain(name)}" for priority, name in order)
-    more = f", … {count - len(order)} more" if count > len(order) else ""
-    return (f"↕ {mention(user_id)} now has priority {rank} in **{event}**.\n"
-            f"Priority: {listed}{more}.")
+    if rank == was:
+        return f"{mention(user_id)} already has priority {rank} in **{event}**."
+    shifted = abs(was - rank)
+    others = "1 player moves" if shifted == 1 else f"{shifted} players move"
+    way = "down" if rank < was else "up"
+    return (f"↕ {mention(user_id)} now has priority {rank} of {count} in **{event}** "
+            f"(was {was}); {others} {way} one place. `/priority show` lists the order.")
 
 
 def priority_list(*, event: str, count: int, mine: int | None,
@@ -309,7 +311,7 @@ def sender_not_playing() -> str:
 
 
 def too_few_to_give(*, have: int, amount: int) -> str:
-    return f"You have {garnets(have)} there; you cannot give {amount}."
+    return f"You have {garnets(have)} there; you cannot give {amount:,}."
 
 
 def transfer_note_out(*, to: str, reason: str) -> str:
@@ -357,7 +359,7 @@ def ledger_page(*, name: str, where: str, balance: int, page: int, pages: int, t
                 lines: Sequence[str]) -> str:
     name = plain(name)
     head = (f"**Ledger of {name}** {where} — balance {garnets(balance)} "
-            f"(page {page}/{pages}, {total} entr{'y' if total == 1 else 'ies'})")
+            f"(page {page:,}/{pages:,}, {total:,} entr{'y' if total == 1 else 'ies'})")
     return "\n".join([head, *lines])
 
 
@@ -371,7 +373,7 @@ def ledger_line(*, at: float, amount: int, kind: str, note: str, author: str | N
     by = f" (by {author})" if author else ""
     about = f" — {note}" if note else ""
     where = f" [{event}]" if event is not None else ""
-    return f"`{stamp(at)}` **{sign}{abs(amount)}** {KINDS.get(kind, kind)}{about}{by}{where}"
+    return f"`{stamp(at)}` **{sign}{abs(amount):,}** {KINDS.get(kind, kind)}{about}{by}{where}"
 
 
 # ---- what a result changes ---------------------------------------------------------------
@@ -382,7 +384,7 @@ def reward_note(*, label: str) -> str:
 
 
 def reward_said(*, user_id: str, reward: int) -> str:
-    return f" {mention(user_id)} receives {reward} garnets."
+    return f" {mention(user_id)} receives {garnets(reward)}."
 
 
 def confiscation_note(*, label: str, to_winner: bool) -> str:

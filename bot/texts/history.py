@@ -41,7 +41,7 @@ def took(seconds: float) -> str:
 
 
 def count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}{'es' if noun.endswith('ch') else 's'}"
+    return f"{n} {noun}" if n == 1 else f"{n:,} {noun}{'es' if noun.endswith('ch') else 's'}"
 
 
 TIE_RULE = "by the tie rule"
@@ -120,7 +120,8 @@ def no_matches(*, name: str, game: str | None) -> str:
 
 def history_head(*, name: str, game: str | None, total: int, page: int, pages: int) -> str:
     what = f" of {game}" if game else ""
-    return f"**{plain(name)}'s matches{what}** — {total} · page {page} of {pages}, newest first"
+    return (f"**{plain(name)}'s matches{what}** — {total:,} · page {page:,} of {pages:,}, "
+            "newest first")
 
 
 def history_line(*, match_id: int, finished_at: float | None, game: str, dm: bool,

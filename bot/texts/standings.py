@@ -22,12 +22,12 @@ def rating_board_needs_game() -> str:
 
 
 def wins_standing(*, won: int, lost: int, drawn: int) -> str:
-    text = f"{won} win{'' if won == 1 else 's'} · {lost} lost"
-    return text + (f" · {drawn} drawn" if drawn else "")
+    text = f"{won:,} win{'' if won == 1 else 's'} · {lost:,} lost"
+    return text + (f" · {drawn:,} drawn" if drawn else "")
 
 
 def rating_standing(*, rating: str, games: int) -> str:
-    return f"{rating} ({games} game{'' if games == 1 else 's'})"
+    return f"{rating} ({games:,} game{'' if games == 1 else 's'})"
 
 
 def board_head(*, by: str, where: str, game: str | None) -> str:
@@ -44,14 +44,14 @@ def board_page(*, head: str, page: int, pages: int, count: int,
                rating: bool) -> str:
     """``rows``: (rank, name, standing, is the asker); ``mine``: the asker's (rank,
     standing) if on the board."""
-    lines = [f"{head} (page {page}/{pages}, {count} player{'' if count == 1 else 's'})"]
+    lines = [f"{head} (page {page:,}/{pages:,}, {count:,} player{'' if count == 1 else 's'})"]
     for rank, name, standing, me in rows:
-        line = f"{rank}. {plain(name)} — {standing}"
+        line = f"{rank:,}. {plain(name)} — {standing}"
         lines.append(f"**{line}**" if me else line)
     if mine is None:
         lines.append("You are not on this board.")
     else:
-        lines.append(f"You: #{mine[0]} of {count} — {mine[1]}")
+        lines.append(f"You: #{mine[0]:,} of {count:,} — {mine[1]}")
     if rating:
         lines.append("Rating ± uncertainty; ranked by the lower end.")
     return "\n".join(lines)
@@ -62,8 +62,8 @@ def ratings_of(*, name: str, rows: Sequence[tuple[str, str, int, tuple[int, int]
     """``rows``: (game, rating, rated games, (rank, of how many) overall) per game."""
     lines = [f"**Ratings of {plain(name)}** (rating ± uncertainty):"]
     for game, rating, games, place in rows:
-        rank = f", #{place[0]} of {place[1]}" if place else ""
-        lines.append(f"{game}: {rating} ({games} rated game{'' if games == 1 else 's'}{rank})")
+        rank = f", #{place[0]:,} of {place[1]:,}" if place else ""
+        lines.append(f"{game}: {rating} ({games:,} rated game{'' if games == 1 else 's'}{rank})")
     return "\n".join(lines)
 
 

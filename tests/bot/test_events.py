@@ -12,7 +12,16 @@ from bot.core.messages import Actor, Response, Role
 from bot.services.economy import Economy
 from bot.store.models import Event, EventPlayer, Match
 from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, DAVE, GUILD, HOST_ROLE, HOSTY, Harness
-from tests.bot.economy_helpers import dm, eco, entries, make_event, private, public, refused
+from tests.bot.economy_helpers import (
+    dm,
+    eco,
+    entries,
+    make_event,
+    private,
+    public,
+    refused,
+    win_dm,
+)
 
 MEMBER = Actor("mallory", "Mallory", roles=frozenset({"Players"}))
 MANAGER = Actor("owner", "Owner", manage_guild=True)
@@ -218,8 +227,9 @@ async def test_events_are_named_by_number_or_name_and_default_to_the_one_open(
 async def test_priority_set_reorders_the_others(h: Harness) -> None:
     event_id = await make_event(h, "Season 1", [ALICE, BOB, CAROL, DAVE])
     text = public(await eco(h).priority_set(GUILD, HOSTY, DAVE, 1))
-    assert "<@dave> now has priority 1 in **Season 1**" in text
-    assert "Priority: 1. Dave, 2. Alice, 3. Bob, 4. Carol." in text
+    # Said without the whole order: who moved, and how many others shifted.
+    assert text == ("↕ <@dave> now has priority 1 of 4 in **Season 1** (was 4); 3 players "
+                    "move down one place. `/priority show` lists the order.")
     assert await priorities(h, event_id) == ["dave", "alice", "bob", "carol"]
     public(await eco(h).priority_set(GUILD, HOSTY, DAVE, 3))
     assert await priorities(h, event_id) == ["alice", "bob", "dave", "carol"]
@@ -285,7 +295,7 @@ async def test_the_events_reward_replaces_the_default_and_is_paid_in_the_event(
     # An explicit reward replaces the event's.
     match_id = await dm(h, ALICE, BOB, reward=1)
     r = await h.host.resign(match_id, GUILD, CHAN, BOB)
-    assert "<@alice> receives 1 garnets." in r.posts[0].text
+    assert "<@alice> receives 1 garnet." in r.posts[0].text
 
 
 async def test_default_event_only_when_both_play_in_it(h: Harness) -> None:
@@ -310,3 +320,26 @@ async def test_a_named_event_needs_both_players(h: Harness) -> None:
     r = await h.host.start_dm(GUILD, CHAN, HOSTY, "cairo", [ALICE, BOB], event="Winter")
     assert "no event called 'Winter'" in refused(r)
     assert h.host.live == {}
+
+
+async def test_a_forty_player_priority_change_does_not_post_the_whole_order(
+        h: Harness) -> None:
+    people = [Actor(f"p{i:02d}", f"Player {i:02d}") for i in range(40)]
+    await make_event(h, "Season 1", people)
+    text = public(await eco(h).priority_set(GUILD, HOSTY, people[39], 38))
+    assert text == ("↕ <@p39> now has priority 38 of 40 in **Season 1** (was 40); 2 players "
+                    "move down one place. `/priority show` lists the order.")
+    assert "Player 00" not in text
+    same = public(await eco(h).priority_set(GUILD, HOSTY, people[0], 1))
+    assert same == "<@p00> already has priority 1 in **Season 1**."
+
+
+async def test_large_numbers_have_thousands_separators(h: Harness) -> None:
+    await make_event(h, "Season 1", [ALICE, BOB], reward=1_000)
+    granted = public(await eco(h).grant(GUILD, HOSTY, ALICE, 234_567, "prize"))
+    assert "granted <@alice> 234,567 garnets" in granted
+    assert "Balance: 234,567 garnets." in granted
+    assert "**+234,567** host grant" in private(await eco(h).ledger(GUILD, ALICE))
+    await win_dm(h, ALICE, BOB)
+    assert "**235,567 garnets**" in private(await eco(h).garnets(GUILD, ALICE))
+    assert "Alice — 235,567 garnets" in private(await eco(h).leaderboard(GUILD, ALICE))

@@ -136,12 +136,13 @@ class Organising(EconomyBase):
             if row is None:
                 raise EventError(say.not_playing_add_them(user_id=person.id,
                                                           event=chosen.name))
+            was = row.priority
             placed = events.move_to(ordered, row, rank)
-            names = await user_names(s, guild_id, [r.user_id for r in ordered[:MAX_LISTED]])
+        # Said in the channel without the whole order (40 names each time is noise):
+        # who moved, from where, and how many others shifted; `/priority show` lists it.
         return Response(reply=Post(say.priority_set(
-            user_id=person.id, rank=placed, event=chosen.name, count=len(ordered),
-            order=[(r.priority, names.get(r.user_id, r.user_id))
-                   for r in ordered[:MAX_LISTED]])))
+            user_id=person.id, rank=placed, was=was, event=chosen.name,
+            count=len(ordered))))
 
     async def priority_show(self, guild_id: str, actor: Actor,
                             event: str | None = None) -> Response:
