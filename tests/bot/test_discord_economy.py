@@ -114,7 +114,7 @@ async def test_priority_decides_who_chooses_on_discord(world: World) -> None:
     await sub(world, HANA, "event", "add", player=ALICE)
     await sub(world, HANA, "event", "add", player=BOB)
     (moved,) = await sub(world, HANA, "priority", "set", player=BOB, rank=1)
-    assert f"<@{BOB.id}> now has priority 1 in **Season 1**" in moved.content
+    assert f"<@{BOB.id}> now has priority 1 of 2 in **Season 1**" in moved.content
     (shown,) = await sub(world, ALICE, "priority", "show")
     assert shown.ephemeral and shown.content.splitlines()[1:] == ["1. Bob", "2. Alice ← you"]
     _setup, intro = sends(await world.slash(HANA, "dm", game="cairo", player1=ALICE,
