@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 async def _export(settings: Settings, as_json: bool) -> int:
-    from bot.services.exports import export_matches
+    from bot.services.exports import export_matches, export_text
     from bot.store.db import open_database
 
     db = await open_database(settings.database_url)
@@ -88,11 +88,8 @@ async def _export(settings: Settings, as_json: bool) -> int:
     if as_json:
         print(json.dumps(records, indent=2, ensure_ascii=False))
     else:
-        for r in records:
-            players = " vs ".join(p["name"] for p in r["players"])
-            result = (r["result"] or {}).get("text") or r["status"]
-            print(f"#{r['id']} {r['game']} {r['kind']}: {players} — {len(r['moves'])} moves "
-                  f"— {result}")
+        for line in export_text(records):
+            print(line)
     return 0
 
 

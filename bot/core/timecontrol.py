@@ -17,6 +17,8 @@ from typing import Any
 from engine.game import OptionError
 
 MAX_REMINDERS = 6  # reminder points of one turn: a handful, not a flood
+CLOCK_KEYS = ("enabled", "turn", "banks", "bank", "turn_reminders", "reserve_every",
+              "reserve_reminder")
 
 
 @dataclass(frozen=True)
@@ -107,6 +109,12 @@ class TimeControl:
             "reserve_every": self.reserve_every,
             "reserve_reminder": self.reserve_reminder,
         }
+
+    @staticmethod
+    def only_clock(data: dict[str, Any]) -> dict[str, Any]:
+        """The clock's own keys of a stored time control (a match keeps a few more
+        beside them, such as a DM's reward)."""
+        return {k: v for k, v in data.items() if k in CLOCK_KEYS}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TimeControl:

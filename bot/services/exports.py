@@ -18,12 +18,16 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core.enums import DONE, MatchKind, MoveKind
-from bot.core.messages import Image
+from bot.core.escape import unescape
+from bot.core.messages import MENTION, Image
+from bot.core.timecontrol import TimeControl
 from bot.services import leaderboard, ratings
 from bot.services.events import Scope, players
 from bot.store.db import Database
-from bot.store.models import Event, LedgerEntry, Match, Move, Rating
+from bot.store.models import Event, HostAction, LedgerEntry, Match, Move, Rating
 from bot.store.queries import user_names
+from bot.texts.history import count, title
+from bot.texts.match import match_label
 
 
 def when(at: float | None) -> str:
@@ -143,13 +147,18 @@ async def _matches(s: AsyncSession, event: Event, names: dict[str, str]) -> byte
                  "seconds_used", "reward"], rows)
 
 async def export_matches(db: Database, guild_id: str | None = None) -> list[dict[str, Any]]:
-    """Every match (of one server, when given) with its moves, as plain data."""
+    """Every match (of one server, when given) with its moves and its host actions, as
+    plain data; times in UTC ISO 8601, as in the CSV files."""
     async with db.session() as s:
         query = select(Match).order_by(Match.guild_id, Match.number)
         moves_query = select(Move).order_by(Move.match_id, Move.ply)
+        actions_query = select(HostAction).order_by(HostAction.match_id, HostAction.at,
+                                                    HostAction.id)
         if guild_id is not None:
             query = query.where(Match.guild_id == guild_id)
             moves_query = moves_query.join(Match, Match.id == Move.match_id).where(
+                Match.guild_id == guild_id)
+            actions_query = actions_query.join(Match, Match.id == HostAction.match_id).where(
                 Match.guild_id == guild_id)
         matches = (await s.scalars(query)).all()
         event_numbers = dict((await s.execute(select(Event.id, Event.number).where(
@@ -160,45 +169,76 @@ async def export_matches(db: Database, guild_id: str | None = None) -> list[dict
         moves_by_match: dict[int, list[Move]] = {}
         for move in (await s.scalars(moves_query)).all():
             moves_by_match.setdefault(move.match_id, []).append(move)
-    records = []
-    for match in matches:
-        names = names_in[match.guild_id]
-        players = sorted(match.players, key=lambda p: (p.seat is None, p.seat, p.order))
-        moves = moves_by_match.get(match.id, [])
-        winner = next((p for p in players if p.seat == match.winner_seat), None) \
-            if match.winner_seat is not None else None
-        records.append({
-            "number": match.number,
-            "guild": match.guild_id,
-            "channel": match.channel_id,
-            "game": match.game,
-            "kind": match.kind,
-            "event": event_numbers.get(match.event_id) if match.event_id else None,
-            "status": match.status,
-            "options": match.options,
-            "time_control": match.time_control,
-            "players": [
-                {"seat": p.seat, "id": p.user_id, "name": names.get(p.user_id, p.user_id),
-                 "time_used": round(p.time_used, 3), "banks_left": p.banks_left,
-                 "out": p.out}
-                for p in players
-            ],
-            "moves": [
-                {"ply": m.ply, "seat": m.seat,
-                 "move": m.notation if m.kind == MoveKind.MOVE else None, "event": m.kind,
-                 "seconds": round(m.elapsed, 3), "banks_spent": m.banks_spent}
-                for m in moves
-            ],
-            "result": None if match.status not in DONE else {
-                "winner_seat": match.winner_seat,
-                "winner": winner.user_id if winner else None,
-                "draw": match.draw,
-                "scores": match.scores,
-                "how": match.end_reason,
-                "text": match.result_text,
-            },
-            "created_at": match.created_at,
-            "started_at": match.started_at,
-            "finished_at": match.finished_at,
-        })
-    return records
+        actions_by_match: dict[int, list[HostAction]] = {}
+        for action in (await s.scalars(actions_query)).all():
+            actions_by_match.setdefault(action.match_id, []).append(action)
+    return [_record(match, names_in[match.guild_id], moves_by_match.get(match.id, []),
+                    actions_by_match.get(match.id, []), event_numbers) for match in matches]
+
+
+def _record(match: Match, names: dict[str, str], moves: list[Move],
+            actions: list[HostAction], event_numbers: dict[int, int]) -> dict[str, Any]:
+    players = sorted(match.players, key=lambda p: (p.seat is None, p.seat, p.order))
+    winner = next((p for p in players if p.seat == match.winner_seat), None) \
+        if match.winner_seat is not None else None
+    return {
+        "number": match.number,
+        "guild": match.guild_id,
+        "channel": match.channel_id,
+        "game": match.game,
+        "kind": match.kind,
+        "event": event_numbers.get(match.event_id) if match.event_id else None,
+        "status": match.status,
+        "options": match.options,
+        "time_control": TimeControl.only_clock(match.time_control),
+        "reward": int(match.time_control.get("reward", 0)) if match.kind == MatchKind.DM
+        else None,
+        "players": [
+            {"seat": p.seat, "id": p.user_id, "name": names.get(p.user_id, p.user_id),
+             "time_used": round(p.time_used, 3), "banks_left": p.banks_left, "out": p.out}
+            for p in players
+        ],
+        "moves": [
+            {"ply": m.ply, "seat": m.seat,
+             "move": m.notation if m.kind == MoveKind.MOVE else None, "event": m.kind,
+             "seconds": round(m.elapsed, 3), "banks_spent": m.banks_spent, "at": when(m.at)}
+            for m in moves
+        ],
+        "host_actions": [
+            {"at": when(a.at), "after_ply": sum(1 for m in moves if m.at <= a.at),
+             "actor_id": a.actor_id, "actor": names.get(a.actor_id, a.actor_id),
+             "action": a.action, "detail": a.detail}
+            for a in actions
+        ],
+        "result": None if match.status not in DONE else {
+            "winner_seat": match.winner_seat,
+            "winner": winner.user_id if winner else None,
+            "draw": match.draw,
+            "scores": match.scores,
+            "how": match.end_reason,
+            "text": match.result_text,
+        },
+        "created_at": when(match.created_at),
+        "started_at": when(match.started_at) or None,
+        "finished_at": when(match.finished_at) or None,
+    }
+
+
+def export_text(records: list[dict[str, Any]]) -> list[str]:
+    """``python -m bot export``: one readable line per match, without chat markup."""
+    lines = []
+    for r in records:
+        names = {p["id"]: p["name"] for p in r["players"]}
+        players = " vs ".join(p["name"] for p in r["players"])
+        moves = sum(1 for m in r["moves"] if m["event"] == MoveKind.MOVE)
+        result = (r["result"] or {}).get("text") or r["status"]
+        label = match_label(r["number"], r["kind"])
+        lines.append(f"{label} ({title(r['game'])}, server {r['guild']}): {players} — "
+                     f"{count(moves, 'move')} — {readable(result, names)}")
+    return lines
+
+
+def readable(text: str, names: dict[str, str]) -> str:
+    """A post's text as plain words: mentions as names, no bold, no escapes, one line."""
+    named = MENTION.sub(lambda m: "@" + names.get(m.group(1), m.group(1)), text)
+    return " ".join(unescape(named.replace("**", "")).split())

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 
 from bot.core.messages import Actor
-from bot.services.exports import safe_cell
-from tests.bot.conftest import ALICE, GUILD, HOSTY, Harness
+from bot.services.exports import export_matches, export_text, safe_cell
+from tests.bot.conftest import ALICE, BOB, CHAN, GUILD, HOSTY, Harness
 from tests.bot.economy_helpers import eco, make_event
 
 EVIL = Actor("mallory", "=HYPERLINK(\"http://x\",\"y\")")
@@ -39,3 +40,31 @@ async def test_an_exported_ledger_neutralises_names_and_reasons(h: Harness) -> N
         for row in csv.reader(io.StringIO(text)):
             for cell in row:
                 assert not cell.startswith(("=", "+", "@", "\t", "\r")), cell
+
+
+async def test_export_of_every_match_reads_plainly_and_keeps_iso_times(h: Harness) -> None:
+    match_id = await h.casual(first="me")
+    await h.clock.advance(3)
+    await h.play(ALICE, "D left")
+    await h.host.pause(match_id, GUILD, CHAN, HOSTY, "a **break**")
+    await h.host.resign(match_id, GUILD, CHAN, BOB)
+    dm = await h.host.start_dm(GUILD, CHAN, HOSTY, "cairo", [ALICE, BOB], chooser="lots",
+                               reward=1500)
+    assert dm.posts
+    records = await export_matches(h.db)
+    casual, duel = records
+    assert casual["created_at"] == "2023-11-14T22:13:20Z"
+    assert casual["finished_at"] == "2023-11-14T22:13:23Z"
+    assert casual["moves"][0]["at"] == "2023-11-14T22:13:23Z"
+    assert casual["reward"] is None and "reward" not in casual["time_control"]
+    assert duel["reward"] == 1500 and "reward" not in duel["time_control"]
+    assert duel["time_control"]["banks"] == 36 and duel["finished_at"] is None
+    assert casual["host_actions"] == [{
+        "at": "2023-11-14T22:13:23Z", "after_ply": 1, "actor_id": "hosty", "actor": "Hosty",
+        "action": "pause", "detail": "a **break**"}]
+    json.dumps(records)  # plain data throughout
+    lines = export_text(records)
+    assert lines[0] == ("Match #1 (Cairo Corridor, server g1): Alice vs Bob — 1 move — "
+                        "🏆 @Alice wins Match #1 — Bob resigned. Ratings (Cairo Corridor): "
+                        "Alice 27.6 ± 24.2 (+2.6), Bob 22.4 ± 24.2 (−2.6).")
+    assert lines[1] == "DM #2 (Cairo Corridor, server g1): Bob vs Alice — 0 moves — running"
