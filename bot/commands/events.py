@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from bot.commands.common import AMOUNT, EVENT, MAX_GARNETS, MAX_PAGE, MAX_REASON, SCOPE
 from bot.commands.spec import Audience, Call, Command, Group, Kind, Option, Reply, Services, Suggest
-from bot.core.messages import Response
+from bot.core.messages import Actor, Response
+from bot.core.refusal import Refusal
+from bot.texts import economy as say
 
 SECTION = "Events and garnets"
 GROUPS = (
@@ -12,6 +14,8 @@ GROUPS = (
     Group("priority", "Priority in an event (1 is the highest)"),
 )
 PLAYER = Option("player", Kind.USER, "The player", required=True)
+PLAYERS = Option("players", Kind.USERS, "Several players at once, as mentions: @a @b @c")
+ROLE = Option("role", Kind.ROLE, "Everyone with this role")
 REASON = Option("reason", Kind.TEXT, "Why; it is written in the ledger", required=True,
                 max=MAX_REASON)
 
@@ -22,8 +26,20 @@ async def _create(s: Services, c: Call) -> Response:
                                         c.get("confiscate"))
 
 
+def people(c: Call) -> list[Actor]:
+    """Everyone a command names: ``player``, ``players`` and the members of ``role``."""
+    named: list[Actor] = [c.options["player"]] if c.get("player") is not None else []
+    named += list(c.get("players", ()))
+    role = c.get("role")
+    if role is not None:
+        if not role.members:
+            raise Refusal(say.role_without_members(role=role.name))
+        named += list(role.members)
+    return list(dict.fromkeys(named))
+
+
 async def _add(s: Services, c: Call) -> Response:
-    return await s.economy.event_add(c.guild_id, c.actor, [c.options["player"]], c.get("event"))
+    return await s.economy.event_add(c.guild_id, c.actor, people(c), c.get("event"))
 
 
 async def _remove(s: Services, c: Call) -> Response:
@@ -97,8 +113,9 @@ COMMANDS = (
                                            ("To the winner", "winner"),
                                            ("Removed from the game", "remove"))),
     ), audience=Audience.HOSTS, section=SECTION, usage="name:Season 1 reward:3"),
-    Command("event add", "Add a player to an event (hosts)", _add, (PLAYER, EVENT),
-            audience=Audience.HOSTS, section=SECTION, usage="player:@x"),
+    Command("event add", "Add players to an event: one, several, or a role's members (hosts)",
+            _add, (Option("player", Kind.USER, "The player"), PLAYERS, ROLE, EVENT),
+            audience=Audience.HOSTS, section=SECTION, usage="players:@x @y"),
     Command("event remove", "Take a player out of an event (hosts)", _remove, (PLAYER, EVENT),
             audience=Audience.HOSTS, section=SECTION, usage="player:@x"),
     Command("event close", "Close an event (hosts)", _close, (EVENT,),

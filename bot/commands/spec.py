@@ -29,6 +29,7 @@ class Kind(Enum):
     NUMBER = "number"  # seconds and the like: a decimal number
     BOOL = "bool"
     USER = "user"  # a person: arrives as an Actor
+    USERS = "users"  # several people, typed as mentions: arrives as a tuple of Actors
     ROLE = "role"  # a server role: arrives as a Role (id and name)
 
 
@@ -64,6 +65,8 @@ class Suggest(Enum):
 # Every input has a bound: options that declare none get these (a text's length, a
 # number's range), and Discord is told them too.
 TEXT_MAX = 100
+MAX_PEOPLE = 60  # people named in one option of several (USERS)
+PEOPLE_TEXT = 1500  # the characters of their mentions, as Discord is told
 INT_RANGE = (-2_000_000_000, 2_000_000_000)
 NUMBER_RANGE = (-1e9, 1e9)
 
@@ -91,6 +94,8 @@ class Option:
         """(low, high): the declared bounds, or the default ones of the kind."""
         if self.kind is Kind.TEXT:
             return self.min, self.max if self.max is not None else TEXT_MAX
+        if self.kind is Kind.USERS:
+            return None, PEOPLE_TEXT
         if self.kind in (Kind.INT, Kind.NUMBER):
             low, high = INT_RANGE if self.kind is Kind.INT else NUMBER_RANGE
             return (self.min if self.min is not None else low,
@@ -100,7 +105,10 @@ class Option:
     def check(self, value: Any) -> None:
         """Refuse a value outside the bounds (both adapters and buttons come here)."""
         low, high = self.bounds()
-        if self.kind is Kind.TEXT and isinstance(value, str):
+        if self.kind is Kind.USERS and isinstance(value, tuple | list):
+            if len(value) > MAX_PEOPLE:
+                raise OutOfBounds(self.name, f"at most {MAX_PEOPLE} people at once", "")
+        elif self.kind is Kind.TEXT and isinstance(value, str):
             if high is not None and len(value) > high:
                 raise OutOfBounds(self.name, f"at most {high:g} characters", "")
             if low is not None and len(value.strip()) < low:

@@ -14,10 +14,13 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True)
 class Role:
-    """A server role: its id is what counts (a rename keeps it); the name is for show."""
+    """A server role: its id is what counts (a rename keeps it); the name is for show.
+    ``members`` are the people who have it, where the platform tells (for commands that
+    act on a role's members, such as ``/event add role:``)."""
 
     id: str
     name: str
+    members: tuple[Actor, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)

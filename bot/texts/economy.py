@@ -157,7 +157,8 @@ def event_created(*, name: str, event_id: int, reward: int, transfers: bool,
 
 
 def name_player_to_add() -> str:
-    return "Name the player to add, e.g. `/event add player:@name`."
+    return ("Name the players to add, e.g. `/event add players:@a @b`, or a role: "
+            "`/event add role:@Players`.")
 
 
 def event_closed(*, event: str) -> str:
@@ -170,21 +171,48 @@ def event_already_closed(*, event: str) -> str:
     return f"{event} is already closed."
 
 
-def already_playing(*, user_id: str, event: str, priority: int) -> str:
-    event = plain(event)
-    return f"{mention(user_id)} is already playing in {event} (priority {priority})."
+MENTIONED = 40  # people named in one post (Discord allows 2,000 characters)
 
 
-def players_added(*, event: str, added: Sequence[tuple[str, int]], total: int) -> str:
-    """``added``: (user id, priority) of each new player, in order."""
+def _listed(items: Sequence[str]) -> str:
+    shown = ", ".join(items[:MENTIONED])
+    return shown + (f" and {len(items) - MENTIONED} more" if len(items) > MENTIONED else "")
+
+
+def players_added(*, event: str, added: Sequence[tuple[str, int]], total: int,
+                  already: Sequence[tuple[str, int]] = ()) -> str:
+    """``added``: (user id, priority) of each new player, in order; ``already``: (name,
+    priority) of those named who were playing already."""
     event = plain(event)
     if len(added) == 1:
         who = f"{mention(added[0][0])} joins **{event}** with priority {added[0][1]}"
     else:
-        who = (f"{', '.join(mention(user) for user, _ in added)} join **{event}** "
+        who = (f"{_listed([mention(user) for user, _ in added])} join **{event}** "
                f"with priorities {added[0][1]}–{added[-1][1]}")
     count = "1 player" if total == 1 else f"{total} players"
-    return f"{who} — {count}. Hosts reorder priority with `/priority set`."
+    text = f"{who} — {count}."
+    if already:
+        text += (" Already playing: "
+                 + _listed([f"{plain(name)} ({priority})" for name, priority in already]) + ".")
+    return text + " Hosts reorder priority with `/priority set`."
+
+
+def all_already_playing(*, event: str, players: Sequence[tuple[str, int]]) -> str:
+    """``players``: (name, priority) of those named, all playing already."""
+    event = plain(event)
+    listed = _listed([f"{plain(name)} (priority {priority})" for name, priority in players])
+    verb = "is" if len(players) == 1 else "are all"
+    return f"{listed} {verb} already playing in {event}: nobody was added."
+
+
+def too_many_to_add(*, most: int) -> str:
+    return f"Add at most {most} players at once."
+
+
+def role_without_members(*, role: str) -> str:
+    role = plain(role)
+    return (f"The role {role} has no members that garnet can see (on Discord the bot needs "
+            "the Server Members Intent to see a role's members).")
 
 
 def not_playing(*, user_id: str, event: str) -> str:

@@ -48,3 +48,27 @@ async def test_every_part_of_a_private_answer_is_private(h: Harness, tmp_path: P
     assert out.getvalue().splitlines() == ["bot (to carol only): part one",
                                            "bot (to carol only): part two",
                                            "bot: for all"]
+
+
+async def test_event_add_takes_a_list_and_a_role_in_the_console(h: Harness,
+                                                                tmp_path: Path) -> None:
+    out = io.StringIO()
+    console = console_for(h, tmp_path / "images", out)
+    for line in ("host: /event create name:Season 1",
+                 "host: /event add @bob",
+                 "host: /event add @bob @carol @dave @erin",
+                 "~ role Players @erin @frank @gina",
+                 "host: /event add role:Players",
+                 "host: /event add role:Nobody",
+                 "host: /event add players:bob"):
+        await console.handle_line(line)
+    said = out.getvalue().splitlines()[3:]
+    assert said[0] == ("bot: @carol, @dave, @erin join **Season 1** with priorities 2–4 — "
+                       "4 players. Already playing: bob (1). Hosts reorder priority with "
+                       "`/priority set`.")
+    assert said[1] == "console: role Players has 3 members now"
+    assert said[2] == ("bot: @frank, @gina join **Season 1** with priorities 5–6 — 6 players. "
+                       "Already playing: erin (4). Hosts reorder priority with "
+                       "`/priority set`.")
+    assert said[3].startswith("bot (to host only): The role Nobody has no members")
+    assert said[4] == "bot (to host only): `players` names people: `players:@a @b @c`."

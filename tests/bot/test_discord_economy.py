@@ -20,6 +20,7 @@ from tests.bot.discord_fake import (
     GUILD_ID,
     HANA,
     HOST_ROLE_ID,
+    PLAYER_ROLE_ID,
     Call,
     Person,
     settle,
@@ -49,6 +50,10 @@ async def sub(world: World, person: Person, group: str, command_name: str, /,
             resolved.setdefault("users", {})[str(value.id)] = value.user()
             resolved.setdefault("members", {})[str(value.id)] = value.member(False)
             value = str(value.id)
+        elif kind is discord.AppCommandOptionType.role:
+            resolved.setdefault("roles", {})[str(value)] = next(
+                r for r in world.fake.guild_payload()["roles"] if r["id"] == str(value))
+            value = str(value)
         option: dict[str, Any] = {"name": key, "type": kind.value, "value": value}
         if key == focused:
             option["focused"] = True
@@ -195,3 +200,22 @@ async def test_export_sends_three_csv_files_to_the_host_only(world: World) -> No
     assert rows[1][2:6] == [str(ALICE.id), "Alice", "5", "5"]
     (refusal,) = sends(await world.slash(ALICE, "export"))
     assert refusal.ephemeral and "Only hosts" in refusal.content and not refusal.files
+
+
+async def test_event_add_takes_several_players_and_a_roles_members(world: World) -> None:
+    await sub(world, HANA, "event", "create", name="Season 1")
+    (one,) = await sub(world, HANA, "event", "add", player=BOB)
+    assert one.content.startswith(f"<@{BOB.id}> joins **Season 1** with priority 1")
+    (several,) = await sub(world, HANA, "event", "add",
+                           players=f"<@{BOB.id}> <@{CAROL.id}>")
+    assert not several.ephemeral
+    assert several.content == (f"<@{CAROL.id}> joins **Season 1** with priority 2 — "
+                               "2 players. Already playing: Bob (1). Hosts reorder priority "
+                               "with `/priority set`.")
+    # Only Carol is pinged: Bob was in already.
+    assert several.message["allowed_mentions"]["users"] == [CAROL.id]
+    # The Players role: Alice has it (the bot sees members with the members intent).
+    (by_role,) = await sub(world, HANA, "event", "add", role=PLAYER_ROLE_ID)
+    assert by_role.content.startswith(f"<@{ALICE.id}> joins **Season 1** with priority 3")
+    (bad,) = await sub(world, HANA, "event", "add", players="bob and carol")
+    assert bad.ephemeral and "`players` takes mentions" in bad.content

@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 import pytest
 from sqlalchemy import select
 
-from bot.core.messages import Actor, Response, Role
+from bot.core.messages import Actor, Post, Response, Role
 from bot.services.economy import Economy
 from bot.store.models import Event, EventPlayer, Match
 from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, DAVE, GUILD, HOST_ROLE, HOSTY, Harness
@@ -162,9 +162,24 @@ async def test_added_players_queue_at_the_lowest_priority(h: Harness) -> None:
     assert public(await eco(h).event_add(GUILD, HOSTY, [CAROL], "season 1")).startswith(
         "<@carol> joins **Season 1** with priority 3 — 3 players.")
     assert await priorities(h, event_id) == ["alice", "bob", "carol"]
-    assert "already playing in Season 1 (priority 2)" in refused(
-        await eco(h).event_add(GUILD, HOSTY, [BOB]))
+    assert refused(await eco(h).event_add(GUILD, HOSTY, [BOB])) == (
+        "Bob (priority 2) is already playing in Season 1: nobody was added.")
     assert await priorities(h, event_id) == ["alice", "bob", "carol"]
+
+
+async def test_adding_several_adds_the_new_ones_and_says_who_was_in(h: Harness) -> None:
+    event_id = await make_event(h, "Season 1", [ALICE, BOB])
+    erin = Actor("erin", "Erin")
+    text = public(await eco(h).event_add(GUILD, HOSTY, [BOB, CAROL, DAVE, erin, CAROL]))
+    assert text == ("<@carol>, <@dave>, <@erin> join **Season 1** with priorities 3–5 — "
+                    "5 players. Already playing: Bob (2). Hosts reorder priority with "
+                    "`/priority set`.")
+    assert await priorities(h, event_id) == ["alice", "bob", "carol", "dave", "erin"]
+    # Those already in are named, not pinged again.
+    assert Post(text).pinged() == ("carol", "dave", "erin")
+    assert refused(await eco(h).event_add(GUILD, HOSTY, [ALICE, erin])) == (
+        "Alice (priority 1), Erin (priority 5) are all already playing in Season 1: "
+        "nobody was added.")
 
 
 async def test_removing_a_player_moves_the_others_up_and_keeps_the_ledger(h: Harness) -> None:

@@ -10,6 +10,8 @@ directives of the console itself:
     ~ channel NAME    speak in another channel from now on
     ~ server NAME     speak on another server from now on (each has its own
                       matches, events, hosts and channels; the first is "console")
+    ~ role NAME @a @b the role NAME and its members, on the current server (for
+                      commands that take a role's members, e.g. `/event add role:NAME`)
 
 The bot answers with the same texts it posts on Discord, as ``bot: ...``; images
 are written to a folder and their paths printed.
@@ -73,6 +75,8 @@ class Console:
         self.guild = GUILD
         self._hosts: dict[str, set[str]] = {GUILD: set(hosts)}
         self._channels: dict[str, str] = {GUILD: "console"}
+        # Roles by server, with their members' names (`~ role NAME @a @b`).
+        self._roles: dict[str, dict[str, tuple[str, ...]]] = {}
         # Channels are known by name in their server; ids are unique across servers,
         # as on Discord: "dm" on the first server, "B/dm" on server B.
         self._servers_of: dict[str, str] = {}
@@ -188,6 +192,11 @@ class Console:
         roles = frozenset({HOST_ROLE.id}) if host else frozenset()
         return Actor(id=name, name=name, roles=roles, manage_guild=manager and host)
 
+    def role(self, name: str) -> Role:
+        """A console role, known by name (its id here); its members as `~ role` set them."""
+        members = self._roles.get(self.guild, {}).get(name, ())
+        return Role(name, name, tuple(self.actor(m) for m in members))
+
     async def handle_line(self, line: str) -> None:
         """One line of input: a directive, or a person's message. Never raises: a bug
         in handling one line must not end the session (it is logged)."""
@@ -234,6 +243,15 @@ class Console:
                     await asyncio.sleep(seconds)
             elif word == "host" and rest.strip():
                 self.hosts.add(rest.strip().lstrip("@"))
+            elif word == "role" and rest.strip():
+                name, *members = rest.split()
+                if not all(m.startswith("@") and len(m) > 1 for m in members):
+                    raise ConsoleError("write `~ role NAME @a @b`: the role, then its members")
+                self._roles.setdefault(self.guild, {})[name.lstrip("@")] = tuple(
+                    dict.fromkeys(m.lstrip("@") for m in members))
+                self.out.write(f"console: role {name.lstrip('@')} has "
+                               f"{len(members)} member{'' if len(members) == 1 else 's'} "
+                               "now\n")
             elif word == "channel" and rest.strip():
                 self._channels[self.guild] = rest.strip().lstrip("#")[:MAX_NAME]
             elif word == "server" and rest.strip():
@@ -245,7 +263,7 @@ class Console:
                 self.out.write(f"console: on server {name} now (#{self._channels[name]})\n")
             else:
                 raise ConsoleError(f"unknown directive '~ {text}' "
-                                   "(directives: wait, host, channel, server)")
+                                   "(directives: wait, host, channel, server, role)")
         except ConsoleError as exc:
             self.out.write(f"console: {exc}\n")
 
@@ -268,7 +286,7 @@ class Console:
             await self.services.roles.adopt(self.guild, [HOST_ROLE])
 
         async def run() -> Response:
-            command, options = parse(text, self.actor)
+            command, options = parse(text, self.actor, self.role)
             asker = (self.actor(actor.id, manager=True)
                      if command.audience is Audience.MANAGERS else actor)
             call = Call(self.guild, self.channel, asker, options,

@@ -58,7 +58,7 @@ def person(text: str) -> str | None:
 
 
 def _looks_like(word: str, option: Option) -> bool:
-    if option.kind is Kind.USER:
+    if option.kind in (Kind.USER, Kind.USERS):
         return word.startswith("@") or MENTION.fullmatch(word) is not None
     if option.kind in (Kind.INT, Kind.NUMBER):
         return NUMBER.match(word) is not None
@@ -68,11 +68,18 @@ def _looks_like(word: str, option: Option) -> bool:
 def _place(command: Command, free: list[str], named: dict[str, str]) -> None:
     """Give the free words to the options they fit, in the order declared."""
     rest: list[str] = []
+    many: set[str] = set()  # options of several people that free words filled
     for word in free:
         fits = next((o for o in command.options if o.name not in named
                      and o.kind in (Kind.USER, Kind.INT, Kind.NUMBER) and _looks_like(word, o)),
                     None)
-        if fits is not None:
+        fits = fits or next((o for o in command.options if o.kind is Kind.USERS
+                             and (o.name not in named or o.name in many)
+                             and _looks_like(word, o)), None)
+        if fits is not None and fits.kind is Kind.USERS:
+            named[fits.name] = f"{named.get(fits.name, '')} {word}".strip()
+            many.add(fits.name)
+        elif fits is not None:
             named[fits.name] = word
         else:
             rest.append(word)
@@ -90,17 +97,26 @@ def _takes(command: Command) -> str:
     return f"it takes {', '.join(names)}" if names else "it takes no options"
 
 
-def convert(option: Option, raw: str, actor_of: Callable[[str], Actor]) -> Any:
+def convert(option: Option, raw: str, actor_of: Callable[[str], Actor],
+            role_of: Callable[[str], Role] | None = None) -> Any:
     """One typed value, checked as Discord would check it."""
     if option.kind is Kind.USER:
         who = person(raw)
         if who is None:
             raise Refusal(f"`{option.name}` names a person: `{option.name}:@name`.")
         return actor_of(who)
+    if option.kind is Kind.USERS:
+        words = raw.replace(",", " ").split()
+        if not words or not all(w.startswith("@") or MENTION.fullmatch(w) for w in words):
+            raise Refusal(f"`{option.name}` names people: `{option.name}:@a @b @c`.")
+        people = tuple(dict.fromkeys(actor_of(who) for w in words
+                                     if (who := person(w)) is not None))
+        option.check(people)
+        return people
     if option.kind is Kind.ROLE:
         # Console roles are known by name: the name is their id.
         name = raw.strip().lstrip("@")
-        return Role(name, name)
+        return role_of(name) if role_of is not None else Role(name, name)
     if option.kind is Kind.BOOL:
         return opt.as_bool(option.name, raw, False)
     if option.kind is Kind.INT:
@@ -123,7 +139,8 @@ def convert(option: Option, raw: str, actor_of: Callable[[str], Actor]) -> Any:
     return text
 
 
-def parse(text: str, actor_of: Callable[[str], Actor]) -> tuple[Command, dict[str, Any]]:
+def parse(text: str, actor_of: Callable[[str], Actor],
+          role_of: Callable[[str], Role] | None = None) -> tuple[Command, dict[str, Any]]:
     """A console line starting with ``/``: the command and its options as typed values."""
     words, free, named = split(text)
     command = find(words, free)
@@ -140,5 +157,5 @@ def parse(text: str, actor_of: Callable[[str], Actor]) -> tuple[Command, dict[st
                 raise Refusal(f"`/{command.name}` needs `{option.name}:` "
                               f"({option.description[0].lower()}{option.description[1:]}).")
             continue
-        values[option.name] = convert(option, raw, actor_of)
+        values[option.name] = convert(option, raw, actor_of, role_of)
     return command, values

@@ -25,6 +25,7 @@ from bot.adapters.discord.delivery import (
     send_post,
     turn_page,
 )
+from bot.adapters.discord.people import people, role_of
 from bot.adapters.discord.suggest import game_title
 from bot.commands import BY_NAME
 from bot.commands.spec import Call, Command, Kind, Services, Thread
@@ -40,11 +41,13 @@ TYPED = (discord.MessageType.default, discord.MessageType.reply)
 
 
 def intents() -> discord.Intents:
-    """Servers and their channels, and the text of messages: typed moves are messages."""
+    """Servers and their channels, the text of messages (typed moves are messages), and
+    members (a role's members; the Server Members Intent, a privileged one)."""
     wanted = discord.Intents.none()
     wanted.guilds = True
     wanted.guild_messages = True
     wanted.message_content = True
+    wanted.members = True  # a role's members (`/event add role:`)
     return wanted
 
 
@@ -98,7 +101,8 @@ class GarnetBot(commands.Bot):
     def __init__(self, services: Services | None = None,
                  command_guild: int | None = None) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=intents(),
-                         help_command=None, allowed_mentions=MENTIONS, tree_cls=GarnetTree)
+                         help_command=None, allowed_mentions=MENTIONS, tree_cls=GarnetTree,
+                         chunk_guilds_at_startup=False)
         self._services = services
         self.command_guild = command_guild
         self._started = False
@@ -151,8 +155,19 @@ class GarnetBot(commands.Bot):
 
     async def invoke_command(self, interaction: discord.Interaction, command: Command,
                              values: dict[str, Any], defer: Defer) -> None:
+        kinds = {o.name: o.kind for o in command.options}
+
         async def run() -> Response:
-            options = {k: _value(v) for k, v in values.items() if v is not None}
+            options: dict[str, Any] = {}
+            for key, value in values.items():
+                if value is None:
+                    continue
+                if kinds.get(key) is Kind.USERS:
+                    options[key] = await people(interaction, key, str(value))
+                elif isinstance(value, discord.Role):
+                    options[key] = await role_of(interaction, value)
+                else:
+                    options[key] = _value(value)
             return await command.invoke(self.services, self._call(interaction, command, options))
 
         await answer(interaction, run, defer)

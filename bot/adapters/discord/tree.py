@@ -23,7 +23,8 @@ from bot.commands.spec import Audience, Command, Kind, Option, Reply
 SERVERS = app_commands.AppCommandContext(guild=True)  # like @guild_only() commands
 DEFERS = {Reply.QUICK: Defer.NO, Reply.PUBLIC: Defer.PUBLIC, Reply.PRIVATE: Defer.PRIVATE}
 TYPES: dict[Kind, Any] = {Kind.TEXT: str, Kind.INT: int, Kind.NUMBER: float, Kind.BOOL: bool,
-                          Kind.USER: discord.Member, Kind.ROLE: discord.Role}
+                          Kind.USER: discord.Member, Kind.ROLE: discord.Role,
+                          Kind.USERS: str}  # mentions, each looked up (people.py)
 
 Invoke = Callable[[discord.Interaction, Command, dict[str, Any], Defer], Awaitable[None]]
 
@@ -32,7 +33,7 @@ def _annotation(option: Option) -> Any:
     base = TYPES[option.kind]
     low, high = option.bounds()
     if low is not None or high is not None:
-        cast = int if option.kind in (Kind.TEXT, Kind.INT) else float
+        cast = int if option.kind in (Kind.TEXT, Kind.INT, Kind.USERS) else float
         base = app_commands.Range[base, cast(low) if low is not None else None,
                                   cast(high) if high is not None else None]
     return base if option.required else base | None

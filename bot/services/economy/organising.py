@@ -20,6 +20,9 @@ from bot.store.queries import user_names
 from bot.texts import economy as say
 
 
+MAX_ADDED = 200  # players added by one command (a role's members included)
+
+
 class Organising(EconomyBase):
     # ==== events =========================================================================
 
@@ -57,6 +60,8 @@ class Organising(EconomyBase):
         await self.roles.require_host(guild_id, actor)
         if not people:
             raise EventError(say.name_player_to_add())
+        if len(people) > MAX_ADDED:
+            raise EventError(say.too_many_to_add(most=MAX_ADDED))
         async with self.db.session() as s, s.begin():
             chosen = await events.require_event(s, guild_id, event)
             if not chosen.open:
@@ -64,20 +69,24 @@ class Organising(EconomyBase):
             await remember(s, guild_id, [actor, *people])
             ordered = await events.players(s, chosen.id)
             have = {row.user_id: row for row in ordered}
+            new = [p for p in dict.fromkeys(people) if p.id not in have]
+            already = [have[p.id] for p in dict.fromkeys(people) if p.id in have]
+            names = await user_names(s, guild_id, [r.user_id for r in already])
+            there = [(names.get(r.user_id, r.user_id), r.priority) for r in already]
+            if not new:
+                raise EventError(say.all_already_playing(event=chosen.name, players=there))
             added = []
-            for person in dict.fromkeys(people):
-                if person.id in have:
-                    raise EventError(say.already_playing(
-                        user_id=person.id, event=chosen.name, priority=have[person.id].priority))
+            for person in new:
                 row = EventPlayer(event_id=chosen.id, user_id=person.id,
                                   priority=len(ordered) + 1, added_at=self.now())
                 s.add(row)
                 ordered.append(row)
-                have[person.id] = row
                 added.append(row)
             total = len(ordered)
+        # Who joined, and (by name: they are not pinged again) who was in already.
         return Response(reply=Post(say.players_added(
-            event=chosen.name, added=[(r.user_id, r.priority) for r in added], total=total)))
+            event=chosen.name, added=[(r.user_id, r.priority) for r in added], total=total,
+            already=there)))
 
     async def event_remove(self, guild_id: str, actor: Actor, person: Actor,
                            event: str | None = None) -> Response:
