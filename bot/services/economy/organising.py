@@ -19,7 +19,6 @@ from bot.store.numbers import next_number
 from bot.store.queries import user_names
 from bot.texts import economy as say
 
-
 MAX_ADDED = 200  # players added by one command (a role's members included)
 
 
