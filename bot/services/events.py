@@ -199,12 +199,34 @@ class DmPlan:
     note: str  # a line for the DM's announcement ("" outside events), starting "\n"
 
 
+async def _their_event(s: AsyncSession, guild_id: str, ids: Sequence[str]) -> Event | None:
+    """The open event a DM between ``ids`` counts for when the host names none."""
+    theirs = []  # open events where at least one of them plays
+    for event in await open_events(s, guild_id):
+        playing = [uid for uid in ids if await player(s, event.id, uid) is not None]
+        if playing:
+            theirs.append((event, playing))
+    if not theirs:
+        return None  # neither plays in an open event: a DM outside events
+    if len(theirs) > 1:
+        raise EventError(say.which_event_for_dm(events=[e.name for e, _ in theirs]))
+    event, playing = theirs[0]
+    if len(playing) < len(ids):
+        raise EventError(say.half_in_event_for_dm(
+            playing=playing, missing=[uid for uid in ids if uid not in playing],
+            event=event.name))
+    return event
+
+
 async def plan_dm(db: Database, guild_id: str, event: str | None, ids: Sequence[str],
                   chooser: str | None, reward: int | None, default_reward: int) -> DmPlan:
     """Resolve the event of a DM between ``ids``.
 
-    Named: it must be open and have both players. Not named: the one open event of
-    the server when both play in it, else none. The event's reward replaces the
+    Named: it must be open and have both players. Not named: the open event both play
+    in; none when neither plays in an open event. When only one of them plays in it
+    (or they play in several), the host is asked to say which (``event:none`` for
+    none) rather than the DM silently counting for no event. The event's reward
+    replaces the
     default (an explicit ``reward`` replaces both); without an explicit chooser the
     player with the higher priority chooses the First Player.
     """
@@ -215,18 +237,14 @@ async def plan_dm(db: Database, guild_id: str, event: str | None, ids: Sequence[
             if chosen is not None and not chosen.open:
                 raise EventError(say.event_closed_for_dm(event=chosen.name))
         else:
-            opened = await open_events(s, guild_id)
-            chosen = opened[0] if len(opened) == 1 else None
+            chosen = await _their_event(s, guild_id, ids)
         seats: list[EventPlayer] = []
         if chosen is not None:
             found = [await player(s, chosen.id, uid) for uid in ids]
             missing = [uid for uid, row in zip(ids, found, strict=True) if row is None]
-            if missing and event is not None and event.strip():
-                raise EventError(say.not_in_event_for_dm(user_ids=missing, event=chosen.name))
             if missing:
-                chosen = None  # the open event is not theirs: a DM outside events
-            else:
-                seats = [row for row in found if row is not None]
+                raise EventError(say.not_in_event_for_dm(user_ids=missing, event=chosen.name))
+            seats = [row for row in found if row is not None]
     if chosen is None:
         picked = (chooser or "host").strip()
         return DmPlan(None, picked, default_reward if reward is None else reward, "")

@@ -121,6 +121,24 @@ def not_in_event_for_dm(*, user_ids: Sequence[str], event: str) -> str:
             "add them with `/event add`, or start the DM with `event:none`.")
 
 
+def half_in_event_for_dm(*, playing: Sequence[str], missing: Sequence[str],
+                         event: str) -> str:
+    """A DM between a player of the open event and someone not in it."""
+    event = plain(event)
+    ins = " and ".join(mention(m) for m in playing)
+    outs = " and ".join(mention(m) for m in missing)
+    return (f"{ins} {'plays' if len(playing) == 1 else 'play'} in {event} but {outs} "
+            f"{'does' if len(missing) == 1 else 'do'} not: add {outs} with `/event add` "
+            "and start the DM again, or start it with `event:none` to play it outside "
+            "the event.")
+
+
+def which_event_for_dm(*, events: Sequence[str]) -> str:
+    events = plains(events)
+    return (f"These players are in several open events ({', '.join(events)}): say which "
+            "this DM counts for with `event:`, or `event:none` for none.")
+
+
 def dm_event_note(*, event: str, chooser_id: str | None = None, priority: int = 0,
                   other_priority: int = 0) -> str:
     """The line of a DM's announcement that names its event (and who chooses, by

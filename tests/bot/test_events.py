@@ -317,7 +317,10 @@ async def test_default_event_only_when_both_play_in_it(h: Harness) -> None:
     await make_event(h, "Season 1", [ALICE, BOB])
     in_event = await dm(h, ALICE, BOB)
     await h.host.resign(in_event, GUILD, CHAN, BOB)
-    outside = await dm(h, ALICE, CAROL)
+    # Carol is not in it: the host is asked, and says the DM is outside events.
+    assert "<@carol> does not" in refused(
+        await h.host.start_dm(GUILD, CHAN, HOSTY, "cairo", [ALICE, CAROL], chooser="lots"))
+    outside = await dm(h, ALICE, CAROL, event="none")
     await h.host.resign(outside, GUILD, CHAN, CAROL)
     opted_out = await dm(h, ALICE, BOB, event="none")
     await h.host.resign(opted_out, GUILD, CHAN, BOB)

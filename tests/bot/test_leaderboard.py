@@ -86,7 +86,7 @@ async def test_wins_board_per_event_outside_and_overall(h: Harness) -> None:
     await win_dm(h, ALICE, BOB)
     await win_dm(h, ALICE, CAROL)
     await win_dm(h, BOB, CAROL)
-    await win_dm(h, DAVE, ALICE)  # Dave plays in no event: a DM outside events
+    await win_dm(h, DAVE, ALICE, event="none")  # Dave plays in no event: outside events
     event = lines(await eco(h).leaderboard(GUILD, BOB, "wins"))
     assert event[1:4] == ["1. Alice — 2 wins · 0 lost", "**2. Bob — 1 win · 1 lost**",
                           "3. Carol — 0 wins · 2 lost"]

@@ -29,7 +29,8 @@ async def two(h: Harness) -> Harness:
 
 
 async def running_dm_on_a(h: Harness) -> int:
-    r = await h.host.start_dm(GUILD, CHAN, HOSTY, "cairo", [ALICE, BOB], chooser="lots")
+    r = await h.host.start_dm(GUILD, CHAN, HOSTY, "cairo", [ALICE, BOB], chooser="lots",
+                              event="none")
     assert r.reply is not None and "DM #1" in r.reply.text
     assert h.host.matches.live
     return 1
