@@ -40,7 +40,9 @@ async def _dm(s: Services, c: Call) -> Response:
         return await s.matches.start_dm(
             c.guild_id, channel, c.actor, c.options["game"], players, chooser=picked,
             options=game_options(c), tc=time_control(c), hints=c.get("hints", False),
-            reward=c.get("reward"), event=c.get("event"))
+            reward=c.get("reward"), event=c.get("event"),
+            within=c.get("deadline") * 60.0 if c.get("deadline") is not None else None,
+            missed=c.get("missed"))
     except BaseException:
         if abandon is not None:
             await abandon()
@@ -106,6 +108,10 @@ COMMANDS = (
                "settings)", min=0, max=1_000_000),
         Option("event", Kind.TEXT, "The event it counts for (default: the one open event, "
                "if both play in it; none: no event)", suggest=Suggest.EVENTS),
+        Option("deadline", Kind.INT, "Minutes the chooser has to choose the First Player "
+               "(default from the server's settings)", min=1, max=10_080),
+        Option("missed", Kind.TEXT, "If the First Player is not chosen in time (default: "
+               "draw lots)", choices=(("Draw lots", "lots"), ("Void the DM", "void"))),
     ), audience=Audience.HOSTS, reply=Reply.PRIVATE, section=SECTION,
         usage="game:cairo player1:@a player2:@b"),
     Command("first", "Choose the First Player of a Death Match", _first, (

@@ -29,9 +29,10 @@ WON, LOST, DRAWN = "won", "lost", "drawn"
 
 
 async def settle(s: AsyncSession, match: Match, users: Sequence[str], winner: int | None,
-                 reward: int, now: float) -> str:
+                 reward: int, now: float, rate: bool = True) -> str:
     """Book the result's garnets, standings and ratings; the text to add to the result
-    post. ``users`` are the players by seat; ``winner`` None is a draw."""
+    post. ``users`` are the players by seat; ``winner`` None is a draw; ``rate`` False
+    leaves the ratings alone (no game was played)."""
     label = match_label(match.number, match.kind)
     text = ""
     if winner is not None and match.kind == MatchKind.DM:
@@ -48,7 +49,7 @@ async def settle(s: AsyncSession, match: Match, users: Sequence[str], winner: in
                 loser = next(u for i, u in enumerate(users) if i != winner)
                 text += await _confiscate(s, match, event, loser, champion, label, now)
     await _record(s, match, users, winner, now)
-    changes = await ratings.rate_match(s, match, users, winner, now)
+    changes = await ratings.rate_match(s, match, users, winner, now) if rate else []
     if changes:
         names = await user_names(s, match.guild_id, [c.user_id for c in changes])
         parts = [(names.get(c.user_id, c.user_id), ratings.shown(c.mu_after, c.sigma_after),

@@ -114,10 +114,50 @@ def goes_first_button(name: str) -> str:
     return f"{name} goes first"
 
 
-def choose_first(intro: str, chooser: str) -> str:
+MISSED = {"lots": "lots are drawn", "void": "the DM is void"}
+
+
+def span(seconds: float) -> str:
+    """A stretch of time in the largest whole unit: "1 hour", "90 minutes", "2 days"."""
+    minutes = max(1, math.ceil(seconds / 60 - 1e-9))
+    for size, unit in ((1440, "day"), (60, "hour")):
+        if minutes % size == 0:
+            n = minutes // size
+            return f"{n} {unit}" if n == 1 else f"{n} {unit}s"
+    return "1 minute" if minutes == 1 else f"{minutes} minutes"
+
+
+def choose_first(intro: str, chooser: str, within: float, missed: str) -> str:
     who = "the host" if chooser == "host" else mention(chooser)
-    return (f"{intro}\n{who}, choose the First Player: press a button or use "
-            f"`/first player:@name`.")
+    return (f"{intro}\n{who}, choose the First Player within {span(within)}: press a button "
+            f"or use `/first player:@name` (then {MISSED.get(missed, missed)}).")
+
+
+def choose_reminder(user: str, label: str, left: float, missed: str) -> str:
+    return (f"⏳ {mention(user)}: choose the First Player of {label} — {span(left)} left "
+            f"(a button above, or `/first player:@name`); then {MISSED.get(missed, missed)}.")
+
+
+def unchosen_lots(user: str, label: str, within: float, first: str) -> str:
+    return (f"⌛ {mention(user)} did not choose the First Player of {label} within "
+            f"{span(within)}: lots were drawn, and {mention(first)} is the First Player.")
+
+
+def unchosen_voided(user: str, label: str, within: float) -> str:
+    return (f"⌛ {mention(user)} did not choose the First Player of {label} within "
+            f"{span(within)}: {label} is void, as the host set. No result is recorded.")
+
+
+def unchosen_record(within: float) -> str:
+    return f"void: the First Player was not chosen within {span(within)}"
+
+
+def bad_choose_within(most_minutes: float) -> str:
+    return f"`deadline` is 1 to {most_minutes:g} minutes."
+
+
+def bad_missed(choices: tuple[str, ...]) -> str:
+    return f"`missed` is {' or '.join(choices)}."
 
 
 def challenge(label: str, title: str, challenger: str, opponents: list[str], options: str,
@@ -132,6 +172,11 @@ def challenge(label: str, title: str, challenger: str, opponents: list[str], opt
 def busy(user: str, match_id: int) -> str:
     return (f"{mention(user)} is already in match #{match_id} in this channel; "
             f"finish it first or play in another channel or thread.")
+
+
+def playing_here(user: str, match_id: int) -> str:
+    return (f"{mention(user)} is playing match #{match_id} in this channel; this one can "
+            "start once it ends.")
 
 
 def declined(user: str, label: str) -> str:
@@ -300,6 +345,18 @@ def clock_waiting(name: str, banks_left: int, seconds: float) -> str:
 def match_choice(match_id: int, title: str, players: list[str], status: str) -> str:
     """An autocomplete entry: plain text, never rendered as markdown."""
     return f"#{match_id} {title}: {' vs '.join(players)} ({status})"
+
+
+def which_match(matches: list[tuple[int, str, list[str], str]]) -> str:
+    """Several matches in a channel could be meant: (number, game, names, state) each."""
+    listed = "; ".join(f"#{n} {title}, {' vs '.join(plains(names))} ({state})"
+                       for n, title, names, state in matches)
+    return f"Several matches could be meant here: {listed}. Add `match:` with its number."
+
+
+def nothing_to_decide() -> str:
+    return ("There is no match running or waiting for its First Player in this channel; "
+            "add `match:` with its number.")
 
 
 # ==== host controls =====================================================================

@@ -69,7 +69,8 @@ def only(calls: list[Call]) -> Call:
 
 
 async def a_dm_on_server_one(world: World) -> None:
-    await world.slash(HANA, "dm", game="cairo", player1=ALICE, player2=BOB, chooser="lots")
+    await world.slash(HANA, "dm", game="cairo", player1=ALICE, player2=BOB, chooser="lots",
+                      event="none")
     assert len(world.bot.services.matches.live) == 1
 
 
@@ -80,14 +81,14 @@ async def test_server_two_cannot_reach_server_ones_match(both: World) -> None:
     before = (live.ply, live.paused, live.extra)
     for name, values in (
         ("pause", {"reason": "mine"}), ("resume", {}), ("extend", {"seconds": 600.0}),
-        ("void", {"reason": "gone"}), ("adjudicate", {"winner": BOB, "reason": "x"}),
         ("repost", {}), ("time", {}), ("resign", {}),
         ("move", {"move": "D left"}),
     ):
         call = only(await slash_in(world, OSCAR, CHANNEL2_ID, name, match=1, **values))
         assert call.ephemeral and call.content == NOT_HERE, (name, call.content)
     for name, values in (("first", {"player": BOB}), ("accept", {}), ("decline", {}),
-                         ("cancel", {}), ("board", {})):
+                         ("cancel", {}), ("board", {}), ("void", {"reason": "gone"}),
+                         ("adjudicate", {"winner": BOB, "reason": "x"})):
         call = only(await slash_in(world, OSCAR, CHANNEL2_ID, name, match=1, **values))
         assert call.ephemeral and call.content == "There is no match #1 on this server."
     for name in ("match", "replay"):

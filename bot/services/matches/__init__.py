@@ -1,6 +1,7 @@
 """The match host, as small collaborators wired in one place (like lichess's round):
 
-- ``lobby``: Death Matches set up by hosts, challenges, the First Player, the start;
+- ``choosing``: Death Matches set up by hosts, their First Player and its deadline;
+- ``lobby``: challenges, who may start a match where, the start of the clock;
 - ``play``: moves and resignations;
 - ``timing``: the clock of a running match, its reminders and its flag;
 - ``ending``: every end of a match, through one path that books the result once;
@@ -20,6 +21,7 @@ from __future__ import annotations
 import random
 
 from bot.core.clock import Clock
+from bot.services.matches.choosing import Choosing
 from bot.services.matches.controls import Controls
 from bot.services.matches.ending import Ending
 from bot.services.matches.kit import Deliver, MatchConfig, MatchKit
@@ -52,16 +54,17 @@ class Matches:
         self.ending = Ending(self.kit, self.timing)
         self.timing.on_flag = self.ending.timeout
         self.lobby = Lobby(self.kit, self.lookup, self.timing)
+        self.choosing = Choosing(self.kit, self.lookup, self.lobby)
         self.play = Play(self.kit, self.lookup, self.timing, self.ending)
         self.controls = Controls(self.kit, self.lookup, self.timing, self.ending)
         self.viewing = Viewing(self.kit, self.lookup)
-        self.lifecycle = Lifecycle(self.kit, self.timing, self.lobby)
+        self.lifecycle = Lifecycle(self.kit, self.timing, self.lobby, self.choosing)
         # The requests, as the commands call them.
-        self.start_dm = self.lobby.start_dm
+        self.start_dm = self.choosing.start_dm
         self.challenge = self.lobby.challenge
         self.answer = self.lobby.answer
         self.cancel = self.lobby.cancel
-        self.choose_first = self.lobby.choose_first
+        self.choose_first = self.choosing.choose_first
         self.typed = self.play.typed
         self.move = self.play.move
         self.resign = self.play.resign

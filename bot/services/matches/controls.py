@@ -99,32 +99,60 @@ class Controls:
             line = self.kit.turn_line(live)
         return Response(reply=Post(texts.extended(actor.id, seconds, line), live.channel_id))
 
+    @asynccontextmanager
+    async def _decided(self, match_id: int | None, guild_id: str, channel_id: str,
+                       actor: Actor) -> AsyncIterator[LiveMatch | Match]:
+        """A host's hold on a match to void or decide: one being played, or a DM still
+        waiting for its First Player; checked, locked, not yet over."""
+        await self.kit.roles.require_host(guild_id, actor)
+        target = await self.lookup.decided(match_id, guild_id, channel_id)
+        if isinstance(target, LiveMatch):
+            async with target.lock:
+                if target.finished:
+                    raise MatchOver()
+                yield target
+            return
+        async with self.kit.lock(target.id):
+            async with self.kit.db.session() as s:
+                match = await s.get(Match, target.id)
+            if match is None or match.status != MatchStatus.CHOOSING:
+                raise MatchOver()
+            yield match
+
     async def void(self, match_id: int | None, guild_id: str, channel_id: str,
                    actor: Actor, reason: str) -> Response:
-        """Cancel a match without a result (no reward, no rating)."""
+        """Cancel a match without a result (no reward, no rating); a DM waiting for its
+        First Player too."""
         if not reason.strip():
             raise NeedsReason()
-        async with self._held(match_id, guild_id, channel_id, actor) as live:
+        async with self._decided(match_id, guild_id, channel_id, actor) as target:
             async with self.kit.db.session() as s, s.begin():
-                await s.execute(update(Match).where(Match.id == live.id).values(
+                await s.execute(update(Match).where(Match.id == target.id).values(
                     status=MatchStatus.VOIDED, finished_at=self.kit.now(),
                     end_reason=EndReason.VOID, turn_resumed_at=None,
                     result_text=texts.void_record(reason)))
-                await self.ending.log(s, live, actor, "void", reason)
-            self.ending.forget(live)
-        return Response(reply=Post(texts.voided(texts.match_label(live.number, live.kind), reason),
-                                   live.channel_id))
+                await self.ending.log(s, target, actor, "void", reason)
+            if isinstance(target, LiveMatch):
+                self.ending.forget(target)
+        return Response(reply=Post(texts.voided(texts.match_label(target.number, target.kind),
+                                                reason), target.channel_id))
 
     async def adjudicate(self, match_id: int | None, guild_id: str, channel_id: str,
                          actor: Actor, winner: str | None, reason: str) -> Response:
-        """The host decides the result: a player wins, or (``winner`` None) a draw."""
+        """The host decides the result: a player wins, or (``winner`` None) a draw; a DM
+        waiting for its First Player too (a player who never came)."""
         if not reason.strip():
             raise NeedsReason()
-        async with self._held(match_id, guild_id, channel_id, actor) as live:
-            seat = live.seat_of(winner) if winner else None
+        action = (actor, "adjudicate", texts.adjudication_log(winner, reason))
+        async with self._decided(match_id, guild_id, channel_id, actor) as target:
+            if not isinstance(target, LiveMatch):
+                if winner and winner not in {p.user_id for p in target.players}:
+                    raise Refusal("The winner must be a player of that match.")
+                return await self.ending.decide_unstarted(
+                    target, winner, texts.adjudicated(reason), action)
+            seat = target.seat_of(winner) if winner else None
             if winner and seat is None:
                 raise Refusal("The winner must be a player of that match.")
             return await self.ending.finish_by(
-                live, seat, EndReason.ADJUDICATED, texts.adjudicated(reason),
-                draw=seat is None,
-                action=(actor, "adjudicate", texts.adjudication_log(winner, reason)))
+                target, seat, EndReason.ADJUDICATED, texts.adjudicated(reason),
+                draw=seat is None, action=action)

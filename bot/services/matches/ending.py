@@ -8,6 +8,9 @@ transaction, once, and only then forgets the live match and announces it.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Protocol
+
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -23,16 +26,50 @@ from bot.texts import match as texts
 from engine.game import Outcome
 
 
+class Known(Protocol):
+    """A match as a log entry needs it."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def guild_id(self) -> str: ...
+
+
+class Seated(Known, Protocol):
+    """A match whose players have seats: a live one, or one decided before its start."""
+
+    @property
+    def number(self) -> int: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def users(self) -> list[str]: ...
+    @property
+    def reward(self) -> int: ...
+
+
+@dataclass(frozen=True)
+class Unstarted:
+    """A DM decided before its first move, seated in the order its players were named."""
+
+    id: int
+    number: int
+    guild_id: str
+    kind: str
+    users: list[str]
+    reward: int
+
+
 class Ending:
     def __init__(self, kit: MatchKit, timing: Timing) -> None:
         self.kit = kit
         self.timing = timing
 
-    async def log(self, s: AsyncSession, live: LiveMatch, actor: Actor, action: str,
+    async def log(self, s: AsyncSession, match: Known, actor: Actor, action: str,
                   detail: str) -> None:
         """A host's action on a match, in the caller's transaction."""
-        await remember(s, live.guild_id, [actor])
-        s.add(HostAction(match_id=live.id, actor_id=actor.id, action=action, detail=detail,
+        await remember(s, match.guild_id, [actor])
+        s.add(HostAction(match_id=match.id, actor_id=actor.id, action=action, detail=detail,
                          at=self.kit.now()))
 
     async def timeout(self, live: LiveMatch) -> Response:
@@ -109,10 +146,31 @@ class Ending:
         self.forget(live)
         return Response(posts=[Post(text, live.channel_id, image=image)])
 
-    async def book(self, s: AsyncSession, live: LiveMatch, winner: int | None, draw: bool,
+    async def decide_unstarted(self, match: Match, winner: str | None, reason: str,
+                               action: tuple[Actor, str, str]) -> Response:
+        """A host decides a DM before its first move (a player who never came): the
+        players take their seats in the order named, the result is booked as any other
+        (reward, confiscation), but a game never played is not rated."""
+        ids = [p.user_id for p in sorted(match.players, key=lambda p: p.order)]
+        seated = Unstarted(match.id, match.number, match.guild_id, match.kind, ids,
+                           reward_of(match, self.kit.config.dm_reward))
+        seat = ids.index(winner) if winner is not None else None
+        async with self.kit.db.session() as s, s.begin():
+            for player in ids:
+                await s.execute(update(MatchPlayer).where(
+                    MatchPlayer.match_id == match.id, MatchPlayer.user_id == player
+                ).values(seat=ids.index(player)))
+            await self.log(s, seated, *action)
+            text = await self.book(s, seated, seat, seat is None, None, EndReason.ADJUDICATED,
+                                   reason, self.kit.now(), rate=False)
+        return Response(posts=[Post(text, match.channel_id)])
+
+    async def book(self, s: AsyncSession, live: Seated, winner: int | None, draw: bool,
                    scores: tuple[int, ...] | None, how: EndReason, reason: str,
-                   now: float) -> str:
-        """Write the result and pay the reward, in the caller's transaction, once."""
+                   now: float, rate: bool = True) -> str:
+        """Write the result and pay the reward, in the caller's transaction, once: the
+        one path of every result. ``rate`` False: a result without a game (a DM decided
+        before its first move) leaves the ratings alone."""
         match = await s.get(Match, live.id)
         assert match is not None
         match.status = MatchStatus.FINISHED
@@ -125,7 +183,7 @@ class Ending:
         label = texts.match_label(live.number, live.kind)
         text = texts.result(label, None if winner is None else live.users[winner], reason)
         # The reward, an event's confiscation and the ratings, each booked once.
-        text += await settle(s, match, live.users, winner, live.reward, now)
+        text += await settle(s, match, live.users, winner, live.reward, now, rate=rate)
         match.result_text = text
         return text
 

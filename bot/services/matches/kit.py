@@ -3,6 +3,7 @@ the clock, the renderer, the move writer, the live matches, and where posts go."
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -31,6 +32,8 @@ class MatchConfig:
     dm_reward: int = 3
     heartbeat_every: float = HEARTBEAT_EVERY
     render_processes: int = 0  # 0: render in threads (tests); the bot uses processes
+    choose_within: float = 3600.0  # a DM's First Player is chosen within this, by default
+    casual_idle: float = 86_400.0  # a casual match without a clock lapses after this idle
 
 
 async def _nowhere(_post: Post) -> None:
@@ -49,11 +52,20 @@ class MatchKit:
         self.deliver: Deliver = deliver or _nowhere
         self.live = LiveMatches()
         self.moves = MoveWriter(db.engine)
+        # Matches not being played yet (a challenge, a DM choosing its First Player) are
+        # changed one request at a time: by match, and creation as a whole (whether a
+        # player is busy is checked and the match made under it).
+        self.creating = asyncio.Lock()
+        self._locks: dict[int, asyncio.Lock] = {}
         # Observer for the benchmark: reminder lateness in seconds.
         self.on_reminder: Callable[[float], None] | None = None
 
     def now(self) -> float:
         return self.clock.now()
+
+    def lock(self, match_id: int) -> asyncio.Lock:
+        """The lock of a match not yet being played."""
+        return self._locks.setdefault(match_id, asyncio.Lock())
 
     async def render(self, game: Game[Any, Any], state: Any, names: Sequence[str],
                      hints: bool, banner: str | None = None) -> Image:

@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.core.clock import Handle
 from bot.core.enums import ACTIVE, PLAYING, MatchStatus
 from bot.core.timecontrol import TimeControl
+from bot.services.matches.choosing import Choosing
 from bot.services.matches.ending import reward_of
 from bot.services.matches.kit import MatchKit
 from bot.services.matches.live import LiveMatch
@@ -29,10 +30,12 @@ log = logging.getLogger(__name__)
 
 
 class Lifecycle:
-    def __init__(self, kit: MatchKit, timing: Timing, lobby: Lobby) -> None:
+    def __init__(self, kit: MatchKit, timing: Timing, lobby: Lobby,
+                 choosing: Choosing) -> None:
         self.kit = kit
         self.timing = timing
         self.lobby = lobby
+        self.choosing = choosing
         self._heartbeat: Handle | None = None
 
     async def start(self) -> None:
@@ -59,6 +62,8 @@ class Lifecycle:
                 self.timing.arm(live)
             elif match.status == MatchStatus.PENDING:
                 self.lobby.arm_expiry(match.id, match.created_at + CHALLENGE_TTL)
+            elif match.status == MatchStatus.CHOOSING:
+                self.choosing.restore(match)
         self._schedule_heartbeat()
         log.info("matches started: %d restored", len(self.kit.live))
 
@@ -67,6 +72,7 @@ class Lifecycle:
         for live in self.kit.live:
             self.timing.disarm(live)
         self.lobby.stop()
+        self.choosing.stop()
         if self._heartbeat:
             self._heartbeat.cancel()
         async with self.kit.db.session() as s, s.begin():

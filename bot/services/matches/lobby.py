@@ -1,9 +1,8 @@
-"""Matches before their first move: Death Matches set up by a host, challenges, the
-First Player's choice, and the start of the clock."""
+"""Matches before their first move: challenges, who may start a match where, and the
+start of the clock. (Death Matches and their First Player: ``choosing``.)"""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,7 +14,6 @@ from bot.core.enums import ACTIVE, MatchKind, MatchStatus
 from bot.core.messages import Actor, Button, Post, Response
 from bot.core.refusal import Refusal
 from bot.core.timecontrol import TimeControl
-from bot.services.events import plan_dm
 from bot.services.limits import RateLimit
 from bot.services.matches.ending import reward_of
 from bot.services.matches.kit import MatchKit
@@ -31,7 +29,8 @@ from engine.registry import get_game
 CHALLENGE_TTL = 15 * 60.0  # an unanswered challenge lapses after this long
 MAX_OPEN_CHALLENGES = 5  # open challenges of one challenger on one server
 CHALLENGES_PER_WINDOW, CHALLENGE_WINDOW = 12, 600.0  # challenges and withdrawals
-MAX_REWARD = 1_000_000
+# What keeps a player from another match in the same channel.
+BLOCKING = tuple(s for s in ACTIVE if s != MatchStatus.CHOOSING)
 
 
 class Lobby:
@@ -39,107 +38,9 @@ class Lobby:
         self.kit = kit
         self.lookup = lookup
         self.timing = timing
-        self._create_lock = asyncio.Lock()
-        self._locks: dict[int, asyncio.Lock] = {}
         self._expiries: dict[int, Handle] = {}
         # One user's challenges and withdrawals: a loop of them would flood a channel.
         self.asking = RateLimit(kit.clock, most=CHALLENGES_PER_WINDOW, per=CHALLENGE_WINDOW)
-
-    def _lock(self, match_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(match_id, asyncio.Lock())
-
-    # ==== Death Matches ===================================================================
-
-    async def start_dm(self, guild_id: str, channel_id: str, actor: Actor, game_name: str,
-                       players: Sequence[Actor], chooser: str | None = None,
-                       options: dict[str, Any] | None = None, tc: TimeControl | None = None,
-                       hints: bool = False, reward: int | None = None,
-                       event: str | None = None) -> Response:
-        """A host starts a Death Match between two players.
-
-        ``chooser`` is a player's id (the one with higher priority chooses the First
-        Player), "host" (the host chooses) or "lots" (the bot draws). ``event`` (a
-        number or a name) is the event the DM counts for; without it the server's one
-        open event if both play in it (see ``bot.events.plan_dm``).
-        """
-        await self.kit.roles.require_host(guild_id, actor)
-        game = get_game(game_name)
-        if len(players) != 2:
-            raise Refusal("A Death Match is between exactly two players.")
-        ids = [p.id for p in players]
-        if ids[0] == ids[1]:
-            raise Refusal("The two players of a Death Match must be different people.")
-        if hints:
-            raise Refusal(texts.no_hints_in_dm())
-        options = game.check_options(options)
-        game.new_state(2, options)
-        tc = tc or TimeControl()
-        plan = await plan_dm(self.kit.db, guild_id, event, ids, chooser, reward,
-                             self.kit.config.dm_reward)
-        chooser = plan.chooser
-        if chooser not in ("host", "lots") and chooser not in ids:
-            raise Refusal("The chooser is one of the two players, `host` or `lots`.")
-        if reward is not None and not 0 <= reward <= MAX_REWARD:
-            raise Refusal("The reward is a number of garnets from 0 up.")
-        async with self._create_lock:
-            await self.busy(guild_id, channel_id, ids)
-            async with self.kit.db.session() as s, s.begin():
-                await remember(s, guild_id, [actor, *players])
-                match = Match(
-                    guild_id=guild_id, number=await next_number(s, guild_id, "match"),
-                    channel_id=channel_id, game=game.key, kind=MatchKind.DM,
-                    status=MatchStatus.CHOOSING, seats=2,
-                    options=options, time_control=tc.to_json() | {"reward": plan.reward},
-                    hints=False, rated=True, host_id=actor.id, chooser=chooser,
-                    created_at=self.kit.now(), event_id=plan.event_id)
-                s.add(match)
-                await s.flush()
-                for order, player in enumerate(players):
-                    s.add(MatchPlayer(match_id=match.id, user_id=player.id, order=order,
-                                      accepted=True, banks_left=tc.banks))
-                match_id, number = match.id, match.number
-        label = texts.match_label(number, MatchKind.DM)
-        intro = texts.dm_intro(label, game.title, ids, texts.options_line(game, options, tc),
-                               plan.note)
-        done = Post(texts.set_up(label), ephemeral=True)
-        if chooser == "lots":
-            started = await self._choose(match_id, None, self.kit.rng.choice(ids),
-                                         by_lots=True)
-            return Response(reply=done, posts=[Post(intro, channel_id), *started.posts])
-        choices = tuple(Button(texts.goes_first_button(p.name), buttons.first(number, p.id),
-                               "primary") for p in players)
-        return Response(reply=done, posts=[Post(texts.choose_first(intro, chooser),
-                                                channel_id, buttons=choices)])
-
-    async def choose_first(self, match_id: int | None, guild_id: str, channel_id: str,
-                           actor: Actor, first_user: str) -> Response:
-        """The chooser (or a host) names the First Player of a Death Match."""
-        match_id = await self.lookup.stored(match_id, guild_id, channel_id, actor,
-                                            (MatchStatus.CHOOSING,))
-        return await self._choose(match_id, actor, first_user)
-
-    async def _choose(self, match_id: int, actor: Actor | None, first_user: str,
-                      by_lots: bool = False) -> Response:
-        async with self._lock(match_id):
-            async with self.kit.db.session() as s:
-                match = await s.get(Match, match_id)
-            if match is None or match.status != MatchStatus.CHOOSING:
-                raise Refusal("The First Player of that match is already chosen.")
-            ids = [p.user_id for p in sorted(match.players, key=lambda p: p.order)]
-            # Hosts may always choose: they stand in for a chooser who is away.
-            if (actor is not None and actor.id != match.chooser
-                    and not await self.kit.roles.is_host(match.guild_id, actor)):
-                raise Refusal(texts.not_the_chooser(match.chooser or ""))
-            if first_user not in ids:
-                raise Refusal("The First Player must be one of the two players.")
-            order = [first_user] + [u for u in ids if u != first_user]
-            if by_lots:
-                note = texts.first_by_lots(first_user)
-            elif actor is not None:
-                note = texts.first_chosen(actor.id, first_user)
-            else:
-                note = ""
-            return await self.start(match_id, order, note)
 
     # ==== challenges ======================================================================
 
@@ -162,7 +63,7 @@ class Lobby:
         if first not in ("me", "them", "random"):
             raise Refusal("`first` is `me`, `them` or `random`.")
         tc = tc or TimeControl()
-        async with self._create_lock:
+        async with self.kit.creating:
             await self.busy(guild_id, channel_id, ids)
             await self._bound_challenges(guild_id, actor)
             now = self.kit.now()
@@ -203,23 +104,35 @@ class Lobby:
         self.asking.take((guild_id, actor.id))
 
     async def busy(self, guild_id: str, channel_id: str, user_ids: Sequence[str]) -> None:
-        """Typed moves are routed by (channel, player), so one active match each."""
+        """Typed moves are routed by (channel, player), so one match each that is being
+        played or may start on an answer. A DM waiting for its First Player blocks
+        nobody: it starts only once its players are free here (``playing_here``)."""
         async with self.kit.db.session() as s:
             row = (await s.execute(
                 select(MatchPlayer.user_id, Match.number)
                 .join(Match, Match.id == MatchPlayer.match_id)
                 .where(Match.guild_id == guild_id, Match.channel_id == channel_id,
-                       Match.status.in_(ACTIVE),
+                       Match.status.in_(BLOCKING),
                        MatchPlayer.user_id.in_(user_ids)))).first()
         if row is not None:
             raise Refusal(texts.busy(row[0], row[1]))
+
+    def playing_here(self, guild_id: str, channel_id: str,
+                     user_ids: Sequence[str]) -> tuple[str, int] | None:
+        """(player, match number) of one of ``user_ids`` who is playing a match in this
+        channel now, if any."""
+        for user in user_ids:
+            live = self.kit.live.for_seat(guild_id, channel_id, user)
+            if live is not None:
+                return user, live.number
+        return None
 
     async def answer(self, match_id: int | None, guild_id: str, channel_id: str,
                      actor: Actor, accept: bool) -> Response:
         """Accept or decline a challenge."""
         match_id = await self.lookup.stored(match_id, guild_id, channel_id, actor,
                                             (MatchStatus.PENDING,))
-        async with self._lock(match_id):
+        async with self.kit.lock(match_id):
             async with self.kit.db.session() as s, s.begin():
                 match = await s.get(Match, match_id)
                 if match is None or match.status != MatchStatus.PENDING:
@@ -235,9 +148,15 @@ class Lobby:
                     self._cancel_expiry(match.id)
                     return Response(reply=Post(texts.declined(actor.id, label),
                                                match.channel_id))
+                waiting = [p.user_id for p in match.players
+                           if not p.accepted and p.user_id != actor.id]
+                if not waiting:  # this answer would start it: everyone must be free here
+                    playing = self.playing_here(match.guild_id, match.channel_id,
+                                                [p.user_id for p in match.players])
+                    if playing is not None:
+                        raise Refusal(texts.playing_here(*playing))
                 await remember(s, match.guild_id, [actor])
                 me.accepted = True
-                waiting = [p.user_id for p in match.players if not p.accepted]
                 first = match.chooser or "random"
             if waiting:
                 return Response(reply=Post(texts.accepted(actor.id, label, waiting),
@@ -258,7 +177,7 @@ class Lobby:
         match_id = await self.lookup.stored(match_id, guild_id, channel_id, actor,
                                             (MatchStatus.PENDING,))
         self.asking.take((guild_id, actor.id))
-        async with self._lock(match_id), self.kit.db.session() as s, s.begin():
+        async with self.kit.lock(match_id), self.kit.db.session() as s, s.begin():
             match = await s.get(Match, match_id)
             if match is None or match.status != MatchStatus.PENDING:
                 raise Refusal("That challenge is no longer open.")
@@ -275,7 +194,7 @@ class Lobby:
     def arm_expiry(self, match_id: int, when: float) -> None:
         async def expire() -> None:
             self._expiries.pop(match_id, None)
-            async with self._lock(match_id), self.kit.db.session() as s, s.begin():
+            async with self.kit.lock(match_id), self.kit.db.session() as s, s.begin():
                 match = await s.get(Match, match_id)
                 if match is None or match.status != MatchStatus.PENDING:
                     return

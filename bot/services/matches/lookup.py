@@ -112,6 +112,43 @@ class Lookup:
             raise NotAPlayer()
         return live
 
+    async def decided(self, number: int | None, guild_id: str, channel_id: str
+                      ) -> LiveMatch | Match:
+        """The match a host's void or decision means: one being played, or a DM waiting
+        for its First Player; by number, else the one in the channel. With several in
+        the channel, the host is asked which (each listed)."""
+        async with self.kit.db.session() as s:
+            if number is not None:
+                live = self.kit.live.get(guild_id, number)
+                if live is not None:
+                    return live
+                match = await s.scalar(select(Match).where(Match.guild_id == guild_id,
+                                                           Match.number == number))
+                if match is None:
+                    raise NoSuchMatch(number)
+                if match.status != MatchStatus.CHOOSING:
+                    raise NotBeingPlayed(number)
+                return match
+            waiting = list((await s.scalars(select(Match).where(
+                Match.guild_id == guild_id, Match.channel_id == channel_id,
+                Match.status == MatchStatus.CHOOSING).order_by(Match.number))).all())
+            names = await user_names(s, guild_id, [p.user_id for m in waiting
+                                                   for p in m.players])
+        here: list[LiveMatch | Match] = [*sorted(self.kit.live.in_channel(guild_id, channel_id),
+                                                 key=lambda m: m.number), *waiting]
+        if len(here) == 1:
+            return here[0]
+        if not here:
+            raise Refusal(texts.nothing_to_decide())
+        raise Refusal(texts.which_match([
+            (m.number, m.game.title, m.names, "running" if not m.paused else "paused")
+            if isinstance(m, LiveMatch) else
+            (m.number, get_game(m.game).title,
+             [names.get(p.user_id, p.user_id) for p in sorted(m.players,
+                                                              key=lambda p: p.order)],
+             "waiting for its First Player")
+            for m in here]))
+
     # ---- for autocomplete ----------------------------------------------------------
 
     def suggest_moves(self, guild_id: str, channel_id: str, user_id: str, prefix: str,

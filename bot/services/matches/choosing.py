@@ -1,0 +1,260 @@
+"""Death Matches set up by a host, until their first move: the First Player's choice
+(by the chooser, a host, or lots), and its deadline.
+
+The chooser has ``choose_within`` (the DM's ``deadline:``, else the server's
+default) to choose, with a reminder before the end. When the time is up the host's
+rule for the DM applies (``missed:``): lots are drawn (the default), or the DM is
+void; either is announced. The deadline is kept with the match, so a restart keeps
+it. A DM waiting for its First Player blocks nobody: it starts once both players are
+free in its channel (a choice made while one is playing there waits for the end).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import update
+
+from bot.core import buttons
+from bot.core.clock import Handle
+from bot.core.enums import EndReason, MatchKind, MatchStatus
+from bot.core.messages import Actor, Button, Post, Response
+from bot.core.refusal import Refusal
+from bot.core.timecontrol import TimeControl
+from bot.services.events import plan_dm
+from bot.services.matches.kit import MatchKit
+from bot.services.matches.lobby import Lobby
+from bot.services.matches.lookup import Lookup
+from bot.services.users import remember
+from bot.store.models import Match, MatchPlayer
+from bot.store.numbers import next_number
+from bot.texts import match as texts
+from engine.registry import get_game
+
+log = logging.getLogger(__name__)
+
+MAX_REWARD = 1_000_000
+MISSED = ("lots", "void")  # what happens when the First Player is not chosen in time
+MAX_WITHIN = 7 * 86_400.0  # a week
+REMIND_BEFORE = 600.0  # the chooser is reminded this long before the deadline (at most)
+RETRY = 60.0  # a deadline passed while a player plays here: try again this much later
+
+
+class Busy(Refusal):
+    """The DM cannot start yet: one of its players is playing a match in its channel."""
+
+    def __init__(self, user: str, number: int) -> None:
+        super().__init__(texts.playing_here(user, number))
+        self.user, self.number = user, number
+
+
+class Choosing:
+    def __init__(self, kit: MatchKit, lookup: Lookup, lobby: Lobby) -> None:
+        self.kit = kit
+        self.lookup = lookup
+        self.lobby = lobby
+        self._timers: dict[int, Handle] = {}
+
+    # ==== setting a DM up =================================================================
+
+    async def start_dm(self, guild_id: str, channel_id: str, actor: Actor, game_name: str,
+                       players: Sequence[Actor], chooser: str | None = None,
+                       options: dict[str, Any] | None = None, tc: TimeControl | None = None,
+                       hints: bool = False, reward: int | None = None,
+                       event: str | None = None, within: float | None = None,
+                       missed: str | None = None) -> Response:
+        """A host starts a Death Match between two players.
+
+        ``chooser`` is a player's id (the one with higher priority chooses the First
+        Player), "host" (the host chooses) or "lots" (the bot draws). ``event`` (a
+        number or a name) is the event the DM counts for (see
+        ``bot.services.events.plan_dm``). ``within`` seconds to choose (default: the
+        server's), then ``missed`` applies: "lots" (default) or "void".
+        """
+        await self.kit.roles.require_host(guild_id, actor)
+        game = get_game(game_name)
+        if len(players) != 2:
+            raise Refusal("A Death Match is between exactly two players.")
+        ids = [p.id for p in players]
+        if ids[0] == ids[1]:
+            raise Refusal("The two players of a Death Match must be different people.")
+        if hints:
+            raise Refusal(texts.no_hints_in_dm())
+        within = self.kit.config.choose_within if within is None else within
+        if not 60 <= within <= MAX_WITHIN:
+            raise Refusal(texts.bad_choose_within(MAX_WITHIN / 60))
+        missed = (missed or "lots").strip().lower()
+        if missed not in MISSED:
+            raise Refusal(texts.bad_missed(MISSED))
+        options = game.check_options(options)
+        game.new_state(2, options)
+        tc = tc or TimeControl()
+        plan = await plan_dm(self.kit.db, guild_id, event, ids, chooser, reward,
+                             self.kit.config.dm_reward)
+        chooser = plan.chooser
+        if chooser not in ("host", "lots") and chooser not in ids:
+            raise Refusal("The chooser is one of the two players, `host` or `lots`.")
+        if reward is not None and not 0 <= reward <= MAX_REWARD:
+            raise Refusal("The reward is a number of garnets from 0 up.")
+        now = self.kit.now()
+        kept: dict[str, Any] = {"reward": plan.reward}
+        if chooser != "lots":
+            kept |= {"choose_by": now + within, "choose_within": within, "missed": missed}
+        async with self.kit.creating:
+            await self.lobby.busy(guild_id, channel_id, ids)
+            async with self.kit.db.session() as s, s.begin():
+                await remember(s, guild_id, [actor, *players])
+                match = Match(
+                    guild_id=guild_id, number=await next_number(s, guild_id, "match"),
+                    channel_id=channel_id, game=game.key, kind=MatchKind.DM,
+                    status=MatchStatus.CHOOSING, seats=2,
+                    options=options, time_control=tc.to_json() | kept,
+                    hints=False, rated=True, host_id=actor.id, chooser=chooser,
+                    created_at=now, event_id=plan.event_id)
+                s.add(match)
+                await s.flush()
+                for order, player in enumerate(players):
+                    s.add(MatchPlayer(match_id=match.id, user_id=player.id, order=order,
+                                      accepted=True, banks_left=tc.banks))
+                match_id, number = match.id, match.number
+        label = texts.match_label(number, MatchKind.DM)
+        intro = texts.dm_intro(label, game.title, ids, texts.options_line(game, options, tc),
+                               plan.note)
+        done = Post(texts.set_up(label), ephemeral=True)
+        if chooser == "lots":
+            first = self.kit.rng.choice(ids)
+            try:
+                started = await self._choose(match_id, None, first,
+                                             texts.first_by_lots(first))
+            except Busy as busy:  # a player is playing here: lots when the match ends
+                self._arm(match_id, now + RETRY, None)
+                return Response(reply=done, posts=[Post(f"{intro}\n{busy.text}", channel_id)])
+            return Response(reply=done, posts=[Post(intro, channel_id), *started.posts])
+        self._arm(match_id, now + within, now + within - min(within / 2, REMIND_BEFORE))
+        choices = tuple(Button(texts.goes_first_button(p.name), buttons.first(number, p.id),
+                               "primary") for p in players)
+        return Response(reply=done, posts=[Post(
+            texts.choose_first(intro, chooser, within, missed), channel_id, buttons=choices)])
+
+    # ==== the choice ======================================================================
+
+    async def choose_first(self, match_id: int | None, guild_id: str, channel_id: str,
+                           actor: Actor, first_user: str) -> Response:
+        """The chooser (or a host) names the First Player of a Death Match."""
+        match_id = await self.lookup.stored(match_id, guild_id, channel_id, actor,
+                                            (MatchStatus.CHOOSING,))
+        return await self._choose(match_id, actor, first_user)
+
+    async def _choose(self, match_id: int, actor: Actor | None, first_user: str,
+                      note: str | None = None) -> Response:
+        """Seat the First Player and start; ``actor`` None: the bot (lots), ``note`` the
+        line that says how the First Player was chosen."""
+        async with self.kit.lock(match_id):
+            async with self.kit.db.session() as s:
+                match = await s.get(Match, match_id)
+            if match is None or match.status != MatchStatus.CHOOSING:
+                raise Refusal("The First Player of that match is already chosen.")
+            ids = [p.user_id for p in sorted(match.players, key=lambda p: p.order)]
+            # Hosts may always choose: they stand in for a chooser who is away.
+            if (actor is not None and actor.id != match.chooser
+                    and not await self.kit.roles.is_host(match.guild_id, actor)):
+                raise Refusal(texts.not_the_chooser(match.chooser or ""))
+            if first_user not in ids:
+                raise Refusal("The First Player must be one of the two players.")
+            playing = self.lobby.playing_here(match.guild_id, match.channel_id, ids)
+            if playing is not None:
+                raise Busy(*playing)
+            order = [first_user] + [u for u in ids if u != first_user]
+            if note is None:
+                note = texts.first_chosen(actor.id, first_user) if actor is not None else ""
+            self._disarm(match_id)
+            return await self.lobby.start(match_id, order, note)
+
+    # ==== the deadline ====================================================================
+
+    def restore(self, match: Match) -> None:
+        """After a restart: the deadline of a DM waiting for its First Player, as kept
+        (DMs made before deadlines existed get the default from their creation)."""
+        kept = match.time_control
+        within = float(kept.get("choose_within", self.kit.config.choose_within))
+        choose_by = float(kept.get("choose_by", match.created_at + within))
+        remind_at = choose_by - min(within / 2, REMIND_BEFORE)
+        self._arm(match.id, choose_by, remind_at if remind_at > self.kit.now() else None)
+
+    def _arm(self, match_id: int, choose_by: float, remind_at: float | None) -> None:
+        self._disarm(match_id)
+        if remind_at is not None:
+            async def remind() -> None:
+                await self._remind(match_id, choose_by)
+
+            self._timers[match_id] = self.kit.clock.call_at(remind_at, remind)
+        else:
+            async def expire() -> None:
+                await self._expire(match_id)
+
+            self._timers[match_id] = self.kit.clock.call_at(choose_by, expire)
+
+    def _disarm(self, match_id: int) -> None:
+        handle = self._timers.pop(match_id, None)
+        if handle is not None:
+            handle.cancel()
+
+    def stop(self) -> None:
+        for handle in self._timers.values():
+            handle.cancel()
+        self._timers.clear()
+
+    async def _remind(self, match_id: int, choose_by: float) -> None:
+        self._arm(match_id, choose_by, None)
+        async with self.kit.db.session() as s:
+            match = await s.get(Match, match_id)
+        if match is None or match.status != MatchStatus.CHOOSING:
+            self._disarm(match_id)
+            return
+        await self.kit.deliver(Post(texts.choose_reminder(
+            _chooser_of(match), texts.match_label(match.number, match.kind),
+            choose_by - self.kit.now(), str(match.time_control.get("missed", "lots"))),
+            match.channel_id))
+
+    async def _expire(self, match_id: int) -> None:
+        """The deadline passed: the DM's rule applies (lots, or void), announced."""
+        self._timers.pop(match_id, None)
+        async with self.kit.db.session() as s:
+            match = await s.get(Match, match_id)
+        if match is None or match.status != MatchStatus.CHOOSING:
+            return
+        label = texts.match_label(match.number, match.kind)
+        within = float(match.time_control.get("choose_within",
+                                              self.kit.config.choose_within))
+        who = _chooser_of(match)
+        if match.time_control.get("missed") == "void":
+            async with self.kit.lock(match_id), self.kit.db.session() as s, s.begin():
+                done = await s.execute(update(Match).where(
+                    Match.id == match_id, Match.status == MatchStatus.CHOOSING).values(
+                    status=MatchStatus.VOIDED, finished_at=self.kit.now(),
+                    end_reason=EndReason.VOID, result_text=texts.unchosen_record(within)))
+            if done.rowcount:  # type: ignore[attr-defined]
+                await self.kit.deliver(Post(texts.unchosen_voided(who, label, within),
+                                            match.channel_id))
+            return
+        ids = [p.user_id for p in sorted(match.players, key=lambda p: p.order)]
+        first = self.kit.rng.choice(ids)
+        try:
+            started = await self._choose(match_id, None, first,
+                                         texts.unchosen_lots(who, label, within, first))
+        except Busy:
+            self._arm(match_id, self.kit.now() + RETRY, None)
+            return
+        except Refusal:  # chosen meanwhile
+            return
+        for post in started.posts:
+            await self.kit.deliver(post)
+
+
+def _chooser_of(match: Match) -> str:
+    """Who must choose: the chooser, or the DM's host when the host chooses."""
+    if match.chooser in (None, "host", "lots"):
+        return match.host_id or ""
+    return match.chooser or ""
