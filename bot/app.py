@@ -57,8 +57,10 @@ def build_services(db: Database, clock: Clock, config: MatchConfig | None = None
 
 def host_config(settings: Settings) -> MatchConfig:
     return MatchConfig(instance=settings.instance, default_host_role=settings.host_role,
-                      dm_reward=settings.dm_reward,
-                      render_processes=settings.render_processes)
+                       dm_reward=settings.dm_reward,
+                       render_processes=settings.render_processes,
+                       choose_within=settings.first_player_minutes * 60.0,
+                       casual_idle=settings.casual_idle_hours * 3600.0)
 
 
 async def _stdin_lines(prompt: Callable[[], str], out: TextIO) -> AsyncIterator[str]:

@@ -40,6 +40,8 @@ class Settings:
     instance: str
     log_level: str
     render_processes: int
+    first_player_minutes: int = 60
+    casual_idle_hours: int = 24
 
     @classmethod
     def from_env(cls, env_file: str | None = ".env") -> Settings:
@@ -59,4 +61,6 @@ class Settings:
             instance=os.environ.get("INSTANCE_NAME", "").strip() or "main",
             log_level=os.environ.get("LOG_LEVEL", "").strip().upper() or "INFO",
             render_processes=_int("RENDER_PROCESSES", min(4, os.cpu_count() or 1)),
+            first_player_minutes=_int("FIRST_PLAYER_MINUTES", 60, minimum=1),
+            casual_idle_hours=_int("CASUAL_IDLE_HOURS", 24),
         )

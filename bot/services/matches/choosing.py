@@ -82,9 +82,9 @@ class Choosing:
             raise Refusal("The two players of a Death Match must be different people.")
         if hints:
             raise Refusal(texts.no_hints_in_dm())
-        within = self.kit.config.choose_within if within is None else within
-        if not 60 <= within <= MAX_WITHIN:
+        if within is not None and not 60 <= within <= MAX_WITHIN:
             raise Refusal(texts.bad_choose_within(MAX_WITHIN / 60))
+        within = self.kit.config.choose_within if within is None else within
         missed = (missed or "lots").strip().lower()
         if missed not in MISSED:
             raise Refusal(texts.bad_missed(MISSED))
