@@ -74,13 +74,18 @@ async def _transfer(s: Services, c: Call) -> Response:
 
 
 async def _grant(s: Services, c: Call) -> Response:
-    return await s.economy.grant(c.guild_id, c.actor, c.options["player"],
-                                 c.options["amount"], c.options["reason"], c.get("event"))
+    return await s.economy.grant(c.guild_id, c.actor, people(c), c.options["amount"],
+                                 c.options["reason"], c.get("event"))
 
 
 async def _fine(s: Services, c: Call) -> Response:
-    return await s.economy.fine(c.guild_id, c.actor, c.options["player"],
-                                c.options["amount"], c.options["reason"], c.get("event"))
+    return await s.economy.fine(c.guild_id, c.actor, people(c), c.options["amount"],
+                                c.options["reason"], c.get("event"))
+
+
+async def _priority_order(s: Services, c: Call) -> Response:
+    return await s.economy.priority_order(c.guild_id, c.actor, list(c.options["players"]),
+                                          c.get("event"))
 
 
 async def _ledger(s: Services, c: Call) -> Response:
@@ -129,6 +134,12 @@ COMMANDS = (
                        min=1, max=10_000),
                 EVENT,
             ), audience=Audience.HOSTS, section=SECTION, usage="player:@x rank:1"),
+    Command("priority order", "Set the priority order at once: the players named take 1, 2, "
+            "3, … (hosts)", _priority_order, (
+                Option("players", Kind.USERS, "The players from the highest priority down, "
+                       "as mentions: @a @b @c", required=True),
+                EVENT,
+            ), audience=Audience.HOSTS, section=SECTION, usage="players:@a @b @c"),
     Command("priority show", "The players of an event by priority", _priority_show, (EVENT,),
             section=SECTION),
     Command("garnets", "A balance of garnets (yours, or a player's)", _garnets, (
@@ -140,13 +151,17 @@ COMMANDS = (
                 Option("reason", Kind.TEXT, "What for (shown in both ledgers)",
                        max=MAX_REASON), EVENT,
             ), section=SECTION, usage="to:@x amount:5"),
-    Command("grant", "Give a player garnets (hosts)", _grant, (
-        Option("player", Kind.USER, "Who receives them", required=True), AMOUNT, REASON,
-        EVENT,
-    ), audience=Audience.HOSTS, section=SECTION, usage="player:@x amount:5 reason:…"),
-    Command("fine", "Take garnets from a player (hosts)", _fine, (
-        Option("player", Kind.USER, "Who pays", required=True), AMOUNT, REASON, EVENT,
-    ), audience=Audience.HOSTS, section=SECTION, usage="player:@x amount:5 reason:…"),
+    Command("grant", "Give garnets to a player, or the same to each of several (hosts)",
+            _grant, (
+                AMOUNT, REASON, Option("player", Kind.USER, "Who receives them"),
+                Option("players", Kind.USERS, "Several who each receive them: @a @b @c"),
+                EVENT,
+            ), audience=Audience.HOSTS, section=SECTION, usage="player:@x amount:5 reason:…"),
+    Command("fine", "Take garnets from a player, or the same from each of several (hosts)",
+            _fine, (
+                AMOUNT, REASON, Option("player", Kind.USER, "Who pays"),
+                Option("players", Kind.USERS, "Several who each pay: @a @b @c"), EVENT,
+            ), audience=Audience.HOSTS, section=SECTION, usage="player:@x amount:5 reason:…"),
     Command("ledger", "Every change of a balance, newest first", _ledger, (
         Option("player", Kind.USER, "Whose ledger (default: yours)"), SCOPE,
         Option("page", Kind.INT, "The page (10 entries each)", min=1, max=MAX_PAGE),

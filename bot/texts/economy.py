@@ -233,9 +233,12 @@ def role_without_members(*, role: str) -> str:
             "the Server Members Intent to see a role's members).")
 
 
-def not_playing(*, user_id: str, event: str) -> str:
+def not_playing(*, user_id: str | Sequence[str], event: str) -> str:
     event = plain(event)
-    return f"{mention(user_id)} is not playing in {event}."
+    if isinstance(user_id, str):
+        return f"{mention(user_id)} is not playing in {event}."
+    verb = "is" if len(user_id) == 1 else "are"
+    return f"{_listed([mention(u) for u in user_id])} {verb} not playing in {event}."
 
 
 def not_playing_add_them(*, user_id: str, event: str) -> str:
@@ -298,6 +301,27 @@ def priority_set(*, user_id: str, rank: int, was: int, event: str, count: int) -
     way = "down" if rank < was else "up"
     return (f"↕ {mention(user_id)} now has priority {rank} of {count} in **{event}** "
             f"(was {was}); {others} {way} one place. `/priority show` lists the order.")
+
+
+def priority_ordered(*, event: str, named: int, first: str, last: str, others: int) -> str:
+    """The order set at once: ``named`` players from ``first`` (1) to ``last``."""
+    event = plain(event)
+    if named == 1:
+        head = f"↕ {plain(first)} now has priority 1 in **{event}**"
+    else:
+        head = (f"↕ The priority of **{event}** is set for the {named} players named: "
+                f"1. {plain(first)} … {named}. {plain(last)}")
+    tail = (f"; the {others} others follow in their order" if others > 1
+            else "; the 1 other follows" if others == 1 else "")
+    return f"{head}{tail}. `/priority show` lists it."
+
+
+def name_the_order() -> str:
+    return "Name the players in order, e.g. `/priority order players:@a @b @c`."
+
+
+def named_twice() -> str:
+    return "Name each player once."
 
 
 def priority_list(*, event: str, count: int, mine: int | None,
@@ -394,6 +418,22 @@ def adjusted(*, fine: bool, host_id: str, user_id: str, amount: int, where: str,
     else:
         head = f"💎 {mention(host_id)} granted {mention(user_id)} {garnets(amount)}"
     return f"{head} {where}: {reason}. Balance: {garnets(balance)}."
+
+
+def adjusted_each(*, fine: bool, host_id: str, user_ids: Sequence[str], amount: int,
+                  where: str, reason: str) -> str:
+    """The same grant or fine to each of several players, said in the channel."""
+    reason = plain(reason)
+    people = _listed([mention(u) for u in user_ids])
+    if fine:
+        head = f"⚖️ {mention(host_id)} fined {people} {garnets(amount)} each"
+    else:
+        head = f"💎 {mention(host_id)} granted {people} {garnets(amount)} each"
+    return f"{head} {where}: {reason}. `/garnets` shows a balance."
+
+
+def name_players_to_adjust() -> str:
+    return "Name a player (`player:@x`) or several (`players:@a @b`)."
 
 
 def ledger_empty(*, name: str, where: str, balance: int) -> str:

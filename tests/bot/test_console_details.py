@@ -72,3 +72,18 @@ async def test_event_add_takes_a_list_and_a_role_in_the_console(h: Harness,
                        "`/priority set`.")
     assert said[3].startswith("bot (to host only): The role Nobody has no members")
     assert said[4] == "bot (to host only): `players` names people: `players:@a @b @c`."
+
+
+async def test_bulk_priority_and_grants_in_the_console(h: Harness, tmp_path: Path) -> None:
+    out = io.StringIO()
+    console = console_for(h, tmp_path / "images", out)
+    for line in ("host: /event create name:Season 1",
+                 "host: /event add @ann @ben @cal",
+                 "host: /priority order @cal @ann",
+                 "host: /grant @ann @ben 3 reason:first week"):
+        await console.handle_line(line)
+    said = out.getvalue().splitlines()
+    assert said[-2] == ("bot: ↕ The priority of **Season 1** is set for the 2 players named: "
+                        "1. cal … 2. ann; the 1 other follows. `/priority show` lists it.")
+    assert said[-1] == ("bot: 💎 @host granted @ann, @ben 3 garnets each in **Season 1**: "
+                        "first week. `/garnets` shows a balance.")

@@ -361,3 +361,32 @@ async def test_large_numbers_have_thousands_separators(h: Harness) -> None:
     await win_dm(h, ALICE, BOB)
     assert "**235,567 garnets**" in private(await eco(h).garnets(GUILD, ALICE))
     assert "Alice — 235,567 garnets" in private(await eco(h).leaderboard(GUILD, ALICE))
+
+
+async def test_the_whole_priority_order_is_set_at_once(h: Harness) -> None:
+    people = [Actor(f"p{i:02d}", f"Player {i:02d}") for i in range(40)]
+    event_id = await make_event(h, "Season 1", people)
+    wanted = list(reversed(people[2:]))  # 38 named, from p39 down to p02
+    text = public(await eco(h).priority_order(GUILD, HOSTY, wanted))
+    assert text == ("↕ The priority of **Season 1** is set for the 38 players named: "
+                    "1. Player 39 … 38. Player 02; the 2 others follow in their order. "
+                    "`/priority show` lists it.")
+    assert await priorities(h, event_id) == [p.id for p in wanted] + ["p00", "p01"]
+    assert "<@erin> is not playing in Season 1." in refused(
+        await eco(h).priority_order(GUILD, HOSTY, [people[0], Actor("erin", "Erin")]))
+    assert refused(await eco(h).priority_order(GUILD, HOSTY, [people[0], people[0]])) == (
+        "Name each player once.")
+    assert await priorities(h, event_id) == [p.id for p in wanted] + ["p00", "p01"]
+
+
+async def test_a_grant_to_several_books_each_once(h: Harness) -> None:
+    await make_event(h, "Season 1", [ALICE, BOB, CAROL])
+    text = public(await eco(h).grant(GUILD, HOSTY, [ALICE, BOB, CAROL], 2, "week 1 bonus"))
+    assert text == ("💎 <@hosty> granted <@alice>, <@bob>, <@carol> 2 garnets each in "
+                    "**Season 1**: week 1 bonus. `/garnets` shows a balance.")
+    assert [(e.user_id, e.amount, e.kind) for e in await entries(h)] == [
+        ("alice", 2, "grant"), ("bob", 2, "grant"), ("carol", 2, "grant")]
+    # One outside the event: nobody is paid.
+    assert refused(await eco(h).grant(GUILD, HOSTY, [ALICE, DAVE], 2, "x")) == (
+        "<@dave> is not playing in Season 1.")
+    assert len(await entries(h)) == 3

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 
 from sqlalchemy import select
 
@@ -69,38 +70,50 @@ class Garnets(EconomyBase):
             amount=amount, event=chosen.name, reason=reason, sender_left=done.sender_left,
             recipient_now=done.recipient_now)))
 
-    async def grant(self, guild_id: str, actor: Actor, person: Actor, amount: int | None,
-                    reason: str, event: str | None = None) -> Response:
+    async def grant(self, guild_id: str, actor: Actor, person: Actor | Sequence[Actor],
+                    amount: int | None, reason: str, event: str | None = None) -> Response:
+        """A host gives garnets to a player, or the same to each of several."""
         return await self._adjust(guild_id, actor, person, amount, reason, event, fine=False)
 
-    async def fine(self, guild_id: str, actor: Actor, person: Actor, amount: int | None,
-                   reason: str, event: str | None = None) -> Response:
+    async def fine(self, guild_id: str, actor: Actor, person: Actor | Sequence[Actor],
+                   amount: int | None, reason: str, event: str | None = None) -> Response:
         return await self._adjust(guild_id, actor, person, amount, reason, event, fine=True)
 
-    async def _adjust(self, guild_id: str, actor: Actor, person: Actor, amount: int | None,
-                      reason: str, event: str | None, fine: bool) -> Response:
-        """A host's grant or fine. A fine may take a balance below zero: a debt the
+    async def _adjust(self, guild_id: str, actor: Actor, person: Actor | Sequence[Actor],
+                      amount: int | None, reason: str, event: str | None,
+                      fine: bool) -> Response:
+        """A host's grant or fine, to one player or the same to each of several, in one
+        transaction (all or none). A fine may take a balance below zero: a debt the
         host decided on, unlike a transfer, which never can."""
         await self.roles.require_host(guild_id, actor)
+        people = [person] if isinstance(person, Actor) else list(dict.fromkeys(person))
+        if not people:
+            raise EventError(say.name_players_to_adjust())
         amount = ledger.check_amount(amount)
         reason = " ".join(reason.split())
         if not reason:
             raise EventError(say.reason_missing())
         async with self.db.session() as s, s.begin():
             scope = await events.resolve(s, guild_id, event)
-            if scope.event is not None and await events.player(s, scope.event.id,
-                                                               person.id) is None:
-                raise EventError(say.not_playing(user_id=person.id, event=scope.event.name))
-            await remember(s, guild_id, [actor, person])
-            await ledger.book(s, guild_id=guild_id, event_id=scope.event_id,
-                              user_id=person.id, amount=-amount if fine else amount,
-                              kind="fine" if fine else "grant", note=reason,
-                              author_id=actor.id, at=self.now())
-            now_has = await ledger.balance(s, guild_id, scope, person.id)
+            if scope.event is not None:
+                outside = [p.id for p in people
+                           if await events.player(s, scope.event.id, p.id) is None]
+                if outside:
+                    raise EventError(say.not_playing(user_id=outside, event=scope.event.name))
+            await remember(s, guild_id, [actor, *people])
+            for one in people:
+                await ledger.book(s, guild_id=guild_id, event_id=scope.event_id,
+                                  user_id=one.id, amount=-amount if fine else amount,
+                                  kind="fine" if fine else "grant", note=reason,
+                                  author_id=actor.id, at=self.now())
+            now_has = await ledger.balance(s, guild_id, scope, people[0].id)
+        if len(people) > 1:
+            return Response(reply=Post(say.adjusted_each(
+                fine=fine, host_id=actor.id, user_ids=[p.id for p in people], amount=amount,
+                where=where(scope), reason=reason)))
         return Response(reply=Post(say.adjusted(
-            fine=fine, host_id=actor.id, user_id=person.id, amount=amount,
-            where=where(scope),
-            reason=reason, balance=now_has)))
+            fine=fine, host_id=actor.id, user_id=people[0].id, amount=amount,
+            where=where(scope), reason=reason, balance=now_has)))
 
     async def ledger(self, guild_id: str, actor: Actor, person: Actor | None = None,
                      event: str | None = None, page: int = 1) -> Response:

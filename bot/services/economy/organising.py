@@ -152,6 +152,31 @@ class Organising(EconomyBase):
             user_id=person.id, rank=placed, was=was, event=chosen.name,
             count=len(ordered))))
 
+    async def priority_order(self, guild_id: str, actor: Actor, people: Sequence[Actor],
+                             event: str | None = None) -> Response:
+        """The whole order at once: the players named take priorities 1, 2, 3, ... in
+        that order; any not named keep their order after them."""
+        await self.roles.require_host(guild_id, actor)
+        named = list(dict.fromkeys(people))
+        if not named:
+            raise EventError(say.name_the_order())
+        if len(named) < len(people):
+            raise EventError(say.named_twice())
+        async with self.db.session() as s, s.begin():
+            chosen = await events.require_event(s, guild_id, event)
+            ordered = await events.players(s, chosen.id)
+            rows = {r.user_id: r for r in ordered}
+            outside = [p.id for p in named if p.id not in rows]
+            if outside:
+                raise EventError(say.not_playing(user_id=outside, event=chosen.name))
+            first = [rows[p.id] for p in named]
+            rest = [r for r in ordered if r.user_id not in {p.id for p in named}]
+            events.renumber([*first, *rest])
+            names = await user_names(s, guild_id, [first[0].user_id, first[-1].user_id])
+        return Response(reply=Post(say.priority_ordered(
+            event=chosen.name, named=len(first), first=names.get(first[0].user_id, ""),
+            last=names.get(first[-1].user_id, ""), others=len(rest))))
+
     async def priority_show(self, guild_id: str, actor: Actor,
                             event: str | None = None) -> Response:
         async with self.db.session() as s:
