@@ -7,6 +7,7 @@ from bot.commands.common import (
     CLOCK,
     GAME,
     HINTS,
+    MAX_NUMBER,
     MAX_REASON,
     TIE,
     TIME_CONTROL,
@@ -87,6 +88,20 @@ async def _adjudicate(s: Services, c: Call) -> Response:
                                       c.options["reason"])
 
 
+async def _takeback(s: Services, c: Call) -> Response:
+    return await s.matches.take_back(c.get("match"), c.guild_id, c.channel_id, c.actor,
+                                     c.options["reason"])
+
+
+async def _correct(s: Services, c: Call) -> Response:
+    winner, draw = c.get("winner"), c.get("draw", False)
+    if (winner is None) == (not draw):
+        raise Refusal("Name the `winner`, or set `draw:true` — one of the two.")
+    return await s.matches.correct(c.options["match"], c.guild_id, c.actor,
+                                   winner.id if winner is not None else None,
+                                   c.options["reason"])
+
+
 async def _hostrole(s: Services, c: Call) -> Response:
     role = await s.roles.set_host_role(c.guild_id, c.actor, c.options["role"])
     return Response.say(texts.host_role_set(role.name), False)
@@ -140,6 +155,18 @@ COMMANDS = (
         ANY_MATCH,
     ), audience=Audience.HOSTS, reply=Reply.PUBLIC, section=SECTION,
         usage="winner:@a reason:…"),
+    Command("takeback", "Take back the last move of a match; the clocks go back with it "
+            "(hosts)", _takeback, (REASON, ANY_MATCH), audience=Audience.HOSTS,
+            reply=Reply.PUBLIC, section=SECTION, usage="reason:…"),
+    Command("correct", "Correct the result of a finished match: garnets and ratings follow "
+            "(hosts)", _correct, (
+                Option("match", Kind.INT, "The match number (#12)", required=True, min=1,
+                       max=MAX_NUMBER, suggest=Suggest.FINISHED_MATCHES),
+                REASON,
+                Option("winner", Kind.USER, "The player who wins"),
+                Option("draw", Kind.BOOL, "A draw instead"),
+            ), audience=Audience.HOSTS, section=SECTION,
+            usage="match:12 winner:@a reason:…"),
     Command("hostrole", "Set the role whose members host matches (Manage Server)", _hostrole,
             (Option("role", Kind.ROLE, "The host role", required=True),),
             audience=Audience.MANAGERS, section=SECTION, usage="role:@Role"),

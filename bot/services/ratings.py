@@ -114,3 +114,42 @@ async def rate_match(s: AsyncSession, match: Match, users: Sequence[str], winner
         row.games += 1
         row.updated_at = at
     return changes
+
+
+async def rerate_match(s: AsyncSession, match: Match, users: Sequence[str],
+                       winner: int | None, at: float) -> list[Change]:
+    """A corrected result: this match's rating changes taken back and made again for
+    the new result, in the caller's transaction (which holds the match's row, so a
+    correction is applied once). Returns the new changes; [] for an unrated match.
+
+    Each player's rating loses exactly what this match gave it (with no rated game
+    since, that is the rating before the match; games since keep their effect), and
+    is rated again from there. The match's change records are rewritten."""
+    records = {c.user_id: c for c in (await s.scalars(
+        select(RatingChange).where(RatingChange.match_id == match.id))).all()}
+    if not records or any(u not in records for u in users):
+        return []
+    rows = {r.user_id: r for r in (await s.scalars(
+        select(Rating).where(Rating.guild_id == match.guild_id, Rating.game == match.game,
+                            Rating.user_id.in_(users)).with_for_update())).all()}
+    before = []
+    for user in users:
+        gave, row = records[user], rows[user]
+        before.append(MODEL.rating(
+            mu=row.mu - (gave.mu_after - gave.mu_before),
+            sigma=max(1e-6, row.sigma - (gave.sigma_after - gave.sigma_before))))
+    outs = (await s.scalars(select(Move.seat).where(
+        Move.match_id == match.id, Move.kind == MoveKind.OUT).order_by(Move.ply))).all()
+    ranks = finishing_ranks(len(users), winner, outs)
+    after = MODEL.rate([[r] for r in before], ranks=[float(r) for r in ranks])
+    changes = [Change(u, ranks[i], before[i].mu, before[i].sigma, after[i][0].mu,
+                      after[i][0].sigma) for i, u in enumerate(users)]
+    for change in changes:
+        record, row = records[change.user_id], rows[change.user_id]
+        record.rank, record.at = change.rank, at
+        record.mu_before, record.sigma_before = change.mu_before, change.sigma_before
+        record.mu_after, record.sigma_after = change.mu_after, change.sigma_after
+        row.mu, row.sigma = change.mu_after, change.sigma_after
+        row.ordinal = ordinal(change.mu_after, change.sigma_after)
+        row.updated_at = at
+    return changes

@@ -33,6 +33,17 @@ async def settle(s: AsyncSession, match: Match, users: Sequence[str], winner: in
     """Book the result's garnets, standings and ratings; the text to add to the result
     post. ``users`` are the players by seat; ``winner`` None is a draw; ``rate`` False
     leaves the ratings alone (no game was played)."""
+    text = await pay(s, match, users, winner, reward, now, key=f"match:{match.id}")
+    await _record(s, match, users, winner, now)
+    changes = await ratings.rate_match(s, match, users, winner, now) if rate else []
+    return text + await rating_text(s, match, changes)
+
+
+async def pay(s: AsyncSession, match: Match, users: Sequence[str], winner: int | None,
+              reward: int, now: float, key: str, author: str | None = None) -> str:
+    """A DM's reward and its event's confiscation, each booked once under ``key``
+    (``match:17`` for the result; a correction has keys of its own); the words for
+    the result post."""
     label = match_label(match.number, match.kind)
     text = ""
     if winner is not None and match.kind == MatchKind.DM:
@@ -40,22 +51,24 @@ async def settle(s: AsyncSession, match: Match, users: Sequence[str], winner: in
         if reward > 0:
             await ledger.book(s, guild_id=match.guild_id, event_id=match.event_id,
                               user_id=champion, amount=reward, kind="match-reward",
-                              note=say.reward_note(label=label), author_id=None, match_id=match.id,
-                              key=f"match:{match.id}:reward", at=now)
+                              note=say.reward_note(label=label), author_id=author,
+                              match_id=match.id, key=f"{key}:reward", at=now)
             text += say.reward_said(user_id=champion, reward=reward)
         if match.event_id is not None:
             event = await s.get(Event, match.event_id)
             if event is not None and event.confiscate != "no":
                 loser = next(u for i, u in enumerate(users) if i != winner)
-                text += await _confiscate(s, match, event, loser, champion, label, now)
-    await _record(s, match, users, winner, now)
-    changes = await ratings.rate_match(s, match, users, winner, now) if rate else []
-    if changes:
-        names = await user_names(s, match.guild_id, [c.user_id for c in changes])
-        parts = [(names.get(c.user_id, c.user_id), ratings.shown(c.mu_after, c.sigma_after),
-                  ratings.delta(c.mu_before, c.mu_after)) for c in changes]
-        text += say.rating_changes(game=get_game(match.game).title, changes=parts)
+                text += await _confiscate(s, match, event, loser, champion, label, now, key)
     return text
+
+
+async def rating_text(s: AsyncSession, match: Match, changes: Sequence[ratings.Change]) -> str:
+    if not changes:
+        return ""
+    names = await user_names(s, match.guild_id, [c.user_id for c in changes])
+    parts = [(names.get(c.user_id, c.user_id), ratings.shown(c.mu_after, c.sigma_after),
+              ratings.delta(c.mu_before, c.mu_after)) for c in changes]
+    return say.rating_changes(game=get_game(match.game).title, changes=parts)
 
 
 async def _record(s: AsyncSession, match: Match, users: Sequence[str], winner: int | None,
@@ -70,7 +83,7 @@ async def _record(s: AsyncSession, match: Match, users: Sequence[str], winner: i
 
 
 async def _confiscate(s: AsyncSession, match: Match, event: Event, loser: str, winner: str,
-                      label: str, now: float) -> str:
+                      label: str, now: float, key: str) -> str:
     """The loser's whole balance in the event goes to the winner, or is taken away."""
     await ledger.lock_player(s, event.id, loser)
     have = await ledger.balance(s, match.guild_id, Scope(event), loser)
@@ -80,13 +93,13 @@ async def _confiscate(s: AsyncSession, match: Match, event: Event, loser: str, w
     booked = await ledger.book(
         s, guild_id=match.guild_id, event_id=event.id, user_id=loser, amount=-have,
         kind="confiscation", note=say.confiscation_note(label=label, to_winner=to_winner),
-        author_id=None, match_id=match.id, key=f"match:{match.id}:confiscation:from", at=now)
+        author_id=None, match_id=match.id, key=f"{key}:confiscation:from", at=now)
     if not booked:
         return ""  # booked before, by an earlier attempt at this result
     if to_winner:
         await ledger.book(
             s, guild_id=match.guild_id, event_id=event.id, user_id=winner, amount=have,
             kind="confiscation", note=say.confiscation_won_note(label=label), author_id=None,
-            match_id=match.id, key=f"match:{match.id}:confiscation:to", at=now)
+            match_id=match.id, key=f"{key}:confiscation:to", at=now)
     return say.confiscated(loser_id=loser, amount=have,
                            winner_id=winner if to_winner else None)

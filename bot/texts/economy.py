@@ -22,6 +22,7 @@ KINDS = {  # ledger entries' kinds as players read them
     "fine": "host fine",
     "transfer": "transfer",
     "confiscation": "confiscation",
+    "correction": "result corrected",
 }
 #: (label, value) offered besides events where a scope may be wider than one event
 WIDER_CHOICES = (("Overall (every event)", "all"), ("Outside events", "none"))

@@ -6,6 +6,7 @@
 - ``timing``: the clock of a running match, its reminders and its flag;
 - ``ending``: every end of a match, through one path that books the result once;
 - ``controls``: what hosts may do to a running match;
+- ``corrections``: a host takes back the last move, or corrects a finished result;
 - ``viewing``: the board and the clocks on request;
 - ``lookup``: which match a request means; ``registry``: the matches in memory;
 - ``lifecycle``: restore at start, heartbeat, stop.
@@ -23,6 +24,7 @@ import random
 from bot.core.clock import Clock
 from bot.services.matches.choosing import Choosing
 from bot.services.matches.controls import Controls
+from bot.services.matches.corrections import Corrections
 from bot.services.matches.ending import Ending
 from bot.services.matches.kit import Deliver, MatchConfig, MatchKit
 from bot.services.matches.lifecycle import Lifecycle
@@ -57,6 +59,7 @@ class Matches:
         self.choosing = Choosing(self.kit, self.lookup, self.lobby)
         self.play = Play(self.kit, self.lookup, self.timing, self.ending)
         self.controls = Controls(self.kit, self.lookup, self.timing, self.ending)
+        self.corrections = Corrections(self.kit, self.lookup, self.timing, self.ending)
         self.viewing = Viewing(self.kit, self.lookup)
         self.lifecycle = Lifecycle(self.kit, self.timing, self.lobby, self.choosing)
         # The requests, as the commands call them.
@@ -75,6 +78,8 @@ class Matches:
         self.extend = self.controls.extend
         self.void = self.controls.void
         self.adjudicate = self.controls.adjudicate
+        self.take_back = self.corrections.take_back
+        self.correct = self.corrections.correct
         self.suggest_moves = self.lookup.suggest_moves
         self.open_matches = self.lookup.open_matches
         self.start = self.lifecycle.start

@@ -47,6 +47,7 @@ class LiveMatch:
     # not make a player move twice.
     seen: deque[str] = field(default_factory=lambda: deque(maxlen=64))
     finished: bool = False
+    draw_offer: int | None = None  # the seat that offers a draw (casual), until a move
 
     @property
     def paused(self) -> bool:

@@ -1,0 +1,198 @@
+"""Corrections by hosts, each logged with the match: taking back the last move of a
+match being played, and correcting the result of a finished one.
+
+A take-back deletes the move (the game is its moves replayed) and restores the
+clocks to the instant before it: the mover's banks and time, the seconds the turn
+had used, and any time a host had added to that turn.
+
+A corrected result never rewrites the ledger: the match's garnets (its reward, an
+event's confiscation, earlier corrections) are reversed by new entries, and the new
+result is booked again, every entry with a key of its own (``match:17:correction:2:…``),
+so each correction is booked exactly once. The match's row is written first, which
+makes two corrections of one match wait for each other. Standings follow, and the
+ratings: each player's rating loses what the match gave and is rated again.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.core.enums import DONE, EndReason, MatchStatus, MoveKind
+from bot.core.messages import Actor, Post, Response
+from bot.core.refusal import Refusal
+from bot.services import ledger, ratings
+from bot.services.matches.ending import Ending, reward_of
+from bot.services.matches.kit import MatchKit
+from bot.services.matches.lookup import Lookup
+from bot.services.matches.refusals import MatchOver, NeedsReason, NoSuchMatch
+from bot.services.matches.timing import Timing
+from bot.services.results import DRAWN, LOST, WON, pay, rating_text
+from bot.services.users import remember
+from bot.store.models import Event, HostAction, LedgerEntry, Match, MatchPlayer, MatchResult, Move
+from bot.store.queries import user_names
+from bot.texts import match as texts
+from bot.texts import tools as say
+from engine.animation import Ply, final_position
+
+
+class Corrections:
+    def __init__(self, kit: MatchKit, lookup: Lookup, timing: Timing, ending: Ending) -> None:
+        self.kit = kit
+        self.lookup = lookup
+        self.timing = timing
+        self.ending = ending
+
+    # ==== taking back the last move =======================================================
+
+    async def take_back(self, match_id: int | None, guild_id: str, channel_id: str,
+                        actor: Actor, reason: str) -> Response:
+        """Undo the last move of a match being played; its mover is on turn again with
+        the clock as it stood when the move came in."""
+        if not reason.strip():
+            raise NeedsReason()
+        await self.kit.roles.require_host(guild_id, actor)
+        live = self.lookup.live(match_id, guild_id, channel_id, actor, player=False)
+        async with live.lock:
+            if live.finished:
+                raise MatchOver()
+            if live.ply == 0:
+                raise Refusal(say.nothing_to_take_back(texts.match_label(live.number,
+                                                                         live.kind)))
+            now = self.kit.now()
+            async with self.kit.db.session() as s, s.begin():
+                moves = list((await s.scalars(select(Move).where(Move.match_id == live.id)
+                                              .order_by(Move.ply))).all())
+                last = moves[-1]
+                if last.kind != MoveKind.MOVE:
+                    raise Refusal(say.cannot_take_back_a_leave())
+                match = await s.get(Match, live.id)
+                assert match is not None
+                turn_began = moves[-2].at if len(moves) > 1 else match.started_at or 0.0
+                extra = await _extended(s, live.id, turn_began, last.at)
+                await s.execute(delete(Move).where(Move.id == last.id))
+                await s.execute(update(MatchPlayer).where(
+                    MatchPlayer.match_id == live.id, MatchPlayer.seat == last.seat).values(
+                    banks_left=MatchPlayer.banks_left + last.banks_spent,
+                    time_used=MatchPlayer.time_used - last.elapsed))
+                await s.execute(update(Match).where(Match.id == live.id).values(
+                    turn_elapsed=last.elapsed, turn_extra=extra,
+                    turn_resumed_at=None if live.paused else now))
+                detail = say.took_back_log(last.ply, last.notation, live.names[last.seat],
+                                           reason)
+                await self.ending.log(s, live, actor, "takeback", detail)
+            state = final_position(live.game, [Ply(m.kind, m.seat, m.notation)
+                                               for m in moves[:-1]], len(live.users),
+                                   live.options)
+            live.state, live.ply = state, live.ply - 1
+            live.banks_left[last.seat] += last.banks_spent
+            live.time_used[last.seat] -= last.elapsed
+            live.turn_elapsed, live.extra = last.elapsed, extra
+            live.resumed_at = None if live.paused else now
+            live.draw_offer = None
+            live.plan_reminders()
+            self.timing.arm(live)
+            image = await self.kit.render(live.game, live.state, live.names, live.hints)
+            text = say.took_back(actor.id, texts.match_label(live.number, live.kind),
+                                 last.ply, last.notation, live.users[last.seat], reason,
+                                 self.kit.turn_line(live))
+        return Response(reply=Post(text, live.channel_id, image=image))
+
+    # ==== correcting a result =============================================================
+
+    async def correct(self, number: int, guild_id: str, actor: Actor, winner: str | None,
+                      reason: str) -> Response:
+        """Give a finished match another result: ``winner`` a player's id, or None for a
+        draw. Garnets, standings and ratings follow, each exactly once."""
+        if not reason.strip():
+            raise NeedsReason()
+        await self.kit.roles.require_host(guild_id, actor)
+        now = self.kit.now()
+        async with self.kit.db.session() as s, s.begin():
+            match = await s.scalar(select(Match).where(Match.guild_id == guild_id,
+                                                       Match.number == number))
+            if match is None:
+                raise NoSuchMatch(number)
+            label = texts.match_label(match.number, match.kind)
+            if match.status != MatchStatus.FINISHED:
+                raise Refusal(say.not_finished(label, match.status in DONE))
+            users = [p.user_id for p in sorted(match.players, key=lambda p: p.seat or 0)]
+            seat = users.index(winner) if winner in users else None
+            if winner is not None and seat is None:
+                raise Refusal("The winner must be a player of that match.")
+            if (seat, seat is None) == (match.winner_seat, match.draw or
+                                         match.winner_seat is None):
+                raise Refusal(say.same_result(label))
+            event = await s.get(Event, match.event_id) if match.event_id else None
+            if event is not None and not event.open:
+                raise Refusal(say.event_closed(label, event.name))
+            # The match's row first: a second correction of it waits for this one.
+            await s.execute(update(Match).where(Match.id == match.id).values(
+                end_reason=EndReason.ADJUDICATED))
+            n = 1 + int(await s.scalar(select(func.count()).select_from(HostAction).where(
+                HostAction.match_id == match.id, HostAction.action == "correct")) or 0)
+            key = f"match:{match.id}:correction:{n}"
+            await remember(s, guild_id, [actor])
+            names = await user_names(s, guild_id, users)
+            was = _result_words(match.winner_seat, match.draw, users, names)
+            reversed_ = await _reverse(s, match, key, actor.id, label, now)
+            paid = await pay(s, match, users, seat, reward_of(match, self.kit.config.dm_reward),
+                             now, key, author=actor.id)
+            for index, user in enumerate(users):
+                await s.execute(update(MatchResult).where(
+                    MatchResult.match_id == match.id, MatchResult.user_id == user).values(
+                    outcome=DRAWN if seat is None else WON if index == seat else LOST))
+            changes = await ratings.rerate_match(s, match, users, seat, now)
+            now_text = _result_words(seat, seat is None, users, names)
+            head = say.corrected(actor.id, label, winner, reason, was)
+            text = head + reversed_ + paid + await rating_text(s, match, changes)
+            match.winner_seat, match.draw = seat, seat is None
+            match.result_text = texts.result(label, winner, texts.adjudicated(reason))
+            s.add(HostAction(match_id=match.id, actor_id=actor.id, action="correct",
+                             detail=say.corrected_log(was, now_text, reason), at=now))
+            channel = match.channel_id
+        return Response(reply=Post(text, channel))
+
+
+async def _extended(s: AsyncSession, match_id: int, since: float, until: float) -> float:
+    """Seconds hosts added to a turn between two instants (their logged extensions)."""
+    details = (await s.scalars(select(HostAction.detail).where(
+        HostAction.match_id == match_id, HostAction.action == "extend",
+        HostAction.at >= since, HostAction.at <= until))).all()
+    total = 0.0
+    for detail in details:
+        try:
+            total += float(detail.split()[0])
+        except (IndexError, ValueError):
+            continue
+    return total
+
+
+async def _reverse(s: AsyncSession, match: Match, key: str, author: str, label: str,
+                   now: float) -> str:
+    """Entries that take back every garnet the match moved so far (its reward, a
+    confiscation, earlier corrections): one per player, booked once; their words."""
+    nets = (await s.execute(
+        select(LedgerEntry.user_id, LedgerEntry.event_id, func.sum(LedgerEntry.amount))
+        .where(LedgerEntry.match_id == match.id)
+        .group_by(LedgerEntry.user_id, LedgerEntry.event_id)
+        .order_by(func.min(LedgerEntry.id)))).all()
+    undone = []
+    for user, event_id, total in nets:
+        if not total:
+            continue
+        booked = await ledger.book(
+            s, guild_id=match.guild_id, event_id=event_id, user_id=user, amount=-int(total),
+            kind="correction", note=say.reversal_note(label), author_id=author,
+            match_id=match.id, key=f"{key}:reverse:{user}", at=now)
+        if booked:
+            undone.append((user, -int(total)))
+    return say.reversed_garnets(undone)
+
+
+def _result_words(seat: int | None, draw: bool, users: list[str],
+                  names: dict[str, str]) -> str:
+    if draw or seat is None:
+        return "a draw"
+    return f"{names.get(users[seat], users[seat])} won"
+
