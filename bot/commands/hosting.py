@@ -102,6 +102,10 @@ async def _correct(s: Services, c: Call) -> Response:
                                    c.options["reason"])
 
 
+async def _matches(s: Services, c: Call) -> Response:
+    return await s.matches.overview(c.guild_id)
+
+
 async def _hostrole(s: Services, c: Call) -> Response:
     role = await s.roles.set_host_role(c.guild_id, c.actor, c.options["role"])
     return Response.say(texts.host_role_set(role.name), False)
@@ -133,6 +137,8 @@ COMMANDS = (
         Option("player", Kind.USER, "The player who moves first", required=True),
         ANY_MATCH,
     ), reply=Reply.PUBLIC, section=SECTION, usage="player:@a"),
+    Command("matches", "The server's matches being played and waiting to start: players, "
+            "turn, clocks", _matches, section=SECTION),
     Command("repost", "Post the current board in the match channel (hosts)", _repost,
             (ANY_MATCH,), audience=Audience.HOSTS, reply=Reply.PRIVATE, section=SECTION),
     Command("pause", "Stop a match's clock (hosts)", _pause, (

@@ -332,6 +332,45 @@ def not_started(label: str) -> str:
     return f"{label} has not started yet: there is no board to show."
 
 
+MAX_OVERVIEW = 25  # matches listed by /matches (a message has 2,000 characters)
+
+
+def overview(lines: list[str], playing: int, waiting: int) -> str:
+    if not lines:
+        return "No match is being played or waiting to start on this server."
+    head = (f"**Matches on this server** — {playing} being played, {waiting} waiting to "
+            "start")
+    more = (f"\n… and {len(lines) - MAX_OVERVIEW} more." if len(lines) > MAX_OVERVIEW
+            else "")
+    return "\n".join([head, *lines[:MAX_OVERVIEW]]) + more
+
+
+def overview_playing(number: int, kind: str, title: str, channel: str, names: list[str],
+                     ply: int, to_move: str | None, clock: str | None, paused: bool) -> str:
+    label = match_label(number, kind)
+    turn = f"{plain(to_move)} to move" if to_move is not None else "over"
+    if clock is not None:
+        turn += f" ({clock})"
+    state = "paused · " if paused else ""
+    return (f"`{label}` {title} in <#{channel}> — {' vs '.join(plains(names))} · "
+            f"move {ply} · {state}{turn}")
+
+
+def overview_choosing(number: int, title: str, channel: str, names: list[str],
+                      chooser: str | None, left: float | None) -> str:
+    who = plain(chooser) if chooser is not None else "the host"
+    deadline = f" ({span(left)} left)" if left is not None and left > 0 else ""
+    return (f"`DM #{number}` {title} in <#{channel}> — {' vs '.join(plains(names))} · "
+            f"waiting for {who} to choose the First Player{deadline}")
+
+
+def overview_challenge(number: int, title: str, channel: str, names: list[str],
+                       waiting: list[str], left: float) -> str:
+    return (f"`Match #{number}` {title} in <#{channel}> — {plain(names[0])} challenges "
+            f"{', '.join(plains(names[1:]))} · waiting for {', '.join(plains(waiting))} "
+            f"(lapses in {span(max(left, 60))})")
+
+
 def clock_on_turn(name: str, left: str) -> str:
     name = plain(name)
     return f"▶ {name}: {left}"

@@ -42,6 +42,7 @@ HOST_ROLE = Role("Host", "Host")  # every console server's host role; names are 
 # A speaker is any name without spaces or colons, in any script: `李小龍: D left`.
 LINE = re.compile(r"^\s*([^\s:@/~#][^\s:]{0,31})\s*:\s?(.*)$")
 IMAGE_NUMBER = re.compile(r"^(\d+)-")
+CHANNEL = re.compile(r"<#([^>\s]+)>")
 SERVER = re.compile(r"^[A-Za-z0-9_\-]{1,32}$")
 MAX_NAME = 100
 WAIT = re.compile(r"^(\d+(?:\.\d+)?)\s*(ms|s|sec|seconds?|m|min|minutes?|h)?$")
@@ -122,8 +123,9 @@ class Console:
     # ---- output --------------------------------------------------------------------
 
     def _text(self, text: str) -> str:
-        # The console shows what a Discord reader sees: mentions as @name, escaped
-        # markdown without its backslashes.
+        # The console shows what a Discord reader sees: mentions as @name, channels as
+        # #name, escaped markdown without its backslashes.
+        text = CHANNEL.sub(lambda m: "#" + m.group(1).removeprefix(f"{self.guild}/"), text)
         return unescape(MENTION.sub(lambda m: "@" + m.group(1), text))
 
     async def show(self, post: Post, to: str | None = None) -> None:

@@ -26,10 +26,10 @@ from bot.services.matches.choosing import Choosing
 from bot.services.matches.controls import Controls
 from bot.services.matches.corrections import Corrections
 from bot.services.matches.ending import Ending
-from bot.services.matches.kit import Deliver, MatchConfig, MatchKit
+from bot.services.matches.kit import CHALLENGE_TTL, Deliver, MatchConfig, MatchKit
 from bot.services.matches.lifecycle import Lifecycle
 from bot.services.matches.live import LiveMatch
-from bot.services.matches.lobby import CHALLENGE_TTL, Lobby
+from bot.services.matches.lobby import Lobby
 from bot.services.matches.lookup import Lookup
 from bot.services.matches.play import Play
 from bot.services.matches.timing import Timing
@@ -73,6 +73,7 @@ class Matches:
         self.resign = self.play.resign
         self.board = self.viewing.board
         self.time = self.viewing.time
+        self.overview = self.viewing.overview
         self.pause = self.controls.pause
         self.resume = self.controls.resume
         self.extend = self.controls.extend

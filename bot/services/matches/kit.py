@@ -23,6 +23,7 @@ from engine.game import Game
 
 Deliver = Callable[[Post], Awaitable[None]]
 HEARTBEAT_EVERY = 2.0
+CHALLENGE_TTL = 15 * 60.0  # an unanswered challenge lapses after this long
 
 
 @dataclass(frozen=True)

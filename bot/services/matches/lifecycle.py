@@ -18,9 +18,9 @@ from bot.core.enums import ACTIVE, PLAYING, MatchStatus
 from bot.core.timecontrol import TimeControl
 from bot.services.matches.choosing import Choosing
 from bot.services.matches.ending import reward_of
-from bot.services.matches.kit import MatchKit
+from bot.services.matches.kit import CHALLENGE_TTL, MatchKit
 from bot.services.matches.live import LiveMatch
-from bot.services.matches.lobby import CHALLENGE_TTL, Lobby
+from bot.services.matches.lobby import Lobby
 from bot.services.matches.timing import Timing
 from bot.store.models import Heartbeat, Match, Move
 from engine.animation import Ply, final_position

@@ -16,7 +16,7 @@ from bot.core.refusal import Refusal
 from bot.core.timecontrol import TimeControl
 from bot.services.limits import RateLimit
 from bot.services.matches.ending import reward_of
-from bot.services.matches.kit import MatchKit
+from bot.services.matches.kit import CHALLENGE_TTL, MatchKit
 from bot.services.matches.live import LiveMatch
 from bot.services.matches.lookup import Lookup
 from bot.services.matches.timing import Timing
@@ -26,7 +26,6 @@ from bot.store.numbers import next_number
 from bot.texts import match as texts
 from engine.registry import get_game
 
-CHALLENGE_TTL = 15 * 60.0  # an unanswered challenge lapses after this long
 MAX_OPEN_CHALLENGES = 5  # open challenges of one challenger on one server
 CHALLENGES_PER_WINDOW, CHALLENGE_WINDOW = 12, 600.0  # challenges and withdrawals
 # What keeps a player from another match in the same channel.

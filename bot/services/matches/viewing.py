@@ -9,10 +9,11 @@ from bot.core.enums import DONE, MatchStatus
 from bot.core.messages import Actor, Image, Post, Response
 from bot.core.refusal import Refusal
 from bot.services.history_queries import match_record, position_of
-from bot.services.matches.kit import MatchKit
+from bot.services.matches.kit import CHALLENGE_TTL, MatchKit
 from bot.services.matches.lookup import Lookup
 from bot.services.matches.refusals import NoneRunningHere, NoSuchMatch, NotBeingPlayed
 from bot.store.models import Match, MatchPlayer
+from bot.store.queries import user_names
 from bot.texts import match as texts
 from engine.registry import get_game
 
@@ -76,6 +77,46 @@ class Viewing:
             mine = await s.scalar(latest.join(MatchPlayer, MatchPlayer.match_id == Match.id)
                                   .where(MatchPlayer.user_id == actor.id))
             return mine if mine is not None else await s.scalar(latest)
+
+    async def overview(self, guild_id: str) -> Response:
+        """``/matches``: the server's matches being played and waiting to start, with
+        their players, whose turn it is and the clock; to the asker."""
+        now = self.kit.now()
+        lines = []
+        playing = sorted((m for m in self.kit.live if m.guild_id == guild_id and not m.finished),
+                         key=lambda m: m.number)
+        for live in playing:
+            seat = live.to_move
+            clock = None
+            if seat is not None and live.tc.enabled:
+                clock = texts.clock_left(live.tc, live.elapsed(now), live.banks_left[seat],
+                                         live.extra)
+            lines.append(texts.overview_playing(
+                live.number, live.kind, live.game.title, live.channel_id, live.names,
+                live.ply, live.names[seat] if seat is not None else None, clock, live.paused))
+        async with self.kit.db.session() as s:
+            waiting = list((await s.scalars(select(Match).where(
+                Match.guild_id == guild_id,
+                Match.status.in_((MatchStatus.PENDING, MatchStatus.CHOOSING)))
+                .order_by(Match.number))).all())
+            names = await user_names(s, guild_id, [p.user_id for m in waiting
+                                                   for p in m.players])
+        for match in waiting:
+            players = sorted(match.players, key=lambda p: p.order)
+            named = [names.get(p.user_id, p.user_id) for p in players]
+            if match.status == MatchStatus.CHOOSING:
+                chooser = match.chooser if match.chooser not in (None, "host") else None
+                by = match.time_control.get("choose_by")
+                lines.append(texts.overview_choosing(
+                    match.number, get_game(match.game).title, match.channel_id, named,
+                    names.get(chooser, chooser) if chooser else None,
+                    float(by) - now if by is not None else None))
+            else:
+                lines.append(texts.overview_challenge(
+                    match.number, get_game(match.game).title, match.channel_id, named,
+                    [names.get(p.user_id, p.user_id) for p in players if not p.accepted],
+                    match.created_at + CHALLENGE_TTL - now))
+        return Response.say(texts.overview(lines, len(playing), len(waiting)))
 
     async def time(self, match_id: int | None, guild_id: str, channel_id: str,
                    actor: Actor) -> Response:
