@@ -6,7 +6,7 @@ import io
 from pathlib import Path
 
 from bot.core.timecontrol import TimeControl
-from tests.bot.conftest import ALICE, BOB, CAROL, DAVE, GUILD, HOSTY, Harness, console_for
+from tests.bot.conftest import ALICE, CAROL, DAVE, GUILD, HOSTY, Harness, console_for
 
 
 async def test_matches_lists_running_and_waiting_ones_with_turn_and_clock(h: Harness) -> None:
