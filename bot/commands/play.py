@@ -8,6 +8,7 @@ from bot.commands.common import (
     GAME,
     HINTS,
     MATCH,
+    MAX_NUMBER,
     TIE,
     TIME_CONTROL,
     game_options,
@@ -51,6 +52,18 @@ async def _resign(s: Services, c: Call) -> Response:
     return await s.matches.resign(c.get("match"), c.guild_id, c.channel_id, c.actor)
 
 
+async def _draw(s: Services, c: Call) -> Response:
+    return await s.matches.draw(c.get("match"), c.guild_id, c.channel_id, c.actor)
+
+
+async def _abort(s: Services, c: Call) -> Response:
+    return await s.matches.abort(c.get("match"), c.guild_id, c.channel_id, c.actor)
+
+
+async def _rematch(s: Services, c: Call) -> Response:
+    return await s.matches.rematch(c.options["match"], c.guild_id, c.channel_id, c.actor)
+
+
 async def _board(s: Services, c: Call) -> Response:
     return await s.matches.board(c.get("match"), c.guild_id, c.channel_id, c.actor)
 
@@ -81,6 +94,14 @@ COMMANDS = (
     ), reply=Reply.PUBLIC, section=SECTION, usage="move:D left"),
     Command("resign", "Resign your match", _resign, (MATCH,), reply=Reply.PUBLIC,
             section=SECTION),
+    Command("draw", "Offer a draw in a casual match, or accept the one offered", _draw,
+            (MATCH,), reply=Reply.PUBLIC, section=SECTION),
+    Command("abort", "End a casual match before its second move, without a result", _abort,
+            (MATCH,), section=SECTION),
+    Command("rematch", "Challenge your opponent of a casual match again, colours swapped",
+            _rematch, (Option("match", Kind.INT, "The match to play again (#12)", required=True,
+                              min=1, max=MAX_NUMBER, suggest=Suggest.FINISHED_MATCHES),),
+            section=SECTION, usage="match:12"),
     Command("board", "Show the board of a match to you", _board, (ANY_MATCH,),
             reply=Reply.PRIVATE, section=SECTION),
     Command("time", "Show the clocks of a match", _time, (ANY_MATCH,), section=SECTION),

@@ -51,6 +51,14 @@ def first(match: int, user_id: str) -> str:
     return _id("first", match, user_id)
 
 
+def draw(match: int) -> str:
+    return _id("draw", match)
+
+
+def rematch(match: int) -> str:
+    return _id("rematch", match)
+
+
 def leaderboard(by: str, game: str | None, scope: str, page: int) -> str:
     return _id("lb", by, game or "-", scope, page)
 
@@ -69,6 +77,8 @@ _FORMATS: list[tuple[re.Pattern[str], Any]] = [
     (re.compile(rf"garnet:(?P<action>accept|decline):(?P<match>{_NUMBER})"),
      lambda m: ButtonCall(m["action"], {"match": int(m["match"])},
                           waits_for_all=m["action"] == "accept")),
+    (re.compile(rf"garnet:(?P<action>draw|rematch):(?P<match>{_NUMBER})"),
+     lambda m: ButtonCall(m["action"], {"match": int(m["match"])})),
     (re.compile(rf"garnet:first:(?P<match>{_NUMBER}):(?P<user>{_WORD})"),
      lambda m: ButtonCall("first", {"player": m["user"], "match": int(m["match"])})),
     (re.compile(rf"garnet:lb:(?P<by>{_WORD}):(?P<game>{_WORD}):(?P<scope>{_WORD}):"

@@ -31,6 +31,9 @@ class EndReason(StrEnum):
     RESIGN = "resign"
     ADJUDICATED = "adjudicated"
     VOID = "void"
+    AGREED = "agreed"  # a draw the players agreed on (casual)
+    ABORTED = "aborted"  # a casual match given up in its first two moves, without result
+    LAPSED = "lapsed"  # a casual match without a clock left without a move too long
 
 
 class MoveKind(StrEnum):

@@ -20,6 +20,7 @@ from bot.store.db import Database
 from bot.store.models import HostAction, Match, MatchPlayer, MemberName, Move
 from bot.store.queries import named_on, user_names
 from bot.texts import history as say
+from bot.texts.history import UNPLAYED
 from engine.animation import Ply, final_position
 from engine.registry import get_game
 
@@ -140,7 +141,8 @@ async def player_history(db: Database, guild_id: str, user_id: str, page: int = 
         seated = sorted(players.get(row.id, []), key=lambda p: (p[0] is None, p[0], p[1]))
         result = result_of(row.status, row.winner_seat, row.draw, row.seat, row.out)
         assert result is not None
-        how = "void" if row.status == MatchStatus.VOIDED else row.end_reason
+        how = row.end_reason if row.end_reason in UNPLAYED else (
+            "void" if row.status == MatchStatus.VOIDED else row.end_reason)
         if result == "lost" and row.out:
             how = "out"
         entries.append(HistoryEntry(

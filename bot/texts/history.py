@@ -16,8 +16,11 @@ HOW: dict[str, str] = {
     EndReason.TIMEOUT: "on time",
     EndReason.RESIGN: "by resignation",
     EndReason.ADJUDICATED: "by the host's decision",
+    EndReason.AGREED: "by agreement",
     "out": "(left the game)",
 }
+# Matches ended without a result by their players or by time, said in place of "void".
+UNPLAYED: dict[str, str] = {EndReason.ABORTED: "aborted", EndReason.LAPSED: "lapsed"}
 # What became of a challenge that was never played, by its status.
 NEVER_PLAYED = {
     "declined": "was declined",
@@ -54,6 +57,8 @@ def by_tie_rule(result: str, how: str | None, scores: Sequence[int] | None) -> b
 
 
 def result_words(*, result: str, how: str | None, scores: Sequence[int] | None) -> str:
+    if result == "void" and how in UNPLAYED:
+        return f"**{UNPLAYED[how]}**"
     words = f"**{result}**"
     if scores:
         words += " " + "–".join(str(s) for s in scores)
@@ -149,7 +154,7 @@ def caption(*, voided: bool, winner: str | None, colour: str | None, end_reason:
     """The result in a few words, for a replay's last frame and its post: ``winner``
     None is a draw; ``scores`` the winner's first."""
     if voided:
-        return "Voided by the host"
+        return UNPLAYED.get(end_reason or "", "voided by the host").capitalize()
     manner = HOW.get(end_reason or "", "") if end_reason != "out" else ""
     if winner is not None and by_tie_rule("wins", end_reason, scores):
         manner = TIE_RULE

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from bot.core.escape import plain
 from bot.core.messages import mention
+from bot.texts.match import span
 
 # ==== taking back a move ================================================================
 
@@ -71,3 +72,73 @@ def reversed_garnets(undone: Sequence[tuple[str, int]]) -> str:
     parts = ", ".join(f"{mention(user)} {'+' if amount > 0 else '−'}{abs(amount):,}"
                       for user, amount in undone)
     return f" Reversed: {parts}."
+
+
+# ==== courtesies of casual play =========================================================
+
+
+def rematch_button() -> str:
+    return "Rematch (colours swapped)"
+
+
+def accept_draw_button() -> str:
+    return "Accept the draw"
+
+
+def not_in_a_dm(what: str) -> str:
+    if what == "draw":
+        return ("A Death Match is not drawn by agreement: its result is the rules' or a "
+                "host's (`/adjudicate draw:true`).")
+    return "A Death Match is not aborted by its players: a host may `/void` it."
+
+
+def draw_for_two() -> str:
+    return "Draws by agreement are for games of two; resign to leave a game of four."
+
+
+def offered_already(other: str) -> str:
+    return (f"You have offered a draw; it stands until {plain(other)} accepts it or "
+            "moves.")
+
+
+def draw_offered(user: str, other: str, label: str) -> str:
+    return (f"🤝 {mention(user)} offers a draw in {label}. {mention(other)}: press the "
+            "button or use `/draw` to accept; a move declines it.")
+
+
+def agreed_draw() -> str:
+    return "the players agreed to a draw"
+
+
+def too_late_to_abort(label: str) -> str:
+    return (f"{label} can no longer be aborted: that is only before its second move. "
+            "`/resign` ends it, or offer a `/draw`.")
+
+
+def aborted_record(user: str, ply: int) -> str:
+    return f"aborted by {mention(user)} after {ply} move{'' if ply == 1 else 's'}"
+
+
+def aborted(user: str, label: str) -> str:
+    return f"✋ {mention(user)} aborted {label} before its second move: no result, no rating."
+
+
+def lapsed_record(idle: float) -> str:
+    return f"lapsed: no move for {span(idle)}"
+
+
+def lapsed(label: str, idle: float) -> str:
+    return f"💤 {label} lapsed: no move for {span(idle)}. No result is recorded."
+
+
+def not_your_match(label: str) -> str:
+    return f"Only the players of {label} can ask for a rematch."
+
+
+def no_rematch(label: str) -> str:
+    return (f"{label} is not a casual game of two: a rematch is a new `/challenge` (or a "
+            "host's `/dm`).")
+
+
+def not_over(label: str) -> str:
+    return f"{label} is not over yet."

@@ -13,6 +13,7 @@ Formats:
     garnet:lb:BY:GAME|-:SCOPE:PAGE   (BY garnets|wins|rating; SCOPE an event number|all|none)
     garnet:ledger:USER:SCOPE:PAGE
     garnet:hist:USER:PAGE            garnet:hist:USER:PAGE:GAME
+    garnet:draw:MATCH                garnet:rematch:MATCH
 """
 
 from __future__ import annotations
@@ -86,6 +87,25 @@ async def test_first_player_button(world: World) -> None:
     (board,) = sends(await press(world, HANA, "garnet:first:1:310000000000000003"))
     assert f"<@{HANA.id}> chose <@{BOB.id}> as the First Player" in board.content
     assert world.live().users == [str(BOB.id), str(ALICE.id)]
+
+
+async def test_draw_button(world: World) -> None:
+    await adapter.challenge_accepted(world)
+    await world.slash(ALICE, "draw")
+    await world.restart()
+    (done,) = sends(await press(world, BOB, "garnet:draw:1"))
+    assert done.content.startswith("**Match #1 ends in a draw** — the players agreed")
+    assert world.bot.services.matches.live == {}
+
+
+async def test_rematch_button(world: World) -> None:
+    await adapter.challenge_accepted(world)
+    await world.slash(BOB, "resign")
+    (challenge,) = sends(await press(world, BOB, "garnet:rematch:1"))
+    assert challenge.content.startswith(
+        f"**Match #2: Cairo Corridor** — <@{BOB.id}> challenges <@{ALICE.id}>.")
+    assert [b["custom_id"] for b in challenge.buttons] == ["garnet:accept:2",
+                                                          "garnet:decline:2"]
 
 
 async def season(world: World, players: int = 12) -> Actor:
@@ -174,6 +194,8 @@ async def test_history_buttons_show_their_page(world: World) -> None:
     ("garnet:ledger:alice:none:3", "/ledger player:@alice event:none page:3"),
     ("garnet:hist:alice:2", "/history player:@alice page:2"),
     ("garnet:hist:alice:2:cairo", "/history player:@alice page:2 game:cairo"),
+    ("garnet:draw:12", "/draw match:12"),
+    ("garnet:rematch:12", "/rematch match:12"),
 ])
 async def test_console_shows_the_command_of_a_button(h: Harness, tmp_path: Path,
                                                      custom_id: str, command: str) -> None:

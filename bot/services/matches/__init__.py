@@ -7,6 +7,7 @@
 - ``ending``: every end of a match, through one path that books the result once;
 - ``controls``: what hosts may do to a running match;
 - ``corrections``: a host takes back the last move, or corrects a finished result;
+- ``courtesy``: casual draws, aborts, rematches and idle lapses;
 - ``viewing``: the board and the clocks on request;
 - ``lookup``: which match a request means; ``registry``: the matches in memory;
 - ``lifecycle``: restore at start, heartbeat, stop.
@@ -25,6 +26,7 @@ from bot.core.clock import Clock
 from bot.services.matches.choosing import Choosing
 from bot.services.matches.controls import Controls
 from bot.services.matches.corrections import Corrections
+from bot.services.matches.courtesy import Courtesy
 from bot.services.matches.ending import Ending
 from bot.services.matches.kit import CHALLENGE_TTL, Deliver, MatchConfig, MatchKit
 from bot.services.matches.lifecycle import Lifecycle
@@ -60,6 +62,8 @@ class Matches:
         self.play = Play(self.kit, self.lookup, self.timing, self.ending)
         self.controls = Controls(self.kit, self.lookup, self.timing, self.ending)
         self.corrections = Corrections(self.kit, self.lookup, self.timing, self.ending)
+        self.courtesy = Courtesy(self.kit, self.lookup, self.lobby, self.ending)
+        self.timing.on_idle = self.courtesy.lapse
         self.viewing = Viewing(self.kit, self.lookup)
         self.lifecycle = Lifecycle(self.kit, self.timing, self.lobby, self.choosing)
         # The requests, as the commands call them.
@@ -81,6 +85,9 @@ class Matches:
         self.adjudicate = self.controls.adjudicate
         self.take_back = self.corrections.take_back
         self.correct = self.corrections.correct
+        self.draw = self.courtesy.draw
+        self.abort = self.courtesy.abort
+        self.rematch = self.courtesy.rematch
         self.suggest_moves = self.lookup.suggest_moves
         self.open_matches = self.lookup.open_matches
         self.start = self.lifecycle.start

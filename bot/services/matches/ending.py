@@ -14,8 +14,9 @@ from typing import Protocol
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.core import buttons
 from bot.core.enums import EndReason, MatchKind, MatchStatus, MoveKind
-from bot.core.messages import Actor, Post, Response
+from bot.core.messages import Actor, Button, Post, Response
 from bot.services.matches.kit import MatchKit
 from bot.services.matches.live import LiveMatch
 from bot.services.matches.timing import Timing
@@ -23,6 +24,7 @@ from bot.services.results import settle
 from bot.services.users import remember
 from bot.store.models import HostAction, Match, MatchPlayer, Move
 from bot.texts import match as texts
+from bot.texts import tools
 from engine.game import Outcome
 
 
@@ -112,7 +114,8 @@ class Ending:
         live.out[seat] = True
         if result_text is not None:
             self.forget(live)
-            return Response(posts=[Post(f"{why}\n{result_text}", live.channel_id, image=image)])
+            return Response(posts=[Post(f"{why}\n{result_text}", live.channel_id, image=image,
+                                        buttons=self.after(live))])
         if moved:
             live.new_turn(now)
         self.timing.arm(live)
@@ -144,7 +147,24 @@ class Ending:
             text = await self.book(s, live, winner, draw, None, how, reason, now)
         live.time_used, live.banks_left = time_used, banks_left
         self.forget(live)
-        return Response(posts=[Post(text, live.channel_id, image=image)])
+        return Response(posts=[Post(text, live.channel_id, image=image,
+                                    buttons=self.after(live))])
+
+    def after(self, live: LiveMatch) -> tuple[Button, ...]:
+        """The buttons under a result: a rematch, colours swapped, for a casual game of
+        two (lichess's courtesy); none for a DM, which a host arranges."""
+        if live.kind != MatchKind.CASUAL or len(live.users) != 2:
+            return ()
+        return (Button(tools.rematch_button(), buttons.rematch(live.number), "primary"),)
+
+    async def void_live(self, live: LiveMatch, how: EndReason, record: str) -> None:
+        """End a match being played without a result (a courtesy's abort, an idle
+        lapse): no reward, no rating; the caller holds its lock and announces it."""
+        async with self.kit.db.session() as s, s.begin():
+            await s.execute(update(Match).where(Match.id == live.id).values(
+                status=MatchStatus.VOIDED, finished_at=self.kit.now(), end_reason=how,
+                turn_resumed_at=None, result_text=record))
+        self.forget(live)
 
     async def decide_unstarted(self, match: Match, winner: str | None, reason: str,
                                action: tuple[Actor, str, str]) -> Response:

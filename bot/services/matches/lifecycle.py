@@ -121,5 +121,8 @@ class Lifecycle:
             resumed_at=match.turn_resumed_at if match.status == MatchStatus.RUNNING else None,
             extra=match.turn_extra, hints=match.hints,
             reward=reward_of(match, self.kit.config.dm_reward), options=dict(match.options))
+        offer = match.time_control.get("draw_offer")
+        if isinstance(offer, list) and len(offer) == 2 and offer[1] == live.ply:
+            live.draw_offer = int(offer[0])  # offered, and no move since
         live.plan_reminders()
         return live

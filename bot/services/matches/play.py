@@ -162,9 +162,11 @@ class Play:
         live.time_used = time_used
         head = texts.played(texts.match_label(live.number, live.kind), live.ply, live.users[seat],
                             game.seat_name(new_state, seat), notation, spent, banks_left[seat])
+        live.draw_offer = None  # a move declines a draw offered
         if result_text is not None:
             self.ending.forget(live)
-            return Response(posts=[Post(f"{head}\n{result_text}", live.channel_id, image=image)])
+            return Response(posts=[Post(f"{head}\n{result_text}", live.channel_id, image=image,
+                                        buttons=self.ending.after(live))])
         live.new_turn(now)
         self.timing.arm(live)
         return Response(posts=[Post(f"{head}\n{self.kit.turn_line(live)}", live.channel_id,

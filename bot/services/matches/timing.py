@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+from bot.core.enums import MatchKind
 from bot.core.messages import Post, Response
 from bot.services.matches.kit import MatchKit
 from bot.services.matches.live import LiveMatch
@@ -24,15 +25,21 @@ async def _no_flag(live: LiveMatch) -> Response:
 class Timing:
     def __init__(self, kit: MatchKit) -> None:
         self.kit = kit
-        # What happens when the reserve runs out (Ending.timeout), wired by Matches.
+        # What happens when the reserve runs out (Ending.timeout), and when a casual
+        # match without a clock has waited too long for a move (Courtesy.lapse): wired
+        # by Matches.
         self.on_flag: OnFlag = _no_flag
+        self.on_idle: OnFlag = _no_flag
 
     def arm(self, live: LiveMatch) -> None:
         """Set the one timer of a match: the next reminder or the flag, whichever first."""
         if live.timer:
             live.timer.cancel()
             live.timer = None
-        if live.finished or live.paused or not live.tc.enabled or live.to_move is None:
+        if live.finished or live.paused or live.to_move is None:
+            return
+        if not live.tc.enabled:
+            self._arm_idle(live)
             return
         assert live.resumed_at is not None
         due = live.flag_at()
@@ -40,6 +47,27 @@ class Timing:
             due = min(due, live.reminders[live.next_reminder].at)
         when = live.resumed_at + (due - live.turn_elapsed)
         live.timer = self.kit.clock.call_at(when, lambda: self._tick(live))
+
+    def _arm_idle(self, live: LiveMatch) -> None:
+        """A casual match without a clock lapses after the idle time without a move."""
+        idle = self.kit.config.casual_idle
+        if idle <= 0 or live.kind != MatchKind.CASUAL:
+            return
+        assert live.resumed_at is not None
+        when = live.resumed_at + (idle - live.turn_elapsed)
+        live.timer = self.kit.clock.call_at(when, lambda: self._idle(live))
+
+    async def _idle(self, live: LiveMatch) -> None:
+        async with live.lock:
+            live.timer = None
+            if live.finished or live.paused or live.tc.enabled:
+                return
+            if live.elapsed(self.kit.now()) < self.kit.config.casual_idle - 1e-6:
+                self.arm(live)
+                return
+            response = await self.on_idle(live)
+        for post in response.posts:
+            await self.kit.deliver(post)
 
     def disarm(self, live: LiveMatch) -> None:
         if live.timer:
