@@ -53,7 +53,7 @@ def event_closed(label: str, event: str) -> str:
 def corrected(host: str, label: str, winner: str | None, reason: str, was: str) -> str:
     reason = plain(reason)
     now = f"{mention(winner)} wins" if winner is not None else "a draw"
-    return (f"✏️ {mention(host)} corrected the result of {label}: {now} (it was "
+    return (f"✏️ {mention(host)} corrected the result of {label}: {now} (before: "
             f"{plain(was)}) — {reason}.")
 
 

@@ -74,7 +74,7 @@ async def test_a_corrected_result_rebooks_garnets_and_ratings_once(h: Harness) -
                  for c in (await s.scalars(select(RatingChange))).all()}
     r = await h.host.correct(number, GUILD, HOSTY, "bob", "alice's move was illegal")
     text = unescape(r.reply.text)
-    assert text.startswith("✏️ <@hosty> corrected the result of DM #1: <@bob> wins (it was "
+    assert text.startswith("✏️ <@hosty> corrected the result of DM #1: <@bob> wins (before: "
                            "Alice won) — alice's move was illegal. Reversed: <@alice> −12, "
                            "<@bob> +7.")
     assert "<@bob> receives 5 garnets." in text and "<@alice>'s 0" not in text
