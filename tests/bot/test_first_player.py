@@ -170,3 +170,4 @@ async def test_a_deadline_survives_a_restart(tmp_path: Path) -> None:
         posts[0].text
     await host2.stop()
     await db2.close()
+

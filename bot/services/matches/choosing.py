@@ -177,6 +177,9 @@ class Choosing:
     def restore(self, match: Match) -> None:
         """After a restart: the deadline of a DM waiting for its First Player, as kept
         (DMs made before deadlines existed get the default from their creation)."""
+        if match.chooser == "lots":  # lots waiting for a player to be free: try again now
+            self._arm(match.id, self.kit.now(), None)
+            return
         kept = match.time_control
         within = float(kept.get("choose_within", self.kit.config.choose_within))
         choose_by = float(kept.get("choose_by", match.created_at + within))
@@ -241,9 +244,10 @@ class Choosing:
             return
         ids = [p.user_id for p in sorted(match.players, key=lambda p: p.order)]
         first = self.kit.rng.choice(ids)
+        note = (texts.first_by_lots(first) if match.chooser == "lots"
+                else texts.unchosen_lots(who, label, within, first))
         try:
-            started = await self._choose(match_id, None, first,
-                                         texts.unchosen_lots(who, label, within, first))
+            started = await self._choose(match_id, None, first, note)
         except Busy:
             self._arm(match_id, self.kit.now() + RETRY, None)
             return
