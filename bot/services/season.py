@@ -99,7 +99,8 @@ class Season:
             held += 1 if give else -1
         said = say.token_given if give else say.token_taken
         return Response(reply=Post(said(host_id=actor.id, user_id=person.id,
-                                        event=chosen.name, reason=reason, held=held)))
+                                        event=chosen.name, reason=reason, held=held),
+                                   pings=(person.id,)))
 
     # ==== eliminations ====================================================================
 
@@ -161,7 +162,7 @@ class Season:
         text = say.nomination(host_id=actor.id, user_id=nominator.id, event=chosen.name,
                               game=game.title, eligible=eligible, protected=protected,
                               out=out, buttons=bool(choices))
-        return Response(reply=Post(text, channel_id, buttons=choices))
+        return Response(reply=Post(text, channel_id, buttons=choices, pings=(nominator.id,)))
 
     async def pick(self, guild_id: str, channel_id: str, actor: Actor, opponent: Actor,
                    event: str | None = None) -> Response:

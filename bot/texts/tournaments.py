@@ -37,6 +37,10 @@ def points(x: float) -> str:
     return f"{x:.2f}".rstrip("0")
 
 
+def points_word(x: float) -> str:
+    return f"{points(x)} {'pt' if x <= 1 else 'pts'}"
+
+
 def span(seconds: float) -> str:
     """A duration for people: 45 min, 2 h, 1 h 30 min, 3 days."""
     minutes = round(seconds / 60)
@@ -174,8 +178,8 @@ def no_tournament_called(*, name: str, known: Sequence[str]) -> str:
 
 
 def no_tournament() -> str:
-    return ("No tournament is open or running here: name one with `tournament:`, or a "
-            "host creates one with `/tournament create`.")
+    return "There is no tournament on this server yet: a host creates one with " \
+           "`/tournament create`."
 
 
 def several_tournaments(*, names: Sequence[str]) -> str:
@@ -274,8 +278,8 @@ def started(*, name: str, number: int, seeds: Sequence[str], dropped: Sequence[s
     return "\n".join(lines)
 
 
-def round_title(*, name: str, number: int, of: int, elimination: bool) -> str:
-    total = f" (of at most {of})" if elimination else f" of {of}"
+def round_title(*, name: str, number: int, of: int, at_most: bool) -> str:
+    total = f" (of at most {of})" if at_most else f" of {of}"
     return f"**{plain(name)} — round {number}{total}**"
 
 

@@ -44,9 +44,9 @@ class Garnets(EconomyBase):
                 count = len(await events.players(s, scope.event.id))
                 priority = (row.priority, count) if row is not None else None
                 extra = await season_line(s, scope.event.id, who.id)
-        return Response.say(say.balance(name=name, amount=have, where=where(scope),
-                                        in_event=scope.event is not None, priority=priority)
-                            + extra)
+        text = say.balance(name=name, amount=have, where=where(scope),
+                           in_event=scope.event is not None, priority=priority)
+        return Response.say(text.removesuffix(".") + extra + "." if extra else text)
 
     async def transfer(self, guild_id: str, actor: Actor, to: Actor, amount: int | None,
                        reason: str = "", event: str | None = None) -> Response:

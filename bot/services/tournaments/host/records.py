@@ -65,9 +65,9 @@ class Setup:
 
     @property
     def remind_before(self) -> float:
-        """The reminder comes a quarter of the round's time before its deadline, at
-        most an hour before."""
-        return min(3600.0, (self.deadline or 0.0) / 4)
+        """The reminder comes a quarter of the round's time before its deadline (in
+        whole minutes), at most an hour before."""
+        return min(3600.0, 60.0 * max(1, int((self.deadline or 0.0) / 4 // 60)))
 
     def to_json(self) -> dict[str, Any]:
         return {"time_control": self.time_control.to_json(), "game_options": self.game_options,
@@ -252,9 +252,15 @@ async def find(s: AsyncSession, guild_id: str, text: str | None,
         return here[0]
     if len(live) == 1:
         return live[0]
-    if not live:
+    if live:
+        raise TournamentRefusal(say.several_tournaments(names=[t.name for t in here or live]))
+    # None open or running: the latest one, of this channel first (to read its results).
+    last = await s.scalar(select(TournamentRow).where(
+        TournamentRow.guild_id == guild_id).order_by(
+            (TournamentRow.channel_id == channel_id).desc(), TournamentRow.id.desc()).limit(1))
+    if last is None:
         raise TournamentRefusal(say.no_tournament())
-    raise TournamentRefusal(say.several_tournaments(names=[t.name for t in here or live]))
+    return last
 
 
 async def choices(s: AsyncSession, guild_id: str, current: str) -> list[tuple[str, str]]:

@@ -119,7 +119,7 @@ def _current(games: list[Played]) -> Played | None:
 def round_announcement(loaded: Loaded, rnd: Round, deadline: float | None) -> str:
     core = loaded.core
     lines = [say.round_title(name=loaded.row.name, number=rnd.number, of=core.rounds,
-                             elimination=core.format.elimination)]
+                             at_most=core.format.value == "double")]
     for p in rnd.pairings:
         game = _current(loaded.games_of(rnd.number, p.board))
         where = (game.channel_id if game is not None
@@ -179,7 +179,7 @@ def standing_rows(loaded: Loaded, table: Sequence[Standing],
     rows = []
     for st in table[:limit]:
         name = loaded.name(st.player) + ("" if st.active else " (out)")
-        rows.append((st.place or str(st.rank), name, f"{say.points(st.points)} pts",
+        rows.append((st.place or str(st.rank), name, say.points_word(st.points),
                      say.tiebreak_text([(t.value, st.tiebreaks.get(t.value, 0.0))
                                         for t in shown])))
     return rows
