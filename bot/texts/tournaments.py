@@ -13,8 +13,8 @@ from datetime import UTC, datetime
 from bot.core.escape import plain
 from bot.core.messages import mention
 
-FORMATS = {"swiss": "Swiss", "roundrobin": "round robin", "single": "single elimination",
-           "double": "double elimination"}
+FORMATS = {"swiss": "Swiss", "roundrobin": "Round robin", "single": "Single elimination",
+           "double": "Double elimination"}
 FIRSTS = {"chooses": "the higher seed chooses who moves first",
           "alternate": "who moves first is balanced",
           "lots": "who moves first is drawn by lot"}
@@ -38,7 +38,7 @@ def points(x: float) -> str:
 
 
 def points_word(x: float) -> str:
-    return f"{points(x)} {'pt' if x <= 1 else 'pts'}"
+    return f"{points(x)} {'pt' if x in (0.5, 1) else 'pts'}"
 
 
 def span(seconds: float) -> str:
@@ -357,7 +357,9 @@ def tiebreak_text(values: Sequence[tuple[str, float]]) -> str:
     return ", ".join(f"{TIEBREAKS.get(k, k)} {points(v)}" for k, v in values)
 
 
-def standings_head(*, name: str, done: int, of: int, final: bool) -> str:
+def standings_head(*, name: str, done: int, of: int, final: bool, cancelled: bool) -> str:
+    if cancelled:
+        return f"**{plain(name)} — standings when it was cancelled**"
     if final:
         return f"**{plain(name)} — final standings**"
     if not done:

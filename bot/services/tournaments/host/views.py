@@ -191,7 +191,8 @@ def standings_text(loaded: Loaded, final: bool = False, limit: int | None = SHOW
     done = len(state.rounds) - (0 if state.round_complete else 1)
     table = core.standings(loaded.events)
     head = say.standings_head(name=loaded.row.name, done=done, of=core.rounds,
-                              final=final or loaded.row.status == "finished")
+                              final=final or loaded.row.status == "finished",
+                              cancelled=loaded.row.status == "cancelled")
     return head + "\n" + say.standings_lines(rows=standing_rows(loaded, table, limit),
                                              total=len(table),
                                              elimination=core.format.elimination)
