@@ -123,7 +123,8 @@ def build_discord_bot(settings: Settings, db: Database,
     """The Discord bot with its services (the bot delivers the services' own posts)."""
     from bot.adapters.discord.client import GarnetBot
 
-    bot = GarnetBot(command_guild=settings.command_guild)
+    bot = GarnetBot(command_guild=settings.command_guild,
+                    members_intent=settings.members_intent)
     bot.attach(build_services(db, clock or RealClock(), host_config(settings),
                               deliver=bot.deliver, threads=bot.thread_in))
     return bot

@@ -40,6 +40,7 @@ class Settings:
     instance: str
     log_level: str
     render_processes: int
+    members_intent: bool = False  # Discord's Server Members intent (roles' members)
 
     @classmethod
     def from_env(cls, env_file: str | None = ".env") -> Settings:
@@ -59,4 +60,6 @@ class Settings:
             instance=os.environ.get("INSTANCE_NAME", "").strip() or "main",
             log_level=os.environ.get("LOG_LEVEL", "").strip().upper() or "INFO",
             render_processes=_int("RENDER_PROCESSES", min(4, os.cpu_count() or 1)),
+            members_intent=os.environ.get("MEMBERS_INTENT", "").strip().lower()
+            in ("1", "yes", "true", "on"),
         )

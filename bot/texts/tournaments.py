@@ -148,8 +148,8 @@ def full(*, name: str, most: int) -> str:
 
 
 def role_needs_members() -> str:
-    return ("Adding a role's members needs the adapter to know them; name the players "
-            "one by one with `player:`.")
+    return ("The bot cannot see who has a role here (on Discord it needs the Server Members "
+            "intent: `MEMBERS_INTENT=yes`); name the players one by one with `player:`.")
 
 
 def role_empty(*, role: str) -> str:

@@ -49,7 +49,8 @@ async def test_tournament_transcript(tmp_path: Path) -> None:
     db = await open_database(f"sqlite+aiosqlite:///{tmp_path / 'garnet.db'}")
     clock = VirtualClock(start=START)
     console = Console(None, tmp_path / "images", out=out, hosts=("host",))
-    services = build_services(db, clock, MatchConfig(render_processes=0),
+    # A heartbeat a minute: the transcript waits half an hour with matches running.
+    services = build_services(db, clock, MatchConfig(render_processes=0, heartbeat_every=60),
                               deliver=console.show, rng=random.Random(SEED),
                               threads=console.thread_in)
     console.attach(services)
@@ -175,8 +176,8 @@ async def world_on(url: str, clock: VirtualClock) -> World:
     async def deliver(post: Post) -> None:
         posts.append(post)
 
-    services = build_services(db, clock, MatchConfig(render_processes=0), deliver=deliver,
-                              rng=random.Random(3))
+    services = build_services(db, clock, MatchConfig(render_processes=0, heartbeat_every=60),
+                              deliver=deliver, rng=random.Random(3))
     world = World(url, clock, db, services, posts)
     await services.matches.start()
     await services.roles.adopt(GUILD, [Role("host-role", "Host")])
@@ -234,9 +235,9 @@ async def test_a_restart_in_the_middle_of_a_round_loses_nothing(tmp_path: Path) 
     await resign(w, 2, "dan")
     before = await log_of(w)
     assert sum(isinstance(e, Reported) for e in before) == 1
-    w.services.tournaments.flow.disarm_all()  # the old process's timers die with it
-
-    w2 = await world_on(url, clock)  # no stop(): a crash
+    # No stop(): a crash. The old process's timers die with it (a clock of its own).
+    clock = VirtualClock(start=clock.now())
+    w2 = await world_on(url, clock)
     after = await log_of(w2)
     # Both results of round 1 are in; round 2 is paired and its matches started.
     reports = [e for e in after if isinstance(e, Reported)]

@@ -39,12 +39,15 @@ log = logging.getLogger(__name__)
 TYPED = (discord.MessageType.default, discord.MessageType.reply)
 
 
-def intents() -> discord.Intents:
-    """Servers and their channels, and the text of messages: typed moves are messages."""
+def intents(members: bool = False) -> discord.Intents:
+    """Servers and their channels, and the text of messages: typed moves are messages.
+    ``members`` (the privileged Server Members intent) lets hosts enter a role's
+    members in a tournament."""
     wanted = discord.Intents.none()
     wanted.guilds = True
     wanted.guild_messages = True
     wanted.message_content = True
+    wanted.members = members
     return wanted
 
 
@@ -112,8 +115,9 @@ class GarnetBot(commands.Bot):
     """Every command, button and typed move goes to the services through the commands."""
 
     def __init__(self, services: Services | None = None,
-                 command_guild: int | None = None) -> None:
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents(),
+                 command_guild: int | None = None, members_intent: bool = False) -> None:
+        super().__init__(command_prefix=commands.when_mentioned,
+                         intents=intents(members_intent),
                          help_command=None, allowed_mentions=MENTIONS, tree_cls=GarnetTree)
         self._services = services
         self.command_guild = command_guild
