@@ -235,7 +235,7 @@ def too_few(*, name: str, count: int, checkin: bool) -> str:
 
 
 def cannot_run(*, reason: str) -> str:
-    return f"That tournament cannot be played so: {reason}."
+    return f"That is not possible: {reason}."
 
 
 def round_unfinished(*, number: int, boards: Sequence[int]) -> str:
@@ -315,12 +315,14 @@ def waiting_for_start(*, board: int, user_id: str, number: int) -> str:
 
 
 def game_note(*, name: str, number: int, board: int, spot: str | None, game: int,
-              best_of: int, score: str | None) -> str:
+              best_of: int, score: tuple[str, float, float, str] | None) -> str:
+    """``score``: the series so far, (first-named, their points, the other's, other)."""
     where = spot or f"board {board}"
-    series = f" · game {game} of {best_of}" if best_of > 1 else (
+    series = f" · game {game} of {best_of}" if game <= best_of and best_of > 1 else (
         f" · deciding game {game}" if game > 1 else "")
     if score and game > 1:
-        series += f" (series {score})"
+        a, x, y, b = score
+        series += f" (series: {plain(a)} {points(x)}–{points(y)} {plain(b)})"
     return f"{TROPHY} {plain(name)} · round {number} · {where}{series}"
 
 
@@ -357,14 +359,16 @@ def tiebreak_text(values: Sequence[tuple[str, float]]) -> str:
     return ", ".join(f"{TIEBREAKS.get(k, k)} {points(v)}" for k, v in values)
 
 
-def standings_head(*, name: str, done: int, of: int, final: bool, cancelled: bool) -> str:
+def standings_head(*, name: str, done: int, of: int, final: bool, cancelled: bool,
+                   at_most: bool = False) -> str:
     if cancelled:
         return f"**{plain(name)} — standings when it was cancelled**"
     if final:
         return f"**{plain(name)} — final standings**"
     if not done:
         return f"**{plain(name)} — standings before round 1**"
-    return f"**{plain(name)} — standings after round {done} of {of}**"
+    total = f"at most {of}" if at_most else str(of)
+    return f"**{plain(name)} — standings after round {done} of {total}**"
 
 
 def next_by_host(*, number: int) -> str:

@@ -202,10 +202,12 @@ class Flow:
             channel, abandon = await self.matches.threads(row.channel_id, say.thread_name(
                 name=row.name, number=number, board=pairing.board,
                 first=loaded.name(pairing.first), second=loaded.name(pairing.second)))
+        points = series.score if series.first == pairing.first else series.score[::-1]
         note = say.game_note(name=row.name, number=number, board=pairing.board,
                              spot=pairing.match, game=game_no,
                              best_of=loaded.core.options.best_of,
-                             score=series.text() if series.winners else None)
+                             score=(loaded.name(pairing.first), points[0], points[1],
+                                    loaded.name(pairing.second)) if series.winners else None)
 
         async def link(s: AsyncSession, match_id: int) -> None:
             s.add(TournamentGame(tournament_id=row.id, round=number, board=pairing.board,

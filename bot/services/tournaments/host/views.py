@@ -192,7 +192,8 @@ def standings_text(loaded: Loaded, final: bool = False, limit: int | None = SHOW
     table = core.standings(loaded.events)
     head = say.standings_head(name=loaded.row.name, done=done, of=core.rounds,
                               final=final or loaded.row.status == "finished",
-                              cancelled=loaded.row.status == "cancelled")
+                              cancelled=loaded.row.status == "cancelled",
+                              at_most=core.format.value == "double")
     return head + "\n" + say.standings_lines(rows=standing_rows(loaded, table, limit),
                                              total=len(table),
                                              elimination=core.format.elimination)
