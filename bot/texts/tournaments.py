@@ -508,6 +508,10 @@ def pairing_row(*, board: int, spot: str | None, first: str, second: str,
     return f"{head}{plain(first)} – {plain(second)}: {state}"
 
 
+def more_boards(*, count: int) -> str:
+    return f"… and {count} more board{'s' if count != 1 else ''} (`/tournament export` has all)."
+
+
 def no_rounds_yet(*, name: str) -> str:
     return f"{plain(name)} has no rounds yet."
 

@@ -53,6 +53,24 @@ from bot.texts import tournaments as say
 
 log = logging.getLogger(__name__)
 MAX_STEPS = 64  # a bound on what one look at a tournament may do in a row
+LONGEST = 1900  # characters in one post (Discord takes 2,000)
+
+
+def split(text: str, channel_id: str, pings: tuple[str, ...] | None = None,
+          limit: int = LONGEST) -> list[Post]:
+    """A long text (the pairings of a big round) as posts of at most ``limit``
+    characters, cut between lines."""
+    posts: list[Post] = []
+    part: list[str] = []
+    size = 0
+    for line in text.splitlines():
+        if part and size + len(line) + 1 > limit:
+            posts.append(Post("\n".join(part), channel_id, pings=pings))
+            part, size = [], 0
+        part.append(line[:limit])
+        size += len(line) + 1
+    posts.append(Post("\n".join(part), channel_id, pings=pings))
+    return posts
 
 
 class Flow:
@@ -269,8 +287,8 @@ class Flow:
         due = [(p, series_of(core, p, [])[0]) for p in rnd.pairings if p.decided is None]
         games = await self._start_games(loaded, rnd.number, due)
         loaded = await self.load(row.id)
-        posts = [Post(views.round_announcement(loaded, rnd, deadline), row.channel_id,
-                      pings=()), *games]
+        posts = [*split(views.round_announcement(loaded, rnd, deadline), row.channel_id,
+                        pings=()), *games]
         if core.state(loaded.events).round_complete:  # every pairing decided already
             posts += await self._round_over(row.id)
         return posts
@@ -283,7 +301,7 @@ class Flow:
             stored.deadline_at = None
         loaded = await self.load(tournament_id)
         state = loaded.core.state(loaded.events)
-        posts = [Post(views.round_results(loaded, state), loaded.row.channel_id, pings=())]
+        posts = split(views.round_results(loaded, state), loaded.row.channel_id, pings=())
         return posts + await self._after_round(loaded, announce_next=True)
 
     async def _after_round(self, loaded: Loaded, announce_next: bool) -> list[Post]:
@@ -385,7 +403,7 @@ class Flow:
             assert stored is not None
             stored.reminded = True
         text = views.reminder(loaded, state, row.deadline_at - self.now(), row.deadline_at)
-        return Response(posts=[Post(text, row.channel_id)])
+        return Response(posts=split(text, row.channel_id))
 
     async def deadline(self, tournament_id: int, number: int) -> Response:
         """The round's time is up: a pairing whose game is being played goes on; every
@@ -413,11 +431,11 @@ class Flow:
         for match_id in unplayed:
             posts += (await self.matches.close(match_id, say.void_reason_deadline())).posts
         loaded = await self.load(tournament_id)
-        notice = Post(say.deadline_passed(name=row.name, number=number, lines=lines,
-                                          playing=playing), row.channel_id)
+        notice = say.deadline_passed(name=row.name, number=number, lines=lines,
+                                     playing=playing)
         if reports and loaded.core.options.forfeit_drops:
-            notice.text += "\n" + say.withdrawn_note()
-        posts.append(notice)
+            notice += "\n" + say.withdrawn_note()
+        posts += split(notice, row.channel_id)
         if reports:
             posts += await self.record(loaded, reports, note="round deadline")
         return Response(posts=posts)

@@ -453,7 +453,7 @@ class Tournaments:
         wanted = number or played
         if not 1 <= wanted <= played:
             raise TournamentRefusal(say.no_such_round(number=wanted, played=played))
-        return Response.say(views.pairings_text(loaded, wanted))
+        return Response.say(views.pairings_text(loaded, wanted, actor.id))
 
     async def info(self, guild_id: str, channel_id: str, actor: Actor,
                    tournament: str | None = None) -> Response:

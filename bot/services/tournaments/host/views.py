@@ -37,6 +37,7 @@ from bot.texts.match import match_label, options_line
 from engine.registry import get_game
 
 SHOWN = 16  # standings rows in a message; the image and /tournament standings have all
+LISTED = 30  # boards listed by /tournament pairings (the asker's always)
 
 
 # ---- names ---------------------------------------------------------------------------------
@@ -267,12 +268,14 @@ def no_shows(loaded: Loaded, state: State,
 # ---- reading it ----------------------------------------------------------------------------
 
 
-def pairings_text(loaded: Loaded, number: int) -> str:
+def pairings_text(loaded: Loaded, number: int, asker: str | None = None) -> str:
+    """A round's pairings and how each stands: the first ``LISTED``, and the asker's."""
     core = loaded.core
     state = core.state(loaded.events)
     rnd = state.rounds[number - 1]
     lines = []
-    for p in rnd.pairings:
+    shown = [p for i, p in enumerate(rnd.pairings) if i < LISTED or asker in p.players]
+    for p in shown:
         outcome = state.outcome(rnd.number, p)
         game = _current(loaded.games_of(rnd.number, p.board))
         if outcome is not None:
@@ -287,8 +290,10 @@ def pairings_text(loaded: Loaded, number: int) -> str:
             where = f"playing {match_label(game.number, 'casual')}"
         lines.append(say.pairing_row(board=p.board, spot=p.match, first=loaded.name(p.first),
                                      second=loaded.name(p.second), state=where))
+    if len(shown) < len(rnd.pairings):
+        lines.append(say.more_boards(count=len(rnd.pairings) - len(shown)))
     return say.pairings(name=loaded.row.name, number=number, lines=lines,
-                        byes=[loaded.name(b) for b in rnd.byes])
+                        byes=[loaded.name(b) for b in rnd.byes[:LISTED]])
 
 
 # ---- the books -----------------------------------------------------------------------------
