@@ -484,6 +484,8 @@ class Tournaments:
                      tournament: str | None = None) -> Response:
         await self.roles.require_host(guild_id, actor)
         loaded = await self._loaded(guild_id, channel_id, tournament)
+        if not loaded.events:
+            raise TournamentRefusal(say.no_rounds_yet(name=loaded.row.name))
         files: list[Image] = views.export(loaded)
         return Response(reply=Post(say.export_ready(name=loaded.row.name), ephemeral=True,
                                    attachments=tuple(files)))
