@@ -161,6 +161,7 @@ class FakeDiscord:
         self.unexpected: list[str] = []
         self._ids = itertools.count(700_000_000_000_000_001)
         self._token_channel: dict[str, int] = {}
+        self.departed: set[int] = set()  # people who left: options resolve them as users only
         self.channels: dict[int, dict[str, Any]] = {
             s.channel: self.channel_payload(s.channel) for s in SERVERS.values()}
 
@@ -381,8 +382,9 @@ class FakeDiscord:
             if kind is discord.AppCommandOptionType.user:
                 assert isinstance(value, Person)
                 resolved.setdefault("users", {})[str(value.id)] = value.user()
-                resolved.setdefault("members", {})[str(value.id)] = self.member_of(
-                    value, self.guild_of(channel_id), with_user=False)
+                if value.id not in self.departed:
+                    resolved.setdefault("members", {})[str(value.id)] = self.member_of(
+                        value, self.guild_of(channel_id), with_user=False)
                 value = str(value.id)
             elif kind is discord.AppCommandOptionType.role:
                 resolved.setdefault("roles", {})[str(value)] = next(
@@ -413,8 +415,9 @@ class FakeDiscord:
             kind = params[key].type
             if kind is discord.AppCommandOptionType.user:
                 resolved.setdefault("users", {})[str(value.id)] = value.user()
-                resolved.setdefault("members", {})[str(value.id)] = self.member_of(
-                    value, guild, with_user=False)
+                if value.id not in self.departed:
+                    resolved.setdefault("members", {})[str(value.id)] = self.member_of(
+                        value, guild, with_user=False)
                 value = str(value.id)
             options.append({"name": key, "type": kind.value, "value": value})
         data = {"id": str(self.snowflake()), "name": group, "type": 1,

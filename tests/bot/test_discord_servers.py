@@ -182,3 +182,13 @@ async def test_user_text_pings_nobody_and_renders_plain(both: World) -> None:
     # A typed move that is chat with a mention changes nothing and says nothing.
     calls, _ = await world.say(ALICE, f"<@{CAROL.id}> @everyone look")
     assert sends(calls) == []
+
+
+async def test_a_player_who_left_can_still_be_named(world: World) -> None:
+    await sub_in(world, HANA, CHANNEL_ID, "event", "create", name="Season 1")
+    await sub_in(world, HANA, CHANNEL_ID, "event", "add", player=BOB)
+    world.fake.departed.add(BOB.id)  # Bob leaves the server
+    fine = only(await world.slash(HANA, "fine", player=BOB, amount=1, reason="left"))
+    assert not fine.ephemeral and f"fined <@{BOB.id}> 1 garnet" in fine.content
+    gone = only(await sub_in(world, HANA, CHANNEL_ID, "event", "remove", player=BOB))
+    assert f"<@{BOB.id}> leaves **Season 1**" in gone.content
