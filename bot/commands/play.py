@@ -44,7 +44,7 @@ async def _cancel(s: Services, c: Call) -> Response:
 
 async def _move(s: Services, c: Call) -> Response:
     return await s.matches.move(c.get("match"), c.guild_id, c.channel_id, c.actor,
-                                c.options["move"])
+                                c.options["move"], sent_at=c.sent_at)
 
 
 async def _resign(s: Services, c: Call) -> Response:

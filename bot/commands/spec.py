@@ -128,6 +128,7 @@ class Call:
     actor: Actor
     options: Mapping[str, Any]
     open_thread: Callable[[str], Awaitable[Thread]] | None = None
+    sent_at: float | None = None  # when the user sent it (the platform's timestamp)
 
     def get(self, name: str, default: Any = None) -> Any:
         value = self.options.get(name)

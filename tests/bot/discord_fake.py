@@ -156,7 +156,10 @@ SERVERS = {
 
 
 class FakeDiscord:
-    def __init__(self) -> None:
+    def __init__(self, clock: Any = None) -> None:
+        # With a clock, ids are snowflakes of its time, as Discord's are of the moment
+        # the message or interaction was made (discord.py reads created_at from them).
+        self.clock = clock
         self.calls: list[Call] = []
         self.unexpected: list[str] = []
         self._ids = itertools.count(700_000_000_000_000_001)
@@ -165,8 +168,13 @@ class FakeDiscord:
         self.channels: dict[int, dict[str, Any]] = {
             s.channel: self.channel_payload(s.channel) for s in SERVERS.values()}
 
-    def snowflake(self) -> int:
-        return next(self._ids)
+    def snowflake(self, ago: float = 0.0) -> int:
+        """A new id; with a clock, made ``ago`` seconds before its now."""
+        n = next(self._ids)
+        if self.clock is None:
+            return n
+        ms = int((self.clock.now() - ago) * 1000) - discord.utils.DISCORD_EPOCH
+        return (ms << 22) | (n & 0x3FFFFF)
 
     def install(self, monkeypatch: Any) -> None:
         fake = self
@@ -339,9 +347,13 @@ class FakeDiscord:
     # ---- gateway events -----------------------------------------------------------
 
     def message_create(self, author: Person, content: str, channel_id: int = CHANNEL_ID,
-                       bot: bool = False) -> dict[str, Any]:
+                       bot: bool = False, sent_ago: float = 0.0) -> dict[str, Any]:
+        """A message as the gateway delivers it; ``sent_ago``: sent that long before
+        (delivered late)."""
         data = self.message_payload(channel_id, {"content": content},
                                     author=user_payload(author.id, author.name, bot=bot))
+        if sent_ago:
+            data["id"] = str(self.snowflake(sent_ago))
         guild = self.guild_of(channel_id)
         data["guild_id"] = str(guild)
         data["member"] = self.member_of(author, guild, with_user=False)

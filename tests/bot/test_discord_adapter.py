@@ -102,7 +102,8 @@ def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 async def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                 migrated: Path) -> AsyncIterator[World]:
-    fake = FakeDiscord()
+    clock = VirtualClock()
+    fake = FakeDiscord(clock)
     fake.install(monkeypatch)
     shutil.copy(migrated, tmp_path / "garnet.db")
     url = f"sqlite+aiosqlite:///{tmp_path / 'garnet.db'}"
@@ -111,7 +112,6 @@ async def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         Settings.from_env(env_file=None), discord_token="token", database_url=url,
         host_role="Host", image_dir=tmp_path, dm_reward=3, command_guild=GUILD_ID,
         instance="test", render_processes=0)
-    clock = VirtualClock()
     bot = await start_bot(fake, settings, db, clock)
     world = World(fake, bot, clock, set(asyncio.all_tasks()), settings, db)
     try:
@@ -401,3 +401,13 @@ async def test_reminder_is_posted_by_deliver(world: World) -> None:
     assert reminder.content == f"⏰ <@{ALICE.id}>: 30 s left of your turn time."
     assert reminder.body["allowed_mentions"] == {
         "parse": [], "users": [ALICE.id]}
+
+
+async def test_a_typed_move_delivered_late_counts_when_it_was_sent(world: World) -> None:
+    """The message's snowflake timestamp is when the player sent it: sent at 59 s of a
+    60 s turn and delivered at 60.5 s, it is in time."""
+    await challenge_accepted(world)
+    await world.advance(60.5)
+    (board,) = sends((await world.say(ALICE, "D left", sent_ago=1.5))[0])
+    assert "played **DL**" in board.content
+    assert world.live().time_used[0] == pytest.approx(59.0)

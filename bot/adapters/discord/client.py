@@ -147,7 +147,8 @@ class GarnetBot(commands.Bot):
               options: dict[str, Any]) -> Call:
         return Call(str(interaction.guild_id), str(interaction.channel_id),
                     actor_of(interaction.user), options,
-                    open_thread=lambda name: _open_thread(interaction, name))
+                    open_thread=lambda name: _open_thread(interaction, name),
+                    sent_at=interaction.created_at.timestamp())
 
     async def invoke_command(self, interaction: discord.Interaction, command: Command,
                              values: dict[str, Any], defer: Defer) -> None:
@@ -222,7 +223,8 @@ class GarnetBot(commands.Bot):
         actor = actor_of(message.author)
         try:
             response = await answered(lambda: self.services.matches.typed(
-                guild, here, actor, message.content, message_id=str(message.id)))
+                guild, here, actor, message.content, message_id=str(message.id),
+                sent_at=message.created_at.timestamp()))
         except Exception:
             log.exception("typed message %s failed", message.id)
             response = Response.error(SOMETHING_WRONG)

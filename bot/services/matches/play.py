@@ -35,10 +35,12 @@ class Play:
         self.ending = ending
 
     async def typed(self, guild_id: str, channel_id: str, actor: Actor, text: str,
-                    message_id: str | None = None) -> Response:
+                    message_id: str | None = None, sent_at: float | None = None) -> Response:
         """A message in a channel. Only a player's message can touch their match, and
-        only one that reads as a move; everything else is ignored."""
-        received = self.kit.now()
+        only one that reads as a move; everything else is ignored. ``sent_at`` is when
+        the player sent it (the platform's timestamp): the move counts then, within
+        ``timing.MAX_LAG`` of its arrival."""
+        received = self.timing.counted_at(sent_at)
         live = self.kit.live.for_seat(guild_id, channel_id, actor.id)
         if live is None:
             return Response()
@@ -49,9 +51,10 @@ class Play:
             return Response()
 
     async def move(self, match_id: int | None, guild_id: str, channel_id: str,
-                   actor: Actor, text: str) -> Response:
-        """``/move``: the same as typing the move, with every problem reported."""
-        received = self.kit.now()
+                   actor: Actor, text: str, sent_at: float | None = None) -> Response:
+        """``/move``: the same as typing the move, with every problem reported; it
+        counts when the command was sent, not after its round trip."""
+        received = self.timing.counted_at(sent_at)
         live = self.lookup.live(match_id, guild_id, channel_id, actor, player=True)
         return await self._submit(live, actor, text, None, explicit=True, received=received,
                                   ply_seen=live.ply)
