@@ -20,10 +20,12 @@ from PIL import Image, ImageDraw
 
 from engine.game import Outcome
 from engine.imaging import fit_text, font, to_png
+from engine.palette import png_of
 from engine.sigma import rules
 from engine.sigma.deck import BLACK, DEFAULT_DECK, WHITE, Card, Deck
 from engine.sigma.geometry import NOTHING, Cell, neighbours, opposite, step
 from engine.sigma.state import SEAT_NAMES, Board, SigmaState
+from engine.text import draw_text, fit_line, text_length
 
 WIDTH = 960
 HEADER = 58
@@ -113,13 +115,16 @@ def _triangle(centre: tuple[float, float], d: int, size: float) -> list[tuple[fl
 
 
 def _badge(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, radius: float,
-           fill: Colour = GOLD, ink: Colour = INK) -> None:
+           fill: Colour = GOLD, ink: Colour = INK, image: Image.Image | None = None) -> None:
     x, y = centre
     w = max(radius, radius * 0.62 * len(text))
     draw.rounded_rectangle((x - w, y - radius, x + w, y + radius), radius=radius, fill=fill,
                            outline=ink, width=max(1, round(radius / 9)))
-    draw.text((x, y + 0.5), text, font=font(max(11, round(radius * 1.25)), True), fill=ink,
-              anchor="mm")
+    if image is None:
+        draw.text((x, y + 0.5), text, font=font(max(11, round(radius * 1.25)), True),
+                  fill=ink, anchor="mm")
+    else:
+        draw_text(image, (x, y + 0.5), text, max(11, round(radius * 1.25)), True, ink, "mm")
 
 
 def _board(draw: ImageDraw.ImageDraw, image: Image.Image, state: SigmaState, board: Board,
@@ -213,15 +218,15 @@ def _board(draw: ImageDraw.ImageDraw, image: Image.Image, state: SigmaState, boa
         if (step(cell, d), opposite(d)) in numbers:
             dr, dc = ((-1, 0), (0, 1), (1, 0), (0, -1))[d]
             _badge(draw, (mx - dc * size * 0.26, my - dr * size * 0.26), str(n),
-                   max(9.0, size * 0.21))
+                   max(9.0, size * 0.21), image=image)
         else:
-            _badge(draw, (mx, my), str(n), radius)
+            _badge(draw, (mx, my), str(n), radius, image=image)
     if not over and not numbered:
         draw.text((BOARD_X + 10, BOARD_Y + 8), "no usable side", font=font(18, True), fill=MUTED)
 
 
 def _mini_card(draw: ImageDraw.ImageDraw, card: Card, x: float, y: float, m: int,
-               faded: bool) -> None:
+               faded: bool, image: Image.Image | None = None) -> None:
     """A card of a hand with its box's top-left at (x, y), cells of ``m`` pixels, arrows
     numbered in deck order."""
     fill = (WHITE_CELL if card.colour == WHITE else BLACK_CELL) if not faded else FADED
@@ -235,29 +240,32 @@ def _mini_card(draw: ImageDraw.ImageDraw, card: Card, x: float, y: float, m: int
         dr, dc = ((-1, 0), (0, 1), (1, 0), (0, -1))[arrow.dir]
         centre = (cx + dc * m * 0.95, cy + dr * m * 0.95)
         if faded:
-            _badge(draw, centre, str(n), m * 0.36, fill=BG, ink=FADED)
+            _badge(draw, centre, str(n), m * 0.36, fill=BG, ink=FADED, image=image)
         else:
-            _badge(draw, centre, str(n), m * 0.36)
+            _badge(draw, centre, str(n), m * 0.36, image=image)
 
 
 def _card_width(card: Card, m: int) -> int:
     return max(len(card.rows[0]) * m + 2 * m, 3 * m)
 
 
-def _hands(draw: ImageDraw.ImageDraw, state: SigmaState, board: Board, outcome: Outcome | None,
-           names: Sequence[str] | None) -> None:
+def _hands(draw: ImageDraw.ImageDraw, image: Image.Image, state: SigmaState, board: Board,
+           outcome: Outcome | None, names: Sequence[str] | None, verdict: str | None) -> None:
     for seat in (WHITE, BLACK):
         y = HAND_TOP + seat * HAND_ROW
         left = sum(board.hands[seat])
         role = "mouse" if seat == WHITE else "cat"
         label = f"{SEAT_NAMES[seat]} ({role})"
+        shown = []
         if names and seat < len(names) and names[seat].strip():
-            label += f" · {names[seat].strip()}"
+            shown = [names[seat].strip()]
+            label += f" · {shown[0]}"
         label += f" · {left} card{'s' if left != 1 else ''} left"
         swatch = WHITE_CELL if seat == WHITE else BLACK_CELL
         draw.rectangle((24, y + 4, 46, y + 26), fill=swatch, outline=INK, width=2)
-        draw.text((56, y + 2), fit_text(label, 620, 22), font=font(22, True), fill=INK)
-        if outcome is None and state.turn == seat:
+        label, size = fit_line(label, 620, 22, names=shown)
+        draw_text(image, (56, y + 2), label, size, True, INK)
+        if outcome is None and verdict is None and state.turn == seat:
             _pill(draw, WIDTH - 24, y, "to play", GOLD)
         elif outcome is not None and outcome.winner == seat:
             _pill(draw, WIDTH - 24, y, "wins", WIN_BG)
@@ -272,42 +280,47 @@ def _hands(draw: ImageDraw.ImageDraw, state: SigmaState, board: Board, outcome: 
             w = _card_width(card, m)
             faded = count == 0
             top = cy + m + (3 - len(card.rows)) * m / 2
-            _mini_card(draw, card, x + m, top, m, faded)
+            _mini_card(draw, card, x + m, top, m, faded, image)
             caption = card.name + (f" ×{count}" if count > 1 else "")
             if faded:
                 caption = f"{card.name} ×0"
-            draw.text((x + w / 2, cy + 5 * m + 6), caption, font=font(max(12, m - 4), True),
-                      fill=FADED if faded else INK, anchor="ma")
+            draw_text(image, (x + w / 2, cy + 5 * m + 6), caption, max(12, m - 4), True,
+                      FADED if faded else INK, "ma")
             x += w + 16
 
 
 def _pill(draw: ImageDraw.ImageDraw, right: int, y: int, text: str, fill: Colour) -> None:
     face = font(20, True)
-    w = draw.textlength(text, font=face)
+    w = text_length(text, 20, True)
     draw.rounded_rectangle((right - w - 20, y, right, y + 30), radius=8, fill=fill)
     draw.text((right - w - 10, y + 4), text, font=face, fill=INK)
 
 
-def _header(draw: ImageDraw.ImageDraw, deck: Deck) -> None:
-    draw.text((24, 14), "Sigma Escape", font=font(28, True), fill=INK)
+def _header(draw: ImageDraw.ImageDraw, image: Image.Image, deck: Deck) -> None:
+    draw_text(image, (24, 14), "Sigma Escape", 28, True, INK)
     note = deck.name + (" · a reconstruction, not the real cards" if deck.reconstruction
                         else f" · {deck.source}")
     draw.text((WIDTH - 24, 22), fit_text(note, 640, 18), font=font(18), fill=MUTED, anchor="ra")
 
 
-def _status(draw: ImageDraw.ImageDraw, state: SigmaState, board: Board,
-            outcome: Outcome | None, numbered: int) -> None:
+def _status(draw: ImageDraw.ImageDraw, image: Image.Image, state: SigmaState, board: Board,
+            outcome: Outcome | None, numbered: int, verdict: str | None,
+            names: Sequence[str]) -> None:
     y = HAND_TOP + 2 * HAND_ROW + 6
     blanks = len(board.blanks)
     spaces = f"{blanks} blank space{'s' if blanks != 1 else ''}"
-    if outcome is not None:
-        winner = SEAT_NAMES[outcome.winner or 0]
-        if outcome.winner == BLACK:
-            line = f"{winner} wins: White's main group is surrounded, no blank space left"
+    if outcome is not None or verdict is not None:
+        if verdict is not None:
+            line = verdict
+        elif outcome is not None and outcome.winner == BLACK:
+            line = (f"{SEAT_NAMES[BLACK]} wins: White's main group is surrounded, "
+                    "no blank space left")
         else:
-            line = f"{winner} wins: {outcome.reason}"
+            assert outcome is not None
+            line = f"{SEAT_NAMES[outcome.winner or 0]} wins: {outcome.reason}"
         draw.rectangle((0, y - 4, WIDTH, HEIGHT), fill=WIN_BG)
-        draw.text((24, y + 4), fit_text(line, WIDTH - 48, 24), font=font(24, True), fill=INK)
+        line, size = fit_line(line, WIDTH - 48, 24, names=names, smallest=18)
+        draw_text(image, (24, y + 4), line, size, True, INK)
         draw.text((24, y + 38), "Green outline: White's main group · green dots: its blank "
                   "spaces · orange: the last card", font=font(16), fill=INK)
         return
@@ -318,32 +331,41 @@ def _status(draw: ImageDraw.ImageDraw, state: SigmaState, board: Board,
         parts.append(f"last: {SEAT_NAMES[last.seat]} {last.move}")
     if state.passes:
         parts.append(f"{SEAT_NAMES[1 - state.turn]} passed")
-    draw.text((24, y + 4), fit_text(" · ".join(parts), WIDTH - 48, 22), font=font(22, True),
-              fill=INK)
+    draw_text(image, (24, y + 4), fit_text(" · ".join(parts), WIDTH - 48, 22), 22, True, INK)
     legend = [f"gold: {mover}'s {numbered} usable sides", "play CARD SIDE.ARROW",
               "green dots: blank spaces"]
     if any(shade == WHITE and cell not in board.main for cell, shade in board.colour.items()):
         legend.append("hatched: white cut off")
-    draw.text((24, y + 38), fit_text(" · ".join(legend), WIDTH - 48, 16),
-        font=font(16), fill=MUTED)
+    draw_text(image, (24, y + 38), fit_text(" · ".join(legend), WIDTH - 48, 16, False), 16,
+              False, MUTED)
 
 
-def board_image(state: SigmaState, names: Sequence[str] | None = None) -> Image.Image:
+def board_image(state: SigmaState, names: Sequence[str] | None = None,
+                verdict: str | None = None) -> Image.Image:
+    """The board in true colour; ``verdict``: how a game ended that the rules do not
+    see (in place of whose turn it is)."""
     board = state.board
     outcome = rules.outcome(state)
-    numbered = [] if outcome is not None else board.sides(state.turn)
+    over = outcome is not None or verdict is not None
+    numbered = [] if over else board.sides(state.turn)
     image = Image.new("RGB", (WIDTH, HEIGHT), BG)
     draw = ImageDraw.Draw(image)
-    _header(draw, state.deck)
-    _board(draw, image, state, board, numbered, outcome is not None)
-    _hands(draw, state, board, outcome, names)
-    _status(draw, state, board, outcome, len(numbered))
+    _header(draw, image, state.deck)
+    _board(draw, image, state, board, numbered, over)
+    _hands(draw, image, state, board, outcome, names, verdict)
+    shown = [n.strip() for n in names or () if n.strip()]
+    _status(draw, image, state, board, outcome, len(numbered), verdict, shown)
     return image
 
 
-def render(state: SigmaState, names: Sequence[str] | None = None) -> bytes:
-    image = board_image(state, names).quantize(palette=_palette(), dither=Image.Dither.NONE)
-    return to_png(image)
+def render(state: SigmaState, names: Sequence[str] | None = None,
+           verdict: str | None = None) -> bytes:
+    """The board mapped to the game's fixed palette: the drawing is all lines, flat
+    fills and text, which a palette holds exactly; text comes from a cache of drawn
+    labels, and the PNG is written by ``engine.palette``."""
+    image = board_image(state, names, verdict).quantize(palette=_palette(),
+                                                        dither=Image.Dither.NONE)
+    return png_of(image)
 
 
 @lru_cache(maxsize=1)
