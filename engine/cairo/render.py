@@ -265,9 +265,9 @@ def _palette(art: _Art) -> Palette:
     black = (1 << third) - 1
     red = ((1 << 2 * third) - 1) & ~black
     samples = [
-        _compose(art, black, red, 0, everything & ~black & ~red, everything, 0, 0),
-        _compose(art, black, red, third, everything & ~black & ~red, 0, black | red >> 1, 0),
-        _compose(art, red, black, 1, 0, 0, 0, everything),
+        _whole(art, black, red, 0, everything & ~black & ~red, everything, 0, 0),
+        _whole(art, black, red, third, everything & ~black & ~red, 0, black | red >> 1, 0),
+        _whole(art, red, black, 1, 0, 0, 0, everything),
     ]
     for i, sample in enumerate(samples):
         _swatches(sample, art)
@@ -310,7 +310,7 @@ def _paint(image: Image.Image, origin: tuple[int, int], art: _Art, index: int,
                     dot)
 
 
-def _compose(art: _Art, black: int, red: int, last: int | None, corridor: int,
+def _whole(art: _Art, black: int, red: int, last: int | None, corridor: int,
              critical: int, scored: int, faded: int) -> Image.Image:
     """The whole board in true colour, drawn in one piece (masks are cell bitmasks):
     what the palette is fitted to, and what the tiles add up to."""
@@ -463,10 +463,21 @@ def _result_line(state: CairoState, outcome: Outcome) -> str:
     return f"Tie {black}–{red}: {loser} placed the last piece and loses, {winner} wins"
 
 
-def render(state: CairoState, outcome: Outcome | None, *, hints: bool = False,
-           names: Sequence[str] | None = None, verdict: str | None = None) -> bytes:
-    """The board; ``verdict``: the game ended outside the rules (time, resignation, a
-    host), and this line says how, in place of whose turn it is."""
+@dataclass(frozen=True)
+class _Content:
+    """What one board shows: cells as bitmasks, and the legend."""
+
+    cells: tuple[int, int, int | None, int, int, int, int]  # _whole's masks
+    labels: list[str]
+    counts: list[str]
+    pill: tuple[int, str] | None
+    line: str
+    note: str
+    names: list[str]
+
+
+def _content(state: CairoState, outcome: Outcome | None, hints: bool,
+             names: Sequence[str] | None, verdict: str | None) -> _Content:
     analysis = analyse(state.black | state.red)
     labels = [_label(0, names), _label(1, names)]
     occupied = state.black | state.red
@@ -474,36 +485,52 @@ def render(state: CairoState, outcome: Outcome | None, *, hints: bool = False,
     if outcome is not None:
         assert outcome.scores is not None
         scored = occupied & analysis.adjacent
-        looks = _looks(state.black, state.red, state.last, analysis.region, 0, scored,
-                       occupied & ~scored)
-        counts = [f"score {n}" for n in outcome.scores]
-        pill = None if outcome.winner is None else (outcome.winner, "wins")
-        line = _result_line(state, outcome)
-        note = "Green: the final Corridor. Gold rim: a piece touching it, which scores."
-    else:
-        corridor = critical = 0
-        if hints and verdict is None:
-            critical = analysis.critical
-            corridor = analysis.region & ~critical
-        looks = _looks(state.black, state.red, state.last, corridor, critical, 0, 0)
-        counts = [f"{PIECES - state.pieces(seat).bit_count()} left" for seat in (0, 1)]
-        if verdict is not None:
-            pill, line, note = None, verdict, ""
-        else:
-            pill = (state.turn, "to play")
-            line = f"Move {state.placed + 1} · {SEAT_NAMES[state.turn]} to play"
-            if state.last is not None:
-                owner = SEAT_NAMES[state.owner(state.last) or 0]
-                line += f" · last: {owner} {CELLS[state.last].name}"
-            note = ("Hints: green = the Corridor, × = would leave no Corridor."
-                    if hints else "")
+        return _Content(
+            (state.black, state.red, state.last, analysis.region, 0, scored,
+             occupied & ~scored),
+            labels, [f"score {n}" for n in outcome.scores],
+            None if outcome.winner is None else (outcome.winner, "wins"),
+            _result_line(state, outcome),
+            "Green: the final Corridor. Gold rim: a piece touching it, which scores.", shown)
+    corridor = critical = 0
+    if hints and verdict is None:
+        critical = analysis.critical
+        corridor = analysis.region & ~critical
+    cells = (state.black, state.red, state.last, corridor, critical, 0, 0)
+    counts = [f"{PIECES - state.pieces(seat).bit_count()} left" for seat in (0, 1)]
+    if verdict is not None:
+        return _Content(cells, labels, counts, None, verdict, "", shown)
+    line = f"Move {state.placed + 1} · {SEAT_NAMES[state.turn]} to play"
+    if state.last is not None:
+        line += f" · last: {SEAT_NAMES[state.owner(state.last) or 0]} {CELLS[state.last].name}"
+    note = "Hints: green = the Corridor, × = would leave no Corridor." if hints else ""
+    return _Content(cells, labels, counts, (state.turn, "to play"), line, note, shown)
+
+
+def _compose(state: CairoState, outcome: Outcome | None, hints: bool,
+             names: Sequence[str] | None, verdict: str | None) -> Image.Image:
+    """The whole picture in true colour, drawn in one piece: what the palette tiles and
+    the legend strip add up to (mapped to the palette)."""
+    art = _art()
+    c = _content(state, outcome, hints, names, verdict)
+    image = _whole(art, *c.cells)
+    _swatches(image, art)
+    _legend(image, 0, c.labels, c.counts, c.pill, c.line, c.note, c.names)
+    return image
+
+
+def render(state: CairoState, outcome: Outcome | None, *, hints: bool = False,
+           names: Sequence[str] | None = None, verdict: str | None = None) -> bytes:
+    """The board; ``verdict``: the game ended outside the rules (time, resignation, a
+    host), and this line says how, in place of whose turn it is."""
+    c = _content(state, outcome, hints, names, verdict)
     canvas = Canvas(_layer())
-    for index, look in looks:
+    for index, look in _looks(*c.cells):
         box, mask = _owned(index)
         canvas.paste(_tile(index, look), box[:2], mask)
     strip = canvas.work((0, _LEGEND_TOP, WIDTH, HEIGHT))
-    _legend(strip, _LEGEND_TOP, labels, counts, pill, line, note, shown)
-    return canvas.finish(_coloured(labels, line))
+    _legend(strip, _LEGEND_TOP, c.labels, c.counts, c.pill, c.line, c.note, c.names)
+    return canvas.finish(_coloured(c.labels, c.line))
 
 
 def _coloured(*texts: str | Sequence[str]) -> list[Image.Image]:
