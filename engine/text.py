@@ -187,7 +187,7 @@ def text_art(text: str, size: int, bold: bool = False, anchor: str = "la",
     return _art(text, size, bold, anchor, fx, fy)
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=1024)
 def _art(text: str, size: int, bold: bool, anchor: str, fx: float, fy: float) -> TextArt:
     pieces = runs(text)
     if len(pieces) == 1 and pieces[0][0] != "emoji":

@@ -276,11 +276,18 @@ def _layer(goal_edges: tuple[tuple[str, str], ...], seats: int) -> Layer:
     return Layer(image, _palette())
 
 
+_MASKS: dict[int, Image.Image] = {}  # by the id of a cached (never freed) sprite
+
+
 def _mask(sprite: Image.Image) -> Image.Image:
-    return sprite.getchannel("A").point(lambda v: 255 if v else 0)
+    """Where a sprite covers anything: one mask shared by every tile made of it."""
+    found = _MASKS.get(id(sprite))
+    if found is None:
+        found = _MASKS[id(sprite)] = sprite.getchannel("A").point(lambda v: 255 if v else 0)
+    return found
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=256)
 def _mark_tile(goal_edges: tuple[tuple[str, str], ...], square: int,
                alpha: int) -> tuple[Image.Image, Image.Image]:
     layer = _layer(goal_edges, 2)
@@ -294,7 +301,7 @@ def _mark_tile(goal_edges: tuple[tuple[str, str], ...], square: int,
 Wall = tuple[int, str, bool]  # bit, colour, glowing
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)
 def _wall_tile(goal_edges: tuple[tuple[str, str], ...], wall: Wall, marks: tuple[Mark, ...],
                under: tuple[Wall, ...]) -> tuple[Image.Image, Image.Image]:
     """A wall over the board, over the marks of squares its sprite reaches and over the
@@ -315,7 +322,7 @@ def _wall_tile(goal_edges: tuple[tuple[str, str], ...], wall: Wall, marks: tuple
     return layer.palette.quantize(region), _mask(sprite)
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=1024)
 def _pawn_tile(goal_edges: tuple[tuple[str, str], ...], square: int, colour: str,
                mark: int) -> tuple[Image.Image, Image.Image]:
     layer = _layer(goal_edges, 2)
