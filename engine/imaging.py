@@ -44,22 +44,3 @@ def to_png(image: Image.Image) -> bytes:
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", compress_level=1)
     return buffer.getvalue()
-
-
-BANNER_BG = (250, 204, 72)
-BANNER_INK = (40, 30, 16)
-
-
-def add_banner(png: bytes, line: str, names: tuple[str, ...] = ()) -> bytes:
-    """The image with ``line`` in a band below it: how a game ended when the board
-    cannot tell. The line is fitted whole (smaller, then with ``names`` shortened)."""
-    board = Image.open(io.BytesIO(png)).convert("RGB")
-    width, height = board.size
-    size = max(18, width // 34)
-    band = size * 2 + 8
-    canvas = Image.new("RGB", (width, height + band), BANNER_BG)
-    canvas.paste(board, (0, 0))
-    shown, size = text.fit_line(line, width - 32, size, names=names,
-                                smallest=max(12, size * 2 // 3))
-    text.draw_text(canvas, (width // 2, height + band // 2), shown, size, True, BANNER_INK, "mm")
-    return to_png(canvas)

@@ -48,7 +48,7 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
 def png_of_rows(rows: bytes, size: tuple[int, int], palette: Sequence[int]) -> bytes:
     """A PNG of a palette image from its rows, each already led by filter byte 0."""
     width, height = size
-    colours = bytes(palette[: 3 * 256])
+    colours = bytes(palette[: 3 * 256]).ljust(3 * 256, b"\0")  # every index is valid
     return b"".join((
         _SIGNATURE,
         _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),
@@ -201,8 +201,6 @@ class Canvas:
         palette = self.layer.palette.extended(coloured) if coloured else self.layer.palette
         for box, region in self._work:
             self._framed.paste(palette.quantize(region), (box[0] + 1, box[1]))
-        if palette is not self.layer.palette:
-            self._framed.putpalette(list(palette.colours))
         return png_of_rows(self._framed.tobytes(), self.layer.size, palette.colours)
 
     def image(self) -> Image.Image:

@@ -190,9 +190,9 @@ def text_art(text: str, size: int, bold: bool = False, anchor: str = "la",
 @lru_cache(maxsize=1024)
 def _art(text: str, size: int, bold: bool, anchor: str, fx: float, fy: float) -> TextArt:
     pieces = runs(text)
-    if len(pieces) == 1 and pieces[0][0] != "emoji":
-        # One face: exactly what ImageDraw.text draws.
-        core, offset = _face(pieces[0][0], size, bold).getmask2(
+    if len(pieces) == 1 and pieces[0][0] == "dejavu":
+        # DejaVu Sans alone: exactly what ImageDraw.text draws.
+        core, offset = fonts.dejavu(size, bold).getmask2(
             text, "L", anchor=anchor, start=(fx, fy))
         return TextArt(_from_core(core), None, offset)
     horizontal, vertical = anchor[0], anchor[1]
