@@ -126,11 +126,11 @@ class Palette:
         for colour in exact:
             colours.extend(colour)
         del sheet, fitted
-        _give_back_memory()
+        give_back_memory()
         return Palette(tuple(colours))
 
 
-def _give_back_memory() -> None:
+def give_back_memory() -> None:
     """Return the heap that fitting freed to the system (glibc keeps it otherwise: some
     50 MB in every render worker for the rest of its life)."""
     with contextlib.suppress(AttributeError, OSError):  # not glibc: nothing to do

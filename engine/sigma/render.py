@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw
 
 from engine.game import Outcome
 from engine.imaging import fit_text, font, to_png
-from engine.palette import png_of
+from engine.palette import give_back_memory, png_of
 from engine.sigma import rules
 from engine.sigma.deck import BLACK, DEFAULT_DECK, WHITE, Card, Deck
 from engine.sigma.geometry import NOTHING, Cell, neighbours, opposite, step
@@ -387,7 +387,10 @@ def _palette() -> Image.Image:
     sheet = Image.new("RGB", (WIDTH, HEIGHT * len(samples)))
     for i, sample in enumerate(samples):
         sheet.paste(sample, (0, i * HEIGHT))
-    return sheet.quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    palette = sheet.quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    del sheet, samples
+    give_back_memory()
+    return palette
 
 
 # ---- the deck sheet ------------------------------------------------------------------
