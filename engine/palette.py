@@ -20,7 +20,7 @@ import contextlib
 import ctypes
 import struct
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from PIL import Image
@@ -192,9 +192,6 @@ class Canvas:
         self._work.append((box, region))
         return region
 
-    def draw(self, box: Box, paint: Callable[[Image.Image], None]) -> None:
-        paint(self.work(box))
-
     def finish(self, coloured: Sequence[Image.Image] = ()) -> bytes:
         """The PNG. ``coloured``: emoji drawn in the work boxes, whose colours the free
         palette entries are fitted to."""
@@ -202,11 +199,3 @@ class Canvas:
         for box, region in self._work:
             self._framed.paste(palette.quantize(region), (box[0] + 1, box[1]))
         return png_of_rows(self._framed.tobytes(), self.layer.size, palette.colours)
-
-    def image(self) -> Image.Image:
-        """The picture so far (for tests and animations), work boxes included."""
-        palette = self.layer.palette
-        picture = self._framed.crop((1, 0, self._framed.width, self._framed.height))
-        for box, region in self._work:
-            picture.paste(palette.quantize(region), box[:2])
-        return picture
