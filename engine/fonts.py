@@ -81,10 +81,9 @@ def _index_files(dirs: list[Path]) -> dict[str, str]:
     return found
 
 
-def _loads(face: FaceFile) -> bool:
+def _loads(face: FaceFile, size: int = _PROBE_SIZE) -> bool:
     try:
-        ImageFont.truetype(face.path, EMOJI_SIZE if "Emoji" in face.path else _PROBE_SIZE,
-                           index=face.index)
+        ImageFont.truetype(face.path, size, index=face.index)
     except OSError:
         return False
     return True
@@ -118,7 +117,7 @@ def fonts() -> Fonts:
         emoji = FaceFile(given)
     else:
         emoji = next((FaceFile(files[name]) for name in _EMOJI if name in files), None)
-    if emoji is not None and not _loads(emoji):
+    if emoji is not None and not _loads(emoji, EMOJI_SIZE):
         log.warning("the emoji font %s cannot be read at size %d; emoji will be drawn in "
                     "black and white", emoji.path, EMOJI_SIZE)
         emoji = None
