@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench clean fonts
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,10 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m engine bench cairo
 	$(BIN)/python -m bot bench
+
+# The CJK and colour emoji fonts of the board images (Debian packages), when missing.
+fonts:
+	bash .ci/fonts
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
