@@ -49,7 +49,7 @@ def backend() -> str:
 
 def _in_thread(work: Callable[[], T]) -> T:
     """Run ``work`` in a thread of its own: the fixtures are plain functions, and a
-    test's loop may be running or not (Alembic and ``_run`` start loops of their own)."""
+    test's loop may be running or not (Alembic and ``run_apart`` start loops of their own)."""
     result: list[T] = []
     failure: list[BaseException] = []
 
@@ -67,8 +67,8 @@ def _in_thread(work: Callable[[], T]) -> T:
     return result[0]
 
 
-def _run(work: Callable[[], Coroutine[Any, Any, T]]) -> T:
-    """Run a coroutine to its end on a loop of its own."""
+def run_apart(work: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """Run a coroutine to its end on a loop of its own (from a plain fixture)."""
     return _in_thread(lambda: asyncio.run(work()))
 
 
@@ -131,7 +131,7 @@ class Databases:
             return path
         self._drop_leftovers()
         name = f"{PREFIX}_{os.getpid()}_template"
-        _run(lambda: _admin(self.url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)',
+        run_apart(lambda: _admin(self.url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)',
                             f'CREATE DATABASE "{name}"'))
         # The real migrations; their engine is disposed, so the template has no sessions.
         _in_thread(lambda: upgrade(self._server_url(name)))
@@ -140,7 +140,7 @@ class Databases:
     def _drop_leftovers(self) -> None:
         """Databases of earlier runs on this machine that ended without cleaning up."""
         assert self.url is not None
-        names = _run(lambda: _admin(self.url,
+        names = run_apart(lambda: _admin(self.url,
                                     "SELECT datname FROM pg_database WHERE datname LIKE "
                                     f"'{PREFIX}\\_%'"))
         stale = []
@@ -149,7 +149,7 @@ class Databases:
             if len(parts) > 3 and parts[2].isdigit() and not _alive(int(parts[2])):
                 stale.append(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         if stale:
-            _run(lambda: _admin(self.url, *stale))
+            run_apart(lambda: _admin(self.url, *stale))
 
     # -- one database per test ---------------------------------------------------------
 
@@ -163,14 +163,14 @@ class Databases:
             return f"sqlite+aiosqlite:///{path}"
         name = self._name()
         source = f' TEMPLATE "{self.template()}"' if migrated else ""
-        _run(lambda: _admin(self.url, f'CREATE DATABASE "{name}"{source}'))
+        run_apart(lambda: _admin(self.url, f'CREATE DATABASE "{name}"{source}'))
         return self._server_url(name)
 
     def drop(self, url: str) -> None:
         if self.url is None:
             return  # the file goes with the test's temporary directory
         name = make_url(url).database
-        _run(lambda: _admin(self.url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        run_apart(lambda: _admin(self.url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
     def close(self) -> None:
         if self.url is not None and isinstance(self._template, str):
@@ -193,7 +193,7 @@ def postgres_url() -> str | None:
     for name in ("TEST_POSTGRES_URL", "PG_TEST_URL"):
         if os.environ.get(name, "").strip():
             return os.environ[name].strip()
-    if _run(lambda: reachable(LOCAL_POSTGRES)):
+    if run_apart(lambda: reachable(LOCAL_POSTGRES)):
         return LOCAL_POSTGRES
     return None
 
