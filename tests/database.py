@@ -4,7 +4,10 @@
 - A PostgreSQL URL (``postgresql+asyncpg://user@host:port/db``): a server on which that
   user may create databases. Each test gets a database of its own, created from a
   template that the real Alembic migrations brought to the newest schema once per run
-  (``CREATE DATABASE ... TEMPLATE``), and dropped after the test.
+  (``CREATE DATABASE ... TEMPLATE``). After the test, in the background, its sessions
+  are ended and, if its schema is still the template's, its rows deleted and its
+  sequences restarted: it then serves a later test as new (creating a database costs
+  ~150 ms, emptying one ~50 ms). A database whose schema changed is dropped.
 
 ``python -m tests.database postgres-url`` prints the PostgreSQL server ``make test``
 runs the suite on a second time: ``TEST_POSTGRES_URL`` (or ``PG_TEST_URL``) when set,
@@ -20,6 +23,7 @@ import shutil
 import sys
 import threading
 from collections.abc import Callable, Coroutine
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -29,6 +33,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import NullPool
 
 from bot.store.db import upgrade
+from bot.store.models import Base
 
 ENV = "TEST_DATABASE_URL"
 LOCAL_POSTGRES = "postgresql+asyncpg://garnet@127.0.0.1:5433/postgres"  # .ci/postgres
@@ -105,6 +110,12 @@ class Databases:
         self.workdir = workdir
         self._names = itertools.count(1)
         self._template: str | Path | None = None
+        self._tables: set[str] = set()  # the template's tables, Alembic's included
+        self._revision: str | None = None
+        self._clean: list[str] = []  # emptied databases at the template's schema
+        self._copies: set[str] = set()  # databases made from the template
+        self._recycler = ThreadPoolExecutor(max_workers=1, thread_name_prefix="recycle")
+        self._recycling: list[Future[tuple[str, bool]]] = []
         self.lock = threading.Lock()
 
     # -- naming ------------------------------------------------------------------------
@@ -135,6 +146,11 @@ class Databases:
                             f'CREATE DATABASE "{name}"'))
         # The real migrations; their engine is disposed, so the template has no sessions.
         _in_thread(lambda: upgrade(self._server_url(name)))
+        self._tables = set(run_apart(lambda: _admin(
+            make_url(self._server_url(name)),
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")))
+        (self._revision,) = run_apart(lambda: _admin(
+            make_url(self._server_url(name)), "SELECT version_num FROM alembic_version"))
         return name
 
     def _drop_leftovers(self) -> None:
@@ -161,20 +177,81 @@ class Databases:
             if migrated:
                 shutil.copy(self.template(), path)
             return f"sqlite+aiosqlite:///{path}"
+        template = self.template()
+        if migrated:
+            self._collect(wait=False)
+            if self._clean:
+                return self._server_url(self._clean.pop())
         name = self._name()
-        source = f' TEMPLATE "{self.template()}"' if migrated else ""
+        source = f' TEMPLATE "{template}"' if migrated else ""
         run_apart(lambda: _admin(self.url, f'CREATE DATABASE "{name}"{source}'))
+        if migrated:
+            self._copies.add(name)
         return self._server_url(name)
 
     def drop(self, url: str) -> None:
+        """Done with a database: emptied for a later test, or dropped."""
         if self.url is None:
             return  # the file goes with the test's temporary directory
         name = make_url(url).database
+        assert name is not None
+        if name in self._copies:
+            self._recycling.append(self._recycler.submit(self._recycle, name))
+            return
         run_apart(lambda: _admin(self.url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
+    def _recycle(self, name: str) -> tuple[str, bool]:
+        """(In the recycler's thread.) ``name``, and whether it was emptied (else it was
+        dropped)."""
+        if asyncio.run(self._emptied(name)):
+            return name, True
+        asyncio.run(_admin(self.url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        return name, False
+
+    def _collect(self, wait: bool) -> None:
+        for future in list(self._recycling):
+            if wait or future.done():
+                self._recycling.remove(future)
+                name, emptied = future.result()
+                if emptied:
+                    self._clean.append(name)
+                else:
+                    self._copies.discard(name)
+
+    async def _emptied(self, name: str) -> bool:
+        """End the sessions a test left on ``name``; if its schema is the template's,
+        delete every row and restart every sequence. Whether it is as new."""
+        engine = create_async_engine(self._server_url(name), poolclass=NullPool)
+        try:
+            async with engine.begin() as conn:
+                await conn.execute(text(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()"))
+                tables = set((await conn.scalars(text(
+                    "SELECT tablename FROM pg_tables WHERE schemaname = 'public'"))).all())
+                revision = await conn.scalar(text("SELECT version_num FROM alembic_version"))
+                if tables != self._tables or revision != self._revision:
+                    return False
+                for table in reversed(Base.metadata.sorted_tables):
+                    await conn.execute(table.delete())
+                await conn.execute(text(
+                    "SELECT setval(format('%I.%I', schemaname, sequencename), 1, false) "
+                    "FROM pg_sequences WHERE schemaname = 'public'"))
+            return True
+        except Exception:
+            return False
+        finally:
+            await engine.dispose()
+
     def close(self) -> None:
-        if self.url is not None and isinstance(self._template, str):
-            self.drop(self._server_url(self._template))
+        self._collect(wait=True)
+        self._recycler.shutdown()
+        if self.url is None:
+            return
+        for name in [*self._clean, *([self._template] if isinstance(self._template, str)
+                                     else [])]:
+            self._copies.discard(name)
+            self.drop(self._server_url(name))
 
 
 async def reachable(url: str) -> bool:
