@@ -86,8 +86,8 @@ async def run(source_url: str, target_url: str, force: bool, batch: int,
     from_db, to_db = engine_for(source), engine_for(target)
     try:
         await reach(from_db, "source")
-        await reach(to_db, "target")
         check_source(await schema_of(from_db), head, known, source)
+        await reach(to_db, "target")
         fresh = check_target(await schema_of(to_db), head, known, target)
         out.write(f"copying {shown(source)}\n     to {shown(target)}\n")
         replacing = False
