@@ -8,6 +8,7 @@
     python -m bot bench                 the load benchmark
     python -m bot bench --queries       leaderboards and history on a season-sized database
     python -m bot migrate-db --to URL   copy everything to another database (PostgreSQL)
+    python -m bot tournament simulate   a tournament of random results (no Discord, no database)
 """
 
 from __future__ import annotations
@@ -18,15 +19,23 @@ import json
 import sys
 from pathlib import Path
 
-from bot.app import run_console, run_discord, setup_logging
 from bot.config import ConfigError, Settings
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["tournament"]:
+        # Pure: neither Discord nor the database is imported for it.
+        from bot.services.tournaments.simulate import main as tournament_main
+
+        return tournament_main(argv[1:])
+    from bot.app import run_console, run_discord, setup_logging
+
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("command", nargs="?",
-                        choices=["run", "export", "bench", "migrate-db"], default="run")
+                        choices=["run", "export", "bench", "migrate-db", "tournament"],
+                        default="run")
     parser.add_argument("--console", action="store_true", help="use the local console")
     parser.add_argument("--script", type=Path, help="console lines to run, then exit")
     parser.add_argument("--virtual-clock", action="store_true",

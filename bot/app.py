@@ -10,7 +10,7 @@ import asyncio
 import logging
 import random
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -22,6 +22,7 @@ from bot.config import ConfigError, Settings
 from bot.core.clock import Clock, RealClock, VirtualClock
 from bot.services.economy import Economy
 from bot.services.history import History
+from bot.services.limits import ServerQueues
 from bot.services.matches import Deliver, MatchConfig, Matches
 from bot.services.permissions import HostRoles
 from bot.services.render import Renderer
@@ -48,9 +49,10 @@ def build_services(db: Database, clock: Clock, config: MatchConfig | None = None
     renderer = Renderer(config.render_processes)
     matches = Matches(db, clock, config, deliver=deliver, rng=rng, roles=roles,
                       renderer=renderer)
+    heavy = ServerQueues()  # replays and exports: one queue per server, one cap overall
     return Services(matches=matches,
-                    economy=Economy(db, clock, roles, config.dm_reward),
-                    history=History(db, renderer), roles=roles)
+                    economy=Economy(db, clock, roles, config.dm_reward, heavy),
+                    history=History(db, renderer, heavy), roles=roles)
 
 
 def host_config(settings: Settings) -> MatchConfig:
@@ -59,8 +61,12 @@ def host_config(settings: Settings) -> MatchConfig:
                       render_processes=settings.render_processes)
 
 
-async def _stdin_lines() -> AsyncIterator[str]:
+async def _stdin_lines(prompt: Callable[[], str], out: TextIO) -> AsyncIterator[str]:
+    interactive = sys.stdin.isatty()
     while True:
+        if interactive:  # where the next line is said: server and channel
+            out.write(prompt())
+            out.flush()
         line = await asyncio.to_thread(sys.stdin.readline)
         if not line:
             return
@@ -94,7 +100,7 @@ async def run_console(settings: Settings, script: Path | None, virtual: bool,
             out.write("garnet console: type `name: message` (e.g. `alice: /help`), "
                       "Ctrl-D to quit.\n")
             out.flush()
-            await console.run(_stdin_lines())
+            await console.run(_stdin_lines(console.prompt, out))
     finally:
         await host.stop()
         await db.close()

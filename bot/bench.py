@@ -117,7 +117,7 @@ async def run_one(n: int, seconds: float, seed: int = 1,
             move = game.notation(rng.choice(game.legal_moves(live.state)))
             actor = Actor(live.users[seat], live.names[seat])
             started = time.perf_counter()
-            response = await host.typed(f"chan{i}", actor, move)
+            response = await host.typed(live.guild_id, f"chan{i}", actor, move)
             if response.posts and response.posts[0].image is not None and started >= warm:
                 latencies.append(time.perf_counter() - started)
             await asyncio.sleep(MOVE_EVERY * rng.uniform(0.9, 1.1))

@@ -38,12 +38,14 @@ from bot.core.messages import Actor
 from bot.services import ratings
 from bot.store.db import Database, open_database
 from bot.store.models import (
+    Counter,
     Event,
     EventPlayer,
     LedgerEntry,
     Match,
     MatchPlayer,
     MatchResult,
+    MemberName,
     Move,
     Rating,
     RatingChange,
@@ -97,7 +99,8 @@ async def build(db: Database, rng: random.Random) -> dict[str, Any]:
         notation, winner = pool[rng.randrange(GAME_POOL)]
         at = START + match_id * 600.0
         matches.append(dict(
-            id=match_id, guild_id=GUILD, channel_id=f"c{match_id % 40}", game="cairo",
+            id=match_id, number=match_id, guild_id=GUILD, channel_id=f"c{match_id % 40}",
+            game="cairo",
             kind="dm", status="finished", seats=2, options={"tie": "first-player-loses"},
             time_control={"turn": 60.0, "banks": 36, "bank": 5.0, "reward": 3}, hints=False,
             rated=True, host_id="host", chooser="host", created_at=at - 900,
@@ -150,15 +153,20 @@ async def build(db: Database, rng: random.Random) -> dict[str, Any]:
                              kind="transfer", note="from a friend", author_id=who,
                              match_id=None, key=None, at=at)]
     async with db.engine.begin() as conn:
-        await conn.execute(insert(User), [dict(id=u, name=f"Player {u[1:]}") for u in users]
-                           + [dict(id="host", name="Host")])
+        await conn.execute(insert(User), [dict(id=u, name=u) for u in [*users, "host"]])
+        await conn.execute(insert(MemberName), [
+            dict(guild_id=GUILD, user_id=u, name=f"Player {u[1:]}") for u in users]
+            + [dict(guild_id=GUILD, user_id="host", name="Host")])
         await conn.execute(insert(Event).values(
-            id=1, guild_id=GUILD, name="Season 1", reward=3, transfers=True,
+            id=1, number=1, guild_id=GUILD, name="Season 1", reward=3, transfers=True,
             confiscate="no", open=True, created_by="host", created_at=START))
         await conn.execute(insert(EventPlayer), [
             dict(event_id=1, user_id=u, priority=i, added_at=START)
             for i, u in enumerate(users, start=1)])
         await conn.execute(insert(Match), matches)
+        await conn.execute(insert(Counter), [
+            dict(guild_id=GUILD, kind="match", last=len(matches)),
+            dict(guild_id=GUILD, kind="event", last=1)])
         await conn.execute(insert(MatchPlayer), seats)
         await conn.execute(insert(MatchResult), results)
         await conn.execute(insert(Move), moves)

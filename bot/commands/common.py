@@ -10,16 +10,20 @@ from bot.core.timecontrol import TimeControl
 from bot.texts.match import TIE_RULES
 from engine.registry import game_keys, get_game
 
+MAX_NUMBER = 1_000_000_000  # match and event numbers
+MAX_NAME = 100  # event names, as stored
+MAX_REASON = 200  # reasons and notes, as shown in the ledger and the match log
 MATCH = Option("match", Kind.INT, "The match number, when several could be meant",
-               suggest=Suggest.MY_MATCHES)
+               suggest=Suggest.MY_MATCHES, min=1, max=MAX_NUMBER)
 ANY_MATCH = Option("match", Kind.INT, "The match number, when several could be meant",
-                   suggest=Suggest.OPEN_MATCHES)
-GAME = Option("game", Kind.TEXT, "The game to play", required=True, suggest=Suggest.GAMES)
+                   suggest=Suggest.OPEN_MATCHES, min=1, max=MAX_NUMBER)
+GAME = Option("game", Kind.TEXT, "The game to play", required=True, suggest=Suggest.GAMES,
+              max=32)
 EVENT = Option("event", Kind.TEXT,
                "The event: its name or number (default: the server's one open event)",
-               suggest=Suggest.EVENTS)
+               suggest=Suggest.EVENTS, max=MAX_NAME)
 SCOPE = Option("event", Kind.TEXT, "The event: its name or number (default: the server's "
-               "one open event); `all` for overall", suggest=Suggest.SCOPES)
+               "one open event); `all` for overall", suggest=Suggest.SCOPES, max=MAX_NAME)
 MAX_GARNETS = 1_000_000
 AMOUNT = Option("amount", Kind.INT, "How many garnets", required=True, min=1, max=MAX_GARNETS)
 MAX_PAGE = 100_000
@@ -39,14 +43,15 @@ def _tie_values() -> tuple[str, ...]:
 
 
 TIE = Option("tie", Kind.TEXT, "Who wins when the scores are equal (games with scores)",
-             choices=tuple((_sentence(TIE_RULES.get(v, v)), v) for v in _tie_values()))
+             max=32, choices=tuple((_sentence(TIE_RULES.get(v, v)), v) for v in _tie_values()))
 CLOCK = Option("clock", Kind.BOOL, "Play with the clock (default yes)")
 TIME_CONTROL = (
-    Option("turn", Kind.NUMBER, "Seconds of turn time per move (default 60)"),
-    Option("banks", Kind.INT, "Reserve banks per player (default 36)"),
-    Option("bank", Kind.NUMBER, "Seconds in one reserve bank (default 5)"),
+    Option("turn", Kind.NUMBER, "Seconds of turn time per move (default 60)",
+           min=5, max=86_400),
+    Option("banks", Kind.INT, "Reserve banks per player (default 36)", min=0, max=1000),
+    Option("bank", Kind.NUMBER, "Seconds in one reserve bank (default 5)", min=1, max=3600),
     Option("reminders", Kind.TEXT,
-           "Reminder points in seconds left of the turn, e.g. 30,15,5; or off"),
+           "Reminder points in seconds left of the turn, e.g. 30,15,5; or off", max=40),
 )
 HINTS = Option("hints", Kind.BOOL,
                "Show analysis hints on the board and move suggestions (default no)")

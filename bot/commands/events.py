@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.commands.common import AMOUNT, EVENT, MAX_GARNETS, MAX_PAGE, SCOPE
+from bot.commands.common import AMOUNT, EVENT, MAX_GARNETS, MAX_PAGE, MAX_REASON, SCOPE
 from bot.commands.spec import Audience, Call, Command, Group, Kind, Option, Reply, Services, Suggest
 from bot.core.messages import Response
 
@@ -12,7 +12,8 @@ GROUPS = (
     Group("priority", "Priority in an event (1 is the highest)"),
 )
 PLAYER = Option("player", Kind.USER, "The player", required=True)
-REASON = Option("reason", Kind.TEXT, "Why; it is written in the ledger", required=True)
+REASON = Option("reason", Kind.TEXT, "Why; it is written in the ledger", required=True,
+                max=MAX_REASON)
 
 
 async def _create(s: Services, c: Call) -> Response:
@@ -119,7 +120,8 @@ COMMANDS = (
     Command("transfer", "Give some of your garnets to another player (where the event "
             "allows it)", _transfer, (
                 Option("to", Kind.USER, "Who receives them", required=True), AMOUNT,
-                Option("reason", Kind.TEXT, "What for (shown in both ledgers)"), EVENT,
+                Option("reason", Kind.TEXT, "What for (shown in both ledgers)",
+                       max=MAX_REASON), EVENT,
             ), section=SECTION, usage="to:@x amount:5"),
     Command("grant", "Give a player garnets (hosts)", _grant, (
         Option("player", Kind.USER, "Who receives them", required=True), AMOUNT, REASON,

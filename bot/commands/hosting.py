@@ -7,6 +7,7 @@ from bot.commands.common import (
     CLOCK,
     GAME,
     HINTS,
+    MAX_REASON,
     TIE,
     TIME_CONTROL,
     game_options,
@@ -19,7 +20,8 @@ from bot.texts import match as texts
 from engine.registry import get_game
 
 SECTION = "Hosting"
-REASON = Option("reason", Kind.TEXT, "Why; it is logged with the match", required=True)
+REASON = Option("reason", Kind.TEXT, "Why; it is logged with the match", required=True,
+                max=MAX_REASON)
 
 
 async def _dm(s: Services, c: Call) -> Response:
@@ -85,7 +87,7 @@ async def _adjudicate(s: Services, c: Call) -> Response:
 
 async def _hostrole(s: Services, c: Call) -> Response:
     role = await s.roles.set_host_role(c.guild_id, c.actor, c.options["role"])
-    return Response.say(texts.host_role_set(role), False)
+    return Response.say(texts.host_role_set(role.name), False)
 
 
 COMMANDS = (
@@ -113,7 +115,8 @@ COMMANDS = (
     Command("repost", "Post the current board in the match channel (hosts)", _repost,
             (ANY_MATCH,), audience=Audience.HOSTS, reply=Reply.PRIVATE, section=SECTION),
     Command("pause", "Stop a match's clock (hosts)", _pause, (
-        Option("reason", Kind.TEXT, "Why, for the players and the log"), ANY_MATCH,
+        Option("reason", Kind.TEXT, "Why, for the players and the log", max=MAX_REASON),
+        ANY_MATCH,
     ), audience=Audience.HOSTS, section=SECTION),
     Command("resume", "Restart a paused match's clock (hosts)", _resume, (ANY_MATCH,),
             audience=Audience.HOSTS, section=SECTION),

@@ -14,6 +14,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from bot.core.messages import Actor, Response
+from bot.core.refusal import Refusal
 
 if TYPE_CHECKING:
     from bot.services.economy import Economy
@@ -28,7 +29,7 @@ class Kind(Enum):
     NUMBER = "number"  # seconds and the like: a decimal number
     BOOL = "bool"
     USER = "user"  # a person: arrives as an Actor
-    ROLE = "role"  # a server role: arrives as its name
+    ROLE = "role"  # a server role: arrives as a Role (id and name)
 
 
 class Audience(Enum):
@@ -60,6 +61,20 @@ class Suggest(Enum):
     MOVES = "moves"  # legal moves, where the match shows hints
 
 
+# Every input has a bound: options that declare none get these (a text's length, a
+# number's range), and Discord is told them too.
+TEXT_MAX = 100
+INT_RANGE = (-2_000_000_000, 2_000_000_000)
+NUMBER_RANGE = (-1e9, 1e9)
+
+
+class OutOfBounds(Refusal):
+    def __init__(self, option: str, span: str, shown: str) -> None:
+        super().__init__(f"`{option}` is {span}, not {shown}."
+                         if shown else f"`{option}` has {span}.")
+        self.option = option
+
+
 @dataclass(frozen=True)
 class Option:
     name: str
@@ -71,6 +86,31 @@ class Option:
     max: float | None = None
     suggest: Suggest | None = None
     default: Any = None
+
+    def bounds(self) -> tuple[float | None, float | None]:
+        """(low, high): the declared bounds, or the default ones of the kind."""
+        if self.kind is Kind.TEXT:
+            return self.min, self.max if self.max is not None else TEXT_MAX
+        if self.kind in (Kind.INT, Kind.NUMBER):
+            low, high = INT_RANGE if self.kind is Kind.INT else NUMBER_RANGE
+            return (self.min if self.min is not None else low,
+                    self.max if self.max is not None else high)
+        return None, None
+
+    def check(self, value: Any) -> None:
+        """Refuse a value outside the bounds (both adapters and buttons come here)."""
+        low, high = self.bounds()
+        if self.kind is Kind.TEXT and isinstance(value, str):
+            if high is not None and len(value) > high:
+                raise OutOfBounds(self.name, f"at most {high:g} characters", "")
+            if low is not None and len(value.strip()) < low:
+                raise OutOfBounds(self.name, f"at least {low:g} characters", "")
+        elif (self.kind in (Kind.INT, Kind.NUMBER) and isinstance(value, int | float)
+              and not isinstance(value, bool)
+              and ((low is not None and value < low) or (high is not None and value > high))):
+            span = (f"from {low:g} to {high:g}" if low is not None and high is not None
+                    else f"at least {low:g}" if low is not None else f"at most {high:g}")
+            raise OutOfBounds(self.name, span, f"{value:g}")
 
 
 Thread = tuple[str, Callable[[], Awaitable[None]]]
@@ -129,6 +169,16 @@ class Command:
 
     def option(self, name: str) -> Option | None:
         return next((o for o in self.options if o.name == name), None)
+
+    async def invoke(self, services: Services, call: Call) -> Response:
+        """Run the command after checking every option against its bounds: what
+        Discord checks for a slash command is checked again for buttons and the
+        console, in this one place."""
+        for option in self.options:
+            value = call.options.get(option.name)
+            if value is not None:
+                option.check(value)
+        return await self.run(services, call)
 
 
 @dataclass(frozen=True)

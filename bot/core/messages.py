@@ -13,8 +13,17 @@ from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
+class Role:
+    """A server role: its id is what counts (a rename keeps it); the name is for show."""
+
+    id: str
+    name: str
+
+
+@dataclass(frozen=True)
 class Actor:
-    """Who asked: their platform id and name, and what the platform says of their rights."""
+    """Who asked: their platform id and name, and what the platform says of their rights
+    (``roles``: the ids of their roles on the server they asked in)."""
 
     id: str
     name: str
@@ -46,6 +55,15 @@ class Post:
     ephemeral: bool = False
     # Files sent with the message besides its image (e.g. an event's CSV books).
     attachments: tuple[Image, ...] = ()
+    # Whom it pings, by user id. None: everyone it mentions with ``mention`` (user
+    # text in a post is escaped, so those are the bot's own mentions); () nobody.
+    pings: tuple[str, ...] | None = None
+
+    def pinged(self) -> tuple[str, ...]:
+        """The user ids this post may ping: never anyone it does not mean."""
+        if self.pings is not None:
+            return self.pings
+        return tuple(dict.fromkeys(MENTION.findall(self.text)))
 
 
 @dataclass
@@ -61,7 +79,8 @@ class Response:
 
     @classmethod
     def error(cls, text: str) -> Response:
-        return cls(reply=Post(text, ephemeral=True))
+        """A refusal: for the asker only, and it pings nobody."""
+        return cls(reply=Post(text, ephemeral=True, pings=()))
 
     @classmethod
     def say(cls, text: str, ephemeral: bool = True) -> Response:
@@ -69,7 +88,7 @@ class Response:
 
 
 #: a mention as ``mention`` writes it (and as Discord does): ``<@id>``
-MENTION = re.compile(r"<@([^>]+)>")
+MENTION = re.compile(r"(?<!\\)<@([^>\s\\\u200b]+)>")
 
 
 def mention(user_id: str) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+from bot.core.escape import defang
 from bot.core.messages import Response
 from engine.game import EngineError
 
@@ -30,7 +31,9 @@ def refusal_of(exc: BaseException) -> Refusal | None:
     if isinstance(exc, Refusal):
         return exc
     if isinstance(exc, EngineError):
-        return Refusal(str(exc))
+        # The engine's sentences quote what the player typed: echoed, it must not
+        # ping or render.
+        return Refusal(defang(str(exc)))
     return None
 
 

@@ -16,6 +16,8 @@ from typing import Any
 
 from engine.game import OptionError
 
+MAX_REMINDERS = 6  # reminder points of one turn: a handful, not a flood
+
 
 @dataclass(frozen=True)
 class Reminder:
@@ -81,6 +83,9 @@ class TimeControl:
                     raise OptionError(
                         f"reminders are seconds left, like '30,15,5', or 'off'; not '{reminders}'"
                     ) from None
+                if len(points) > MAX_REMINDERS:
+                    raise OptionError(f"at most {MAX_REMINDERS} reminder points, "
+                                      f"like '30,15,5'")
                 if any(p <= 0 or p >= turn for p in points):
                     raise OptionError(
                         f"each reminder must be between 0 and the turn time ({turn:g} s)"

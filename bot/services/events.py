@@ -59,9 +59,9 @@ class Scope:
 
     @property
     def key(self) -> str:
-        """The scope in a button's custom_id: an event id, ``none`` or ``all``."""
+        """The scope in a button's custom_id: an event's number, ``none`` or ``all``."""
         if self.event is not None:
-            return str(self.event.id)
+            return str(self.event.number)
         return "all" if self.overall else "none"
 
     @property
@@ -103,8 +103,9 @@ async def find_event(s: AsyncSession, guild_id: str, text: str) -> Event:
     wanted = " ".join(text.split())
     number = wanted.lstrip("#")
     if number.isdigit():
-        event = await s.get(Event, int(number))
-        if event is None or event.guild_id != guild_id:
+        event = await s.scalar(select(Event).where(Event.guild_id == guild_id,
+                                                   Event.number == int(number)))
+        if event is None:
             raise NoSuchEvent(number)
         return event
     found = await s.scalar(select(Event).where(

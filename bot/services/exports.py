@@ -56,8 +56,9 @@ def slug(name: str) -> str:
 
 
 async def export_event(s: AsyncSession, event: Event) -> list[Image]:
-    names = await user_names(s)
-    base = f"{slug(event.name)}-{event.id}"
+    """An event's ledger, standings and matches as CSV files: this server's rows only."""
+    names = await user_names(s, event.guild_id)
+    base = f"{slug(event.name)}-{event.number}"
     return [
         Image(await _ledger(s, event, names), f"{base}-ledger.csv"),
         Image(await _standings(s, event, names), f"{base}-standings.csv"),
@@ -68,13 +69,16 @@ async def export_event(s: AsyncSession, event: Event) -> list[Image]:
 async def _ledger(s: AsyncSession, event: Event, names: dict[str, str]) -> bytes:
     running: Counter[str] = Counter()
     rows = []
-    for e in (await s.scalars(select(LedgerEntry).where(LedgerEntry.event_id == event.id)
-                              .order_by(LedgerEntry.id))).all():
+    numbers = dict((await s.execute(select(Match.id, Match.number).where(
+        Match.event_id == event.id))).all())
+    entries = (await s.scalars(select(LedgerEntry).where(LedgerEntry.event_id == event.id)
+                               .order_by(LedgerEntry.id))).all()
+    for index, e in enumerate(entries, 1):
         running[e.user_id] += e.amount
-        rows.append([e.id, when(e.at), e.user_id, names.get(e.user_id, e.user_id), e.amount,
+        rows.append([index, when(e.at), e.user_id, names.get(e.user_id, e.user_id), e.amount,
                      running[e.user_id], e.kind, e.note, e.author_id or "",
                      names.get(e.author_id, e.author_id) if e.author_id else "",
-                     e.match_id or ""])
+                     numbers.get(e.match_id, "") if e.match_id else ""])
     return _csv(["entry", "time_utc", "user_id", "name", "amount", "balance_after", "kind",
                  "note", "author_id", "author", "match"], rows)
 
@@ -121,12 +125,12 @@ async def _matches(s: AsyncSession, event: Event, names: dict[str, str]) -> byte
         .group_by(Move.match_id))).all()}
     rows = []
     for m in (await s.scalars(select(Match).where(Match.event_id == event.id)
-                              .order_by(Match.id))).all():
+                              .order_by(Match.number))).all():
         seated = sorted(m.players, key=lambda p: (p.seat is None, p.seat, p.order))
         winner = next((p.user_id for p in seated if m.winner_seat is not None
                        and p.seat == m.winner_seat), "")
         rows.append([
-            m.id, m.game, m.kind, m.status, when(m.started_at), when(m.finished_at),
+            m.number, m.game, m.kind, m.status, when(m.started_at), when(m.finished_at),
             " vs ".join(names.get(p.user_id, p.user_id) for p in seated),
             " ".join(p.user_id for p in seated), winner, names.get(winner, winner),
             "yes" if m.draw else "no", " ".join(map(str, m.scores or [])),
@@ -139,28 +143,37 @@ async def _matches(s: AsyncSession, event: Event, names: dict[str, str]) -> byte
                  "seconds_used", "reward"], rows)
 
 async def export_matches(db: Database, guild_id: str | None = None) -> list[dict[str, Any]]:
+    """Every match (of one server, when given) with its moves, as plain data."""
     async with db.session() as s:
-        query = select(Match).order_by(Match.id)
+        query = select(Match).order_by(Match.guild_id, Match.number)
+        moves_query = select(Move).order_by(Move.match_id, Move.ply)
         if guild_id is not None:
             query = query.where(Match.guild_id == guild_id)
+            moves_query = moves_query.join(Match, Match.id == Move.match_id).where(
+                Match.guild_id == guild_id)
         matches = (await s.scalars(query)).all()
-        names = await user_names(s)
+        event_numbers = dict((await s.execute(select(Event.id, Event.number).where(
+            Event.id.in_({m.event_id for m in matches if m.event_id is not None})))).all())
+        names_in: dict[str, dict[str, str]] = {}
+        for guild in {m.guild_id for m in matches}:
+            names_in[guild] = await user_names(s, guild)
         moves_by_match: dict[int, list[Move]] = {}
-        for move in (await s.scalars(select(Move).order_by(Move.match_id, Move.ply))).all():
+        for move in (await s.scalars(moves_query)).all():
             moves_by_match.setdefault(move.match_id, []).append(move)
     records = []
     for match in matches:
+        names = names_in[match.guild_id]
         players = sorted(match.players, key=lambda p: (p.seat is None, p.seat, p.order))
         moves = moves_by_match.get(match.id, [])
         winner = next((p for p in players if p.seat == match.winner_seat), None) \
             if match.winner_seat is not None else None
         records.append({
-            "id": match.id,
+            "number": match.number,
             "guild": match.guild_id,
             "channel": match.channel_id,
             "game": match.game,
             "kind": match.kind,
-            "event_id": match.event_id,
+            "event": event_numbers.get(match.event_id) if match.event_id else None,
             "status": match.status,
             "options": match.options,
             "time_control": match.time_control,

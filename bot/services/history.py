@@ -20,6 +20,7 @@ from bot.services.history_queries import (
     recent_matches,
 )
 from bot.services.history_view import caption, history_buttons, history_text, match_texts
+from bot.services.limits import ServerQueues
 from bot.services.render import Renderer
 from bot.store.db import Database
 from bot.texts import history as say
@@ -83,7 +84,7 @@ async def show_match(db: Database, renderer: Renderer, guild_id: str,
         game = get_game(record.game)
         state = position_of(record)
         data = await renderer.render(game, state, record.names, hints=False)
-        image = Image(data, f"match-{record.id}-{game.key}.png")
+        image = Image(data, f"match-{record.number}-{game.key}.png")
     first = Post(parts[0], image=image, ephemeral=True)
     return Response(reply=first, posts=[Post(p, ephemeral=True) for p in parts[1:]])
 
@@ -91,9 +92,9 @@ async def show_match(db: Database, renderer: Renderer, guild_id: str,
 async def replay(db: Database, renderer: Renderer, guild_id: str, match_id: int) -> Response:
     """``/replay``: the whole of a finished match as an animated GIF, in the channel."""
     record = await _record(db, guild_id, match_id)
-    label = texts.match_label(record.id, record.kind)
+    label = texts.match_label(record.number, record.kind)
     if record.status in PLAYING:
-        raise HistoryError(say.still_playing(label=label, match_id=record.id))
+        raise HistoryError(say.still_playing(label=label, match_id=record.number))
     if record.status not in DONE:
         raise HistoryError(say.never_played(label=label))
     game = get_game(record.game)
@@ -110,16 +111,19 @@ async def replay(db: Database, renderer: Renderer, guild_id: str, match_id: int)
     text = say.replay_text(label=label, game=game.title,
                            players=[(p.name, p.colour) for p in record.players],
                            caption=words, moves=moves)
-    return Response(reply=Post(text, image=Image(data, f"match-{record.id}-{game.key}.gif")))
+    return Response(reply=Post(text, image=Image(data, f"match-{record.number}-{game.key}.gif")))
 
 
 class History:
     """The history a server keeps, for commands and buttons: built once, with the
     database and the renderer it draws boards and replays with."""
 
-    def __init__(self, db: Database, renderer: Renderer) -> None:
+    def __init__(self, db: Database, renderer: Renderer,
+                 queues: ServerQueues | None = None) -> None:
         self.db = db
         self.renderer = renderer
+        # Animations are the heaviest thing anyone can ask for: a few at a time.
+        self.queues = queues or ServerQueues()
 
     async def page(self, guild_id: str, user_id: str, game: str | None = None,
                    page: int = 1) -> Response:
@@ -129,7 +133,8 @@ class History:
         return await show_match(self.db, self.renderer, guild_id, match_id)
 
     async def replay(self, guild_id: str, match_id: int) -> Response:
-        return await replay(self.db, self.renderer, guild_id, match_id)
+        async with self.queues.slot(guild_id):
+            return await replay(self.db, self.renderer, guild_id, match_id)
 
     async def recent(self, guild_id: str, typed: str, done_only: bool) -> list[tuple[int, str]]:
         return await recent_matches(self.db, guild_id, typed, done_only)

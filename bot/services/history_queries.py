@@ -17,8 +17,8 @@ from sqlalchemy import String, cast, func, select
 from bot.core.enums import DONE, MatchStatus, MoveKind
 from bot.core.timecontrol import TimeControl
 from bot.store.db import Database
-from bot.store.models import HostAction, Match, MatchPlayer, Move, User
-from bot.store.queries import user_names
+from bot.store.models import HostAction, Match, MatchPlayer, MemberName, Move
+from bot.store.queries import named_on, user_names
 from bot.texts import history as say
 from engine.animation import Ply, final_position
 from engine.registry import get_game
@@ -35,7 +35,7 @@ NEVER_PLAYED = (MatchStatus.DECLINED, MatchStatus.CANCELLED, MatchStatus.EXPIRED
 class HistoryEntry:
     """One finished (or voided) match, as one of its players sees it."""
 
-    match_id: int
+    number: int  # what the server calls the match
     game: str  # the game's key
     kind: str  # "dm" | "casual"
     finished_at: float | None
@@ -84,7 +84,7 @@ async def player_history(db: Database, guild_id: str, user_id: str, page: int = 
     if page < 1 or per_page < 1:
         raise ValueError("page and per_page start at 1")
     mine = (
-        select(Match.id, Match.game, Match.kind, Match.status, Match.finished_at,
+        select(Match.id, Match.number, Match.game, Match.kind, Match.status, Match.finished_at,
                Match.winner_seat, Match.draw, Match.scores, Match.end_reason,
                MatchPlayer.seat, MatchPlayer.out)
         .join(Match, Match.id == MatchPlayer.match_id)
@@ -115,11 +115,12 @@ async def player_history(db: Database, guild_id: str, user_id: str, page: int = 
         players: dict[int, list[tuple[int | None, int, str, str]]] = {}
         moves: dict[int, int] = {}
         name = None
+        shown, on = named_on(guild_id, MatchPlayer.user_id)
         if ids:
             for match_id, uid, seat, order, uname in (await s.execute(
                 select(MatchPlayer.match_id, MatchPlayer.user_id, MatchPlayer.seat,
-                       MatchPlayer.order, User.name)
-                .join(User, User.id == MatchPlayer.user_id)
+                       MatchPlayer.order, shown)
+                .outerjoin(MemberName, on)
                 .where(MatchPlayer.match_id.in_(ids))
             )).all():
                 players.setdefault(match_id, []).append((seat, order, uid, uname))
@@ -131,7 +132,8 @@ async def player_history(db: Database, guild_id: str, user_id: str, page: int = 
                 .group_by(Move.match_id)
             )).all()}
         if name is None:
-            name = (await s.execute(select(User.name).where(User.id == user_id))
+            name = (await s.execute(select(MemberName.name).where(
+                MemberName.guild_id == guild_id, MemberName.user_id == user_id))
                     ).scalar_one_or_none() or user_id
     entries = []
     for row in rows:
@@ -142,7 +144,7 @@ async def player_history(db: Database, guild_id: str, user_id: str, page: int = 
         if result == "lost" and row.out:
             how = "out"
         entries.append(HistoryEntry(
-            match_id=row.id, game=row.game, kind=row.kind, finished_at=row.finished_at,
+            number=row.number, game=row.game, kind=row.kind, finished_at=row.finished_at,
             seat=row.seat, opponents=tuple(p[3] for p in seated if p[2] != user_id),
             result=result, how=how, scores=my_scores(row.scores, row.seat),
             moves=moves.get(row.id, 0)))
@@ -195,7 +197,8 @@ class MatchAction:
 
 @dataclass(frozen=True)
 class MatchRecord:
-    id: int
+    id: int  # internal
+    number: int  # what the server calls it
     guild_id: str
     channel_id: str
     game: str
@@ -232,19 +235,21 @@ class MatchRecord:
         return [p.name for p in self.players]
 
 
-async def match_record(db: Database, guild_id: str, match_id: int) -> MatchRecord | None:
-    """Everything stored about a match of this server; None if there is no such match."""
+async def match_record(db: Database, guild_id: str, number: int) -> MatchRecord | None:
+    """Everything stored about match #``number`` of this server; None if there is none."""
     async with db.session() as s:
-        match = await s.get(Match, match_id)
-        if match is None or match.guild_id != guild_id:
+        match = await s.scalar(select(Match).where(Match.guild_id == guild_id,
+                                                   Match.number == number))
+        if match is None:
             return None
+        match_id = match.id
         moves = (await s.scalars(
             select(Move).where(Move.match_id == match_id).order_by(Move.ply))).all()
         actions = (await s.scalars(
             select(HostAction).where(HostAction.match_id == match_id)
             .order_by(HostAction.at, HostAction.id))).all()
         wanted = {p.user_id for p in match.players} | {a.actor_id for a in actions}
-        names = await user_names(s, wanted)
+        names = await user_names(s, guild_id, wanted)
     game = get_game(match.game)
     start = game.new_state(match.seats, match.options)
     players = sorted(match.players, key=lambda p: (p.seat is None, p.seat, p.order))
@@ -256,7 +261,8 @@ async def match_record(db: Database, guild_id: str, match_id: int) -> MatchRecor
             result=result_of(match.status, match.winner_seat, match.draw, p.seat, p.out))
         for p in players)
     return MatchRecord(
-        id=match.id, guild_id=match.guild_id, channel_id=match.channel_id, game=match.game,
+        id=match.id, number=match.number, guild_id=match.guild_id,
+        channel_id=match.channel_id, game=match.game,
         kind=match.kind, status=match.status, seats=match.seats, options=dict(match.options),
         time_control=TimeControl.from_json(match.time_control),
         reward=int(match.time_control["reward"]) if "reward" in match.time_control else None,
@@ -283,22 +289,22 @@ def position_of(record: MatchRecord) -> Any:
 
 async def recent_matches(db: Database, guild_id: str, typed: str, done_only: bool,
                          limit: int = 25) -> list[tuple[int, str]]:
-    """Matches of a server for autocomplete, newest first, as (id, label): those whose
+    """Matches of a server for autocomplete, newest first, as (number, label): those whose
     number starts with what was typed. Challenges that were never played are left out."""
     query = select(Match).where(Match.guild_id == guild_id)
     query = query.where(Match.status.in_(DONE) if done_only
                         else Match.status.not_in(NEVER_PLAYED))
     digits = typed.strip().lstrip("#")
     if digits.isdigit():
-        query = query.where(cast(Match.id, String).like(f"{digits}%"))
+        query = query.where(cast(Match.number, String).like(f"{digits}%"))
     async with db.session() as s:
-        rows = (await s.scalars(query.order_by(Match.id.desc()).limit(limit))).all()
-        names = await user_names(s, {p.user_id for m in rows for p in m.players})
+        rows = (await s.scalars(query.order_by(Match.number.desc()).limit(limit))).all()
+        names = await user_names(s, guild_id, {p.user_id for m in rows for p in m.players})
     labels = []
     for m in rows:
         players = " vs ".join(names.get(p.user_id, p.user_id) for p in
                               sorted(m.players, key=lambda p: (p.seat is None, p.seat, p.order)))
-        labels.append((m.id, say.match_choice(match_id=m.id, game=say.title(m.game),
+        labels.append((m.number, say.match_choice(match_id=m.number, game=say.title(m.game),
                                               players=players, status=m.status)))
     return labels
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.core import buttons
 from bot.core.enums import PLAYING, MatchKind, MatchStatus, MoveKind
+from bot.core.escape import plain
 from bot.core.messages import MENTION, Button
 from bot.services.history_queries import (
     NEVER_PLAYED,
@@ -30,11 +31,11 @@ def history_text(page: HistoryPage) -> str:
                               pages=page.pages)]
     for e in page.entries:
         lines.append(say.history_line(
-            match_id=e.match_id, finished_at=e.finished_at, game=say.title(e.game),
+            match_id=e.number, finished_at=e.finished_at, game=say.title(e.game),
             dm=e.kind == MatchKind.DM,
             result=result_words(result=e.result, how=e.how, scores=e.scores),
             opponents=e.opponents, moves=e.moves))
-    lines.append(say.history_foot(match_id=page.entries[0].match_id))
+    lines.append(say.history_foot(match_id=page.entries[0].number))
     return "\n".join(lines)
 
 
@@ -52,21 +53,21 @@ def history_buttons(page: HistoryPage) -> tuple[Button, ...]:
 
 def _names_for(record: MatchRecord, text: str) -> str:
     """A stored result line with its mentions as names (nobody is pinged by a lookup)."""
-    by_id = {p.user_id: p.name for p in record.players}
+    by_id = {p.user_id: plain(p.name) for p in record.players}
     return MENTION.sub(lambda m: by_id.get(m.group(1), m.group(1)), text)
 
 
 def match_texts(record: MatchRecord) -> list[str]:
     """One match in full, as messages of at most 2000 characters (the moves run on)."""
     game = get_game(record.game)
-    label = texts.match_label(record.id, record.kind)
+    label = texts.match_label(record.number, record.kind)
     if record.status in NEVER_PLAYED:
-        names = " and ".join(p.name for p in record.players)
+        names = " and ".join(plain(p.name) for p in record.players)
         return [f"**{label}: {game.title}** between {names} never started: it "
                 f"{say.NEVER_PLAYED[record.status]}."]
     head = [f"**{label}: {game.title}** — {_state_words(record)}"]
     for p in record.players:
-        who = f"{p.colour}: {p.name}" if p.colour else p.name
+        who = f"{p.colour}: {plain(p.name)}" if p.colour else plain(p.name)
         parts = [who]
         if p.result is not None:
             mine = my_scores(list(record.scores) if record.scores else None, p.seat)
@@ -89,8 +90,9 @@ def match_texts(record: MatchRecord) -> list[str]:
     if record.result_text:
         head.append(_names_for(record, record.result_text))
     for a in record.actions[:MAX_ACTIONS]:
-        detail = f": {a.detail[:200]}" if a.detail else ""
-        head.append(f"Host, after move {a.after_ply}: {a.actor_name} — {a.action}{detail}")
+        detail = f": {plain(a.detail[:200])}" if a.detail else ""
+        head.append(f"Host, after move {a.after_ply}: {plain(a.actor_name)} — "
+                    f"{a.action}{detail}")
     if len(record.actions) > MAX_ACTIONS:
         head.append(f"… and {len(record.actions) - MAX_ACTIONS} more host actions.")
     if not record.moves:
@@ -116,7 +118,8 @@ def _state_words(record: MatchRecord) -> str:
 def _move_lines(record: MatchRecord) -> list[str]:
     width = max((len(m.notation) for m in record.moves if m.kind == MoveKind.MOVE), default=2)
     number = len(str(len(record.moves)))
-    names = {p.seat: p.name for p in record.players}
+    # In a code block nothing renders, but a backtick would end the block.
+    names = {p.seat: p.name.replace("`", "'") for p in record.players}
 
     def entry(m: MatchMove) -> str:
         if m.kind == MoveKind.OUT:

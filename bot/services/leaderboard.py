@@ -20,7 +20,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.services import ledger, ratings
 from bot.services.events import EventError, Scope
 from bot.services.results import DRAWN, WON
-from bot.store.models import EventPlayer, LedgerEntry, MatchResult, Rating, User
+from bot.store.models import EventPlayer, LedgerEntry, MatchResult, MemberName, Rating
+from bot.store.queries import named_on
 from bot.texts import economy as say
 from bot.texts import standings as standing_texts
 
@@ -69,8 +70,8 @@ async def _members(s: AsyncSession, scope: Scope) -> dict[str, str]:
     """An event's players with their names (nobody outside events)."""
     if scope.event is None:
         return {}
-    rows = await s.execute(select(EventPlayer.user_id, User.name)
-                           .join(User, User.id == EventPlayer.user_id)
+    shown, on = named_on(scope.event.guild_id, EventPlayer.user_id)
+    rows = await s.execute(select(EventPlayer.user_id, shown).outerjoin(MemberName, on)
                            .where(EventPlayer.event_id == scope.event.id))
     return {user_id: name for user_id, name in rows.all()}
 
@@ -80,8 +81,9 @@ async def by_garnets(s: AsyncSession, guild_id: str, scope: Scope) -> Board:
     sums = (select(LedgerEntry.user_id, func.sum(LedgerEntry.amount).label("total"))
             .where(*ledger.in_scope(guild_id, scope)).group_by(LedgerEntry.user_id)
             .subquery())
-    rows = await s.execute(select(sums.c.user_id, User.name, sums.c.total)
-                           .join(User, User.id == sums.c.user_id))
+    shown, on = named_on(guild_id, sums.c.user_id)
+    rows = await s.execute(select(sums.c.user_id, shown, sums.c.total)
+                           .outerjoin(MemberName, on))
     found = {user_id: (name, int(total)) for user_id, name, total in rows.all()}
     for user_id, name in (await _members(s, scope)).items():
         found.setdefault(user_id, (name, 0))
@@ -114,8 +116,9 @@ async def records(s: AsyncSession, guild_id: str, scope: Scope,
 async def by_wins(s: AsyncSession, guild_id: str, scope: Scope, game: str | None) -> Board:
     """Finished matches won (draws and losses shown); an event's players from 0."""
     tally = _tally(guild_id, scope, game).subquery()
-    rows = await s.execute(select(tally.c.user_id, User.name, tally.c.won, tally.c.drawn,
-                                  tally.c.played).join(User, User.id == tally.c.user_id))
+    shown, on = named_on(guild_id, tally.c.user_id)
+    rows = await s.execute(select(tally.c.user_id, shown, tally.c.won, tally.c.drawn,
+                                  tally.c.played).outerjoin(MemberName, on))
     found = {u: (name, int(w), int(d), int(n)) for u, name, w, d, n in rows.all()}
     for user_id, name in (await _members(s, scope)).items():
         found.setdefault(user_id, (name, 0, 0, 0))
@@ -129,8 +132,9 @@ async def by_wins(s: AsyncSession, guild_id: str, scope: Scope, game: str | None
 async def by_rating(s: AsyncSession, guild_id: str, scope: Scope, game: str) -> Board:
     """Ratings in ``game`` by ordinal. An event's players who never played rated
     games stand at the newcomer's rating; elsewhere only the rated are listed."""
-    query = (select(Rating.user_id, User.name, Rating.mu, Rating.sigma, Rating.games)
-             .join(User, User.id == Rating.user_id)
+    shown, on = named_on(guild_id, Rating.user_id)
+    query = (select(Rating.user_id, shown, Rating.mu, Rating.sigma, Rating.games)
+             .outerjoin(MemberName, on)
              .where(Rating.guild_id == guild_id, Rating.game == game))
     if scope.event is not None:
         query = query.where(Rating.user_id.in_(

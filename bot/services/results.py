@@ -32,7 +32,7 @@ async def settle(s: AsyncSession, match: Match, users: Sequence[str], winner: in
                  reward: int, now: float) -> str:
     """Book the result's garnets, standings and ratings; the text to add to the result
     post. ``users`` are the players by seat; ``winner`` None is a draw."""
-    label = match_label(match.id, match.kind)
+    label = match_label(match.number, match.kind)
     text = ""
     if winner is not None and match.kind == MatchKind.DM:
         champion = users[winner]
@@ -50,7 +50,7 @@ async def settle(s: AsyncSession, match: Match, users: Sequence[str], winner: in
     await _record(s, match, users, winner, now)
     changes = await ratings.rate_match(s, match, users, winner, now)
     if changes:
-        names = await user_names(s, [c.user_id for c in changes])
+        names = await user_names(s, match.guild_id, [c.user_id for c in changes])
         parts = [(names.get(c.user_id, c.user_id), ratings.shown(c.mu_after, c.sigma_after),
                   ratings.delta(c.mu_before, c.mu_after)) for c in changes]
         text += say.rating_changes(game=get_game(match.game).title, changes=parts)

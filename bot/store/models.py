@@ -45,7 +45,9 @@ class Base(DeclarativeBase):
 
 
 class User(Base):
-    """A person as the platform knows them; ``name`` is refreshed when they act."""
+    """A person as the platform knows them. What they are called is kept per server
+    (``MemberName``): a nickname on one server never shows on another. ``name`` is
+    the first name seen before names were kept per server, and is not shown."""
 
     __tablename__ = "users"
 
@@ -53,11 +55,40 @@ class User(Base):
     name: Mapped[str] = mapped_column(String(100))
 
 
+class MemberName(Base):
+    """What a person is called on one server, refreshed whenever they are named there."""
+
+    __tablename__ = "member_names"
+
+    guild_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    name: Mapped[str] = mapped_column(String(100))
+
+
 class GuildSettings(Base):
+    """A server's settings. ``host_role`` is a role id: a rename keeps it, and another
+    role given the same name does not grant it."""
+
     __tablename__ = "guild_settings"
 
     guild_id: Mapped[str] = mapped_column(String(64), primary_key=True)
     host_role: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    # The role's name when it was set (for messages), or a name still to be resolved
+    # to an id (a HOST_ROLE name, or a role stored by name before ids were kept).
+    host_role_name: Mapped[str | None] = mapped_column(String(100), nullable=True)
+
+
+class Counter(Base):
+    """The last number given to a match or an event of one server. Users name matches
+    and events by these per-server numbers (#1, #2, ... in every server); the global
+    primary keys stay internal. Taken with an upsert inside the creating transaction,
+    so two creations never get the same number."""
+
+    __tablename__ = "counters"
+
+    guild_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)  # "match" | "event"
+    last: Mapped[int] = mapped_column(Integer)
 
 
 class Match(Base):
@@ -73,6 +104,7 @@ class Match(Base):
 
     id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     guild_id: Mapped[str] = mapped_column(String(64))
+    number: Mapped[int] = mapped_column(Integer)  # per server: what users call it
     channel_id: Mapped[str] = mapped_column(String(64))
     game: Mapped[str] = mapped_column(String(32))
     kind: Mapped[str] = mapped_column(String(16))  # "dm" | "casual"
@@ -107,6 +139,7 @@ class Match(Base):
         Index("ix_matches_status_channel", "status", "channel_id"),
         Index("ix_matches_guild_finished", "guild_id", "finished_at"),
         Index("ix_matches_event_status", "event_id", "status"),
+        UniqueConstraint("guild_id", "number", name="uq_matches_guild_number"),
     )
 
 
@@ -217,6 +250,7 @@ class Event(Base):
 
     id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     guild_id: Mapped[str] = mapped_column(String(64))
+    number: Mapped[int] = mapped_column(Integer)  # per server, like a match's
     name: Mapped[str] = mapped_column(String(100))
     reward: Mapped[int] = mapped_column(Integer)
     transfers: Mapped[bool] = mapped_column(Boolean, default=False)
@@ -228,6 +262,7 @@ class Event(Base):
 
     __table_args__ = (
         UniqueConstraint("guild_id", "name"),
+        UniqueConstraint("guild_id", "number", name="uq_events_guild_number"),
         Index("ix_events_guild_open", "guild_id", "open"),
     )
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
+from bot.core.escape import plain, plains
 from bot.core.messages import mention
 
 PREV, NEXT = "◀ Prev", "Next ▶"
@@ -35,6 +36,7 @@ def garnets(n: int) -> str:
 
 
 def scope_label(*, event: str | None, overall: bool) -> str:
+    event = plain(event) if event is not None else None
     if event is not None:
         return f"**{event}**"
     return "overall" if overall else OUTSIDE_EVENTS
@@ -42,6 +44,7 @@ def scope_label(*, event: str | None, overall: bool) -> str:
 
 def where(*, event: str | None, overall: bool) -> str:
     """Where a balance counts, as said after it."""
+    event = plain(event) if event is not None else None
     if event is not None:
         return f"in **{event}**"
     return "across all events" if overall else OUTSIDE_EVENTS
@@ -63,18 +66,23 @@ def event_name_is_number() -> str:
 
 
 def event_name_reserved(*, name: str) -> str:
+    name = plain(name)
     return f"'{name}' means something else to `event:`; choose another name."
 
 
 def bad_confiscate(*, value: str) -> str:
+    value = plain(value)
     return f"`confiscate` is no, winner or remove, not '{value}'."
 
 
 def no_such_event(*, number: str) -> str:
+    number = plain(number)
     return f"There is no event #{number} on this server."
 
 
 def no_event_called(*, name: str, known: Sequence[str]) -> str:
+    name = plain(name)
+    known = plains(known)
     listed = f" Events here: {', '.join(known)}." if known else " There are no events yet."
     return f"There is no event called '{name}' on this server.{listed}"
 
@@ -84,6 +92,7 @@ def name_one_event() -> str:
 
 
 def several_open(*, names: Sequence[str]) -> str:
+    names = plains(names)
     return f"Several events are open ({', '.join(names)}); add `event:` with one of them."
 
 
@@ -93,6 +102,7 @@ def no_open_event() -> str:
 
 
 def event_choice(*, name: str, event_id: int, open: bool) -> str:
+    """An autocomplete entry: plain text, never rendered as markdown."""
     return f"{name} (#{event_id}, {'open' if open else 'closed'})"
 
 
@@ -100,10 +110,12 @@ def event_choice(*, name: str, event_id: int, open: bool) -> str:
 
 
 def event_closed_for_dm(*, event: str) -> str:
+    event = plain(event)
     return f"The event {event} is closed."
 
 
 def not_in_event_for_dm(*, user_ids: Sequence[str], event: str) -> str:
+    event = plain(event)
     return (f"{' and '.join(mention(m) for m in user_ids)} "
             f"{'is' if len(user_ids) == 1 else 'are'} not playing in {event}; "
             "add them with `/event add`, or start the DM with `event:none`.")
@@ -113,6 +125,7 @@ def dm_event_note(*, event: str, chooser_id: str | None = None, priority: int = 
                   other_priority: int = 0) -> str:
     """The line of a DM's announcement that names its event (and who chooses, by
     priority, when the host did not say)."""
+    event = plain(event)
     note = f"\nEvent: **{event}**"
     if chooser_id is not None:
         note += (f" · {mention(chooser_id)} has the higher priority ({priority} vs "
@@ -128,12 +141,14 @@ def bad_reward() -> str:
 
 
 def event_exists(*, name: str, event_id: int | None = None) -> str:
+    name = plain(name)
     number = f" (#{event_id})" if event_id is not None else ""
     return f"There is already an event called {name}{number}."
 
 
 def event_created(*, name: str, event_id: int, reward: int, transfers: bool,
                   confiscate: str) -> str:
+    name = plain(name)
     rules = [f"{garnets(reward)} per DM win",
              "transfers allowed" if transfers else "no transfers",
              CONFISCATION[confiscate]]
@@ -146,19 +161,23 @@ def name_player_to_add() -> str:
 
 
 def event_closed(*, event: str) -> str:
+    event = plain(event)
     return f"{event} is closed."
 
 
 def event_already_closed(*, event: str) -> str:
+    event = plain(event)
     return f"{event} is already closed."
 
 
 def already_playing(*, user_id: str, event: str, priority: int) -> str:
+    event = plain(event)
     return f"{mention(user_id)} is already playing in {event} (priority {priority})."
 
 
 def players_added(*, event: str, added: Sequence[tuple[str, int]], total: int) -> str:
     """``added``: (user id, priority) of each new player, in order."""
+    event = plain(event)
     if len(added) == 1:
         who = f"{mention(added[0][0])} joins **{event}** with priority {added[0][1]}"
     else:
@@ -169,19 +188,23 @@ def players_added(*, event: str, added: Sequence[tuple[str, int]], total: int) -
 
 
 def not_playing(*, user_id: str, event: str) -> str:
+    event = plain(event)
     return f"{mention(user_id)} is not playing in {event}."
 
 
 def not_playing_add_them(*, user_id: str, event: str) -> str:
+    event = plain(event)
     return f"{mention(user_id)} is not playing in {event}; add them with `/event add`."
 
 
 def player_removed(*, user_id: str, event: str) -> str:
+    event = plain(event)
     return (f"{mention(user_id)} leaves **{event}**; the priorities below moved up. "
             "Their garnets stay in the event's ledger.")
 
 
 def event_closed_now(*, event: str, event_id: int) -> str:
+    event = plain(event)
     return (f"🏁 **{event}** is closed. Its standings stay: `/leaderboard "
             f"event:{event_id}`; hosts get its books with `/export event:{event_id}`.")
 
@@ -190,6 +213,8 @@ def event_info(*, name: str, event_id: int, closed_at: float | None, creator: st
                created_at: float, reward: int, transfers: bool, confiscate: str, count: int,
                players: Sequence[tuple[int, str, int]]) -> str:
     """``players``: (priority, name, garnets) of those listed, of ``count`` in all."""
+    name = plain(name)
+    creator = plain(creator)
     state = "open" if closed_at is None else f"closed {stamp(closed_at)}"
     lines = [
         f"**{name}** (#{event_id}) — {state} · created by {creator} on {stamp(created_at)}",
@@ -199,13 +224,14 @@ def event_info(*, name: str, event_id: int, closed_at: float | None, creator: st
     lines.append(f"Players by priority ({count}):" if count
                  else "No players yet: hosts add them with `/event add`.")
     for priority, player, have in players:
-        lines.append(f"{priority}. {player} — {garnets(have)}")
+        lines.append(f"{priority}. {plain(player)} — {garnets(have)}")
     if count > len(players):
         lines.append(f"… and {count - len(players)} more (see `/leaderboard`).")
     return "\n".join(lines)
 
 
 def export_ready(*, event: str) -> str:
+    event = plain(event)
     return f"📄 The books of **{event}**: the ledger, the standings and the matches (CSV)."
 
 
@@ -219,7 +245,8 @@ def bad_rank() -> str:
 def priority_set(*, user_id: str, rank: int, event: str, count: int,
                  order: Sequence[tuple[int, str]]) -> str:
     """``order``: (priority, name) of those listed, of ``count`` in all."""
-    listed = ", ".join(f"{priority}. {name}" for priority, name in order)
+    event = plain(event)
+    listed = ", ".join(f"{priority}. {plain(name)}" for priority, name in order)
     more = f", … {count - len(order)} more" if count > len(order) else ""
     return (f"↕ {mention(user_id)} now has priority {rank} in **{event}**.\n"
             f"Priority: {listed}{more}.")
@@ -229,12 +256,13 @@ def priority_list(*, event: str, count: int, mine: int | None,
                   order: Sequence[tuple[int, str, bool]]) -> str:
     """``order``: (priority, name, is the asker) of those listed, of ``count`` in all;
     ``mine`` the asker's priority (None if not playing)."""
+    event = plain(event)
     if not count:
         return f"**{event}** has no players yet."
     lines = [f"**Priority in {event}** (1 is the highest; the higher of two DM "
              "players chooses the First Player):"]
     for priority, name, me in order:
-        lines.append(f"{priority}. {name}{' ← you' if me else ''}")
+        lines.append(f"{priority}. {plain(name)}{' ← you' if me else ''}")
     if count > len(order):
         lines.append(f"… and {count - len(order)} more."
                      + (f" You: {mine}." if mine is not None and mine > len(order) else ""))
@@ -255,6 +283,7 @@ def bad_amount(*, most: int) -> str:
 def balance(*, name: str, amount: int, where: str, in_event: bool,
             priority: tuple[int, int] | None) -> str:
     """``priority``: (the player's, of how many) in the event."""
+    name = plain(name)
     line = f"{name} has **{garnets(amount)}** {where}"
     if in_event:
         line += (f" · priority {priority[0]} of {priority[1]}" if priority
@@ -271,6 +300,7 @@ def transfer_needs_event() -> str:
 
 
 def no_transfers(*, event: str) -> str:
+    event = plain(event)
     return f"{event} does not allow transfers."
 
 
@@ -293,6 +323,10 @@ def transfer_note_in(*, sender: str, reason: str) -> str:
 def transferred(*, sender_id: str, sender: str, recipient_id: str, recipient: str,
                 amount: int, event: str, reason: str, sender_left: int,
                 recipient_now: int) -> str:
+    sender = plain(sender)
+    recipient = plain(recipient)
+    event = plain(event)
+    reason = plain(reason)
     why = f" ({reason})" if reason else ""
     return (f"💎 {mention(sender_id)} gave {mention(recipient_id)} {garnets(amount)} in "
             f"**{event}**{why}. {sender}: {garnets(sender_left)}, "
@@ -306,6 +340,7 @@ def reason_missing() -> str:
 def adjusted(*, fine: bool, host_id: str, user_id: str, amount: int, where: str, reason: str,
              balance: int) -> str:
     """A host's grant or fine, said in the channel."""
+    reason = plain(reason)
     if fine:
         head = f"⚖️ {mention(host_id)} fined {mention(user_id)} {garnets(amount)}"
     else:
@@ -314,11 +349,13 @@ def adjusted(*, fine: bool, host_id: str, user_id: str, amount: int, where: str,
 
 
 def ledger_empty(*, name: str, where: str, balance: int) -> str:
+    name = plain(name)
     return f"**Ledger of {name}** {where} — balance {garnets(balance)}. No entries yet."
 
 
 def ledger_page(*, name: str, where: str, balance: int, page: int, pages: int, total: int,
                 lines: Sequence[str]) -> str:
+    name = plain(name)
     head = (f"**Ledger of {name}** {where} — balance {garnets(balance)} "
             f"(page {page}/{pages}, {total} entr{'y' if total == 1 else 'ies'})")
     return "\n".join([head, *lines])
@@ -327,6 +364,9 @@ def ledger_page(*, name: str, where: str, balance: int, page: int, pages: int, t
 def ledger_line(*, at: float, amount: int, kind: str, note: str, author: str | None,
                 event: str | None) -> str:
     """One entry: ``author`` for a host's grant or fine, ``event`` on overall ledgers."""
+    note = plain(note)
+    author = plain(author) if author is not None else None
+    event = plain(event) if event is not None else None
     sign = "+" if amount >= 0 else "−"
     by = f" (by {author})" if author else ""
     about = f" — {note}" if note else ""
@@ -363,5 +403,5 @@ def confiscated(*, loser_id: str, amount: int, winner_id: str | None) -> str:
 
 def rating_changes(*, game: str, changes: Sequence[tuple[str, str, str]]) -> str:
     """``changes``: (name, rating now, change) of each player."""
-    parts = [f"{name} {now} ({change})" for name, now, change in changes]
+    parts = [f"{plain(name)} {now} ({change})" for name, now, change in changes]
     return f"\nRatings ({game}): {', '.join(parts)}."

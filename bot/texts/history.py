@@ -6,6 +6,7 @@ import time
 from collections.abc import Sequence
 
 from bot.core.enums import EndReason
+from bot.core.escape import plain
 from engine.game import EngineError
 from engine.registry import get_game
 
@@ -60,6 +61,7 @@ def title(game: str) -> str:
 
 
 def match_choice(*, match_id: int, game: str, players: str, status: str) -> str:
+    """An autocomplete entry: plain text, never rendered as markdown."""
     return f"#{match_id} {game}: {players} ({status})"
 
 
@@ -71,7 +73,7 @@ def pages_from_one() -> str:
 
 
 def no_such_page(*, page: int, name: str, pages: int, total: int) -> str:
-    return (f"There is no page {page}: {name}'s history has {pages} "
+    return (f"There is no page {page}: {plain(name)}'s history has {pages} "
             f"page{'' if pages == 1 else 's'} ({count(total, 'match')}).")
 
 
@@ -102,17 +104,17 @@ def page_button(*, page: int, newer: bool) -> str:
 
 def no_matches(*, name: str, game: str | None) -> str:
     what = f" of {game}" if game else ""
-    return f"{name} has no finished matches{what} on this server yet."
+    return f"{plain(name)} has no finished matches{what} on this server yet."
 
 
 def history_head(*, name: str, game: str | None, total: int, page: int, pages: int) -> str:
     what = f" of {game}" if game else ""
-    return f"**{name}'s matches{what}** — {total} · page {page} of {pages}, newest first"
+    return f"**{plain(name)}'s matches{what}** — {total} · page {page} of {pages}, newest first"
 
 
 def history_line(*, match_id: int, finished_at: float | None, game: str, dm: bool,
                  result: str, opponents: Sequence[str], moves: int) -> str:
-    against = f" vs {', '.join(opponents)}" if opponents else ""
+    against = f" vs {', '.join(plain(o) for o in opponents)}" if opponents else ""
     return (f"`#{match_id}` {date(finished_at)} · {game}{' DM' if dm else ''} — "
             f"{result}{against} · {count(moves, 'move')}")
 
@@ -126,8 +128,8 @@ def replay_text(*, label: str, game: str, players: Sequence[tuple[str, str | Non
                 caption: str, moves: int) -> str:
     """``players``: (name, colour) in seat order."""
     return (f"**Replay of {label}: {game}** — "
-            + " vs ".join(f"{name} ({colour})" for name, colour in players)
-            + f"\n{caption} · {count(moves, 'move')}")
+            + " vs ".join(f"{plain(name)} ({colour})" for name, colour in players)
+            + f"\n{plain(caption)} · {count(moves, 'move')}")
 
 
 def caption(*, voided: bool, winner: str | None, colour: str | None, end_reason: str | None,

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
+from bot.core.escape import plain, plains
 from bot.core.messages import mention
 from bot.core.timecontrol import Reminder, TimeControl, clock_text
 from engine.game import Game
@@ -160,6 +162,7 @@ def begins(label: str, title: str, seats: str) -> str:
 
 
 def turn_order(names: list[str]) -> str:
+    names = plains(names)
     return "Turn order: " + " → ".join(names)
 
 
@@ -178,6 +181,7 @@ def not_a_move_help(error: str, move_help: str) -> str:
 
 
 def not_your_turn(name: str) -> str:
+    name = plain(name)
     return f"It is {name}'s turn, not yours."
 
 
@@ -215,6 +219,7 @@ def banner(winner: str | None, reason: str) -> str:
 
 
 def result(label: str, winner: str | None, reason: str) -> str:
+    reason = plain(reason)
     if winner is None:
         return f"**{label} ends in a draw** — {reason}."
     return f"🏆 **{mention(winner)} wins {label}** — {reason}."
@@ -229,14 +234,17 @@ def board(label: str, title: str, seats: str, ply: int, paused: bool, turn: str)
 
 
 def clock_on_turn(name: str, left: str) -> str:
+    name = plain(name)
     return f"▶ {name}: {left}"
 
 
 def clock_waiting(name: str, banks_left: int, seconds: float) -> str:
+    name = plain(name)
     return f"  {name}: {banks(banks_left)} ({clock_text(seconds)}) of reserve"
 
 
 def match_choice(match_id: int, title: str, players: list[str], status: str) -> str:
+    """An autocomplete entry: plain text, never rendered as markdown."""
     return f"#{match_id} {title}: {' vs '.join(players)} ({status})"
 
 
@@ -244,6 +252,7 @@ def match_choice(match_id: int, title: str, players: list[str], status: str) -> 
 
 
 def paused(label: str, host: str, reason: str) -> str:
+    reason = plain(reason)
     why = f" ({reason})" if reason else ""
     return (f"⏸ {label} is paused by {mention(host)}{why}. "
             f"The clock stands still until `/resume`.")
@@ -263,6 +272,7 @@ def extend_cap(most: float, already: float) -> str:
 
 
 def voided(label: str, reason: str) -> str:
+    reason = plain(reason)
     return f"🚫 {label} is void ({reason}). No result is recorded."
 
 
@@ -279,8 +289,39 @@ def adjudication_log(winner: str | None, reason: str) -> str:
 
 
 def host_role_set(role: str) -> str:
-    return f"Members with the role **{role}** can host matches now."
+    role = plain(role)
+    return (f"Members with the role **{role}** can host matches now. Discord shows the "
+            "host commands to members with Manage Server; to show them to this role too, "
+            "allow it in Server Settings → Integrations → garnet.")
+
+
+def not_host(role: str | None) -> str:
+    if role is None:
+        return ("Only hosts can do that (Manage Server; no host role is set: someone "
+                "with Manage Server sets one with `/hostrole`).")
+    return f"Only hosts can do that (the '{plain(role)}' role or Manage Server)."
+
+
+def only_managers_set_host_role() -> str:
+    return "Only members with Manage Server can set the host role."
 
 
 def dm_thread(title: str, name1: str, name2: str) -> str:
     return f"DM: {title} — {name1} vs {name2}"[:100]
+
+
+# ==== limits ============================================================================
+
+
+def too_many_challenges(most: int) -> str:
+    return (f"You have {most} open challenges on this server already; wait for answers "
+            "or `/cancel` one first.")
+
+
+def slow_down(seconds: float) -> str:
+    return f"Too many requests in a short time; try again in {max(1, math.ceil(seconds))} s."
+
+
+def server_busy() -> str:
+    return ("This server already has several replays or exports on the way; try again "
+            "in a minute.")

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.core.escape import plain
+
 TITLES = {"garnets": "Garnets", "wins": "Wins", "rating": "Rating"}
 
 
 def bad_board(*, by: str, choices: Sequence[str]) -> str:
-    return f"`by` is {', '.join(choices)}, not '{by}'."
+    return f"`by` is {', '.join(choices)}, not '{plain(by)}'."
 
 
 def garnets_per_game() -> str:
@@ -44,7 +46,7 @@ def board_page(*, head: str, page: int, pages: int, count: int,
     standing) if on the board."""
     lines = [f"{head} (page {page}/{pages}, {count} player{'' if count == 1 else 's'})"]
     for rank, name, standing, me in rows:
-        line = f"{rank}. {name} — {standing}"
+        line = f"{rank}. {plain(name)} — {standing}"
         lines.append(f"**{line}**" if me else line)
     if mine is None:
         lines.append("You are not on this board.")
@@ -58,7 +60,7 @@ def board_page(*, head: str, page: int, pages: int, count: int,
 def ratings_of(*, name: str, rows: Sequence[tuple[str, str, int, tuple[int, int] | None]]
                ) -> str:
     """``rows``: (game, rating, rated games, (rank, of how many) overall) per game."""
-    lines = [f"**Ratings of {name}** (rating ± uncertainty):"]
+    lines = [f"**Ratings of {plain(name)}** (rating ± uncertainty):"]
     for game, rating, games, place in rows:
         rank = f", #{place[0]} of {place[1]}" if place else ""
         lines.append(f"{game}: {rating} ({games} rated game{'' if games == 1 else 's'}{rank})")
@@ -67,4 +69,4 @@ def ratings_of(*, name: str, rows: Sequence[tuple[str, str, int, tuple[int, int]
 
 def no_ratings(*, name: str, game: str | None, start: str) -> str:
     title = f" of {game}" if game else ""
-    return f"{name} has played no rated games{title} yet; a newcomer starts at {start}."
+    return f"{plain(name)} has played no rated games{title} yet; a newcomer starts at {start}."

@@ -15,7 +15,7 @@ import pytest
 from bot.adapters.console import Console
 from bot.commands.spec import Services
 from bot.core.clock import VirtualClock
-from bot.core.messages import Actor, Post, Response
+from bot.core.messages import Actor, Post, Response, Role
 from bot.core.refusal import answered
 from bot.services.economy import Economy
 from bot.services.history import History
@@ -26,7 +26,8 @@ ALICE = Actor("alice", "Alice")
 BOB = Actor("bob", "Bob")
 CAROL = Actor("carol", "Carol")
 DAVE = Actor("dave", "Dave")
-HOSTY = Actor("hosty", "Hosty", roles=frozenset({"Host"}))
+HOST_ROLE = Role("host-role", "Host")
+HOSTY = Actor("hosty", "Hosty", roles=frozenset({HOST_ROLE.id}))
 GUILD = "g1"
 CHAN = "c1"
 
@@ -57,7 +58,7 @@ class Harness:
         return match_id
 
     async def play(self, actor: Actor, text: str) -> Response:
-        return await self.host.typed(CHAN, actor, text)
+        return await self.host.typed(GUILD, CHAN, actor, text)
 
 
 class Asking:
@@ -92,6 +93,8 @@ async def h(database_url: str) -> AsyncIterator[Harness]:
     h.host = asking(host)
     h.economy = Economy(db, clock, host.roles, host.config.dm_reward)
     await host.start()
+    # The server's roles as the adapter shows them: HOST_ROLE "Host" resolves to its id.
+    await host.roles.adopt(GUILD, [HOST_ROLE, Role("players", "Players")])
     yield h
     await host.stop()
     await db.close()

@@ -68,3 +68,11 @@ async def test_season_transcript(tmp_path: Path, database_url: str) -> None:
             if line.strip().startswith(tag):
                 name = line.strip()[len(tag):-1]
                 assert (tmp_path / name.lstrip("/")).stat().st_size > 0, name
+
+
+async def test_two_servers_transcript(tmp_path: Path, database_url: str) -> None:
+    """Server B's host tries every command on server A's match and event: each is
+    "not on this server", and A's DM goes on; both servers count from #1."""
+    actual = await transcript(GOLDEN / "servers.txt", tmp_path, database_url)
+    assert "something went wrong" not in actual
+    compare(GOLDEN / "servers.out", actual)

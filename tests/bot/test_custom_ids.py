@@ -26,7 +26,16 @@ import pytest
 from bot.core.messages import Actor, Button, Post
 from tests.bot import test_discord_adapter as adapter
 from tests.bot.conftest import Harness, console_for
-from tests.bot.discord_fake import ALICE, BOB, CAROL, CHANNEL_ID, GUILD_ID, HANA, Person
+from tests.bot.discord_fake import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL_ID,
+    GUILD_ID,
+    HANA,
+    HOST_ROLE_ID,
+    Person,
+)
 from tests.bot.test_discord_adapter import World, sends
 from tests.bot.test_discord_history import finished_matches
 
@@ -82,7 +91,7 @@ async def season(world: World, players: int = 12) -> Actor:
     """Event #1 with Alice and ``players - 1`` others, who hold garnets; Alice's
     ledger has 11 entries (two pages)."""
     eco = world.bot.services.economy
-    hana = Actor(str(HANA.id), "Hana", roles=frozenset({"Host"}))
+    hana = Actor(str(HANA.id), "Hana", roles=frozenset({str(HOST_ROLE_ID)}))
     alice = Actor(str(ALICE.id), "Alice")
     await eco.event_create(GUILD, hana, "Season 1")
     others = [Actor(str(900 + n), f"Player {n:02d}") for n in range(1, players)]

@@ -118,7 +118,9 @@ async def start_bot(fake: FakeDiscord, settings: Settings, db: Database,
     bot = build_bot(settings, db, clock=clock)
     await bot.login("token")
     state: Any = bot._connection
+    before = set(asyncio.all_tasks())
     state.parse_guild_create(fake.guild_payload())
+    await settle(before)  # on_guild_available: the host role named "Host" is adopted
     return bot
 
 
@@ -171,12 +173,15 @@ async def test_challenge_posts_accept_and_decline_buttons(world: World) -> None:
     assert f"<@{ALICE.id}> challenges <@{BOB.id}>" in call.content
     assert [(b["label"], b["custom_id"], b["style"]) for b in call.buttons] == [
         ("Accept", "garnet:accept:1", 3), ("Decline", "garnet:decline:1", 4)]
-    assert call.message["allowed_mentions"]["parse"] == ["users"]  # never roles, @everyone
+    # Exactly the two players, by id: never roles, @everyone or anyone else.
+    assert call.message["allowed_mentions"] == {
+        "parse": [], "users": [ALICE.id, BOB.id]}
 
 
 async def test_bad_option_is_an_ephemeral_answer(world: World) -> None:
     (call,) = await world.slash(ALICE, "challenge", opponent=BOB, game="cairo", turn=1.0)
-    assert call.ephemeral and "turn time must be 5 s to 24 h" in call.content
+    # Discord checks the declared bounds in its client; the bot checks them again.
+    assert call.ephemeral and call.content == "`turn` is from 5 to 86400, not 1."
     (call,) = await world.slash(ALICE, "challenge", opponent=BOB, game="chess")
     assert call.ephemeral and "unknown game 'chess'" in call.content
     assert world.bot.services.matches.live == {}
@@ -384,4 +389,5 @@ async def test_reminder_is_posted_by_deliver(world: World) -> None:
     (reminder,) = await world.advance(1)
     assert reminder.url.endswith(CHANNEL_MESSAGES)
     assert reminder.content == f"⏰ <@{ALICE.id}>: 30 s left of your turn time."
-    assert reminder.body["allowed_mentions"]["parse"] == ["users"]
+    assert reminder.body["allowed_mentions"] == {
+        "parse": [], "users": [ALICE.id]}

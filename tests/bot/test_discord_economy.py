@@ -19,6 +19,7 @@ from tests.bot.discord_fake import (
     CHANNEL_ID,
     GUILD_ID,
     HANA,
+    HOST_ROLE_ID,
     Call,
     Person,
     settle,
@@ -138,7 +139,7 @@ async def test_event_autocomplete(world: World) -> None:
 
 async def test_leaderboard_pages_turn_in_place(world: World) -> None:
     eco = economy(world)
-    hana = Actor(str(HANA.id), "Hana", roles=frozenset({"Host"}))
+    hana = Actor(str(HANA.id), "Hana", roles=frozenset({str(HOST_ROLE_ID)}))
     await eco.event_create(GUILD, hana, "Season 1")
     others = [Actor(str(900 + n), f"Player {n:02d}") for n in range(1, 13)]
     await eco.event_add(GUILD, hana, [Actor(str(ALICE.id), "Alice"), *others])

@@ -7,7 +7,10 @@ import io
 
 from PIL import Image
 
-from bot.store.models import Match, MatchPlayer, User
+from bot.core.messages import Actor
+from bot.services.users import remember
+from bot.store.models import Match, MatchPlayer
+from bot.store.numbers import next_number
 from tests.bot.discord_fake import ALICE, BOB, CAROL, GUILD_ID
 from tests.bot.test_discord_adapter import (  # noqa: F401  (fixtures)
     World,
@@ -23,11 +26,11 @@ async def finished_matches(world: World, count: int) -> None:
     """``count`` finished matches Alice won against Bob, straight into the database."""
     alice, bob = str(ALICE.id), str(BOB.id)
     async with world.db.session() as s, s.begin():
-        for uid, name in ((alice, "Alice"), (bob, "Bob")):
-            if await s.get(User, uid) is None:
-                s.add(User(id=uid, name=name))
+        await remember(s, str(GUILD_ID), [Actor(alice, "Alice"), Actor(bob, "Bob")])
         for k in range(count):
-            match = Match(guild_id=str(GUILD_ID), channel_id="1", game="cairo", kind="casual",
+            match = Match(guild_id=str(GUILD_ID),
+                          number=await next_number(s, str(GUILD_ID), "match"),
+                          channel_id="1", game="cairo", kind="casual",
                           status="finished", seats=2, options={}, time_control={},
                           created_at=T0, finished_at=T0 + k, winner_seat=0,
                           end_reason="rules")

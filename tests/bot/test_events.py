@@ -8,10 +8,10 @@ from collections.abc import Awaitable, Callable
 import pytest
 from sqlalchemy import select
 
-from bot.core.messages import Actor, Response
+from bot.core.messages import Actor, Response, Role
 from bot.services.economy import Economy
 from bot.store.models import Event, EventPlayer, Match
-from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, DAVE, GUILD, HOSTY, Harness
+from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, DAVE, GUILD, HOST_ROLE, HOSTY, Harness
 from tests.bot.economy_helpers import dm, eco, entries, make_event, private, public, refused
 
 MEMBER = Actor("mallory", "Mallory", roles=frozenset({"Players"}))
@@ -60,10 +60,34 @@ async def test_every_host_only_command_refuses_a_member(h: Harness, command: str
 
 
 async def test_the_servers_own_host_role_counts(h: Harness) -> None:
-    await h.host.roles.set_host_role(GUILD, MANAGER, "Game Master")
-    gm = Actor("gm", "GM", roles=frozenset({"Game Master"}))
+    await h.host.roles.set_host_role(GUILD, MANAGER, Role("gm-role", "Game Master"))
+    gm = Actor("gm", "GM", roles=frozenset({"gm-role"}))
     public(await eco(h).event_create(GUILD, gm, "Season 1"))
     assert "'Game Master' role" in refused(await eco(h).event_create(GUILD, HOSTY, "S2"))
+
+
+async def test_the_host_role_is_its_id_not_its_name(h: Harness) -> None:
+    await h.host.roles.set_host_role(GUILD, MANAGER, Role("gm-role", "Game Master"))
+    # Another role given the same name does not make its members hosts...
+    impostor = Actor("imp", "Imp", roles=frozenset({"other-role"}))
+    assert "'Game Master' role" in refused(await eco(h).event_create(GUILD, impostor, "S"))
+    # ...and a rename keeps the role: the server shows it under its new name.
+    await h.host.roles.adopt(GUILD, [Role("gm-role", "Arbiter"), Role("other-role", "Game Master")])
+    gm = Actor("gm", "GM", roles=frozenset({"gm-role"}))
+    public(await eco(h).event_create(GUILD, gm, "Season 1"))
+    assert "'Arbiter' role" in refused(await eco(h).event_create(GUILD, impostor, "S2"))
+
+
+async def test_a_host_role_named_in_the_settings_is_resolved_once(h: Harness) -> None:
+    roles = h.host.roles
+    # g2 has two roles called Host: which is meant cannot be known, so none is.
+    await roles.adopt("g2", [Role("r1", "Host"), Role("r2", "host")])
+    assert not await roles.is_host("g2", Actor("x", "X", roles=frozenset({"r1"})))
+    # g3 has one: its id is kept, and a role later given the name does not count.
+    await roles.adopt("g3", [Role("r3", "Host")])
+    await roles.adopt("g3", [Role("r3", "Host"), Role("r4", "Host")])
+    assert await roles.is_host("g3", Actor("x", "X", roles=frozenset({"r3"})))
+    assert not await roles.is_host("g3", Actor("y", "Y", roles=frozenset({"r4"})))
 
 
 # ---- creating, adding, removing, closing ---------------------------------------------------
@@ -105,8 +129,9 @@ async def test_names_are_unique_per_server_in_any_case(h: Harness) -> None:
     await make_event(h, "Season 1")
     assert "already an event called season 1 (#1)" in refused(
         await eco(h).event_create(GUILD, HOSTY, "season 1"))
-    # Another server may use the name.
-    public(await eco(h).event_create("g2", HOSTY, "Season 1"))
+    # Another server may use the name; its numbers start at #1 too.
+    await h.host.roles.adopt("g2", [HOST_ROLE])
+    assert "(#1)" in public(await eco(h).event_create("g2", HOSTY, "Season 1"))
 
 
 @pytest.mark.parametrize(("confiscate", "stored"), [

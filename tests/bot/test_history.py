@@ -10,13 +10,15 @@ from pathlib import Path
 from PIL import Image
 
 from bot.core.enums import DONE
-from bot.core.messages import Response
+from bot.core.messages import Actor, Response
 from bot.core.refusal import answered
 from bot.core.timecontrol import TimeControl
 from bot.services import history, history_queries, history_view
 from bot.services.history_queries import MatchMove, match_record, player_history
 from bot.services.history_view import match_texts
-from bot.store.models import Match, MatchPlayer, Move, User
+from bot.services.users import remember
+from bot.store.models import Match, MatchPlayer, Move
+from bot.store.numbers import next_number
 from tests.bot.conftest import ALICE, BOB, GUILD, HOSTY, Harness, console_for
 
 T0 = 1_700_000_000.0
@@ -34,10 +36,9 @@ async def add_match(h: Harness, users: list[str], *, status: str = "finished",
                     kind: str = "casual") -> int:
     """A match written straight to the database (seat = position in ``users``)."""
     async with h.db.session() as s, s.begin():
-        for uid in users:
-            if await s.get(User, uid) is None:
-                s.add(User(id=uid, name=uid.capitalize()))
-        match = Match(guild_id=guild, channel_id="c1", game=game, kind=kind, status=status,
+        await remember(s, guild, [Actor(uid, uid.capitalize()) for uid in users])
+        match = Match(guild_id=guild, number=await next_number(s, guild, "match"),
+                      channel_id="c1", game=game, kind=kind, status=status,
                       seats=len(users), options={}, time_control={}, created_at=T0,
                       started_at=T0, finished_at=finished_at if status in DONE
                       else None, winner_seat=winner if status == "finished" else None,
@@ -51,7 +52,7 @@ async def add_match(h: Harness, users: list[str], *, status: str = "finished",
         for ply in range(1, moves + 1):
             s.add(Move(match_id=match.id, ply=ply, seat=(ply - 1) % 2, notation="DL",
                        elapsed=1.0, at=T0 + ply))
-        return match.id
+        return match.number
 
 
 # ---- a player's matches -----------------------------------------------------------------
@@ -63,7 +64,7 @@ async def test_history_pages_newest_first(h: Harness) -> None:
     ids = {await add_match(h, ["alice", "bob"], finished_at=T0 + 3600 * k): k for k in order}
     newest_first = sorted(ids, key=lambda i: -ids[i])
     pages = [await player_history(h.db, GUILD, "alice", page) for page in (1, 2, 3)]
-    assert [[e.match_id for e in p.entries] for p in pages] == [
+    assert [[e.number for e in p.entries] for p in pages] == [
         newest_first[:10], newest_first[10:20], newest_first[20:]]
     assert {(p.total, p.pages) for p in pages} == {(23, 3)}
     past = await player_history(h.db, GUILD, "alice", 4)
@@ -97,9 +98,9 @@ async def test_history_holds_only_this_servers_matches_that_were_played_out(h: H
     await add_match(h, ["alice", "carol"], status="declined")
     quoridor = await add_match(h, ["alice", "dave"], game="quoridor", finished_at=T0 + 5)
     page = await player_history(h.db, GUILD, "alice")
-    assert [e.match_id for e in page.entries] == [voided, played, quoridor]
+    assert [e.number for e in page.entries] == [voided, played, quoridor]
     only = await player_history(h.db, GUILD, "alice", game="quoridor")
-    assert [e.match_id for e in only.entries] == [quoridor] and only.total == 1
+    assert [e.number for e in only.entries] == [quoridor] and only.total == 1
     filtered = await ask(history.history(h.db, GUILD, "alice", game="Quoridor"))
     assert filtered.reply is not None
     assert filtered.reply.text.startswith("**Alice's matches of Quoridor** — 1")
@@ -228,7 +229,7 @@ def test_a_long_match_is_cut_into_messages_of_whole_lines() -> None:
     moves = tuple(MatchMove(ply, (ply - 1) % 2, "move", "e3h", 61.0 + ply, ply % 3, T0)
                   for ply in range(1, 301))
     record = history_queries.MatchRecord(
-        id=5, guild_id=GUILD, channel_id="c1", game="quoridor", kind="casual",
+        id=5, number=5, guild_id=GUILD, channel_id="c1", game="quoridor", kind="casual",
         status="finished", seats=2, options={}, time_control=TimeControl(),
         reward=None, hints=False, rated=True, created_at=T0, started_at=T0, finished_at=T0,
         winner_seat=0, draw=False, scores=None, end_reason="rules", result_text=None,
@@ -307,14 +308,16 @@ async def test_console_history_match_and_replay(h: Harness, tmp_path: Path) -> N
             "(12 matches).") in lines
 
 
-async def test_user_names_come_from_the_store(h: Harness) -> None:
+async def test_user_names_come_from_the_store_for_this_server_only(h: Harness) -> None:
     await add_match(h, ["alice", "bob"])
+    await add_match(h, ["alice", "bob"], guild="g2")
     async with h.db.session() as s, s.begin():
-        user = await s.get(User, "bob")
-        assert user is not None
-        user.name = "Bobby"
+        await remember(s, "g2", [Actor("bob", "Bobby on g2")])
+    # The nickname Bob has on g2 never shows on this server.
     page = await player_history(h.db, GUILD, "alice")
-    assert page.entries[0].opponents == ("Bobby",)
+    assert page.entries[0].opponents == ("Bob",)
+    page = await player_history(h.db, "g2", "alice")
+    assert page.entries[0].opponents == ("Bobby on g2",)
 
 
 def test_a_long_header_and_many_moves_stay_within_the_limit() -> None:

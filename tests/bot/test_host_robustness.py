@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 
 from bot.adapters.console.parse import split
 from bot.store.models import Move
-from tests.bot.conftest import ALICE, BOB, CHAN, Harness, console_for
+from tests.bot.conftest import ALICE, BOB, CHAN, GUILD, Harness, console_for
 
 
 async def moves_in_db(h: Harness) -> int:
@@ -43,8 +43,8 @@ async def test_both_players_at_the_same_moment(h: Harness) -> None:
 async def test_a_message_delivered_twice_moves_once(h: Harness) -> None:
     await h.casual(first="me")
     first, second = await asyncio.gather(
-        h.host.typed(CHAN, ALICE, "D left", message_id="m1"),
-        h.host.typed(CHAN, ALICE, "D left", message_id="m1"),
+        h.host.typed(GUILD, CHAN, ALICE, "D left", message_id="m1"),
+        h.host.typed(GUILD, CHAN, ALICE, "D left", message_id="m1"),
     )
     assert first.posts and second.posts == [] and second.reply is None
     assert await moves_in_db(h) == 1

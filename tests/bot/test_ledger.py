@@ -18,7 +18,7 @@ from bot.services import results
 from bot.services.matches import MatchConfig, Matches
 from bot.store.db import open_database
 from bot.store.models import Match, Rating, RatingChange
-from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, DAVE, GUILD, HOSTY, Harness
+from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, DAVE, GUILD, HOST_ROLE, HOSTY, Harness
 from tests.bot.economy_helpers import (
     Answering,
     dm,
@@ -186,9 +186,11 @@ async def test_two_processes_transferring_at_once_never_overdraw(database_url: s
     url = database_url
     dbs = [await open_database(url), await open_database(url)]
     clock = VirtualClock()
-    one, two = (Answering(economy_of(Matches(db, clock, MatchConfig(instance=f"i{i}"))))
-                for i, db in enumerate(dbs))
+    hosts = [Matches(db, clock, MatchConfig(instance=f"i{i}")) for i, db in enumerate(dbs)]
+    one, two = (Answering(economy_of(m)) for m in hosts)
     try:
+        for m in hosts:
+            await m.roles.adopt(GUILD, [HOST_ROLE])
         await one.event_create(GUILD, HOSTY, "Season 1", transfers=True)
         await one.event_add(GUILD, HOSTY, list(PLAYERS))
         for round_ in range(12):

@@ -26,9 +26,9 @@ async def test_restart_after_a_crash_resumes_where_the_clock_stood(database_url:
     r = await host1.challenge(GUILD, CHAN, ALICE, "cairo", [BOB], first="me")
     await host1.answer(None, GUILD, CHAN, BOB, accept=True)
     await clock1.advance(10)
-    await host1.typed(CHAN, ALICE, "D left")
+    await host1.typed(GUILD, CHAN, ALICE, "D left")
     await clock1.advance(70)  # Bob spends 2 banks
-    await host1.typed(CHAN, BOB, "JU")
+    await host1.typed(GUILD, CHAN, BOB, "JU")
     await clock1.advance(20)  # Alice has used 20 s of her turn ... and the bot dies.
     before = host1.live[1]
     # No stop(): the process is gone. Its engine is dropped unclosed, like a kill.
@@ -55,7 +55,7 @@ async def test_restart_after_a_crash_resumes_where_the_clock_stood(database_url:
     assert posts == []
     await clock2.advance(0.2)
     assert [p.text for p in posts] == ["⏰ <@alice>: 30 s left of your turn time."]
-    r = await host2.typed(CHAN, ALICE, "w up")
+    r = await host2.typed(GUILD, CHAN, ALICE, "w up")
     assert "move 3" in r.posts[0].text
     await host2.stop()
     await db2.close()
@@ -136,4 +136,4 @@ async def test_killed_process_restarts_with_everything_intact(tmp_path: Path,
     records = json.loads(out)
     assert [m["move"] for m in records[0]["moves"]] == ["DL", "JU"]
     assert [m["seconds"] for m in records[0]["moves"]] == [12.0, 75.0]
-    assert records[0]["status"] == "running" and records[0]["event_id"] is None
+    assert records[0]["status"] == "running" and records[0]["event"] is None

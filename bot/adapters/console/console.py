@@ -6,8 +6,10 @@ else is a message typed in the channel (``D left``). Lines starting with ``~`` a
 directives of the console itself:
 
     ~ wait 65s        let time pass (instantly with --virtual-clock)
-    ~ host NAME       give NAME the host role
+    ~ host NAME       give NAME the host role (on the current server)
     ~ channel NAME    speak in another channel from now on
+    ~ server NAME     speak on another server from now on (each has its own
+                      matches, events, hosts and channels; the first is "console")
 
 The bot answers with the same texts it posts on Discord, as ``bot: ...``; images
 are written to a folder and their paths printed.
@@ -27,13 +29,17 @@ from bot.commands import BY_NAME
 from bot.commands.spec import Audience, Call, Kind, Services, Thread
 from bot.core import buttons
 from bot.core.clock import VirtualClock
-from bot.core.messages import MENTION, Actor, Post, Response
+from bot.core.escape import unescape
+from bot.core.messages import MENTION, Actor, Post, Response, Role
 from bot.core.refusal import Refusal, answered
 
 log = logging.getLogger(__name__)
 
 GUILD = "console"
+HOST_ROLE = Role("Host", "Host")  # every console server's host role; names are ids here
 LINE = re.compile(r"^\s*([A-Za-z0-9_.\-]{1,32})\s*:\s?(.*)$")
+SERVER = re.compile(r"^[A-Za-z0-9_\-]{1,32}$")
+MAX_NAME = 100
 WAIT = re.compile(r"^(\d+(?:\.\d+)?)\s*(ms|s|sec|seconds?|m|min|minutes?|h)?$")
 
 
@@ -62,8 +68,13 @@ class Console:
         self._services = services
         self.image_dir = image_dir
         self.out = out
-        self.hosts = set(hosts)
-        self.channel = "console"
+        self.guild = GUILD
+        self._hosts: dict[str, set[str]] = {GUILD: set(hosts)}
+        self._channels: dict[str, str] = {GUILD: "console"}
+        # Channels are known by name in their server; ids are unique across servers,
+        # as on Discord: "dm" on the first server, "B/dm" on server B.
+        self._servers_of: dict[str, str] = {}
+        self._adopted: set[str] = set()
         self._images = 0
         self._messages = 0
         self._threads = 0
@@ -77,16 +88,46 @@ class Console:
     def attach(self, services: Services) -> None:
         self._services = services
 
+    # ---- where we are --------------------------------------------------------------
+
+    @property
+    def hosts(self) -> set[str]:
+        return self._hosts.setdefault(self.guild, set())
+
+    @property
+    def channel(self) -> str:
+        """The id of the channel spoken in now."""
+        return self._channel_id(self._channels.setdefault(self.guild, "console"))
+
+    def _channel_id(self, name: str) -> str:
+        channel = name if self.guild == GUILD else f"{self.guild}/{name}"
+        self._servers_of[channel] = self.guild
+        return channel
+
+    def prompt(self) -> str:
+        """Where the next line is said, e.g. ``console #dm> `` or ``B #general> ``."""
+        return f"{self.guild} #{self._channels.get(self.guild, 'console')}> "
+
+    async def enter_server(self, name: str) -> None:
+        """Speak on server ``name`` from now on (made on first use)."""
+        self.guild = name
+        self._channels.setdefault(self.guild, "console")
+
     # ---- output --------------------------------------------------------------------
 
     def _text(self, text: str) -> str:
-        return MENTION.sub(lambda m: "@" + m.group(1), text)
+        # The console shows what a Discord reader sees: mentions as @name, escaped
+        # markdown without its backslashes.
+        return unescape(MENTION.sub(lambda m: "@" + m.group(1), text))
 
     async def show(self, post: Post, to: str | None = None) -> None:
         lines = self._text(post.text).splitlines() or [""]
         prefix = f"bot (to {to} only): " if post.ephemeral and to else "bot: "
         if post.channel_id and post.channel_id != self.channel:
-            prefix = f"bot [#{post.channel_id}]: "
+            server = self._servers_of.get(post.channel_id, GUILD)
+            name = post.channel_id.removeprefix(f"{server}/")
+            prefix = (f"bot [#{name}]: " if server == self.guild
+                      else f"bot [server {server} #{name}]: ")
         self.out.write(prefix + lines[0] + "\n")
         for line in lines[1:]:
             self.out.write("     " + line + "\n")
@@ -132,7 +173,7 @@ class Console:
         """A console person; those named with --host / `~ host` host, and may manage
         the server where a command needs Manage Server."""
         host = name in self.hosts
-        roles = frozenset({"Host"}) if host else frozenset()
+        roles = frozenset({HOST_ROLE.id}) if host else frozenset()
         return Actor(id=name, name=name, roles=roles, manage_guild=manager and host)
 
     async def handle_line(self, line: str) -> None:
@@ -165,7 +206,7 @@ class Console:
             self._messages += 1
             message_id = f"console-{self._messages}"
             response = await answered(lambda: self.services.matches.typed(
-                self.channel, actor, message, message_id=message_id))
+                self.guild, self.channel, actor, message, message_id=message_id))
         await self.emit(response, actor)
 
     async def directive(self, text: str) -> None:
@@ -182,18 +223,25 @@ class Console:
             elif word == "host" and rest.strip():
                 self.hosts.add(rest.strip().lstrip("@"))
             elif word == "channel" and rest.strip():
-                self.channel = rest.strip().lstrip("#")
+                self._channels[self.guild] = rest.strip().lstrip("#")[:MAX_NAME]
+            elif word == "server" and rest.strip():
+                name = rest.strip()
+                if not SERVER.match(name):
+                    raise ConsoleError("a server's name is letters, digits, `-` and `_` "
+                                       "(at most 32)")
+                await self.enter_server(name)
+                self.out.write(f"console: on server {name} now (#{self._channels[name]})\n")
             else:
                 raise ConsoleError(f"unknown directive '~ {text}' "
-                                   "(directives: wait, host, channel)")
+                                   "(directives: wait, host, channel, server)")
         except ConsoleError as exc:
             self.out.write(f"console: {exc}\n")
 
     async def _open_thread(self, name: str) -> Thread:
         """``thread:true``: a new console channel for the match."""
         self._threads += 1
-        channel = f"thread-{self._threads}"
-        self.out.write(f"console: thread #{channel} made: {name}\n")
+        channel = self._channel_id(f"thread-{self._threads}")
+        self.out.write(f"console: thread #thread-{self._threads} made: {name}\n")
 
         async def abandon() -> None:
             self.out.write(f"console: thread #{channel} archived unused\n")
@@ -201,12 +249,19 @@ class Console:
         return channel, abandon
 
     async def command(self, actor: Actor, text: str) -> Response:
+        if self.guild not in self._adopted:
+            # As Discord shows the bot a server's roles when it connects: a host role
+            # configured by name ("Host") is resolved to this server's role.
+            self._adopted.add(self.guild)
+            await self.services.roles.adopt(self.guild, [HOST_ROLE])
+
         async def run() -> Response:
             command, options = parse(text, self.actor)
             asker = (self.actor(actor.id, manager=True)
                      if command.audience is Audience.MANAGERS else actor)
-            call = Call(GUILD, self.channel, asker, options, open_thread=self._open_thread)
-            return await command.run(self.services, call)
+            call = Call(self.guild, self.channel, asker, options,
+                        open_thread=self._open_thread)
+            return await command.invoke(self.services, call)
 
         return await answered(run)
 

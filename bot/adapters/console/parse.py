@@ -17,7 +17,7 @@ from typing import Any
 from bot.commands import BY_NAME, COMMANDS, GROUPS
 from bot.commands.spec import Command, Kind, Option
 from bot.core import options as opt
-from bot.core.messages import MENTION, Actor
+from bot.core.messages import MENTION, Actor, Role
 from bot.core.refusal import Refusal
 
 NUMBER = re.compile(r"^#?\d+(?:\.\d+)?s?$")
@@ -90,14 +90,6 @@ def _takes(command: Command) -> str:
     return f"it takes {', '.join(names)}" if names else "it takes no options"
 
 
-def _bounded(option: Option, value: float, shown: str) -> None:
-    low, high = option.min, option.max
-    if (low is not None and value < low) or (high is not None and value > high):
-        span = (f"from {low:g} to {high:g}" if low is not None and high is not None
-                else f"at least {low:g}" if low is not None else f"at most {high:g}")
-        raise Refusal(f"`{option.name}` is {span}, not {shown}.")
-
-
 def convert(option: Option, raw: str, actor_of: Callable[[str], Actor]) -> Any:
     """One typed value, checked as Discord would check it."""
     if option.kind is Kind.USER:
@@ -106,18 +98,20 @@ def convert(option: Option, raw: str, actor_of: Callable[[str], Actor]) -> Any:
             raise Refusal(f"`{option.name}` names a person: `{option.name}:@name`.")
         return actor_of(who)
     if option.kind is Kind.ROLE:
-        return raw.strip().lstrip("@")
+        # Console roles are known by name: the name is their id.
+        name = raw.strip().lstrip("@")
+        return Role(name, name)
     if option.kind is Kind.BOOL:
         return opt.as_bool(option.name, raw, False)
     if option.kind is Kind.INT:
         number = opt.as_int(option.name, raw.strip().lstrip("#"))
         if number is not None:
-            _bounded(option, number, str(number))
+            option.check(number)
         return number
     if option.kind is Kind.NUMBER:
         value = opt.as_number(option.name, raw)
         if value is not None:
-            _bounded(option, value, f"{value:g}")
+            option.check(value)
         return value
     text = raw.strip()
     if option.choices:
@@ -125,8 +119,7 @@ def convert(option: Option, raw: str, actor_of: Callable[[str], Actor]) -> Any:
         if text.lower() not in values:
             raise Refusal(f"`{option.name}` is one of {', '.join(values)}, not '{text}'.")
         return text.lower()
-    if option.max is not None and len(text) > option.max:
-        raise Refusal(f"`{option.name}` has at most {option.max:g} characters.")
+    option.check(text)
     return text
 
 

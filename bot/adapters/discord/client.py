@@ -29,7 +29,7 @@ from bot.adapters.discord.suggest import game_title
 from bot.commands import BY_NAME
 from bot.commands.spec import Call, Command, Kind, Services, Thread
 from bot.core.buttons import ButtonCall
-from bot.core.messages import Actor, Post, Response
+from bot.core.messages import Actor, Post, Response, Role
 from bot.core.refusal import answered
 from engine.registry import game_keys
 
@@ -71,7 +71,7 @@ def _value(value: Any) -> Any:
     if isinstance(value, discord.Member | discord.User):
         return player_of(value)
     if isinstance(value, discord.Role):
-        return value.name
+        return Role(str(value.id), value.name)
     return value
 
 
@@ -153,7 +153,7 @@ class GarnetBot(commands.Bot):
                              values: dict[str, Any], defer: Defer) -> None:
         async def run() -> Response:
             options = {k: _value(v) for k, v in values.items() if v is not None}
-            return await command.run(self.services, self._call(interaction, command, options))
+            return await command.invoke(self.services, self._call(interaction, command, options))
 
         await answer(interaction, run, defer)
 
@@ -165,7 +165,7 @@ class GarnetBot(commands.Bot):
                    for k, v in call.options.items()}
 
         async def run() -> Response:
-            return await command.run(self.services, self._call(interaction, command, options))
+            return await command.invoke(self.services, self._call(interaction, command, options))
 
         if call.turns_page:
             await turn_page(interaction, run)
@@ -180,6 +180,26 @@ class GarnetBot(commands.Bot):
             except discord.HTTPException:
                 log.warning("could not remove the buttons of message %s",
                             interaction.message.id if interaction.message else None)
+
+    # ---- servers -------------------------------------------------------------------
+
+    async def _adopt_host_role(self, guild: discord.Guild) -> None:
+        """A host role configured by name becomes the id of that server's role, once."""
+        try:
+            await self.services.roles.adopt(
+                str(guild.id), [Role(str(r.id), r.name) for r in guild.roles])
+        except Exception:
+            log.exception("could not settle the host role of server %s", guild.id)
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        await self._adopt_host_role(guild)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        await self._adopt_host_role(guild)
+
+    async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
+        if before.name != after.name:
+            await self._adopt_host_role(after.guild)
 
     # ---- the services' own posts: reminders, time-outs, lapsed challenges -----------
 
@@ -198,11 +218,11 @@ class GarnetBot(commands.Bot):
         if (message.author.bot or message.webhook_id is not None or message.guild is None
                 or message.type not in TYPED or not message.content.strip()):
             return
-        here = str(message.channel.id)
+        here, guild = str(message.channel.id), str(message.guild.id)
         actor = actor_of(message.author)
         try:
             response = await answered(lambda: self.services.matches.typed(
-                here, actor, message.content, message_id=str(message.id)))
+                guild, here, actor, message.content, message_id=str(message.id)))
         except Exception:
             log.exception("typed message %s failed", message.id)
             response = Response.error(SOMETHING_WRONG)

@@ -25,9 +25,16 @@ log = logging.getLogger(__name__)
 
 SOMETHING_WRONG = "Something went wrong; the match is unchanged."
 MAX_TEXT = 2000  # Discord's limit for a message's content
-# Players are pinged by the host's <@id> mentions; nobody can make the bot ping a role
-# or @everyone through a reason or a role name.
-MENTIONS = discord.AllowedMentions(everyone=False, users=True, roles=False, replied_user=False)
+# The client's default: nothing pings unless a post names whom (``mentions_of``).
+MENTIONS = discord.AllowedMentions.none()
+
+
+def mentions_of(post: Post) -> discord.AllowedMentions:
+    """Exactly the users this post means to ping, by id: never a role, @everyone, or
+    anyone whose mention came in with user text."""
+    return discord.AllowedMentions(
+        everyone=False, roles=False, replied_user=False,
+        users=[discord.Object(int(u)) for u in post.pinged() if u.isdigit()])
 
 
 class UserError(Refusal):
@@ -48,9 +55,7 @@ def actor_of(user: discord.Member | discord.User) -> Actor:
     """The person who asks, with what the host needs to judge their rights."""
     if not isinstance(user, discord.Member):
         return Actor(id=str(user.id), name=user.display_name)
-    roles = frozenset(
-        value for role in user.roles if not role.is_default() for value in (role.name, str(role.id))
-    )
+    roles = frozenset(str(role.id) for role in user.roles if not role.is_default())
     return Actor(id=str(user.id), name=user.display_name, roles=roles,
                  manage_guild=user.guild_permissions.manage_guild)
 
@@ -97,12 +102,12 @@ def _view(post: Post) -> Any:
 
 async def send_post(target: discord.abc.Messageable, post: Post) -> None:
     await target.send(_text(post), files=_files(post), view=_view(post),
-                      allowed_mentions=MENTIONS)
+                      allowed_mentions=mentions_of(post))
 
 
 async def reply_to(message: discord.Message, post: Post) -> None:
     await message.reply(_text(post), files=_files(post), view=_view(post),
-                        allowed_mentions=MENTIONS, mention_author=False)
+                        allowed_mentions=mentions_of(post), mention_author=False)
 
 
 async def deliver_posts(client: discord.Client, posts: list[Post], here: str) -> None:
@@ -136,13 +141,13 @@ def _targets(response: Response, here: str) -> list[tuple[Post, str]]:
 async def _send_initial(interaction: discord.Interaction, post: Post, ephemeral: bool) -> None:
     await interaction.response.send_message(
         _text(post), files=_files(post), view=_view(post), ephemeral=ephemeral,
-        allowed_mentions=MENTIONS)
+        allowed_mentions=mentions_of(post))
 
 
 async def _follow_up(interaction: discord.Interaction, post: Post, ephemeral: bool) -> None:
     await interaction.followup.send(
         _text(post), files=_files(post), view=_view(post), ephemeral=ephemeral,
-        allowed_mentions=MENTIONS)
+        allowed_mentions=mentions_of(post))
 
 
 async def respond(interaction: discord.Interaction, response: Response, defer: Defer) -> None:

@@ -67,7 +67,7 @@ async def _recorded(interaction: discord.Interaction, current: str | int,
 
 async def _moves(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
     moves = _services(interaction).matches.suggest_moves(
-        str(interaction.channel_id), str(interaction.user.id), current)
+        str(interaction.guild_id), str(interaction.channel_id), str(interaction.user.id), current)
     return [Choice(name=move, value=move) for move in moves]
 
 

@@ -30,12 +30,11 @@ Invoke = Callable[[discord.Interaction, Command, dict[str, Any], Defer], Awaitab
 
 def _annotation(option: Option) -> Any:
     base = TYPES[option.kind]
-    if option.kind in (Kind.TEXT, Kind.INT, Kind.NUMBER) and (
-            option.min is not None or option.max is not None):
+    low, high = option.bounds()
+    if low is not None or high is not None:
         cast = int if option.kind in (Kind.TEXT, Kind.INT) else float
-        low = cast(option.min) if option.min is not None else None
-        high = cast(option.max) if option.max is not None else None
-        base = app_commands.Range[base, low, high]
+        base = app_commands.Range[base, cast(low) if low is not None else None,
+                                  cast(high) if high is not None else None]
     return base if option.required else base | None
 
 
@@ -76,7 +75,10 @@ def _command(command: Command, invoke: Invoke,
         callback=_callback(command, invoke), parent=parent)
     if parent is None:
         made = app_commands.guild_only()(made)
-    if command.audience is Audience.MANAGERS:
+    if command.audience in (Audience.MANAGERS, Audience.HOSTS):
+        # Discord shows these to Manage Server by default; admins let the host role
+        # (or anyone) use them in Server Settings → Integrations. The services still
+        # check the host role on every use.
         made = app_commands.default_permissions(manage_guild=True)(made)
     return made
 

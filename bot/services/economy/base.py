@@ -9,10 +9,11 @@ from collections.abc import Callable
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core.clock import Clock
-from bot.core.messages import Button
+from bot.core.messages import Actor, Button
+from bot.services.limits import ServerQueues
 from bot.services.permissions import HostRoles
 from bot.store.db import Database
-from bot.store.models import User
+from bot.store.models import MemberName
 from bot.texts import economy as say
 from engine.registry import get_game
 
@@ -34,20 +35,27 @@ def page_buttons(page_id: Callable[[int], str], page: int, pages: int) -> tuple[
     return tuple(buttons)
 
 
-async def name_of(s: AsyncSession, user_id: str) -> str:
-    user = await s.get(User, user_id)
-    return user.name if user is not None else user_id
+async def name_of(s: AsyncSession, guild_id: str, who: Actor) -> str:
+    """What this server calls a person: as the platform names them now (the adapter
+    gives the name on this server), else as this server last knew them."""
+    if who.name and who.name != who.id:
+        return who.name
+    known = await s.get(MemberName, (guild_id, who.id))
+    return known.name if known is not None else who.id
 
 
 class EconomyBase:
     """Built once and handed what it needs; its state lives in the database, except
     the locks that keep one player's spending in this process one at a time."""
 
-    def __init__(self, db: Database, clock: Clock, roles: HostRoles, dm_reward: int) -> None:
+    def __init__(self, db: Database, clock: Clock, roles: HostRoles, dm_reward: int,
+                 queues: ServerQueues | None = None) -> None:
         self.db = db
         self.clock = clock
         self.roles = roles
         self.dm_reward = dm_reward
+        # Exports read a whole event: a few at a time per server (bot.services.limits).
+        self.queues = queues or ServerQueues()
         # One lock per (event, player) that spends garnets (see services/ledger.py).
         self.locks: dict[tuple[int, str], asyncio.Lock] = {}
 

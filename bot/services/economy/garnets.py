@@ -30,7 +30,7 @@ class Garnets(EconomyBase):
         async with self.db.session() as s:
             scope = await events.resolve(s, guild_id, event, allow_overall=True)
             have = await ledger.balance(s, guild_id, scope, who.id)
-            name = await name_of(s, who.id)
+            name = await name_of(s, guild_id, who)
             priority: tuple[int, int] | None = None
             if scope.event is not None:
                 row = await events.player(s, scope.event.id, who.id)
@@ -56,7 +56,7 @@ class Garnets(EconomyBase):
             raise EventError(say.event_closed(event=chosen.name))
         lock = self.locks.setdefault((chosen.id, actor.id), asyncio.Lock())
         async with lock, self.db.session() as s, s.begin():
-            await remember(s, [actor, to])
+            await remember(s, guild_id, [actor, to])
             if await events.player(s, chosen.id, to.id) is None:
                 raise EventError(say.not_playing(user_id=to.id, event=chosen.name))
             done = await ledger.transfer(
@@ -91,7 +91,7 @@ class Garnets(EconomyBase):
             if scope.event is not None and await events.player(s, scope.event.id,
                                                                person.id) is None:
                 raise EventError(say.not_playing(user_id=person.id, event=scope.event.name))
-            await remember(s, [actor, person])
+            await remember(s, guild_id, [actor, person])
             await ledger.book(s, guild_id=guild_id, event_id=scope.event_id,
                               user_id=person.id, amount=-amount if fine else amount,
                               kind="fine" if fine else "grant", note=reason,
@@ -115,8 +115,8 @@ class Garnets(EconomyBase):
                 total, rows = await ledger.entries(s, guild_id, scope, who.id,
                                                    (page - 1) * LEDGER_PAGE, LEDGER_PAGE)
             have = await ledger.balance(s, guild_id, scope, who.id)
-            name = await name_of(s, who.id)
-            authors = await user_names(s, {r.author_id for r in rows if r.author_id})
+            name = await name_of(s, guild_id, who)
+            authors = await user_names(s, guild_id, {r.author_id for r in rows if r.author_id})
             event_names = {}
             if scope.overall:
                 event_names = {e.id: e.name for e in (await s.scalars(select(Event).where(

@@ -15,6 +15,7 @@ from bot.services.events import EventError, Scope
 from bot.services.exports import export_event
 from bot.services.users import remember
 from bot.store.models import Event, EventPlayer
+from bot.store.numbers import next_number
 from bot.store.queries import user_names
 from bot.texts import economy as say
 
@@ -33,17 +34,18 @@ class Organising(EconomyBase):
         taking = events.check_confiscate(confiscate)
         try:
             async with self.db.session() as s, s.begin():
-                same = await s.scalar(select(Event.id).where(
+                same = await s.scalar(select(Event.number).where(
                     Event.guild_id == guild_id, func.lower(Event.name) == name.lower()))
                 if same is not None:
                     raise EventError(say.event_exists(name=name, event_id=same))
-                await remember(s, [actor])
-                event = Event(guild_id=guild_id, name=name, reward=paid, transfers=transfers,
+                await remember(s, guild_id, [actor])
+                event = Event(guild_id=guild_id, number=await next_number(s, guild_id, "event"),
+                              name=name, reward=paid, transfers=transfers,
                               confiscate=taking, open=True, created_by=actor.id,
                               created_at=self.now())
                 s.add(event)
                 await s.flush()
-                event_id = event.id
+                event_id = event.number
         except IntegrityError:
             raise EventError(say.event_exists(name=name)) from None
         return Response(reply=Post(say.event_created(
@@ -59,7 +61,7 @@ class Organising(EconomyBase):
             chosen = await events.require_event(s, guild_id, event)
             if not chosen.open:
                 raise EventError(say.event_closed(event=chosen.name))
-            await remember(s, [actor, *people])
+            await remember(s, guild_id, [actor, *people])
             ordered = await events.players(s, chosen.id)
             have = {row.user_id: row for row in ordered}
             added = []
@@ -102,7 +104,7 @@ class Organising(EconomyBase):
             chosen.open = False
             chosen.closed_at = self.now()
         return Response(reply=Post(say.event_closed_now(event=chosen.name,
-                                                        event_id=chosen.id)))
+                                                        event_id=chosen.number)))
 
     async def event_info(self, guild_id: str, actor: Actor,
                          event: str | None = None) -> Response:
@@ -111,9 +113,9 @@ class Organising(EconomyBase):
             ordered = await events.players(s, chosen.id)
             totals = await ledger.balances(s, guild_id, Scope(chosen))
             names = await user_names(
-                s, [r.user_id for r in ordered[:MAX_LISTED]] + [chosen.created_by])
+                s, guild_id, [r.user_id for r in ordered[:MAX_LISTED]] + [chosen.created_by])
         return Response.say(say.event_info(
-            name=chosen.name, event_id=chosen.id, closed_at=None if chosen.open
+            name=chosen.name, event_id=chosen.number, closed_at=None if chosen.open
             else chosen.closed_at or 0, creator=names.get(chosen.created_by, chosen.created_by),
             created_at=chosen.created_at, reward=chosen.reward, transfers=chosen.transfers,
             confiscate=chosen.confiscate, count=len(ordered),
@@ -135,7 +137,7 @@ class Organising(EconomyBase):
                 raise EventError(say.not_playing_add_them(user_id=person.id,
                                                           event=chosen.name))
             placed = events.move_to(ordered, row, rank)
-            names = await user_names(s, [r.user_id for r in ordered[:MAX_LISTED]])
+            names = await user_names(s, guild_id, [r.user_id for r in ordered[:MAX_LISTED]])
         return Response(reply=Post(say.priority_set(
             user_id=person.id, rank=placed, event=chosen.name, count=len(ordered),
             order=[(r.priority, names.get(r.user_id, r.user_id))
@@ -146,7 +148,7 @@ class Organising(EconomyBase):
         async with self.db.session() as s:
             chosen = await events.require_event(s, guild_id, event)
             ordered = await events.players(s, chosen.id)
-            names = await user_names(s, [r.user_id for r in ordered[:MAX_LISTED]])
+            names = await user_names(s, guild_id, [r.user_id for r in ordered[:MAX_LISTED]])
         mine = next((r.priority for r in ordered if r.user_id == actor.id), None)
         return Response.say(say.priority_list(
             event=chosen.name, count=len(ordered), mine=mine,
@@ -164,8 +166,8 @@ class Organising(EconomyBase):
             rows = (await s.scalars(select(Event).where(Event.guild_id == guild_id)
                                     .order_by(Event.open.desc(), Event.id.desc())
                                     .limit(100))).all()
-        found = [(say.event_choice(name=e.name, event_id=e.id, open=e.open), str(e.id))
-                 for e in rows if wanted in e.name.lower() or wanted == str(e.id)]
+        found = [(say.event_choice(name=e.name, event_id=e.number, open=e.open), str(e.number))
+                 for e in rows if wanted in e.name.lower() or wanted == str(e.number)]
         if wider:
             found += [(label, value) for label, value in say.WIDER_CHOICES
                       if wanted in label.lower() or wanted == value]
@@ -175,7 +177,7 @@ class Organising(EconomyBase):
 
     async def export(self, guild_id: str, actor: Actor, event: str | None = None) -> Response:
         await self.roles.require_host(guild_id, actor)
-        async with self.db.session() as s:
+        async with self.queues.slot(guild_id), self.db.session() as s:
             chosen = await events.require_event(s, guild_id, event)
             files = await export_event(s, chosen)
         return Response(reply=Post(say.export_ready(event=chosen.name), ephemeral=True,

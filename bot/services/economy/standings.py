@@ -48,7 +48,7 @@ class Standings(EconomyBase):
         who = person or actor
         key = game_key(game)
         async with self.db.session() as s:
-            name = await name_of(s, who.id)
+            name = await name_of(s, guild_id, who)
             query = select(Rating).where(Rating.guild_id == guild_id, Rating.user_id == who.id,
                                          Rating.games > 0)
             if key is not None:

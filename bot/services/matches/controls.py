@@ -50,12 +50,12 @@ class Controls:
             async with self.kit.db.session() as s, s.begin():
                 await s.execute(update(Match).where(Match.id == live.id).values(
                     status=MatchStatus.PAUSED, turn_elapsed=elapsed, turn_resumed_at=None))
-                await self.ending.log(s, live.id, actor, "pause", reason)
+                await self.ending.log(s, live, actor, "pause", reason)
             live.turn_elapsed = elapsed
             live.resumed_at = None
             self.timing.arm(live)
         return Response(reply=Post(
-            texts.paused(texts.match_label(live.id, live.kind), actor.id, reason),
+            texts.paused(texts.match_label(live.number, live.kind), actor.id, reason),
             live.channel_id))
 
     async def resume(self, match_id: int | None, guild_id: str, channel_id: str,
@@ -67,12 +67,12 @@ class Controls:
             async with self.kit.db.session() as s, s.begin():
                 await s.execute(update(Match).where(Match.id == live.id).values(
                     status=MatchStatus.RUNNING, turn_resumed_at=now))
-                await self.ending.log(s, live.id, actor, "resume", "")
+                await self.ending.log(s, live, actor, "resume", "")
             live.resumed_at = now
             self.timing.arm(live)
             line = self.kit.turn_line(live)
         return Response(reply=Post(
-            texts.resumes(texts.match_label(live.id, live.kind), line), live.channel_id))
+            texts.resumes(texts.match_label(live.number, live.kind), line), live.channel_id))
 
     async def extend(self, match_id: int | None, guild_id: str, channel_id: str,
                      actor: Actor, seconds: float) -> Response:
@@ -89,7 +89,7 @@ class Controls:
             async with self.kit.db.session() as s, s.begin():
                 await s.execute(update(Match).where(Match.id == live.id).values(
                     turn_extra=extra))
-                await self.ending.log(s, live.id, actor, "extend", f"{seconds:g} s")
+                await self.ending.log(s, live, actor, "extend", f"{seconds:g} s")
             live.extra = extra
             if not live.paused:
                 now = self.kit.now()
@@ -110,9 +110,9 @@ class Controls:
                     status=MatchStatus.VOIDED, finished_at=self.kit.now(),
                     end_reason=EndReason.VOID, turn_resumed_at=None,
                     result_text=texts.void_record(reason)))
-                await self.ending.log(s, live.id, actor, "void", reason)
+                await self.ending.log(s, live, actor, "void", reason)
             self.ending.forget(live)
-        return Response(reply=Post(texts.voided(texts.match_label(live.id, live.kind), reason),
+        return Response(reply=Post(texts.voided(texts.match_label(live.number, live.kind), reason),
                                    live.channel_id))
 
     async def adjudicate(self, match_id: int | None, guild_id: str, channel_id: str,

@@ -27,11 +27,11 @@ class Ending:
         self.kit = kit
         self.timing = timing
 
-    async def log(self, s: AsyncSession, match_id: int, actor: Actor, action: str,
+    async def log(self, s: AsyncSession, live: LiveMatch, actor: Actor, action: str,
                   detail: str) -> None:
         """A host's action on a match, in the caller's transaction."""
-        await remember(s, [actor])
-        s.add(HostAction(match_id=match_id, actor_id=actor.id, action=action, detail=detail,
+        await remember(s, live.guild_id, [actor])
+        s.add(HostAction(match_id=live.id, actor_id=actor.id, action=action, detail=detail,
                          at=self.kit.now()))
 
     async def timeout(self, live: LiveMatch) -> Response:
@@ -102,7 +102,7 @@ class Ending:
                     MatchPlayer.match_id == live.id, MatchPlayer.seat == elapsed_of
                 ).values(time_used=time_used[elapsed_of], banks_left=banks_left[elapsed_of]))
             if action is not None:
-                await self.log(s, live.id, *action)
+                await self.log(s, live, *action)
             text = await self.book(s, live, winner, draw, None, how, reason, now)
         live.time_used, live.banks_left = time_used, banks_left
         self.forget(live)
@@ -121,7 +121,7 @@ class Ending:
         match.scores = list(scores) if scores is not None else None
         match.end_reason = how
         match.turn_resumed_at = None
-        label = texts.match_label(live.id, live.kind)
+        label = texts.match_label(live.number, live.kind)
         text = texts.result(label, None if winner is None else live.users[winner], reason)
         # The reward, an event's confiscation and the ratings, each booked once.
         text += await settle(s, match, live.users, winner, live.reward, now)

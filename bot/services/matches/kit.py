@@ -60,9 +60,9 @@ class MatchKit:
         data = await self.renderer.render(game, state, names, hints, banner)
         return Image(data, f"{game.key}.png")
 
-    async def names(self, user_ids: Sequence[str]) -> list[str]:
+    async def names(self, guild_id: str, user_ids: Sequence[str]) -> list[str]:
         async with self.db.session() as s:
-            found = await user_names(s, user_ids)
+            found = await user_names(s, guild_id, user_ids)
         return [found.get(uid, uid) for uid in user_ids]
 
     def turn_line(self, live: LiveMatch) -> str:

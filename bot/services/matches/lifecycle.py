@@ -104,9 +104,9 @@ class Lifecycle:
         state = final_position(game, [Ply(m.kind, m.seat, m.notation) for m in moves],
                                match.seats, match.options)
         players = sorted(match.players, key=lambda p: p.seat if p.seat is not None else 99)
-        names = await self.kit.names([p.user_id for p in players])
+        names = await self.kit.names(match.guild_id, [p.user_id for p in players])
         live = LiveMatch(
-            id=match.id, guild_id=match.guild_id, channel_id=match.channel_id,
+            id=match.id, number=match.number, guild_id=match.guild_id, channel_id=match.channel_id,
             kind=match.kind, game=game, state=state, users=[p.user_id for p in players],
             names=names, tc=TimeControl.from_json(match.time_control),
             banks_left=[p.banks_left for p in players],

@@ -19,7 +19,8 @@ from engine.game import Game
 
 @dataclass
 class LiveMatch:
-    id: int
+    id: int  # the database's key: internal
+    number: int  # what its server calls it (#1, #2, ...)
     guild_id: str
     channel_id: str
     kind: MatchKind | str

@@ -7,7 +7,7 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from bot.core import buttons
 from bot.core.clock import Handle
@@ -16,6 +16,7 @@ from bot.core.messages import Actor, Button, Post, Response
 from bot.core.refusal import Refusal
 from bot.core.timecontrol import TimeControl
 from bot.services.events import plan_dm
+from bot.services.limits import RateLimit
 from bot.services.matches.ending import reward_of
 from bot.services.matches.kit import MatchKit
 from bot.services.matches.live import LiveMatch
@@ -23,10 +24,13 @@ from bot.services.matches.lookup import Lookup
 from bot.services.matches.timing import Timing
 from bot.services.users import remember
 from bot.store.models import Match, MatchPlayer
+from bot.store.numbers import next_number
 from bot.texts import match as texts
 from engine.registry import get_game
 
 CHALLENGE_TTL = 15 * 60.0  # an unanswered challenge lapses after this long
+MAX_OPEN_CHALLENGES = 5  # open challenges of one challenger on one server
+CHALLENGES_PER_WINDOW, CHALLENGE_WINDOW = 12, 600.0  # challenges and withdrawals
 MAX_REWARD = 1_000_000
 
 
@@ -38,6 +42,8 @@ class Lobby:
         self._create_lock = asyncio.Lock()
         self._locks: dict[int, asyncio.Lock] = {}
         self._expiries: dict[int, Handle] = {}
+        # One user's challenges and withdrawals: a loop of them would flood a channel.
+        self.asking = RateLimit(kit.clock, most=CHALLENGES_PER_WINDOW, per=CHALLENGE_WINDOW)
 
     def _lock(self, match_id: int) -> asyncio.Lock:
         return self._locks.setdefault(match_id, asyncio.Lock())
@@ -74,12 +80,13 @@ class Lobby:
         if reward is not None and not 0 <= reward <= MAX_REWARD:
             raise Refusal("The reward is a number of garnets from 0 up.")
         async with self._create_lock:
-            await self.busy(channel_id, ids)
+            await self.busy(guild_id, channel_id, ids)
             async with self.kit.db.session() as s, s.begin():
-                await remember(s, [actor, *players])
+                await remember(s, guild_id, [actor, *players])
                 match = Match(
-                    guild_id=guild_id, channel_id=channel_id, game=game.key,
-                    kind=MatchKind.DM, status=MatchStatus.CHOOSING, seats=2,
+                    guild_id=guild_id, number=await next_number(s, guild_id, "match"),
+                    channel_id=channel_id, game=game.key, kind=MatchKind.DM,
+                    status=MatchStatus.CHOOSING, seats=2,
                     options=options, time_control=tc.to_json() | {"reward": plan.reward},
                     hints=hints, rated=True, host_id=actor.id, chooser=chooser,
                     created_at=self.kit.now(), event_id=plan.event_id)
@@ -88,8 +95,8 @@ class Lobby:
                 for order, player in enumerate(players):
                     s.add(MatchPlayer(match_id=match.id, user_id=player.id, order=order,
                                       accepted=True, banks_left=tc.banks))
-                match_id = match.id
-        label = texts.match_label(match_id, MatchKind.DM)
+                match_id, number = match.id, match.number
+        label = texts.match_label(number, MatchKind.DM)
         intro = texts.dm_intro(label, game.title, ids, texts.options_line(game, options, tc),
                                plan.note)
         done = Post(texts.set_up(label), ephemeral=True)
@@ -97,7 +104,7 @@ class Lobby:
             started = await self._choose(match_id, None, self.kit.rng.choice(ids),
                                          by_lots=True)
             return Response(reply=done, posts=[Post(intro, channel_id), *started.posts])
-        choices = tuple(Button(texts.goes_first_button(p.name), buttons.first(match_id, p.id),
+        choices = tuple(Button(texts.goes_first_button(p.name), buttons.first(number, p.id),
                                "primary") for p in players)
         return Response(reply=done, posts=[Post(texts.choose_first(intro, chooser),
                                                 channel_id, buttons=choices)])
@@ -154,13 +161,15 @@ class Lobby:
             raise Refusal("`first` is `me`, `them` or `random`.")
         tc = tc or TimeControl()
         async with self._create_lock:
-            await self.busy(channel_id, ids)
+            await self.busy(guild_id, channel_id, ids)
+            await self._bound_challenges(guild_id, actor)
             now = self.kit.now()
             async with self.kit.db.session() as s, s.begin():
-                await remember(s, [actor, *opponents])
+                await remember(s, guild_id, [actor, *opponents])
                 match = Match(
-                    guild_id=guild_id, channel_id=channel_id, game=game.key,
-                    kind=MatchKind.CASUAL, status=MatchStatus.PENDING, seats=len(ids),
+                    guild_id=guild_id, number=await next_number(s, guild_id, "match"),
+                    channel_id=channel_id, game=game.key, kind=MatchKind.CASUAL,
+                    status=MatchStatus.PENDING, seats=len(ids),
                     options=options, time_control=tc.to_json(), hints=hints, rated=rated,
                     host_id=None, chooser=first, created_at=now)
                 s.add(match)
@@ -168,23 +177,37 @@ class Lobby:
                 for order, uid in enumerate(ids):
                     s.add(MatchPlayer(match_id=match.id, user_id=uid, order=order,
                                       accepted=order == 0, banks_left=tc.banks))
-                match_id = match.id
+                match_id, number = match.id, match.number
         self.arm_expiry(match_id, now + CHALLENGE_TTL)
-        text = texts.challenge(texts.match_label(match_id, MatchKind.CASUAL), game.title,
+        text = texts.challenge(texts.match_label(number, MatchKind.CASUAL), game.title,
                                actor.id, [o.id for o in opponents],
                                texts.options_line(game, options, tc), hints, rated,
                                int(CHALLENGE_TTL // 60))
-        answers = (Button("Accept", buttons.accept(match_id), "success"),
-                   Button("Decline", buttons.decline(match_id), "danger"))
+        answers = (Button("Accept", buttons.accept(number), "success"),
+                   Button("Decline", buttons.decline(number), "danger"))
         return Response(reply=Post(text, channel_id, buttons=answers))
 
-    async def busy(self, channel_id: str, user_ids: Sequence[str]) -> None:
+    async def _bound_challenges(self, guild_id: str, actor: Actor) -> None:
+        """A bounded number of open challenges per challenger, and of challenges and
+        withdrawals in a while."""
+        async with self.kit.db.session() as s:
+            open_now = await s.scalar(
+                select(func.count()).select_from(MatchPlayer)
+                .join(Match, Match.id == MatchPlayer.match_id)
+                .where(Match.guild_id == guild_id, Match.status == MatchStatus.PENDING,
+                       MatchPlayer.user_id == actor.id, MatchPlayer.order == 0))
+        if (open_now or 0) >= MAX_OPEN_CHALLENGES:
+            raise Refusal(texts.too_many_challenges(MAX_OPEN_CHALLENGES))
+        self.asking.take((guild_id, actor.id))
+
+    async def busy(self, guild_id: str, channel_id: str, user_ids: Sequence[str]) -> None:
         """Typed moves are routed by (channel, player), so one active match each."""
         async with self.kit.db.session() as s:
             row = (await s.execute(
-                select(MatchPlayer.user_id, Match.id)
+                select(MatchPlayer.user_id, Match.number)
                 .join(Match, Match.id == MatchPlayer.match_id)
-                .where(Match.channel_id == channel_id, Match.status.in_(ACTIVE),
+                .where(Match.guild_id == guild_id, Match.channel_id == channel_id,
+                       Match.status.in_(ACTIVE),
                        MatchPlayer.user_id.in_(user_ids)))).first()
         if row is not None:
             raise Refusal(texts.busy(row[0], row[1]))
@@ -202,14 +225,14 @@ class Lobby:
                 me = next((p for p in match.players if p.user_id == actor.id), None)
                 if me is None or me.order == 0:
                     raise Refusal("Only the challenged players can answer this challenge.")
-                label = texts.match_label(match.id, match.kind)
+                label = texts.match_label(match.number, match.kind)
                 if not accept:
                     match.status = MatchStatus.DECLINED
                     match.finished_at = self.kit.now()
                     self._cancel_expiry(match.id)
                     return Response(reply=Post(texts.declined(actor.id, label),
                                                match.channel_id))
-                await remember(s, [actor])
+                await remember(s, match.guild_id, [actor])
                 me.accepted = True
                 waiting = [p.user_id for p in match.players if not p.accepted]
                 first = match.chooser or "random"
@@ -231,6 +254,7 @@ class Lobby:
         """The challenger withdraws a challenge not yet accepted by all."""
         match_id = await self.lookup.stored(match_id, guild_id, channel_id, actor,
                                             (MatchStatus.PENDING,))
+        self.asking.take((guild_id, actor.id))
         async with self._lock(match_id), self.kit.db.session() as s, s.begin():
             match = await s.get(Match, match_id)
             if match is None or match.status != MatchStatus.PENDING:
@@ -240,9 +264,9 @@ class Lobby:
                 raise Refusal("Only the challenger can withdraw a challenge.")
             match.status = MatchStatus.CANCELLED
             match.finished_at = self.kit.now()
-            where = match.channel_id
+            where, number = match.channel_id, match.number
         self._cancel_expiry(match_id)
-        return Response(reply=Post(texts.withdrawn(actor.id, match_id), where))
+        return Response(reply=Post(texts.withdrawn(actor.id, number), where))
 
     def arm_expiry(self, match_id: int, when: float) -> None:
         async def expire() -> None:
@@ -253,8 +277,8 @@ class Lobby:
                     return
                 match.status = MatchStatus.EXPIRED
                 match.finished_at = self.kit.now()
-                channel = match.channel_id
-            await self.kit.deliver(Post(texts.lapsed(match_id), channel))
+                channel, number = match.channel_id, match.number
+            await self.kit.deliver(Post(texts.lapsed(number), channel))
 
         self._expiries[match_id] = self.kit.clock.call_at(when, expire)
 
@@ -276,7 +300,7 @@ class Lobby:
         assert match is not None
         game = get_game(match.game)
         state = game.new_state(match.seats, match.options)
-        names = await self.kit.names(order)
+        names = await self.kit.names(match.guild_id, order)
         tc = TimeControl.from_json(match.time_control)
         image = await self.kit.render(game, state, names, match.hints)
         now = self.kit.now()
@@ -292,7 +316,7 @@ class Lobby:
             row.turn_resumed_at = now
             row.turn_extra = 0.0
         live = LiveMatch(
-            id=match.id, guild_id=match.guild_id, channel_id=match.channel_id,
+            id=match.id, number=match.number, guild_id=match.guild_id, channel_id=match.channel_id,
             kind=match.kind, game=game, state=state, users=order, names=names, tc=tc,
             banks_left=[tc.banks] * len(order), time_used=[0.0] * len(order),
             out=[False] * len(order), ply=0, turn_elapsed=0.0, resumed_at=now, extra=0.0,
@@ -300,7 +324,7 @@ class Lobby:
         live.plan_reminders()
         self.kit.live.add(live)
         self.timing.arm(live)
-        label = texts.match_label(match.id, match.kind)
+        label = texts.match_label(match.number, match.kind)
         lines = [note] if note else []
         lines.append(texts.begins(label, game.title, texts.seat_line(game, state, order)))
         if len(order) > 2:

@@ -28,44 +28,49 @@ class Lookup:
     def __init__(self, kit: MatchKit) -> None:
         self.kit = kit
 
-    async def stored(self, match_id: int | None, guild_id: str, channel_id: str,
+    async def stored(self, number: int | None, guild_id: str, channel_id: str,
                      actor: Actor, statuses: Sequence[str]) -> int:
-        """A match not yet being played (a challenge, a DM choosing its First Player)."""
+        """A match not yet being played (a challenge, a DM choosing its First Player),
+        named by its number on this server or found in the channel; its internal id."""
         async with self.kit.db.session() as s:
-            if match_id is not None:
-                match = await s.get(Match, match_id)
-                if match is None or match.guild_id != guild_id:
-                    raise NoSuchMatch(match_id)
+            if number is not None:
+                match = await s.scalar(select(Match).where(Match.guild_id == guild_id,
+                                                           Match.number == number))
+                if match is None:
+                    raise NoSuchMatch(number)
                 if match.status not in statuses:
-                    raise WrongStatus(match_id, match.status)
+                    raise WrongStatus(number, match.status)
                 return match.id
             rows = (await s.execute(
                 select(Match.id).join(MatchPlayer, MatchPlayer.match_id == Match.id).where(
-                    Match.channel_id == channel_id, Match.status.in_(statuses),
+                    Match.guild_id == guild_id, Match.channel_id == channel_id,
+                    Match.status.in_(statuses),
                     MatchPlayer.user_id == actor.id))).scalars().all()
             if len(rows) == 1:
                 return int(rows[0])
             if not rows:
                 # A chooser who is not playing (the host) names the match by channel.
                 only = (await s.execute(select(Match.id).where(
-                    Match.channel_id == channel_id, Match.status.in_(statuses)))).scalars().all()
+                    Match.guild_id == guild_id, Match.channel_id == channel_id,
+                    Match.status.in_(statuses)))).scalars().all()
                 if len(only) == 1:
                     return int(only[0])
                 if not only:
                     raise Refusal("There is no such match in this channel.")
             raise Ambiguous(running=False)
 
-    def live(self, match_id: int | None, guild_id: str, channel_id: str, actor: Actor,
+    def live(self, number: int | None, guild_id: str, channel_id: str, actor: Actor,
              player: bool) -> LiveMatch:
-        """A match being played; ``player``: the asker must be playing in it."""
-        if match_id is not None:
-            live = self.kit.live.get(guild_id, match_id)
+        """A match being played, named by its number on this server or found in the
+        channel; ``player``: the asker must be playing in it."""
+        if number is not None:
+            live = self.kit.live.get(guild_id, number)
             if live is None:
-                raise NotBeingPlayed(match_id)
+                raise NotBeingPlayed(number)
         else:
-            live = self.kit.live.for_seat(channel_id, actor.id)
+            live = self.kit.live.for_seat(guild_id, channel_id, actor.id)
             if live is None and not player:
-                here = self.kit.live.in_channel(channel_id)
+                here = self.kit.live.in_channel(guild_id, channel_id)
                 if len(here) == 1:
                     live = here[0]
                 elif len(here) > 1:
@@ -78,14 +83,14 @@ class Lookup:
 
     # ---- for autocomplete ----------------------------------------------------------
 
-    def suggest_moves(self, channel_id: str, user_id: str, prefix: str,
+    def suggest_moves(self, guild_id: str, channel_id: str, user_id: str, prefix: str,
                       limit: int = 25) -> list[str]:
         """Legal moves starting with ``prefix`` for the asker's running match, if on turn.
 
         Casual matches with hints only: in a Death Match, listing the legal moves
         would give away which cells are critical.
         """
-        live = self.kit.live.for_seat(channel_id, user_id)
+        live = self.kit.live.for_seat(guild_id, channel_id, user_id)
         if live is None or not live.hints or live.to_move != live.seat_of(user_id):
             return []
         wanted = prefix.strip().lower().replace(" ", "")
@@ -94,15 +99,16 @@ class Lookup:
 
     async def open_matches(self, guild_id: str, user_id: str | None = None,
                            limit: int = 25) -> list[tuple[int, str]]:
-        """Active matches on a server (of one user, if given), as (id, label), newest first."""
+        """Active matches on a server (of one user, if given), as (number, label), newest
+        first."""
         async with self.kit.db.session() as s:
             query = select(Match).where(Match.guild_id == guild_id, Match.status.in_(ACTIVE))
             if user_id is not None:
                 query = query.join(MatchPlayer, MatchPlayer.match_id == Match.id).where(
                     MatchPlayer.user_id == user_id)
-            rows = (await s.scalars(query.order_by(Match.id.desc()).limit(limit))).all()
-            names = await user_names(s, [p.user_id for m in rows for p in m.players])
-        return [(m.id, texts.match_choice(m.id, get_game(m.game).title,
+            rows = (await s.scalars(query.order_by(Match.number.desc()).limit(limit))).all()
+            names = await user_names(s, guild_id, [p.user_id for m in rows for p in m.players])
+        return [(m.number, texts.match_choice(m.number, get_game(m.game).title,
                                           [names.get(p.user_id, p.user_id) for p in m.players],
                                           m.status))
                 for m in rows]

@@ -10,6 +10,7 @@ from sqlalchemy import insert, update
 from sqlalchemy.exc import IntegrityError
 
 from bot.core.enums import EndReason, MoveKind
+from bot.core.escape import defang
 from bot.core.messages import Actor, Post, Response
 from bot.core.refusal import Refusal
 from bot.services.matches.ending import Ending
@@ -33,12 +34,12 @@ class Play:
         self.timing = timing
         self.ending = ending
 
-    async def typed(self, channel_id: str, actor: Actor, text: str,
+    async def typed(self, guild_id: str, channel_id: str, actor: Actor, text: str,
                     message_id: str | None = None) -> Response:
         """A message in a channel. Only a player's message can touch their match, and
         only one that reads as a move; everything else is ignored."""
         received = self.kit.now()
-        live = self.kit.live.for_seat(channel_id, actor.id)
+        live = self.kit.live.for_seat(guild_id, channel_id, actor.id)
         if live is None:
             return Response()
         try:
@@ -80,14 +81,14 @@ class Play:
                 move = game.parse_move(state, text)
             except NotAMove as exc:
                 if explicit:
-                    raise Refusal(texts.not_a_move_help(str(exc), game.move_help)) from None
+                    raise Refusal(texts.not_a_move_help(defang(str(exc)), game.move_help)) from None
                 raise _Silent() from None
             except GameOverError as exc:
-                raise Refusal(str(exc)) from None
+                raise Refusal(defang(str(exc))) from None
             except MoveError as exc:
                 if seat != live.to_move:
                     raise self._not_your_turn(live) from None
-                raise Refusal(str(exc)) from None
+                raise Refusal(defang(str(exc))) from None
             if live.ply != ply_seen:
                 if seat == live.to_move:
                     raise Refusal("Your message arrived before the last move was in; it is "
@@ -153,7 +154,7 @@ class Play:
         live.ply += 1
         live.banks_left = banks_left
         live.time_used = time_used
-        head = texts.played(texts.match_label(live.id, live.kind), live.ply, live.users[seat],
+        head = texts.played(texts.match_label(live.number, live.kind), live.ply, live.users[seat],
                             game.seat_name(new_state, seat), notation, spent, banks_left[seat])
         if result_text is not None:
             self.ending.forget(live)

@@ -22,7 +22,7 @@ class Viewing:
         live = self.lookup.live(match_id, guild_id, channel_id, actor, player=False)
         image = await self.kit.render(live.game, live.state, live.names,
                                       live.hints and not live.finished)
-        text = texts.board(texts.match_label(live.id, live.kind), live.game.title,
+        text = texts.board(texts.match_label(live.number, live.kind), live.game.title,
                            texts.seat_line(live.game, live.state, live.users), live.ply,
                            live.paused, self.kit.turn_line(live))
         if public:
