@@ -1,11 +1,10 @@
 """The Discord adapter end to end: real discord.py parsing and command tree, real Host
-on SQLite, Discord faked only at the HTTP boundary (see discord_fake)."""
+on the test database, Discord faked only at the HTTP boundary (see discord_fake)."""
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
-import shutil
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +18,7 @@ from bot.app import build_discord_bot as build_bot
 from bot.commands import COMMANDS
 from bot.config import Settings
 from bot.core.clock import VirtualClock
-from bot.store.db import Database, open_database, upgrade
+from bot.store.db import Database, open_database
 from tests.bot.discord_fake import (
     ALICE,
     BOB,
@@ -91,22 +90,13 @@ class World:
         return live
 
 
-@pytest.fixture(scope="module")
-def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A database brought to the newest schema once; each test gets a copy."""
-    path = tmp_path_factory.mktemp("template") / "garnet.db"
-    upgrade(f"sqlite+aiosqlite:///{path}")
-    return path
-
-
 @pytest.fixture
 async def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                migrated: Path) -> AsyncIterator[World]:
+                database_url: str) -> AsyncIterator[World]:
     clock = VirtualClock()
     fake = FakeDiscord(clock)
     fake.install(monkeypatch)
-    shutil.copy(migrated, tmp_path / "garnet.db")
-    url = f"sqlite+aiosqlite:///{tmp_path / 'garnet.db'}"
+    url = database_url  # a copy of a database migrated once (tests/database.py)
     db = await open_database(url)  # finds the schema current: nothing to apply
     settings = dataclasses.replace(
         Settings.from_env(env_file=None), discord_token="token", database_url=url,

@@ -28,7 +28,6 @@ from tests.bot.economy_helpers import Answering
 from tests.bot.test_discord_adapter import World, sends
 
 # The adapter tests' fixtures: a bot on a migrated database copy, Discord faked.
-migrated = adapter.migrated
 world = adapter.world
 GUILD = str(GUILD_ID)
 

@@ -26,7 +26,6 @@ from tests.bot.discord_fake import (
 )
 from tests.bot.test_discord_adapter import World, sends
 
-migrated = adapter.migrated
 world = adapter.world
 NOT_HERE = "Match #1 is not being played now."
 
