@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from bot.services.history import History
     from bot.services.matches import Matches
     from bot.services.permissions import HostRoles
+    from bot.services.requests import Once
 
 
 class Kind(Enum):
@@ -129,6 +130,7 @@ class Call:
     options: Mapping[str, Any]
     open_thread: Callable[[str], Awaitable[Thread]] | None = None
     sent_at: float | None = None  # when the user sent it (the platform's timestamp)
+    request_id: str | None = None  # the platform's id of this request (a retry has it too)
 
     def get(self, name: str, default: Any = None) -> Any:
         value = self.options.get(name)
@@ -143,6 +145,13 @@ class Services:
     economy: Economy
     history: History
     roles: HostRoles
+    once: Once = field(default_factory=lambda: _once())
+
+
+def _once() -> Once:
+    from bot.services.requests import Once
+
+    return Once()
 
 
 Run = Callable[[Services, Call], Awaitable[Response]]
@@ -159,6 +168,8 @@ class Command:
     section: str = ""  # where the help lists it
     usage: str = ""  # an example for the help, e.g. "game:cairo player1:@a player2:@b"
     extra: dict[str, Any] = field(default_factory=dict)
+    # A write a user could repeat after a timeout: carried out once per request id.
+    once: bool = False
 
     @property
     def group(self) -> str | None:
@@ -179,6 +190,9 @@ class Command:
             value = call.options.get(option.name)
             if value is not None:
                 option.check(value)
+        if self.once and call.request_id is not None:
+            return await services.once.run(call.request_id,
+                                           lambda: self.run(services, call))
         return await self.run(services, call)
 
 

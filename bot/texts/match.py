@@ -325,3 +325,10 @@ def slow_down(seconds: float) -> str:
 def server_busy() -> str:
     return ("This server already has several replays or exports on the way; try again "
             "in a minute.")
+
+
+def already_done(first: str) -> str:
+    """A retried request: it was carried out the first time."""
+    said = f" It said: {first}" if first else ""
+    return ("That was already done (your first try went through; nothing was done "
+            f"twice).{said}")[:1900]

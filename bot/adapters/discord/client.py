@@ -148,7 +148,8 @@ class GarnetBot(commands.Bot):
         return Call(str(interaction.guild_id), str(interaction.channel_id),
                     actor_of(interaction.user), options,
                     open_thread=lambda name: _open_thread(interaction, name),
-                    sent_at=interaction.created_at.timestamp())
+                    sent_at=interaction.created_at.timestamp(),
+                    request_id=str(interaction.id))
 
     async def invoke_command(self, interaction: discord.Interaction, command: Command,
                              values: dict[str, Any], defer: Defer) -> None:
