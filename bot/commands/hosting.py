@@ -107,11 +107,11 @@ COMMANDS = (
         Option("event", Kind.TEXT, "The event it counts for (default: the one open event, "
                "if both play in it; none: no event)", suggest=Suggest.EVENTS),
     ), audience=Audience.HOSTS, reply=Reply.PRIVATE, section=SECTION,
-        usage="game:cairo player1:@a player2:@b", once=True),
+        usage="game:cairo player1:@a player2:@b", once=True, posts_boards=True),
     Command("first", "Choose the First Player of a Death Match", _first, (
         Option("player", Kind.USER, "The player who moves first", required=True),
         ANY_MATCH,
-    ), reply=Reply.PUBLIC, section=SECTION, usage="player:@a", once=True),
+    ), reply=Reply.PUBLIC, section=SECTION, usage="player:@a", once=True, posts_boards=True),
     Command("repost", "Post the current board in the match channel (hosts)", _repost,
             (ANY_MATCH,), audience=Audience.HOSTS, reply=Reply.PRIVATE, section=SECTION),
     Command("pause", "Stop a match's clock (hosts)", _pause, (

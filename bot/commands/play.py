@@ -69,9 +69,9 @@ COMMANDS = (
                choices=(("Me", "me"), ("My opponent", "them"), ("Random", "random"))),
         CLOCK, *TIME_CONTROL, TIE, HINTS,
         Option("rated", Kind.BOOL, "Count the result for ratings (default yes)"),
-    ), section=SECTION, usage="opponent:@someone game:cairo", once=True),
+    ), section=SECTION, usage="opponent:@someone game:cairo", once=True, posts_boards=True),
     Command("accept", "Accept a challenge", _accept, (MATCH,), reply=Reply.PUBLIC,
-            section=SECTION, once=True),
+            section=SECTION, once=True, posts_boards=True),
     Command("decline", "Decline a challenge", _decline, (MATCH,), section=SECTION, once=True),
     Command("cancel", "Withdraw your challenge", _cancel, (MATCH,), section=SECTION, once=True),
     Command("move", "Play a move (you can also just type it)", _move, (

@@ -170,6 +170,8 @@ class Command:
     extra: dict[str, Any] = field(default_factory=dict)
     # A write a user could repeat after a timeout: carried out once per request id.
     once: bool = False
+    # It may start a match: the bot must be able to post boards where it is used.
+    posts_boards: bool = False
 
     @property
     def group(self) -> str | None:

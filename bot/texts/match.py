@@ -332,3 +332,8 @@ def already_done(first: str) -> str:
     said = f" It said: {first}" if first else ""
     return ("That was already done (your first try went through; nothing was done "
             f"twice).{said}")[:1900]
+
+
+def missing_permissions(missing: list[str]) -> str:
+    return (f"garnet cannot play here: it lacks {', '.join(missing)} in this channel. A "
+            "server admin can grant it in the channel's permissions.")

@@ -165,6 +165,8 @@ class FakeDiscord:
         self._ids = itertools.count(700_000_000_000_000_001)
         self._token_channel: dict[str, int] = {}
         self.departed: set[int] = set()  # people who left: options resolve them as users only
+        # The bot's permissions per channel (every one where not said).
+        self.bot_permissions: dict[int, discord.Permissions] = {}
         self.channels: dict[int, dict[str, Any]] = {
             s.channel: self.channel_payload(s.channel) for s in SERVERS.values()}
 
@@ -370,7 +372,8 @@ class FakeDiscord:
             "id": str(self.snowflake()), "application_id": str(APP_ID), "type": kind,
             "token": token, "version": 1, "guild_id": str(guild),
             "channel_id": str(channel_id), "channel": self.channels[channel_id],
-            "member": member, "app_permissions": str(discord.Permissions.all().value),
+            "member": member, "app_permissions": str(self.bot_permissions.get(
+                channel_id, discord.Permissions.all()).value),
             "locale": "en-US", "guild_locale": "en-US", "entitlements": [],
             "authorizing_integration_owners": {"0": str(guild)}, "context": 0,
             "attachment_size_limit": 10_485_760, "data": data,

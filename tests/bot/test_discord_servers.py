@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import discord
 import pytest
 
 from tests.bot import test_discord_adapter as adapter
@@ -191,3 +192,18 @@ async def test_a_player_who_left_can_still_be_named(world: World) -> None:
     assert not fine.ephemeral and f"fined <@{BOB.id}> 1 garnet" in fine.content
     gone = only(await sub_in(world, HANA, CHANNEL_ID, "event", "remove", player=BOB))
     assert f"<@{BOB.id}> leaves **Season 1**" in gone.content
+
+
+async def test_no_match_starts_where_the_bot_cannot_post_boards(world: World) -> None:
+    perms = discord.Permissions.all()
+    perms.attach_files = False
+    world.fake.bot_permissions[CHANNEL_ID] = perms
+    call = only(await world.slash(ALICE, "challenge", opponent=BOB, game="cairo"))
+    assert call.ephemeral and call.content == (
+        "garnet cannot play here: it lacks Attach Files in this channel. A server admin "
+        "can grant it in the channel's permissions.")
+    call = only(await world.slash(HANA, "dm", game="cairo", player1=ALICE, player2=BOB,
+                                  thread=True))
+    assert "Attach Files, Create Public Threads" in call.content
+    assert world.bot.services.matches.live == {}
+    assert not [c for c in world.fake.calls if c.path.endswith("/threads")]
