@@ -202,6 +202,7 @@ async def test_no_match_starts_where_the_bot_cannot_post_boards(world: World) ->
     assert call.ephemeral and call.content == (
         "garnet cannot play here: it lacks Attach Files in this channel. A server admin "
         "can grant it in the channel's permissions.")
+    perms.create_public_threads = False
     call = only(await world.slash(HANA, "dm", game="cairo", player1=ALICE, player2=BOB,
                                   thread=True))
     assert "Attach Files, Create Public Threads" in call.content
