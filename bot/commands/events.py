@@ -19,7 +19,7 @@ REASON = Option("reason", Kind.TEXT, "Why; it is written in the ledger", require
 async def _create(s: Services, c: Call) -> Response:
     return await s.economy.event_create(c.guild_id, c.actor, c.options["name"],
                                         c.get("reward"), c.get("transfers", False),
-                                        c.get("confiscate"))
+                                        c.get("confiscate"), c.get("eliminate", True))
 
 
 async def _add(s: Services, c: Call) -> Response:
@@ -96,6 +96,8 @@ COMMANDS = (
                "(default: kept)", choices=(("No: the loser keeps their garnets", "no"),
                                            ("To the winner", "winner"),
                                            ("Removed from the game", "remove"))),
+        Option("eliminate", Kind.BOOL, "Is a DM's loser eliminated from the event? "
+               "(default yes)"),
     ), audience=Audience.HOSTS, section=SECTION, usage="name:Season 1 reward:3", once=True),
     Command("event add", "Add a player to an event (hosts)", _add, (PLAYER, EVENT),
             audience=Audience.HOSTS, section=SECTION, usage="player:@x", once=True),

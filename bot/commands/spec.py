@@ -8,12 +8,12 @@ text are all built from these declarations, so the adapters cannot drift apart.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from bot.core.messages import Actor, Response
+from bot.core.messages import Actor, Response, Role
 from bot.core.refusal import Refusal
 
 if TYPE_CHECKING:
@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from bot.services.matches import Matches
     from bot.services.permissions import HostRoles
     from bot.services.requests import Once
+    from bot.services.season import Season
+    from bot.services.tournaments.host import Tournaments
 
 
 class Kind(Enum):
@@ -60,6 +62,7 @@ class Suggest(Enum):
     RECORDED_MATCHES = "recorded-matches"  # any match of the server that was played
     FINISHED_MATCHES = "finished-matches"
     MOVES = "moves"  # legal moves, where the match shows hints
+    TOURNAMENTS = "tournaments"  # the server's tournaments
 
 
 # Every input has a bound: options that declare none get these (a text's length, a
@@ -115,6 +118,8 @@ class Option:
 
 
 Thread = tuple[str, Callable[[], Awaitable[None]]]
+# The members of a server role, as the adapter knows them (None: it cannot tell).
+Members = Callable[[Role], Awaitable[Sequence[Actor] | None]]
 
 
 @dataclass(frozen=True)
@@ -122,7 +127,8 @@ class Call:
     """One use of a command: who, where, and the options as typed values.
 
     ``open_thread`` is the adapter's way to start a thread for a match: given its
-    name, it returns the new channel's id and a way to archive it unused."""
+    name, it returns the new channel's id and a way to archive it unused; ``members``
+    its way to list a role's members."""
 
     guild_id: str
     channel_id: str
@@ -131,6 +137,7 @@ class Call:
     open_thread: Callable[[str], Awaitable[Thread]] | None = None
     sent_at: float | None = None  # when the user sent it (the platform's timestamp)
     request_id: str | None = None  # the platform's id of this request (a retry has it too)
+    members: Members | None = None
 
     def get(self, name: str, default: Any = None) -> Any:
         value = self.options.get(name)
@@ -145,6 +152,8 @@ class Services:
     economy: Economy
     history: History
     roles: HostRoles
+    season: Season
+    tournaments: Tournaments
     once: Once = field(default_factory=lambda: _once())
 
 

@@ -15,9 +15,11 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core.refusal import Refusal
+from bot.store import season
 from bot.store.db import Database
 from bot.store.models import Event, EventPlayer
 from bot.texts import economy as say
+from bot.texts import season as season_say
 
 NO_EVENT = ("none", "no", "casual")
 OVERALL = ("all", "overall")
@@ -204,7 +206,8 @@ async def plan_dm(db: Database, guild_id: str, event: str | None, ids: Sequence[
     """Resolve the event of a DM between ``ids``.
 
     Named: it must be open and have both players. Not named: the one open event of
-    the server when both play in it, else none. The event's reward replaces the
+    the server when both play in it, else none. A player eliminated from the event
+    cannot play its DMs (until a host reinstates them). The event's reward replaces the
     default (an explicit ``reward`` replaces both); without an explicit chooser the
     player with the higher priority chooses the First Player.
     """
@@ -227,6 +230,10 @@ async def plan_dm(db: Database, guild_id: str, event: str | None, ids: Sequence[
                 chosen = None  # the open event is not theirs: a DM outside events
             else:
                 seats = [row for row in found if row is not None]
+                out = await season.eliminations(s, chosen.id, ids)
+                if out:
+                    raise EventError(season_say.eliminated_cannot_play(
+                        user_ids=[u for u in ids if u in out], event=chosen.name))
     if chosen is None:
         picked = (chooser or "host").strip()
         return DmPlan(None, picked, default_reward if reward is None else reward, "")

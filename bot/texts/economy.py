@@ -22,7 +22,9 @@ KINDS = {  # ledger entries' kinds as players read them
     "fine": "host fine",
     "transfer": "transfer",
     "confiscation": "confiscation",
+    "prize": "tournament prize",
 }
+ELIMINATION = "a DM's loser is eliminated"
 #: (label, value) offered besides events where a scope may be wider than one event
 WIDER_CHOICES = (("Overall (every event)", "all"), ("Outside events", "none"))
 
@@ -147,11 +149,13 @@ def event_exists(*, name: str, event_id: int | None = None) -> str:
 
 
 def event_created(*, name: str, event_id: int, reward: int, transfers: bool,
-                  confiscate: str) -> str:
+                  confiscate: str, eliminate: bool = False) -> str:
     name = plain(name)
     rules = [f"{garnets(reward)} per DM win",
              "transfers allowed" if transfers else "no transfers",
              CONFISCATION[confiscate]]
+    if eliminate:
+        rules.append(ELIMINATION)
     return (f"🏁 Event **{name}** (#{event_id}) is open: {' · '.join(rules)}.\n"
             f"Hosts add players with `/event add`; DMs between its players count for it.")
 
@@ -210,21 +214,28 @@ def event_closed_now(*, event: str, event_id: int) -> str:
 
 
 def event_info(*, name: str, event_id: int, closed_at: float | None, creator: str,
-               created_at: float, reward: int, transfers: bool, confiscate: str, count: int,
-               players: Sequence[tuple[int, str, int]]) -> str:
-    """``players``: (priority, name, garnets) of those listed, of ``count`` in all."""
+               created_at: float, reward: int, transfers: bool, confiscate: str,
+               count: int, eliminate: bool = False,
+               players: Sequence[tuple[int, str, int]], notes: Sequence[str] = (),
+               out: int = 0) -> str:
+    """``players``: (priority, name, garnets) of those listed, of ``count`` in all;
+    ``notes``: what follows each line (Tokens of Life, an elimination); ``out``: how
+    many are eliminated."""
     name = plain(name)
     creator = plain(creator)
     state = "open" if closed_at is None else f"closed {stamp(closed_at)}"
     lines = [
         f"**{name}** (#{event_id}) — {state} · created by {creator} on {stamp(created_at)}",
         f"{garnets(reward)} per DM win · "
-        f"{'transfers allowed' if transfers else 'no transfers'} · {CONFISCATION[confiscate]}",
+        f"{'transfers allowed' if transfers else 'no transfers'} · {CONFISCATION[confiscate]}"
+        + (f" · {ELIMINATION}" if eliminate else ""),
     ]
-    lines.append(f"Players by priority ({count}):" if count
+    still = f", {count - out} still in" if out else ""
+    lines.append(f"Players by priority ({count}{still}):" if count
                  else "No players yet: hosts add them with `/event add`.")
-    for priority, player, have in players:
-        lines.append(f"{priority}. {plain(player)} — {garnets(have)}")
+    for i, (priority, player, have) in enumerate(players):
+        note = notes[i] if i < len(notes) else ""
+        lines.append(f"{priority}. {plain(player)} — {garnets(have)}{note}")
     if count > len(players):
         lines.append(f"… and {count - len(players)} more (see `/leaderboard`).")
     return "\n".join(lines)

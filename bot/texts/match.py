@@ -280,6 +280,10 @@ def void_record(reason: str) -> str:
     return f"voided by the host: {reason}"
 
 
+def void_by_rule(reason: str) -> str:
+    return f"voided: {reason}"
+
+
 def adjudicated(reason: str) -> str:
     return f"adjudicated by the host: {reason}"
 

@@ -38,7 +38,8 @@ async def transcript(script: Path, tmp_path: Path, url: str) -> str:
     console = Console(None, tmp_path / "images", out=out, hosts=("host",))
     services = build_services(db, clock, MatchConfig(instance="main", default_host_role="Host",
                                                      dm_reward=3, render_processes=0),
-                              deliver=console.show, rng=random.Random(SEED))
+                              deliver=console.show, rng=random.Random(SEED),
+                              threads=console.thread_in)
     console.attach(services)
     host = services.matches
     await host.start()

@@ -84,7 +84,7 @@ def economy(world: World) -> Any:
 async def test_groups_and_commands_are_synced_with_descriptions(world: World) -> None:
     (sync,) = [c for c in world.fake.calls if c.method == "PUT"]
     commands = {c["name"]: c for c in sync.body}
-    for group, subs in (("event", {"create", "add", "remove", "close", "info"}),
+    for group, subs in (("event", {"create", "add", "remove", "close", "info", "reinstate"}),
                         ("priority", {"set", "show"})):
         assert commands[group]["contexts"] == [0]
         found = {o["name"]: o for o in commands[group]["options"]}

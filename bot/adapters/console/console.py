@@ -10,6 +10,8 @@ directives of the console itself:
     ~ channel NAME    speak in another channel from now on
     ~ server NAME     speak on another server from now on (each has its own
                       matches, events, hosts and channels; the first is "console")
+    ~ role NAME P...  give the people P... the role NAME (on the current server), for
+                      commands that take a role's members (``/tournament add role:``)
 
 The bot answers with the same texts it posts on Discord, as ``bot: ...``; images
 are written to a folder and their paths printed.
@@ -70,6 +72,7 @@ class Console:
         self.out = out
         self.guild = GUILD
         self._hosts: dict[str, set[str]] = {GUILD: set(hosts)}
+        self._roles: dict[tuple[str, str], list[str]] = {}  # (server, role) -> members
         self._channels: dict[str, str] = {GUILD: "console"}
         # Channels are known by name in their server; ids are unique across servers,
         # as on Discord: "dm" on the first server, "B/dm" on server B.
@@ -224,6 +227,10 @@ class Console:
                 self.hosts.add(rest.strip().lstrip("@"))
             elif word == "channel" and rest.strip():
                 self._channels[self.guild] = rest.strip().lstrip("#")[:MAX_NAME]
+            elif word == "role" and len(rest.split()) >= 2:
+                role, *people = rest.split()
+                members = self._roles.setdefault((self.guild, role.lstrip("@")), [])
+                members += [p.lstrip("@") for p in people if p.lstrip("@") not in members]
             elif word == "server" and rest.strip():
                 name = rest.strip()
                 if not SERVER.match(name):
@@ -233,7 +240,7 @@ class Console:
                 self.out.write(f"console: on server {name} now (#{self._channels[name]})\n")
             else:
                 raise ConsoleError(f"unknown directive '~ {text}' "
-                                   "(directives: wait, host, channel, server)")
+                                   "(directives: wait, host, channel, server, role)")
         except ConsoleError as exc:
             self.out.write(f"console: {exc}\n")
 
@@ -248,6 +255,24 @@ class Console:
 
         return channel, abandon
 
+    async def thread_in(self, parent: str, name: str) -> Thread:
+        """A thread for a match outside a command (a tournament's next match): a new
+        console channel on the server of ``parent``."""
+        self._threads += 1
+        server = self._servers_of.get(parent, GUILD)
+        short = f"thread-{self._threads}"
+        channel = short if server == GUILD else f"{server}/{short}"
+        self._servers_of[channel] = server
+        self.out.write(f"console: thread #{short} made: {name}\n")
+
+        async def abandon() -> None:
+            self.out.write(f"console: thread #{short} archived unused\n")
+
+        return channel, abandon
+
+    async def _members(self, role: Role) -> list[Actor]:
+        return [Actor(p, p) for p in self._roles.get((self.guild, role.id), [])]
+
     async def command(self, actor: Actor, text: str) -> Response:
         if self.guild not in self._adopted:
             # As Discord shows the bot a server's roles when it connects: a host role
@@ -260,7 +285,7 @@ class Console:
             asker = (self.actor(actor.id, manager=True)
                      if command.audience is Audience.MANAGERS else actor)
             call = Call(self.guild, self.channel, asker, options,
-                        open_thread=self._open_thread)
+                        open_thread=self._open_thread, members=self._members)
             return await command.invoke(self.services, call)
 
         return await answered(run)

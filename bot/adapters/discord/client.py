@@ -115,6 +115,22 @@ async def _open_thread(interaction: discord.Interaction, name: str) -> Thread:
     return str(made.id), abandon
 
 
+async def _role_members(interaction: discord.Interaction, role: Role) -> list[Actor] | None:
+    """A role's members as the bot's member cache knows them; None without the Server
+    Members intent, when the cache holds only members the bot happened to see."""
+    guild = interaction.guild
+    if guild is None or not interaction.client.intents.members:
+        return None
+    found = guild.get_role(int(role.id))
+    if found is None:
+        return []
+    return [Actor(str(m.id), m.display_name) for m in found.members if not m.bot]
+
+
+async def _nothing() -> None:
+    return None
+
+
 class GarnetBot(commands.Bot):
     """Every command, button and typed move goes to the services through the commands."""
 
@@ -172,7 +188,8 @@ class GarnetBot(commands.Bot):
                     actor_of(interaction.user), options,
                     open_thread=lambda name: _open_thread(interaction, name),
                     sent_at=interaction.created_at.timestamp(),
-                    request_id=str(interaction.id))
+                    request_id=str(interaction.id),
+                    members=lambda role: _role_members(interaction, role))
 
     async def invoke_command(self, interaction: discord.Interaction, command: Command,
                              values: dict[str, Any], defer: Defer) -> None:
@@ -238,6 +255,29 @@ class GarnetBot(commands.Bot):
             await send_post(channel_for(self, post.channel_id), post)
         except discord.HTTPException:
             log.exception("could not post to channel %s", post.channel_id)
+
+    async def thread_in(self, parent: str, name: str) -> Thread:
+        """A public thread of ``parent`` for a match started outside a command (a
+        tournament's next match); if none can be made there, the match is played in
+        ``parent`` itself."""
+        channel = self.get_channel(int(parent))
+        if not isinstance(channel, discord.TextChannel):
+            return parent, _nothing
+        try:
+            made = await channel.create_thread(
+                name=name, type=discord.ChannelType.public_thread,
+                auto_archive_duration=1440, reason="garnet tournament match")
+        except discord.HTTPException:
+            log.warning("could not open a thread in channel %s", parent)
+            return parent, _nothing
+
+        async def abandon() -> None:
+            try:
+                await made.edit(archived=True)
+            except discord.HTTPException:
+                log.warning("could not archive the unused thread %s", made.id)
+
+        return str(made.id), abandon
 
     # ---- typed moves ----------------------------------------------------------------
 

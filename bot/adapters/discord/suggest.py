@@ -70,6 +70,12 @@ async def _moves(interaction: discord.Interaction, current: str) -> list[Choice[
     return [Choice(name=move, value=move) for move in moves]
 
 
+async def _tournaments(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    found = await _services(interaction).tournaments.choices(str(interaction.guild_id),
+                                                             current)
+    return [Choice(name=label[:100], value=value) for label, value in found][:MAX_CHOICES]
+
+
 Suggester = Callable[[discord.Interaction, Any], Awaitable[list[Any]]]
 
 
@@ -90,4 +96,5 @@ SUGGESTERS: dict[Suggest, Suggester] = {
     Suggest.RECORDED_MATCHES: _with(_recorded, done_only=False),
     Suggest.FINISHED_MATCHES: _with(_recorded, done_only=True),
     Suggest.MOVES: _moves,
+    Suggest.TOURNAMENTS: _tournaments,
 }

@@ -20,9 +20,18 @@ from __future__ import annotations
 import random
 
 from bot.core.clock import Clock
+from bot.core.messages import Response
 from bot.services.matches.controls import Controls
 from bot.services.matches.ending import Ending
-from bot.services.matches.kit import Deliver, MatchConfig, MatchKit
+from bot.services.matches.kit import (
+    Deliver,
+    EndWatcher,
+    Hook,
+    MatchConfig,
+    MatchEnd,
+    MatchKit,
+    ThreadMaker,
+)
 from bot.services.matches.lifecycle import Lifecycle
 from bot.services.matches.live import LiveMatch
 from bot.services.matches.lobby import CHALLENGE_TTL, Lobby
@@ -34,7 +43,8 @@ from bot.services.permissions import HostRoles
 from bot.services.render import Renderer
 from bot.store.db import Database
 
-__all__ = ["CHALLENGE_TTL", "Deliver", "MatchConfig", "Matches"]
+__all__ = ["CHALLENGE_TTL", "Deliver", "EndWatcher", "MatchConfig", "MatchEnd", "Matches",
+           "ThreadMaker"]
 
 
 class Matches:
@@ -58,6 +68,8 @@ class Matches:
         self.lifecycle = Lifecycle(self.kit, self.timing, self.lobby)
         # The requests, as the commands call them.
         self.start_dm = self.lobby.start_dm
+        self.create_dm = self.lobby.create_dm
+        self.host_match = self.lobby.host_match
         self.challenge = self.lobby.challenge
         self.answer = self.lobby.answer
         self.cancel = self.lobby.cancel
@@ -76,6 +88,33 @@ class Matches:
         self.open_matches = self.lookup.open_matches
         self.start = self.lifecycle.start
         self.stop = self.lifecycle.stop
+
+    async def close(self, match_id: int, reason: str) -> Response:
+        """Void a match by a rule, not a host (a tournament's deadline or withdrawal):
+        one not yet begun, or one being played; nothing if it has ended."""
+        unstarted = await self.lobby.close_unstarted(match_id, reason)
+        if unstarted is not None:
+            return unstarted
+        return await self.controls.close(match_id, reason)
+
+    # ---- what runs on the matches (wired by the composition root) --------------------
+
+    def watch_ends(self, watcher: EndWatcher) -> None:
+        """``watcher`` hears of every match that ends, after its result is committed."""
+        self.kit.watchers.append(watcher)
+
+    def around(self, started: Hook, stopping: Hook) -> None:
+        """``started`` runs once the matches are restored; ``stopping`` before they stop."""
+        self.kit.started.append(started)
+        self.kit.stopping.append(stopping)
+
+    @property
+    def threads(self) -> ThreadMaker | None:
+        return self.kit.threads
+
+    @threads.setter
+    def threads(self, threads: ThreadMaker | None) -> None:
+        self.kit.threads = threads
 
     # ---- what other parts and tests read -------------------------------------------
 

@@ -112,8 +112,29 @@ class Controls:
                     result_text=texts.void_record(reason)))
                 await self.ending.log(s, live, actor, "void", reason)
             self.ending.forget(live)
-        return Response(reply=Post(texts.voided(texts.match_label(live.number, live.kind), reason),
-                                   live.channel_id))
+            said = Post(texts.voided(texts.match_label(live.number, live.kind), reason),
+                        live.channel_id)
+            told = await self.ending.told(live, None, Response(), voided=True)
+        return Response(reply=said, posts=told.posts)
+
+    async def close(self, match_id: int, reason: str) -> Response:
+        """Void a running match by a rule rather than a host (a tournament's round
+        deadline, a withdrawal): no result, nothing booked; watchers are told."""
+        live = self.kit.live.by_id().get(match_id)
+        if live is None:
+            return Response()
+        async with live.lock:
+            if live.finished:
+                return Response()
+            async with self.kit.db.session() as s, s.begin():
+                await s.execute(update(Match).where(Match.id == live.id).values(
+                    status=MatchStatus.VOIDED, finished_at=self.kit.now(),
+                    end_reason=EndReason.VOID, turn_resumed_at=None,
+                    result_text=texts.void_by_rule(reason)))
+            self.ending.forget(live)
+            return await self.ending.told(live, None, Response(posts=[Post(
+                texts.voided(texts.match_label(live.number, live.kind), reason),
+                live.channel_id)]), voided=True)
 
     async def adjudicate(self, match_id: int | None, guild_id: str, channel_id: str,
                          actor: Actor, winner: str | None, reason: str) -> Response:

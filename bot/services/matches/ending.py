@@ -8,18 +8,22 @@ transaction, once, and only then forgets the live match and announces it.
 
 from __future__ import annotations
 
+import logging
+
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core.enums import EndReason, MatchKind, MatchStatus, MoveKind
 from bot.core.messages import Actor, Post, Response
-from bot.services.matches.kit import MatchKit
+from bot.services.matches.kit import MatchEnd, MatchKit
 from bot.services.matches.live import LiveMatch
 from bot.services.matches.timing import Timing
 from bot.services.results import settle
 from bot.services.users import remember
 from bot.store.models import HostAction, Match, MatchPlayer, Move
 from bot.texts import match as texts
+
+log = logging.getLogger(__name__)
 
 
 class Ending:
@@ -75,7 +79,8 @@ class Ending:
         live.out[seat] = True
         if result_text is not None:
             self.forget(live)
-            return Response(posts=[Post(f"{why}\n{result_text}", live.channel_id, image=image)])
+            return await self.told(live, outcome.winner if outcome else None, Response(
+                posts=[Post(f"{why}\n{result_text}", live.channel_id, image=image)]))
         if moved:
             live.new_turn(now)
         self.timing.arm(live)
@@ -107,7 +112,8 @@ class Ending:
             text = await self.book(s, live, winner, draw, None, how, reason, now)
         live.time_used, live.banks_left = time_used, banks_left
         self.forget(live)
-        return Response(posts=[Post(text, live.channel_id, image=image)])
+        return await self.told(live, winner, Response(posts=[Post(text, live.channel_id,
+                                                                  image=image)]))
 
     async def book(self, s: AsyncSession, live: LiveMatch, winner: int | None, draw: bool,
                    scores: tuple[int, ...] | None, how: EndReason, reason: str,
@@ -128,6 +134,20 @@ class Ending:
         text += await settle(s, match, live.users, winner, live.reward, now)
         match.result_text = text
         return text
+
+    async def told(self, live: LiveMatch, winner: int | None, response: Response,
+                   voided: bool = False) -> Response:
+        """Tell the watchers (``MatchKit.watchers``) that a match ended, once its result is
+        committed; their posts follow the match's own. A watcher that fails is logged:
+        the match's end stands (a tournament catches up when it next looks)."""
+        end = MatchEnd(live.id, live.guild_id, live.number, tuple(live.users),
+                       None if winner is None else live.users[winner], voided)
+        for watch in self.kit.watchers:
+            try:
+                response.posts.extend(await watch(end))
+            except Exception:
+                log.exception("a watcher of match %s's end failed", live.id)
+        return response
 
     def forget(self, live: LiveMatch) -> None:
         """The match is over: no timer, no longer found by its players' messages."""

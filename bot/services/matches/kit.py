@@ -21,7 +21,30 @@ from bot.texts import match as texts
 from engine.game import Game
 
 Deliver = Callable[[Post], Awaitable[None]]
+# The adapter's way to open a thread for a match outside a command (a tournament's
+# next game): (parent channel id, thread name) -> the thread's channel id, and a way
+# to archive it unused.
+ThreadMaker = Callable[[str, str], Awaitable[tuple[str, Callable[[], Awaitable[None]]]]]
+Hook = Callable[[], Awaitable[None]]
 HEARTBEAT_EVERY = 2.0
+
+
+@dataclass(frozen=True)
+class MatchEnd:
+    """A match that ended, told to whoever watches (``Matches.watch_ends``) once its
+    result is committed: who played (by seat), who won (None: a draw, or no result
+    when ``voided``)."""
+
+    id: int
+    guild_id: str
+    number: int
+    users: tuple[str, ...]
+    winner: str | None
+    voided: bool = False
+
+
+# A watcher answers with posts to add after the match's own (a tournament's next game).
+EndWatcher = Callable[[MatchEnd], Awaitable[list[Post]]]
 
 
 @dataclass(frozen=True)
@@ -51,6 +74,12 @@ class MatchKit:
         self.moves = MoveWriter(db.engine)
         # Observer for the benchmark: reminder lateness in seconds.
         self.on_reminder: Callable[[float], None] | None = None
+        # Set by the composition root: threads outside commands, who watches ends,
+        # what else starts after the matches and stops before them.
+        self.threads: ThreadMaker | None = None
+        self.watchers: list[EndWatcher] = []
+        self.started: list[Hook] = []
+        self.stopping: list[Hook] = []
 
     def now(self) -> float:
         return self.clock.now()

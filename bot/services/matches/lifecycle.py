@@ -61,9 +61,16 @@ class Lifecycle:
                 self.lobby.arm_expiry(match.id, match.created_at + CHALLENGE_TTL)
         self._schedule_heartbeat()
         log.info("matches started: %d restored", len(self.kit.live))
+        for hook in self.kit.started:  # what runs on the matches (tournaments) restores now
+            await hook()
 
     async def stop(self) -> None:
         """Stop timers and record the moment, so that the next start is exact."""
+        for hook in self.kit.stopping:
+            try:
+                await hook()
+            except Exception:
+                log.exception("a stop hook failed")
         for live in self.kit.live:
             self.timing.disarm(live)
         self.lobby.stop()

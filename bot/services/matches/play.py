@@ -161,7 +161,9 @@ class Play:
                             game.seat_name(new_state, seat), notation, spent, banks_left[seat])
         if result_text is not None:
             self.ending.forget(live)
-            return Response(posts=[Post(f"{head}\n{result_text}", live.channel_id, image=image)])
+            assert outcome is not None
+            return await self.ending.told(live, outcome.winner, Response(posts=[
+                Post(f"{head}\n{result_text}", live.channel_id, image=image)]))
         live.new_turn(now)
         self.timing.arm(live)
         return Response(posts=[Post(f"{head}\n{self.kit.turn_line(live)}", live.channel_id,
