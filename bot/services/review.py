@@ -68,22 +68,15 @@ def review_text(record: MatchRecord, data: Review) -> str:
     verdict = None
     if data.exact_from is not None and data.exact_margin is not None:
         margin = data.exact_margin
-        winner = None if margin == 0 else data.names[0 if margin > 0 else 1]
+        won = data.exact_result
+        winner = None if won == 0 else data.names[0 if won > 0 else 1]
         lines = [say.exact_verdict(data.exact_from, winner, margin, data.unit or "points")]
         for number in data.decisive:
             ply = data.plies[number - 1]
-            lines.append(say.decisive(number, ply.move, *_turned(data, number)))
+            lines.append(say.decisive(number, ply.move, *data.turned[number]))
         verdict = "\n".join(lines)
     label = texts.match_label(record.number, record.kind)
     return say.review(label, game.title, players, counts, worst, verdict)
-
-
-def _turned(data: Review, number: int) -> tuple[int, int]:
-    """What the decisive move ``number`` did to its player's exact result."""
-    ply = data.plies[number - 1]
-    before = 1 if ply.before > 0.5 else 0 if ply.before == 0.5 else -1
-    after = 1 if ply.after > 0.5 else 0 if ply.after == 0.5 else -1
-    return before, after
 
 
 class Reviews:

@@ -69,8 +69,8 @@ def review(label: str, title: str, players: list[tuple[str, str, float]],
 def exact_verdict(ply: int, winner: str | None, margin: int, unit: str) -> str:
     if winner is None:
         return f"From move {ply + 1} the result was decided: a tie on {unit} with best play."
-    return (f"From move {ply + 1} the result was decided: {winner} wins by {abs(margin)} "
-            f"with best play.")
+    by = f"by {abs(margin)}" if margin else "on the tie rule"
+    return f"From move {ply + 1} the result was decided: {winner} wins {by} with best play."
 
 
 def decisive(ply: int, move: str, before: int, after: int) -> str:

@@ -67,7 +67,9 @@ class Review:
     accuracy: list[float]
     exact_from: int | None = None  # the first position (ply count) solved exactly
     exact_margin: int | None = None  # its margin for seat 0
+    exact_result: int = 0  # its result for seat 0: 1 a win, -1 a loss, 0 a draw
     decisive: list[int] = field(default_factory=list)  # plies that changed the exact result
+    turned: dict[int, tuple[int, int]] = field(default_factory=dict)  # its player's 1/0/-1
     unit: str = ""
 
     def worst(self, count: int = 3) -> list[Ply]:
@@ -144,10 +146,6 @@ def _exact_solver(game_key: str) -> Callable[[Any], Exact | None] | None:
     return run
 
 
-def _win_of_margin(margin: float) -> float:
-    return 1.0 if margin > 0 else 0.0 if margin < 0 else 0.5
-
-
 def review(game: Game[Any, Any], notations: Sequence[str], seats: int = 2,
            options: dict[str, Any] | None = None, seed: int = 0,
            budget: Budget = REVIEW_BUDGET,
@@ -177,18 +175,21 @@ def review(game: Game[Any, Any], notations: Sequence[str], seats: int = 2,
     win: list[float] = []
     margin: list[float | None] = []
     best: list[str] = []
-    for i, state in enumerate(states[:-1]):
+    end = game.outcome(states[-1])
+    # A game ended by resignation or time: its last position is judged too.
+    judged = states if end is None else states[:-1]
+    movers.append(game.to_move(states[-1]))
+    for i, state in enumerate(judged):
         if i in exact:
             e = exact[i]
-            win.append(_win_of_margin(e.margin))
+            win.append((_result(e.margin, seat_of(movers[i]), state) + 1) / 2)
             margin.append(float(e.margin))
-            best.append(e.best[0] if e.best else notations[i])
+            best.append(e.best[0] if e.best else "")
         else:
             d: Decision = player.decide(state, seed + i)
             win.append(d.win)
             margin.append(d.margin)
             best.append(d.move)
-    end = game.outcome(states[-1])
     plies: list[Ply] = []
     first_win: list[float] = []
     for i, text in enumerate(notations):
@@ -197,9 +198,9 @@ def review(game: Game[Any, Any], notations: Sequence[str], seats: int = 2,
         first_win.append(win[i] if seat == 0 else 1.0 - win[i])
         # A searched (not solved) value leans towards the side to move; it is
         # compared with the same player's next turn, where it leans alike.
-        ahead = 1 if i + 1 in exact or i + 1 >= len(notations) else 2
+        ahead = 1 if i + 1 in exact or i + 2 >= len(win) else 2
         j = i + ahead
-        if j < len(notations) and movers[j] is not None:
+        if j < len(win) and movers[j] is not None:
             after = win[j] if movers[j] == seat else 1.0 - win[j]
             after_margin = margin[j]
             if after_margin is not None and movers[j] != seat:
@@ -216,7 +217,7 @@ def review(game: Game[Any, Any], notations: Sequence[str], seats: int = 2,
         plies.append(ply)
     final_first, _ = _final(end, 0)
     first_win.append(final_first if end is not None else (
-        win[-1] if not notations or movers[-1] == 0 else 1 - win[-1]))
+        win[-1] if movers[-1] == 0 else 1 - win[-1]))
     # The plot: a searched value is the mean of its position's and the next one's, so
     # that the lean towards the side to move cancels out.
     first_win = [v if i in exact or i + 1 >= len(first_win)
@@ -228,16 +229,29 @@ def review(game: Game[Any, Any], notations: Sequence[str], seats: int = 2,
         result.exact_from = start
         mover = movers[start]
         result.exact_margin = exact[start].margin if mover == 0 else -exact[start].margin
+        result.exact_result = _result(result.exact_margin, 0, states[start])
         for i in range(start, len(notations)):
             if i in exact and notations[i] not in exact[i].best:
-                before = _sign(exact[i].margin)
-                after_value = (-exact[i + 1].margin if i + 1 in exact
-                               and movers[i + 1] != movers[i] else
-                               exact[i + 1].margin if i + 1 in exact else
-                               _final_margin(end, seat_of(movers[i])))
-                if _sign(after_value) < before:
+                mover = seat_of(movers[i])
+                before = _result(exact[i].margin, mover, states[i])
+                if i + 1 in exact:
+                    value = exact[i + 1].margin
+                    after_value = -value if movers[i + 1] != mover else value
+                    after = _result(after_value, mover, states[i])
+                else:
+                    after = _sign(2 * _final(end, mover)[0] - 1)
+                if after < before:
                     result.decisive.append(i + 1)
+                    result.turned[i + 1] = (before, after)
     return result
+
+
+def _result(margin: float, seat: int, state: Any) -> int:
+    """A seat's exact result from its final margin: 1 a win, -1 a loss, 0 a draw; a
+    tie on points goes by the game's tie rule where it names the loser."""
+    if margin or getattr(state, "tie", "") != "first-player-loses":
+        return _sign(margin)
+    return 1 if seat == 1 else -1
 
 
 def _sign(value: float) -> int:
@@ -253,11 +267,6 @@ def _final(end: Any, seat: int) -> tuple[float, float | None]:
     if end.scores is not None and len(end.scores) == 2:
         margin = float(end.scores[seat] - end.scores[1 - seat])
     return won, margin
-
-
-def _final_margin(end: Any, seat: int) -> float:
-    won, margin = _final(end, seat)
-    return margin if margin is not None else 2 * won - 1
 
 
 def _unit(game_key: str) -> str:
