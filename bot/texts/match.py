@@ -18,6 +18,8 @@ TIE_RULES = {
 
 
 def match_label(match_id: int, kind: str) -> str:
+    if kind == "practice":
+        return f"Practice #{match_id}"
     return f"DM #{match_id}" if kind == "dm" else f"Match #{match_id}"
 
 

@@ -77,3 +77,11 @@ async def test_two_servers_transcript(tmp_path: Path, database_url: str) -> None
     actual = await transcript(GOLDEN / "servers.txt", tmp_path, database_url)
     assert "something went wrong" not in actual
     compare(GOLDEN / "servers.out", actual)
+
+
+async def test_practice_transcript(tmp_path: Path, database_url: str) -> None:
+    """A practice match against the computer (it answers each move, nothing is booked),
+    refusals, and the computer's review of a finished match."""
+    actual = await transcript(GOLDEN / "practice.txt", tmp_path, database_url)
+    assert "something went wrong" not in actual
+    compare(GOLDEN / "practice.out", actual)

@@ -106,6 +106,21 @@ class Play:
                 return await self.ending.timeout(live)
             return await self._apply(live, seat, move, elapsed, received, message_id)
 
+    async def machine_move(self, live: LiveMatch, seat: int, ply_seen: int,
+                           text: str) -> Response | None:
+        """The computer player's move, through the same path as a person's; None when
+        the match moved on while it thought (a resignation, a host, a restart)."""
+        async with live.lock:
+            if (live.finished or live.ply != ply_seen or live.to_move != seat
+                    or live.paused):
+                return None
+            move = live.game.parse_move(live.state, text)
+            received = self.kit.now()
+            elapsed = live.elapsed(received)
+            if self.timing.flagged(live, elapsed):
+                return await self.ending.timeout(live)
+            return await self._apply(live, seat, move, elapsed, received, None)
+
     def _not_your_turn(self, live: LiveMatch) -> Refusal:
         seat = live.to_move
         if seat is None:
@@ -166,6 +181,7 @@ class Play:
                 Post(f"{head}\n{result_text}", live.channel_id, image=image)]))
         live.new_turn(now)
         self.timing.arm(live)
+        self.kit.on_turn(live)
         return Response(posts=[Post(f"{head}\n{self.kit.turn_line(live)}", live.channel_id,
                                     image=image)])
 
