@@ -28,6 +28,7 @@ from bot.services.permissions import HostRoles
 from bot.services.render import Renderer
 from bot.services.season import Season
 from bot.services.tournaments.host import Tournaments
+from bot.services.workers import Workers
 from bot.store.db import Database, open_database
 from bot.store.models import Heartbeat
 
@@ -50,8 +51,9 @@ def build_services(db: Database, clock: Clock, config: MatchConfig | None = None
     config = config or MatchConfig()
     roles = HostRoles(db, config.default_host_role)
     renderer = Renderer(config.render_processes)
+    workers = Workers(config.ai_processes)  # the computer player's moves and reviews
     matches = Matches(db, clock, config, deliver=deliver, rng=rng, roles=roles,
-                      renderer=renderer)
+                      renderer=renderer, workers=workers)
     matches.threads = threads
     heavy = ServerQueues()  # replays and exports: one queue per server, one cap overall
     # Tournaments run on the match host: they hear every match's end, restore after it
@@ -61,14 +63,15 @@ def build_services(db: Database, clock: Clock, config: MatchConfig | None = None
     matches.around(tournaments.restore, tournaments.stop)
     return Services(matches=matches,
                     economy=Economy(db, clock, roles, config.dm_reward, heavy),
-                    history=History(db, renderer, heavy), roles=roles,
+                    history=History(db, renderer, heavy, workers), roles=roles,
                     season=Season(db, clock, roles, matches), tournaments=tournaments)
 
 
 def host_config(settings: Settings) -> MatchConfig:
     return MatchConfig(instance=settings.instance, default_host_role=settings.host_role,
                       dm_reward=settings.dm_reward,
-                      render_processes=settings.render_processes)
+                      render_processes=settings.render_processes,
+                      ai_processes=1 if settings.render_processes > 0 else 0)
 
 
 async def _stdin_lines(prompt: Callable[[], str], out: TextIO) -> AsyncIterator[str]:

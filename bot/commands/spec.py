@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from bot.services.history import History
     from bot.services.matches import Matches
     from bot.services.permissions import HostRoles
+    from bot.services.requests import Once
     from bot.services.season import Season
     from bot.services.tournaments.host import Tournaments
 
@@ -134,6 +135,8 @@ class Call:
     actor: Actor
     options: Mapping[str, Any]
     open_thread: Callable[[str], Awaitable[Thread]] | None = None
+    sent_at: float | None = None  # when the user sent it (the platform's timestamp)
+    request_id: str | None = None  # the platform's id of this request (a retry has it too)
     members: Members | None = None
 
     def get(self, name: str, default: Any = None) -> Any:
@@ -151,6 +154,13 @@ class Services:
     roles: HostRoles
     season: Season
     tournaments: Tournaments
+    once: Once = field(default_factory=lambda: _once())
+
+
+def _once() -> Once:
+    from bot.services.requests import Once
+
+    return Once()
 
 
 Run = Callable[[Services, Call], Awaitable[Response]]
@@ -167,6 +177,10 @@ class Command:
     section: str = ""  # where the help lists it
     usage: str = ""  # an example for the help, e.g. "game:cairo player1:@a player2:@b"
     extra: dict[str, Any] = field(default_factory=dict)
+    # A write a user could repeat after a timeout: carried out once per request id.
+    once: bool = False
+    # It may start a match: the bot must be able to post boards where it is used.
+    posts_boards: bool = False
 
     @property
     def group(self) -> str | None:
@@ -187,6 +201,9 @@ class Command:
             value = call.options.get(option.name)
             if value is not None:
                 option.check(value)
+        if self.once and call.request_id is not None:
+            return await services.once.run(call.request_id,
+                                           lambda: self.run(services, call))
         return await self.run(services, call)
 
 

@@ -34,6 +34,8 @@ async def settle(s: AsyncSession, match: Match, users: Sequence[str], winner: in
                  reward: int, now: float) -> str:
     """Book the result's garnets, standings and ratings; the text to add to the result
     post. ``users`` are the players by seat; ``winner`` None is a draw."""
+    if match.kind == MatchKind.PRACTICE:
+        return ""  # against the computer: no garnets, standings, ratings or ledger
     label = match_label(match.number, match.kind)
     text = ""
     if winner is not None and match.kind == MatchKind.DM:

@@ -18,6 +18,8 @@ TIE_RULES = {
 
 
 def match_label(match_id: int, kind: str) -> str:
+    if kind == "practice":
+        return f"Practice #{match_id}"
     return f"DM #{match_id}" if kind == "dm" else f"Match #{match_id}"
 
 
@@ -329,3 +331,15 @@ def slow_down(seconds: float) -> str:
 def server_busy() -> str:
     return ("This server already has several replays or exports on the way; try again "
             "in a minute.")
+
+
+def already_done(first: str) -> str:
+    """A retried request: it was carried out the first time."""
+    said = f" It said: {first}" if first else ""
+    return ("That was already done (your first try went through; nothing was done "
+            f"twice).{said}")[:1900]
+
+
+def missing_permissions(missing: list[str]) -> str:
+    return (f"garnet cannot play here: it lacks {', '.join(missing)} in this channel. A "
+            "server admin can grant it in the channel's permissions.")

@@ -1,4 +1,5 @@
-"""A real host on a real, migrated SQLite file, with virtual time."""
+"""A real host on a real, migrated database (TEST_DATABASE_URL, see tests/database.py),
+with virtual time."""
 
 from __future__ import annotations
 
@@ -85,8 +86,8 @@ def asking(matches: Matches) -> Any:
 
 
 @pytest.fixture
-async def h(tmp_path: Path) -> AsyncIterator[Harness]:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'garnet.db'}"
+async def h(database_url: str) -> AsyncIterator[Harness]:
+    url = database_url
     db = await open_database(url)
     clock = VirtualClock()
     h = Harness(None, clock, db, url)  # type: ignore[arg-type]

@@ -32,6 +32,10 @@ OWNER_ID = 111_111_111_111_111_111  # owns the server; not one of the people bel
 HOST_ROLE_ID = 500_000_000_000_000_001
 PLAYER_ROLE_ID = 500_000_000_000_000_002
 TIMESTAMP = "2024-05-01T12:00:00.000000+00:00"
+# A second server, with its own channel, host role and members.
+GUILD2_ID = 100_000_000_000_000_002
+CHANNEL2_ID = 200_000_000_000_000_002
+HOST_ROLE2_ID = 500_000_000_000_000_003
 
 # @everyone may read and write; the Host role grants nothing more on Discord's side.
 EVERYONE_PERMS = discord.Permissions(view_channel=True, send_messages=True,
@@ -108,9 +112,11 @@ class Person:
     def user(self) -> dict[str, Any]:
         return user_payload(self.id, self.name)
 
-    def member(self, with_user: bool = True) -> dict[str, Any]:
+    def member(self, with_user: bool = True, roles: tuple[int, ...] | None = None,
+               nick: str | None = None) -> dict[str, Any]:
         data: dict[str, Any] = {
-            "roles": [str(r) for r in self.roles], "nick": None, "avatar": None,
+            "roles": [str(r) for r in (self.roles if roles is None else roles)],
+            "nick": nick, "avatar": None,
             "joined_at": TIMESTAMP, "premium_since": None, "deaf": False, "mute": False,
             "flags": 0, "pending": False, "communication_disabled_until": None,
         }
@@ -124,18 +130,53 @@ ALICE = Person(310_000_000_000_000_002, "Alice", (PLAYER_ROLE_ID,))
 BOB = Person(310_000_000_000_000_003, "Bob")
 CAROL = Person(310_000_000_000_000_004, "Carol")  # a bystander
 PEOPLE = (HANA, ALICE, BOB, CAROL)
+OSCAR = Person(310_000_000_000_000_005, "Oscar")  # hosts the second server
+
+
+@dataclass(frozen=True)
+class Server:
+    """A server as the fake models it: its one text channel, its host role, and each
+    member's roles and nickname there."""
+
+    id: int
+    name: str
+    channel: int
+    host_role: int
+    members: dict[int, tuple[tuple[int, ...], str | None]]
+
+
+SERVERS = {
+    GUILD_ID: Server(GUILD_ID, "Genius", CHANNEL_ID, HOST_ROLE_ID,
+                     {p.id: (p.roles, None) for p in PEOPLE}),
+    # On the second server Hana is nobody special, Oscar hosts, and Alice is "Queenie".
+    GUILD2_ID: Server(GUILD2_ID, "Elsewhere", CHANNEL2_ID, HOST_ROLE2_ID,
+                      {OSCAR.id: ((HOST_ROLE2_ID,), None), HANA.id: ((), None),
+                       ALICE.id: ((), "Queenie"), BOB.id: ((), None), CAROL.id: ((), None)}),
+}
 
 
 class FakeDiscord:
-    def __init__(self) -> None:
+    def __init__(self, clock: Any = None) -> None:
+        # With a clock, ids are snowflakes of its time, as Discord's are of the moment
+        # the message or interaction was made (discord.py reads created_at from them).
+        self.clock = clock
         self.calls: list[Call] = []
         self.unexpected: list[str] = []
         self._ids = itertools.count(700_000_000_000_000_001)
         self._token_channel: dict[str, int] = {}
-        self.channels: dict[int, dict[str, Any]] = {CHANNEL_ID: self.channel_payload()}
+        self.departed: set[int] = set()  # people who left: options resolve them as users only
+        # The bot's permissions per channel (every one where not said).
+        self.bot_permissions: dict[int, discord.Permissions] = {}
+        self.channels: dict[int, dict[str, Any]] = {
+            s.channel: self.channel_payload(s.channel) for s in SERVERS.values()}
 
-    def snowflake(self) -> int:
-        return next(self._ids)
+    def snowflake(self, ago: float = 0.0) -> int:
+        """A new id; with a clock, made ``ago`` seconds before its now."""
+        n = next(self._ids)
+        if self.clock is None:
+            return n
+        ms = int((self.clock.now() - ago) * 1000) - discord.utils.DISCORD_EPOCH
+        return (ms << 22) | (n & 0x3FFFFF)
 
     def install(self, monkeypatch: Any) -> None:
         fake = self
@@ -249,24 +290,37 @@ class FakeDiscord:
             message["message_reference"] = body["message_reference"]
         return message
 
-    def channel_payload(self) -> dict[str, Any]:
-        return {"id": str(CHANNEL_ID), "type": 0, "guild_id": str(GUILD_ID), "name": "matches",
+    def guild_of(self, channel_id: int) -> int:
+        if channel_id in self.channels:
+            return int(self.channels[channel_id]["guild_id"])
+        return next(s.id for s in SERVERS.values() if s.channel == channel_id)
+
+    def member_of(self, person: Person, guild_id: int, with_user: bool = True
+                  ) -> dict[str, Any]:
+        roles, nick = SERVERS[guild_id].members.get(person.id, (person.roles, None))
+        return person.member(with_user, roles, nick)
+
+    def channel_payload(self, channel_id: int = CHANNEL_ID) -> dict[str, Any]:
+        guild = next(s.id for s in SERVERS.values() if s.channel == channel_id)
+        return {"id": str(channel_id), "type": 0, "guild_id": str(guild), "name": "matches",
                 "position": 0, "permission_overwrites": [], "nsfw": False, "parent_id": None,
                 "topic": None, "last_message_id": None, "rate_limit_per_user": 0, "flags": 0}
 
     def thread_payload(self, parent: int, name: str) -> dict[str, Any]:
-        return {"id": str(self.snowflake()), "type": 11, "guild_id": str(GUILD_ID),
+        return {"id": str(self.snowflake()), "type": 11, "guild_id": str(self.guild_of(parent)),
                 "parent_id": str(parent), "name": name, "owner_id": str(BOT_ID),
                 "last_message_id": None, "rate_limit_per_user": 0, "message_count": 0,
                 "member_count": 1, "flags": 0,
                 "thread_metadata": {"archived": False, "auto_archive_duration": 1440,
                                     "archive_timestamp": TIMESTAMP, "locked": False}}
 
-    def guild_payload(self) -> dict[str, Any]:
+    def guild_payload(self, guild_id: int = GUILD_ID) -> dict[str, Any]:
+        server = SERVERS[guild_id]
+        people = [p for p in (*PEOPLE, OSCAR) if p.id in server.members]
         role = {"color": 0, "hoist": False, "icon": None, "unicode_emoji": None,
                 "managed": False, "mentionable": False, "flags": 0}
         return {
-            "id": str(GUILD_ID), "name": "Genius", "icon": None, "splash": None,
+            "id": str(guild_id), "name": server.name, "icon": None, "splash": None,
             "discovery_splash": None, "owner_id": str(OWNER_ID), "afk_channel_id": None,
             "afk_timeout": 300, "verification_level": 0, "default_message_notifications": 0,
             "explicit_content_filter": 0, "features": [], "mfa_level": 0,
@@ -275,19 +329,19 @@ class FakeDiscord:
             "banner": None, "premium_tier": 0, "preferred_locale": "en-US",
             "public_updates_channel_id": None, "nsfw_level": 0,
             "premium_progress_bar_enabled": False, "emojis": [], "stickers": [],
-            "unavailable": False, "member_count": len(PEOPLE) + 1, "large": False,
+            "unavailable": False, "member_count": len(people) + 1, "large": False,
             "joined_at": TIMESTAMP, "voice_states": [], "presences": [], "threads": [],
             "stage_instances": [], "guild_scheduled_events": [], "soundboard_sounds": [],
             "roles": [
-                {**role, "id": str(GUILD_ID), "name": "@everyone", "position": 0,
+                {**role, "id": str(guild_id), "name": "@everyone", "position": 0,
                  "permissions": str(EVERYONE_PERMS.value)},
-                {**role, "id": str(HOST_ROLE_ID), "name": "Host", "position": 2,
+                {**role, "id": str(server.host_role), "name": "Host", "position": 2,
                  "permissions": "0"},
-                {**role, "id": str(PLAYER_ROLE_ID), "name": "Players", "position": 1,
-                 "permissions": "0"},
+                {**role, "id": str(PLAYER_ROLE_ID + 10 * (guild_id - GUILD_ID)), "name": "Players",
+                 "position": 1, "permissions": "0"},
             ],
-            "channels": [self.channel_payload()],
-            "members": [p.member() for p in PEOPLE]
+            "channels": [self.channel_payload(server.channel)],
+            "members": [self.member_of(p, guild_id) for p in people]
             + [{**Person(BOT_ID, "garnet").member(), "user": user_payload(BOT_ID, "garnet",
                                                                         bot=True)}],
         }
@@ -295,26 +349,33 @@ class FakeDiscord:
     # ---- gateway events -----------------------------------------------------------
 
     def message_create(self, author: Person, content: str, channel_id: int = CHANNEL_ID,
-                       bot: bool = False) -> dict[str, Any]:
+                       bot: bool = False, sent_ago: float = 0.0) -> dict[str, Any]:
+        """A message as the gateway delivers it; ``sent_ago``: sent that long before
+        (delivered late)."""
         data = self.message_payload(channel_id, {"content": content},
                                     author=user_payload(author.id, author.name, bot=bot))
-        data["guild_id"] = str(GUILD_ID)
-        data["member"] = author.member(with_user=False)
+        if sent_ago:
+            data["id"] = str(self.snowflake(sent_ago))
+        guild = self.guild_of(channel_id)
+        data["guild_id"] = str(guild)
+        data["member"] = self.member_of(author, guild, with_user=False)
         return data
 
     def _interaction(self, kind: int, person: Person, data: dict[str, Any],
                      channel_id: int) -> dict[str, Any]:
         token = f"token-{self.snowflake()}"
         self._token_channel[token] = channel_id
-        member = person.member()
+        guild = self.guild_of(channel_id)
+        member = self.member_of(person, guild)
         member["permissions"] = str(EVERYONE_PERMS.value)
         return {
             "id": str(self.snowflake()), "application_id": str(APP_ID), "type": kind,
-            "token": token, "version": 1, "guild_id": str(GUILD_ID),
+            "token": token, "version": 1, "guild_id": str(guild),
             "channel_id": str(channel_id), "channel": self.channels[channel_id],
-            "member": member, "app_permissions": str(discord.Permissions.all().value),
+            "member": member, "app_permissions": str(self.bot_permissions.get(
+                channel_id, discord.Permissions.all()).value),
             "locale": "en-US", "guild_locale": "en-US", "entitlements": [],
-            "authorizing_integration_owners": {"0": str(GUILD_ID)}, "context": 0,
+            "authorizing_integration_owners": {"0": str(guild)}, "context": 0,
             "attachment_size_limit": 10_485_760, "data": data,
         }
 
@@ -336,19 +397,48 @@ class FakeDiscord:
             if kind is discord.AppCommandOptionType.user:
                 assert isinstance(value, Person)
                 resolved.setdefault("users", {})[str(value.id)] = value.user()
-                resolved.setdefault("members", {})[str(value.id)] = value.member(False)
+                if value.id not in self.departed:
+                    resolved.setdefault("members", {})[str(value.id)] = self.member_of(
+                        value, self.guild_of(channel_id), with_user=False)
                 value = str(value.id)
             elif kind is discord.AppCommandOptionType.role:
                 resolved.setdefault("roles", {})[str(value)] = next(
-                    r for r in self.guild_payload()["roles"] if r["id"] == str(value))
+                    r for r in self.guild_payload(self.guild_of(channel_id))["roles"]
+                    if r["id"] == str(value))
                 value = str(value)
             option: dict[str, Any] = {"name": key, "type": kind.value, "value": value}
             if key == focused:
                 option["focused"] = True
             options.append(option)
         data = {"id": str(self.snowflake()), "name": name, "type": 1,
-                "guild_id": str(GUILD_ID), "options": options, "resolved": resolved}
+                "guild_id": str(self.guild_of(channel_id)), "options": options,
+                "resolved": resolved}
         return self._interaction(4 if focused else 2, person, data, channel_id)
+
+    def subcommand(self, tree: app_commands.CommandTree[Any], person: Person, group: str,
+                   name: str, channel_id: int = CHANNEL_ID, /, **values: Any) -> dict[str, Any]:
+        """``/group name`` as the gateway sends it (users and plain values)."""
+        found = tree.get_command(group, guild=discord.Object(GUILD_ID))
+        assert isinstance(found, app_commands.Group), group
+        command = found.get_command(name)
+        assert isinstance(command, app_commands.Command), name
+        params = {p.name: p for p in command.parameters}
+        guild = self.guild_of(channel_id)
+        options: list[dict[str, Any]] = []
+        resolved: dict[str, dict[str, Any]] = {}
+        for key, value in values.items():
+            kind = params[key].type
+            if kind is discord.AppCommandOptionType.user:
+                resolved.setdefault("users", {})[str(value.id)] = value.user()
+                if value.id not in self.departed:
+                    resolved.setdefault("members", {})[str(value.id)] = self.member_of(
+                        value, guild, with_user=False)
+                value = str(value.id)
+            options.append({"name": key, "type": kind.value, "value": value})
+        data = {"id": str(self.snowflake()), "name": group, "type": 1,
+                "guild_id": str(guild), "resolved": resolved,
+                "options": [{"name": name, "type": 1, "options": options}]}
+        return self._interaction(2, person, data, channel_id)
 
     def press(self, person: Person, message: dict[str, Any], custom_id: str) -> dict[str, Any]:
         """A button press on a message the bot sent (as the fake answered it)."""

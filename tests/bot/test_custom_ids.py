@@ -43,7 +43,6 @@ from tests.bot.test_discord_adapter import World, sends
 from tests.bot.test_discord_history import finished_matches
 
 # The adapter tests' fixtures: a bot on a migrated database copy, Discord faked.
-migrated = adapter.migrated
 world = adapter.world
 GUILD = str(GUILD_ID)
 

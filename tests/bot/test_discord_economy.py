@@ -28,7 +28,6 @@ from tests.bot.economy_helpers import Answering
 from tests.bot.test_discord_adapter import World, sends
 
 # The adapter tests' fixtures: a bot on a migrated database copy, Discord faked.
-migrated = adapter.migrated
 world = adapter.world
 GUILD = str(GUILD_ID)
 
@@ -195,3 +194,30 @@ async def test_export_sends_three_csv_files_to_the_host_only(world: World) -> No
     assert rows[1][2:6] == [str(ALICE.id), "Alice", "5", "5"]
     (refusal,) = sends(await world.slash(ALICE, "export"))
     assert refusal.ephemeral and "Only hosts" in refusal.content and not refusal.files
+
+
+async def test_a_transfer_delivered_twice_is_booked_once(world: World) -> None:
+    """The same interaction twice (a gateway that replays it after a resume, a retry
+    after "unknown interaction"): one booking, and the second try is told so; after a
+    restart between the two, the ledger's request key still books it once."""
+    await sub(world, HANA, "event", "create", name="Season 1", transfers=True)
+    await sub(world, HANA, "event", "add", player=ALICE)
+    await sub(world, HANA, "event", "add", player=BOB)
+    await world.slash(HANA, "grant", player=ALICE, amount=10, reason="start")
+    payload = world.fake.slash(world.bot.tree, ALICE, "transfer", to=BOB, amount=3,
+                               reason="deal")
+    def again(tag: str) -> dict[str, Any]:
+        token = f"{tag}-{payload['token']}"  # a new token to answer, the same interaction
+        world.fake._token_channel[token] = CHANNEL_ID
+        return dict(payload, token=token)
+
+    (first,) = sends(await feed(world, payload))
+    assert first.content.startswith(f"💎 <@{ALICE.id}> gave <@{BOB.id}> 3 garnets")
+    (second,) = sends(await feed(world, again("retry")))
+    assert second.ephemeral and second.content.startswith("That was already done")
+    await world.restart()
+    await feed(world, again("after-restart"))
+    (balance,) = await world.slash(CAROL, "garnets", player=BOB)
+    assert "Bob has **3 garnets**" in balance.content
+    (balance,) = await world.slash(CAROL, "garnets", player=ALICE)
+    assert "Alice has **7 garnets**" in balance.content

@@ -10,7 +10,6 @@ from tests.bot.test_discord_adapter import World, sends
 from tests.bot.test_discord_economy import sub
 
 # The adapter tests' fixtures: a bot on a migrated database copy, Discord faked.
-migrated = adapter.migrated
 world = adapter.world
 PNG = b"\x89PNG\r\n\x1a\n"
 

@@ -181,13 +181,19 @@ class Console:
 
     async def handle_line(self, line: str) -> None:
         """One line of input: a directive, or a person's message. Never raises: a bug
-        in handling one line must not end the session (it is logged)."""
+        in handling one line must not end the session (it is logged). A computer
+        player's answer is shown after the line's own, once it has moved."""
+        practice = self.services.matches.practice
+        practice.hold()
         try:
             await self._handle_line(line)
         except Exception:
             log.exception("console line failed: %r", line)
             self.out.write("console: something went wrong with that line; "
                            "the match is unchanged (see the log).\n")
+        finally:
+            practice.release()
+        await practice.idle()
 
     async def _handle_line(self, line: str) -> None:
         line = line.rstrip("\n")

@@ -31,6 +31,7 @@ from bot.commands.spec import Call, Command, Kind, Services, Thread
 from bot.core.buttons import ButtonCall
 from bot.core.messages import Actor, Post, Response, Role
 from bot.core.refusal import answered
+from bot.texts import match as texts
 from engine.registry import game_keys
 
 log = logging.getLogger(__name__)
@@ -76,6 +77,28 @@ def _value(value: Any) -> Any:
     if isinstance(value, discord.Role):
         return Role(str(value.id), value.name)
     return value
+
+
+# What the bot needs in a match channel, as Discord names the permissions.
+NEEDED = (("view_channel", "View Channel"), ("send_messages", "Send Messages"),
+          ("attach_files", "Attach Files"), ("read_message_history", "Read Message History"))
+IN_THREADS = (("send_messages_in_threads", "Send Messages in Threads"),)
+NEW_THREAD = (("create_public_threads", "Create Public Threads"),
+              ("send_messages_in_threads", "Send Messages in Threads"))
+
+
+def _can_post_boards(interaction: discord.Interaction, new_thread: bool) -> None:
+    """Refuse, naming what is missing, a match the bot could not post the boards of:
+    better than a clock that runs while nobody sees a board."""
+    have = interaction.app_permissions
+    needed = list(NEEDED)
+    if isinstance(interaction.channel, discord.Thread):
+        needed += IN_THREADS
+    if new_thread:
+        needed += NEW_THREAD
+    missing = [label for flag, label in needed if not getattr(have, flag)]
+    if missing:
+        raise UserError(texts.missing_permissions(missing))
 
 
 async def _open_thread(interaction: discord.Interaction, name: str) -> Thread:
@@ -168,11 +191,15 @@ class GarnetBot(commands.Bot):
         return Call(str(interaction.guild_id), str(interaction.channel_id),
                     actor_of(interaction.user), options,
                     open_thread=lambda name: _open_thread(interaction, name),
+                    sent_at=interaction.created_at.timestamp(),
+                    request_id=str(interaction.id),
                     members=lambda role: _role_members(interaction, role))
 
     async def invoke_command(self, interaction: discord.Interaction, command: Command,
                              values: dict[str, Any], defer: Defer) -> None:
         async def run() -> Response:
+            if command.posts_boards:
+                _can_post_boards(interaction, bool(values.get("thread")))
             options = {k: _value(v) for k, v in values.items() if v is not None}
             return await command.invoke(self.services, self._call(interaction, command, options))
 
@@ -266,7 +293,8 @@ class GarnetBot(commands.Bot):
         actor = actor_of(message.author)
         try:
             response = await answered(lambda: self.services.matches.typed(
-                guild, here, actor, message.content, message_id=str(message.id)))
+                guild, here, actor, message.content, message_id=str(message.id),
+                sent_at=message.created_at.timestamp()))
         except Exception:
             log.exception("typed message %s failed", message.id)
             response = Response.error(SOMETHING_WRONG)

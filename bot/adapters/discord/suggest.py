@@ -52,10 +52,9 @@ async def _events(interaction: discord.Interaction, current: str,
 async def _open(interaction: discord.Interaction, current: str,
                 mine: bool) -> list[Choice[int]]:
     user = str(interaction.user.id) if mine else None
-    wanted = current.strip().lstrip("#").lower()
-    found = await _services(interaction).matches.open_matches(str(interaction.guild_id), user)
-    return [Choice(name=label[:100], value=match_id) for match_id, label in found
-            if wanted in label.lower()][:MAX_CHOICES]
+    found = await _services(interaction).matches.open_matches(
+        str(interaction.guild_id), user, str(current))
+    return [Choice(name=label[:100], value=number) for number, label in found][:MAX_CHOICES]
 
 
 async def _recorded(interaction: discord.Interaction, current: str | int,

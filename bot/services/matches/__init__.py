@@ -7,7 +7,8 @@
 - ``controls``: what hosts may do to a running match;
 - ``viewing``: the board and the clocks on request;
 - ``lookup``: which match a request means; ``registry``: the matches in memory;
-- ``lifecycle``: restore at start, heartbeat, stop.
+- ``lifecycle``: restore at start, heartbeat, stop;
+- ``practice``: matches against the computer player, whose moves come from workers.
 
 Order of work for anything that changes a match: check, compute the new state,
 render the image (in a worker), commit to the database, and only then change
@@ -37,10 +38,12 @@ from bot.services.matches.live import LiveMatch
 from bot.services.matches.lobby import CHALLENGE_TTL, Lobby
 from bot.services.matches.lookup import Lookup
 from bot.services.matches.play import Play
+from bot.services.matches.practice import Practice
 from bot.services.matches.timing import Timing
 from bot.services.matches.viewing import Viewing
 from bot.services.permissions import HostRoles
 from bot.services.render import Renderer
+from bot.services.workers import Workers
 from bot.store.db import Database
 
 __all__ = ["CHALLENGE_TTL", "Deliver", "EndWatcher", "MatchConfig", "MatchEnd", "Matches",
@@ -52,7 +55,8 @@ class Matches:
 
     def __init__(self, db: Database, clock: Clock, config: MatchConfig | None = None,
                  deliver: Deliver | None = None, rng: random.Random | None = None,
-                 roles: HostRoles | None = None, renderer: Renderer | None = None) -> None:
+                 roles: HostRoles | None = None, renderer: Renderer | None = None,
+                 workers: Workers | None = None) -> None:
         config = config or MatchConfig()
         self.kit = MatchKit(db, clock, config, rng or random.Random(),
                             renderer or Renderer(config.render_processes),
@@ -66,6 +70,9 @@ class Matches:
         self.controls = Controls(self.kit, self.lookup, self.timing, self.ending)
         self.viewing = Viewing(self.kit, self.lookup)
         self.lifecycle = Lifecycle(self.kit, self.timing, self.lobby)
+        self.practice = Practice(self.kit, self.lobby, self.play,
+                                 workers or Workers(config.ai_processes))
+        self.kit.on_turn = self.practice.wake
         # The requests, as the commands call them.
         self.start_dm = self.lobby.start_dm
         self.create_dm = self.lobby.create_dm
@@ -86,8 +93,12 @@ class Matches:
         self.adjudicate = self.controls.adjudicate
         self.suggest_moves = self.lookup.suggest_moves
         self.open_matches = self.lookup.open_matches
+        self.start_practice = self.practice.start
         self.start = self.lifecycle.start
-        self.stop = self.lifecycle.stop
+
+    async def stop(self) -> None:
+        await self.practice.stop()
+        await self.lifecycle.stop()
 
     async def close(self, match_id: int, reason: str) -> Response:
         """Void a match by a rule, not a host (a tournament's deadline or withdrawal):

@@ -70,6 +70,7 @@ class Controls:
                 await self.ending.log(s, live, actor, "resume", "")
             live.resumed_at = now
             self.timing.arm(live)
+            self.kit.on_turn(live)
             line = self.kit.turn_line(live)
         return Response(reply=Post(
             texts.resumes(texts.match_label(live.number, live.kind), line), live.channel_id))

@@ -42,7 +42,8 @@ class Ending:
         """The player to move ran out of reserve: an instant loss (caller holds the lock)."""
         seat = live.to_move
         assert seat is not None
-        elapsed = live.elapsed(self.kit.now())
+        # The flag waits out the lag allowance; the player had used exactly their all.
+        elapsed = min(live.elapsed(self.kit.now()), live.flag_at())
         if live.active_seats() > 2:
             return await self.eliminate(live, seat, elapsed, texts.ran_out(live.users[seat]))
         return await self.finish_by(live, live.other_than(seat), EndReason.TIMEOUT,

@@ -54,9 +54,14 @@ class MatchConfig:
     dm_reward: int = 3
     heartbeat_every: float = HEARTBEAT_EVERY
     render_processes: int = 0  # 0: render in threads (tests); the bot uses processes
+    ai_processes: int = 0  # the computer player's processes (0: a thread, for tests)
 
 
 async def _nowhere(_post: Post) -> None:
+    return None
+
+
+def _no_one(_live: LiveMatch) -> None:
     return None
 
 
@@ -80,6 +85,9 @@ class MatchKit:
         self.watchers: list[EndWatcher] = []
         self.started: list[Hook] = []
         self.stopping: list[Hook] = []
+        # Told whenever a turn starts (a start, a move, a restart, a resume): the
+        # computer player's seat thinks then (see ``practice``).
+        self.on_turn: Callable[[LiveMatch], None] = _no_one
 
     def now(self) -> float:
         return self.clock.now()

@@ -57,6 +57,7 @@ class Lifecycle:
                 live = await self._load(match)
                 self.kit.live.add(live)
                 self.timing.arm(live)
+                self.kit.on_turn(live)  # the computer player's turn: it thinks again
             elif match.status == MatchStatus.PENDING:
                 self.lobby.arm_expiry(match.id, match.created_at + CHALLENGE_TTL)
         self._schedule_heartbeat()

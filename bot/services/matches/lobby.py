@@ -407,6 +407,7 @@ class Lobby:
         live.plan_reminders()
         self.kit.live.add(live)
         self.timing.arm(live)
+        self.kit.on_turn(live)
         label = texts.match_label(match.number, match.kind)
         lines = [note] if note else []
         lines.append(texts.begins(label, game.title, texts.seat_line(game, state, order)))
