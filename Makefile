@@ -1,12 +1,16 @@
 # Two commands on a fresh machine with only Python: `make run` and `make test`.
 # Both create .venv and install the project on first use (and again when
 # pyproject.toml changes).
+#
+# `make test` runs the suite on SQLite, then the tests that use a database again on
+# PostgreSQL when a server is there: TEST_POSTGRES_URL (or PG_TEST_URL), else the
+# private server of `.ci/postgres start` when it answers (see tests/database.py).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench clean fonts
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,11 +25,24 @@ test: $(STAMP)
 	$(BIN)/ruff check engine bot tests migrations
 	$(BIN)/mypy
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest
+	@echo "== the suite on SQLite"
+	TEST_DATABASE_URL= $(BIN)/python -m pytest
+	@url="$$($(BIN)/python -m tests.database postgres-url)"; \
+	if [ -n "$$url" ]; then \
+		echo "== the tests that use a database, on PostgreSQL ($$url)"; \
+		TEST_DATABASE_URL="$$url" $(BIN)/python -m pytest -m database; \
+	else \
+		echo "== no PostgreSQL server (set TEST_POSTGRES_URL, or run .ci/postgres start):" \
+			"the suite ran on SQLite only"; \
+	fi
 
 bench: $(STAMP)
 	$(BIN)/python -m engine bench cairo
 	$(BIN)/python -m bot bench
+
+# The CJK and colour emoji fonts of the board images (Debian packages), when missing.
+fonts:
+	bash .ci/fonts
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

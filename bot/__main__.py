@@ -7,6 +7,7 @@
     python -m bot export --json         every match, for hosts' records
     python -m bot bench                 the load benchmark
     python -m bot bench --queries       leaderboards and history on a season-sized database
+    python -m bot migrate-db --to URL   copy everything to another database (PostgreSQL)
     python -m bot tournament simulate   a tournament of random results (no Discord, no database)
 """
 
@@ -32,7 +33,8 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("command", nargs="?", choices=["run", "export", "bench", "tournament"],
+    parser.add_argument("command", nargs="?",
+                        choices=["run", "export", "bench", "migrate-db", "tournament"],
                         default="run")
     parser.add_argument("--console", action="store_true", help="use the local console")
     parser.add_argument("--script", type=Path, help="console lines to run, then exit")
@@ -47,7 +49,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=20.0, help="bench: seconds per run")
     parser.add_argument("--queries", action="store_true",
                         help="bench: time leaderboards and history pages instead")
+    parser.add_argument("--to", metavar="URL",
+                        help="migrate-db: the database to copy into (empty, or --force)")
+    parser.add_argument("--force", action="store_true",
+                        help="migrate-db: replace the rows the target already holds")
+    parser.add_argument("--batch", type=int, default=1000, metavar="ROWS",
+                        help="migrate-db: rows per insert (default 1000)")
     args = parser.parse_args(argv)
+    if args.command == "migrate-db" and not args.to:
+        parser.error("migrate-db needs --to URL, the database to copy into")
     try:
         settings = Settings.from_env()
     except ConfigError as exc:
@@ -55,6 +65,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.database:
         settings = Settings(**{**settings.__dict__, "database_url": args.database})
+    if args.command == "migrate-db":
+        from bot.migrate_db import main as migrate_main
+
+        return migrate_main(settings.database_url, args.to, args.force, args.batch)
     if args.command == "export":
         return asyncio.run(_export(settings, args.json))
     if args.command == "bench" and args.queries:

@@ -23,9 +23,12 @@ from bot.core.clock import Clock, RealClock, VirtualClock
 from bot.services.economy import Economy
 from bot.services.history import History
 from bot.services.limits import ServerQueues
-from bot.services.matches import Deliver, MatchConfig, Matches
+from bot.services.matches import Deliver, MatchConfig, Matches, ThreadMaker
 from bot.services.permissions import HostRoles
 from bot.services.render import Renderer
+from bot.services.season import Season
+from bot.services.tournaments.host import Tournaments
+from bot.services.workers import Workers
 from bot.store.db import Database, open_database
 from bot.store.models import Heartbeat
 
@@ -41,24 +44,34 @@ if TYPE_CHECKING:
 
 
 def build_services(db: Database, clock: Clock, config: MatchConfig | None = None,
-                   deliver: Deliver | None = None,
-                   rng: random.Random | None = None) -> Services:
-    """Every service, each built once and handed what it needs."""
+                   deliver: Deliver | None = None, rng: random.Random | None = None,
+                   threads: ThreadMaker | None = None) -> Services:
+    """Every service, each built once and handed what it needs. ``threads`` is the
+    adapter's way to open a thread outside a command (a tournament's next match)."""
     config = config or MatchConfig()
     roles = HostRoles(db, config.default_host_role)
     renderer = Renderer(config.render_processes)
+    workers = Workers(config.ai_processes)  # the computer player's moves and reviews
     matches = Matches(db, clock, config, deliver=deliver, rng=rng, roles=roles,
-                      renderer=renderer)
+                      renderer=renderer, workers=workers)
+    matches.threads = threads
     heavy = ServerQueues()  # replays and exports: one queue per server, one cap overall
+    # Tournaments run on the match host: they hear every match's end, restore after it
+    # and stop before it; the match host knows nothing of them.
+    tournaments = Tournaments(db, clock, matches, roles, rng)
+    matches.watch_ends(tournaments.match_ended)
+    matches.around(tournaments.restore, tournaments.stop)
     return Services(matches=matches,
                     economy=Economy(db, clock, roles, config.dm_reward, heavy),
-                    history=History(db, renderer, heavy), roles=roles)
+                    history=History(db, renderer, heavy, workers), roles=roles,
+                    season=Season(db, clock, roles, matches), tournaments=tournaments)
 
 
 def host_config(settings: Settings) -> MatchConfig:
     return MatchConfig(instance=settings.instance, default_host_role=settings.host_role,
                        dm_reward=settings.dm_reward,
                        render_processes=settings.render_processes,
+                       ai_processes=1 if settings.render_processes > 0 else 0,
                        choose_within=settings.first_player_minutes * 60.0,
                        casual_idle=settings.casual_idle_hours * 3600.0)
 
@@ -91,7 +104,8 @@ async def run_console(settings: Settings, script: Path | None, virtual: bool,
         # Virtual time must not run backwards past what an earlier run recorded.
         clock = VirtualClock(start=max(RealClock().now(), await last_heartbeat(db)))
     console = Console(None, settings.image_dir, out=out, hosts=hosts)
-    services = build_services(db, clock, host_config(settings), deliver=console.show)
+    services = build_services(db, clock, host_config(settings), deliver=console.show,
+                              threads=console.thread_in)
     console.attach(services)
     host = services.matches
     await host.start()
@@ -114,9 +128,10 @@ def build_discord_bot(settings: Settings, db: Database,
     """The Discord bot with its services (the bot delivers the services' own posts)."""
     from bot.adapters.discord.client import GarnetBot
 
-    bot = GarnetBot(command_guild=settings.command_guild)
+    bot = GarnetBot(command_guild=settings.command_guild,
+                    members_intent=settings.members_intent)
     bot.attach(build_services(db, clock or RealClock(), host_config(settings),
-                              deliver=bot.deliver))
+                              deliver=bot.deliver, threads=bot.thread_in))
     return bot
 
 

@@ -51,6 +51,7 @@ from bot.store.models import (
     RatingChange,
     User,
 )
+from bot.store.sequences import reset_sequences
 from engine.registry import get_game
 
 GUILD = "bench-guild"
@@ -175,6 +176,7 @@ async def build(db: Database, rng: random.Random) -> dict[str, Any]:
             dict(guild_id=GUILD, user_id=u, game="cairo", mu=r.mu, sigma=r.sigma,
                  ordinal=ratings.ordinal(r.mu, r.sigma), games=played[u],
                  updated_at=START + MATCHES * 600.0) for u, r in current.items()])
+        await reset_sequences(conn)  # the ids above were given: numbering goes on after them
     async with db.engine.begin() as conn:
         await conn.exec_driver_sql("ANALYZE")
     return {"players": PLAYERS, "matches": len(matches), "moves": len(moves),

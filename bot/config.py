@@ -29,6 +29,20 @@ def _int(name: str, default: int, minimum: int = 0) -> int:
     return value
 
 
+DATABASES = ("sqlite+aiosqlite", "postgresql+asyncpg")  # the async drivers garnet uses
+
+
+def _database_url() -> str:
+    url = os.environ.get("DATABASE_URL", "").strip() or "sqlite+aiosqlite:///garnet.db"
+    scheme = url.split("://", 1)[0] if "://" in url else ""
+    if scheme not in DATABASES:
+        hint = (" (PostgreSQL: postgresql+asyncpg://user:password@host/dbname, with "
+                "pip install 'garnet[postgres]')" if scheme.startswith("postgres") else "")
+        raise ConfigError(f"DATABASE_URL must start with sqlite+aiosqlite:// or "
+                          f"postgresql+asyncpg://, not '{url.split('://')[0]}'{hint}")
+    return url
+
+
 @dataclass(frozen=True)
 class Settings:
     discord_token: str | None
@@ -42,6 +56,7 @@ class Settings:
     render_processes: int
     first_player_minutes: int = 60
     casual_idle_hours: int = 24
+    members_intent: bool = False  # Discord's Server Members intent (roles' members)
 
     @classmethod
     def from_env(cls, env_file: str | None = ".env") -> Settings:
@@ -52,8 +67,7 @@ class Settings:
             raise ConfigError(f"COMMAND_GUILD_ID must be a server id (digits), not '{guild}'")
         return cls(
             discord_token=os.environ.get("DISCORD_TOKEN", "").strip() or None,
-            database_url=os.environ.get("DATABASE_URL", "").strip()
-            or "sqlite+aiosqlite:///garnet.db",
+            database_url=_database_url(),
             host_role=os.environ.get("HOST_ROLE", "").strip() or "Host",
             image_dir=Path(os.environ.get("IMAGE_DIR", "").strip() or "images"),
             dm_reward=_int("DM_REWARD", 3),
@@ -63,4 +77,6 @@ class Settings:
             render_processes=_int("RENDER_PROCESSES", min(4, os.cpu_count() or 1)),
             first_player_minutes=_int("FIRST_PLAYER_MINUTES", 60, minimum=1),
             casual_idle_hours=_int("CASUAL_IDLE_HOURS", 24),
+            members_intent=os.environ.get("MEMBERS_INTENT", "").strip().lower()
+            in ("1", "yes", "true", "on"),
         )

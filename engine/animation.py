@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
 
 from engine.game import EngineError, Game, MoveError
-from engine.imaging import font
+from engine.text import draw_text, fit_line
 
 FRAME_MS = 700
 FINAL_MS = 3000
@@ -128,20 +128,26 @@ def animate(
               k / n) for k in range(1, n + 1)]
     final = result if result is not None else result_line(game, states[-1], labels)
     specs.append((states[-1], final, 1.0))
-    first = _board(game, states[-1], labels, width)
+    # A game the rules did not end (time, resignation, a host): its last board says
+    # how it ended, not whose turn it was.
+    verdict = result if result is not None and game.outcome(states[-1]) is None else None
+    first = _board(game, states[-1], labels, width, verdict)
     canvas = first.size
+    shown = [name for name in labels or () if name]
 
     def frame(i: int) -> Image.Image:
         state, caption, progress = specs[i]
         board = first if i == len(specs) - 1 else _board(game, state, labels, width)
-        return _frame(board, canvas, caption, progress, final=i == len(specs) - 1)
+        return _frame(board, canvas, caption, progress, final=i == len(specs) - 1,
+                      names=shown)
 
     return _gif(frame, len(specs), [frame_ms] * n + [final_ms])
 
 
 def _board(game: Game[Any, Any], state: Any, names: list[str] | None,
-           width: int) -> Image.Image:
-    board = Image.open(io.BytesIO(game.render(state, hints=False, names=names))).convert("RGB")
+           width: int, verdict: str | None = None) -> Image.Image:
+    png = game.render(state, hints=False, names=names, verdict=verdict)
+    board = Image.open(io.BytesIO(png)).convert("RGB")
     if board.width > width:
         height = round(board.height * width / board.width)
         board = board.resize((width, height), Image.Resampling.LANCZOS)
@@ -162,9 +168,11 @@ def _ply_text(game: Game[Any, Any], before: Any, step: str | Ply,
 
 
 def _frame(board: Image.Image, canvas: tuple[int, int], caption: str, progress: float,
-           final: bool = False) -> Image.Image:
+           final: bool = False, names: Sequence[str] = ()) -> Image.Image:
     """A board above the caption strip, on a canvas the size of every frame's board
-    (a board of another size, should a game draw one, is cropped or padded)."""
+    (a board of another size, should a game draw one, is cropped or padded). The
+    caption is fitted whole: in a smaller font, then with the names in it shortened;
+    a result never loses its verdict to a long name."""
     w, h = canvas
     size = max(14, round(w / 30))
     strip = round(size * 2.2)
@@ -174,19 +182,11 @@ def _frame(board: Image.Image, canvas: tuple[int, int], caption: str, progress: 
     draw.rectangle((0, h, w, h + strip), fill=_STRIP_BG)
     bar = max(3, size // 5)
     draw.rectangle((0, h, round(w * progress), h + bar - 1), fill=_PROGRESS)
-    text_font = font(size, bold=True)
-    text = _fit(draw, caption, text_font, w - 2 * size)
-    draw.text((size, h + bar + (strip - bar) // 2), text, font=text_font,
-              fill=_PROGRESS if final else _STRIP_TEXT, anchor="lm")
+    text, text_size = fit_line(caption, w - 2 * size, size, names=names,
+                               smallest=max(11, size * 3 // 5))
+    draw_text(frame, (size, h + bar + (strip - bar) // 2), text, text_size, True,
+              _PROGRESS if final else _STRIP_TEXT, "lm")
     return frame
-
-
-def _fit(draw: ImageDraw.ImageDraw, text: str, text_font: Any, room: int) -> str:
-    if draw.textlength(text, font=text_font) <= room:
-        return text
-    while text and draw.textlength(text + "…", font=text_font) > room:
-        text = text[:-1]
-    return text.rstrip() + "…"
 
 
 def _gif(frame: Callable[[int], Image.Image], count: int, durations: list[int]) -> bytes:

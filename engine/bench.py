@@ -101,12 +101,22 @@ def run_bench(
         games += 1
     game_seconds = time.perf_counter() - t0
 
+    # Boards as a match posts them (players' names on), after a first board has built
+    # the cached artwork, as the bot's render workers do at start: wall time and the
+    # process's CPU time per board, three times over 40 positions.
     renders: list[float] = []
-    samples = positions[:: max(1, len(positions) // 20)][:20]
-    for state in samples:
-        t0 = time.perf_counter()
-        game.render(state)
-        renders.append(time.perf_counter() - t0)
+    render_cpu: list[float] = []
+    sizes: list[int] = []
+    samples = positions[:: max(1, len(positions) // 40)][:40]
+    names = ["Alice", "Bob", "Carol", "Dave"][:seats]
+    game.render(samples[0], names=names)
+    for _ in range(3):
+        for state in samples:
+            t0, c0 = time.perf_counter(), time.process_time()
+            png = game.render(state, names=names)
+            render_cpu.append(time.process_time() - c0)
+            renders.append(time.perf_counter() - t0)
+            sizes.append(len(png))
 
     from engine.ai import bench_figures
 
@@ -122,5 +132,7 @@ def run_bench(
         "random_games_per_second": round(games / game_seconds, 1),
         "mean_plies_per_game": round(plies / max(games, 1), 1),
         "render_median_ms": round(statistics.median(renders) * 1e3, 2),
+        "render_cpu_median_ms": round(statistics.median(render_cpu) * 1e3, 2),
+        "board_png_median_kb": round(statistics.median(sizes) / 1024, 1),
         **searching,
     }

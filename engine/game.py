@@ -193,11 +193,15 @@ class Game(ABC, Generic[S, M]):
         *,
         hints: bool = False,
         names: Sequence[str] | None = None,
+        verdict: str | None = None,
     ) -> bytes:
         """A PNG of the position, last move marked; at the end, what decided it.
 
         ``hints`` adds the game's analysis overlay (off in Death Matches).
         ``names`` labels the seats with the players' names.
+        ``verdict``: the game ended by something the rules do not see (time, a
+        resignation, a host), said by this line ("Bob wins: Alice ran out of time"); the
+        image then shows it where it names the player to move, and no one to move.
         """
 
     # ---- for hosts and analysts (the engine command line) --------------------------

@@ -3,13 +3,14 @@ from this list."""
 
 from __future__ import annotations
 
-from bot.commands import events, history, hosting, play
+from bot.commands import events, history, hosting, play, season, tournaments
 from bot.commands.spec import Audience, Call, Command, Group, Reply, Services
 from bot.core.messages import Response
 from bot.texts import help as help_texts
 from engine.registry import game_keys
 
-SECTIONS = (play.SECTION, hosting.SECTION, history.SECTION, events.SECTION)
+SECTIONS = (play.SECTION, hosting.SECTION, history.SECTION, events.SECTION, season.SECTION,
+            tournaments.SECTION)
 
 
 async def _help(s: Services, c: Call) -> Response:
@@ -18,8 +19,8 @@ async def _help(s: Services, c: Call) -> Response:
 
 HELP = Command("help", "How to play and host with garnet", _help, section=play.SECTION)
 COMMANDS: tuple[Command, ...] = (*play.COMMANDS, HELP, *hosting.COMMANDS, *history.COMMANDS,
-                                 *events.COMMANDS)
-GROUPS: tuple[Group, ...] = events.GROUPS
+                                 *events.COMMANDS, *season.COMMANDS, *tournaments.COMMANDS)
+GROUPS: tuple[Group, ...] = (*events.GROUPS, *season.GROUPS, *tournaments.GROUPS)
 BY_NAME = {c.name: c for c in COMMANDS}
 
 

@@ -23,23 +23,25 @@ REASON = Option("reason", Kind.TEXT, "Why; it is written in the ledger", require
 async def _create(s: Services, c: Call) -> Response:
     return await s.economy.event_create(c.guild_id, c.actor, c.options["name"],
                                         c.get("reward"), c.get("transfers", False),
-                                        c.get("confiscate"))
+                                        c.get("confiscate"), c.get("eliminate", True))
 
 
-def people(c: Call) -> list[Actor]:
-    """Everyone a command names: ``player``, ``players`` and the members of ``role``."""
+async def people(c: Call) -> list[Actor]:
+    """Everyone a command names: ``player``, ``players`` and the members of ``role``
+    (as the adapter knows them)."""
     named: list[Actor] = [c.options["player"]] if c.get("player") is not None else []
     named += list(c.get("players", ()))
     role = c.get("role")
     if role is not None:
-        if not role.members:
+        found = await c.members(role) if c.members is not None else None
+        if not found:
             raise Refusal(say.role_without_members(role=role.name))
-        named += list(role.members)
+        named += list(found)
     return list(dict.fromkeys(named))
 
 
 async def _add(s: Services, c: Call) -> Response:
-    return await s.economy.event_add(c.guild_id, c.actor, people(c), c.get("event"))
+    return await s.economy.event_add(c.guild_id, c.actor, await people(c), c.get("event"))
 
 
 async def _remove(s: Services, c: Call) -> Response:
@@ -74,12 +76,12 @@ async def _transfer(s: Services, c: Call) -> Response:
 
 
 async def _grant(s: Services, c: Call) -> Response:
-    return await s.economy.grant(c.guild_id, c.actor, people(c), c.options["amount"],
+    return await s.economy.grant(c.guild_id, c.actor, await people(c), c.options["amount"],
                                  c.options["reason"], c.get("event"))
 
 
 async def _fine(s: Services, c: Call) -> Response:
-    return await s.economy.fine(c.guild_id, c.actor, people(c), c.options["amount"],
+    return await s.economy.fine(c.guild_id, c.actor, await people(c), c.options["amount"],
                                 c.options["reason"], c.get("event"))
 
 
@@ -117,14 +119,16 @@ COMMANDS = (
                "(default: kept)", choices=(("No: the loser keeps their garnets", "no"),
                                            ("To the winner", "winner"),
                                            ("Removed from the game", "remove"))),
-    ), audience=Audience.HOSTS, section=SECTION, usage="name:Season 1 reward:3"),
+        Option("eliminate", Kind.BOOL, "Is a DM's loser eliminated from the event? "
+               "(default yes)"),
+    ), audience=Audience.HOSTS, section=SECTION, usage="name:Season 1 reward:3", once=True),
     Command("event add", "Add players to an event: one, several, or a role's members (hosts)",
             _add, (Option("player", Kind.USER, "The player"), PLAYERS, ROLE, EVENT),
-            audience=Audience.HOSTS, section=SECTION, usage="players:@x @y"),
+            audience=Audience.HOSTS, section=SECTION, usage="players:@x @y", once=True),
     Command("event remove", "Take a player out of an event (hosts)", _remove, (PLAYER, EVENT),
-            audience=Audience.HOSTS, section=SECTION, usage="player:@x"),
+            audience=Audience.HOSTS, section=SECTION, usage="player:@x", once=True),
     Command("event close", "Close an event (hosts)", _close, (EVENT,),
-            audience=Audience.HOSTS, section=SECTION),
+            audience=Audience.HOSTS, section=SECTION, once=True),
     Command("event info", "An event's rules and players by priority", _info, (EVENT,),
             section=SECTION),
     Command("priority set", "Give a player a priority; the others move to make room (hosts)",
@@ -133,13 +137,13 @@ COMMANDS = (
                 Option("rank", Kind.INT, "The new priority (1 is the highest)", required=True,
                        min=1, max=10_000),
                 EVENT,
-            ), audience=Audience.HOSTS, section=SECTION, usage="player:@x rank:1"),
+            ), audience=Audience.HOSTS, section=SECTION, usage="player:@x rank:1", once=True),
     Command("priority order", "Set the priority order at once: the players named take 1, 2, "
             "3, … (hosts)", _priority_order, (
                 Option("players", Kind.USERS, "The players from the highest priority down, "
                        "as mentions: @a @b @c", required=True),
                 EVENT,
-            ), audience=Audience.HOSTS, section=SECTION, usage="players:@a @b @c"),
+            ), audience=Audience.HOSTS, section=SECTION, usage="players:@a @b @c", once=True),
     Command("priority show", "The players of an event by priority", _priority_show, (EVENT,),
             section=SECTION),
     Command("garnets", "A balance of garnets (yours, or a player's)", _garnets, (
@@ -150,18 +154,20 @@ COMMANDS = (
                 Option("to", Kind.USER, "Who receives them", required=True), AMOUNT,
                 Option("reason", Kind.TEXT, "What for (shown in both ledgers)",
                        max=MAX_REASON), EVENT,
-            ), section=SECTION, usage="to:@x amount:5"),
+            ), section=SECTION, usage="to:@x amount:5", once=True),
     Command("grant", "Give garnets to a player, or the same to each of several (hosts)",
             _grant, (
                 AMOUNT, REASON, Option("player", Kind.USER, "Who receives them"),
                 Option("players", Kind.USERS, "Several who each receive them: @a @b @c"),
                 EVENT,
-            ), audience=Audience.HOSTS, section=SECTION, usage="player:@x amount:5 reason:…"),
+            ), audience=Audience.HOSTS, section=SECTION, usage="player:@x amount:5 reason:…",
+            once=True),
     Command("fine", "Take garnets from a player, or the same from each of several (hosts)",
             _fine, (
                 AMOUNT, REASON, Option("player", Kind.USER, "Who pays"),
                 Option("players", Kind.USERS, "Several who each pay: @a @b @c"), EVENT,
-            ), audience=Audience.HOSTS, section=SECTION, usage="player:@x amount:5 reason:…"),
+            ), audience=Audience.HOSTS, section=SECTION, usage="player:@x amount:5 reason:…",
+            once=True),
     Command("ledger", "Every change of a balance, newest first", _ledger, (
         Option("player", Kind.USER, "Whose ledger (default: yours)"), SCOPE,
         Option("page", Kind.INT, "The page (10 entries each)", min=1, max=MAX_PAGE),

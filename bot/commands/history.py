@@ -23,6 +23,10 @@ async def _replay(s: Services, c: Call) -> Response:
     return await s.history.replay(c.guild_id, c.options["id"])
 
 
+async def _review(s: Services, c: Call) -> Response:
+    return await s.history.review(c.guild_id, c.options["match"])
+
+
 COMMANDS = (
     Command("history", "A player's finished matches, newest first", _history, (
         Option("player", Kind.USER, "Whose matches (default: yours)"),
@@ -37,4 +41,9 @@ COMMANDS = (
         Option("id", Kind.INT, "The match number (#12)", required=True,
                suggest=Suggest.FINISHED_MATCHES),
     ), reply=Reply.PUBLIC, section=SECTION, usage="id:12"),
+    Command("review", "The computer's review of a finished match: its mistakes and a plot",
+            _review, (
+                Option("match", Kind.INT, "The match number (#12)", required=True,
+                       suggest=Suggest.FINISHED_MATCHES, min=1, max=1_000_000_000),
+            ), reply=Reply.PUBLIC, section=SECTION, usage="match:12"),
 )

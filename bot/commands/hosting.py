@@ -132,11 +132,11 @@ COMMANDS = (
         Option("missed", Kind.TEXT, "If the First Player is not chosen in time (default: "
                "draw lots)", choices=(("Draw lots", "lots"), ("Void the DM", "void"))),
     ), audience=Audience.HOSTS, reply=Reply.PRIVATE, section=SECTION,
-        usage="game:cairo player1:@a player2:@b"),
+        usage="game:cairo player1:@a player2:@b", once=True, posts_boards=True),
     Command("first", "Choose the First Player of a Death Match", _first, (
         Option("player", Kind.USER, "The player who moves first", required=True),
         ANY_MATCH,
-    ), reply=Reply.PUBLIC, section=SECTION, usage="player:@a"),
+    ), reply=Reply.PUBLIC, section=SECTION, usage="player:@a", once=True, posts_boards=True),
     Command("matches", "The server's matches being played and waiting to start: players, "
             "turn, clocks", _matches, section=SECTION),
     Command("repost", "Post the current board in the match channel (hosts)", _repost,
@@ -144,26 +144,26 @@ COMMANDS = (
     Command("pause", "Stop a match's clock (hosts)", _pause, (
         Option("reason", Kind.TEXT, "Why, for the players and the log", max=MAX_REASON),
         ANY_MATCH,
-    ), audience=Audience.HOSTS, section=SECTION),
+    ), audience=Audience.HOSTS, section=SECTION, once=True),
     Command("resume", "Restart a paused match's clock (hosts)", _resume, (ANY_MATCH,),
-            audience=Audience.HOSTS, section=SECTION),
+            audience=Audience.HOSTS, section=SECTION, once=True),
     Command("extend", "Give the player to move more time this turn (hosts)", _extend, (
         Option("seconds", Kind.NUMBER, "Seconds to add to this turn (1 to 86400)",
                required=True, min=1, max=86_400),
         ANY_MATCH,
-    ), audience=Audience.HOSTS, section=SECTION, usage="seconds:30"),
+    ), audience=Audience.HOSTS, section=SECTION, usage="seconds:30", once=True),
     Command("void", "Cancel a match without a result (hosts)", _void, (REASON, ANY_MATCH),
-            audience=Audience.HOSTS, section=SECTION),
+            audience=Audience.HOSTS, section=SECTION, once=True),
     Command("adjudicate", "Decide a match's result: a winner or a draw (hosts)", _adjudicate, (
         REASON,
         Option("winner", Kind.USER, "The player who wins"),
         Option("draw", Kind.BOOL, "Declare a draw instead"),
         ANY_MATCH,
     ), audience=Audience.HOSTS, reply=Reply.PUBLIC, section=SECTION,
-        usage="winner:@a reason:…"),
+        usage="winner:@a reason:…", once=True),
     Command("takeback", "Take back the last move of a match; the clocks go back with it "
             "(hosts)", _takeback, (REASON, ANY_MATCH), audience=Audience.HOSTS,
-            reply=Reply.PUBLIC, section=SECTION, usage="reason:…"),
+            reply=Reply.PUBLIC, section=SECTION, usage="reason:…", once=True),
     Command("correct", "Correct the result of a finished match: garnets and ratings follow "
             "(hosts)", _correct, (
                 Option("match", Kind.INT, "The match number (#12)", required=True, min=1,
@@ -172,8 +172,8 @@ COMMANDS = (
                 Option("winner", Kind.USER, "The player who wins"),
                 Option("draw", Kind.BOOL, "A draw instead"),
             ), audience=Audience.HOSTS, section=SECTION,
-            usage="match:12 winner:@a reason:…"),
+            usage="match:12 winner:@a reason:…", once=True),
     Command("hostrole", "Set the role whose members host matches (Manage Server)", _hostrole,
             (Option("role", Kind.ROLE, "The host role", required=True),),
-            audience=Audience.MANAGERS, section=SECTION, usage="role:@Role"),
+            audience=Audience.MANAGERS, section=SECTION, usage="role:@Role", once=True),
 )

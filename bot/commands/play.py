@@ -29,6 +29,13 @@ async def _challenge(s: Services, c: Call) -> Response:
         hints=c.get("hints", False), rated=c.get("rated", True))
 
 
+async def _practice(s: Services, c: Call) -> Response:
+    tc = time_control(c) if c.get("clock", False) else None
+    return await s.matches.start_practice(
+        c.guild_id, c.channel_id, c.actor, c.options["game"], c.options["level"],
+        first=c.get("first", "me"), tc=tc, hints=c.get("hints", False))
+
+
 async def _accept(s: Services, c: Call) -> Response:
     return await s.matches.answer(c.get("match"), c.guild_id, c.channel_id, c.actor,
                                   accept=True)
@@ -45,7 +52,7 @@ async def _cancel(s: Services, c: Call) -> Response:
 
 async def _move(s: Services, c: Call) -> Response:
     return await s.matches.move(c.get("match"), c.guild_id, c.channel_id, c.actor,
-                                c.options["move"])
+                                c.options["move"], sent_at=c.sent_at)
 
 
 async def _resign(s: Services, c: Call) -> Response:
@@ -82,26 +89,36 @@ COMMANDS = (
                choices=(("Me", "me"), ("My opponent", "them"), ("Random", "random"))),
         CLOCK, *TIME_CONTROL, TIE, HINTS,
         Option("rated", Kind.BOOL, "Count the result for ratings (default yes)"),
-    ), section=SECTION, usage="opponent:@someone game:cairo"),
+    ), section=SECTION, usage="opponent:@someone game:cairo", once=True, posts_boards=True),
+    Command("practice", "Play an unrated practice match against the computer", _practice, (
+        GAME,
+        Option("level", Kind.INT, "How strong the computer plays: 1 (weakest) to 5",
+               required=True, min=1, max=5),
+        Option("first", Kind.TEXT, "Who moves first (default: you)",
+               choices=(("Me", "me"), ("The computer", "bot"), ("Random", "random"))),
+        Option("clock", Kind.BOOL, "Play with the clock (default no)"),
+        *TIME_CONTROL, HINTS,
+    ), reply=Reply.PUBLIC, section=SECTION, usage="game:cairo level:3", once=True,
+        posts_boards=True),
     Command("accept", "Accept a challenge", _accept, (MATCH,), reply=Reply.PUBLIC,
-            section=SECTION),
-    Command("decline", "Decline a challenge", _decline, (MATCH,), section=SECTION),
-    Command("cancel", "Withdraw your challenge", _cancel, (MATCH,), section=SECTION),
+            section=SECTION, once=True, posts_boards=True),
+    Command("decline", "Decline a challenge", _decline, (MATCH,), section=SECTION, once=True),
+    Command("cancel", "Withdraw your challenge", _cancel, (MATCH,), section=SECTION, once=True),
     Command("move", "Play a move (you can also just type it)", _move, (
         Option("move", Kind.TEXT, "Your move, e.g. D left", required=True,
                suggest=Suggest.MOVES),
         MATCH,
     ), reply=Reply.PUBLIC, section=SECTION, usage="move:D left"),
     Command("resign", "Resign your match", _resign, (MATCH,), reply=Reply.PUBLIC,
-            section=SECTION),
+            section=SECTION, once=True),
     Command("draw", "Offer a draw in a casual match, or accept the one offered", _draw,
-            (MATCH,), reply=Reply.PUBLIC, section=SECTION),
+            (MATCH,), reply=Reply.PUBLIC, section=SECTION, once=True),
     Command("abort", "End a casual match before its second move, without a result", _abort,
-            (MATCH,), section=SECTION),
+            (MATCH,), section=SECTION, once=True),
     Command("rematch", "Challenge your opponent of a casual match again, colours swapped",
             _rematch, (Option("match", Kind.INT, "The match to play again (#12)", required=True,
                               min=1, max=MAX_NUMBER, suggest=Suggest.FINISHED_MATCHES),),
-            section=SECTION, usage="match:12"),
+            section=SECTION, usage="match:12", once=True, posts_boards=True),
     Command("board", "Show the board of a match to you", _board, (ANY_MATCH,),
             reply=Reply.PRIVATE, section=SECTION),
     Command("time", "Show the clocks of a match", _time, (ANY_MATCH,), section=SECTION),

@@ -8,12 +8,12 @@ text are all built from these declarations, so the adapters cannot drift apart.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from bot.core.messages import Actor, Response
+from bot.core.messages import Actor, Response, Role
 from bot.core.refusal import Refusal
 
 if TYPE_CHECKING:
@@ -21,6 +21,9 @@ if TYPE_CHECKING:
     from bot.services.history import History
     from bot.services.matches import Matches
     from bot.services.permissions import HostRoles
+    from bot.services.requests import Once
+    from bot.services.season import Season
+    from bot.services.tournaments.host import Tournaments
 
 
 class Kind(Enum):
@@ -60,6 +63,7 @@ class Suggest(Enum):
     RECORDED_MATCHES = "recorded-matches"  # any match of the server that was played
     FINISHED_MATCHES = "finished-matches"
     MOVES = "moves"  # legal moves, where the match shows hints
+    TOURNAMENTS = "tournaments"  # the server's tournaments
 
 
 # Every input has a bound: options that declare none get these (a text's length, a
@@ -122,6 +126,8 @@ class Option:
 
 
 Thread = tuple[str, Callable[[], Awaitable[None]]]
+# The members of a server role, as the adapter knows them (None: it cannot tell).
+Members = Callable[[Role], Awaitable[Sequence[Actor] | None]]
 
 
 @dataclass(frozen=True)
@@ -129,13 +135,17 @@ class Call:
     """One use of a command: who, where, and the options as typed values.
 
     ``open_thread`` is the adapter's way to start a thread for a match: given its
-    name, it returns the new channel's id and a way to archive it unused."""
+    name, it returns the new channel's id and a way to archive it unused; ``members``
+    its way to list a role's members."""
 
     guild_id: str
     channel_id: str
     actor: Actor
     options: Mapping[str, Any]
     open_thread: Callable[[str], Awaitable[Thread]] | None = None
+    sent_at: float | None = None  # when the user sent it (the platform's timestamp)
+    request_id: str | None = None  # the platform's id of this request (a retry has it too)
+    members: Members | None = None
 
     def get(self, name: str, default: Any = None) -> Any:
         value = self.options.get(name)
@@ -150,6 +160,15 @@ class Services:
     economy: Economy
     history: History
     roles: HostRoles
+    season: Season
+    tournaments: Tournaments
+    once: Once = field(default_factory=lambda: _once())
+
+
+def _once() -> Once:
+    from bot.services.requests import Once
+
+    return Once()
 
 
 Run = Callable[[Services, Call], Awaitable[Response]]
@@ -166,6 +185,10 @@ class Command:
     section: str = ""  # where the help lists it
     usage: str = ""  # an example for the help, e.g. "game:cairo player1:@a player2:@b"
     extra: dict[str, Any] = field(default_factory=dict)
+    # A write a user could repeat after a timeout: carried out once per request id.
+    once: bool = False
+    # It may start a match: the bot must be able to post boards where it is used.
+    posts_boards: bool = False
 
     @property
     def group(self) -> str | None:
@@ -186,6 +209,9 @@ class Command:
             value = call.options.get(option.name)
             if value is not None:
                 option.check(value)
+        if self.once and call.request_id is not None:
+            return await services.once.run(call.request_id,
+                                           lambda: self.run(services, call))
         return await self.run(services, call)
 
 

@@ -59,6 +59,19 @@ def rematch(match: int) -> str:
     return _id("rematch", match)
 
 
+def nominate(event: int, user_id: str) -> str:
+    """The nominator picks ``user_id`` as the opponent (event by its number)."""
+    return _id("nominate", event, user_id)
+
+
+def tournament_join(number: int) -> str:
+    return _id("tjoin", number)
+
+
+def tournament_checkin(number: int) -> str:
+    return _id("tcheck", number)
+
+
 def leaderboard(by: str, game: str | None, scope: str, page: int) -> str:
     return _id("lb", by, game or "-", scope, page)
 
@@ -81,6 +94,11 @@ _FORMATS: list[tuple[re.Pattern[str], Any]] = [
      lambda m: ButtonCall(m["action"], {"match": int(m["match"])})),
     (re.compile(rf"garnet:first:(?P<match>{_NUMBER}):(?P<user>{_WORD})"),
      lambda m: ButtonCall("first", {"player": m["user"], "match": int(m["match"])})),
+    (re.compile(rf"garnet:nominate:(?P<event>{_NUMBER}):(?P<user>{_WORD})"),
+     lambda m: ButtonCall("nomination pick", {"opponent": m["user"], "event": m["event"]})),
+    (re.compile(rf"garnet:(?P<action>tjoin|tcheck):(?P<number>{_NUMBER})"),
+     lambda m: ButtonCall("tournament join" if m["action"] == "tjoin" else "tournament checkin",
+                          {"tournament": m["number"]}, waits_for_all=True)),
     (re.compile(rf"garnet:lb:(?P<by>{_WORD}):(?P<game>{_WORD}):(?P<scope>{_WORD}):"
                 rf"(?P<page>{_NUMBER})"),
      lambda m: ButtonCall("leaderboard", {

@@ -9,6 +9,7 @@ from enum import StrEnum
 class MatchKind(StrEnum):
     DM = "dm"
     CASUAL = "casual"
+    PRACTICE = "practice"  # against the computer: never rated, never booked
 
 
 class MatchStatus(StrEnum):

@@ -14,13 +14,10 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True)
 class Role:
-    """A server role: its id is what counts (a rename keeps it); the name is for show.
-    ``members`` are the people who have it, where the platform tells (for commands that
-    act on a role's members, such as ``/event add role:``)."""
+    """A server role: its id is what counts (a rename keeps it); the name is for show."""
 
     id: str
     name: str
-    members: tuple[Actor, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)
@@ -94,5 +91,28 @@ class Response:
 MENTION = re.compile(r"(?<!\\)<@([^>\s\\\u200b]+)>")
 
 
+#: the user id of the computer player's seat: ``garnet-ai:LEVEL``
+AI_PREFIX = "garnet-ai:"
+
+
+def ai_user(level: int) -> str:
+    return f"{AI_PREFIX}{level}"
+
+
+def ai_level(user_id: str) -> int | None:
+    """The level of the computer player's seat, or None for a person."""
+    if not user_id.startswith(AI_PREFIX):
+        return None
+    level = user_id[len(AI_PREFIX):]
+    return int(level) if level.isdigit() else None
+
+
+def ai_name(level: int) -> str:
+    return f"garnet AI (level {level})"
+
+
 def mention(user_id: str) -> str:
+    level = ai_level(user_id)
+    if level is not None:  # not a person: named, never pinged
+        return ai_name(level)
     return f"<@{user_id}>"

@@ -15,9 +15,11 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core.refusal import Refusal
+from bot.store import season
 from bot.store.db import Database
 from bot.store.models import Event, EventPlayer
 from bot.texts import economy as say
+from bot.texts import season as season_say
 
 NO_EVENT = ("none", "no", "casual")
 OVERALL = ("all", "overall")
@@ -225,7 +227,8 @@ async def plan_dm(db: Database, guild_id: str, event: str | None, ids: Sequence[
     Named: it must be open and have both players. Not named: the open event both play
     in; none when neither plays in an open event. When only one of them plays in it
     (or they play in several), the host is asked to say which (``event:none`` for
-    none) rather than the DM silently counting for no event. The event's reward
+    none) rather than the DM silently counting for no event. A player eliminated from
+    the event cannot play its DMs (until a host reinstates them). The event's reward
     replaces the
     default (an explicit ``reward`` replaces both); without an explicit chooser the
     player with the higher priority chooses the First Player.
@@ -245,6 +248,10 @@ async def plan_dm(db: Database, guild_id: str, event: str | None, ids: Sequence[
             if missing:
                 raise EventError(say.not_in_event_for_dm(user_ids=missing, event=chosen.name))
             seats = [row for row in found if row is not None]
+            out = await season.eliminations(s, chosen.id, ids)
+            if out:
+                raise EventError(season_say.eliminated_cannot_play(
+                    user_ids=[u for u in ids if u in out], event=chosen.name))
     if chosen is None:
         picked = (chooser or "host").strip()
         return DmPlan(None, picked, default_reward if reward is None else reward, "")

@@ -23,6 +23,7 @@ from bot.core.messages import MENTION, Image
 from bot.core.timecontrol import TimeControl
 from bot.services import leaderboard, ratings
 from bot.services.events import Scope, players
+from bot.store import season
 from bot.store.db import Database
 from bot.store.models import Event, HostAction, LedgerEntry, Match, Move, Rating
 from bot.store.queries import user_names
@@ -107,6 +108,9 @@ async def _standings(s: AsyncSession, event: Event, names: dict[str, str]) -> by
               "drawn", "games"]
     for game in games:
         header += [f"{game}_rating", f"{game}_mu", f"{game}_sigma", f"{game}_games"]
+    header += ["tokens_of_life", "eliminated_in_match"]
+    held = await season.tokens(s, event.id)
+    out = await season.eliminations(s, event.id)
     rows = []
     for user_id in user_ids:
         won, drawn, played = record.get(user_id, (0, 0, 0))
@@ -118,6 +122,8 @@ async def _standings(s: AsyncSession, event: Event, names: dict[str, str]) -> by
             mu, sigma = (r.mu, r.sigma) if r else (ratings.MODEL.mu, ratings.MODEL.sigma)
             row += [f"{ratings.ordinal(mu, sigma):.2f}", f"{mu:.3f}", f"{sigma:.3f}",
                     r.games if r else 0]
+        gone = out.get(user_id, "") if user_id in out else ""
+        row += [held.get(user_id, 0), "" if gone is None else gone]
         rows.append(row)
     return _csv(header, rows)
 

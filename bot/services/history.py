@@ -22,6 +22,8 @@ from bot.services.history_queries import (
 from bot.services.history_view import caption, history_buttons, history_text, match_texts
 from bot.services.limits import ServerQueues
 from bot.services.render import Renderer
+from bot.services.review import Reviews
+from bot.services.workers import Workers
 from bot.store.db import Database
 from bot.texts import history as say
 from bot.texts import match as texts
@@ -119,11 +121,13 @@ class History:
     database and the renderer it draws boards and replays with."""
 
     def __init__(self, db: Database, renderer: Renderer,
-                 queues: ServerQueues | None = None) -> None:
+                 queues: ServerQueues | None = None, workers: Workers | None = None) -> None:
         self.db = db
         self.renderer = renderer
         # Animations are the heaviest thing anyone can ask for: a few at a time.
         self.queues = queues or ServerQueues()
+        # Reviews: the computer player's analysis, in its worker, in the same queues.
+        self.reviews = Reviews(db, workers or Workers(0), self.queues)
 
     async def page(self, guild_id: str, user_id: str, game: str | None = None,
                    page: int = 1) -> Response:
@@ -135,6 +139,9 @@ class History:
     async def replay(self, guild_id: str, match_id: int) -> Response:
         async with self.queues.slot(guild_id):
             return await replay(self.db, self.renderer, guild_id, match_id)
+
+    async def review(self, guild_id: str, match_id: int) -> Response:
+        return await self.reviews.review(guild_id, match_id)
 
     async def recent(self, guild_id: str, typed: str, done_only: bool) -> list[tuple[int, str]]:
         return await recent_matches(self.db, guild_id, typed, done_only)

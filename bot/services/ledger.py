@@ -22,6 +22,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.core.requests import request_key
 from bot.services.events import EventError, Scope
 from bot.store.idempotent import insert_once
 from bot.store.models import EventPlayer, LedgerEntry
@@ -69,7 +70,12 @@ async def lock_player(s: AsyncSession, event_id: int, user_id: str) -> bool:
 async def book(s: AsyncSession, *, guild_id: str, event_id: int | None, user_id: str,
                amount: int, kind: str, note: str, author_id: str | None, at: float,
                match_id: int | None = None, key: str | None = None) -> bool:
-    """Add one entry; with a ``key``, only if no entry has that key yet. True if added."""
+    """Add one entry; with a ``key``, only if no entry has that key yet. True if added.
+
+    Without a key, an entry booked for a user's request is keyed by the request (a
+    retried /transfer or /grant books nothing twice, see ``bot.core.requests``)."""
+    if key is None:
+        key = request_key(f"{user_id}:{kind}:{amount}")
     values: dict[str, Any] = dict(
         guild_id=guild_id, event_id=event_id, user_id=user_id, amount=amount, kind=kind,
         note=note[:1000], author_id=author_id, match_id=match_id, key=key, at=at)

@@ -19,14 +19,14 @@ from typing import Any
 
 from engine.animation import WIDTH, Ply, animate
 from engine.game import Game
-from engine.imaging import add_banner
 from engine.registry import get_game
 
 
 def _render_job(game_key: str, state: Any, hints: bool, names: list[str],
                 banner: str | None = None) -> bytes:
-    png = get_game(game_key).render(state, hints=hints, names=names)
-    return add_banner(png, banner) if banner else png
+    # A match ended by time, a resignation or a host: the board says how, in place of
+    # whose turn it is.
+    return get_game(game_key).render(state, hints=hints, names=names, verdict=banner)
 
 
 def _animate_job(game_key: str, plies: list[Ply], seats: int, options: dict[str, Any],
@@ -45,11 +45,13 @@ def _exit_with_parent(parent: int) -> None:
 
 def _warm_up() -> None:
     threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
-    # Import the games and build their cached artwork before the first real job.
+    # Import the games and build their cached artwork (static layers, palettes, fonts)
+    # before the first real job: a board of each game's start, with a name.
     from engine.registry import game_keys
 
     for key in game_keys():
-        get_game(key)
+        game = get_game(key)
+        game.render(game.new_state(game.seat_counts[0]), names=["Garnet"])
 
 
 class Renderer:
@@ -66,7 +68,8 @@ class Renderer:
 
     async def render(self, game: Game[Any, Any], state: Any, names: Sequence[str],
                      hints: bool, banner: str | None = None) -> bytes:
-        """The board; ``banner`` adds a line below it (how the match ended)."""
+        """The board; ``banner``: how a match ended that the rules do not see, shown
+        in place of whose turn it is."""
         if self._pool is None:
             return await asyncio.to_thread(_render_job, game.key, state, hints, list(names),
                                            banner)

@@ -1,8 +1,9 @@
-"""What a finished match changes besides itself: garnets and ratings.
+"""What a finished match changes besides itself: garnets, eliminations and ratings.
 
 ``settle`` runs inside the host's result transaction (the same one that marks the
 match finished), so the result, the reward, a confiscation and the ratings are
-committed together or not at all. Each is booked once per match however often the
+committed together or not at all; the loser of a Death Match of an event is
+eliminated from it in the same transaction. Each is booked once per match however often the
 result is booked (a retry, a second process): ledger entries carry unique keys,
 ratings a unique (match, player) change record.
 """
@@ -18,9 +19,10 @@ from bot.core.enums import MatchKind
 from bot.services import ledger, ratings
 from bot.services.events import Scope
 from bot.store.idempotent import insert_once
-from bot.store.models import Event, Match, MatchResult
+from bot.store.models import Elimination, Event, Match, MatchResult
 from bot.store.queries import user_names
 from bot.texts import economy as say
+from bot.texts import season as season_say
 from bot.texts.match import match_label
 from engine.registry import get_game
 
@@ -33,6 +35,8 @@ async def settle(s: AsyncSession, match: Match, users: Sequence[str], winner: in
     """Book the result's garnets, standings and ratings; the text to add to the result
     post. ``users`` are the players by seat; ``winner`` None is a draw; ``rate`` False
     leaves the ratings alone (no game was played)."""
+    if match.kind == MatchKind.PRACTICE:
+        return ""  # against the computer: no garnets, standings, ratings or ledger
     text = await pay(s, match, users, winner, reward, now, key=f"match:{match.id}")
     await _record(s, match, users, winner, now)
     changes = await ratings.rate_match(s, match, users, winner, now) if rate else []
@@ -41,9 +45,9 @@ async def settle(s: AsyncSession, match: Match, users: Sequence[str], winner: in
 
 async def pay(s: AsyncSession, match: Match, users: Sequence[str], winner: int | None,
               reward: int, now: float, key: str, author: str | None = None) -> str:
-    """A DM's reward and its event's confiscation, each booked once under ``key``
-    (``match:17`` for the result; a correction has keys of its own); the words for
-    the result post."""
+    """A DM's reward, its event's confiscation and elimination, each booked once
+    (garnets under ``key``: ``match:17`` for the result, a correction has keys of its
+    own; an elimination once per match); the words for the result post."""
     label = match_label(match.number, match.kind)
     text = ""
     if winner is not None and match.kind == MatchKind.DM:
@@ -56,9 +60,11 @@ async def pay(s: AsyncSession, match: Match, users: Sequence[str], winner: int |
             text += say.reward_said(user_id=champion, reward=reward)
         if match.event_id is not None:
             event = await s.get(Event, match.event_id)
+            loser = next(u for i, u in enumerate(users) if i != winner)
             if event is not None and event.confiscate != "no":
-                loser = next(u for i, u in enumerate(users) if i != winner)
                 text += await _confiscate(s, match, event, loser, champion, label, now, key)
+            if event is not None and event.eliminate:
+                text += await _eliminate(s, match, event, loser, now)
     return text
 
 
@@ -80,6 +86,16 @@ async def _record(s: AsyncSession, match: Match, users: Sequence[str], winner: i
             for seat, user in enumerate(users)]
     if await insert_once(s, MatchResult, rows[0], ["match_id", "user_id"]):
         await s.execute(insert(MatchResult), rows[1:])
+
+
+async def _eliminate(s: AsyncSession, match: Match, event: Event, loser: str,
+                     now: float) -> str:
+    """The loser of a Death Match of an event is out of it (a host may reinstate them)."""
+    if not await insert_once(s, Elimination, dict(
+            guild_id=match.guild_id, event_id=event.id, user_id=loser, match_id=match.id,
+            at=now, note=""), ["match_id"]):
+        return ""
+    return season_say.eliminated(user_id=loser, event=event.name)
 
 
 async def _confiscate(s: AsyncSession, match: Match, event: Event, loser: str, winner: str,

@@ -87,7 +87,7 @@ class Counter(Base):
     __tablename__ = "counters"
 
     guild_id: Mapped[str] = mapped_column(String(64), primary_key=True)
-    kind: Mapped[str] = mapped_column(String(16), primary_key=True)  # "match" | "event"
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)  # match|event|tournament
     last: Mapped[int] = mapped_column(Integer)
 
 
@@ -243,7 +243,8 @@ class Event(Base):
     """A season of a game on one server: its players earn and trade garnets in it.
 
     ``confiscate`` says what happens to the loser's garnets when a DM of the event
-    ends: "no" (kept), "winner" (moved to the winner) or "remove" (taken away).
+    ends: "no" (kept), "winner" (moved to the winner) or "remove" (taken away);
+    ``eliminate`` whether the loser is out of the event.
     """
 
     __tablename__ = "events"
@@ -255,6 +256,9 @@ class Event(Base):
     reward: Mapped[int] = mapped_column(Integer)
     transfers: Mapped[bool] = mapped_column(Boolean, default=False)
     confiscate: Mapped[str] = mapped_column(String(16), default="no")
+    # The loser of a DM of the event is eliminated from it (an online Genius season);
+    # without, players meet in DMs again and again (garnets and standings only).
+    eliminate: Mapped[bool] = mapped_column(Boolean, default=True)
     open: Mapped[bool] = mapped_column(Boolean, default=True)
     created_by: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[float] = mapped_column(Float)
@@ -348,3 +352,154 @@ class MatchResult(Base):
         Index("ix_match_results_scope", "guild_id", "event_id", "user_id", "game", "outcome"),
         Index("ix_match_results_guild", "guild_id", "user_id", "game", "outcome"),
     )
+
+
+class Tournament(Base):
+    """A tournament on one server: its rules, fixed at creation, and where it stands.
+
+    ``options`` are the pure core's ``Options`` (format rules: rounds, best-of, the
+    first-player rule, ...); ``settings`` what the host adds around them: the time
+    control and game options of every match, threads, the round deadline and what
+    settles it, prizes, check-in, whether rounds start by themselves. What happened
+    is its log (``TournamentLog``), from which the core rebuilds every round.
+    ``deadline_at``: the current round's deadline (None: none, or no round open).
+    """
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    guild_id: Mapped[str] = mapped_column(String(64))
+    number: Mapped[int] = mapped_column(Integer)  # per server, like a match's
+    name: Mapped[str] = mapped_column(String(100))
+    game: Mapped[str] = mapped_column(String(32))
+    format: Mapped[str] = mapped_column(String(16))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16))  # open | running | finished | cancelled
+    channel_id: Mapped[str] = mapped_column(String(64))
+    event_id: Mapped[int | None] = mapped_column(ForeignKey("events.id"), nullable=True)
+    created_by: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[float] = mapped_column(Float)
+    started_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    deadline_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    reminded: Mapped[bool] = mapped_column(Boolean, default=False)
+
+    __table_args__ = (
+        UniqueConstraint("guild_id", "number", name="uq_tournaments_guild_number"),
+        Index("ix_tournaments_guild_status", "guild_id", "status"),
+    )
+
+
+class TournamentPlayer(Base):
+    """An entrant. ``seed`` is given at the start (1 the top seed); before it, None."""
+
+    __tablename__ = "tournament_players"
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"))
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+    seed: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    checked_in: Mapped[bool] = mapped_column(Boolean, default=False)
+    joined_at: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (UniqueConstraint("tournament_id", "user_id"),)
+
+
+class TournamentLog(Base):
+    """What happened in a tournament, in order: the core's events as JSON (a round as
+    paired, a result, a withdrawal, a reinstatement), with who caused it and why.
+    The core rebuilds pairings and standings from these rows alone."""
+
+    __tablename__ = "tournament_log"
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    author_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    note: Mapped[str] = mapped_column(Text, default="")
+    at: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (UniqueConstraint("tournament_id", "seq"),)
+
+
+class TournamentGame(Base):
+    """A match played for a pairing: game ``game_no`` of the series on ``board`` of
+    ``round``. A voided match is replayed: another row with the same game number."""
+
+    __tablename__ = "tournament_games"
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"))
+    round: Mapped[int] = mapped_column(Integer)
+    board: Mapped[int] = mapped_column(Integer)
+    game_no: Mapped[int] = mapped_column(Integer)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"),
+                                          unique=True)
+
+    __table_args__ = (Index("ix_tournament_games_pairing", "tournament_id", "round", "board"),)
+
+
+class LifeToken(Base):
+    """A Token of Life given (+1) or taken (-1) in an event, with why and by whom, like
+    the ledger: a player's tokens are the sum of their entries."""
+
+    __tablename__ = "life_tokens"
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    guild_id: Mapped[str] = mapped_column(String(64))
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+    amount: Mapped[int] = mapped_column(Integer)
+    reason: Mapped[str] = mapped_column(Text, default="")
+    author_id: Mapped[str] = mapped_column(String(64))
+    at: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (Index("ix_life_tokens_event_user", "event_id", "user_id"),)
+
+
+class Elimination(Base):
+    """A player out of an event: the loser of one of its Death Matches (``match_id``,
+    written with the result, once). A host may undo it (``undone_at``)."""
+
+    __tablename__ = "eliminations"
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    guild_id: Mapped[str] = mapped_column(String(64))
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+    match_id: Mapped[int | None] = mapped_column(
+        ForeignKey("matches.id", ondelete="SET NULL"), nullable=True, unique=True)
+    at: Mapped[float] = mapped_column(Float)
+    undone_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    undone_by: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    note: Mapped[str] = mapped_column(Text, default="")
+
+    __table_args__ = (Index("ix_eliminations_event_user", "event_id", "user_id"),)
+
+
+class Nomination(Base):
+    """A Death Match waiting for its opponent: a host named the nominator (the main
+    match's loser), who picks an opponent; ``settings`` are the DM's (game options,
+    time control, thread, hints, reward). ``status``: open | done | cancelled."""
+
+    __tablename__ = "nominations"
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    guild_id: Mapped[str] = mapped_column(String(64))
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))
+    nominator_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+    host_id: Mapped[str] = mapped_column(String(64))
+    channel_id: Mapped[str] = mapped_column(String(64))
+    game: Mapped[str] = mapped_column(String(32))
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[float] = mapped_column(Float)
+    match_id: Mapped[int | None] = mapped_column(
+        ForeignKey("matches.id", ondelete="SET NULL"), nullable=True)
+
+    __table_args__ = (Index("ix_nominations_event_status", "event_id", "status"),)

@@ -1,4 +1,5 @@
-"""Per-server numbers: match #1, #2, ... and event #1, #2, ... in every server.
+"""Per-server numbers: match #1, #2, ..., event #1, #2, ... and tournament #1, #2, ...
+in every server.
 
 The number is taken inside the transaction that creates the row, by one atomic
 upsert on the server's counter: on PostgreSQL the counter's row stays locked until
@@ -15,10 +16,11 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.store.idempotent import dialect
-from bot.store.models import Counter, Event, Match
+from bot.store.models import Counter, Event, Match, Tournament
 
-Numbered = Literal["match", "event"]
-_TABLES: dict[str, type[Match] | type[Event]] = {"match": Match, "event": Event}
+Numbered = Literal["match", "event", "tournament"]
+_TABLES: dict[str, type[Match] | type[Event] | type[Tournament]] = {
+    "match": Match, "event": Event, "tournament": Tournament}
 
 
 async def next_number(s: AsyncSession, guild_id: str, kind: Numbered) -> int:

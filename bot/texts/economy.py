@@ -23,7 +23,9 @@ KINDS = {  # ledger entries' kinds as players read them
     "transfer": "transfer",
     "confiscation": "confiscation",
     "correction": "result corrected",
+    "prize": "tournament prize",
 }
+ELIMINATION = "a DM's loser is eliminated"
 #: (label, value) offered besides events where a scope may be wider than one event
 WIDER_CHOICES = (("Overall (every event)", "all"), ("Outside events", "none"))
 
@@ -166,11 +168,13 @@ def event_exists(*, name: str, event_id: int | None = None) -> str:
 
 
 def event_created(*, name: str, event_id: int, reward: int, transfers: bool,
-                  confiscate: str) -> str:
+                  confiscate: str, eliminate: bool = False) -> str:
     name = plain(name)
     rules = [f"{garnets(reward)} per DM win",
              "transfers allowed" if transfers else "no transfers",
              CONFISCATION[confiscate]]
+    if eliminate:
+        rules.append(ELIMINATION)
     return (f"🏁 Event **{name}** (#{event_id}) is open: {' · '.join(rules)}.\n"
             f"Hosts add players with `/event add`; DMs between its players count for it.")
 
@@ -230,8 +234,9 @@ def too_many_to_add(*, most: int) -> str:
 
 def role_without_members(*, role: str) -> str:
     role = plain(role)
-    return (f"The role {role} has no members that garnet can see (on Discord the bot needs "
-            "the Server Members Intent to see a role's members).")
+    return (f"The role {role} has no members that garnet can see (on Discord the bot "
+            "needs the Server Members intent: `MEMBERS_INTENT=yes`); name the players with "
+            "`players:@a @b`.")
 
 
 def not_playing(*, user_id: str | Sequence[str], event: str) -> str:
@@ -260,21 +265,28 @@ def event_closed_now(*, event: str, event_id: int) -> str:
 
 
 def event_info(*, name: str, event_id: int, closed_at: float | None, creator: str,
-               created_at: float, reward: int, transfers: bool, confiscate: str, count: int,
-               players: Sequence[tuple[int, str, int]]) -> str:
-    """``players``: (priority, name, garnets) of those listed, of ``count`` in all."""
+               created_at: float, reward: int, transfers: bool, confiscate: str,
+               count: int, eliminate: bool = False,
+               players: Sequence[tuple[int, str, int]], notes: Sequence[str] = (),
+               out: int = 0) -> str:
+    """``players``: (priority, name, garnets) of those listed, of ``count`` in all;
+    ``notes``: what follows each line (Tokens of Life, an elimination); ``out``: how
+    many are eliminated."""
     name = plain(name)
     creator = plain(creator)
     state = "open" if closed_at is None else f"closed {stamp(closed_at)}"
     lines = [
         f"**{name}** (#{event_id}) — {state} · created by {creator} on {stamp(created_at)}",
         f"{garnets(reward)} per DM win · "
-        f"{'transfers allowed' if transfers else 'no transfers'} · {CONFISCATION[confiscate]}",
+        f"{'transfers allowed' if transfers else 'no transfers'} · {CONFISCATION[confiscate]}"
+        + (f" · {ELIMINATION}" if eliminate else ""),
     ]
-    lines.append(f"Players by priority ({count}):" if count
+    still = f", {count - out} still in" if out else ""
+    lines.append(f"Players by priority ({count}{still}):" if count
                  else "No players yet: hosts add them with `/event add`.")
-    for priority, player, have in players:
-        lines.append(f"{priority}. {plain(player)} — {garnets(have)}")
+    for i, (priority, player, have) in enumerate(players):
+        note = notes[i] if i < len(notes) else ""
+        lines.append(f"{priority}. {plain(player)} — {garnets(have)}{note}")
     if count > len(players):
         lines.append(f"… and {count - len(players)} more (see `/leaderboard`).")
     return "\n".join(lines)

@@ -18,6 +18,8 @@ TIE_RULES = {
 
 
 def match_label(match_id: int, kind: str) -> str:
+    if kind == "practice":
+        return f"Practice #{match_id}"
     return f"DM #{match_id}" if kind == "dm" else f"Match #{match_id}"
 
 
@@ -127,8 +129,13 @@ def span(seconds: float) -> str:
     return "1 minute" if minutes == 1 else f"{minutes} minutes"
 
 
-def choose_first(intro: str, chooser: str, within: float, missed: str) -> str:
+def choose_first(intro: str, chooser: str, within: float | None = None,
+                 missed: str = "lots") -> str:
+    """Who chooses the First Player, and (a DM) within what time, then what."""
     who = "the host" if chooser == "host" else mention(chooser)
+    if within is None:
+        return (f"{intro}\n{who}, choose the First Player: press a button or use "
+                f"`/first player:@name`.")
     return (f"{intro}\n{who}, choose the First Player within {span(within)}: press a button "
             f"or use `/first player:@name` (then {MISSED.get(missed, missed)}).")
 
@@ -430,6 +437,10 @@ def void_record(reason: str) -> str:
     return f"voided by the host: {reason}"
 
 
+def void_by_rule(reason: str) -> str:
+    return f"voided: {reason}"
+
+
 def adjudicated(reason: str) -> str:
     return f"adjudicated by the host: {reason}"
 
@@ -475,3 +486,15 @@ def slow_down(seconds: float) -> str:
 def server_busy() -> str:
     return ("This server already has several replays or exports on the way; try again "
             "in a minute.")
+
+
+def already_done(first: str) -> str:
+    """A retried request: it was carried out the first time."""
+    said = f" It said: {first}" if first else ""
+    return ("That was already done (your first try went through; nothing was done "
+            f"twice).{said}")[:1900]
+
+
+def missing_permissions(missing: list[str]) -> str:
+    return (f"garnet cannot play here: it lacks {', '.join(missing)} in this channel. A "
+            "server admin can grant it in the channel's permissions.")

@@ -42,6 +42,15 @@ def not_finished(label: str, done: bool) -> str:
             "with `/takeback`.")
 
 
+def practice_has_no_result(label: str) -> str:
+    return f"{label} was a practice match against the computer: it has no result to correct."
+
+
+def tournament_game(label: str) -> str:
+    return (f"{label} is a game of a tournament: its result is the tournament's, corrected "
+            "with `/tournament adjudicate`.")
+
+
 def same_result(label: str) -> str:
     return f"{label} already has that result."
 
@@ -59,6 +68,18 @@ def corrected(host: str, label: str, winner: str | None, reason: str, was: str) 
 
 def corrected_log(was: str, now: str, reason: str) -> str:
     return f"was {was}; now {now}: {reason}"
+
+
+def elimination_undone(label: str) -> str:
+    return f"undone: the result of {label} was corrected to a draw"
+
+
+def elimination_moved(label: str) -> str:
+    return f"after the correction of {label}'s result"
+
+
+def back_in(user: str, event: str) -> str:
+    return f"\n↩ {mention(user)} is back in **{plain(event)}**."
 
 
 def reversal_note(label: str) -> str:
@@ -90,6 +111,16 @@ def not_in_a_dm(what: str) -> str:
         return ("A Death Match is not drawn by agreement: its result is the rules' or a "
                 "host's (`/adjudicate draw:true`).")
     return "A Death Match is not aborted by its players: a host may `/void` it."
+
+
+def hosted_game(what: str) -> str:
+    verb = "drawn by agreement" if what == "draw" else "aborted by its players"
+    return (f"A game a host set up (a tournament's) is not {verb}: a host decides its "
+            "result.")
+
+
+def no_draw_with_the_computer() -> str:
+    return "The computer does not take draw offers; `/resign` ends a practice match."
 
 
 def draw_for_two() -> str:

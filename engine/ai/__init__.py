@@ -31,7 +31,7 @@ from engine.game import JSON, EngineError, Game
 from engine.registry import get_game
 
 __all__ = ["LEVELS", "Budget", "Decision", "Player", "bench_figures", "evaluator",
-           "level_budget", "player_for", "player_from_spec", "solver"]
+           "level_budget", "player_for", "player_from_spec", "player_with", "solver"]
 
 
 # game key -> module with make_player / evaluate / solve
@@ -55,6 +55,13 @@ def level_budget(level: int) -> Budget:
 def player_for(game_key: str, level: int) -> Player:
     """The searching player of a game at a level (1 weakest, 5 strongest)."""
     player: Player = _module(get_game(game_key).key).make_player(level_budget(level))
+    return player
+
+
+def player_with(game_key: str, budget: Budget) -> Player:
+    """The searching player of a game with a budget of one's own (a review's, or a
+    level's with a shorter move time)."""
+    player: Player = _module(get_game(game_key).key).make_player(budget)
     return player
 
 

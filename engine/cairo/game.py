@@ -142,10 +142,11 @@ class CairoCorridor(Game[CairoState, Move]):
         *,
         hints: bool = False,
         names: Sequence[str] | None = None,
+        verdict: str | None = None,
     ) -> bytes:
         from engine.cairo.render import render
 
-        return render(state, self.outcome(state), hints=hints, names=names)
+        return render(state, self.outcome(state), hints=hints, names=names, verdict=verdict)
 
     # ---- analysis ------------------------------------------------------------------
 

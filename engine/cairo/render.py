@@ -1,10 +1,12 @@
 """Board images: the 72 pentagons, the group letters, pieces, marks and a legend.
 
-Everything that does not depend on the position (the board drawn 4x larger and
-scaled down, the anti-aliased mask of every cell and piece, the letter badges, a
-palette) is built once per process. A render pastes solid colours through those
-masks, writes the legend and stores the picture as a 256-colour PNG, which encodes
-several times faster than a true-colour one and looks the same for flat drawings.
+Everything that does not depend on the position is built once per process: the board
+drawn 4x larger and scaled down, the anti-aliased mask of every cell and piece, the
+letter badges, a palette, and the empty board mapped to it (the *layer*). A render
+copies the layer and pastes, in palette mode, a ready-made tile for each cell that is
+not empty (a piece, a tint, a mark: each tile made once, the first time it is needed,
+through the cell's own mask, so that neighbours never overlap), draws the legend's
+text in true colour and maps only that strip to the palette.
 """
 
 from __future__ import annotations
@@ -26,7 +28,9 @@ from engine.cairo.geometry import (
 from engine.cairo.rules import analyse
 from engine.cairo.state import PIECES, SEAT_NAMES, CairoState
 from engine.game import Outcome
-from engine.imaging import fit_text, font, to_png
+from engine.imaging import font
+from engine.palette import Canvas, Layer, Palette
+from engine.text import draw_text, fit_line, fit_text
 
 SCALE = 20  # pixels per quarter unit
 SUPER = 4  # supersampling of the static drawing
@@ -72,6 +76,8 @@ class _CellArt:
     # the piece in each seat's colours: plain, with a gold rim (scored), faded (did not)
     patches: tuple[tuple[Image.Image, Image.Image, Image.Image], ...]
     centre: tuple[int, int]  # pixel centre for marks
+    box: tuple[int, int, int, int]  # what the cell's tiles cover
+    owned: Image.Image  # 255 where a pixel's colour depends on the cell (inside, piece)
 
 
 @dataclass(frozen=True)
@@ -82,7 +88,7 @@ class _Art:
     dot: Image.Image
     cross: Image.Image
     swatch: tuple[Image.Image, Image.Image]
-    palette: Image.Image
+    palette: Palette
 
 
 def _scaled(points: Sequence[tuple[float, float]], origin: tuple[int, int]) -> list[
@@ -183,7 +189,14 @@ def _cell_art(cell: Cell, lines: Image.Image) -> _CellArt:
         looks[2].paste(CELL, (0, 0), faded)
         patches.append((looks[0], looks[1], looks[2]))
     cx, cy = to_pixels(*cell.centroid)
-    return _CellArt(inside_at, inside, piece_at, piece, tuple(patches), (round(cx), round(cy)))
+    x0, y0 = min(inside_at[0], piece_at[0]), min(inside_at[1], piece_at[1])
+    x1 = max(inside_at[0] + inside.width, piece_at[0] + piece.width)
+    y1 = max(inside_at[1] + inside.height, piece_at[1] + piece.height)
+    owned = Image.new("L", (x1 - x0, y1 - y0), 0)
+    for at, mask in ((inside_at, inside), (piece_at, piece)):
+        owned.paste(255, (at[0] - x0, at[1] - y0), mask.point(lambda v: 255 if v else 0))
+    return _CellArt(inside_at, inside, piece_at, piece, tuple(patches), (round(cx), round(cy)),
+                    (x0, y0, x1, y1), owned)
 
 
 def _cropped(origin: tuple[int, int], mask: Image.Image) -> tuple[tuple[int, int], Image.Image]:
@@ -241,41 +254,66 @@ def _art() -> _Art:
         px, py = to_pixels(*group_centre(letter))
         letters.append(((round(px) - badge.width // 2, round(py) - badge.height // 2), badge))
     unfinished = _Art(background, cells, tuple(letters), _dot(), _cross(), _swatch(),
-                      Image.new("P", (1, 1)))
+                      Palette(()))
     return replace(unfinished, palette=_palette(unfinished))
 
 
-def _palette(art: _Art) -> Image.Image:
-    """A fixed 256-colour palette that holds every colour and blend a render uses."""
+def _palette(art: _Art) -> Palette:
+    """A fixed palette that holds every colour and blend a render uses."""
     third = len(CELLS) // 3
     everything = (1 << len(CELLS)) - 1
     black = (1 << third) - 1
     red = ((1 << 2 * third) - 1) & ~black
     samples = [
-        _compose(art, black, red, 0, everything & ~black & ~red, everything, 0, 0),
-        _compose(art, black, red, third, everything & ~black & ~red, 0, black | red >> 1, 0),
-        _compose(art, red, black, 1, 0, 0, 0, everything),
+        _whole(art, black, red, 0, everything & ~black & ~red, everything, 0, 0),
+        _whole(art, black, red, third, everything & ~black & ~red, 0, black | red >> 1, 0),
+        _whole(art, red, black, 1, 0, 0, 0, everything),
     ]
-    sheet = Image.new("RGB", (WIDTH, HEIGHT * len(samples)))
     for i, sample in enumerate(samples):
-        _legend(sample, art, ["Black", "Red"], ["12 left", "score 13"], (i % 2, "to play"),
-                 "Sample status line", "sample note")
-        sheet.paste(sample, (0, HEIGHT * i))
-    fitted = sheet.quantize(224, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-    colours = list(fitted.getpalette() or [])[: 224 * 3]
+        _swatches(sample, art)
+        _legend(sample, 0, ["Black", "Red"], ["12 left", "score 13"], (i % 2, "to play"),
+                "Sample status line", "sample note")
     # The plain fills exactly, so that flat areas never shift colour.
     exact = [BACKGROUND, FRAME, CELL, THIN_EDGE, GROUP_EDGE, TEXT, MUTED, *PIECE_FILL,
              *PIECE_RIM, CORRIDOR, CRITICAL, CROSS, GOLD, DOT_EDGE, (255, 255, 255)]
-    for colour in exact:
-        colours.extend(colour)
-    palette = Image.new("P", (1, 1))
-    palette.putpalette(colours)
-    return palette
+    return Palette.fit(samples, exact, 224)
 
 
-def _compose(art: _Art, black: int, red: int, last: int | None, corridor: int,
+# A cell's look: its tint (0 none, 1 the Corridor, 2 critical, with a cross), its piece
+# (None, or seat and 0 plain, 1 scored, 2 faded) and whether it holds the last move.
+Look = tuple[int, tuple[int, int] | None, bool]
+_EMPTY: Look = (0, None, False)
+
+
+def _paint(image: Image.Image, origin: tuple[int, int], art: _Art, index: int,
+           look: Look) -> None:
+    """Cell ``index`` in its look, on ``image`` whose top-left is ``origin`` on the board;
+    the letter badges over it, as on the whole board."""
+    ox, oy = origin
+    a = art.cells[index]
+    tint, piece, last = look
+    if tint:
+        image.paste(CORRIDOR if tint == 1 else CRITICAL,
+                    (a.inside_at[0] - ox, a.inside_at[1] - oy), a.inside)
+    if piece is not None:
+        seat, kind = piece
+        image.paste(a.patches[seat][kind], (a.piece_at[0] - ox, a.piece_at[1] - oy), a.piece)
+    if tint == 2:
+        cross = art.cross
+        image.paste(cross, (a.centre[0] - cross.width // 2 - ox,
+                            a.centre[1] - cross.height // 2 - oy), cross)
+    for (bx, by), badge in art.letters:
+        image.paste(badge, (bx - ox, by - oy), badge)
+    if last:
+        dot = art.dot
+        image.paste(dot, (a.centre[0] - dot.width // 2 - ox, a.centre[1] - dot.height // 2 - oy),
+                    dot)
+
+
+def _whole(art: _Art, black: int, red: int, last: int | None, corridor: int,
              critical: int, scored: int, faded: int) -> Image.Image:
-    """The board with pieces and marks, before the legend (masks are cell bitmasks)."""
+    """The whole board in true colour, drawn in one piece (masks are cell bitmasks):
+    what the palette is fitted to, and what the tiles add up to."""
     image = art.background.copy()
     cells = art.cells
     for index in cells_of(corridor):
@@ -303,28 +341,86 @@ def _compose(art: _Art, black: int, red: int, last: int | None, corridor: int,
     return image
 
 
-def _legend(image: Image.Image, art: _Art, labels: Sequence[str], counts: Sequence[str],
-            pill: tuple[int, str] | None, line: str, note: str) -> None:
-    """One row per player (piece, name, count, maybe a pill), a status line, a note."""
-    draw = ImageDraw.Draw(image)
+def _looks(black: int, red: int, last: int | None, corridor: int, critical: int,
+           scored: int, faded: int) -> list[tuple[int, Look]]:
+    """Each cell that is not empty, with its look."""
+    looks: dict[int, Look] = {}
+    for index in cells_of(corridor):
+        looks[index] = (1, None, False)
+    for index in cells_of(critical):
+        looks[index] = (2, None, False)
+    for seat, pieces in enumerate((black, red)):
+        for index in cells_of(pieces):
+            kind = 1 if scored >> index & 1 else 2 if faded >> index & 1 else 0
+            looks[index] = (looks.get(index, _EMPTY)[0], (seat, kind), False)
+    if last is not None:
+        tint, piece, _ = looks.get(last, _EMPTY)
+        looks[last] = (tint, piece, True)
+    return sorted(looks.items())
+
+
+def _owned(index: int) -> tuple[tuple[int, int, int, int], Image.Image]:
+    """The box of a cell and the mask (0 or 255) of the pixels whose colour depends on
+    what is on it: its inside (where a tint goes), its piece and marks."""
+    a = _art().cells[index]
+    return a.box, a.owned
+
+
+@lru_cache(maxsize=2048)
+def _tile(index: int, look: Look) -> Image.Image:
+    """Cell ``index`` in ``look``, mapped to the palette: pasted through ``_owned``."""
+    art = _art()
+    box, _ = _owned(index)
+    region = art.background.crop(box)
+    _paint(region, box[:2], art, index, look)
+    return art.palette.quantize(region)
+
+
+@lru_cache(maxsize=1)
+def _layer() -> Layer:
+    """The empty board with its letters and the legend's swatches."""
+    art = _art()
+    image = art.background.copy()
+    for position, badge in art.letters:
+        image.paste(badge, position, badge)
+    _swatches(image, art)
+    return Layer(image, art.palette)
+
+
+_LEGEND_TOP = BOARD_BOTTOM + 14
+
+
+def _swatches(image: Image.Image, art: _Art) -> None:
     left = MARGIN_X - 44
-    right = WIDTH - MARGIN_X + 44
     for seat in (0, 1):
         y = BOARD_BOTTOM + 20 + 44 * seat
         image.paste(PIECE_RIM[seat], (left, y), art.swatch[0])
         image.paste(PIECE_FILL[seat], (left, y), art.swatch[1])
+
+
+def _legend(image: Image.Image, top: int, labels: Sequence[str], counts: Sequence[str],
+            pill: tuple[int, str] | None, line: str, note: str,
+            names: Sequence[str] = ()) -> None:
+    """One row per player (name, count, maybe a pill), a status line, a note; drawn on
+    ``image`` whose top is at ``top`` on the board."""
+    draw = ImageDraw.Draw(image)
+    left = MARGIN_X - 44
+    right = WIDTH - MARGIN_X + 44
+    for seat in (0, 1):
+        y = BOARD_BOTTOM + 20 + 44 * seat - top
         label = fit_text(labels[seat], right - 250 - (left + 52), 26)
-        draw.text((left + 52, y), label, font=font(26, True), fill=TEXT)
-        draw.text((right, y + 2), counts[seat], font=font(24, True), fill=TEXT, anchor="ra")
+        draw_text(image, (left + 52, y), label, 26, True, TEXT)
+        draw_text(image, (right, y + 2), counts[seat], 24, True, TEXT, "ra")
         if pill is not None and pill[0] == seat:
-            box = draw.textbbox((0, 0), pill[1], font=font(20, True))
+            box = font(20, True).getbbox(pill[1])
             w = box[2] - box[0]
             x = right - 150 - w
             draw.rounded_rectangle([x - 10, y - 1, x + w + 10, y + 31], radius=8, fill=GOLD)
-            draw.text((x, y + 4), pill[1], font=font(20, True), fill=TEXT)
-    draw.text((left, BOARD_BOTTOM + 112), line, font=font(22, True), fill=TEXT)
+            draw_text(image, (x, y + 4), pill[1], 20, True, TEXT)
+    text, size = fit_line(line, right - left, 22, names=names, smallest=17)
+    draw_text(image, (left, BOARD_BOTTOM + 112 - top), text, size, True, TEXT)
     if note:
-        draw.text((left, BOARD_BOTTOM + 142), note, font=font(17), fill=MUTED)
+        draw_text(image, (left, BOARD_BOTTOM + 142 - top), note, 17, False, MUTED)
 
 
 def _swatch() -> tuple[Image.Image, Image.Image]:
@@ -367,36 +463,84 @@ def _result_line(state: CairoState, outcome: Outcome) -> str:
     return f"Tie {black}–{red}: {loser} placed the last piece and loses, {winner} wins"
 
 
-def render(state: CairoState, outcome: Outcome | None, *, hints: bool = False,
-           names: Sequence[str] | None = None) -> bytes:
-    art = _art()
+@dataclass(frozen=True)
+class _Content:
+    """What one board shows: cells as bitmasks, and the legend."""
+
+    cells: tuple[int, int, int | None, int, int, int, int]  # _whole's masks
+    labels: list[str]
+    counts: list[str]
+    pill: tuple[int, str] | None
+    line: str
+    note: str
+    names: list[str]
+
+
+def _content(state: CairoState, outcome: Outcome | None, hints: bool,
+             names: Sequence[str] | None, verdict: str | None) -> _Content:
     analysis = analyse(state.black | state.red)
     labels = [_label(0, names), _label(1, names)]
     occupied = state.black | state.red
+    shown = [n.strip() for n in names or () if n.strip()]
     if outcome is not None:
         assert outcome.scores is not None
         scored = occupied & analysis.adjacent
-        image = _compose(art, state.black, state.red, state.last, analysis.region, 0, scored,
-                         occupied & ~scored)
-        _legend(
-            image,
-            art,
-            labels,
-            [f"score {n}" for n in outcome.scores],
+        return _Content(
+            (state.black, state.red, state.last, analysis.region, 0, scored,
+             occupied & ~scored),
+            labels, [f"score {n}" for n in outcome.scores],
             None if outcome.winner is None else (outcome.winner, "wins"),
             _result_line(state, outcome),
-            "Green: the final Corridor. Gold rim: a piece touching it, which scores.",
-        )
-    else:
-        corridor = critical = 0
-        if hints:
-            critical = analysis.critical
-            corridor = analysis.region & ~critical
-        image = _compose(art, state.black, state.red, state.last, corridor, critical, 0, 0)
-        line = f"Move {state.placed + 1} · {SEAT_NAMES[state.turn]} to play"
-        if state.last is not None:
-            line += f" · last: {SEAT_NAMES[state.owner(state.last) or 0]} {CELLS[state.last].name}"
-        note = "Hints: green = the Corridor, × = would leave no Corridor." if hints else ""
-        left = [f"{PIECES - state.pieces(seat).bit_count()} left" for seat in (0, 1)]
-        _legend(image, art, labels, left, (state.turn, "to play"), line, note)
-    return to_png(image.quantize(palette=art.palette, dither=Image.Dither.NONE))
+            "Green: the final Corridor. Gold rim: a piece touching it, which scores.", shown)
+    corridor = critical = 0
+    if hints and verdict is None:
+        critical = analysis.critical
+        corridor = analysis.region & ~critical
+    cells = (state.black, state.red, state.last, corridor, critical, 0, 0)
+    counts = [f"{PIECES - state.pieces(seat).bit_count()} left" for seat in (0, 1)]
+    if verdict is not None:
+        return _Content(cells, labels, counts, None, verdict, "", shown)
+    line = f"Move {state.placed + 1} · {SEAT_NAMES[state.turn]} to play"
+    if state.last is not None:
+        line += f" · last: {SEAT_NAMES[state.owner(state.last) or 0]} {CELLS[state.last].name}"
+    note = "Hints: green = the Corridor, × = would leave no Corridor." if hints else ""
+    return _Content(cells, labels, counts, (state.turn, "to play"), line, note, shown)
+
+
+def _compose(state: CairoState, outcome: Outcome | None, hints: bool,
+             names: Sequence[str] | None, verdict: str | None) -> Image.Image:
+    """The whole picture in true colour, drawn in one piece: what the palette tiles and
+    the legend strip add up to (mapped to the palette)."""
+    art = _art()
+    c = _content(state, outcome, hints, names, verdict)
+    image = _whole(art, *c.cells)
+    _swatches(image, art)
+    _legend(image, 0, c.labels, c.counts, c.pill, c.line, c.note, c.names)
+    return image
+
+
+def render(state: CairoState, outcome: Outcome | None, *, hints: bool = False,
+           names: Sequence[str] | None = None, verdict: str | None = None) -> bytes:
+    """The board; ``verdict``: the game ended outside the rules (time, resignation, a
+    host), and this line says how, in place of whose turn it is."""
+    c = _content(state, outcome, hints, names, verdict)
+    canvas = Canvas(_layer())
+    for index, look in _looks(*c.cells):
+        box, mask = _owned(index)
+        canvas.paste(_tile(index, look), box[:2], mask)
+    strip = canvas.work((0, _LEGEND_TOP, WIDTH, HEIGHT))
+    _legend(strip, _LEGEND_TOP, c.labels, c.counts, c.pill, c.line, c.note, c.names)
+    return canvas.finish(_coloured(c.labels, c.line))
+
+
+def _coloured(*texts: str | Sequence[str]) -> list[Image.Image]:
+    """The emoji of texts drawn in colour, for the palette's free entries."""
+    from engine.text import text_art
+
+    out = []
+    for item in texts:
+        for text in [item] if isinstance(item, str) else item:
+            art = text_art(text, 26, True)
+            if art.colour is not None:
+                out.append(art.colour)
+    return out

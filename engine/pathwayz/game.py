@@ -121,10 +121,11 @@ class Pathwayz(Game[PathwayzState, Move]):
         *,
         hints: bool = False,
         names: Sequence[str] | None = None,
+        verdict: str | None = None,
     ) -> bytes:
         from engine.pathwayz.render import render
 
-        return render(state, hints=hints, names=names)
+        return render(state, hints=hints, names=names, verdict=verdict)
 
     def analyze(self, state: PathwayzState) -> JSON:
         """Piece counts, chains, and how many empty cells each colour still needs.

@@ -1,18 +1,22 @@
 """Pathwayz board images, sized for a phone in a chat client (952 px wide).
 
-The board, coordinates and key are drawn once, supersampled and scaled down; pieces
-and markers are anti-aliased sprites made once and pasted per render. Only the
-header text and, at the end, the winning chain are drawn per image.
+The board, coordinates and key are drawn once, supersampled and scaled down, and
+mapped to the game's fixed palette (the layer); pieces and markers are anti-aliased
+sprites. A render works in palette mode: each cell that is not empty is a ready-made
+palette tile (made once, the first time it is needed), and only the header and, at
+the end, the winning chain are drawn in true colour and mapped to the palette.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from engine.imaging import font, to_png
+from engine.imaging import font
+from engine.palette import Canvas, Layer, Palette
 from engine.pathwayz.geometry import (
     BIT,
     CELLS,
@@ -25,6 +29,7 @@ from engine.pathwayz.geometry import (
 from engine.pathwayz.notation import FILES
 from engine.pathwayz.rules import outcome
 from engine.pathwayz.state import BLACK, COLOUR_NAMES, WHITE, PathwayzState
+from engine.text import draw_text, fit_line, shorten, text_art, text_length
 
 CELL = 72
 BOARD_X = 44
@@ -195,18 +200,19 @@ def _draw_key(image: Image.Image) -> None:
 
 # ---- per render -----------------------------------------------------------------------
 
-
-def _short(name: str, limit: int = 20) -> str:
-    name = " ".join(name.split())
-    return name if len(name) <= limit else name[: limit - 1] + "…"
+_NAME_CELLS = 20  # display cells of a name in the header
 
 
-def _header(image: Image.Image, state: PathwayzState, names: Sequence[str] | None) -> None:
+def _short(name: str, limit: int = _NAME_CELLS) -> str:
+    return shorten(" ".join(name.split()), limit)
+
+
+def _header(image: Image.Image, state: PathwayzState, names: Sequence[str] | None,
+            verdict: str | None = None) -> None:
     sprites = _sprites()
     draw = ImageDraw.Draw(image)
     result = outcome(state)
-    focus = state.turn if result is None else result.winner
-    bold, regular = font(22, True), font(22)
+    focus = None if verdict is not None else state.turn if result is None else result.winner
     slot = (WIDTH - 2 * BOARD_X) // 2
     for seat in (WHITE, BLACK):
         x0 = BOARD_X + seat * slot
@@ -221,12 +227,16 @@ def _header(image: Image.Image, state: PathwayzState, names: Sequence[str] | Non
         image.paste(sprite, (x0 + 4, y0 + 5), sprite)
         label = COLOUR_NAMES[seat]
         x = x0 + 52
-        draw.text((x, y0 + 25), label, font=bold, fill=INK, anchor="lm")
-        x += round(draw.textlength(label, font=bold)) + 10
+        draw_text(image, (x, y0 + 25), label, 22, True, INK, "lm")
+        x += round(text_length(label, 22, True)) + 10
         if names is not None and seat < len(names) and names[seat].strip():
-            draw.text((x, y0 + 25), _short(names[seat]), font=regular, fill=INK, anchor="lm")
+            draw_text(image, (x, y0 + 25), _short(names[seat]), 22, False, INK, "lm")
     moves = state.occupied.bit_count()
-    if result is None:
+    shown: list[str] = []
+    if verdict is not None:
+        line, colour = verdict, CHAIN
+        shown = [n for n in names or () if n.strip()]
+    elif result is None:
         line = f"{COLOUR_NAMES[state.turn]} to move · move {moves + 1}"
         colour = INK
     elif result.winner is None:
@@ -235,20 +245,25 @@ def _header(image: Image.Image, state: PathwayzState, names: Sequence[str] | Non
     else:
         who = COLOUR_NAMES[result.winner]
         if names is not None and result.winner < len(names) and names[result.winner].strip():
-            who += f" ({_short(names[result.winner])})"
+            name = " ".join(names[result.winner].split())
+            who += f" ({name})"
+            shown = [name]
         line = f"{who} wins: {result.reason}"
         colour = CHAIN
     last = state.last_move()
-    if last is not None and result is None:
+    if last is not None and result is None and verdict is None:
         flips = state.flipped.bit_count()
         line += f" · last {COLOUR_NAMES[state.mover]} {last}"
         if last.permanent:
             line += f", {flips} flipped"
-    draw.text((BOARD_X, 82), line, font=font(20, True), fill=colour, anchor="lm")
+    text, size = fit_line(line, WIDTH - 2 * BOARD_X, 20, names=shown, smallest=15)
+    draw_text(image, (BOARD_X, 82), text, size, True, colour, "lm")
 
 
-def _chain_overlay(image: Image.Image, chain: list[int]) -> Image.Image:
-    """The winning chain as a green line through its pieces, drawn supersampled."""
+def _chain_overlay(image: Image.Image, chain: list[int],
+                   origin: tuple[int, int] = (0, 0)) -> Image.Image:
+    """The winning chain as a green line through its pieces, drawn supersampled, on
+    ``image`` whose top-left is at ``origin`` on the board."""
     xs = [cell_origin(c)[0] for c in chain]
     ys = [cell_origin(c)[1] for c in chain]
     x0, y0 = min(xs), min(ys)
@@ -266,8 +281,14 @@ def _chain_overlay(image: Image.Image, chain: list[int]) -> Image.Image:
     for px, py in points:
         draw.ellipse((px - dot, py - dot, px + dot, py + dot), fill=CHAIN)
     small = layer.resize((x1 - x0, y1 - y0), Image.Resampling.LANCZOS)
-    image.paste(small, (x0, y0), small)
+    image.paste(small, (x0 - origin[0], y0 - origin[1]), small)
     return image
+
+
+def _chain_box(chain: list[int]) -> tuple[int, int, int, int]:
+    xs = [cell_origin(c)[0] for c in chain]
+    ys = [cell_origin(c)[1] for c in chain]
+    return min(xs), min(ys), max(xs) + CELL, max(ys) + CELL
 
 
 def _winning_chain(state: PathwayzState) -> list[int]:
@@ -277,48 +298,119 @@ def _winning_chain(state: PathwayzState) -> list[int]:
     return shortest_chain(state.white if result.winner == WHITE else state.black)
 
 
-def render(
-    state: PathwayzState, *, hints: bool = False, names: Sequence[str] | None = None
-) -> bytes:
-    sprites = _sprites()
-    image = _background().copy()
-    flip = sprites["flip"]
-    for cell in indices(state.flipped):
-        x, y = cell_origin(cell)
-        image.paste(flip, (x + 1, y + 1))
+# A cell's look: flipped, its piece's sprite ("w", "b*"… or ""), the last-move frame,
+# and hint dots of White's and Black's cheapest routes.
+Look = tuple[bool, str, bool, bool, bool]
+
+
+def _looks(state: PathwayzState, hints: bool) -> dict[int, Look]:
+    looks: dict[int, Look] = {}
     permanent = state.permanent
+    dots: dict[int, tuple[bool, bool]] = {}
+    if hints and outcome(state) is None:
+        for colour in (WHITE, BLACK):
+            own, other = ((state.white, state.black) if colour == WHITE
+                          else (state.black, state.white))
+            found = cheapest_route(own, other)
+            for cell in found[1] if found is not None else ():
+                white, black = dots.get(cell, (False, False))
+                dots[cell] = (white or colour == WHITE, black or colour == BLACK)
+    flipped = set(indices(state.flipped))
     for cell in range(CELLS):
         bit = BIT[cell]
+        piece = ""
         if state.white & bit:
-            key = "w*" if permanent & bit else "w"
+            piece = "w*" if permanent & bit else "w"
         elif state.black & bit:
-            key = "b*" if permanent & bit else "b"
-        else:
-            continue
-        sprite = sprites[key]
-        image.paste(sprite, cell_origin(cell), sprite)
-    if state.last >= 0:
+            piece = "b*" if permanent & bit else "b"
+        white, black = dots.get(cell, (False, False))
+        look = (cell in flipped, piece, cell == state.last, white, black)
+        if any(look):
+            looks[cell] = look
+    return looks
+
+
+def _paint(image: Image.Image, origin: tuple[int, int], cell: int, look: Look) -> None:
+    sprites = _sprites()
+    x, y = cell_origin(cell)
+    x, y = x - origin[0], y - origin[1]
+    flipped, piece, last, white, black = look
+    if flipped:
+        image.paste(sprites["flip"], (x + 1, y + 1))
+    if piece:
+        sprite = sprites[piece]
+        image.paste(sprite, (x, y), sprite)
+    if last:
         frame = sprites["last"]
-        image.paste(frame, cell_origin(state.last), frame)
-    if hints and outcome(state) is None:
-        _hint_routes(image, state)
+        image.paste(frame, (x, y), frame)
+    for shown, key, dx in ((white, "hint_w", -12), (black, "hint_b", 12)):
+        if shown:
+            dot = sprites[key]
+            image.paste(dot, (x + CELL // 2 - 8 + dx, y + CELL // 2 - 8), dot)
+
+
+def _compose(state: PathwayzState, hints: bool, names: Sequence[str] | None,
+             verdict: str | None) -> Image.Image:
+    """The whole image in true colour, drawn in one piece: what the palette is fitted
+    to, and what the palette tiles add up to."""
+    image = _background().copy()
+    for cell, look in _looks(state, hints).items():
+        _paint(image, (0, 0), cell, look)
     chain = _winning_chain(state)
     if chain:
         _chain_overlay(image, chain)
-    _header(image, state, names)
-    return to_png(image)
+    _header(image, state, names, verdict)
+    return image
 
 
-def _hint_routes(image: Image.Image, state: PathwayzState) -> None:
-    """Dots on the empty cells of each colour's cheapest route from a to l."""
-    sprites = _sprites()
-    for colour, dx in ((WHITE, -12), (BLACK, 12)):
-        own, other = (state.white, state.black) if colour == WHITE else (state.black, state.white)
-        found = cheapest_route(own, other)
-        if found is None:
-            continue
-        sprite = sprites["hint_w" if colour == WHITE else "hint_b"]
-        for cell in found[1]:
+@lru_cache(maxsize=1)
+def _palette() -> Palette:
+    """One palette for every board, fitted once per process to two boards of a seeded
+    random game: its middle with hints, and its end with the winning chain."""
+    from engine.pathwayz.rules import legal_moves, place
+
+    rng = random.Random(7)
+    states = [PathwayzState()]
+    while outcome(states[-1]) is None:
+        states.append(place(states[-1], rng.choice(legal_moves(states[-1]))))
+    samples = [_compose(states[len(states) // 2], True, ["Alice", "Bob"], None),
+               _compose(states[-1], False, ["Alice", "Bob"], None)]
+    exact = [PAGE, INK, MUTED, WOOD, GRID, FRAME, WHITE_FILL, WHITE_EDGE, BLACK_FILL,
+             BLACK_EDGE, LAST, FLIP, CHAIN, HIGHLIGHT, TURN]
+    return Palette.fit(samples, exact, 224, close=True)
+
+
+@lru_cache(maxsize=1)
+def _layer() -> Layer:
+    return Layer(_background(), _palette())
+
+
+@lru_cache(maxsize=2048)
+def _tile(cell: int, look: Look) -> Image.Image:
+    layer = _layer()
+    x, y = cell_origin(cell)
+    region = layer.rgb.crop((x, y, x + CELL, y + CELL))
+    _paint(region, (x, y), cell, look)
+    return layer.palette.quantize(region)
+
+
+def render(
+    state: PathwayzState, *, hints: bool = False, names: Sequence[str] | None = None,
+    verdict: str | None = None,
+) -> bytes:
+    looks = _looks(state, hints and verdict is None)
+    canvas = Canvas(_layer())
+    for cell, look in looks.items():
+        canvas.paste(_tile(cell, look), cell_origin(cell))
+    chain = _winning_chain(state)
+    if chain:
+        box = _chain_box(chain)
+        region = canvas.work(box)
+        for cell, look in looks.items():
             x, y = cell_origin(cell)
-            image.paste(sprite, (x + CELL // 2 - 8 + dx, y + CELL // 2 - 8), sprite)
-
+            if box[0] <= x < box[2] and box[1] <= y < box[3]:
+                _paint(region, box[:2], cell, look)
+        _chain_overlay(region, chain, box[:2])
+    _header(canvas.work((0, 0, WIDTH, BOARD_Y - 7)), state, names, verdict)
+    emoji = [text_art(_short(n), 22).colour for n in names or ()]
+    return canvas.finish([im for im in emoji if im is not None])

@@ -155,10 +155,11 @@ class Quoridor(Game[QuoridorState, Move]):
         *,
         hints: bool = False,
         names: Sequence[str] | None = None,
+        verdict: str | None = None,
     ) -> bytes:
         from engine.quoridor.render import render
 
-        return render(state, hints=hints, names=names)
+        return render(state, hints=hints, names=names, verdict=verdict)
 
     def analyze(self, state: QuoridorState) -> JSON:
         return {

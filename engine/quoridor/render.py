@@ -1,7 +1,11 @@
 """Board images: a wooden 9x9 board with grooves, walls, pawns and a legend below.
 
 The board without pieces, the pawns and the walls are drawn once, supersampled and
-scaled down (anti-aliased), and cached; a render pastes them and writes the legend.
+scaled down (anti-aliased), and cached. A render works in palette mode on the empty
+board mapped to the game's fixed palette (the layer): it pastes palette tiles of the
+marks, walls and pawns where they stand (each tile made once, the first time it is
+needed, composed over what lies under it), and draws the legend in true colour, which
+alone is mapped to the palette.
 """
 
 from __future__ import annotations
@@ -11,11 +15,13 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from engine.imaging import font, to_png
+from engine.imaging import font
+from engine.palette import Canvas, Layer, Palette
 from engine.quoridor.geometry import SIZE, bits, place_anchor
 from engine.quoridor.notation import COLUMN_LETTERS, PawnMove, WallMove
 from engine.quoridor.rules import distances, outcome
 from engine.quoridor.state import QuoridorState
+from engine.text import draw_text, fit_line, fit_text, text_art, text_length
 
 RGB = tuple[int, int, int]
 
@@ -177,6 +183,178 @@ def _mini_wall(colour: str, used: bool) -> Image.Image:
 # ---- the image -------------------------------------------------------------------------
 
 _EDGES = {"row 9": "top", "row 1": "bottom", "column a": "left", "column i": "right"}
+_PAWN = 56
+HIGHLIGHT: RGB = (236, 226, 208)
+RULE: RGB = (220, 210, 196)
+USED_WALL: RGB = (222, 213, 200)
+
+Mark = tuple[int, int]  # square, alpha
+
+
+def _goal_edges(state: QuoridorState) -> tuple[tuple[str, str], ...]:
+    layout = state.layout
+    return tuple((_EDGES[layout.goal_names[s]], layout.names[s]) for s in range(state.seats))
+
+
+def _height(seats: int) -> int:
+    return BOARD + HEADER + seats * ROW + 14
+
+
+def _marks(state: QuoridorState) -> list[Mark]:
+    last = state.last
+    if isinstance(last, PawnMove) and state.last_from is not None:
+        return [(state.last_from, 110), (last.square, 170)]
+    return []
+
+
+def _wall_at(bit: int) -> tuple[int, int]:
+    x0, y0, _, _ = _wall_box(bit)
+    return x0 - 6, y0 - 6
+
+
+def _pawn_at(square: int) -> tuple[int, int]:
+    x, y = _square_box(square)
+    offset = (CELL - _PAWN) // 2
+    return x + offset, y + offset
+
+
+def _scene(state: QuoridorState) -> tuple[list[Mark], list[tuple[int, str, bool]],
+                                          list[tuple[int, str]]]:
+    """Marks, walls (bit, colour, glowing) and pawns (square, colour) of a position."""
+    colours = state.layout.names
+    last = state.last
+    walls = [(bit, colours[seat], isinstance(last, WallMove) and last.place == bit)
+             for seat, mask in enumerate(state.walls) for bit in bits(mask)]
+    pawns = [(state.pawns[seat], colours[seat]) for seat in state.active]
+    return _marks(state), walls, pawns
+
+
+def _compose(state: QuoridorState, hints: bool, names: Sequence[str] | None,
+             verdict: str | None) -> Image.Image:
+    """The whole image in true colour, drawn in one piece: what the palette is fitted
+    to, and what the palette tiles add up to."""
+    image = Image.new("RGB", (WIDTH, _height(state.seats)), LEGEND_BG)
+    image.paste(_background(_goal_edges(state)), (0, 0))
+    marks, walls, pawns = _scene(state)
+    for square, alpha in marks:
+        mark = _mark(alpha)
+        image.paste(mark, _square_box(square), mark)
+    for bit, colour, glow in walls:
+        sprite = _wall(colour, bit >= 64, glow)
+        image.paste(sprite, _wall_at(bit), sprite)
+    for square, colour in pawns:
+        sprite = _pawn(colour, _PAWN)
+        image.paste(sprite, _pawn_at(square), sprite)
+    _legend(state, image, BOARD, hints, names, verdict)
+    return image
+
+
+@lru_cache(maxsize=1)
+def _palette() -> Palette:
+    """One palette for every board, fitted once per process to boards of two and four
+    players (every seat colour, walls glowing and not, marks, legends)."""
+    from engine.quoridor.notation import read_move
+    from engine.quoridor.rules import apply
+    from engine.quoridor.state import start_state
+
+    samples = []
+    for seats, moves in ((2, ["e2", "e8", "e3h", "d7v", "d2"]),
+                         (4, ["e2", "b5", "e8", "h5", "c3h", "f6v", "a1h", "g7h", "e4v"])):
+        state = start_state(seats, 400)
+        for move in moves:
+            state = apply(state, read_move(move))
+        samples.append(_compose(state, True, ["Alice", "Bob", "Carol", "Dave"][:seats], None))
+    exact = [FRAME, PLATE_RGB, SQUARE, SQUARE_EDGE, INK, DARK, LEGEND_BG, LEGEND_INK, MUTED,
+             MARK, HIGHLIGHT, RULE, USED_WALL, *(c for pair in COLOURS.values() for c in pair)]
+    return Palette.fit(samples, exact, 224, close=True)
+
+
+@lru_cache(maxsize=8)
+def _layer(goal_edges: tuple[tuple[str, str], ...], seats: int) -> Layer:
+    image = Image.new("RGB", (WIDTH, _height(seats)), LEGEND_BG)
+    image.paste(_background(goal_edges), (0, 0))
+    return Layer(image, _palette())
+
+
+_MASKS: dict[int, Image.Image] = {}  # by the id of a cached (never freed) sprite
+
+
+def _mask(sprite: Image.Image) -> Image.Image:
+    """Where a sprite covers anything: one mask shared by every tile made of it."""
+    found = _MASKS.get(id(sprite))
+    if found is None:
+        found = _MASKS[id(sprite)] = sprite.getchannel("A").point(lambda v: 255 if v else 0)
+    return found
+
+
+@lru_cache(maxsize=256)
+def _mark_tile(goal_edges: tuple[tuple[str, str], ...], square: int,
+               alpha: int) -> tuple[Image.Image, Image.Image]:
+    layer = _layer(goal_edges, 2)
+    x, y = _square_box(square)
+    region = layer.rgb.crop((x, y, x + CELL, y + CELL))
+    mark = _mark(alpha)
+    region.paste(mark, (0, 0), mark)
+    return layer.palette.quantize(region), _mask(mark)
+
+
+Wall = tuple[int, str, bool]  # bit, colour, glowing
+
+
+@lru_cache(maxsize=2048)
+def _wall_tile(goal_edges: tuple[tuple[str, str], ...], wall: Wall, marks: tuple[Mark, ...],
+               under: tuple[Wall, ...]) -> tuple[Image.Image, Image.Image]:
+    """A wall over the board, over the marks of squares its sprite reaches and over the
+    walls drawn before it that it touches."""
+    layer = _layer(goal_edges, 2)
+    bit, colour, glow = wall
+    sprite = _wall(colour, bit >= 64, glow)
+    x, y = _wall_at(bit)
+    region = layer.rgb.crop((x, y, x + sprite.width, y + sprite.height))
+    for square, alpha in marks:
+        mark = _mark(alpha)
+        sx, sy = _square_box(square)
+        region.paste(mark, (sx - x, sy - y), mark)
+    for other, other_colour, other_glow in (*under, wall):
+        below = _wall(other_colour, other >= 64, other_glow)
+        ox, oy = _wall_at(other)
+        region.paste(below, (ox - x, oy - y), below)
+    return layer.palette.quantize(region), _mask(sprite)
+
+
+@lru_cache(maxsize=1024)
+def _pawn_tile(goal_edges: tuple[tuple[str, str], ...], square: int, colour: str,
+               mark: int) -> tuple[Image.Image, Image.Image]:
+    layer = _layer(goal_edges, 2)
+    sprite = _pawn(colour, _PAWN)
+    x, y = _pawn_at(square)
+    region = layer.rgb.crop((x, y, x + _PAWN, y + _PAWN))
+    if mark:
+        tint = _mark(mark)
+        sx, sy = _square_box(square)
+        region.paste(tint, (sx - x, sy - y), tint)
+    region.paste(sprite, (0, 0), sprite)
+    return layer.palette.quantize(region), _mask(sprite)
+
+
+def _sprite_box(bit: int) -> tuple[int, int, int, int]:
+    x0, y0 = _wall_at(bit)
+    sprite = _wall("White", bit >= 64, False)
+    return x0, y0, x0 + sprite.width, y0 + sprite.height
+
+
+def _meet(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _touching(bit: int, marks: list[Mark]) -> tuple[Mark, ...]:
+    box = _sprite_box(bit)
+    out = []
+    for square, alpha in marks:
+        sx, sy = _square_box(square)
+        if _meet(box, (sx, sy, sx + CELL, sy + CELL)):
+            out.append((square, alpha))
+    return tuple(out)
 
 
 def render(
@@ -184,60 +362,36 @@ def render(
     *,
     hints: bool = False,
     names: Sequence[str] | None = None,
+    verdict: str | None = None,
 ) -> bytes:
+    edges = _goal_edges(state)
+    canvas = Canvas(_layer(edges, state.seats))
+    marks, walls, pawns = _scene(state)
+    for square, alpha in marks:
+        tile, mask = _mark_tile(edges, square, alpha)
+        canvas.paste(tile, _square_box(square), mask)
+    boxes = [_sprite_box(bit) for bit, _, _ in walls]
+    for i, wall in enumerate(walls):
+        under = tuple(walls[j] for j in range(i) if _meet(boxes[i], boxes[j]))
+        tile, mask = _wall_tile(edges, wall, _touching(wall[0], marks), under)
+        canvas.paste(tile, _wall_at(wall[0]), mask)
+    marked = dict(marks)
+    for square, colour in pawns:
+        tile, mask = _pawn_tile(edges, square, colour, marked.get(square, 0))
+        canvas.paste(tile, _pawn_at(square), mask)
+    legend = canvas.work((0, BOARD, WIDTH, _height(state.seats)))
+    _legend(state, legend, 0, hints, names, verdict)
+    return canvas.finish(_emoji(names))
+
+
+def _emoji(names: Sequence[str] | None) -> list[Image.Image]:
+    arts = [text_art(name, 22, True) for name in names or ()]
+    return [art.colour for art in arts if art.colour is not None]
+
+
+def _headline(state: QuoridorState, names: Sequence[str] | None,
+              verdict: str | None) -> str:
     layout = state.layout
-    seats = state.seats
-    colours = layout.names
-    goal_edges = tuple(
-        (_EDGES[layout.goal_names[s]], colours[s]) for s in range(seats)
-    )
-    height = BOARD + HEADER + seats * ROW + 14
-    image = Image.new("RGB", (WIDTH, height), LEGEND_BG)
-    image.paste(_background(goal_edges), (0, 0))
-
-    last = state.last
-    if isinstance(last, PawnMove) and state.last_from is not None:
-        for sq, alpha in ((state.last_from, 110), (last.square, 170)):
-            mark = _mark(alpha)
-            image.paste(mark, _square_box(sq), mark)
-
-    # Walls in their owners' colours; the last one placed glows.
-    for seat, mask in enumerate(state.walls):
-        for bit in bits(mask):
-            glow = isinstance(last, WallMove) and last.place == bit
-            sprite = _wall(colours[seat], bit >= 64, glow)
-            x0, y0, _, _ = _wall_box(bit)
-            image.paste(sprite, (x0 - 6, y0 - 6), sprite)
-
-    size = 56
-    for seat in state.active:
-        x, y = _square_box(state.pawns[seat])
-        sprite = _pawn(colours[seat], size)
-        offset = (CELL - size) // 2
-        image.paste(sprite, (x + offset, y + offset), sprite)
-
-    _legend(state, image, hints, names)
-    return to_png(image)
-
-
-def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, room: int) -> str:
-    """``text`` in bold at ``size``, cut short with an ellipsis to fit ``room`` pixels."""
-    face = font(size, bold=True)
-    if draw.textlength(text, font=face) <= room:
-        return text
-    while text and draw.textlength(text + "…", font=face) > room:
-        text = text[:-1]
-    return text.rstrip() + "…"
-
-
-def _legend(
-    state: QuoridorState,
-    image: Image.Image,
-    hints: bool,
-    names: Sequence[str] | None,
-) -> None:
-    layout = state.layout
-    draw = ImageDraw.Draw(image)
     result = outcome(state)
 
     def who(seat: int) -> str:
@@ -245,48 +399,61 @@ def _legend(
             return f"{names[seat]} ({layout.names[seat]})"
         return layout.names[seat]
 
+    if verdict is not None:
+        return verdict
     if result is None:
         headline = f"{who(state.turn)} to move"
         if state.passed:
             passed = ", ".join(layout.names[s] for s in state.passed)
             headline += f"  ·  {passed} had no move and passed"
-    elif result.winner is not None:
-        headline = f"{who(result.winner)} wins: {result.reason}"
-    else:
-        headline = f"Draw: {result.reason}"
-    top = BOARD
+        return headline
+    if result.winner is not None:
+        return f"{who(result.winner)} wins: {result.reason}"
+    return f"Draw: {result.reason}"
+
+
+def _legend(
+    state: QuoridorState,
+    image: Image.Image,
+    top: int,
+    hints: bool,
+    names: Sequence[str] | None,
+    verdict: str | None,
+) -> None:
+    """The legend below the board, on ``image`` where the board's bottom is at ``top``."""
+    layout = state.layout
+    draw = ImageDraw.Draw(image)
+    result = outcome(state)
+    headline = _headline(state, names, verdict)
     room = WIDTH - 48
     if state.last is not None:
         last = f"last: {state.last}"
-        draw.text((WIDTH - 24, top + HEADER // 2 + 2), last, font=font(20), fill=MUTED,
-                  anchor="rm")
-        room -= round(draw.textlength(last, font=font(20))) + 24
-    size = 24
-    while size > 17 and draw.textlength(headline, font=font(size, bold=True)) > room:
-        size -= 1
-    draw.text((24, top + HEADER // 2 + 2), _fit(draw, headline, size, room), fill=LEGEND_INK,
-              font=font(size, bold=True), anchor="lm")
-    draw.line((24, top + HEADER, WIDTH - 24, top + HEADER), fill=(220, 210, 196), width=2)
+        draw_text(image, (WIDTH - 24, top + HEADER // 2 + 2), last, 20, False, MUTED, "rm")
+        room -= round(text_length(last, 20)) + 24
+    shown = [n for n in names or () if n]
+    text, size = fit_line(headline, room, 24, names=shown, smallest=17)
+    draw_text(image, (24, top + HEADER // 2 + 2), text, size, True, LEGEND_INK, "lm")
+    draw.line((24, top + HEADER, WIDTH - 24, top + HEADER), fill=RULE, width=2)
 
-    steps = distances(state) if hints else None
-    name_font = font(22, bold=True)
+    steps = distances(state) if hints and verdict is None else None
     small = font(19)
     for seat in range(state.seats):
         y = top + HEADER + seat * ROW + ROW // 2 + 4
         out = seat in state.eliminated
         colour = layout.names[seat]
-        if (state.turn == seat and result is None) or (result and result.winner == seat):
+        moving = state.turn == seat and result is None and verdict is None
+        if moving or (result and result.winner == seat):
             draw.rounded_rectangle((14, y - ROW // 2 + 3, WIDTH - 14, y + ROW // 2 - 3),
-                                   radius=10, fill=(236, 226, 208))
+                                   radius=10, fill=HIGHLIGHT)
         pawn = _pawn(colour, 34)
         image.paste(pawn, (26, y - 17), pawn)
         ink = MUTED if out else LEGEND_INK
         label = colour
         if names is not None and seat < len(names) and names[seat]:
             suffix = f" ({colour})"
-            room = 420 - 72 - round(draw.textlength(suffix, font=name_font))
-            label = _fit(draw, names[seat], 22, room) + suffix
-        draw.text((72, y), label, font=name_font, fill=ink, anchor="lm")
+            label = fit_text(names[seat], 420 - 72 - round(text_length(suffix, 22, True)),
+                             22) + suffix
+        draw_text(image, (72, y), label, 22, True, ink, "lm")
         goal = f"to {layout.goal_names[seat]}"
         if out:
             goal = "left the game"
@@ -299,4 +466,4 @@ def _legend(
         for i in range(layout.walls):
             bar = _mini_wall(colour, i >= left)
             image.paste(bar, (x + i * 12, y - 13), bar)
-        draw.text((WIDTH - 28, y), str(left), font=name_font, fill=ink, anchor="rm")
+        draw_text(image, (WIDTH - 28, y), str(left), 22, True, ink, "rm")

@@ -147,10 +147,11 @@ class SigmaEscape(Game[SigmaState, Move]):
         *,
         hints: bool = False,
         names: Sequence[str] | None = None,
+        verdict: str | None = None,
     ) -> bytes:
         from engine.sigma.render import render
 
-        return render(state, names=names)
+        return render(state, names=names, verdict=verdict)
 
     # ---- analysis ------------------------------------------------------------------
 

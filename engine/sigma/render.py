@@ -8,6 +8,10 @@ dots; every usable side of the player to move carries its number in a gold badge
 the edge it opens through; other live arrows are small triangles; the last card placed
 has an orange outline. Below: the players, each hand drawn small with names, counts
 and numbered arrows, and a status line (at the end, who won and why).
+
+The grid changes with every card, so there is no static layer to keep: a board is
+drawn whole each time, but straight in the entries of the game's fixed palette, and
+its text comes from a cache of small palette tiles.
 """
 
 from __future__ import annotations
@@ -15,15 +19,18 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from functools import lru_cache
+from math import floor
 
 from PIL import Image, ImageDraw
 
 from engine.game import Outcome
 from engine.imaging import fit_text, font, to_png
+from engine.palette import Palette, give_back_memory, png_of
 from engine.sigma import rules
 from engine.sigma.deck import BLACK, DEFAULT_DECK, WHITE, Card, Deck
 from engine.sigma.geometry import NOTHING, Cell, neighbours, opposite, step
 from engine.sigma.state import SEAT_NAMES, Board, SigmaState
+from engine.text import draw_text, fit_line, text_art, text_length
 
 WIDTH = 960
 HEADER = 58
@@ -59,6 +66,76 @@ ARROW_ON_WHITE: Colour = (110, 106, 100)
 ARROW_ON_BLACK: Colour = (190, 190, 198)
 FADED: Colour = (200, 196, 188)
 WIN_BG: Colour = (250, 204, 72)
+
+
+Ink = int | Colour
+
+
+class _Pen:
+    """Draws on an RGB image, or on a palette image with the palette entry each colour
+    maps to: lines, fills and outlines are not anti-aliased, so either way every pixel
+    gets the entry the true colour maps to; text is drawn in true colour on its
+    background (``bg``, flat under it) and that little box mapped to the palette."""
+
+    def __init__(self, image: Image.Image, palette: Palette | None = None) -> None:
+        self.image = image
+        self.draw = ImageDraw.Draw(image)
+        self.palette = palette
+        self._inks: dict[Colour, int] = {}
+
+    def ink(self, colour: Colour | None) -> Ink | None:
+        if colour is None or self.palette is None:
+            return colour
+        found = self._inks.get(colour)
+        if found is None:
+            found = self._inks[colour] = self.palette.index(colour)
+        return found
+
+    def rectangle(self, box: Sequence[float], fill: Colour | None = None,
+                  outline: Colour | None = None, width: int = 1) -> None:
+        self.draw.rectangle(tuple(box), fill=self.ink(fill), outline=self.ink(outline),
+                            width=width)
+
+    def rounded_rectangle(self, box: Sequence[float], radius: float,
+                          fill: Colour | None = None, outline: Colour | None = None,
+                          width: int = 1) -> None:
+        self.draw.rounded_rectangle(tuple(box), radius=radius, fill=self.ink(fill),
+                                    outline=self.ink(outline), width=width)
+
+    def line(self, xy: Sequence[float], fill: Colour, width: int = 1) -> None:
+        self.draw.line(tuple(xy), fill=self.ink(fill), width=width)
+
+    def ellipse(self, box: Sequence[float], fill: Colour | None = None,
+                outline: Colour | None = None, width: int = 1) -> None:
+        self.draw.ellipse(tuple(box), fill=self.ink(fill), outline=self.ink(outline),
+                          width=width)
+
+    def polygon(self, xy: list[tuple[float, float]], fill: Colour) -> None:
+        self.draw.polygon(xy, fill=self.ink(fill))
+
+    def text(self, xy: tuple[float, float], text: str, size: int, bold: bool, fill: Colour,
+             bg: Colour, anchor: str = "la") -> None:
+        if self.palette is None:
+            draw_text(self.image, xy, text, size, bold, fill, anchor)
+            return
+        tile, mask, at = _text_tile(text, size, bold, anchor, (xy[0] % 1, xy[1] % 1), fill,
+                                    bg, self.palette.colours)
+        self.image.paste(tile, (floor(xy[0]) + at[0], floor(xy[1]) + at[1]), mask)
+
+
+@lru_cache(maxsize=1024)
+def _text_tile(text: str, size: int, bold: bool, anchor: str, start: tuple[float, float],
+               fill: Colour, bg: Colour, colours: tuple[int, ...]
+               ) -> tuple[Image.Image, Image.Image, tuple[int, int]]:
+    """Text on its flat background mapped to the palette, with the mask of its pixels."""
+    art = text_art(text, size, bold, anchor, start)
+    region = Image.new("RGB", art.mask.size, bg)
+    region.paste(fill, (0, 0), art.mask)
+    covered = art.mask.point(lambda v: 255 if v else 0)
+    if art.colour is not None:
+        region.paste(art.colour, (0, 0), art.colour)
+        covered.paste(255, (0, 0), art.colour.getchannel("A").point(lambda v: 255 if v else 0))
+    return Palette(colours).quantize(region), covered, art.offset
 
 
 class _Grid:
@@ -112,22 +189,21 @@ def _triangle(centre: tuple[float, float], d: int, size: float) -> list[tuple[fl
             (base[0] - px * size * 0.7, base[1] - py * size * 0.7)]
 
 
-def _badge(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, radius: float,
+def _badge(pen: _Pen, centre: tuple[float, float], text: str, radius: float,
            fill: Colour = GOLD, ink: Colour = INK) -> None:
     x, y = centre
     w = max(radius, radius * 0.62 * len(text))
-    draw.rounded_rectangle((x - w, y - radius, x + w, y + radius), radius=radius, fill=fill,
-                           outline=ink, width=max(1, round(radius / 9)))
-    draw.text((x, y + 0.5), text, font=font(max(11, round(radius * 1.25)), True), fill=ink,
-              anchor="mm")
+    pen.rounded_rectangle((x - w, y - radius, x + w, y + radius), radius=radius, fill=fill,
+                          outline=ink, width=max(1, round(radius / 9)))
+    pen.text((x, y + 0.5), text, max(11, round(radius * 1.25)), True, ink, fill, "mm")
 
 
-def _board(draw: ImageDraw.ImageDraw, image: Image.Image, state: SigmaState, board: Board,
+def _board(pen: _Pen, state: SigmaState, board: Board,
            numbered: list[tuple[Cell, int]], over: bool) -> None:
     shown = set(board.colour) | set(board.blanks) | {step(c, d) for c, d in numbered}
     grid = _Grid(shown)
     size = grid.size
-    draw.rectangle((BOARD_X, BOARD_Y, BOARD_X + BOARD_W, BOARD_Y + BOARD_H), fill=TABLE)
+    pen.rectangle((BOARD_X, BOARD_Y, BOARD_X + BOARD_W, BOARD_Y + BOARD_H), fill=TABLE)
     # faint grid over the drawn rows and columns
     x0, y0, _, _ = grid.box((grid.r0, grid.c0))
     _, _, x1, y1 = grid.box((grid.r1, grid.c1))
@@ -136,11 +212,11 @@ def _board(draw: ImageDraw.ImageDraw, image: Image.Image, state: SigmaState, boa
     for r in range(grid.r0, grid.r1 + 2):
         y = grid.y + r * size
         if y0 <= y <= y1:
-            draw.line((x0, y, x1, y), fill=GRID, width=1)
+            pen.line((x0, y, x1, y), fill=GRID, width=1)
     for c in range(grid.c0, grid.c1 + 2):
         x = grid.x + c * size
         if x0 <= x <= x1:
-            draw.line((x, y0, x, y1), fill=GRID, width=1)
+            pen.line((x, y0, x, y1), fill=GRID, width=1)
 
     main = board.main
     top = board.top
@@ -149,26 +225,26 @@ def _board(draw: ImageDraw.ImageDraw, image: Image.Image, state: SigmaState, boa
     for cell, shade in colour.items():
         bx0, by0, bx1, by1 = grid.box(cell)
         if shade == BLACK:
-            draw.rectangle((bx0, by0, bx1, by1), fill=BLACK_CELL)
+            pen.rectangle((bx0, by0, bx1, by1), fill=BLACK_CELL)
         elif cell in main:
-            draw.rectangle((bx0, by0, bx1, by1), fill=WHITE_CELL)
+            pen.rectangle((bx0, by0, bx1, by1), fill=WHITE_CELL)
         else:
-            draw.rectangle((bx0, by0, bx1, by1), fill=CUT_OFF)
+            pen.rectangle((bx0, by0, bx1, by1), fill=CUT_OFF)
             for k in range(-size, size, hatch_step):  # hatching: cut off from the group
-                draw.line((bx0 + max(0, k), by0 + max(0, -k), bx0 + min(size, size + k),
+                pen.line((bx0 + max(0, k), by0 + max(0, -k), bx0 + min(size, size + k),
                            by0 + min(size, size - k)), fill=HATCH, width=1)
     for cell in board.blanks:
         bx0, by0, bx1, by1 = grid.box(cell)
         inset = max(2, size // 10)
-        draw.rectangle((bx0 + inset, by0 + inset, bx1 - inset, by1 - inset), fill=BLANK_FILL)
+        pen.rectangle((bx0 + inset, by0 + inset, bx1 - inset, by1 - inset), fill=BLANK_FILL)
         r = max(3, size // 9)
         cx, cy = (bx0 + bx1) / 2, (by0 + by1) / 2
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=BLANK)
+        pen.ellipse((cx - r, cy - r, cx + r, cy + r), fill=BLANK)
     # the Nothing card: a ring
     nx0, ny0, nx1, ny1 = grid.box(NOTHING)
     ring = size * 0.28
     cx, cy = (nx0 + nx1) / 2, (ny0 + ny1) / 2
-    draw.ellipse((cx - ring, cy - ring, cx + ring, cy + ring), outline=MAIN_EDGE,
+    pen.ellipse((cx - ring, cy - ring, cx + ring, cy + ring), outline=MAIN_EDGE,
                  width=max(2, size // 14))
     # thin card outlines: between cells showing different cards, and around them
     thin = max(1, size // 26)
@@ -178,14 +254,14 @@ def _board(draw: ImageDraw.ImageDraw, image: Image.Image, state: SigmaState, boa
                 line_colour = OUTLINE_ON_BLACK if colour[cell] == BLACK else OUTLINE_ON_WHITE
                 if colour.get(nb) == BLACK and colour[cell] == BLACK:
                     line_colour = OUTLINE_ON_BLACK
-                draw.line(grid.edge(cell, d), fill=line_colour, width=thin * 2)
+                pen.line(grid.edge(cell, d), fill=line_colour, width=thin * 2)
     # White's main group: a thick green outline
     thick = max(3, size // 11)
     for cell in main:
         for d, nb in enumerate(neighbours(cell)):
             if nb not in main:
                 ex0, ey0, ex1, ey1 = grid.edge(cell, d)
-                draw.line((ex0, ey0, ex1, ey1), fill=MAIN_EDGE, width=thick)
+                pen.line((ex0, ey0, ex1, ey1), fill=MAIN_EDGE, width=thick)
     # the last card placed: an orange outline round what shows of it
     if state.placed:
         last = len(board.layers) - 1
@@ -193,7 +269,7 @@ def _board(draw: ImageDraw.ImageDraw, image: Image.Image, state: SigmaState, boa
         for cell in cells:
             for d, nb in enumerate(neighbours(cell)):
                 if nb not in cells:
-                    draw.line(grid.edge(cell, d), fill=LAST, width=thick)
+                    pen.line(grid.edge(cell, d), fill=LAST, width=thick)
     # arrows: triangles; the mover's usable sides: numbered badges
     numbers = {side: n for n, side in enumerate(numbered, start=1)}
     for index, layer in enumerate(board.layers):
@@ -204,7 +280,7 @@ def _board(draw: ImageDraw.ImageDraw, image: Image.Image, state: SigmaState, boa
             dr, dc = ((-1, 0), (0, 1), (1, 0), (0, -1))[d]
             centre = (mx - dc * size * 0.16, my - dr * size * 0.16)
             fill = ARROW_ON_BLACK if layer.colour == BLACK else ARROW_ON_WHITE
-            draw.polygon(_triangle(centre, d, size * 0.11), fill=fill)
+            pen.polygon(_triangle(centre, d, size * 0.11), fill=fill)
     # A badge sits on the edge its side opens through; where two numbered arrows face
     # each other across one edge, each moves into its own cell, a little smaller.
     radius = max(9.0, size * 0.24)
@@ -212,22 +288,21 @@ def _board(draw: ImageDraw.ImageDraw, image: Image.Image, state: SigmaState, boa
         mx, my = grid.edge_middle(cell, d)
         if (step(cell, d), opposite(d)) in numbers:
             dr, dc = ((-1, 0), (0, 1), (1, 0), (0, -1))[d]
-            _badge(draw, (mx - dc * size * 0.26, my - dr * size * 0.26), str(n),
+            _badge(pen, (mx - dc * size * 0.26, my - dr * size * 0.26), str(n),
                    max(9.0, size * 0.21))
         else:
-            _badge(draw, (mx, my), str(n), radius)
+            _badge(pen, (mx, my), str(n), radius)
     if not over and not numbered:
-        draw.text((BOARD_X + 10, BOARD_Y + 8), "no usable side", font=font(18, True), fill=MUTED)
+        pen.text((BOARD_X + 10, BOARD_Y + 8), "no usable side", 18, True, MUTED, TABLE)
 
 
-def _mini_card(draw: ImageDraw.ImageDraw, card: Card, x: float, y: float, m: int,
-               faded: bool) -> None:
+def _mini_card(pen: _Pen, card: Card, x: float, y: float, m: int, faded: bool) -> None:
     """A card of a hand with its box's top-left at (x, y), cells of ``m`` pixels, arrows
     numbered in deck order."""
     fill = (WHITE_CELL if card.colour == WHITE else BLACK_CELL) if not faded else FADED
     rim = OUTLINE_ON_WHITE
     for r, c in card.cells:
-        draw.rectangle((x + c * m, y + r * m, x + (c + 1) * m, y + (r + 1) * m), fill=fill,
+        pen.rectangle((x + c * m, y + r * m, x + (c + 1) * m, y + (r + 1) * m), fill=fill,
                        outline=rim, width=1)
     for n, arrow in enumerate(card.arrows, start=1):
         r, c = arrow.cell
@@ -235,32 +310,35 @@ def _mini_card(draw: ImageDraw.ImageDraw, card: Card, x: float, y: float, m: int
         dr, dc = ((-1, 0), (0, 1), (1, 0), (0, -1))[arrow.dir]
         centre = (cx + dc * m * 0.95, cy + dr * m * 0.95)
         if faded:
-            _badge(draw, centre, str(n), m * 0.36, fill=BG, ink=FADED)
+            _badge(pen, centre, str(n), m * 0.36, fill=BG, ink=FADED)
         else:
-            _badge(draw, centre, str(n), m * 0.36)
+            _badge(pen, centre, str(n), m * 0.36)
 
 
 def _card_width(card: Card, m: int) -> int:
     return max(len(card.rows[0]) * m + 2 * m, 3 * m)
 
 
-def _hands(draw: ImageDraw.ImageDraw, state: SigmaState, board: Board, outcome: Outcome | None,
-           names: Sequence[str] | None) -> None:
+def _hands(pen: _Pen, state: SigmaState, board: Board,
+           outcome: Outcome | None, names: Sequence[str] | None, verdict: str | None) -> None:
     for seat in (WHITE, BLACK):
         y = HAND_TOP + seat * HAND_ROW
         left = sum(board.hands[seat])
         role = "mouse" if seat == WHITE else "cat"
         label = f"{SEAT_NAMES[seat]} ({role})"
+        shown = []
         if names and seat < len(names) and names[seat].strip():
-            label += f" · {names[seat].strip()}"
+            shown = [names[seat].strip()]
+            label += f" · {shown[0]}"
         label += f" · {left} card{'s' if left != 1 else ''} left"
         swatch = WHITE_CELL if seat == WHITE else BLACK_CELL
-        draw.rectangle((24, y + 4, 46, y + 26), fill=swatch, outline=INK, width=2)
-        draw.text((56, y + 2), fit_text(label, 620, 22), font=font(22, True), fill=INK)
-        if outcome is None and state.turn == seat:
-            _pill(draw, WIDTH - 24, y, "to play", GOLD)
+        pen.rectangle((24, y + 4, 46, y + 26), fill=swatch, outline=INK, width=2)
+        label, size = fit_line(label, 620, 22, names=shown)
+        pen.text((56, y + 2), label, size, True, INK, BG)
+        if outcome is None and verdict is None and state.turn == seat:
+            _pill(pen, WIDTH - 24, y, "to play", GOLD)
         elif outcome is not None and outcome.winner == seat:
-            _pill(draw, WIDTH - 24, y, "wins", WIN_BG)
+            _pill(pen, WIDTH - 24, y, "wins", WIN_BG)
         x = 30.0
         cy = y + 34
         hand = state.deck.hands[seat]
@@ -272,44 +350,48 @@ def _hands(draw: ImageDraw.ImageDraw, state: SigmaState, board: Board, outcome: 
             w = _card_width(card, m)
             faded = count == 0
             top = cy + m + (3 - len(card.rows)) * m / 2
-            _mini_card(draw, card, x + m, top, m, faded)
+            _mini_card(pen, card, x + m, top, m, faded)
             caption = card.name + (f" ×{count}" if count > 1 else "")
             if faded:
                 caption = f"{card.name} ×0"
-            draw.text((x + w / 2, cy + 5 * m + 6), caption, font=font(max(12, m - 4), True),
-                      fill=FADED if faded else INK, anchor="ma")
+            pen.text((x + w / 2, cy + 5 * m + 6), caption, max(12, m - 4), True,
+                     FADED if faded else INK, BG, "ma")
             x += w + 16
 
 
-def _pill(draw: ImageDraw.ImageDraw, right: int, y: int, text: str, fill: Colour) -> None:
-    face = font(20, True)
-    w = draw.textlength(text, font=face)
-    draw.rounded_rectangle((right - w - 20, y, right, y + 30), radius=8, fill=fill)
-    draw.text((right - w - 10, y + 4), text, font=face, fill=INK)
+def _pill(pen: _Pen, right: int, y: int, text: str, fill: Colour) -> None:
+    w = text_length(text, 20, True)
+    pen.rounded_rectangle((right - w - 20, y, right, y + 30), radius=8, fill=fill)
+    pen.text((right - w - 10, y + 4), text, 20, True, INK, fill)
 
 
-def _header(draw: ImageDraw.ImageDraw, deck: Deck) -> None:
-    draw.text((24, 14), "Sigma Escape", font=font(28, True), fill=INK)
+def _header(pen: _Pen, deck: Deck) -> None:
+    pen.text((24, 14), "Sigma Escape", 28, True, INK, BG)
     note = deck.name + (" · a reconstruction, not the real cards" if deck.reconstruction
                         else f" · {deck.source}")
-    draw.text((WIDTH - 24, 22), fit_text(note, 640, 18), font=font(18), fill=MUTED, anchor="ra")
+    pen.text((WIDTH - 24, 22), fit_text(note, 640, 18, False), 18, False, MUTED, BG, "ra")
 
 
-def _status(draw: ImageDraw.ImageDraw, state: SigmaState, board: Board,
-            outcome: Outcome | None, numbered: int) -> None:
+def _status(pen: _Pen, state: SigmaState, board: Board,
+            outcome: Outcome | None, numbered: int, verdict: str | None,
+            names: Sequence[str]) -> None:
     y = HAND_TOP + 2 * HAND_ROW + 6
     blanks = len(board.blanks)
     spaces = f"{blanks} blank space{'s' if blanks != 1 else ''}"
-    if outcome is not None:
-        winner = SEAT_NAMES[outcome.winner or 0]
-        if outcome.winner == BLACK:
-            line = f"{winner} wins: White's main group is surrounded, no blank space left"
+    if outcome is not None or verdict is not None:
+        if verdict is not None:
+            line = verdict
+        elif outcome is not None and outcome.winner == BLACK:
+            line = (f"{SEAT_NAMES[BLACK]} wins: White's main group is surrounded, "
+                    "no blank space left")
         else:
-            line = f"{winner} wins: {outcome.reason}"
-        draw.rectangle((0, y - 4, WIDTH, HEIGHT), fill=WIN_BG)
-        draw.text((24, y + 4), fit_text(line, WIDTH - 48, 24), font=font(24, True), fill=INK)
-        draw.text((24, y + 38), "Green outline: White's main group · green dots: its blank "
-                  "spaces · orange: the last card", font=font(16), fill=INK)
+            assert outcome is not None
+            line = f"{SEAT_NAMES[outcome.winner or 0]} wins: {outcome.reason}"
+        pen.rectangle((0, y - 4, WIDTH, HEIGHT), fill=WIN_BG)
+        line, size = fit_line(line, WIDTH - 48, 24, names=names, smallest=18)
+        pen.text((24, y + 4), line, size, True, INK, WIN_BG)
+        pen.text((24, y + 38), "Green outline: White's main group · green dots: its blank "
+                 "spaces · orange: the last card", 16, False, INK, WIN_BG)
         return
     mover = SEAT_NAMES[state.turn]
     parts = [f"Placement {len(state.placed) + 1}", f"{mover} to play", spaces]
@@ -318,32 +400,51 @@ def _status(draw: ImageDraw.ImageDraw, state: SigmaState, board: Board,
         parts.append(f"last: {SEAT_NAMES[last.seat]} {last.move}")
     if state.passes:
         parts.append(f"{SEAT_NAMES[1 - state.turn]} passed")
-    draw.text((24, y + 4), fit_text(" · ".join(parts), WIDTH - 48, 22), font=font(22, True),
-              fill=INK)
+    pen.text((24, y + 4), fit_text(" · ".join(parts), WIDTH - 48, 22), 22, True, INK, BG)
     legend = [f"gold: {mover}'s {numbered} usable sides", "play CARD SIDE.ARROW",
               "green dots: blank spaces"]
     if any(shade == WHITE and cell not in board.main for cell, shade in board.colour.items()):
         legend.append("hatched: white cut off")
-    draw.text((24, y + 38), fit_text(" · ".join(legend), WIDTH - 48, 16),
-        font=font(16), fill=MUTED)
+    pen.text((24, y + 38), fit_text(" · ".join(legend), WIDTH - 48, 16, False), 16, False,
+             MUTED, BG)
 
 
-def board_image(state: SigmaState, names: Sequence[str] | None = None) -> Image.Image:
-    board = state.board
-    outcome = rules.outcome(state)
-    numbered = [] if outcome is not None else board.sides(state.turn)
+def board_image(state: SigmaState, names: Sequence[str] | None = None,
+                verdict: str | None = None) -> Image.Image:
+    """The board in true colour; ``verdict``: how a game ended that the rules do not
+    see (in place of whose turn it is)."""
     image = Image.new("RGB", (WIDTH, HEIGHT), BG)
-    draw = ImageDraw.Draw(image)
-    _header(draw, state.deck)
-    _board(draw, image, state, board, numbered, outcome is not None)
-    _hands(draw, state, board, outcome, names)
-    _status(draw, state, board, outcome, len(numbered))
+    _draw(_Pen(image), state, names, verdict)
     return image
 
 
-def render(state: SigmaState, names: Sequence[str] | None = None) -> bytes:
-    image = board_image(state, names).quantize(palette=_palette(), dither=Image.Dither.NONE)
-    return to_png(image)
+def _draw(pen: _Pen, state: SigmaState, names: Sequence[str] | None,
+          verdict: str | None) -> None:
+    board = state.board
+    outcome = rules.outcome(state)
+    over = outcome is not None or verdict is not None
+    numbered = [] if over else board.sides(state.turn)
+    _header(pen, state.deck)
+    _board(pen, state, board, numbered, over)
+    _hands(pen, state, board, outcome, names, verdict)
+    shown = [n.strip() for n in names or () if n.strip()]
+    _status(pen, state, board, outcome, len(numbered), verdict, shown)
+
+
+def render(state: SigmaState, names: Sequence[str] | None = None,
+           verdict: str | None = None) -> bytes:
+    """The board drawn straight in palette mode (see ``_Pen``): exactly the true-colour
+    drawing mapped to the game's fixed palette, without mapping a million pixels."""
+    palette = _fixed()
+    image = Image.new("P", (WIDTH, HEIGHT), palette.index(BG))
+    image.putpalette(list(palette.colours))
+    _draw(_Pen(image, palette), state, names, verdict)
+    return png_of(image)
+
+
+@lru_cache(maxsize=1)
+def _fixed() -> Palette:
+    return Palette(tuple((_palette().getpalette() or [])[: 3 * 256]))
 
 
 @lru_cache(maxsize=1)
@@ -365,7 +466,10 @@ def _palette() -> Image.Image:
     sheet = Image.new("RGB", (WIDTH, HEIGHT * len(samples)))
     for i, sample in enumerate(samples):
         sheet.paste(sample, (0, i * HEIGHT))
-    return sheet.quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    palette = sheet.quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    del sheet, samples
+    give_back_memory()
+    return palette
 
 
 # ---- the deck sheet ------------------------------------------------------------------
@@ -405,7 +509,7 @@ def deck_sheet(deck: Deck) -> bytes:
             draw.rectangle((x, top, x + slot_w - 12, top + slot_h - 12), fill=TABLE)
             bx = x + (slot_w - 12 - len(card.rows[0]) * m) / 2
             by = top + m + (3 - len(card.rows)) * m / 2
-            _mini_card(draw, card, bx, by, m, False)
+            _mini_card(_Pen(image), card, bx, by, m, False)
             draw.text((x + (slot_w - 12) / 2, top + 5 * m + 6), card.name,
                       font=font(22, True), fill=INK, anchor="ma")
             draw.text((x + (slot_w - 12) / 2, top + 5 * m + 34), caption,

@@ -1,4 +1,5 @@
-"""A real host on a real, migrated SQLite file, with virtual time."""
+"""A real host on a real, migrated database (TEST_DATABASE_URL, see tests/database.py),
+with virtual time."""
 
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ from bot.core.refusal import answered
 from bot.services.economy import Economy
 from bot.services.history import History
 from bot.services.matches import MatchConfig, Matches
+from bot.services.season import Season
+from bot.services.tournaments.host import Tournaments
 from bot.store.db import Database, open_database
 
 ALICE = Actor("alice", "Alice")
@@ -83,8 +86,8 @@ def asking(matches: Matches) -> Any:
 
 
 @pytest.fixture
-async def h(tmp_path: Path) -> AsyncIterator[Harness]:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'garnet.db'}"
+async def h(database_url: str) -> AsyncIterator[Harness]:
+    url = database_url
     db = await open_database(url)
     clock = VirtualClock()
     h = Harness(None, clock, db, url)  # type: ignore[arg-type]
@@ -103,8 +106,13 @@ def console_for(h: Harness, image_dir: Path, out: Any, hosts: tuple[str, ...] = 
                 ) -> Console:
     """A console on the harness's services; the matches' own posts go to it."""
     matches = h.host.matches
+    tournaments = Tournaments(h.db, h.clock, matches, matches.roles, random.Random(7))
+    matches.watch_ends(tournaments.match_ended)
     services = Services(matches=matches, economy=h.economy,
-                        history=History(h.db, matches.renderer), roles=matches.roles)
+                        history=History(h.db, matches.renderer), roles=matches.roles,
+                        season=Season(h.db, h.clock, matches.roles, matches),
+                        tournaments=tournaments)
     console = Console(services, image_dir, out=out, hosts=hosts)
     matches.deliver = console.show
+    matches.threads = console.thread_in
     return console

@@ -17,6 +17,7 @@ import itertools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -156,16 +157,27 @@ SERVERS = {
 
 
 class FakeDiscord:
-    def __init__(self) -> None:
+    def __init__(self, clock: Any = None) -> None:
+        # With a clock, ids are snowflakes of its time, as Discord's are of the moment
+        # the message or interaction was made (discord.py reads created_at from them).
+        self.clock = clock
         self.calls: list[Call] = []
         self.unexpected: list[str] = []
         self._ids = itertools.count(700_000_000_000_000_001)
         self._token_channel: dict[str, int] = {}
+        self.departed: set[int] = set()  # people who left: options resolve them as users only
+        # The bot's permissions per channel (every one where not said).
+        self.bot_permissions: dict[int, discord.Permissions] = {}
         self.channels: dict[int, dict[str, Any]] = {
             s.channel: self.channel_payload(s.channel) for s in SERVERS.values()}
 
-    def snowflake(self) -> int:
-        return next(self._ids)
+    def snowflake(self, ago: float = 0.0) -> int:
+        """A new id; with a clock, made ``ago`` seconds before its now."""
+        n = next(self._ids)
+        if self.clock is None:
+            return n
+        ms = int((self.clock.now() - ago) * 1000) - discord.utils.DISCORD_EPOCH
+        return (ms << 22) | (n & 0x3FFFFF)
 
     def install(self, monkeypatch: Any) -> None:
         fake = self
@@ -218,6 +230,15 @@ class FakeDiscord:
                      "version": "1"} for command in body]
         if key == ("POST", "/channels/{channel_id}/messages"):
             return self.message_payload(int(params["channel_id"]), body, read)
+        if key == ("GET", "/guilds/{guild_id}/members/{member_id}"):
+            # A member looked up by id (people named several at once, by mention).
+            guild, member = route.url.rstrip("/").split("/")[-3::2]
+            person = next((p for p in (*PEOPLE, OSCAR) if p.id == int(member)
+                           and p.id in SERVERS[int(guild)].members), None)
+            if person is None:
+                raise discord.NotFound(SimpleNamespace(status=404, reason="Not Found"),
+                                       {"code": 10007, "message": "Unknown Member"})
+            return self.member_of(person, int(guild))
         if key == ("POST", "/channels/{channel_id}/threads"):
             thread = self.thread_payload(int(params["channel_id"]), body["name"])
             self.channels[int(thread["id"])] = thread
@@ -338,9 +359,13 @@ class FakeDiscord:
     # ---- gateway events -----------------------------------------------------------
 
     def message_create(self, author: Person, content: str, channel_id: int = CHANNEL_ID,
-                       bot: bool = False) -> dict[str, Any]:
+                       bot: bool = False, sent_ago: float = 0.0) -> dict[str, Any]:
+        """A message as the gateway delivers it; ``sent_ago``: sent that long before
+        (delivered late)."""
         data = self.message_payload(channel_id, {"content": content},
                                     author=user_payload(author.id, author.name, bot=bot))
+        if sent_ago:
+            data["id"] = str(self.snowflake(sent_ago))
         guild = self.guild_of(channel_id)
         data["guild_id"] = str(guild)
         data["member"] = self.member_of(author, guild, with_user=False)
@@ -357,7 +382,8 @@ class FakeDiscord:
             "id": str(self.snowflake()), "application_id": str(APP_ID), "type": kind,
             "token": token, "version": 1, "guild_id": str(guild),
             "channel_id": str(channel_id), "channel": self.channels[channel_id],
-            "member": member, "app_permissions": str(discord.Permissions.all().value),
+            "member": member, "app_permissions": str(self.bot_permissions.get(
+                channel_id, discord.Permissions.all()).value),
             "locale": "en-US", "guild_locale": "en-US", "entitlements": [],
             "authorizing_integration_owners": {"0": str(guild)}, "context": 0,
             "attachment_size_limit": 10_485_760, "data": data,
@@ -381,8 +407,9 @@ class FakeDiscord:
             if kind is discord.AppCommandOptionType.user:
                 assert isinstance(value, Person)
                 resolved.setdefault("users", {})[str(value.id)] = value.user()
-                resolved.setdefault("members", {})[str(value.id)] = self.member_of(
-                    value, self.guild_of(channel_id), with_user=False)
+                if value.id not in self.departed:
+                    resolved.setdefault("members", {})[str(value.id)] = self.member_of(
+                        value, self.guild_of(channel_id), with_user=False)
                 value = str(value.id)
             elif kind is discord.AppCommandOptionType.role:
                 resolved.setdefault("roles", {})[str(value)] = next(
@@ -413,8 +440,9 @@ class FakeDiscord:
             kind = params[key].type
             if kind is discord.AppCommandOptionType.user:
                 resolved.setdefault("users", {})[str(value.id)] = value.user()
-                resolved.setdefault("members", {})[str(value.id)] = self.member_of(
-                    value, guild, with_user=False)
+                if value.id not in self.departed:
+                    resolved.setdefault("members", {})[str(value.id)] = self.member_of(
+                        value, guild, with_user=False)
                 value = str(value.id)
             options.append({"name": key, "type": kind.value, "value": value})
         data = {"id": str(self.snowflake()), "name": group, "type": 1,

@@ -62,6 +62,9 @@ def refused(response: Response) -> str:
 
 async def make_event(h: Harness, name: str, players: Sequence[Actor] = (),
                      **options: object) -> int:
+    """An event; unless asked, without elimination: these tests play the same players
+    in DM after DM (the season's elimination has tests of its own)."""
+    options.setdefault("eliminate", False)
     r = await eco(h).event_create(GUILD, HOSTY, name, **options)  # type: ignore[arg-type]
     assert r.reply is not None and not r.reply.ephemeral, r.reply
     found = re.search(r"\(#(\d+)\)", r.reply.text)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,16 +36,15 @@ def compare(expected: Path, actual: str) -> None:
     snapshots.compare(expected, actual, "the synced commands", "synced now")
 
 
-async def synced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+async def synced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, url: str,
                  command_guild: int | None) -> list[Any]:
     """Log a bot in (Discord faked); every PUT of commands it made, as (url, body)."""
     fake = FakeDiscord()
     fake.install(monkeypatch)
-    path = tmp_path / f"garnet-{command_guild}.db"
-    db = await open_database(f"sqlite+aiosqlite:///{path}")  # created and migrated
+    db = await open_database(url)  # migrated: nothing to apply
     settings = dataclasses.replace(
         Settings.from_env(env_file=None), discord_token="token",
-        database_url=f"sqlite+aiosqlite:///{path}", host_role="Host", image_dir=tmp_path,
+        database_url=url, host_role="Host", image_dir=tmp_path,
         dm_reward=3, command_guild=command_guild, instance="test", render_processes=0)
     bot = build_bot(settings, db, clock=VirtualClock())
     try:
@@ -58,9 +57,9 @@ async def synced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 
 
 @pytest.fixture
-async def global_sync(tmp_path: Path,
-                      monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[tuple[str, Any]]:
-    (put,) = await synced(tmp_path, monkeypatch, command_guild=None)
+async def global_sync(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                      make_database: Callable[[], str]) -> AsyncIterator[tuple[str, Any]]:
+    (put,) = await synced(tmp_path, monkeypatch, make_database(), command_guild=None)
     yield put
 
 
@@ -73,8 +72,11 @@ async def test_synced_commands_match_the_snapshot(global_sync: tuple[str, Any]) 
 
 async def test_the_test_server_gets_the_same_commands(tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch,
-                                                      global_sync: tuple[str, Any]) -> None:
-    (guild_put,) = await synced(tmp_path, monkeypatch, command_guild=GUILD_ID)
+                                                      global_sync: tuple[str, Any],
+                                                      make_database: Callable[[], str]
+                                                      ) -> None:
+    (guild_put,) = await synced(tmp_path, monkeypatch, make_database(),
+                                command_guild=GUILD_ID)
     url, body = guild_put
     assert url.endswith(f"/applications/{APP_ID}/guilds/{GUILD_ID}/commands")
     assert normalised(body) == normalised(global_sync[1])

@@ -66,12 +66,11 @@ async def test_event_add_takes_a_list_and_a_role_in_the_console(h: Harness,
     assert said[0] == ("bot: @carol, @dave, @erin join **Season 1** with priorities 2–4 — "
                        "4 players. Already playing: bob (1). Hosts reorder priority with "
                        "`/priority set`.")
-    assert said[1] == "console: role Players has 3 members now"
-    assert said[2] == ("bot: @frank, @gina join **Season 1** with priorities 5–6 — 6 players. "
+    assert said[1] == ("bot: @frank, @gina join **Season 1** with priorities 5–6 — 6 players. "
                        "Already playing: erin (4). Hosts reorder priority with "
                        "`/priority set`.")
-    assert said[3].startswith("bot (to host only): The role Nobody has no members")
-    assert said[4] == "bot (to host only): `players` names people: `players:@a @b @c`."
+    assert said[2].startswith("bot (to host only): The role Nobody has no members")
+    assert said[3] == "bot (to host only): `players` names people: `players:@a @b @c`."
 
 
 async def test_bulk_priority_and_grants_in_the_console(h: Harness, tmp_path: Path) -> None:

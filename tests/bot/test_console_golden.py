@@ -29,16 +29,17 @@ START = 1_700_000_000.0  # Tue 14 Nov 2023 22:13:20 UTC
 SEED = 2024
 
 
-async def transcript(script: Path, tmp_path: Path) -> str:
+async def transcript(script: Path, tmp_path: Path, url: str) -> str:
     """Run a console script as ``python -m bot --script FILE --virtual-clock`` does:
     each line that is not blank or a comment is echoed, then handled."""
     out = io.StringIO()
-    db = await open_database(f"sqlite+aiosqlite:///{tmp_path / 'garnet.db'}")
+    db = await open_database(url)
     clock = VirtualClock(start=START)
     console = Console(None, tmp_path / "images", out=out, hosts=("host",))
     services = build_services(db, clock, MatchConfig(instance="main", default_host_role="Host",
                                                      dm_reward=3, render_processes=0),
-                              deliver=console.show, rng=random.Random(SEED))
+                              deliver=console.show, rng=random.Random(SEED),
+                              threads=console.thread_in)
     console.attach(services)
     host = services.matches
     await host.start()
@@ -58,8 +59,8 @@ def compare(expected: Path, actual: str) -> None:
     snapshots.compare(expected, actual, "the console transcript", "console now")
 
 
-async def test_season_transcript(tmp_path: Path) -> None:
-    actual = await transcript(GOLDEN / "season.txt", tmp_path)
+async def test_season_transcript(tmp_path: Path, database_url: str) -> None:
+    actual = await transcript(GOLDEN / "season.txt", tmp_path, database_url)
     assert "something went wrong" not in actual
     compare(GOLDEN / "season.out", actual)
     # Every image and file the transcript names was written.
@@ -70,9 +71,25 @@ async def test_season_transcript(tmp_path: Path) -> None:
                 assert (tmp_path / name.lstrip("/")).stat().st_size > 0, name
 
 
-async def test_two_servers_transcript(tmp_path: Path) -> None:
+async def test_two_servers_transcript(tmp_path: Path, database_url: str) -> None:
     """Server B's host tries every command on server A's match and event: each is
     "not on this server", and A's DM goes on; both servers count from #1."""
-    actual = await transcript(GOLDEN / "servers.txt", tmp_path)
+    actual = await transcript(GOLDEN / "servers.txt", tmp_path, database_url)
     assert "something went wrong" not in actual
     compare(GOLDEN / "servers.out", actual)
+
+
+async def test_practice_transcript(tmp_path: Path, database_url: str) -> None:
+    """A practice match against the computer (it answers each move, nothing is booked),
+    refusals, and the computer's review of a finished match."""
+    actual = await transcript(GOLDEN / "practice.txt", tmp_path, database_url)
+    assert "something went wrong" not in actual
+    compare(GOLDEN / "practice.out", actual)
+
+
+async def test_tools_transcript(tmp_path: Path, database_url: str) -> None:
+    """A host's tools (bulk event administration, the First Player's deadline, the
+    overview, take-backs and a corrected result, logged) and casual courtesies."""
+    actual = await transcript(GOLDEN / "tools.txt", tmp_path, database_url)
+    assert "something went wrong" not in actual
+    compare(GOLDEN / "tools.out", actual)

@@ -13,6 +13,8 @@ Formats:
     garnet:lb:BY:GAME|-:SCOPE:PAGE   (BY garnets|wins|rating; SCOPE an event number|all|none)
     garnet:ledger:USER:SCOPE:PAGE
     garnet:hist:USER:PAGE            garnet:hist:USER:PAGE:GAME
+    garnet:tjoin:TOURNAMENT          garnet:tcheck:TOURNAMENT
+    garnet:nominate:EVENT:USER
     garnet:draw:MATCH                garnet:rematch:MATCH
 """
 
@@ -25,6 +27,7 @@ from typing import Any
 import pytest
 
 from bot.core.messages import Actor, Button, Post
+from bot.services.tournaments.host import Setup
 from tests.bot import test_discord_adapter as adapter
 from tests.bot.conftest import Harness, console_for
 from tests.bot.discord_fake import (
@@ -41,7 +44,6 @@ from tests.bot.test_discord_adapter import World, sends
 from tests.bot.test_discord_history import finished_matches
 
 # The adapter tests' fixtures: a bot on a migrated database copy, Discord faked.
-migrated = adapter.migrated
 world = adapter.world
 GUILD = str(GUILD_ID)
 
@@ -178,6 +180,16 @@ async def test_history_buttons_show_their_page(world: World) -> None:
         "garnet:hist:310000000000000002:1:cairo"]
 
 
+async def test_tournament_join_and_checkin_buttons(world: World) -> None:
+    hana = Actor(str(HANA.id), "Hana", roles=frozenset({str(HOST_ROLE_ID)}))
+    await world.bot.services.tournaments.create(GUILD, str(CHANNEL_ID), hana, "Cup", "cairo",
+                                                "swiss", setup=Setup(checkin=True))
+    (joined,) = sends(await press(world, BOB, "garnet:tjoin:1"))
+    assert joined.content == f"✅ <@{BOB.id}> joined **Cup** (1 entered)."
+    (checked,) = sends(await press(world, BOB, "garnet:tcheck:1"))
+    assert checked.content == f"☑ <@{BOB.id}> checked in for **Cup** (1 of 1)."
+
+
 # ---- the console: each button is shown as the command it stands for ------------------
 
 
@@ -194,6 +206,9 @@ async def test_history_buttons_show_their_page(world: World) -> None:
     ("garnet:ledger:alice:none:3", "/ledger player:@alice event:none page:3"),
     ("garnet:hist:alice:2", "/history player:@alice page:2"),
     ("garnet:hist:alice:2:cairo", "/history player:@alice page:2 game:cairo"),
+    ("garnet:tjoin:3", "/tournament join tournament:3"),
+    ("garnet:tcheck:3", "/tournament checkin tournament:3"),
+    ("garnet:nominate:2:alice", "/nomination pick opponent:@alice event:2"),
     ("garnet:draw:12", "/draw match:12"),
     ("garnet:rematch:12", "/rematch match:12"),
 ])

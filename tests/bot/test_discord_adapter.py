@@ -1,11 +1,10 @@
 """The Discord adapter end to end: real discord.py parsing and command tree, real Host
-on SQLite, Discord faked only at the HTTP boundary (see discord_fake)."""
+on the test database, Discord faked only at the HTTP boundary (see discord_fake)."""
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
-import shutil
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +18,7 @@ from bot.app import build_discord_bot as build_bot
 from bot.commands import COMMANDS
 from bot.config import Settings
 from bot.core.clock import VirtualClock
-from bot.store.db import Database, open_database, upgrade
+from bot.store.db import Database, open_database
 from tests.bot.discord_fake import (
     ALICE,
     BOB,
@@ -91,27 +90,18 @@ class World:
         return live
 
 
-@pytest.fixture(scope="module")
-def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A database brought to the newest schema once; each test gets a copy."""
-    path = tmp_path_factory.mktemp("template") / "garnet.db"
-    upgrade(f"sqlite+aiosqlite:///{path}")
-    return path
-
-
 @pytest.fixture
 async def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                migrated: Path) -> AsyncIterator[World]:
-    fake = FakeDiscord()
+                database_url: str) -> AsyncIterator[World]:
+    clock = VirtualClock()
+    fake = FakeDiscord(clock)
     fake.install(monkeypatch)
-    shutil.copy(migrated, tmp_path / "garnet.db")
-    url = f"sqlite+aiosqlite:///{tmp_path / 'garnet.db'}"
+    url = database_url  # a copy of a database migrated once (tests/database.py)
     db = await open_database(url)  # finds the schema current: nothing to apply
     settings = dataclasses.replace(
         Settings.from_env(env_file=None), discord_token="token", database_url=url,
         host_role="Host", image_dir=tmp_path, dm_reward=3, command_guild=GUILD_ID,
         instance="test", render_processes=0)
-    clock = VirtualClock()
     bot = await start_bot(fake, settings, db, clock)
     world = World(fake, bot, clock, set(asyncio.all_tasks()), settings, db)
     try:
@@ -401,3 +391,13 @@ async def test_reminder_is_posted_by_deliver(world: World) -> None:
     assert reminder.content == f"⏰ <@{ALICE.id}>: 30 s left of your turn time."
     assert reminder.body["allowed_mentions"] == {
         "parse": [], "users": [ALICE.id]}
+
+
+async def test_a_typed_move_delivered_late_counts_when_it_was_sent(world: World) -> None:
+    """The message's snowflake timestamp is when the player sent it: sent at 59 s of a
+    60 s turn and delivered at 60.5 s, it is in time."""
+    await challenge_accepted(world)
+    await world.advance(60.5)
+    (board,) = sends((await world.say(ALICE, "D left", sent_ago=1.5))[0])
+    assert "played **DL**" in board.content
+    assert world.live().time_used[0] == pytest.approx(59.0)

@@ -29,7 +29,6 @@ from tests.bot.economy_helpers import Answering
 from tests.bot.test_discord_adapter import World, sends
 
 # The adapter tests' fixtures: a bot on a migrated database copy, Discord faked.
-migrated = adapter.migrated
 world = adapter.world
 GUILD = str(GUILD_ID)
 
@@ -90,7 +89,7 @@ def economy(world: World) -> Any:
 async def test_groups_and_commands_are_synced_with_descriptions(world: World) -> None:
     (sync,) = [c for c in world.fake.calls if c.method == "PUT"]
     commands = {c["name"]: c for c in sync.body}
-    for group, subs in (("event", {"create", "add", "remove", "close", "info"}),
+    for group, subs in (("event", {"create", "add", "remove", "close", "info", "reinstate"}),
                         ("priority", {"set", "order", "show"})):
         assert commands[group]["contexts"] == [0]
         found = {o["name"]: o for o in commands[group]["options"]}
@@ -202,20 +201,52 @@ async def test_export_sends_three_csv_files_to_the_host_only(world: World) -> No
     assert refusal.ephemeral and "Only hosts" in refusal.content and not refusal.files
 
 
-async def test_event_add_takes_several_players_and_a_roles_members(world: World) -> None:
+async def test_event_add_takes_several_players(world: World) -> None:
     await sub(world, HANA, "event", "create", name="Season 1")
     (one,) = await sub(world, HANA, "event", "add", player=BOB)
     assert one.content.startswith(f"<@{BOB.id}> joins **Season 1** with priority 1")
-    (several,) = await sub(world, HANA, "event", "add",
-                           players=f"<@{BOB.id}> <@{CAROL.id}>")
+    calls = await sub(world, HANA, "event", "add", players=f"<@{BOB.id}> <@{CAROL.id}>")
+    # Each mention is looked up on the server (from the cache, else Discord's API).
+    (several,) = [c for c in calls if c.method != "GET"]
     assert not several.ephemeral
     assert several.content == (f"<@{CAROL.id}> joins **Season 1** with priority 2 — "
                                "2 players. Already playing: Bob (1). Hosts reorder priority "
                                "with `/priority set`.")
     # Only Carol is pinged: Bob was in already.
     assert several.message["allowed_mentions"]["users"] == [CAROL.id]
-    # The Players role: Alice has it (the bot sees members with the members intent).
+    # A role's members need the Server Members intent, which this bot was not given.
     (by_role,) = await sub(world, HANA, "event", "add", role=PLAYER_ROLE_ID)
-    assert by_role.content.startswith(f"<@{ALICE.id}> joins **Season 1** with priority 3")
+    assert by_role.ephemeral and "MEMBERS_INTENT" in by_role.content
     (bad,) = await sub(world, HANA, "event", "add", players="bob and carol")
     assert bad.ephemeral and "`players` takes mentions" in bad.content
+    stranger = [c for c in await sub(world, HANA, "event", "add", players="<@123456789>")
+                if c.method != "GET"]
+    assert stranger[0].ephemeral
+    assert stranger[0].content == "<@123456789> is not a member of this server."
+
+
+async def test_a_transfer_delivered_twice_is_booked_once(world: World) -> None:
+    """The same interaction twice (a gateway that replays it after a resume, a retry
+    after "unknown interaction"): one booking, and the second try is told so; after a
+    restart between the two, the ledger's request key still books it once."""
+    await sub(world, HANA, "event", "create", name="Season 1", transfers=True)
+    await sub(world, HANA, "event", "add", player=ALICE)
+    await sub(world, HANA, "event", "add", player=BOB)
+    await world.slash(HANA, "grant", player=ALICE, amount=10, reason="start")
+    payload = world.fake.slash(world.bot.tree, ALICE, "transfer", to=BOB, amount=3,
+                               reason="deal")
+    def again(tag: str) -> dict[str, Any]:
+        token = f"{tag}-{payload['token']}"  # a new token to answer, the same interaction
+        world.fake._token_channel[token] = CHANNEL_ID
+        return dict(payload, token=token)
+
+    (first,) = sends(await feed(world, payload))
+    assert first.content.startswith(f"💎 <@{ALICE.id}> gave <@{BOB.id}> 3 garnets")
+    (second,) = sends(await feed(world, again("retry")))
+    assert second.ephemeral and second.content.startswith("That was already done")
+    await world.restart()
+    await feed(world, again("after-restart"))
+    (balance,) = await world.slash(CAROL, "garnets", player=BOB)
+    assert "Bob has **3 garnets**" in balance.content
+    (balance,) = await world.slash(CAROL, "garnets", player=ALICE)
+    assert "Alice has **7 garnets**" in balance.content

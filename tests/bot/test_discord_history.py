@@ -15,7 +15,6 @@ from tests.bot.discord_fake import ALICE, BOB, CAROL, GUILD_ID
 from tests.bot.test_discord_adapter import (  # noqa: F401  (fixtures)
     World,
     challenge_accepted,
-    migrated,
     sends,
     world,
 )

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import discord
 import pytest
 
 from tests.bot import test_discord_adapter as adapter
@@ -26,7 +27,6 @@ from tests.bot.discord_fake import (
 )
 from tests.bot.test_discord_adapter import World, sends
 
-migrated = adapter.migrated
 world = adapter.world
 NOT_HERE = "Match #1 is not being played now."
 
@@ -183,3 +183,29 @@ async def test_user_text_pings_nobody_and_renders_plain(both: World) -> None:
     # A typed move that is chat with a mention changes nothing and says nothing.
     calls, _ = await world.say(ALICE, f"<@{CAROL.id}> @everyone look")
     assert sends(calls) == []
+
+
+async def test_a_player_who_left_can_still_be_named(world: World) -> None:
+    await sub_in(world, HANA, CHANNEL_ID, "event", "create", name="Season 1")
+    await sub_in(world, HANA, CHANNEL_ID, "event", "add", player=BOB)
+    world.fake.departed.add(BOB.id)  # Bob leaves the server
+    fine = only(await world.slash(HANA, "fine", player=BOB, amount=1, reason="left"))
+    assert not fine.ephemeral and f"fined <@{BOB.id}> 1 garnet" in fine.content
+    gone = only(await sub_in(world, HANA, CHANNEL_ID, "event", "remove", player=BOB))
+    assert f"<@{BOB.id}> leaves **Season 1**" in gone.content
+
+
+async def test_no_match_starts_where_the_bot_cannot_post_boards(world: World) -> None:
+    perms = discord.Permissions.all()
+    perms.attach_files = False
+    world.fake.bot_permissions[CHANNEL_ID] = perms
+    call = only(await world.slash(ALICE, "challenge", opponent=BOB, game="cairo"))
+    assert call.ephemeral and call.content == (
+        "garnet cannot play here: it lacks Attach Files in this channel. A server admin "
+        "can grant it in the channel's permissions.")
+    perms.create_public_threads = False
+    call = only(await world.slash(HANA, "dm", game="cairo", player1=ALICE, player2=BOB,
+                                  thread=True))
+    assert "Attach Files, Create Public Threads" in call.content
+    assert world.bot.services.matches.live == {}
+    assert not [c for c in world.fake.calls if c.path.endswith("/threads")]

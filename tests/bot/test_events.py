@@ -106,7 +106,8 @@ async def test_create_announces_the_rules(h: Harness) -> None:
     text = public(await eco(h).event_create(GUILD, HOSTY, "  Season   1 ", reward=5,
                                             transfers=True, confiscate="winner"))
     assert text.startswith("🏁 Event **Season 1** (#1) is open: 5 garnets per DM win · "
-                           "transfers allowed · the loser's garnets go to the winner.")
+                           "transfers allowed · the loser's garnets go to the winner · "
+                           "a DM's loser is eliminated.")
     async with h.db.session() as s:
         event = await s.get(Event, 1)
         assert event is not None

@@ -29,7 +29,7 @@ async def test_four_player_quoridor_needs_every_acceptance_and_eliminates_on_tim
     r = await h.play(DAVE, "h5")
     assert r.reply and "Carol's turn" in r.reply.text
     # Carol lets her clock run out: she leaves, the others play on.
-    await h.clock.advance(30.1)
+    await h.clock.advance(32.1)  # the turn, then the lag allowance
     out = h.delivered[-1]
     assert "<@carol> ran out of time. They are out of the game." in out.text
     assert "<@dave> (Blue) to move" in out.text

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import itertools
 import random
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -181,10 +180,10 @@ async def test_two_transfers_at_once_from_one_player(h: Harness) -> None:
     assert await raw_sum(h, 1, "alice") == 3
 
 
-async def test_two_processes_transferring_at_once_never_overdraw(tmp_path: Path) -> None:
-    """Two bots on one SQLite file (two engines, two connections, real threads): the
-    balance check and the spending must not interleave."""
-    url = f"sqlite+aiosqlite:///{tmp_path / 'g.db'}"
+async def test_two_processes_transferring_at_once_never_overdraw(database_url: str) -> None:
+    """Two bots on one database (two engines, two connections; on SQLite real threads,
+    on PostgreSQL row locks): the balance check and the spending must not interleave."""
+    url = database_url
     dbs = [await open_database(url), await open_database(url)]
     clock = VirtualClock()
     hosts = [Matches(db, clock, MatchConfig(instance=f"i{i}")) for i, db in enumerate(dbs)]

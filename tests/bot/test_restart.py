@@ -17,8 +17,8 @@ from tests.bot.conftest import ALICE, BOB, CHAN, GUILD
 ROOT = Path(__file__).resolve().parents[2]
 
 
-async def test_restart_after_a_crash_resumes_where_the_clock_stood(tmp_path: Path) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'g.db'}"
+async def test_restart_after_a_crash_resumes_where_the_clock_stood(database_url: str) -> None:
+    url = database_url
     db1 = await open_database(url)
     clock1 = VirtualClock()
     host1 = Matches(db1, clock1)
@@ -73,8 +73,8 @@ async def _read_until(stream: asyncio.StreamReader, needle: str) -> str:
             return "".join(seen)
 
 
-async def _console(tmp_path: Path) -> asyncio.subprocess.Process:
-    env = dict(os.environ, DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'g.db'}",
+async def _console(tmp_path: Path, url: str) -> asyncio.subprocess.Process:
+    env = dict(os.environ, DATABASE_URL=url,
                IMAGE_DIR=str(tmp_path / "images"), DISCORD_TOKEN="")
     return await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", "--console", "--virtual-clock", cwd=tmp_path, env=env,
@@ -89,9 +89,10 @@ async def _say(proc: asyncio.subprocess.Process, line: str) -> None:
     await proc.stdin.drain()
 
 
-async def test_killed_process_restarts_with_everything_intact(tmp_path: Path) -> None:
+async def test_killed_process_restarts_with_everything_intact(tmp_path: Path,
+                                                             database_url: str) -> None:
     os.environ.setdefault("PYTHONPATH", str(ROOT))
-    proc = await _console(tmp_path)
+    proc = await _console(tmp_path, database_url)
     assert proc.stdout is not None
     await _read_until(proc.stdout, "garnet console")
     await _say(proc, "alice: /challenge @bob game:cairo first:me")
@@ -110,7 +111,7 @@ async def test_killed_process_restarts_with_everything_intact(tmp_path: Path) ->
     proc.send_signal(signal.SIGKILL)
     await proc.wait()
 
-    proc = await _console(tmp_path)
+    proc = await _console(tmp_path, database_url)
     assert proc.stdout is not None
     await _read_until(proc.stdout, "garnet console")
     await _say(proc, "alice: /time")
@@ -127,7 +128,7 @@ async def test_killed_process_restarts_with_everything_intact(tmp_path: Path) ->
     await proc.wait()
     export = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", "export", "--json", cwd=tmp_path,
-        env=dict(os.environ, DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'g.db'}"),
+        env=dict(os.environ, DATABASE_URL=database_url),
         stdout=asyncio.subprocess.PIPE)
     out, _ = await export.communicate()
     import json

@@ -248,3 +248,24 @@ async def test_heavy_work_is_queued_per_server() -> None:
     gate.set()
     await asyncio.gather(a1, a2, b1)
     assert order == ["a1", "b1", "a2"]
+
+
+async def test_match_autocomplete_searches_by_number_and_name_open_first(h: Harness) -> None:
+    # 30 finished matches, one a minute (within the challenge rate limit)...
+    for n in range(30):
+        await h.clock.advance(60)
+        channel = f"old{n}"
+        await h.host.challenge(GUILD, channel, CAROL, "cairo", [DAVE])
+        await h.host.answer(None, GUILD, channel, DAVE, accept=True)
+        await h.host.resign(None, GUILD, channel, DAVE)
+    await h.host.challenge(GUILD, "open", ALICE, "cairo", [BOB])  # #31, pending
+    lookup = h.host.matches.open_matches
+    found = await lookup(GUILD)
+    assert found[0][0] == 31 and len(found) == 25  # the open one first
+    # By number: the oldest are found too, not only the newest 25.
+    assert [n for n, _ in await lookup(GUILD, typed="#2")] == [29, 28, 27, 26, 25, 24, 23, 22,
+                                                                21, 20, 2]
+    assert [n for n, _ in await lookup(GUILD, typed="3")] == [31, 30, 3]
+    # By a player's name, as this server calls them.
+    assert [n for n, _ in await lookup(GUILD, typed="ali")] == [31]
+    assert [n for n, _ in await lookup(GUILD, typed="zed")] == []

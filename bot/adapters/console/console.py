@@ -10,8 +10,9 @@ directives of the console itself:
     ~ channel NAME    speak in another channel from now on
     ~ server NAME     speak on another server from now on (each has its own
                       matches, events, hosts and channels; the first is "console")
-    ~ role NAME @a @b the role NAME and its members, on the current server (for
-                      commands that take a role's members, e.g. `/event add role:NAME`)
+    ~ role NAME P...  give the people P... the role NAME (on the current server), for
+                      commands that take a role's members (``/tournament add role:``,
+                      ``/event add role:``)
 
 The bot answers with the same texts it posts on Discord, as ``bot: ...``; images
 are written to a folder and their paths printed.
@@ -75,9 +76,8 @@ class Console:
         self.out = out
         self.guild = GUILD
         self._hosts: dict[str, set[str]] = {GUILD: set(hosts)}
+        self._roles: dict[tuple[str, str], list[str]] = {}  # (server, role) -> members
         self._channels: dict[str, str] = {GUILD: "console"}
-        # Roles by server, with their members' names (`~ role NAME @a @b`).
-        self._roles: dict[str, dict[str, tuple[str, ...]]] = {}
         # Channels are known by name in their server; ids are unique across servers,
         # as on Discord: "dm" on the first server, "B/dm" on server B.
         self._servers_of: dict[str, str] = {}
@@ -194,20 +194,21 @@ class Console:
         roles = frozenset({HOST_ROLE.id}) if host else frozenset()
         return Actor(id=name, name=name, roles=roles, manage_guild=manager and host)
 
-    def role(self, name: str) -> Role:
-        """A console role, known by name (its id here); its members as `~ role` set them."""
-        members = self._roles.get(self.guild, {}).get(name, ())
-        return Role(name, name, tuple(self.actor(m) for m in members))
-
     async def handle_line(self, line: str) -> None:
         """One line of input: a directive, or a person's message. Never raises: a bug
-        in handling one line must not end the session (it is logged)."""
+        in handling one line must not end the session (it is logged). A computer
+        player's answer is shown after the line's own, once it has moved."""
+        practice = self.services.matches.practice
+        practice.hold()
         try:
             await self._handle_line(line)
         except Exception:
             log.exception("console line failed: %r", line)
             self.out.write("console: something went wrong with that line; "
                            "the match is unchanged (see the log).\n")
+        finally:
+            practice.release()
+        await practice.idle()
 
     async def _handle_line(self, line: str) -> None:
         line = line.rstrip("\n")
@@ -245,17 +246,12 @@ class Console:
                     await asyncio.sleep(seconds)
             elif word == "host" and rest.strip():
                 self.hosts.add(rest.strip().lstrip("@"))
-            elif word == "role" and rest.strip():
-                name, *members = rest.split()
-                if not all(m.startswith("@") and len(m) > 1 for m in members):
-                    raise ConsoleError("write `~ role NAME @a @b`: the role, then its members")
-                self._roles.setdefault(self.guild, {})[name.lstrip("@")] = tuple(
-                    dict.fromkeys(m.lstrip("@") for m in members))
-                self.out.write(f"console: role {name.lstrip('@')} has "
-                               f"{len(members)} member{'' if len(members) == 1 else 's'} "
-                               "now\n")
             elif word == "channel" and rest.strip():
                 self._channels[self.guild] = rest.strip().lstrip("#")[:MAX_NAME]
+            elif word == "role" and len(rest.split()) >= 2:
+                role, *people = rest.split()
+                members = self._roles.setdefault((self.guild, role.lstrip("@")), [])
+                members += [p.lstrip("@") for p in people if p.lstrip("@") not in members]
             elif word == "server" and rest.strip():
                 name = rest.strip()
                 if not SERVER.match(name):
@@ -280,6 +276,24 @@ class Console:
 
         return channel, abandon
 
+    async def thread_in(self, parent: str, name: str) -> Thread:
+        """A thread for a match outside a command (a tournament's next match): a new
+        console channel on the server of ``parent``."""
+        self._threads += 1
+        server = self._servers_of.get(parent, GUILD)
+        short = f"thread-{self._threads}"
+        channel = short if server == GUILD else f"{server}/{short}"
+        self._servers_of[channel] = server
+        self.out.write(f"console: thread #{short} made: {name}\n")
+
+        async def abandon() -> None:
+            self.out.write(f"console: thread #{short} archived unused\n")
+
+        return channel, abandon
+
+    async def _members(self, role: Role) -> list[Actor]:
+        return [Actor(p, p) for p in self._roles.get((self.guild, role.id), [])]
+
     async def command(self, actor: Actor, text: str) -> Response:
         if self.guild not in self._adopted:
             # As Discord shows the bot a server's roles when it connects: a host role
@@ -288,11 +302,11 @@ class Console:
             await self.services.roles.adopt(self.guild, [HOST_ROLE])
 
         async def run() -> Response:
-            command, options = parse(text, self.actor, self.role)
+            command, options = parse(text, self.actor)
             asker = (self.actor(actor.id, manager=True)
                      if command.audience is Audience.MANAGERS else actor)
             call = Call(self.guild, self.channel, asker, options,
-                        open_thread=self._open_thread)
+                        open_thread=self._open_thread, members=self._members)
             return await command.invoke(self.services, call)
 
         return await answered(run)

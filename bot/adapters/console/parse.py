@@ -97,8 +97,7 @@ def _takes(command: Command) -> str:
     return f"it takes {', '.join(names)}" if names else "it takes no options"
 
 
-def convert(option: Option, raw: str, actor_of: Callable[[str], Actor],
-            role_of: Callable[[str], Role] | None = None) -> Any:
+def convert(option: Option, raw: str, actor_of: Callable[[str], Actor]) -> Any:
     """One typed value, checked as Discord would check it."""
     if option.kind is Kind.USER:
         who = person(raw)
@@ -116,7 +115,7 @@ def convert(option: Option, raw: str, actor_of: Callable[[str], Actor],
     if option.kind is Kind.ROLE:
         # Console roles are known by name: the name is their id.
         name = raw.strip().lstrip("@")
-        return role_of(name) if role_of is not None else Role(name, name)
+        return Role(name, name)
     if option.kind is Kind.BOOL:
         return opt.as_bool(option.name, raw, False)
     if option.kind is Kind.INT:
@@ -139,8 +138,7 @@ def convert(option: Option, raw: str, actor_of: Callable[[str], Actor],
     return text
 
 
-def parse(text: str, actor_of: Callable[[str], Actor],
-          role_of: Callable[[str], Role] | None = None) -> tuple[Command, dict[str, Any]]:
+def parse(text: str, actor_of: Callable[[str], Actor]) -> tuple[Command, dict[str, Any]]:
     """A console line starting with ``/``: the command and its options as typed values."""
     words, free, named = split(text)
     command = find(words, free)
@@ -157,5 +155,5 @@ def parse(text: str, actor_of: Callable[[str], Actor],
                 raise Refusal(f"`/{command.name}` needs `{option.name}:` "
                               f"({option.description[0].lower()}{option.description[1:]}).")
             continue
-        values[option.name] = convert(option, raw, actor_of, role_of)
+        values[option.name] = convert(option, raw, actor_of)
     return command, values

@@ -25,13 +25,14 @@ from bot.adapters.discord.delivery import (
     send_post,
     turn_page,
 )
-from bot.adapters.discord.people import people, role_of
+from bot.adapters.discord.people import people
 from bot.adapters.discord.suggest import game_title
 from bot.commands import BY_NAME
 from bot.commands.spec import Call, Command, Kind, Services, Thread
 from bot.core.buttons import ButtonCall
 from bot.core.messages import Actor, Post, Response, Role
 from bot.core.refusal import answered
+from bot.texts import match as texts
 from engine.registry import game_keys
 
 log = logging.getLogger(__name__)
@@ -40,14 +41,15 @@ log = logging.getLogger(__name__)
 TYPED = (discord.MessageType.default, discord.MessageType.reply)
 
 
-def intents() -> discord.Intents:
-    """Servers and their channels, the text of messages (typed moves are messages), and
-    members (a role's members; the Server Members Intent, a privileged one)."""
+def intents(members: bool = False) -> discord.Intents:
+    """Servers and their channels, and the text of messages: typed moves are messages.
+    ``members`` (the privileged Server Members intent) lets hosts enter a role's
+    members in a tournament."""
     wanted = discord.Intents.none()
     wanted.guilds = True
     wanted.guild_messages = True
     wanted.message_content = True
-    wanted.members = True  # a role's members (`/event add role:`)
+    wanted.members = members
     return wanted
 
 
@@ -78,6 +80,28 @@ def _value(value: Any) -> Any:
     return value
 
 
+# What the bot needs in a match channel, as Discord names the permissions.
+NEEDED = (("view_channel", "View Channel"), ("send_messages", "Send Messages"),
+          ("attach_files", "Attach Files"), ("read_message_history", "Read Message History"))
+IN_THREADS = (("send_messages_in_threads", "Send Messages in Threads"),)
+NEW_THREAD = (("create_public_threads", "Create Public Threads"),
+              ("send_messages_in_threads", "Send Messages in Threads"))
+
+
+def _can_post_boards(interaction: discord.Interaction, new_thread: bool) -> None:
+    """Refuse, naming what is missing, a match the bot could not post the boards of:
+    better than a clock that runs while nobody sees a board."""
+    have = interaction.app_permissions
+    needed = list(NEEDED)
+    if isinstance(interaction.channel, discord.Thread):
+        needed += IN_THREADS
+    if new_thread:
+        needed += NEW_THREAD
+    missing = [label for flag, label in needed if not getattr(have, flag)]
+    if missing:
+        raise UserError(texts.missing_permissions(missing))
+
+
 async def _open_thread(interaction: discord.Interaction, name: str) -> Thread:
     if not isinstance(interaction.channel, discord.TextChannel):
         raise UserError("`thread:true` works in a text channel (not in a thread).")
@@ -95,14 +119,30 @@ async def _open_thread(interaction: discord.Interaction, name: str) -> Thread:
     return str(made.id), abandon
 
 
+async def _role_members(interaction: discord.Interaction, role: Role) -> list[Actor] | None:
+    """A role's members as the bot's member cache knows them; None without the Server
+    Members intent, when the cache holds only members the bot happened to see."""
+    guild = interaction.guild
+    if guild is None or not interaction.client.intents.members:
+        return None
+    found = guild.get_role(int(role.id))
+    if found is None:
+        return []
+    return [Actor(str(m.id), m.display_name) for m in found.members if not m.bot]
+
+
+async def _nothing() -> None:
+    return None
+
+
 class GarnetBot(commands.Bot):
     """Every command, button and typed move goes to the services through the commands."""
 
     def __init__(self, services: Services | None = None,
-                 command_guild: int | None = None) -> None:
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents(),
-                         help_command=None, allowed_mentions=MENTIONS, tree_cls=GarnetTree,
-                         chunk_guilds_at_startup=False)
+                 command_guild: int | None = None, members_intent: bool = False) -> None:
+        super().__init__(command_prefix=commands.when_mentioned,
+                         intents=intents(members_intent),
+                         help_command=None, allowed_mentions=MENTIONS, tree_cls=GarnetTree)
         self._services = services
         self.command_guild = command_guild
         self._started = False
@@ -151,21 +191,24 @@ class GarnetBot(commands.Bot):
               options: dict[str, Any]) -> Call:
         return Call(str(interaction.guild_id), str(interaction.channel_id),
                     actor_of(interaction.user), options,
-                    open_thread=lambda name: _open_thread(interaction, name))
+                    open_thread=lambda name: _open_thread(interaction, name),
+                    sent_at=interaction.created_at.timestamp(),
+                    request_id=str(interaction.id),
+                    members=lambda role: _role_members(interaction, role))
 
     async def invoke_command(self, interaction: discord.Interaction, command: Command,
                              values: dict[str, Any], defer: Defer) -> None:
         kinds = {o.name: o.kind for o in command.options}
 
         async def run() -> Response:
+            if command.posts_boards:
+                _can_post_boards(interaction, bool(values.get("thread")))
             options: dict[str, Any] = {}
             for key, value in values.items():
                 if value is None:
                     continue
                 if kinds.get(key) is Kind.USERS:
                     options[key] = await people(interaction, key, str(value))
-                elif isinstance(value, discord.Role):
-                    options[key] = await role_of(interaction, value)
                 else:
                     options[key] = _value(value)
             return await command.invoke(self.services, self._call(interaction, command, options))
@@ -227,6 +270,29 @@ class GarnetBot(commands.Bot):
         except discord.HTTPException:
             log.exception("could not post to channel %s", post.channel_id)
 
+    async def thread_in(self, parent: str, name: str) -> Thread:
+        """A public thread of ``parent`` for a match started outside a command (a
+        tournament's next match); if none can be made there, the match is played in
+        ``parent`` itself."""
+        channel = self.get_channel(int(parent))
+        if not isinstance(channel, discord.TextChannel):
+            return parent, _nothing
+        try:
+            made = await channel.create_thread(
+                name=name, type=discord.ChannelType.public_thread,
+                auto_archive_duration=1440, reason="garnet tournament match")
+        except discord.HTTPException:
+            log.warning("could not open a thread in channel %s", parent)
+            return parent, _nothing
+
+        async def abandon() -> None:
+            try:
+                await made.edit(archived=True)
+            except discord.HTTPException:
+                log.warning("could not archive the unused thread %s", made.id)
+
+        return str(made.id), abandon
+
     # ---- typed moves ----------------------------------------------------------------
 
     async def on_message(self, message: discord.Message) -> None:
@@ -237,7 +303,8 @@ class GarnetBot(commands.Bot):
         actor = actor_of(message.author)
         try:
             response = await answered(lambda: self.services.matches.typed(
-                guild, here, actor, message.content, message_id=str(message.id)))
+                guild, here, actor, message.content, message_id=str(message.id),
+                sent_at=message.created_at.timestamp()))
         except Exception:
             log.exception("typed message %s failed", message.id)
             response = Response.error(SOMETHING_WRONG)

@@ -1,10 +1,6 @@
-"""People named in options: several at once as mentions, or by a role.
-
-Discord resolves a user option to a member, but a text option of several people
-(``players:@a @b @c``) arrives as text with mentions (``<@123> <@456>``): each is
-looked up on the server here. A role arrives without its members: they come from the
-member cache, which the Server Members Intent fills (``intents`` in ``client``).
-"""
+"""People named several at once: Discord resolves a user option to a member, but a
+text option of several people (``players:@a @b @c``) arrives as text with mentions
+(``<@123> <@456>``): each is looked up on the server here."""
 
 from __future__ import annotations
 
@@ -14,7 +10,7 @@ import re
 import discord
 
 from bot.adapters.discord.delivery import UserError, player_of
-from bot.core.messages import Actor, Role
+from bot.core.messages import Actor
 
 log = logging.getLogger(__name__)
 
@@ -42,15 +38,3 @@ async def people(interaction: discord.Interaction, option: str, text: str
                 raise UserError(f"<@{user_id}> is not a member of this server.") from None
         found.append(player_of(member))
     return tuple(found)
-
-
-async def role_of(interaction: discord.Interaction, role: discord.Role) -> Role:
-    """A role with its members (bots left out)."""
-    guild = role.guild
-    if not guild.chunked:
-        try:  # the cache holds every member only once the server is chunked
-            await guild.chunk(cache=True)
-        except (discord.ClientException, discord.HTTPException):
-            log.warning("could not load the members of server %s", guild.id)
-    members = tuple(player_of(m) for m in role.members if not m.bot)
-    return Role(str(role.id), role.name, members)

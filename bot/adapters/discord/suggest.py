@@ -52,10 +52,9 @@ async def _events(interaction: discord.Interaction, current: str,
 async def _open(interaction: discord.Interaction, current: str,
                 mine: bool) -> list[Choice[int]]:
     user = str(interaction.user.id) if mine else None
-    wanted = current.strip().lstrip("#").lower()
-    found = await _services(interaction).matches.open_matches(str(interaction.guild_id), user)
-    return [Choice(name=label[:100], value=match_id) for match_id, label in found
-            if wanted in label.lower()][:MAX_CHOICES]
+    found = await _services(interaction).matches.open_matches(
+        str(interaction.guild_id), user, str(current))
+    return [Choice(name=label[:100], value=number) for number, label in found][:MAX_CHOICES]
 
 
 async def _recorded(interaction: discord.Interaction, current: str | int,
@@ -69,6 +68,12 @@ async def _moves(interaction: discord.Interaction, current: str) -> list[Choice[
     moves = _services(interaction).matches.suggest_moves(
         str(interaction.guild_id), str(interaction.channel_id), str(interaction.user.id), current)
     return [Choice(name=move, value=move) for move in moves]
+
+
+async def _tournaments(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    found = await _services(interaction).tournaments.choices(str(interaction.guild_id),
+                                                             current)
+    return [Choice(name=label[:100], value=value) for label, value in found][:MAX_CHOICES]
 
 
 Suggester = Callable[[discord.Interaction, Any], Awaitable[list[Any]]]
@@ -91,4 +96,5 @@ SUGGESTERS: dict[Suggest, Suggester] = {
     Suggest.RECORDED_MATCHES: _with(_recorded, done_only=False),
     Suggest.FINISHED_MATCHES: _with(_recorded, done_only=True),
     Suggest.MOVES: _moves,
+    Suggest.TOURNAMENTS: _tournaments,
 }

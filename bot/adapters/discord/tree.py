@@ -22,8 +22,10 @@ from bot.commands.spec import Audience, Command, Kind, Option, Reply
 
 SERVERS = app_commands.AppCommandContext(guild=True)  # like @guild_only() commands
 DEFERS = {Reply.QUICK: Defer.NO, Reply.PUBLIC: Defer.PUBLIC, Reply.PRIVATE: Defer.PRIVATE}
+# People options take discord.User, so a player who left the server can still be named
+# (removed, fined, adjudicated against); Discord resolves a member where there is one.
 TYPES: dict[Kind, Any] = {Kind.TEXT: str, Kind.INT: int, Kind.NUMBER: float, Kind.BOOL: bool,
-                          Kind.USER: discord.Member, Kind.ROLE: discord.Role,
+                          Kind.USER: discord.User, Kind.ROLE: discord.Role,
                           Kind.USERS: str}  # mentions, each looked up (people.py)
 
 Invoke = Callable[[discord.Interaction, Command, dict[str, Any], Defer], Awaitable[None]]

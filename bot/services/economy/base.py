@@ -12,9 +12,11 @@ from bot.core.clock import Clock
 from bot.core.messages import Actor, Button
 from bot.services.limits import ServerQueues
 from bot.services.permissions import HostRoles
+from bot.store import season
 from bot.store.db import Database
 from bot.store.models import MemberName
 from bot.texts import economy as say
+from bot.texts import season as season_say
 from engine.registry import get_game
 
 LEDGER_PAGE = 10
@@ -42,6 +44,16 @@ async def name_of(s: AsyncSession, guild_id: str, who: Actor) -> str:
         return who.name
     known = await s.get(MemberName, (guild_id, who.id))
     return known.name if known is not None else who.id
+
+
+async def season_line(s: AsyncSession, event_id: int, user_id: str) -> str:
+    """A player's Tokens of Life and elimination in an event, said after their balance."""
+    held = (await season.tokens(s, event_id, [user_id])).get(user_id, 0)
+    out = await season.eliminations(s, event_id, [user_id])
+    line = season_say.token_line(held=held)
+    if user_id in out:
+        line += season_say.out_line(match_number=out[user_id])
+    return line
 
 
 class EconomyBase:

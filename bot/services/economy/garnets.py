@@ -10,7 +10,13 @@ from sqlalchemy import select
 from bot.core import buttons
 from bot.core.messages import Actor, Post, Response
 from bot.services import events, ledger
-from bot.services.economy.base import LEDGER_PAGE, EconomyBase, name_of, page_buttons
+from bot.services.economy.base import (
+    LEDGER_PAGE,
+    EconomyBase,
+    name_of,
+    page_buttons,
+    season_line,
+)
 from bot.services.events import EventError, Scope
 from bot.services.users import remember
 from bot.store.models import Event
@@ -33,12 +39,15 @@ class Garnets(EconomyBase):
             have = await ledger.balance(s, guild_id, scope, who.id)
             name = await name_of(s, guild_id, who)
             priority: tuple[int, int] | None = None
+            extra = ""
             if scope.event is not None:
                 row = await events.player(s, scope.event.id, who.id)
                 count = len(await events.players(s, scope.event.id))
                 priority = (row.priority, count) if row is not None else None
-        return Response.say(say.balance(name=name, amount=have, where=where(scope),
-                                        in_event=scope.event is not None, priority=priority))
+                extra = await season_line(s, scope.event.id, who.id)
+        text = say.balance(name=name, amount=have, where=where(scope),
+                           in_event=scope.event is not None, priority=priority)
+        return Response.say(text.removesuffix(".") + extra + "." if extra else text)
 
     async def transfer(self, guild_id: str, actor: Actor, to: Actor, amount: int | None,
                        reason: str = "", event: str | None = None) -> Response:

@@ -14,10 +14,12 @@ from bot.services.economy.base import MAX_LISTED, EconomyBase
 from bot.services.events import EventError, Scope
 from bot.services.exports import export_event
 from bot.services.users import remember
+from bot.store import season
 from bot.store.models import Event, EventPlayer
 from bot.store.numbers import next_number
 from bot.store.queries import user_names
 from bot.texts import economy as say
+from bot.texts import season as season_say
 
 MAX_ADDED = 200  # players added by one command (a role's members included)
 
@@ -27,7 +29,8 @@ class Organising(EconomyBase):
 
     async def event_create(self, guild_id: str, actor: Actor, name: str,
                            reward: int | None = None, transfers: bool = False,
-                           confiscate: str | bool | None = None) -> Response:
+                           confiscate: str | bool | None = None,
+                           eliminate: bool = True) -> Response:
         await self.roles.require_host(guild_id, actor)
         name = events.check_name(name)
         paid = self.dm_reward if reward is None else reward
@@ -43,7 +46,8 @@ class Organising(EconomyBase):
                 await remember(s, guild_id, [actor])
                 event = Event(guild_id=guild_id, number=await next_number(s, guild_id, "event"),
                               name=name, reward=paid, transfers=transfers,
-                              confiscate=taking, open=True, created_by=actor.id,
+                              confiscate=taking, eliminate=eliminate, open=True,
+                              created_by=actor.id,
                               created_at=self.now())
                 s.add(event)
                 await s.flush()
@@ -52,7 +56,7 @@ class Organising(EconomyBase):
             raise EventError(say.event_exists(name=name)) from None
         return Response(reply=Post(say.event_created(
             name=name, event_id=event_id, reward=paid, transfers=transfers,
-            confiscate=taking)))
+            confiscate=taking, eliminate=eliminate)))
 
     async def event_add(self, guild_id: str, actor: Actor, people: Sequence[Actor],
                         event: str | None = None) -> Response:
@@ -122,13 +126,19 @@ class Organising(EconomyBase):
             totals = await ledger.balances(s, guild_id, Scope(chosen))
             names = await user_names(
                 s, guild_id, [r.user_id for r in ordered[:MAX_LISTED]] + [chosen.created_by])
+            held = await season.tokens(s, chosen.id)
+            out = await season.eliminations(s, chosen.id)
         return Response.say(say.event_info(
             name=chosen.name, event_id=chosen.number, closed_at=None if chosen.open
             else chosen.closed_at or 0, creator=names.get(chosen.created_by, chosen.created_by),
             created_at=chosen.created_at, reward=chosen.reward, transfers=chosen.transfers,
-            confiscate=chosen.confiscate, count=len(ordered),
+            confiscate=chosen.confiscate, eliminate=chosen.eliminate, count=len(ordered),
             players=[(r.priority, names.get(r.user_id, r.user_id), totals.get(r.user_id, 0))
-                     for r in ordered[:MAX_LISTED]]))
+                     for r in ordered[:MAX_LISTED]],
+            notes=[season_say.token_line(held=held.get(r.user_id, 0))
+                   + (season_say.out_line(match_number=out[r.user_id]) if r.user_id in out
+                      else "") for r in ordered[:MAX_LISTED]],
+            out=len(out)))
 
     # ==== priority =======================================================================
 

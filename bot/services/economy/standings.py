@@ -9,8 +9,10 @@ from bot.core.messages import Actor, Post, Response
 from bot.services import events, leaderboard, ratings
 from bot.services.economy.base import EconomyBase, game_key, name_of, page_buttons
 from bot.services.events import EventError, Scope
+from bot.store import season
 from bot.store.models import Rating
 from bot.texts import economy as say
+from bot.texts import season as season_say
 from bot.texts import standings as standing_texts
 from engine.registry import game_keys, get_game
 
@@ -28,6 +30,8 @@ class Standings(EconomyBase):
             if by == "rating" and key is None:
                 key = await leaderboard.default_game(s, guild_id, scope) or game_keys()[0]
             table = await leaderboard.board(s, guild_id, by, scope, key)
+            out = (await season.eliminations(s, scope.event.id) if scope.event is not None
+                   else {})
         head = standing_texts.board_head(by=by, where=scope.label if scope.event is not None
                               or scope.overall else say.OUTSIDE_EVENTS,
                               game=get_game(key).title if key is not None else None)
@@ -37,7 +41,9 @@ class Standings(EconomyBase):
         mine = table.of(actor.id)
         text = standing_texts.board_page(
             head=head, page=number, pages=pages, count=len(table.rows),
-            rows=[(rank, st.name, st.text, st.user_id == actor.id) for rank, st in rows],
+            rows=[(rank, st.name, st.text + (season_say.out_line(match_number=out[st.user_id])
+                                            if st.user_id in out else ""),
+                   st.user_id == actor.id) for rank, st in rows],
             mine=(mine[0], mine[1].text) if mine is not None else None,
             rating=by == "rating")
         return Response(reply=Post(text, ephemeral=True, buttons=page_buttons(

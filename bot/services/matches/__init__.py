@@ -10,7 +10,8 @@
 - ``courtesy``: casual draws, aborts, rematches and idle lapses;
 - ``viewing``: the board and the clocks on request;
 - ``lookup``: which match a request means; ``registry``: the matches in memory;
-- ``lifecycle``: restore at start, heartbeat, stop.
+- ``lifecycle``: restore at start, heartbeat, stop;
+- ``practice``: matches against the computer player, whose moves come from workers.
 
 Order of work for anything that changes a match: check, compute the new state,
 render the image (in a worker), commit to the database, and only then change
@@ -23,24 +24,37 @@ from __future__ import annotations
 import random
 
 from bot.core.clock import Clock
+from bot.core.messages import Response
 from bot.services.matches.choosing import Choosing
 from bot.services.matches.controls import Controls
 from bot.services.matches.corrections import Corrections
 from bot.services.matches.courtesy import Courtesy
 from bot.services.matches.ending import Ending
-from bot.services.matches.kit import CHALLENGE_TTL, Deliver, MatchConfig, MatchKit
+from bot.services.matches.kit import (
+    CHALLENGE_TTL,
+    Deliver,
+    EndWatcher,
+    Hook,
+    MatchConfig,
+    MatchEnd,
+    MatchKit,
+    ThreadMaker,
+)
 from bot.services.matches.lifecycle import Lifecycle
 from bot.services.matches.live import LiveMatch
 from bot.services.matches.lobby import Lobby
 from bot.services.matches.lookup import Lookup
 from bot.services.matches.play import Play
+from bot.services.matches.practice import Practice
 from bot.services.matches.timing import Timing
 from bot.services.matches.viewing import Viewing
 from bot.services.permissions import HostRoles
 from bot.services.render import Renderer
+from bot.services.workers import Workers
 from bot.store.db import Database
 
-__all__ = ["CHALLENGE_TTL", "Deliver", "MatchConfig", "Matches"]
+__all__ = ["CHALLENGE_TTL", "Deliver", "EndWatcher", "MatchConfig", "MatchEnd", "Matches",
+           "ThreadMaker"]
 
 
 class Matches:
@@ -48,7 +62,8 @@ class Matches:
 
     def __init__(self, db: Database, clock: Clock, config: MatchConfig | None = None,
                  deliver: Deliver | None = None, rng: random.Random | None = None,
-                 roles: HostRoles | None = None, renderer: Renderer | None = None) -> None:
+                 roles: HostRoles | None = None, renderer: Renderer | None = None,
+                 workers: Workers | None = None) -> None:
         config = config or MatchConfig()
         self.kit = MatchKit(db, clock, config, rng or random.Random(),
                             renderer or Renderer(config.render_processes),
@@ -66,8 +81,13 @@ class Matches:
         self.timing.on_idle = self.courtesy.lapse
         self.viewing = Viewing(self.kit, self.lookup)
         self.lifecycle = Lifecycle(self.kit, self.timing, self.lobby, self.choosing)
+        self.practice = Practice(self.kit, self.lobby, self.play,
+                                 workers or Workers(config.ai_processes))
+        self.kit.on_turn = self.practice.wake
         # The requests, as the commands call them.
         self.start_dm = self.choosing.start_dm
+        self.create_dm = self.choosing.create_dm
+        self.host_match = self.lobby.host_match
         self.challenge = self.lobby.challenge
         self.answer = self.lobby.answer
         self.cancel = self.lobby.cancel
@@ -90,8 +110,39 @@ class Matches:
         self.rematch = self.courtesy.rematch
         self.suggest_moves = self.lookup.suggest_moves
         self.open_matches = self.lookup.open_matches
+        self.start_practice = self.practice.start
         self.start = self.lifecycle.start
-        self.stop = self.lifecycle.stop
+
+    async def stop(self) -> None:
+        await self.practice.stop()
+        await self.lifecycle.stop()
+
+    async def close(self, match_id: int, reason: str) -> Response:
+        """Void a match by a rule, not a host (a tournament's deadline or withdrawal):
+        one not yet begun, or one being played; nothing if it has ended."""
+        unstarted = await self.lobby.close_unstarted(match_id, reason)
+        if unstarted is not None:
+            return unstarted
+        return await self.controls.close(match_id, reason)
+
+    # ---- what runs on the matches (wired by the composition root) --------------------
+
+    def watch_ends(self, watcher: EndWatcher) -> None:
+        """``watcher`` hears of every match that ends, after its result is committed."""
+        self.kit.watchers.append(watcher)
+
+    def around(self, started: Hook, stopping: Hook) -> None:
+        """``started`` runs once the matches are restored; ``stopping`` before they stop."""
+        self.kit.started.append(started)
+        self.kit.stopping.append(stopping)
+
+    @property
+    def threads(self) -> ThreadMaker | None:
+        return self.kit.threads
+
+    @threads.setter
+    def threads(self, threads: ThreadMaker | None) -> None:
+        self.kit.threads = threads
 
     # ---- what other parts and tests read -------------------------------------------
 

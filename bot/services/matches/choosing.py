@@ -74,6 +74,18 @@ class Choosing:
         server's), then ``missed`` applies: "lots" (default) or "void".
         """
         await self.kit.roles.require_host(guild_id, actor)
+        return await self.create_dm(guild_id, channel_id, actor, game_name, players, chooser,
+                                    options, tc, hints, reward, event, within=within,
+                                    missed=missed)
+
+    async def create_dm(self, guild_id: str, channel_id: str, actor: Actor, game_name: str,
+                        players: Sequence[Actor], chooser: str | None = None,
+                        options: dict[str, Any] | None = None, tc: TimeControl | None = None,
+                        hints: bool = False, reward: int | None = None,
+                        event: str | None = None, note: str = "", within: float | None = None,
+                        missed: str | None = None) -> Response:
+        """``start_dm`` for a caller that has checked the host already (a nomination a
+        host opened, whose nominator picked the opponent); ``note`` ends the intro."""
         game = get_game(game_name)
         if len(players) != 2:
             raise Refusal("A Death Match is between exactly two players.")
@@ -121,7 +133,7 @@ class Choosing:
                 match_id, number = match.id, match.number
         label = texts.match_label(number, MatchKind.DM)
         intro = texts.dm_intro(label, game.title, ids, texts.options_line(game, options, tc),
-                               plan.note)
+                               plan.note + note)
         done = Post(texts.set_up(label), ephemeral=True)
         if chooser == "lots":
             first = self.kit.rng.choice(ids)
@@ -176,7 +188,10 @@ class Choosing:
 
     def restore(self, match: Match) -> None:
         """After a restart: the deadline of a DM waiting for its First Player, as kept
-        (DMs made before deadlines existed get the default from their creation)."""
+        (DMs made before deadlines existed get the default from their creation). A
+        tournament's game waiting for its First Player keeps the tournament's rules."""
+        if match.kind != MatchKind.DM:
+            return
         if match.chooser == "lots":  # lots waiting for a player to be free: try again now
             self._arm(match.id, self.kit.now(), None)
             return

@@ -11,7 +11,7 @@ from sqlalchemy import update
 from bot.core.enums import EndReason, MatchStatus
 from bot.core.messages import Actor, Post, Response
 from bot.core.refusal import Refusal
-from bot.services.matches.ending import Ending
+from bot.services.matches.ending import Ending, Seated, Unstarted
 from bot.services.matches.kit import MatchKit
 from bot.services.matches.live import LiveMatch
 from bot.services.matches.lookup import Lookup
@@ -70,6 +70,7 @@ class Controls:
                 await self.ending.log(s, live, actor, "resume", "")
             live.resumed_at = now
             self.timing.arm(live)
+            self.kit.on_turn(live)
             line = self.kit.turn_line(live)
         return Response(reply=Post(
             texts.resumes(texts.match_label(live.number, live.kind), line), live.channel_id))
@@ -134,8 +135,32 @@ class Controls:
                 await self.ending.log(s, target, actor, "void", reason)
             if isinstance(target, LiveMatch):
                 self.ending.forget(target)
-        return Response(reply=Post(texts.voided(texts.match_label(target.number, target.kind),
-                                                reason), target.channel_id))
+                seated: Seated = target
+            else:
+                seated = Unstarted.of(target, 0)
+            said = Post(texts.voided(texts.match_label(target.number, target.kind), reason),
+                        target.channel_id)
+            told = await self.ending.told(seated, None, Response(), voided=True)
+        return Response(reply=said, posts=told.posts)
+
+    async def close(self, match_id: int, reason: str) -> Response:
+        """Void a running match by a rule rather than a host (a tournament's round
+        deadline, a withdrawal): no result, nothing booked; watchers are told."""
+        live = self.kit.live.by_id().get(match_id)
+        if live is None:
+            return Response()
+        async with live.lock:
+            if live.finished:
+                return Response()
+            async with self.kit.db.session() as s, s.begin():
+                await s.execute(update(Match).where(Match.id == live.id).values(
+                    status=MatchStatus.VOIDED, finished_at=self.kit.now(),
+                    end_reason=EndReason.VOID, turn_resumed_at=None,
+                    result_text=texts.void_by_rule(reason)))
+            self.ending.forget(live)
+            return await self.ending.told(live, None, Response(posts=[Post(
+                texts.voided(texts.match_label(live.number, live.kind), reason),
+                live.channel_id)]), voided=True)
 
     async def adjudicate(self, match_id: int | None, guild_id: str, channel_id: str,
                          actor: Actor, winner: str | None, reason: str) -> Response:

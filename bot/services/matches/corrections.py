@@ -8,8 +8,9 @@ had used, and any time a host had added to that turn.
 A corrected result never rewrites the ledger: the match's garnets (its reward, an
 event's confiscation, earlier corrections) are reversed by new entries, and the new
 result is booked again, every entry with a key of its own (``match:17:correction:2:…``),
-so each correction is booked exactly once. The match's row is written first, which
-makes two corrections of one match wait for each other. Standings follow, and the
+so each correction is booked exactly once. The match's row is written before its
+result is read, which makes two corrections of one match wait for each other (the
+second then finds the result the first left). Standings follow, and the
 ratings: each player's rating loses what the match gave and is rated again.
 """
 
@@ -18,7 +19,7 @@ from __future__ import annotations
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.core.enums import DONE, EndReason, MatchStatus, MoveKind
+from bot.core.enums import DONE, EndReason, MatchKind, MatchStatus, MoveKind
 from bot.core.messages import Actor, Post, Response
 from bot.core.refusal import Refusal
 from bot.services import ledger, ratings
@@ -29,9 +30,20 @@ from bot.services.matches.refusals import MatchOver, NeedsReason, NoSuchMatch
 from bot.services.matches.timing import Timing
 from bot.services.results import DRAWN, LOST, WON, pay, rating_text
 from bot.services.users import remember
-from bot.store.models import Event, HostAction, LedgerEntry, Match, MatchPlayer, MatchResult, Move
+from bot.store.models import (
+    Elimination,
+    Event,
+    HostAction,
+    LedgerEntry,
+    Match,
+    MatchPlayer,
+    MatchResult,
+    Move,
+    TournamentGame,
+)
 from bot.store.queries import user_names
 from bot.texts import match as texts
+from bot.texts import season as season_say
 from bot.texts import tools as say
 from engine.animation import Ply, final_position
 
@@ -92,6 +104,7 @@ class Corrections:
             live.draw_offer = None
             live.plan_reminders()
             self.timing.arm(live)
+            self.kit.on_turn(live)  # the computer's seat thinks again
             image = await self.kit.render(live.game, live.state, live.names, live.hints)
             text = say.took_back(actor.id, texts.match_label(live.number, live.kind),
                                  last.ply, last.notation, live.users[last.seat], reason,
@@ -113,9 +126,19 @@ class Corrections:
                                                        Match.number == number))
             if match is None:
                 raise NoSuchMatch(number)
+            # The match's row first: a second correction of it waits here until this
+            # one is committed, then reads the result this one left.
+            await s.execute(update(Match).where(Match.id == match.id).values(
+                number=Match.number))
+            await s.refresh(match)
             label = texts.match_label(match.number, match.kind)
             if match.status != MatchStatus.FINISHED:
                 raise Refusal(say.not_finished(label, match.status in DONE))
+            if match.kind == MatchKind.PRACTICE:
+                raise Refusal(say.practice_has_no_result(label))
+            if await s.scalar(select(TournamentGame.id).where(
+                    TournamentGame.match_id == match.id)) is not None:
+                raise Refusal(say.tournament_game(label))
             users = [p.user_id for p in sorted(match.players, key=lambda p: p.seat or 0)]
             seat = users.index(winner) if winner in users else None
             if winner is not None and seat is None:
@@ -126,9 +149,7 @@ class Corrections:
             event = await s.get(Event, match.event_id) if match.event_id else None
             if event is not None and not event.open:
                 raise Refusal(say.event_closed(label, event.name))
-            # The match's row first: a second correction of it waits for this one.
-            await s.execute(update(Match).where(Match.id == match.id).values(
-                end_reason=EndReason.ADJUDICATED))
+            match.end_reason = EndReason.ADJUDICATED
             n = 1 + int(await s.scalar(select(func.count()).select_from(HostAction).where(
                 HostAction.match_id == match.id, HostAction.action == "correct")) or 0)
             key = f"match:{match.id}:correction:{n}"
@@ -136,6 +157,7 @@ class Corrections:
             names = await user_names(s, guild_id, users)
             was = _result_words(match.winner_seat, match.draw, users, names)
             reversed_ = await _reverse(s, match, key, actor.id, label, now)
+            moved = await _move_elimination(s, match, event, users, seat, actor.id, label, now)
             paid = await pay(s, match, users, seat, reward_of(match, self.kit.config.dm_reward),
                              now, key, author=actor.id)
             for index, user in enumerate(users):
@@ -145,7 +167,7 @@ class Corrections:
             changes = await ratings.rerate_match(s, match, users, seat, now)
             now_text = _result_words(seat, seat is None, users, names)
             head = say.corrected(actor.id, label, winner, reason, was)
-            text = head + reversed_ + paid + await rating_text(s, match, changes)
+            text = head + reversed_ + paid + moved + await rating_text(s, match, changes)
             match.winner_seat, match.draw = seat, seat is None
             match.result_text = texts.result(label, winner, texts.adjudicated(reason))
             s.add(HostAction(match_id=match.id, actor_id=actor.id, action="correct",
@@ -188,6 +210,28 @@ async def _reverse(s: AsyncSession, match: Match, key: str, author: str, label: 
         if booked:
             undone.append((user, -int(total)))
     return say.reversed_garnets(undone)
+
+
+async def _move_elimination(s: AsyncSession, match: Match, event: Event | None,
+                            users: list[str], seat: int | None, author: str, label: str,
+                            now: float) -> str:
+    """The match's elimination follows the corrected result: the new loser is out in
+    the earlier one's place, or nobody is when it is now a draw (the row is the
+    match's one elimination, so it is changed, never doubled). Its words."""
+    row = await s.scalar(select(Elimination).where(Elimination.match_id == match.id))
+    if row is None or event is None:
+        return ""  # none was written; ``pay`` eliminates the new loser if the event does
+    before = row.user_id if row.undone_at is None else None
+    loser = users[1 - seat] if seat is not None and len(users) == 2 else None
+    if loser is None:
+        row.undone_at, row.undone_by, row.note = now, author, say.elimination_undone(label)
+    else:
+        row.user_id, row.at, row.note = loser, now, say.elimination_moved(label)
+        row.undone_at = row.undone_by = None
+    words = say.back_in(before, event.name) if before is not None and before != loser else ""
+    if loser is not None and loser != before:
+        words += season_say.eliminated(user_id=loser, event=event.name)
+    return words
 
 
 def _result_words(seat: int | None, draw: bool, users: list[str],

@@ -35,8 +35,12 @@ class Courtesy:
         self.ending = ending
 
     def _casual(self, live: LiveMatch, what: str) -> None:
-        if live.kind != MatchKind.CASUAL:
+        if live.kind == MatchKind.DM:
             raise Refusal(say.not_in_a_dm(what))
+        if live.hosted:
+            raise Refusal(say.hosted_game(what))
+        if live.kind != MatchKind.CASUAL and what == "draw":
+            raise Refusal(say.no_draw_with_the_computer())
 
     async def draw(self, match_id: int | None, guild_id: str, channel_id: str,
                    actor: Actor) -> Response:
@@ -81,15 +85,17 @@ class Courtesy:
                 raise Refusal(say.too_late_to_abort(label))
             await self.ending.void_live(live, EndReason.ABORTED,
                                         say.aborted_record(actor.id, live.ply))
-        return Response(reply=Post(say.aborted(actor.id, label), live.channel_id))
+            return await self.ending.told(live, None, Response(
+                reply=Post(say.aborted(actor.id, label), live.channel_id)), voided=True)
 
     async def lapse(self, live: LiveMatch) -> Response:
         """A casual match without a clock left without a move for the idle time (the
         caller holds the lock)."""
         idle = self.kit.config.casual_idle
         await self.ending.void_live(live, EndReason.LAPSED, say.lapsed_record(idle))
-        return Response(posts=[Post(say.lapsed(match_label(live.number, live.kind), idle),
-                                    live.channel_id)])
+        return await self.ending.told(live, None, Response(posts=[Post(
+            say.lapsed(match_label(live.number, live.kind), idle), live.channel_id)]),
+            voided=True)
 
     async def rematch(self, match_id: int, guild_id: str, channel_id: str,
                       actor: Actor) -> Response:
@@ -105,7 +111,7 @@ class Courtesy:
         mine = next((p for p in seats if p.user_id == actor.id), None)
         if mine is None:
             raise Refusal(say.not_your_match(label))
-        if match.kind != MatchKind.CASUAL or len(seats) != 2:
+        if match.kind != MatchKind.CASUAL or match.host_id is not None or len(seats) != 2:
             raise Refusal(say.no_rematch(label))
         if match.status not in DONE:
             raise Refusal(say.not_over(label))

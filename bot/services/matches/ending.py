@@ -8,6 +8,7 @@ transaction, once, and only then forgets the live match and announces it.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -17,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.core import buttons
 from bot.core.enums import EndReason, MatchKind, MatchStatus, MoveKind
 from bot.core.messages import Actor, Button, Post, Response
-from bot.services.matches.kit import MatchKit
+from bot.services.matches.kit import MatchEnd, MatchKit
 from bot.services.matches.live import LiveMatch
 from bot.services.matches.timing import Timing
 from bot.services.results import settle
@@ -61,6 +62,15 @@ class Unstarted:
     users: list[str]
     reward: int
 
+    @classmethod
+    def of(cls, match: Match, reward: int) -> Unstarted:
+        """A match not begun, its players in the order they were named."""
+        return cls(match.id, match.number, match.guild_id, match.kind,
+                   [p.user_id for p in sorted(match.players, key=lambda p: p.order)], reward)
+
+
+log = logging.getLogger(__name__)
+
 
 class Ending:
     def __init__(self, kit: MatchKit, timing: Timing) -> None:
@@ -78,7 +88,8 @@ class Ending:
         """The player to move ran out of reserve: an instant loss (caller holds the lock)."""
         seat = live.to_move
         assert seat is not None
-        elapsed = live.elapsed(self.kit.now())
+        # The flag waits out the lag allowance; the player had used exactly their all.
+        elapsed = min(live.elapsed(self.kit.now()), live.flag_at())
         if live.active_seats() > 2:
             return await self.eliminate(live, seat, elapsed, texts.ran_out(live.users[seat]))
         return await self.finish_by(live, live.other_than(seat), EndReason.TIMEOUT,
@@ -114,8 +125,9 @@ class Ending:
         live.out[seat] = True
         if result_text is not None:
             self.forget(live)
-            return Response(posts=[Post(f"{why}\n{result_text}", live.channel_id, image=image,
-                                        buttons=self.after(live))])
+            return await self.told(live, outcome.winner if outcome else None, Response(
+                posts=[Post(f"{why}\n{result_text}", live.channel_id, image=image,
+                            buttons=self.after(live))]))
         if moved:
             live.new_turn(now)
         self.timing.arm(live)
@@ -147,13 +159,13 @@ class Ending:
             text = await self.book(s, live, winner, draw, None, how, reason, now)
         live.time_used, live.banks_left = time_used, banks_left
         self.forget(live)
-        return Response(posts=[Post(text, live.channel_id, image=image,
-                                    buttons=self.after(live))])
+        return await self.told(live, winner, Response(posts=[Post(
+            text, live.channel_id, image=image, buttons=self.after(live))]))
 
     def after(self, live: LiveMatch) -> tuple[Button, ...]:
         """The buttons under a result: a rematch, colours swapped, for a casual game of
         two (lichess's courtesy); none for a DM, which a host arranges."""
-        if live.kind != MatchKind.CASUAL or len(live.users) != 2:
+        if live.kind != MatchKind.CASUAL or live.hosted or len(live.users) != 2:
             return ()
         return (Button(tools.rematch_button(), buttons.rematch(live.number), "primary"),)
 
@@ -171,9 +183,8 @@ class Ending:
         """A host decides a DM before its first move (a player who never came): the
         players take their seats in the order named, the result is booked as any other
         (reward, confiscation), but a game never played is not rated."""
-        ids = [p.user_id for p in sorted(match.players, key=lambda p: p.order)]
-        seated = Unstarted(match.id, match.number, match.guild_id, match.kind, ids,
-                           reward_of(match, self.kit.config.dm_reward))
+        seated = Unstarted.of(match, reward_of(match, self.kit.config.dm_reward))
+        ids = seated.users
         seat = ids.index(winner) if winner is not None else None
         async with self.kit.db.session() as s, s.begin():
             for player in ids:
@@ -183,7 +194,7 @@ class Ending:
             await self.log(s, seated, *action)
             text = await self.book(s, seated, seat, seat is None, None, EndReason.ADJUDICATED,
                                    reason, self.kit.now(), rate=False)
-        return Response(posts=[Post(text, match.channel_id)])
+        return await self.told(seated, seat, Response(posts=[Post(text, match.channel_id)]))
 
     async def book(self, s: AsyncSession, live: Seated, winner: int | None, draw: bool,
                    scores: tuple[int, ...] | None, how: EndReason, reason: str,
@@ -206,6 +217,20 @@ class Ending:
         text += await settle(s, match, live.users, winner, live.reward, now, rate=rate)
         match.result_text = text
         return text
+
+    async def told(self, live: Seated, winner: int | None, response: Response,
+                   voided: bool = False) -> Response:
+        """Tell the watchers (``MatchKit.watchers``) that a match ended, once its result is
+        committed; their posts follow the match's own. A watcher that fails is logged:
+        the match's end stands (a tournament catches up when it next looks)."""
+        end = MatchEnd(live.id, live.guild_id, live.number, tuple(live.users),
+                       None if winner is None else live.users[winner], voided)
+        for watch in self.kit.watchers:
+            try:
+                response.posts.extend(await watch(end))
+            except Exception:
+                log.exception("a watcher of match %s's end failed", live.id)
+        return response
 
     def forget(self, live: LiveMatch) -> None:
         """The match is over: no timer, no longer found by its players' messages."""

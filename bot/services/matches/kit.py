@@ -22,8 +22,31 @@ from bot.texts import match as texts
 from engine.game import Game
 
 Deliver = Callable[[Post], Awaitable[None]]
+# The adapter's way to open a thread for a match outside a command (a tournament's
+# next game): (parent channel id, thread name) -> the thread's channel id, and a way
+# to archive it unused.
+ThreadMaker = Callable[[str, str], Awaitable[tuple[str, Callable[[], Awaitable[None]]]]]
+Hook = Callable[[], Awaitable[None]]
 HEARTBEAT_EVERY = 2.0
 CHALLENGE_TTL = 15 * 60.0  # an unanswered challenge lapses after this long
+
+
+@dataclass(frozen=True)
+class MatchEnd:
+    """A match that ended, told to whoever watches (``Matches.watch_ends``) once its
+    result is committed: who played (by seat), who won (None: a draw, or no result
+    when ``voided``)."""
+
+    id: int
+    guild_id: str
+    number: int
+    users: tuple[str, ...]
+    winner: str | None
+    voided: bool = False
+
+
+# A watcher answers with posts to add after the match's own (a tournament's next game).
+EndWatcher = Callable[[MatchEnd], Awaitable[list[Post]]]
 
 
 @dataclass(frozen=True)
@@ -33,11 +56,16 @@ class MatchConfig:
     dm_reward: int = 3
     heartbeat_every: float = HEARTBEAT_EVERY
     render_processes: int = 0  # 0: render in threads (tests); the bot uses processes
+    ai_processes: int = 0  # the computer player's processes (0: a thread, for tests)
     choose_within: float = 3600.0  # a DM's First Player is chosen within this, by default
     casual_idle: float = 86_400.0  # a casual match without a clock lapses after this idle
 
 
 async def _nowhere(_post: Post) -> None:
+    return None
+
+
+def _no_one(_live: LiveMatch) -> None:
     return None
 
 
@@ -60,6 +88,15 @@ class MatchKit:
         self._locks: dict[int, asyncio.Lock] = {}
         # Observer for the benchmark: reminder lateness in seconds.
         self.on_reminder: Callable[[float], None] | None = None
+        # Set by the composition root: threads outside commands, who watches ends,
+        # what else starts after the matches and stops before them.
+        self.threads: ThreadMaker | None = None
+        self.watchers: list[EndWatcher] = []
+        self.started: list[Hook] = []
+        self.stopping: list[Hook] = []
+        # Told whenever a turn starts (a start, a move, a restart, a resume): the
+        # computer player's seat thinks then (see ``practice``).
+        self.on_turn: Callable[[LiveMatch], None] = _no_one
 
     def now(self) -> float:
         return self.clock.now()

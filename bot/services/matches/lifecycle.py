@@ -60,15 +60,23 @@ class Lifecycle:
                 live = await self._load(match)
                 self.kit.live.add(live)
                 self.timing.arm(live)
+                self.kit.on_turn(live)  # the computer player's turn: it thinks again
             elif match.status == MatchStatus.PENDING:
                 self.lobby.arm_expiry(match.id, match.created_at + CHALLENGE_TTL)
             elif match.status == MatchStatus.CHOOSING:
                 self.choosing.restore(match)
         self._schedule_heartbeat()
         log.info("matches started: %d restored", len(self.kit.live))
+        for hook in self.kit.started:  # what runs on the matches (tournaments) restores now
+            await hook()
 
     async def stop(self) -> None:
         """Stop timers and record the moment, so that the next start is exact."""
+        for hook in self.kit.stopping:
+            try:
+                await hook()
+            except Exception:
+                log.exception("a stop hook failed")
         for live in self.kit.live:
             self.timing.disarm(live)
         self.lobby.stop()
@@ -119,7 +127,7 @@ class Lifecycle:
             time_used=[p.time_used for p in players], out=[p.out for p in players],
             ply=len(moves), turn_elapsed=match.turn_elapsed,
             resumed_at=match.turn_resumed_at if match.status == MatchStatus.RUNNING else None,
-            extra=match.turn_extra, hints=match.hints,
+            extra=match.turn_extra, hints=match.hints, hosted=match.host_id is not None,
             reward=reward_of(match, self.kit.config.dm_reward), options=dict(match.options))
         offer = match.time_control.get("draw_offer")
         if isinstance(offer, list) and len(offer) == 2 and offer[1] == live.ply:

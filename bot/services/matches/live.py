@@ -39,6 +39,9 @@ class LiveMatch:
     hints: bool
     reward: int
     options: dict[str, Any] = field(default_factory=dict)  # the game's, as stored
+    # Set up by a host or a service (a DM, a tournament's game), not by a challenge:
+    # its players have none of the casual courtesies (draws, aborts, rematches, lapses).
+    hosted: bool = False
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timer: Handle | None = None
     reminders: list[Reminder] = field(default_factory=list)

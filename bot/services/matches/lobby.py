@@ -3,14 +3,15 @@ start of the clock. (Death Matches and their First Player: ``choosing``.)"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core import buttons
 from bot.core.clock import Handle
-from bot.core.enums import ACTIVE, MatchKind, MatchStatus
+from bot.core.enums import ACTIVE, EndReason, MatchKind, MatchStatus
 from bot.core.messages import Actor, Button, Post, Response
 from bot.core.refusal import Refusal
 from bot.core.timecontrol import TimeControl
@@ -40,6 +41,78 @@ class Lobby:
         self._expiries: dict[int, Handle] = {}
         # One user's challenges and withdrawals: a loop of them would flood a channel.
         self.asking = RateLimit(kit.clock, most=CHALLENGES_PER_WINDOW, per=CHALLENGE_WINDOW)
+
+    # ==== matches made for others (a tournament's pairings) ================================
+
+    async def host_match(self, guild_id: str, channel_id: str, host: Actor, game_name: str,
+                         players: Sequence[Actor], *, first: str | None = None,
+                         chooser: str | None = None, options: dict[str, Any] | None = None,
+                         tc: TimeControl | None = None, hints: bool = False,
+                         event_id: int | None = None, note: str = "",
+                         link: Callable[[AsyncSession, int], Awaitable[None]] | None = None,
+                         ) -> tuple[int, Response]:
+        """A rated two-player match that a service sets up for its players (a pairing
+        of a tournament): no reward, no challenge. ``first`` moves first and the match
+        starts at once; or ``chooser`` (a player's id) picks the First Player with the
+        buttons, as in a Death Match. ``note`` is a line of the intro; ``link`` writes
+        what the caller keeps of the match in the same transaction as the match (so a
+        crash leaves both or neither). The match's internal id and the posts."""
+        game = get_game(game_name)
+        ids = [p.id for p in players]
+        if len(ids) != 2 or ids[0] == ids[1]:
+            raise Refusal("A match is between two different players.")
+        if (first is None) == (chooser is None) or (first or chooser) not in ids:
+            raise Refusal("Either the First Player or the chooser is one of the players.")
+        options = game.check_options(options)
+        tc = tc or TimeControl()
+        async with self.kit.creating:
+            await self.busy(guild_id, channel_id, ids)
+            async with self.kit.db.session() as s, s.begin():
+                await remember(s, guild_id, [host, *players])
+                match = Match(
+                    guild_id=guild_id, number=await next_number(s, guild_id, "match"),
+                    channel_id=channel_id, game=game.key, kind=MatchKind.CASUAL,
+                    status=MatchStatus.CHOOSING, seats=2, options=options,
+                    time_control=tc.to_json(), hints=hints, rated=True, host_id=host.id,
+                    chooser=chooser, created_at=self.kit.now(), event_id=event_id)
+                s.add(match)
+                await s.flush()
+                for order, player in enumerate(players):
+                    s.add(MatchPlayer(match_id=match.id, user_id=player.id, order=order,
+                                      accepted=True, banks_left=tc.banks))
+                if link is not None:
+                    await link(s, match.id)
+                match_id, number = match.id, match.number
+        label = texts.match_label(number, MatchKind.CASUAL)
+        settings = texts.options_line(game, options, tc)
+        if first is not None:
+            seats = [first] + [u for u in ids if u != first]
+            started = await self.start(match_id, seats, "\n".join(
+                line for line in (note.strip(), f"{settings}.") if line))
+            return match_id, started
+        intro = texts.dm_intro(label, game.title, ids, settings, f"\n{note}" if note else "")
+        assert chooser is not None
+        choices = tuple(Button(texts.goes_first_button(p.name), buttons.first(number, p.id),
+                               "primary") for p in players)
+        return match_id, Response(posts=[Post(texts.choose_first(intro, chooser), channel_id,
+                                              buttons=choices)])
+
+    async def close_unstarted(self, match_id: int, reason: str) -> Response | None:
+        """Void a match that has not begun (its First Player not chosen, a challenge not
+        accepted); None if it has begun or ended by now."""
+        async with self.kit.lock(match_id), self.kit.db.session() as s, s.begin():
+            match = await s.get(Match, match_id)
+            if match is None or match.status not in (MatchStatus.CHOOSING,
+                                                     MatchStatus.PENDING):
+                return None
+            match.status = MatchStatus.VOIDED
+            match.finished_at = self.kit.now()
+            match.end_reason = EndReason.VOID
+            match.result_text = texts.void_by_rule(reason)
+            said = texts.voided(texts.match_label(match.number, match.kind), reason)
+            where = match.channel_id
+        self._cancel_expiry(match_id)
+        return Response(posts=[Post(said, where)])
 
     # ==== challenges ======================================================================
 
@@ -243,10 +316,12 @@ class Lobby:
             banks_left=[tc.banks] * len(order), time_used=[0.0] * len(order),
             out=[False] * len(order), ply=0, turn_elapsed=0.0, resumed_at=now, extra=0.0,
             hints=match.hints, reward=reward_of(match, self.kit.config.dm_reward),
+            hosted=match.host_id is not None,
             options=dict(match.options))
         live.plan_reminders()
         self.kit.live.add(live)
         self.timing.arm(live)
+        self.kit.on_turn(live)
         label = texts.match_label(match.number, match.kind)
         lines = [note] if note else []
         lines.append(texts.begins(label, game.title, texts.seat_line(game, state, order)))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import select
+from sqlalchemy import String, case, cast, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core.enums import ACTIVE, MatchStatus
@@ -20,13 +20,14 @@ from bot.services.matches.refusals import (
     NotBeingPlayed,
     WrongStatus,
 )
-from bot.store.models import Match, MatchPlayer
+from bot.store.models import Match, MatchPlayer, MemberName
 from bot.store.queries import user_names
 from bot.texts import match as texts
 from engine.registry import get_game
 
-# Challenges that ended without being played: declined, withdrawn, lapsed.
-UNANSWERED = (MatchStatus.DECLINED, MatchStatus.CANCELLED, MatchStatus.EXPIRED)
+# Challenges that ended without being played: declined, withdrawn, lapsed (and not worth
+# offering).
+NEVER_PLAYED = UNANSWERED = (MatchStatus.DECLINED, MatchStatus.CANCELLED, MatchStatus.EXPIRED)
 PENDING = MatchStatus.PENDING
 RECENT = 3600.0  # a challenge that ended this long ago is still worth explaining
 
@@ -166,17 +167,30 @@ class Lookup:
         return [m for m in moves if m.lower().startswith(wanted)][:limit]
 
     async def open_matches(self, guild_id: str, user_id: str | None = None,
-                           limit: int = 25) -> list[tuple[int, str]]:
-        """Active matches on a server (of one user, if given), as (number, label), newest
-        first."""
+                           typed: str = "", limit: int = 25) -> list[tuple[int, str]]:
+        """A server's matches for autocomplete, as (number, label): found in the
+        database by number (what was typed starts it) or by a player's name (contains
+        it), of one user if given; open ones first, then the newest."""
+        wanted = typed.strip().lstrip("#").lower()[:100]
+        open_first = case((Match.status.in_(ACTIVE), 0), else_=1)
+        query = select(Match).where(Match.guild_id == guild_id,
+                                    Match.status.not_in(NEVER_PLAYED))
+        if user_id is not None:
+            query = query.where(Match.id.in_(select(MatchPlayer.match_id).where(
+                MatchPlayer.user_id == user_id)))
+        if wanted.isdigit():
+            query = query.where(cast(Match.number, String).like(f"{wanted}%"))
+        elif wanted:
+            named = (select(MatchPlayer.match_id)
+                     .join(MemberName, (MemberName.user_id == MatchPlayer.user_id)
+                           & (MemberName.guild_id == guild_id))
+                     .where(func.lower(MemberName.name).contains(wanted, autoescape=True)))
+            query = query.where(Match.id.in_(named))
         async with self.kit.db.session() as s:
-            query = select(Match).where(Match.guild_id == guild_id, Match.status.in_(ACTIVE))
-            if user_id is not None:
-                query = query.join(MatchPlayer, MatchPlayer.match_id == Match.id).where(
-                    MatchPlayer.user_id == user_id)
-            rows = (await s.scalars(query.order_by(Match.number.desc()).limit(limit))).all()
+            rows = (await s.scalars(query.order_by(open_first, Match.number.desc())
+                                    .limit(limit))).all()
             names = await user_names(s, guild_id, [p.user_id for m in rows for p in m.players])
         return [(m.number, texts.match_choice(m.number, get_game(m.game).title,
-                                          [names.get(p.user_id, p.user_id) for p in m.players],
-                                          m.status))
+                                              [names.get(p.user_id, p.user_id)
+                                               for p in m.players], m.status))
                 for m in rows]

@@ -35,10 +35,12 @@ class Play:
         self.ending = ending
 
     async def typed(self, guild_id: str, channel_id: str, actor: Actor, text: str,
-                    message_id: str | None = None) -> Response:
+                    message_id: str | None = None, sent_at: float | None = None) -> Response:
         """A message in a channel. Only a player's message can touch their match, and
-        only one that reads as a move; everything else is ignored."""
-        received = self.kit.now()
+        only one that reads as a move; everything else is ignored. ``sent_at`` is when
+        the player sent it (the platform's timestamp): the move counts then, within
+        ``timing.MAX_LAG`` of its arrival."""
+        received = self.timing.counted_at(sent_at)
         live = self.kit.live.for_seat(guild_id, channel_id, actor.id)
         if live is None:
             return Response()
@@ -49,9 +51,10 @@ class Play:
             return Response()
 
     async def move(self, match_id: int | None, guild_id: str, channel_id: str,
-                   actor: Actor, text: str) -> Response:
-        """``/move``: the same as typing the move, with every problem reported."""
-        received = self.kit.now()
+                   actor: Actor, text: str, sent_at: float | None = None) -> Response:
+        """``/move``: the same as typing the move, with every problem reported; it
+        counts when the command was sent, not after its round trip."""
+        received = self.timing.counted_at(sent_at)
         live = self.lookup.live(match_id, guild_id, channel_id, actor, player=True)
         return await self._submit(live, actor, text, None, explicit=True, received=received,
                                   ply_seen=live.ply)
@@ -109,6 +112,21 @@ class Play:
                 return await self.ending.timeout(live)
             return await self._apply(live, seat, move, elapsed, received, message_id)
 
+    async def machine_move(self, live: LiveMatch, seat: int, ply_seen: int,
+                           text: str) -> Response | None:
+        """The computer player's move, through the same path as a person's; None when
+        the match moved on while it thought (a resignation, a host, a restart)."""
+        async with live.lock:
+            if (live.finished or live.ply != ply_seen or live.to_move != seat
+                    or live.paused):
+                return None
+            move = live.game.parse_move(live.state, text)
+            received = self.kit.now()
+            elapsed = live.elapsed(received)
+            if self.timing.flagged(live, elapsed):
+                return await self.ending.timeout(live)
+            return await self._apply(live, seat, move, elapsed, received, None)
+
     def _not_your_turn(self, live: LiveMatch) -> Refusal:
         seat = live.to_move
         if seat is None:
@@ -165,10 +183,13 @@ class Play:
         live.draw_offer = None  # a move declines a draw offered
         if result_text is not None:
             self.ending.forget(live)
-            return Response(posts=[Post(f"{head}\n{result_text}", live.channel_id, image=image,
-                                        buttons=self.ending.after(live))])
+            assert outcome is not None
+            return await self.ending.told(live, outcome.winner, Response(posts=[
+                Post(f"{head}\n{result_text}", live.channel_id, image=image,
+                     buttons=self.ending.after(live))]))
         live.new_turn(now)
         self.timing.arm(live)
+        self.kit.on_turn(live)
         return Response(posts=[Post(f"{head}\n{self.kit.turn_line(live)}", live.channel_id,
                                     image=image)])
 

@@ -7,6 +7,7 @@ first. Everything is arithmetic on the seconds the turn has used (see
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 
 from bot.core.enums import MatchKind
@@ -15,7 +16,14 @@ from bot.services.matches.kit import MatchKit
 from bot.services.matches.live import LiveMatch
 from bot.texts import match as texts
 
+log = logging.getLogger(__name__)
+
 OnFlag = Callable[[LiveMatch], Awaitable[Response]]
+# A move counts when its player sent it (the message's Discord timestamp), up to this
+# many seconds before the bot received it: a move sent in time but delivered late
+# (a slow gateway, a short outage) is in time, and no older message can rewrite the
+# game. The flag waits as long, so that such a move can still arrive.
+MAX_LAG = 2.0
 
 
 async def _no_flag(live: LiveMatch) -> Response:
@@ -42,7 +50,7 @@ class Timing:
             self._arm_idle(live)
             return
         assert live.resumed_at is not None
-        due = live.flag_at()
+        due = live.flag_at() + MAX_LAG
         if live.next_reminder < len(live.reminders):
             due = min(due, live.reminders[live.next_reminder].at)
         when = live.resumed_at + (due - live.turn_elapsed)
@@ -51,7 +59,7 @@ class Timing:
     def _arm_idle(self, live: LiveMatch) -> None:
         """A casual match without a clock lapses after the idle time without a move."""
         idle = self.kit.config.casual_idle
-        if idle <= 0 or live.kind != MatchKind.CASUAL:
+        if idle <= 0 or live.hosted or live.kind not in (MatchKind.CASUAL, MatchKind.PRACTICE):
             return
         assert live.resumed_at is not None
         when = live.resumed_at + (idle - live.turn_elapsed)
@@ -74,6 +82,16 @@ class Timing:
             live.timer.cancel()
             live.timer = None
 
+    def counted_at(self, sent_at: float | None) -> float:
+        """When a move counts: when it was sent, bounded to ``MAX_LAG`` before now."""
+        now = self.kit.now()
+        if sent_at is None or sent_at >= now:
+            return now
+        if now - sent_at > MAX_LAG:
+            log.info("a move sent %.1f s before it arrived counts %.1f s early", now - sent_at,
+                     MAX_LAG)
+        return now - min(now - sent_at, MAX_LAG)
+
     def flagged(self, live: LiveMatch, elapsed: float) -> bool:
         """Has the player to move run out of time after ``elapsed`` seconds of the turn?"""
         return live.tc.enabled and elapsed >= live.flag_at() - 1e-9
@@ -84,7 +102,7 @@ class Timing:
             if live.finished or live.paused:
                 return
             elapsed = live.elapsed(self.kit.now())
-            if elapsed >= live.flag_at() - 1e-6:
+            if elapsed >= live.flag_at() + MAX_LAG - 1e-6:
                 response = await self.on_flag(live)
                 for post in response.posts:
                     await self.kit.deliver(post)

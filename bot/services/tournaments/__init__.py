@@ -3,7 +3,8 @@
 No database, no Discord, no asyncio: a ``Tournament`` (format, players in seed
 order, options) and a list of events give the next round, the standings and the
 bracket, so the bot can store events and rebuild everything after a restart. See
-``tournament.py`` for the flow and ``standings.py`` for the tie-breaks.
+``tournament.py`` for the flow and ``standings.py`` for the tie-breaks. Running them
+on a server (the database, the match host, deadlines) is ``host/``, built on this.
 """
 
 from bot.services.tournaments.bracket import NOBODY, Spot

@@ -1,0 +1,169 @@
+"""Practice: a casual, unrated match against the computer player.
+
+The computer sits in a seat of its own (user id ``garnet-ai:LEVEL``), so the lobby,
+the moves, the clock, the ending and a restart treat it as a player. Whenever a turn
+starts (``MatchKit.on_turn``) and the seat to move is the computer's, it thinks in a
+worker (``bot.services.workers``: never on the event loop), within its level's move
+time (and the clock's, when the match has one), then plays through the same path as
+a person's move. A practice match never books garnets, standings, ratings or the
+ledger (``results.settle`` skips it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from bot.core.enums import MatchKind, MatchStatus
+from bot.core.messages import Actor, Post, Response, ai_level, ai_name, ai_user
+from bot.core.refusal import Refusal
+from bot.core.timecontrol import TimeControl
+from bot.services.matches.kit import MatchKit
+from bot.services.matches.live import LiveMatch
+from bot.services.matches.lobby import Lobby
+from bot.services.matches.play import Play
+from bot.services.users import remember
+from bot.services.workers import Workers
+from bot.store.models import Match, MatchPlayer
+from bot.store.numbers import next_number
+from bot.texts import practice as say
+from engine.ai import LEVELS, player_for
+from engine.game import EngineError
+from engine.registry import get_game
+
+log = logging.getLogger(__name__)
+GRACE = 5.0  # seconds past the move time before a stuck search is given up
+
+
+class Practice:
+    def __init__(self, kit: MatchKit, lobby: Lobby, play: Play, workers: Workers) -> None:
+        self.kit = kit
+        self.lobby = lobby
+        self.play = play
+        self.workers = workers
+        self._thinking: dict[int, asyncio.Task[None]] = {}
+        # Posts wait while held (the console prints a line's answer first).
+        self._open = asyncio.Event()
+        self._open.set()
+        self._holds = 0
+
+    async def start(self, guild_id: str, channel_id: str, actor: Actor, game_name: str,
+                    level: int, first: str = "me", tc: TimeControl | None = None,
+                    hints: bool = False) -> Response:
+        """``/practice``: a match against the computer player at ``level``."""
+        game = get_game(game_name)
+        if level not in LEVELS:
+            raise Refusal(say.levels(min(LEVELS), max(LEVELS)))
+        try:
+            player_for(game.key, level)
+        except EngineError:
+            raise Refusal(say.no_player(game.title)) from None
+        first = first.strip().lower()
+        if first not in ("me", "bot", "random"):
+            raise Refusal(say.first_choices())
+        if first == "random":
+            first = self.kit.rng.choice(("me", "bot"))
+        options = game.check_options(None)
+        tc = tc or TimeControl.off()
+        bot = Actor(ai_user(level), ai_name(level))
+        async with self.kit.creating:
+            await self.lobby.busy(guild_id, channel_id, [actor.id])
+            self.lobby.asking.take((guild_id, actor.id))
+            async with self.kit.db.session() as s, s.begin():
+                await remember(s, guild_id, [actor, bot])
+                match = Match(
+                    guild_id=guild_id, number=await next_number(s, guild_id, "match"),
+                    channel_id=channel_id, game=game.key, kind=MatchKind.PRACTICE,
+                    status=MatchStatus.PENDING, seats=2, options=options,
+                    time_control=tc.to_json(), hints=hints, rated=False, host_id=None,
+                    chooser=first, created_at=self.kit.now())
+                s.add(match)
+                await s.flush()
+                for order, uid in enumerate((actor.id, bot.id)):
+                    s.add(MatchPlayer(match_id=match.id, user_id=uid, order=order,
+                                      accepted=True, banks_left=tc.banks))
+                match_id = match.id
+        seating = [actor.id, bot.id] if first == "me" else [bot.id, actor.id]
+        return await self.lobby.start(match_id, seating, say.intro(level))
+
+    # ---- the computer's turns ----------------------------------------------------------
+
+    def wake(self, live: LiveMatch) -> None:
+        """A turn started: if it is the computer's, it starts thinking."""
+        seat = live.to_move
+        if live.finished or live.paused or seat is None:
+            return
+        level = ai_level(live.users[seat])
+        if level is None:
+            return
+        busy = self._thinking.get(live.id)
+        if busy is not None and not busy.done() and busy is not asyncio.current_task():
+            return
+        task = asyncio.get_running_loop().create_task(self._turn(live, seat, level))
+        self._thinking[live.id] = task
+        task.add_done_callback(lambda t: self._done(live.id, t))
+
+    def _done(self, match_id: int, task: asyncio.Task[None]) -> None:
+        if self._thinking.get(match_id) is task:
+            del self._thinking[match_id]
+
+    def move_time(self, live: LiveMatch, level: int) -> float:
+        """The computer's move time: its level's, and within the clock's turn."""
+        seconds = LEVELS[level].seconds
+        if live.tc.enabled:
+            left = live.flag_at() - live.elapsed(self.kit.now())
+            seconds = max(0.1, min(seconds, 0.5 * left))
+        return seconds
+
+    async def _turn(self, live: LiveMatch, seat: int, level: int) -> None:
+        ply = live.ply
+        seconds = self.move_time(live, level)
+        try:
+            try:
+                decision = await asyncio.wait_for(
+                    self.workers.think(live.game.key, live.state, level,
+                                       seed=live.id * 1009 + ply, seconds=seconds),
+                    timeout=seconds + GRACE)
+                text = decision.move
+            except TimeoutError:
+                log.warning("match %s: the computer's search overran; a legal move instead",
+                            live.id)
+                text = live.game.notation(live.game.legal_moves(live.state)[0])
+            response = await self.play.machine_move(live, seat, ply, text)
+            if response is None:
+                return
+            await self._open.wait()
+            for post in response.posts:
+                await self.kit.deliver(post)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a failing search must not take the bot down
+            log.exception("match %s: the computer player failed", live.id)
+            await self.kit.deliver(Post(say.failed(), live.channel_id))
+
+    # ---- for the console and tests --------------------------------------------------
+
+    def hold(self) -> None:
+        """Keep the computer's posts back until ``release`` (its thinking goes on)."""
+        self._holds += 1
+        self._open.clear()
+
+    def release(self) -> None:
+        self._holds = max(0, self._holds - 1)
+        if not self._holds:
+            self._open.set()
+
+    async def idle(self) -> None:
+        """Wait until no computer player is thinking (each move may start another)."""
+        while self._thinking:
+            await asyncio.gather(*list(self._thinking.values()), return_exceptions=True)
+
+    async def stop(self) -> None:
+        for task in list(self._thinking.values()):
+            task.cancel()
+        await asyncio.gather(*list(self._thinking.values()), return_exceptions=True)
+        self._thinking.clear()
+        self.workers.close()
+
+
+__all__ = ["Practice"]

@@ -1,0 +1,100 @@
+"""``/review``: a finished match judged move by move by the computer player.
+
+The analysis is seconds of CPU: it runs in the computer player's worker
+(``bot.services.workers``), one at a time per server (``ServerQueues``), within
+``REVIEW_SECONDS``. The reading is ``history_queries.match_record``: scoped to the
+server, by the server's own match number.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.core.enums import MatchStatus, MoveKind
+from bot.core.messages import Image, Post, Response, mention
+from bot.core.refusal import Refusal
+from bot.services.history_queries import MatchRecord, match_record
+from bot.services.limits import ServerQueues
+from bot.services.workers import Workers
+from bot.store.db import Database
+from bot.texts import history as history_texts
+from bot.texts import match as texts
+from bot.texts import practice as say
+from engine.ai import player_for
+from engine.ai.review import Review
+from engine.game import EngineError
+from engine.registry import get_game
+
+REVIEW_SECONDS = 120.0  # the longest a review may take before it is given up
+WORST = 3  # the biggest mistakes named
+
+
+class ReviewTooLong(Refusal):
+    def __init__(self) -> None:
+        super().__init__("That review took too long; try again later.")
+
+
+async def reviewable(db: Database, guild_id: str, number: int) -> MatchRecord:
+    record = await match_record(db, guild_id, number)
+    if record is None:
+        raise Refusal(history_texts.no_such_match(match_id=number))
+    if record.status != MatchStatus.FINISHED:
+        raise Refusal(say.not_finished(record.number))
+    if record.seats != 2:
+        raise Refusal(say.not_two(record.number))
+    game = get_game(record.game)
+    try:
+        player_for(game.key, 1)
+    except EngineError:
+        raise Refusal(say.no_review(game.title)) from None
+    return record
+
+
+def review_text(record: MatchRecord, data: Review) -> str:
+    game = get_game(record.game)
+    by_seat = sorted(record.players, key=lambda p: p.seat if p.seat is not None else 9)
+    who = [mention(p.user_id) for p in by_seat]
+    players = [(who[i], data.names[i], data.accuracy[i]) for i in range(data.seats)]
+    counts: list[dict[str, int]] = [{} for _ in range(data.seats)]
+    for ply in data.plies:
+        if ply.label:
+            counts[ply.seat][ply.label] = counts[ply.seat].get(ply.label, 0) + 1
+    worst = []
+    for ply in data.worst(WORST):
+        loss = ("" if ply.loss is None or not data.unit or ply.loss < 0.5
+                else f", −{ply.loss:.1f} {data.unit}")
+        worst.append((ply.number, who[ply.seat], ply.move, ply.label, ply.best, ply.drop,
+                      loss))
+    verdict = None
+    if data.exact_from is not None and data.exact_margin is not None:
+        margin = data.exact_margin
+        won = data.exact_result
+        winner = None if won == 0 else data.names[0 if won > 0 else 1]
+        lines = [say.exact_verdict(data.exact_from, winner, margin, data.unit or "points")]
+        for number in data.decisive:
+            ply = data.plies[number - 1]
+            lines.append(say.decisive(number, ply.move, *data.turned[number]))
+        verdict = "\n".join(lines)
+    label = texts.match_label(record.number, record.kind)
+    return say.review(label, game.title, players, counts, worst, verdict)
+
+
+class Reviews:
+    def __init__(self, db: Database, workers: Workers, queues: ServerQueues) -> None:
+        self.db = db
+        self.workers = workers
+        self.queues = queues
+
+    async def review(self, guild_id: str, number: int) -> Response:
+        record = await reviewable(self.db, guild_id, number)
+        notations = [m.notation for m in record.moves if m.kind == MoveKind.MOVE]
+        async with self.queues.slot(guild_id):
+            try:
+                data, png = await asyncio.wait_for(
+                    self.workers.review(record.game, notations, record.seats,
+                                        dict(record.options), seed=record.id),
+                    timeout=REVIEW_SECONDS)
+            except TimeoutError:
+                raise ReviewTooLong() from None
+        image = Image(png, f"review-{record.number}-{record.game}.png")
+        return Response(reply=Post(review_text(record, data), image=image))

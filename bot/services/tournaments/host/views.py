@@ -1,0 +1,342 @@
+"""What a tournament shows: its rounds as announced, results, standings (text and
+image), reminders, what the deadline settles, and its books as CSV files. Pure
+functions of a loaded tournament (``records.Loaded``), besides one small query."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.core.enums import MatchStatus
+from bot.core.messages import Image
+from bot.services.exports import safe_cell, slug
+from bot.services.tournaments import (
+    Dropped,
+    Event,
+    Options,
+    Outcome,
+    Pairing,
+    Rejoined,
+    Reported,
+    Round,
+    Standing,
+    State,
+    Tiebreak,
+    Tournament,
+)
+from bot.services.tournaments.host.records import DOUBLE, Loaded, Played, Setup, series_of
+from bot.services.tournaments.image import tournament_png
+from bot.store.models import Event as EventRow
+from bot.store.models import Tournament as TournamentRow
+from bot.texts import tournaments as say
+from bot.texts.match import match_label, options_line
+from engine.registry import get_game
+
+SHOWN = 16  # standings rows in a message; the image and /tournament standings have all
+LISTED = 30  # boards listed by /tournament pairings (the asker's always)
+
+
+# ---- names ---------------------------------------------------------------------------------
+
+
+def display(loaded: Loaded) -> tuple[Tournament, list[Event]]:
+    """The tournament with people's names in place of their ids (made unique: two
+    players called Alex are "Alex" and "Alex (2)"), for images."""
+    shown: dict[str, str] = {}
+    used: set[str] = set()
+    for uid in loaded.players:
+        base = (loaded.name(uid) or uid)[:40]
+        name, n = base, 2
+        while name in used:
+            name, n = f"{base} ({n})", n + 1
+        used.add(name)
+        shown[uid] = name
+    core = loaded.core
+
+    def pairing(p: Pairing) -> Pairing:
+        return Pairing(p.board, shown[p.first], shown[p.second], p.match,
+                       shown[p.chooser] if p.chooser else None, p.decided)
+
+    events: list[Event] = []
+    for e in loaded.events:
+        if isinstance(e, Round):
+            events.append(Round(e.number, tuple(pairing(p) for p in e.pairings),
+                                tuple(shown[b] for b in e.byes)))
+        elif isinstance(e, Reported):
+            events.append(Reported(e.round, e.board, e.outcome,
+                                   shown[e.first] if e.first else None))
+        elif isinstance(e, Dropped):
+            events.append(Dropped(shown[e.player]))
+        else:
+            events.append(Rejoined(shown[e.player]))
+    return Tournament(core.format, tuple(shown[p] for p in core.players), core.options), events
+
+
+def image(loaded: Loaded) -> bytes:
+    """The standings or the bracket as a PNG (CPU work: call it off the event loop)."""
+    core, events = display(loaded)
+    return tournament_png(core, events, loaded.row.name)
+
+
+def image_name(loaded: Loaded) -> str:
+    done = len([e for e in loaded.events if isinstance(e, Round)])
+    return f"tournament-{loaded.row.number}-round-{done}.png"
+
+
+# ---- settings ------------------------------------------------------------------------------
+
+
+def rules_text(row: TournamentRow, setup: Setup, event: str | None) -> str:
+    options = Options.from_json(row.options)
+    game = get_game(row.game)
+    return say.rules(fmt=row.format, rounds=options.rounds, best_of=options.best_of,
+                     first=options.first.value, double=options.double,
+                     third_place=options.third_place, game=game.title,
+                     clock=options_line(game, setup.game_options, setup.time_control)
+                     + (" · hints on" if setup.hints else ""),
+                     deadline=setup.deadline, no_show=setup.no_show, prizes=setup.prizes,
+                     event=event, checkin=setup.checkin, auto=setup.auto, thread=setup.thread)
+
+
+async def event_name(s: AsyncSession, event_id: int | None) -> str | None:
+    if event_id is None:
+        return None
+    row = await s.get(EventRow, event_id)
+    return row.name if row is not None else None
+
+
+# ---- rounds --------------------------------------------------------------------------------
+
+
+def _current(games: list[Played]) -> Played | None:
+    active = [g for g in games if g.active]
+    return active[-1] if active else None
+
+
+def round_announcement(loaded: Loaded, rnd: Round, deadline: float | None) -> str:
+    core = loaded.core
+    lines = [say.round_title(name=loaded.row.name, number=rnd.number, of=core.rounds,
+                             at_most=core.format.value == "double")]
+    for p in rnd.pairings:
+        game = _current(loaded.games_of(rnd.number, p.board))
+        where = (game.channel_id if game is not None
+                 and game.channel_id != loaded.row.channel_id else None)
+        lines.append(say.pairing_line(
+            board=p.board, first=p.first, second=p.second,
+            match=match_label(game.number, "casual") if game else None, where=where,
+            decided=_decided(p.decided) if p.decided else None,
+            chooser=p.chooser if game is not None and not game.begun else None,
+            spot=p.match))
+    if rnd.byes:
+        bye = core.options.bye_points if core.format.value == "swiss" else None
+        lines.append(say.byes(user_ids=rnd.byes,
+                              bye_points=say.points(bye) if bye else None))
+    if deadline is not None:
+        lines.append(say.deadline_line(instant=deadline))
+    return "\n".join(lines)
+
+
+def _decided(outcome: Outcome) -> str:
+    if outcome is Outcome.DOUBLE_FORFEIT:
+        return "both have withdrawn: a double forfeit"
+    return f"decided by forfeit ({outcome.value}): a player has withdrawn"
+
+
+def score_of(loaded: Loaded, number: int, p: Pairing) -> str | None:
+    """A series' games score ("2–1") when it is longer than one game."""
+    if loaded.core.options.best_of <= 1:
+        return None
+    series, _ = series_of(loaded.core, p, loaded.games_of(number, p.board))
+    if not series.winners:
+        return None
+    a, b = series.score
+    mine = (a, b) if series.first == p.first else (b, a)
+    return f"{say.points(mine[0])}–{say.points(mine[1])}"
+
+
+def round_results(loaded: Loaded, state: State) -> str:
+    rnd = state.rounds[-1]
+    results = []
+    for p in rnd.pairings:
+        outcome = state.outcome(rnd.number, p)
+        results.append(say.result_line(
+            board=p.board, spot=p.match, first=loaded.name(p.first),
+            second=loaded.name(p.second), outcome=outcome.value if outcome else "…",
+            score=score_of(loaded, rnd.number, p)))
+    if rnd.byes:
+        results.append("Bye: " + ", ".join(loaded.name(b) for b in rnd.byes))
+    return say.round_over(name=loaded.row.name, number=rnd.number, results=results)
+
+
+def standing_rows(loaded: Loaded, table: Sequence[Standing],
+                  limit: int | None = SHOWN) -> list[tuple[str, str, str, str]]:
+    core = loaded.core
+    shown = [t for t in core.tiebreaks if t is not Tiebreak.HEAD_TO_HEAD
+             or any(r.tiebreaks.get(t.value) for r in table)][:3]
+    rows = []
+    for st in table[:limit]:
+        name = loaded.name(st.player) + ("" if st.active else " (out)")
+        rows.append((st.place or str(st.rank), name, say.points_word(st.points),
+                     say.tiebreak_text([(t.value, st.tiebreaks.get(t.value, 0.0))
+                                        for t in shown])))
+    return rows
+
+
+def standings_text(loaded: Loaded, final: bool = False, limit: int | None = SHOWN) -> str:
+    core = loaded.core
+    state = core.state(loaded.events)
+    done = len(state.rounds) - (0 if state.round_complete else 1)
+    table = core.standings(loaded.events)
+    head = say.standings_head(name=loaded.row.name, done=done, of=core.rounds,
+                              final=final or loaded.row.status == "finished",
+                              cancelled=loaded.row.status == "cancelled",
+                              at_most=core.format.value == "double")
+    return head + "\n" + say.standings_lines(rows=standing_rows(loaded, table, limit),
+                                             total=len(table),
+                                             elimination=core.format.elimination)
+
+
+def prize_shares(table: Sequence[Standing], prizes: Sequence[int]) -> list[tuple[str, int, str]]:
+    """(player, garnets, place) for every paid place: players sharing a place share the
+    prizes of the places they fill equally (rounded down), as arbiters split them."""
+    if not prizes:
+        return []
+    out = []
+    i = 0
+    while i < len(table):
+        group = [r for r in table[i:] if r.rank == table[i].rank]
+        pot = sum(prizes[i:i + len(group)])
+        share = pot // len(group)
+        if share > 0:
+            place = table[i].place or (str(table[i].rank) if len(group) == 1
+                                       else f"{table[i].rank}–{table[i].rank + len(group) - 1}")
+            out += [(r.player, share, place) for r in group]
+        i += len(group)
+    return out
+
+
+def reminder(loaded: Loaded, state: State, left: float, instant: float) -> str:
+    rnd = state.rounds[-1]
+    waiting = []
+    for p in rnd.pairings:
+        if state.outcome(rnd.number, p) is not None:
+            continue
+        game = _current(loaded.games_of(rnd.number, p.board))
+        waiting.append(say.still_to_play(
+            first=p.first, second=p.second,
+            match=match_label(game.number, "casual") if game else None,
+            chooser=p.chooser if game is not None and not game.begun else None,
+            begun=game is not None and game.begun and game.plies > 0))
+    return say.reminder(name=loaded.row.name, number=rnd.number, left=left, instant=instant,
+                        waiting=waiting)
+
+
+def no_shows(loaded: Loaded, state: State,
+             rnd: Round) -> tuple[list[Event], list[str], list[int], int]:
+    """At a round's deadline: the results that settle its unplayed pairings, a line for
+    each, the matches that never began (to void), and how many games go on."""
+    reports: list[Event] = []
+    lines: list[str] = []
+    unplayed: list[int] = []
+    playing = 0
+    for p in rnd.pairings:
+        if state.outcome(rnd.number, p) is not None:
+            continue
+        game = _current(loaded.games_of(rnd.number, p.board))
+        if game is not None and game.begun and (game.plies > 0
+                                                or game.status == MatchStatus.PAUSED):
+            playing += 1
+            continue
+        if game is not None:
+            unplayed.append(game.match_id)
+        if loaded.setup.no_show == DOUBLE or game is None:
+            reports.append(Reported(rnd.number, p.board, Outcome.DOUBLE_FORFEIT))
+            lines.append(say.no_show_line(absent=list(p.players), winner=None))
+            continue
+        # Who had to act: the chooser of the First Player, else the First Player.
+        absent = p.chooser if not game.begun and p.chooser else game.users[0]
+        winner = p.opponent(absent)
+        reports.append(Reported(rnd.number, p.board, p.outcome(winner, forfeit=True)))
+        lines.append(say.no_show_line(absent=[absent], winner=winner))
+    return reports, lines, unplayed, playing
+
+
+# ---- reading it ----------------------------------------------------------------------------
+
+
+def pairings_text(loaded: Loaded, number: int, asker: str | None = None) -> str:
+    """A round's pairings and how each stands: the first ``LISTED``, and the asker's."""
+    core = loaded.core
+    state = core.state(loaded.events)
+    rnd = state.rounds[number - 1]
+    lines = []
+    shown = [p for i, p in enumerate(rnd.pairings) if i < LISTED or asker in p.players]
+    for p in shown:
+        outcome = state.outcome(rnd.number, p)
+        game = _current(loaded.games_of(rnd.number, p.board))
+        if outcome is not None:
+            score = score_of(loaded, rnd.number, p)
+            where = outcome.value + (f" (games {score})" if score else "")
+        elif game is None:
+            where = "waiting to begin"
+        elif not game.begun:
+            where = f"{match_label(game.number, 'casual')}, {loaded.name(p.chooser or '')} " \
+                    "chooses who moves first"
+        else:
+            where = f"playing {match_label(game.number, 'casual')}"
+        lines.append(say.pairing_row(board=p.board, spot=p.match, first=loaded.name(p.first),
+                                     second=loaded.name(p.second), state=where))
+    if len(shown) < len(rnd.pairings):
+        lines.append(say.more_boards(count=len(rnd.pairings) - len(shown)))
+    return say.pairings(name=loaded.row.name, number=number, lines=lines,
+                        byes=[loaded.name(b) for b in rnd.byes[:LISTED]])
+
+
+# ---- the books -----------------------------------------------------------------------------
+
+
+def _csv(header: list[str], rows: list[list[Any]]) -> bytes:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(header)
+    writer.writerows([safe_cell(v) for v in row] for row in rows)
+    return out.getvalue().encode("utf-8")
+
+
+def export(loaded: Loaded) -> list[Image]:
+    """The standings and every pairing and game, as CSV files (names beside ids)."""
+    core = loaded.core
+    base = f"tournament-{loaded.row.number}-{slug(loaded.row.name)}"
+    files = []
+    if loaded.events:
+        table = core.standings(loaded.events)
+        names = [t.value for t in core.tiebreaks]
+        rows = [[st.rank, st.place, st.player, loaded.name(st.player), st.points,
+                 *[st.tiebreaks.get(n, 0.0) for n in names], "yes" if st.active else "no"]
+                for st in table]
+        files.append(Image(_csv(["rank", "place", "user_id", "name", "points", *names,
+                                 "active"], rows), f"{base}-standings.csv"))
+    state = core.state(loaded.events)
+    rows = []
+    for rnd in state.rounds:
+        for p in rnd.pairings:
+            outcome = state.outcome(rnd.number, p)
+            games: list[Played | None] = [*loaded.games_of(rnd.number, p.board)] or [None]
+            for g in games:
+                rows.append([rnd.number, p.board, p.match or "", p.first, loaded.name(p.first),
+                             p.second, loaded.name(p.second), outcome.value if outcome else "",
+                             g.game_no if g else "", g.number if g else "",
+                             g.status if g else "", g.users[0] if g and g.begun else "",
+                             (g.winner or ("draw" if g.draw else "")) if g else ""])
+        for b in rnd.byes:
+            rows.append([rnd.number, "", "", b, loaded.name(b), "", "", "bye", "", "", "", "",
+                         ""])
+    files.append(Image(_csv(["round", "board", "bracket_match", "first_id", "first_name",
+                             "second_id", "second_name", "pairing_result", "game",
+                             "match_number", "match_status", "moved_first_id", "winner_id"],
+                            rows), f"{base}-games.csv"))
+    return files

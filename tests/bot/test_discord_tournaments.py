@@ -1,0 +1,82 @@
+"""Tournaments and the season's Death Match flow on Discord: discord.py's real command
+tree and buttons, Discord faked at the HTTP boundary (see discord_fake)."""
+
+from __future__ import annotations
+
+from tests.bot import test_discord_adapter as adapter
+from tests.bot.discord_fake import ALICE, BOB, CAROL, HANA
+from tests.bot.test_custom_ids import press as press_old
+from tests.bot.test_discord_adapter import World, sends
+from tests.bot.test_discord_economy import sub
+
+# The adapter tests' fixtures: a bot on a migrated database copy, Discord faked.
+world = adapter.world
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+async def test_a_tournament_from_the_join_button_to_the_final_image(world: World) -> None:
+    (made,) = await sub(world, HANA, "tournament", "create", name="Cup", game="cairo",
+                        format="swiss", rounds=1, prizes="4")
+    assert not made.ephemeral and "opened **Cup** (tournament #1)" in made.content
+    assert [(b["label"], b["custom_id"]) for b in made.buttons] == [
+        ("Join", "garnet:tjoin:1")]
+    (joined,) = sends(await world.press(ALICE, made.sent, "garnet:tjoin:1"))
+    assert f"<@{ALICE.id}> joined **Cup** (1 entered)" in joined.content
+    # The Join button stays for the others; a second press is refused privately.
+    assert not [c for c in world.fake.calls[-3:] if c.method == "PATCH"]
+    (again,) = sends(await world.press(ALICE, made.sent, "garnet:tjoin:1"))
+    assert again.ephemeral and "has already entered Cup" in again.content
+    await sub(world, BOB, "tournament", "join")
+    (refused,) = sends(await sub(world, ALICE, "tournament", "start"))
+    assert refused.ephemeral and "Only hosts" in refused.content
+    calls = sends(await sub(world, HANA, "tournament", "start"))
+    begins, pairings, board = calls[-3:]
+    assert "**Cup** (tournament #1) begins with 2 players" in begins.content
+    assert pairings.content.startswith("**Cup — round 1 of 1**")
+    # The pairings ping nobody; the match's own post pings its two players.
+    assert pairings.message["allowed_mentions"]["users"] == []
+    assert sorted(board.message["allowed_mentions"]["users"]) == sorted([ALICE.id, BOB.id])
+    assert board.files and board.files[0][1].startswith(PNG)
+    first = world.live().users[0]
+    loser = ALICE if first == str(ALICE.id) else BOB
+    winner = BOB if loser is ALICE else ALICE
+    posts = sends(await world.slash(loser, "resign"))
+    texts = [c.content for c in posts]
+    assert any("wins Match #1" in t for t in texts)
+    final = next(c for c in posts if "**Cup is over" in c.content)
+    assert f"<@{winner.id}> wins!" in final.content
+    assert f"<@{winner.id}> 4 garnets" in final.content
+    assert final.files and final.files[0][0] == "tournament-1-round-1.png"
+    assert final.files[0][1].startswith(PNG)
+    (standings,) = sends(await sub(world, CAROL, "tournament", "standings"))
+    assert standings.ephemeral and standings.files
+    assert "final standings" in standings.content
+
+
+async def test_a_nomination_by_button(world: World) -> None:
+    await sub(world, HANA, "event", "create", name="Season 1")
+    for person in (ALICE, BOB, CAROL):
+        await sub(world, HANA, "event", "add", player=person)
+    (token,) = await sub(world, HANA, "token", "grant", player=BOB, reason="won the main match")
+    assert f"gave <@{BOB.id}> a Token of Life" in token.content
+    assert token.message["allowed_mentions"]["users"] == [BOB.id]
+    (asked,) = await sub(world, HANA, "nomination", "open", nominator=ALICE, game="cairo")
+    assert f"Protected by a Token of Life: <@{BOB.id}>" in asked.content
+    assert [b["custom_id"] for b in asked.buttons] == [f"garnet:nominate:1:{CAROL.id}"]
+    # A button of an older post naming Bob: he holds a token now.
+    (refused,) = sends(await press_old(world, ALICE, f"garnet:nominate:1:{BOB.id}"))
+    assert refused.ephemeral and "holds a Token of Life" in refused.content
+    (other,) = sends(await world.press(CAROL, asked.sent, f"garnet:nominate:1:{CAROL.id}"))
+    assert other.ephemeral and f"Only <@{ALICE.id}> (or a host)" in other.content
+    calls = sends(await world.press(ALICE, asked.sent, f"garnet:nominate:1:{CAROL.id}"))
+    intro = next(c for c in calls if "DM #1: Cairo Corridor" in c.content)
+    # Priority (Alice 1, Carol 3) chooses, as /dm does; the names are kept, not the ids.
+    assert f"<@{ALICE.id}> has the higher priority (1 vs 3)" in intro.content
+    assert [b["label"] for b in intro.buttons] == ["Alice goes first", "Carol goes first"]
+    (board,) = sends(await world.press(ALICE, intro.sent, f"garnet:first:1:{CAROL.id}"))
+    assert f"<@{CAROL.id}> (Black)" in board.content
+    result = sends(await world.slash(CAROL, "resign"))
+    assert f"<@{CAROL.id}> is eliminated from **Season 1**" in result[0].content
+    (info,) = await sub(world, BOB, "event", "info")
+    assert "3. Carol — 0 garnets · 💀 eliminated (DM #1)" in info.content
+    assert "Bob — 0 garnets · 🛡 1 Token of Life" in info.content

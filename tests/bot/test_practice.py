@@ -1,0 +1,144 @@
+"""``/practice``: a match against the computer player, which thinks in a worker."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from typing import Any
+
+from sqlalchemy import func, select
+
+from bot.core.clock import VirtualClock
+from bot.core.enums import MatchStatus
+from bot.core.messages import Post
+from bot.services.matches import MatchConfig, Matches
+from bot.services.workers import Workers, think_job
+from bot.store.db import open_database
+from bot.store.models import LedgerEntry, Match, MatchResult, Rating, RatingChange
+from tests.bot.conftest import ALICE, CHAN, GUILD, Harness
+
+BOT1 = "garnet-ai:1"
+
+
+class Recording(Executor):
+    """An executor that runs jobs in a thread and remembers which it ran."""
+
+    def __init__(self) -> None:
+        self.jobs: list[str] = []
+        self._pool = ThreadPoolExecutor(max_workers=1)
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+        self.jobs.append(fn.__name__)
+        return self._pool.submit(fn, *args, **kwargs)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+
+async def test_practice_starts_says_unrated_and_the_bot_answers(h: Harness) -> None:
+    host = h.host.matches
+    r = await h.host.start_practice(GUILD, CHAN, ALICE, "cairo", 1)
+    text = r.posts[0].text
+    assert "not rated" in text and "Practice #1" in text
+    assert "garnet AI (level 1)" in text
+    live = host.live[1]
+    assert live.users == ["alice", BOT1]
+    await h.play(ALICE, "D left")
+    await host.practice.idle()
+    assert live.ply == 2 and live.to_move == 0
+    assert "garnet AI (level 1) (Red) played" in h.delivered[-1].text
+    assert h.delivered[-1].image is not None
+
+
+async def test_the_bot_moves_first_and_thinks_in_the_executor(h: Harness) -> None:
+    host = h.host.matches
+    recording = Recording()
+    host.practice.workers._pool = recording
+    await h.host.start_practice(GUILD, CHAN, ALICE, "cairo", 2, first="bot")
+    live = next(iter(host.live.values()))
+    assert live.users[0] == "garnet-ai:2"
+    # The event loop is free while the computer thinks: it answers other work at once.
+    ticks = 0
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while not live.ply:
+            ticks += 1
+            await asyncio.sleep(0)
+
+    await asyncio.gather(ticker(), host.practice.idle())
+    assert live.ply == 1 and recording.jobs == ["think_job"]
+    assert ticks > 1
+
+
+async def test_the_bot_moves_within_its_budget_deterministically() -> None:
+    from engine.registry import get_game
+
+    game = get_game("cairo")
+    state = game.new_state(2)
+    one = think_job("cairo", state, 1, seed=5, seconds=1.0)
+    two = think_job("cairo", state, 1, seed=5, seconds=1.0)
+    assert one == two
+    game.parse_move(state, one.move)
+
+
+async def test_a_practice_match_books_nothing(h: Harness) -> None:
+    host = h.host.matches
+    await h.host.start_practice(GUILD, CHAN, ALICE, "cairo", 1)
+    await h.play(ALICE, "D left")
+    await host.practice.idle()
+    r = await h.host.resign(None, GUILD, CHAN, ALICE)
+    assert "wins Practice #1" in r.posts[0].text
+    async with h.db.session() as s:
+        match = await s.get(Match, 1)
+        assert match is not None and match.status == MatchStatus.FINISHED
+        assert not match.rated
+        for model in (MatchResult, Rating, RatingChange, LedgerEntry):
+            assert await s.scalar(select(func.count()).select_from(model)) == 0, model
+
+
+async def test_a_game_to_the_end_against_the_bot(h: Harness) -> None:
+    host = h.host.matches
+    await h.host.start_practice(GUILD, CHAN, ALICE, "cairo", 1)
+    live = host.live[1]
+    rng = random.Random(3)
+    while not live.finished:
+        move = rng.choice(live.game.legal_moves(live.state))
+        await h.play(ALICE, live.game.notation(move))
+        await host.practice.idle()
+    async with h.db.session() as s:
+        assert await s.scalar(select(func.count()).select_from(MatchResult)) == 0
+        match = await s.get(Match, 1)
+        assert match is not None and match.status == MatchStatus.FINISHED
+
+
+async def test_after_a_restart_the_bot_thinks_again(database_url: str) -> None:
+    db1 = await open_database(database_url)
+    clock1 = VirtualClock()
+    host1 = Matches(db1, clock1, MatchConfig())
+    await host1.start()
+    await host1.start_practice(GUILD, CHAN, ALICE, "cairo", 1)
+    # The bot dies while its computer player thinks: its move is never applied.
+    host1.practice.wake = lambda live: None  # type: ignore[method-assign]
+    host1.kit.on_turn = host1.practice.wake
+    await host1.typed(GUILD, CHAN, ALICE, "D left")
+    assert host1.live[1].ply == 1
+
+    posts: list[Post] = []
+
+    async def deliver(post: Post) -> None:
+        posts.append(post)
+
+    db2 = await open_database(database_url)
+    host2 = Matches(db2, VirtualClock(start=clock1.now() + 60), MatchConfig(),
+                    deliver=deliver, workers=Workers(0))
+    await host2.start()
+    await host2.practice.idle()
+    live = host2.live[1]
+    assert live.ply == 2 and live.to_move == 0
+    assert "garnet AI (level 1) (Red) played" in posts[-1].text
+    await host2.stop()
+    await host1.stop()
+    await db1.close()
+    await db2.close()

@@ -1,0 +1,73 @@
+"""The positions of the golden image set, and how to write it again.
+
+``tests/engine/golden/*.png`` are boards as the renderers drew them before boards were
+drawn in palette mode (true-colour composition, then the palette): the pixel tests
+compare every renderer's output with them. Run ``python -m tests.engine.golden_positions``
+to write them again after an intended change of the pictures, and look at them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from engine.game import Game
+from engine.registry import get_game
+
+GOLDEN = Path(__file__).with_name("golden")
+
+
+class Golden(NamedTuple):
+    game: str
+    label: str
+    seats: int
+    plies: int  # random moves from the start (seeded); -1: to the end of the game
+    seed: int
+    hints: bool
+    names: tuple[str, ...] | None
+
+    @property
+    def path(self) -> Path:
+        return GOLDEN / f"{self.game}-{self.label}.png"
+
+
+CASES = (
+    Golden("cairo", "start", 2, 0, 1, False, ("Alice", "Bob")),
+    Golden("cairo", "mid-hints", 2, 23, 3, True, ("Alice", "Bob")),
+    Golden("cairo", "late", 2, 41, 4, False, None),
+    Golden("cairo", "end", 2, -1, 5, False, ("Alice", "Bob")),
+    Golden("quoridor", "mid", 2, 30, 1, True, ("Alice", "Bob")),
+    Golden("quoridor", "4p", 4, 40, 2, False, ("Ann", "Bob", "Cy", "Di")),
+    Golden("quoridor", "end", 2, -1, 3, False, ("Alice", "Bob")),
+    Golden("pathwayz", "mid", 2, 30, 1, True, ("Alice", "Bob")),
+    Golden("pathwayz", "end", 2, -1, 2, False, ("Alice", "Bob")),
+    Golden("sigma", "mid", 2, 8, 1, False, ("Alice", "Bob")),
+    Golden("sigma", "end", 2, -1, 2, False, ("Alice", "Bob")),
+)
+
+
+def state_of(case: Golden) -> tuple[Game[Any, Any], Any]:
+    game = get_game(case.game)
+    rng = random.Random(case.seed)
+    state = game.new_state(case.seats)
+    count = 0
+    while game.outcome(state) is None and (case.plies < 0 or count < case.plies):
+        state = game.apply(state, rng.choice(game.legal_moves(state)))
+        count += 1
+    return game, state
+
+
+def renders() -> Iterator[tuple[Golden, bytes]]:
+    for case in CASES:
+        game, state = state_of(case)
+        names = list(case.names) if case.names is not None else None
+        yield case, game.render(state, hints=case.hints, names=names)
+
+
+if __name__ == "__main__":
+    GOLDEN.mkdir(exist_ok=True)
+    for case, png in renders():
+        case.path.write_bytes(png)
+        print(case.path, len(png))
