@@ -96,3 +96,23 @@ async def test_a_casual_game_without_a_clock_lapses_when_left(h: Harness) -> Non
         match = await s.scalar(select(Match).where(Match.number == number))
     assert match is not None and (match.status, match.end_reason) == ("voided", "lapsed")
     assert not h.host.live
+
+
+async def test_a_game_a_tournament_set_up_has_no_courtesies(h: Harness) -> None:
+    """A game made for its players by a service (a tournament's pairing), not by a
+    challenge: no draw by agreement, no abort, no idle lapse, no rematch; its result
+    is the rules' or a host's."""
+    _, started = await h.host.host_match(GUILD, CHAN, HOSTY, "cairo", [ALICE, BOB],
+                                         first=ALICE.id, tc=TimeControl.off())
+    assert started.posts
+    for ask in (h.host.draw, h.host.abort):
+        refused = await ask(None, GUILD, CHAN, ALICE)
+        assert refused.reply is not None and refused.reply.ephemeral
+        assert "A game a host set up" in refused.reply.text
+    (live,) = h.host.live.values()
+    assert live.hosted and live.timer is None  # no idle lapse armed
+    ended = await h.host.resign(None, GUILD, CHAN, BOB)
+    (post,) = ended.posts
+    assert "wins" in post.text and post.buttons == ()  # no rematch button
+    rematch = await h.host.rematch(live.number, GUILD, CHAN, ALICE)
+    assert rematch.reply is not None and rematch.reply.ephemeral
