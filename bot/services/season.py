@@ -34,6 +34,7 @@ from bot.store.db import Database
 from bot.store.models import Event, EventPlayer, LifeToken, Match, MatchPlayer, Nomination
 from bot.store.queries import user_names
 from bot.texts import economy as economy_say
+from bot.texts import match as match_say
 from bot.texts import season as say
 from engine.registry import get_game
 
@@ -128,6 +129,8 @@ class Season:
                        event: str | None = None) -> Response:
         """A host names the nominator; they are asked to pick an opponent."""
         await self.roles.require_host(guild_id, actor)
+        if settings.hints:  # refused now, not when the nominator picks an opponent
+            raise SeasonError(match_say.no_hints_in_dm())
         game = get_game(game_name)
         options = game.check_options(settings.options)
         game.new_state(2, options)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import io
+from pathlib import Path
+
 from sqlalchemy import func, select
 
 from bot.store.models import Match
-from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, DAVE, GUILD, HOSTY, Harness
+from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, DAVE, GUILD, HOSTY, Harness, console_for
 from tests.bot.economy_helpers import make_event
 
 
@@ -47,3 +50,14 @@ async def test_players_of_several_open_events_name_one(h: Harness) -> None:
     r = await h.host.start_dm(GUILD, CHAN, HOSTY, "cairo", [ALICE, BOB], chooser="lots",
                               event="Cup")
     assert r.posts and "Event: **Cup**" in r.posts[0].text
+
+
+async def test_a_nomination_refuses_hints_when_it_is_opened(h: Harness, tmp_path: Path) -> None:
+    out = io.StringIO()
+    console = console_for(h, tmp_path / "images", out)
+    for line in ("host: /event create name:Season 1",
+                 "host: /event add @alice @bob",
+                 "host: /nomination open nominator:@alice game:cairo hints:yes"):
+        await console.handle_line(line)
+    assert out.getvalue().splitlines()[-1].startswith(
+        "bot (to host only): A Death Match is played without hints")
