@@ -37,6 +37,7 @@ __all__ = ["LEVELS", "Budget", "Decision", "Player", "bench_figures", "evaluator
 # game key -> module with make_player / evaluate / solve
 _MODULES: dict[str, str] = {
     "cairo": "engine.cairo.ai",
+    "quoridor": "engine.quoridor.ai",
 }
 
 

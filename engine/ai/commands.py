@@ -61,7 +61,7 @@ def _cmd_duel(args: argparse.Namespace) -> int:
             print(f"game {number + 1}: {label}", file=sys.stderr, flush=True)
 
     result = duel(game, first, second, args.games, seed=args.seed, swap=args.swap,
-                  options=_options(game, args), progress=progress)
+                  options=_options(game, args), progress=progress, openings=args.openings)
     _print(result.to_json(), args.json)
     return 0
 
@@ -90,6 +90,8 @@ def add_commands(
     p.add_argument("--games", type=int, required=True)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--swap", action="store_true", help="alternate the seats, in pairs")
+    p.add_argument("--openings", type=int, default=0, metavar="PLIES",
+                   help="start each game (each pair, with --swap) after this many random plies")
     p.add_argument("--tie", help="tie rule (Cairo Corridor)")
     p.add_argument("--option", action="append", metavar="NAME=VALUE")
     p.add_argument("--verbose", action="store_true", help="one line per game on stderr")
