@@ -179,8 +179,8 @@ class _Search:
                 targets ^= low
                 sq = low.bit_length() - 1
                 d = next((k for k, layer in enumerate(layers) if layer & low), 99)
-                moved = pawns[:turn] + (sq,) + pawns[turn + 1:]
-                nd = dists[:turn] + (d,) + dists[turn + 1:]
+                moved = (*pawns[:turn], sq, *pawns[turn + 1:])
+                nd = (*dists[:turn], d, *dists[turn + 1:])
                 child = (moved, walls, left, nxt, geo, nd)
                 value = _WIN if d == 0 else self.score(nd, left, nxt, turn)
                 out.append((value, sq, child))
@@ -192,7 +192,7 @@ class _Search:
                 if s != turn:
                     candidates |= cuts[s]
             candidates &= geo.free
-            spent = left[:turn] + (left[turn] - 1,) + left[turn + 1:]
+            spent = (*left[:turn], left[turn] - 1, *left[turn + 1:])
             walled: list[tuple[float, int, Node]] = []
             while candidates:
                 low = candidates & -candidates
