@@ -47,7 +47,7 @@ UNIT = "tempo"
 _WIN = 1000.0
 _WALL = 1.6  # a wall in hand, in tempi
 _SURE = 3.0  # bonus for a race the opponent can no longer change
-_SCALE = 0.9  # logistic scale: win chance of an evaluation in tempi
+_SCALE = 0.55  # logistic scale: win chance of an evaluation in tempi (fitted on games)
 
 # Per wall place: the open-step masks it leaves (ANDed with a parent's).
 _KEEP_N = tuple(ALL_SQUARES & ~STOPS_NORTH[b] for b in range(128))
@@ -364,13 +364,9 @@ def _chance(value: float, two: bool) -> float:
     return 1.0 / (1.0 + 3.0 * math.exp(-_SCALE * max(-40.0, min(40.0, value))))
 
 
-def _tempo(value: float) -> float:
-    """The evaluation in tempi; a forced win counts as the plies left to it."""
-    if value >= _WIN - 100:
-        return 99.0
-    if value <= -_WIN + 100:
-        return -99.0
-    return value
+def _tempo(value: float) -> float | None:
+    """The evaluation in tempi; none for a forced result."""
+    return None if abs(value) >= _WIN - 100 else value
 
 
 def _level_of(budget: Budget) -> int:
