@@ -316,7 +316,7 @@ class QuoridorPlayer:
         self.budget = budget
         self.wall = wall
         self.name = f"ai:{budget.level}" if budget.level else "ai"
-        level = budget.level or _level_of(budget)
+        level = budget.level or max(_LEVELS)
         self.depth, self.nodes, self.walls_kept = _LEVELS[level]
         if not budget.level:
             self.nodes = budget.iterations * 20
@@ -367,13 +367,6 @@ def _chance(value: float, two: bool) -> float:
 def _tempo(value: float) -> float | None:
     """The evaluation in tempi; none for a forced result."""
     return None if abs(value) >= _WIN - 100 else value
-
-
-def _level_of(budget: Budget) -> int:
-    for level, (_, nodes, _) in sorted(_LEVELS.items()):
-        if budget.iterations * 20 <= nodes:
-            return level
-    return max(_LEVELS)
 
 
 # ---- the hooks engine.ai looks for ------------------------------------------------------

@@ -32,7 +32,6 @@ from engine.sigma.state import SigmaState
 
 UNIT = None
 _WIN = 1000.0
-_SCALE = 0.05  # logistic scale of the evaluation (fitted on games)
 _W = 48  # grid row length in bits
 _ROW0, _COL0 = 24, 24  # grid cell (0, 0) is bit (_ROW0 * _W + _COL0)
 _BASE = 3 * _W + 3  # offset of a shape's arrow cell in its relative mask
@@ -43,7 +42,8 @@ _NOTHING = 1 << (_ROW0 * _W + _COL0)
 
 # Evaluation weights (White's view): a blank space, a usable side of White, one of
 # Black, a card in Black's hand, a card in White's hand.
-WEIGHTS = (1.0, 0.25, 0.15, 0.6, 0.0, 0.0)
+WEIGHTS = (1.0, 0.25, 0.15, 0.6, 0.0)
+_SCALE = 0.06  # logistic scale of the evaluation (fitted on games of the levels)
 
 # Per level: (greatest depth, node budget).
 _LEVELS = {1: (1, 1_000), 2: (2, 4_000), 3: (3, 10_000), 4: (4, 20_000), 5: (8, 40_000)}
@@ -118,8 +118,9 @@ def _blanks(white: int, black: int, group: int) -> int:
 # the counts per card.
 Node = tuple[int, int, int, tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...],
              int, int]
-# A placement: (move, card, cells, arrows' marks, anchor); see ``_Model.placements``.
-Raw = tuple[tuple[int, int, int], int, int, tuple[int, ...], int]
+# A placement: (move, card, cells, arrows' marks, anchor, arrow cells covered); see
+# ``_Model.placements``.
+Raw = tuple[tuple[int, int, int], int, int, tuple[int, ...], int, int]
 
 
 class OutOfModel(Exception):
@@ -152,27 +153,7 @@ class _Model:
     def __init__(self, deck: Deck, weights: tuple[float, ...] = WEIGHTS) -> None:
         self.weights = weights
         self.shapes = _deck_shapes(deck)
-        self.reaches: dict[tuple[int, ...], list[int]] = {}
         self.names = [[card.name for card, _ in hand] for hand in deck.hands]
-
-    def reach(self, node: Node) -> int:
-        """The cells Black could cover with its next placement (legal or not)."""
-        hand = node[5][BLACK]
-        masks = self.reaches.get(hand)
-        if masks is None:
-            masks = [0, 0, 0, 0]
-            for card, left in enumerate(hand):
-                if left:
-                    for per_side in self.shapes[BLACK][card]:
-                        for d in range(4):
-                            masks[d] |= per_side[d][0]
-            self.reaches[hand] = masks
-        out = 0
-        for mark in node[4]:
-            shift = (mark >> 2) + _STEP[mark & 3] - _BASE
-            if shift >= 0:
-                out |= masks[mark & 3] << shift
-        return out
 
     def sides(self, node: Node, seat: int) -> tuple[int, ...]:
         _, _, group, warrows, barrows, _, _, _ = node
@@ -182,14 +163,21 @@ class _Model:
 
     def placements(self, node: Node) -> list[Raw]:
         """Every legal placement of the seat to move, as (move, card, cells, arrows'
-        marks, anchor), one per distinct result as far as cheaply seen, in the order of
-        the game's notation; ``move`` is (card, side number, arrow number)."""
+        marks, anchor, arrow cells it covers), one per distinct result as far as
+        cheaply seen, in the order of the game's notation; ``move`` is (card, side
+        number, arrow number)."""
         black, hands, turn = node[1], node[5], node[6]
         shapes = self.shapes[turn]
         out: list[Raw] = []
         seen: set[tuple[int, int, int, tuple[int, ...]]] = set()
         held = [i for i, n in enumerate(hands[turn]) if n]
         forbidden = _NOTHING | (black if turn == WHITE else 0) | _EDGES
+        # The cells that hold arrows: a card off them covers none.
+        marked = 0
+        for x in node[3]:
+            marked |= 1 << (x >> 2)
+        for x in node[4]:
+            marked |= 1 << (x >> 2)
         for number, mark in enumerate(self.sides(node, turn), start=1):
             d = mark & 3
             anchor = (mark >> 2) + _STEP[d]
@@ -206,27 +194,30 @@ class _Model:
                     if key in seen:
                         continue
                     seen.add(key)
-                    out.append(((card, number, a), card, cells, marks, anchor))
+                    out.append(((card, number, a), card, cells, marks, anchor,
+                                cells & marked))
         return out
 
     def child(self, node: Node, raw: Raw) -> Node:
         """The node after a placement (before the end checks; see ``settle``)."""
         white, black, group, warrows, barrows, hands, turn, _ = node
-        _, card, cells, marks, anchor = raw
+        _, card, cells, marks, anchor, covered = raw
         new = [anchor * 4 + m for m in marks]
         left = list(hands[turn])
         left[card] -= 1
+        if covered:
+            warrows = tuple(x for x in warrows if not covered >> (x >> 2) & 1)
+            barrows = tuple(x for x in barrows if not covered >> (x >> 2) & 1)
         if turn == WHITE:
             w = white | cells
             # The card meets the main group: grow the group through it.
             main = _main(w, group | (1 << anchor))
-            wa = tuple(sorted([x for x in warrows if not cells >> (x >> 2) & 1] + new))
-            return (w, black, main, wa, barrows, (tuple(left), hands[1]), 1, 0)
+            return (w, black, main, tuple(sorted(warrows + tuple(new))), barrows,
+                    (tuple(left), hands[1]), 1, 0)
         w = white & ~cells
         main = _main(w) if cells & group else group
-        wa = tuple(x for x in warrows if not cells >> (x >> 2) & 1)
-        ba = tuple(sorted([x for x in barrows if not cells >> (x >> 2) & 1] + new))
-        return (w, black | cells, main, wa, ba, (hands[0], tuple(left)), 0, 0)
+        return (w, black | cells, main, warrows, tuple(sorted(barrows + tuple(new))),
+                (hands[0], tuple(left)), 0, 0)
 
     def text(self, seat: int, move: tuple[int, int, int]) -> str:
         card, side, arrow = move
@@ -238,18 +229,9 @@ def _static(node: Node, model: _Model) -> float:
     white, black, group, _, barrows, hands, _, _ = node
     blanks = _blanks(white, black, group)
     ws = len(model.sides(node, WHITE))
-    blank, white_side, black_side, black_card, white_card, safe = model.weights
-    value = (blank * blanks.bit_count() + white_side * ws - black_side * len(barrows)
-             - black_card * sum(hands[BLACK]) + white_card * sum(hands[WHITE]))
-    if safe:
-        # Secure blanks: those next to the part of the main group that Black's next
-        # card can neither cover nor cut off, and out of that card's reach too.
-        near = model.reach(node)
-        core = _main(white & ~near)
-        secure = ((core << 1) | (core >> 1) | (core << _W) | (core >> _W)) & ~(
-            white | black | near)
-        value += safe * secure.bit_count()
-    return value
+    blank, white_side, black_side, black_card, white_card = model.weights
+    return (blank * blanks.bit_count() + white_side * ws - black_side * len(barrows)
+            - black_card * sum(hands[BLACK]) + white_card * sum(hands[WHITE]))
 
 
 class _Search:
@@ -352,7 +334,7 @@ class _Search:
 
 
 class SigmaPlayer:
-    def __init__(self, budget: Budget, weights: tuple[float, ...] = WEIGHTS) -> None:
+    def __init__(self, budget: Budget, weights: tuple[float, ...] | None = None) -> None:
         self.budget = budget
         self.weights = weights
         self.name = f"ai:{budget.level}" if budget.level else "ai"
@@ -363,21 +345,26 @@ class SigmaPlayer:
 
     def decide(self, state: SigmaState, seed: int) -> Decision:
         rng = random.Random(seed)
-        model = _Model(state.deck, self.weights)
+        scale = _SCALE
+        model = _Model(state.deck, self.weights or WEIGHTS)
         seconds = min(self.budget.seconds, 3.0) if self.budget.seconds else 3.0
         search = _Search(model, self.nodes, time.perf_counter() + seconds)
-        root = node_of(state)
+        try:
+            root = node_of(state)
+        except OutOfModel:
+            return _outside(state)
         root, result, moves = search.settle(root)
         if result is not None or not moves:
             raise ValueError("the game is over")
         sign = 1.0 if root[6] == WHITE else -1.0
         kids = search.ordered(root, moves, sign)
-        margin = 4.0 * self.budget.spread / _SCALE
+        margin = 4.0 * self.budget.spread / scale
         values: list[tuple[Any, float]] = []
         # Searches end on a move of Black's, whose replies cut White's group: White
         # looks 2, 4, ... plies ahead, Black 1, 3, ...
-        first = 2 if root[6] == WHITE and self.depth > 1 else 1
-        for depth in range(first, self.depth + 1, 2 if self.parity else 1):
+        parity = self.parity and self.depth >= 4
+        first = 2 if root[6] == WHITE and parity else 1
+        for depth in range(first, self.depth + 1, 2 if parity else 1):
             try:
                 values = search.root_values(root, kids, depth, margin)
             except _Timeout:
@@ -389,18 +376,32 @@ class SigmaPlayer:
                 break  # the end is in sight: the result is known
         if not values:  # not even one ply within the budget: the static order
             values = [(m, 0.0) for m, _ in kids]
-        move = pick([(m, _chance(v)) for m, v in values], self.budget.spread, rng)
+        move = pick([(m, _chance(v, scale)) for m, v in values], self.budget.spread, rng)
         value = dict(values)[move]
-        return Decision(model.text(root[6], move), _chance(value), None,
+        return Decision(model.text(root[6], move), _chance(value, scale), None,
                         exact=abs(value) >= _WIN - 100, nodes=search.nodes)
 
 
-def _chance(value: float) -> float:
+def _outside(state: SigmaState) -> Decision:
+    """A table too wide for the model (never seen in play): the placement that leaves
+    the most blank spaces (White) or the fewest (Black), by the rules themselves."""
+    from engine.sigma.game import SigmaEscape
+
+    game = SigmaEscape()
+    sign = 1 if state.turn == WHITE else -1
+    scored = []
+    for move in game.legal_moves(state):
+        after = game.apply(state, move)
+        scored.append((sign * len(after.board.blanks), game.notation(move)))
+    return Decision(max(scored)[1], 0.5, None, nodes=len(scored))
+
+
+def _chance(value: float, scale: float) -> float:
     if value >= _WIN - 100:
         return 1.0
     if value <= -_WIN + 100:
         return 0.0
-    return logistic(value, _SCALE)
+    return logistic(value, scale)
 
 
 # ---- the hooks engine.ai looks for ------------------------------------------------------
@@ -419,7 +420,10 @@ def evaluate(state: SigmaState, seat: int) -> float:
     sign = 1.0 if seat == WHITE else -1.0
     if result is not None:
         return sign * (_WIN if result.winner == WHITE else -_WIN)
-    node = node_of(state)
+    try:
+        node = node_of(state)
+    except OutOfModel:
+        return sign * len(state.board.blanks)
     return sign * _static(node, _Model(state.deck))
 
 
