@@ -155,7 +155,9 @@ def add_commands(
     p.add_argument("--players", help="comma-separated specs (default: random, greedy, "
                    "ai:1 to ai:5), weakest first")
     p.add_argument("--games", type=int, default=20, help="games per pairing (even)")
-    p.add_argument("--pairings", default="adjacent", choices=("adjacent", "skip", "all"))
+    p.add_argument("--pairings", default="skip", choices=("adjacent", "skip", "all"),
+                   help="who meets whom: the next player, also the one after (default), "
+                   "or everyone")
     p.add_argument("--openings", type=int, default=2, metavar="PLIES",
                    help="random plies before each pair of games")
     p.add_argument("--seed", type=int, default=1)

@@ -61,7 +61,7 @@ def bradley_terry(count: int, results: Sequence[tuple[int, int, float, float]],
 
 
 def ladder(game: Game[Any, Any], specs: Sequence[str] = DEFAULT_PLAYERS, games: int = 20,
-           how: str = "adjacent", openings: int = 2, seed: int = 1,
+           how: str = "skip", openings: int = 2, seed: int = 1,
            options: Mapping[str, Any] | None = None,
            progress: Callable[[str, str, Any], None] | None = None) -> JSON:
     """Play the pairings and rate the players; ``random`` (or the first player) is 0."""
