@@ -85,8 +85,20 @@ def _cmd_animate(args: argparse.Namespace) -> int:
 def _cmd_bench(args: argparse.Namespace) -> int:
     from engine.bench import run_bench
 
-    game = get_game(args.game)
-    emit(run_bench(game, seats=args.players, seconds=args.seconds, seed=args.seed), args.json)
+    if args.game:
+        game = get_game(args.game)
+        emit(run_bench(game, seats=args.players, seconds=args.seconds, seed=args.seed),
+             args.json)
+        return 0
+    # Every game, one after the other: the computer players' nodes or playouts per second.
+    results = [run_bench(get_game(key), seconds=args.seconds, seed=args.seed)
+               for key in game_keys()]
+    if args.json:
+        print(json.dumps({"games": results}))
+    else:
+        for data in results:
+            emit(data, False)
+            print()
     return 0
 
 
@@ -159,8 +171,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--names", help='players\' names in seat order, e.g. "Alice,Bob"')
     p.set_defaults(func=_cmd_animate)
 
-    p = sub.add_parser("bench", help="measure analysis, random games and rendering")
-    p.add_argument("game", help=f"the game ({games})")
+    p = sub.add_parser("bench", help="measure analysis, random games, rendering and the "
+                       "computer player's speed (every game when none is named)")
+    p.add_argument("game", nargs="?", help=f"the game ({games}); all when left out")
     p.add_argument("--players", type=int, help="number of players")
     p.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     p.add_argument("--seed", type=int, default=1)

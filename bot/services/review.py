@@ -55,10 +55,7 @@ def review_text(record: MatchRecord, data: Review) -> str:
     by_seat = sorted(record.players, key=lambda p: p.seat if p.seat is not None else 9)
     who = [mention(p.user_id) for p in by_seat]
     players = [(who[i], data.names[i], data.accuracy[i]) for i in range(data.seats)]
-    counts: list[dict[str, int]] = [{} for _ in range(data.seats)]
-    for ply in data.plies:
-        if ply.label:
-            counts[ply.seat][ply.label] = counts[ply.seat].get(ply.label, 0) + 1
+    counts = data.counts()
     worst = []
     for ply in data.worst(WORST):
         loss = ("" if ply.loss is None or not data.unit or ply.loss < 0.5
@@ -75,6 +72,8 @@ def review_text(record: MatchRecord, data: Review) -> str:
             ply = data.plies[number - 1]
             lines.append(say.decisive(number, ply.move, *data.turned[number]))
         verdict = "\n".join(lines)
+    elif (decided := data.decided_by()) is not None:
+        verdict = say.decided(decided, data.plies[decided - 1].move)
     label = texts.match_label(record.number, record.kind)
     return say.review(label, game.title, players, counts, worst, verdict)
 

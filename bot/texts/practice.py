@@ -76,3 +76,7 @@ def exact_verdict(ply: int, winner: str | None, margin: int, unit: str) -> str:
 def decisive(ply: int, move: str, before: int, after: int) -> str:
     words = {1: "a win", 0: "a tie", -1: "a loss"}
     return f"Move {ply} ({plain(move)}) turned {words[before]} into {words[after]}."
+
+
+def decided(ply: int, move: str) -> str:
+    return f"Move {ply} ({plain(move)}) decided the game: the winner stayed ahead from there."

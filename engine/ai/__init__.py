@@ -14,7 +14,9 @@ Each game plugs in its own player in a module named in ``_MODULES``, which offer
 - ``make_player(budget) -> Player``: the searching player;
 - ``evaluate(state, seat) -> float``: a one-ply evaluation for the ``greedy`` player;
 - ``solve(state) -> dict`` (optional): the exact value of a position;
-- ``bench(positions, seconds, seed) -> dict`` (optional): speed figures.
+- ``bench(positions, seconds, seed) -> dict`` (optional): speed figures;
+- ``UNIT``: the game's own unit of advantage ("point", "tempo", ...) or None; a
+  review gives the loss of a mistake in it (``engine.ai.review``).
 
 ``random``, ``greedy`` and ``uct:N`` (plain UCT with random playouts) work through
 the ``Game`` interface alone.
@@ -30,13 +32,16 @@ from engine.ai.player import LEVELS, Budget, Decision, Player
 from engine.game import JSON, EngineError, Game
 from engine.registry import get_game
 
-__all__ = ["LEVELS", "Budget", "Decision", "Player", "bench_figures", "evaluator",
+__all__ = ["LEVELS", "Budget", "Decision", "Player", "bench_figures", "evaluator", "hooks",
            "level_budget", "player_for", "player_from_spec", "player_with", "solver"]
 
 
 # game key -> module with make_player / evaluate / solve
 _MODULES: dict[str, str] = {
     "cairo": "engine.cairo.ai",
+    "pathwayz": "engine.pathwayz.ai",
+    "quoridor": "engine.quoridor.ai",
+    "sigma": "engine.sigma.ai",
 }
 
 
@@ -44,6 +49,11 @@ def _module(game_key: str) -> Any:
     if game_key not in _MODULES:
         raise EngineError(f"there is no computer player for {get_game(game_key).title} yet")
     return import_module(_MODULES[game_key])
+
+
+def hooks(game_key: str) -> Any:
+    """The module of a game's computer player (see above for what it offers)."""
+    return _module(get_game(game_key).key)
 
 
 def level_budget(level: int) -> Budget:

@@ -11,14 +11,23 @@ the mean of the volatility-weighted mean and the harmonic mean of their moves.
 Where a game has an exact solver that reaches (Cairo Corridor near its end), the
 positions from the end backwards are solved exactly, within a node budget, until the
 first that does not fit: from there on the values are exact, and the move that
-changed the exact result is named.
+changed the exact result is named: "from move 38 the result was decided: Red wins by
+2 with best play; move 41 (JU) turned a win into a loss" (``Review.verdict``).
+Elsewhere the decisive move of a finished game is the loser's last move after which
+the winner stayed ahead (``Review.decided_by``).
+
+A mistake's loss is given in the game's own unit, the ``UNIT`` of its computer player
+(points in Cairo Corridor, tempi in Quoridor, cells of connection distance in
+Pathwayz). A move the engine made for a seat (Sigma Escape's passes) is shown but
+neither labelled nor counted in the accuracy. ``Review.summary`` says it all in
+sentences and ``Review.to_json`` gives it as data (``python -m engine review``).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from engine.ai.player import Budget, Decision
@@ -51,6 +60,7 @@ class Ply:
     best: str  # the move the review prefers
     loss: float | None  # the mover's loss in the game's unit (None: no unit)
     label: str = ""
+    forced: bool = False  # the engine made it for the seat (a pass): not judged
 
     @property
     def drop(self) -> float:
@@ -70,23 +80,112 @@ class Review:
     exact_result: int = 0  # its result for seat 0: 1 a win, -1 a loss, 0 a draw
     decisive: list[int] = field(default_factory=list)  # plies that changed the exact result
     turned: dict[int, tuple[int, int]] = field(default_factory=dict)  # its player's 1/0/-1
-    unit: str = ""
+    unit: str = ""  # the unit of ``Ply.loss``, plural ("points"), or ""
+    winner: int | None = None  # the seat that won the game (None: drawn or not over)
 
     def worst(self, count: int = 3) -> list[Ply]:
         """The biggest mistakes, worst first: labelled moves by their drop."""
         labelled = [p for p in self.plies if p.label]
         return sorted(labelled, key=lambda p: (-p.drop, p.number))[:count]
 
-    def to_json(self) -> JSON:
-        return {
-            "game": self.game, "accuracy": [round(a, 1) for a in self.accuracy],
-            "exact_from": self.exact_from, "exact_margin": self.exact_margin,
-            "decisive": self.decisive,
-            "plies": [{"ply": p.number, "seat": p.seat, "move": p.move, "best": p.best,
-                       "before": round(p.before, 3), "after": round(p.after, 3),
-                       "loss": None if p.loss is None else round(p.loss, 2),
-                       "label": p.label} for p in self.plies],
-        }
+    def counts(self) -> list[dict[str, int]]:
+        """Each seat's inaccuracies, mistakes and blunders."""
+        result = [{name: 0 for _, name in reversed(THRESHOLDS)} for _ in range(self.seats)]
+        for ply in self.plies:
+            if ply.label:
+                result[ply.seat][ply.label] += 1
+        return result
+
+    def decided_by(self) -> int | None:
+        """The number of the move that decided the game: the last that turned the exact
+        result, else the loser's last move after which the winner stayed ahead (None
+        when the winner got ahead by a move of its own, or nobody won)."""
+        if self.decisive:
+            return self.decisive[-1]
+        if self.winner is None:
+            return None
+        for ply in reversed(self.plies):
+            chance = self.first_win[ply.number - 1]
+            if (chance if self.winner == 0 else 1.0 - chance) <= 0.5:
+                return None if ply.seat == self.winner else ply.number
+        return None
+
+    def verdict(self, names: Sequence[str] | None = None) -> str | None:
+        """The exact verdict, where the solver reached: "from move 38 the result was
+        decided: Red wins by 2 with best play; move 41 (JU) turned a win into a loss"."""
+        if self.exact_from is None or self.exact_margin is None:
+            return None
+        names = list(names or self.names)
+        if self.exact_result == 0:
+            result = "a draw with best play"
+        else:
+            winner = names[0 if self.exact_result > 0 else 1]
+            by = f"by {abs(self.exact_margin)}" if self.exact_margin else "on the tie rule"
+            result = f"{winner} wins {by} with best play"
+        text = f"from move {self.exact_from + 1} the result was decided: {result}"
+        for number in self.decisive:
+            before, after = self.turned[number]
+            text += (f"; move {number} ({self.plies[number - 1].move}) turned "
+                     f"{RESULTS[before]} into {RESULTS[after]}")
+        return text
+
+    def summary(self, names: Sequence[str] | None = None, count: int = 3) -> list[str]:
+        """Sentences for people: accuracy and labels per player, the biggest mistakes
+        with the better move and the loss in the game's unit, the exact verdict."""
+        names = list(names or self.names)
+        lines = []
+        for seat, tally in enumerate(self.counts()):
+            parts = [f"{n} {_plural(name, n)}" for name, n in reversed(tally.items()) if n]
+            lines.append(f"{names[seat]}: accuracy {self.accuracy[seat]:.0f}%"
+                         + (f" · {', '.join(parts)}" if parts else ""))
+        for ply in self.worst(count):
+            cost = ""
+            if ply.loss is not None and self.unit and ply.loss >= 0.05:
+                unit = _SINGULAR.get(self.unit, self.unit) if ply.loss == 1 else self.unit
+                cost = f", {ply.loss:.1f} {unit}".replace(".0 ", " ")
+            lines.append(f"{ply.number}. {ply.move} ({names[ply.seat]}): {ply.label}, "
+                         f"-{ply.drop:.0f} points of win chance{cost}; better {ply.best}")
+        verdict = self.verdict(names)
+        if verdict is not None:
+            lines.append(verdict[0].upper() + verdict[1:])
+        return lines
+
+    def to_json(self, names: Sequence[str] | None = None) -> JSON:
+        """The review as data: its fields, each move's drop, the labels counted, the
+        biggest mistakes, the decisive move, the verdict and the summary."""
+        data: JSON = _rounded(asdict(self))
+        for row, ply in zip(data["plies"], self.plies, strict=True):
+            row["drop"] = round(ply.drop, 1)
+        data["turned"] = {str(k): list(v) for k, v in self.turned.items()}
+        data["counts"] = self.counts()
+        data["mistakes"] = [{"number": p.number, "move": p.move, "seat": p.seat,
+                             "label": p.label, "drop": round(p.drop, 1), "better": p.best,
+                             "loss": None if p.loss is None else round(p.loss, 2)}
+                            for p in self.worst()]
+        data["decided_by"] = self.decided_by()
+        data["verdict"] = self.verdict(names)
+        data["summary"] = self.summary(names)
+        return data
+
+
+RESULTS = {1: "a win", 0: "a draw", -1: "a loss"}
+_SINGULAR = {"points": "point", "tempi": "tempo", "cells": "cell"}
+_PLURAL = {"point": "points", "tempo": "tempi", "cell": "cells", "inaccuracy": "inaccuracies"}
+
+
+def _plural(word: str, count: int) -> str:
+    return word if count == 1 else _PLURAL.get(word, word + "s")
+
+
+def _rounded(value: Any) -> Any:
+    """Floats to four places, through lists and dicts (for JSON people read)."""
+    if isinstance(value, float):
+        return round(value, 4)
+    if isinstance(value, dict):
+        return {k: _rounded(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_rounded(v) for v in value]
+    return value
 
 
 def label_of(drop: float) -> str:
@@ -118,7 +217,7 @@ def accuracies(plies: Sequence[Ply], first_win: Sequence[float], seats: int) -> 
     result = []
     for seat in range(seats):
         mine = [(move_accuracy(p.drop), weights[min(i, len(weights) - 1)])
-                for i, p in enumerate(plies) if p.seat == seat]
+                for i, p in enumerate(plies) if p.seat == seat and not p.forced]
         if not mine:
             result.append(100.0)
             continue
@@ -150,7 +249,7 @@ def review(game: Game[Any, Any], notations: Sequence[str], seats: int = 2,
            options: dict[str, Any] | None = None, seed: int = 0,
            budget: Budget = REVIEW_BUDGET,
            make_player: Callable[[Budget], Any] | None = None) -> Review:
-    """Review a game of two seats given by its moves (canonical notation)."""
+    """Review a game of two seats given by its moves (as typed or canonical)."""
     from engine.ai import player_with
 
     if seats != 2:
@@ -158,9 +257,17 @@ def review(game: Game[Any, Any], notations: Sequence[str], seats: int = 2,
     player = (make_player(budget) if make_player is not None
               else player_with(game.key, replace(budget)))
     states = [game.new_state(seats, options)]
-    for text in notations:
-        states.append(game.apply(states[-1], game.parse_move(states[-1], text)))
-    movers = [game.to_move(s) for s in states[:-1]]
+    played: list[str] = []  # canonical notations
+    movers: list[int] = []  # the seat of each move (not the seat to move, for a pass)
+    for number, text in enumerate(notations, start=1):
+        try:
+            move = game.parse_move(states[-1], text)
+        except EngineError as exc:
+            raise type(exc)(f"move {number} '{text.strip()}': {exc}") from None
+        movers.append(seat_of(game.mover(states[-1], move)))
+        played.append(game.notation(move))
+        states.append(game.apply(states[-1], move))
+    turns = [game.to_move(s) for s in states]  # the seat to move; None at the end
     names = [game.seat_name(states[0], seat) for seat in range(seats)]
     # Exact values from the end backwards, while the solver reaches.
     exact: dict[int, Exact] = {}
@@ -178,11 +285,10 @@ def review(game: Game[Any, Any], notations: Sequence[str], seats: int = 2,
     end = game.outcome(states[-1])
     # A game ended by resignation or time: its last position is judged too.
     judged = states if end is None else states[:-1]
-    movers.append(game.to_move(states[-1]))
     for i, state in enumerate(judged):
         if i in exact:
             e = exact[i]
-            win.append((_result(e.margin, seat_of(movers[i]), state) + 1) / 2)
+            win.append((_result(e.margin, seat_of(turns[i]), state) + 1) / 2)
             margin.append(float(e.margin))
             best.append(e.best[0] if e.best else "")
         else:
@@ -192,51 +298,55 @@ def review(game: Game[Any, Any], notations: Sequence[str], seats: int = 2,
             best.append(d.move)
     plies: list[Ply] = []
     first_win: list[float] = []
-    for i, text in enumerate(notations):
+    for i, text in enumerate(played):
         seat = movers[i]
-        assert seat is not None
-        first_win.append(win[i] if seat == 0 else 1.0 - win[i])
+        forced = turns[i] != seat  # a pass the engine made for the seat
+        first_win.append(win[i] if turns[i] == 0 else 1.0 - win[i])
+        before = win[i] if turns[i] == seat else 1.0 - win[i]
+        before_margin = margin[i]
+        if before_margin is not None and turns[i] != seat:
+            before_margin = -before_margin
         # A searched (not solved) value leans towards the side to move; it is
         # compared with the same player's next turn, where it leans alike.
         ahead = 1 if i + 1 in exact or i + 2 >= len(win) else 2
         j = i + ahead
-        if j < len(win) and movers[j] is not None:
-            after = win[j] if movers[j] == seat else 1.0 - win[j]
+        if j < len(win) and turns[j] is not None:
+            after = win[j] if turns[j] == seat else 1.0 - win[j]
             after_margin = margin[j]
-            if after_margin is not None and movers[j] != seat:
+            if after_margin is not None and turns[j] != seat:
                 after_margin = -after_margin
         else:
             after, after_margin = _final(end, seat)
-        before_margin = margin[i]
         loss = (None if before_margin is None or after_margin is None
                 else max(0.0, before_margin - after_margin))
         if text == best[i] or (i in exact and text in exact[i].best):
-            after, loss = max(after, win[i]), 0.0 if loss is not None else None
-        ply = Ply(i + 1, seat, text, win[i], after, best[i], loss)
-        ply.label = label_of(ply.drop)
+            after, loss = max(after, before), 0.0 if loss is not None else None
+        ply = Ply(i + 1, seat, text, before, after, best[i], loss, forced=forced)
+        ply.label = "" if forced else label_of(ply.drop)
         plies.append(ply)
     final_first, _ = _final(end, 0)
     first_win.append(final_first if end is not None else (
-        win[-1] if movers[-1] == 0 else 1 - win[-1]))
+        win[-1] if turns[-1] == 0 else 1 - win[-1]))
     # The plot: a searched value is the mean of its position's and the next one's, so
     # that the lean towards the side to move cancels out.
     first_win = [v if i in exact or i + 1 >= len(first_win)
                  else (v + first_win[i + 1]) / 2 for i, v in enumerate(first_win)]
     result = Review(game.key, seats, names, plies, first_win,
-                    accuracies(plies, first_win, seats), unit=_unit(game.key))
+                    accuracies(plies, first_win, seats), unit=_unit(game.key),
+                    winner=None if end is None else end.winner)
     if exact:
         start = min(exact)
         result.exact_from = start
-        mover = movers[start]
+        mover = turns[start]
         result.exact_margin = exact[start].margin if mover == 0 else -exact[start].margin
         result.exact_result = _result(result.exact_margin, 0, states[start])
-        for i in range(start, len(notations)):
-            if i in exact and notations[i] not in exact[i].best:
-                mover = seat_of(movers[i])
+        for i in range(start, len(played)):
+            if i in exact and played[i] not in exact[i].best:
+                mover = seat_of(turns[i])
                 before = _result(exact[i].margin, mover, states[i])
                 if i + 1 in exact:
                     value = exact[i + 1].margin
-                    after_value = -value if movers[i + 1] != mover else value
+                    after_value = -value if turns[i + 1] != mover else value
                     after = _result(after_value, mover, states[i])
                 else:
                     after = _sign(2 * _final(end, mover)[0] - 1)
@@ -270,9 +380,14 @@ def _final(end: Any, seat: int) -> tuple[float, float | None]:
 
 
 def _unit(game_key: str) -> str:
-    return {"cairo": "points", "quoridor": "tempi"}.get(game_key, "")
+    """The plural of the game player's ``UNIT`` ("points", "tempi"), or ""."""
+    from engine.ai import hooks
+
+    unit: str | None = getattr(hooks(game_key), "UNIT", None)
+    return _plural(unit, 2) if unit else ""
 
 
 def seat_of(mover: int | None) -> int:
-    assert mover is not None
+    if mover is None:
+        raise EngineError("the game is over")
     return mover

@@ -132,13 +132,15 @@ class CairoPlayer:
             raise AssertionError("a solved root is handled above")
         best = self._choose(root, rng)
         move_bit = best.move or (dead_cells & -dead_cells)
-        n = max(best.visits, 1)
         if best.exact is not None:
             margin = float(-best.exact)
             win = _win(-best.exact, state.turn, -1, state.tie)
         else:
-            margin = best.margins / n
-            win = best.wins / n
+            # The position's value is the root's mean over the search, not the best
+            # child's: the best of some forty noisy means overrates the side to move.
+            visits = max(root.visits, 1)
+            margin = -root.margins / visits
+            win = 1.0 - root.wins / visits
         return Decision(NAMES[move_bit.bit_length() - 1], win, margin,
                         exact=False, nodes=iterations)
 
@@ -361,6 +363,9 @@ def evaluate(state: CairoState, seat: int) -> float:
     if a.over:
         return 100.0 * (2 * _win(margin, seat, 1 - state.turn, state.tie) - 1) + margin
     return float(margin)
+
+
+UNIT = "point"
 
 
 def solve(state: CairoState, seconds: float = 0.0) -> JSON:

@@ -7,6 +7,7 @@ import random
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from typing import Any
 
+import pytest
 from sqlalchemy import func, select
 
 from bot.core.clock import VirtualClock
@@ -49,6 +50,20 @@ async def test_practice_starts_says_unrated_and_the_bot_answers(h: Harness) -> N
     assert live.ply == 2 and live.to_move == 0
     assert "garnet AI (level 1) (Red) played" in h.delivered[-1].text
     assert h.delivered[-1].image is not None
+
+
+@pytest.mark.parametrize(("game", "move"), [("quoridor", "e2"), ("pathwayz", "f4"),
+                                           ("sigma", "T4 3.3")])
+async def test_every_game_has_a_practice_opponent(h: Harness, game: str, move: str) -> None:
+    host = h.host.matches
+    r = await h.host.start_practice(GUILD, CHAN, ALICE, game, 1)
+    assert "not rated" in r.posts[0].text and "Practice #1" in r.posts[0].text
+    live = host.live[1]
+    assert live.users == ["alice", BOT1]
+    await h.play(ALICE, move)
+    await host.practice.idle()
+    assert live.ply >= 2 and live.to_move == 0
+    assert "garnet AI (level 1)" in h.delivered[-1].text and "played" in h.delivered[-1].text
 
 
 async def test_the_bot_moves_first_and_thinks_in_the_executor(h: Harness) -> None:

@@ -1,0 +1,339 @@
+"""The Pathwayz computer player: alpha-beta over connection distances.
+
+- The evaluation is the *connection distance* of each colour: the fewest empty cells
+  that, filled with its pieces, would join column a to column l (its own pieces are
+  free to pass, the other colour's block; flips are left to the search). The mover's
+  value is the opponent's distance minus its own, so a move that both shortens one's
+  own route and lengthens the opponent's counts twice. Unlike "longest own path minus
+  0.4 x the opponent's" it sees walls of the opponent's pieces and gaps that one piece
+  closes. A colour one cell from connecting, with the move, has won.
+- Distances are computed on bitboards: the cells reachable at cost k from column a
+  grow a layer at a time by a shift-and-mask flood, so a distance is a few dozen
+  integer operations. Layers from both sides give the cells on some cheapest route.
+- The search is negamax with alpha-beta, iterative deepening and a transposition
+  table. The moves searched are normal and permanent pieces on the cheapest routes of
+  either colour and next to them; children are ordered by their static value and
+  interior nodes keep the best few.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from engine.ai.choice import logistic, pick
+from engine.ai.player import Budget, Decision
+from engine.game import JSON
+from engine.pathwayz.geometry import BIT, CELLS, COL_A, COL_L, FULL, NEIGHBOURS
+from engine.pathwayz.notation import CELL_NAMES
+from engine.pathwayz.state import WHITE, PathwayzState
+
+UNIT = "cell"
+_WIN = 1000.0
+_FAR = 40  # the distance of a colour walled off
+_TEMPO = 0.5  # the move is worth about half a cell
+_SCALE = 0.4  # logistic scale: the win chance of an evaluation in cells (fitted)
+_NOT_A = FULL & ~COL_A
+_NOT_L = FULL & ~COL_L
+_COLS = 12
+
+# Per level: (greatest depth, node budget, children kept at interior nodes).
+_LEVELS = {1: (1, 2_000, 8), 2: (2, 8_000, 8), 3: (2, 20_000, 14), 4: (3, 25_000, 8),
+           5: (3, 60_000, 12)}
+
+
+class _Timeout(Exception):
+    pass
+
+
+def _grow(x: int) -> int:
+    x |= ((x << 1) & _NOT_A) | ((x >> 1) & _NOT_L)
+    return (x | (x << _COLS) | (x >> _COLS)) & FULL
+
+
+def _flood(seed: int, own: int) -> int:
+    """``seed`` and every cell of ``own`` joined to it."""
+    while True:
+        x = seed | ((seed << 1) & _NOT_A) | ((seed >> 1) & _NOT_L)
+        grown = seed | ((x | (x << _COLS) | (x >> _COLS)) & own)
+        if grown == seed:
+            return seed
+        seed = grown
+
+
+def _layers(own: int, empty: int, start: int, end: int, limit: int) -> list[int]:
+    """``layers[k]``: the cells reachable from column ``start`` by filling at most k
+    empty cells; stops at the first layer touching ``end`` (or ``limit`` layers, or
+    when nothing more is reachable)."""
+    reach = _flood(own & start, own)
+    layers = [reach]
+    entry = start & empty
+    while not reach & end and len(layers) <= limit:
+        x = reach | ((reach << 1) & _NOT_A) | ((reach >> 1) & _NOT_L)
+        grown = reach | ((x | (x << _COLS) | (x >> _COLS)) & empty) | entry
+        grown = _flood(grown, own)
+        if grown == reach:
+            break
+        reach = grown
+        layers.append(reach)
+    return layers
+
+
+def distance(own: int, other: int) -> int:
+    """Fewest empty cells that join a to l for the colour of ``own``; ``_FAR`` when
+    walled off, 0 when joined."""
+    empty = FULL & ~(own | other)
+    layers = _layers(own, empty, COL_A, COL_L, _FAR)
+    return len(layers) - 1 if layers[-1] & COL_L else _FAR
+
+
+def route(own: int, other: int) -> tuple[int, int]:
+    """(distance, the empty cells on some cheapest route)."""
+    empty = FULL & ~(own | other)
+    forward = _layers(own, empty, COL_A, COL_L, _FAR)
+    if not forward[-1] & COL_L:
+        return _FAR, 0
+    cost = len(forward) - 1
+    backward = _layers(own, empty, COL_L, COL_A, cost)
+    cells = 0
+    previous = forward[0]
+    for k in range(1, cost + 1):
+        new = forward[k] & ~previous
+        previous = forward[k]
+        j = cost + 1 - k
+        if j < len(backward):
+            cells |= new & backward[j]
+    return cost, cells & empty
+
+
+def _static(mine: int, theirs: int) -> float:
+    """The value for the side to move with distances ``mine`` and ``theirs``."""
+    if mine == 0:
+        return _WIN
+    if theirs == 0:
+        return -_WIN
+    if mine == 1:
+        return _WIN - 1  # the move joins it
+    return theirs - mine + _TEMPO
+
+
+def _play(white: int, black: int, permanent: int, turn: int, cell: int,
+          perm: bool) -> tuple[int, int, int]:
+    bit = BIT[cell]
+    if not perm:
+        if turn == WHITE:
+            return white | bit, black, permanent
+        return white, black | bit, permanent
+    flips = NEIGHBOURS[cell] & (white | black) & ~permanent
+    to_black = flips & white
+    to_white = flips & black
+    white = (white ^ to_black) | to_white
+    black = (black ^ to_white) | to_black
+    if turn == WHITE:
+        black |= bit
+    else:
+        white |= bit
+    return white, black, permanent | bit
+
+
+# A node: (white, black, permanent, turn); a move: cell, plus CELLS for a permanent piece.
+Node = tuple[int, int, int, int]
+
+
+class _Search:
+    def __init__(self, kept: int, nodes: int, deadline: float) -> None:
+        self.kept = kept
+        self.limit = nodes
+        self.deadline = deadline
+        self.nodes = 0
+        self.table: dict[Node, tuple[int, float, int, int]] = {}
+
+    def children(self, node: Node, everything: bool) -> list[tuple[float, int, Node]]:
+        """(value for the mover, move, child), best first. Without ``everything``, only
+        moves on or next to a cheapest route of either colour."""
+        white, black, permanent, turn = node
+        me, them = (white, black) if turn == WHITE else (black, white)
+        empty = FULL & ~(white | black)
+        if everything:
+            cells = empty
+        else:
+            _, mine = route(me, them)
+            _, theirs = route(them, me)
+            cells = _grow(mine | theirs) & empty
+            if not cells:
+                cells = empty
+        out: list[tuple[float, int, Node]] = []
+        while cells:
+            low = cells & -cells
+            cells ^= low
+            cell = low.bit_length() - 1
+            for perm in (False, True):
+                w, b, p = _play(white, black, permanent, turn, cell, perm)
+                m, t = (w, b) if turn == WHITE else (b, w)
+                dm = distance(m, t)
+                dt = distance(t, m)
+                if dm == 0:  # the mover's chain: a win, even when both join
+                    value = _WIN
+                elif dt == 0:
+                    value = -_WIN
+                else:
+                    value = -_static(dt, dm)
+                out.append((value, cell + (CELLS if perm else 0), (w, b, p, 1 - turn)))
+        self.nodes += len(out)
+        out.sort(key=lambda c: -c[0])
+        return out
+
+    def value(self, node: Node, depth: int, alpha: float, beta: float, ply: int) -> float:
+        """Negamax value for the side to move."""
+        if self.nodes > self.limit or (
+                self.deadline and not self.nodes & 63 and time.perf_counter() > self.deadline):
+            raise _Timeout
+        entry = self.table.get(node)
+        first = -1
+        if entry is not None:
+            e_depth, e_value, e_flag, first = entry
+            if e_depth >= depth and (e_flag == 0 or (e_flag > 0 and e_value >= beta)
+                                     or (e_flag < 0 and e_value <= alpha)):
+                return e_value
+        kids = self.children(node, False)
+        if not kids:
+            return 0.0  # a full board: a draw
+        if kids[0][0] >= _WIN:
+            return _WIN - ply
+        kids = kids[: self.kept]
+        if first >= 0:
+            kids.sort(key=lambda c: c[1] != first)
+        alpha0 = alpha
+        best = -2 * _WIN
+        best_move = kids[0][1]
+        for static, move, child in kids:
+            if depth <= 1 or static <= -_WIN:
+                v = static if static > -_WIN else -_WIN + ply + 1
+            else:
+                v = -self.value(child, depth - 1, -beta, -alpha, ply + 1)
+            if v > best:
+                best, best_move = v, move
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        break
+        flag = -1 if best <= alpha0 else 1 if best >= beta else 0
+        self.table[node] = (depth, best, flag, best_move)
+        return best
+
+    def root_values(self, node: Node, depth: int, margin: float, kept: int,
+                    order: list[int]) -> list[tuple[int, float]]:
+        kids = self.children(node, True)
+        if order:
+            rank = {m: i for i, m in enumerate(order)}
+            kids.sort(key=lambda c: rank.get(c[1], len(rank)))
+        if depth > 1:
+            kids = kids[:kept]
+        out: list[tuple[int, float]] = []
+        best = -2 * _WIN
+        for static, move, child in kids:
+            if depth <= 1 or abs(static) >= _WIN:
+                v = static
+            else:
+                v = -self.value(child, depth - 1, -2 * _WIN, -(best - margin - 1e-9), 1)
+            out.append((move, v))
+            best = max(best, v)
+        return out
+
+
+class PathwayzPlayer:
+    def __init__(self, budget: Budget) -> None:
+        self.budget = budget
+        self.name = f"ai:{budget.level}" if budget.level else "ai"
+        level = budget.level or max(_LEVELS)
+        self.depth, self.nodes, self.kept = _LEVELS[level]
+        if not budget.level:
+            self.nodes = budget.iterations * 20
+
+    def decide(self, state: PathwayzState, seed: int) -> Decision:
+        rng = random.Random(seed)
+        seconds = min(self.budget.seconds, 3.0) if self.budget.seconds else 3.0
+        search = _Search(self.kept, self.nodes, time.perf_counter() + seconds)
+        root: Node = (state.white, state.black, state.permanent, state.turn)
+        margin = 4.0 * self.budget.spread / _SCALE
+        values: list[tuple[int, float]] = []
+        order: list[int] = []
+        for depth in range(1, self.depth + 1):
+            try:
+                found = search.root_values(root, depth, margin, 3 * self.kept, order)
+            except _Timeout:
+                break
+            # Moves searched deeper replace their shallower values; the rest keep them
+            # but rank after (they were not worth a deeper look).
+            deeper = dict(found)
+            if values and depth > 1:
+                floor = min(deeper.values())
+                values = [(m, deeper.get(m, min(v, floor - 1e-6))) for m, v in values]
+            else:
+                values = found
+            values.sort(key=lambda mv: -mv[1])
+            order = [m for m, _ in values]
+            if values[0][1] >= _WIN - 10:
+                break
+        if not values:
+            raise ValueError("the game is over")
+        move = pick([(m, _chance(v)) for m, v in values], self.budget.spread, rng)
+        value = dict(values)[move]
+        text = CELL_NAMES[move % CELLS] + ("*" if move >= CELLS else "")
+        exact = abs(value) >= _WIN - 100
+        margin_cells = None if exact else value - _TEMPO
+        return Decision(text, _chance(value), margin_cells, exact=exact, nodes=search.nodes)
+
+
+def _chance(value: float) -> float:
+    if value >= _WIN - 100:
+        return 1.0
+    if value <= -_WIN + 100:
+        return 0.0
+    return logistic(value, _SCALE)
+
+
+# ---- the hooks engine.ai looks for ------------------------------------------------------
+
+
+def make_player(budget: Budget) -> PathwayzPlayer:
+    return PathwayzPlayer(budget)
+
+
+def evaluate(state: PathwayzState, seat: int) -> float:
+    """One-ply evaluation for ``greedy``: the other colour's connection distance minus
+    ``seat``'s (the result once the game is over)."""
+    from engine.pathwayz.rules import outcome
+
+    result = outcome(state)
+    if result is not None:
+        return 0.0 if result.winner is None else _WIN if result.winner == seat else -_WIN
+    me, them = (state.white, state.black) if seat == WHITE else (state.black, state.white)
+    return float(distance(them, me) - distance(me, them))
+
+
+def bench(positions: list[PathwayzState], seconds: float, seed: int) -> JSON:
+    """Connection distances and search nodes per second."""
+    from engine.ai.player import LEVELS
+
+    count = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds / 2:
+        for p in positions:
+            distance(p.white, p.black)
+        count += len(positions)
+    distances = count / (time.perf_counter() - start)
+    player = PathwayzPlayer(LEVELS[max(LEVELS)])
+    nodes = decisions = 0
+    start = time.perf_counter()
+    for state in positions:
+        nodes += player.decide(state, seed).nodes
+        decisions += 1
+        if time.perf_counter() - start > seconds:
+            break
+    elapsed = time.perf_counter() - start
+    return {
+        "distances_per_second": round(distances),
+        "search_nodes_per_second": round(nodes / elapsed),
+        "top_level_seconds_per_move": round(elapsed / decisions, 3),
+    }

@@ -1,0 +1,446 @@
+"""The Sigma Escape computer player: alpha-beta over blank spaces and open sides.
+
+Both hands are public (rules page §1), so the game is one of perfect information and
+a short one: at most one placement per card, 19 with the reconstructed deck. The
+player searches it with negamax, alpha-beta, iterative deepening and a transposition
+table, to the end of the game once few cards are left.
+
+- The search runs on a model of the table made for speed: the cells showing white and
+  black are two bitboards over a padded grid (a cell is a bit, a step is a shift), a
+  card laid is its precomputed mask shifted to the side it meets, and the open sides
+  are small tuples of ints. White's main group is a flood of shifts; its blank spaces
+  are the empty cells next to it.
+- Placements that lay the same card on the same cells with the same arrows lead to the
+  same position and are searched once.
+- The evaluation (for White) is the blank spaces of the main group, the usable sides
+  of each player (White's to grow away, Black's to close in) and the cards left in
+  hand: Black needs cards to close the last spaces.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from engine.ai.choice import logistic, pick
+from engine.ai.player import Budget, Decision
+from engine.game import JSON
+from engine.sigma.deck import BLACK, WHITE, Deck
+from engine.sigma.geometry import DELTA
+from engine.sigma.state import SigmaState
+
+UNIT = None
+_WIN = 1000.0
+_W = 48  # grid row length in bits
+_ROW0, _COL0 = 24, 24  # grid cell (0, 0) is bit (_ROW0 * _W + _COL0)
+_BASE = 3 * _W + 3  # offset of a shape's arrow cell in its relative mask
+_STEP = tuple(dr * _W + dc for dr, dc in DELTA)  # N E S W
+_LEFT_EDGE = sum(1 << (r * _W) for r in range(2 * _ROW0)) * 0b11
+_EDGES = _LEFT_EDGE | (_LEFT_EDGE << (_W - 2))
+_NOTHING = 1 << (_ROW0 * _W + _COL0)
+
+# Evaluation weights (White's view): a blank space, a usable side of White, one of
+# Black, a card in Black's hand, a card in White's hand.
+WEIGHTS = (1.0, 0.25, 0.15, 0.6, 0.0)
+_SCALE = 0.06  # logistic scale of the evaluation (fitted on games of the levels)
+
+# Per level: (greatest depth, node budget).
+_LEVELS = {1: (1, 1_000), 2: (2, 4_000), 3: (3, 10_000), 4: (4, 20_000), 5: (8, 40_000)}
+
+
+class _Timeout(Exception):
+    pass
+
+
+def _index(cell: tuple[int, int]) -> int:
+    return (cell[0] + _ROW0) * _W + cell[1] + _COL0
+
+
+def _cell(index: int) -> tuple[int, int]:
+    return index // _W - _ROW0, index % _W - _COL0
+
+
+# A card's shapes: per arrow, per side direction: (cell mask relative to _BASE,
+# arrows as offsets * 4 + direction relative to the arrow's cell).
+Shape = tuple[int, tuple[int, ...]]
+
+
+def _shapes(deck: Deck) -> tuple[tuple[tuple[tuple[Shape, ...], ...], ...], ...]:
+    """``[seat][card][arrow][direction]``."""
+    out = []
+    for hand in deck.hands:
+        cards = []
+        for card, _ in hand:
+            arrows = []
+            for per_side in card.fits:
+                sides = []
+                for shape in per_side:
+                    mask = 0
+                    for r, c in shape.cells:
+                        mask |= 1 << (_BASE + r * _W + c)
+                    marks = tuple((r * _W + c) * 4 + d for (r, c), d in shape.arrows)
+                    sides.append((mask, marks))
+                arrows.append(tuple(sides))
+            cards.append(tuple(arrows))
+        out.append(tuple(cards))
+    return tuple(out)
+
+
+_SHAPES: dict[int, tuple[Deck, Any]] = {}
+
+
+def _deck_shapes(deck: Deck) -> Any:
+    found = _SHAPES.get(id(deck))
+    if found is None or found[0] is not deck:
+        found = (deck, _shapes(deck))
+        _SHAPES[id(deck)] = found
+    return found[1]
+
+
+def _main(white: int, group: int = _NOTHING) -> int:
+    """White's main group: the white cells joined to ``group`` (a part of it)."""
+    while True:
+        grown = (group | (group << 1) | (group >> 1) | (group << _W) | (group >> _W)) & white
+        grown |= group
+        if grown == group:
+            return group
+        group = grown
+
+
+def _blanks(white: int, black: int, group: int) -> int:
+    near = (group << 1) | (group >> 1) | (group << _W) | (group >> _W)
+    return near & ~(white | black)
+
+
+# A node: (white cells, black cells, White's main group, White's arrows, Black's
+# arrows, hands, turn, passes); arrows are sorted ints index * 4 + direction, hands
+# the counts per card.
+Node = tuple[int, int, int, tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...],
+             int, int]
+# A placement: (move, card, cells, arrows' marks, anchor, arrow cells covered); see
+# ``_Model.placements``.
+Raw = tuple[tuple[int, int, int], int, int, tuple[int, ...], int, int]
+
+
+class OutOfModel(Exception):
+    """The table reaches beyond the grid of the fast model."""
+
+
+def node_of(state: SigmaState) -> Node:
+    board = state.board
+    white = black = 0
+    for cell, colour in board.colour.items():
+        r, c = cell
+        if not (r >= 3 - _ROW0 and 2 - _COL0 <= c < _W - 2 - _COL0):
+            raise OutOfModel(cell)
+        if colour == WHITE:
+            white |= 1 << _index(cell)
+        else:
+            black |= 1 << _index(cell)
+    arrows: list[list[int]] = [[], []]
+    for index, layer in enumerate(board.layers):
+        for cell, d in layer.arrows:
+            if board.top.get(cell) == index:
+                arrows[layer.colour].append(_index(cell) * 4 + d)
+    return (white, black, _main(white), tuple(sorted(arrows[0])), tuple(sorted(arrows[1])),
+            board.hands, state.turn, state.passes)
+
+
+class _Model:
+    """Moves and their results on the fast model, for one deck."""
+
+    def __init__(self, deck: Deck, weights: tuple[float, ...] = WEIGHTS) -> None:
+        self.weights = weights
+        self.shapes = _deck_shapes(deck)
+        self.names = [[card.name for card, _ in hand] for hand in deck.hands]
+
+    def sides(self, node: Node, seat: int) -> tuple[int, ...]:
+        _, _, group, warrows, barrows, _, _, _ = node
+        if seat == BLACK:
+            return barrows
+        return tuple(a for a in warrows if group >> (a >> 2) & 1)
+
+    def placements(self, node: Node) -> list[Raw]:
+        """Every legal placement of the seat to move, as (move, card, cells, arrows'
+        marks, anchor, arrow cells it covers), one per distinct result as far as
+        cheaply seen, in the order of the game's notation; ``move`` is (card, side
+        number, arrow number)."""
+        black, hands, turn = node[1], node[5], node[6]
+        shapes = self.shapes[turn]
+        out: list[Raw] = []
+        seen: set[tuple[int, int, int, tuple[int, ...]]] = set()
+        held = [i for i, n in enumerate(hands[turn]) if n]
+        forbidden = _NOTHING | (black if turn == WHITE else 0) | _EDGES
+        # The cells that hold arrows: a card off them covers none.
+        marked = 0
+        for x in node[3]:
+            marked |= 1 << (x >> 2)
+        for x in node[4]:
+            marked |= 1 << (x >> 2)
+        for number, mark in enumerate(self.sides(node, turn), start=1):
+            d = mark & 3
+            anchor = (mark >> 2) + _STEP[d]
+            shift = anchor - _BASE
+            if shift < 0:
+                continue
+            for card in held:
+                for a, per_side in enumerate(shapes[card], start=1):
+                    rel, marks = per_side[d]
+                    cells = rel << shift
+                    if cells & forbidden:
+                        continue
+                    key = (card, cells, anchor, marks)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    out.append(((card, number, a), card, cells, marks, anchor,
+                                cells & marked))
+        return out
+
+    def child(self, node: Node, raw: Raw) -> Node:
+        """The node after a placement (before the end checks; see ``settle``)."""
+        white, black, group, warrows, barrows, hands, turn, _ = node
+        _, card, cells, marks, anchor, covered = raw
+        new = [anchor * 4 + m for m in marks]
+        left = list(hands[turn])
+        left[card] -= 1
+        if covered:
+            warrows = tuple(x for x in warrows if not covered >> (x >> 2) & 1)
+            barrows = tuple(x for x in barrows if not covered >> (x >> 2) & 1)
+        if turn == WHITE:
+            w = white | cells
+            # The card meets the main group: grow the group through it.
+            main = _main(w, group | (1 << anchor))
+            return (w, black, main, tuple(sorted(warrows + tuple(new))), barrows,
+                    (tuple(left), hands[1]), 1, 0)
+        w = white & ~cells
+        main = _main(w) if cells & group else group
+        return (w, black | cells, main, warrows, tuple(sorted(barrows + tuple(new))),
+                (hands[0], tuple(left)), 0, 0)
+
+    def text(self, seat: int, move: tuple[int, int, int]) -> str:
+        card, side, arrow = move
+        return f"{self.names[seat][card]} {side}.{arrow}"
+
+
+def _static(node: Node, model: _Model) -> float:
+    """The evaluation for White."""
+    white, black, group, _, barrows, hands, _, _ = node
+    blanks = _blanks(white, black, group)
+    ws = len(model.sides(node, WHITE))
+    blank, white_side, black_side, black_card, white_card = model.weights
+    return (blank * blanks.bit_count() + white_side * ws - black_side * len(barrows)
+            - black_card * sum(hands[BLACK]) + white_card * sum(hands[WHITE]))
+
+
+class _Search:
+    def __init__(self, model: _Model, nodes: int, deadline: float) -> None:
+        self.model = model
+        self.limit = nodes
+        self.deadline = deadline
+        self.nodes = 0
+        self.table: dict[Node, tuple[int, float, int, tuple[int, int, int]]] = {}
+
+    def settle(self, node: Node, moves: bool = True) -> tuple[Node, float | None, list[Raw]]:
+        """The node after the end checks and automatic passes, its result for White
+        (None while the game goes on) and the placements of the seat to move. Without
+        ``moves``, only the checks that need no placement (no blank space, both hands
+        empty): for the leaves of the search."""
+        white, black, group, warrows, barrows, hands, turn, passes = node
+        if not _blanks(white, black, group):
+            return node, -_WIN, []
+        if not any(hands[0]) and not any(hands[1]):
+            return node, _WIN, []
+        if not moves:
+            return node, None, []
+        while True:
+            if passes >= 2:
+                return node, _WIN, []
+            found = self.model.placements(node)
+            if found:
+                return node, None, found
+            passes += 1
+            turn = 1 - turn
+            node = (white, black, group, warrows, barrows, hands, turn, passes)
+
+    def value(self, node: Node, depth: int, alpha: float, beta: float, ply: int) -> float:
+        """Negamax value for the seat to move in ``node``."""
+        self.nodes += 1
+        if self.nodes > self.limit or (
+                self.deadline and not self.nodes & 127 and time.perf_counter() > self.deadline):
+            raise _Timeout
+        turn = node[6]
+        node, result, moves = self.settle(node, depth > 0)
+        if node[6] != turn and result is None:  # the seat to move passed
+            self.nodes -= 1
+            return -self.value(node, depth, -beta, -alpha, ply)
+        sign = 1.0 if turn == WHITE else -1.0
+        if result is not None:
+            return sign * (result - ply if result > 0 else result + ply)
+        if depth <= 0:
+            return sign * _static(node, self.model)
+        entry = self.table.get(node)
+        first = None
+        if entry is not None:
+            e_depth, e_value, e_flag, first = entry
+            if e_depth >= depth and (e_flag == 0 or (e_flag > 0 and e_value >= beta)
+                                     or (e_flag < 0 and e_value <= alpha)):
+                return e_value
+        model = self.model
+        kids = self.ordered(node, moves, sign) if depth >= 2 else [
+            (raw[0], model.child(node, raw)) for raw in moves]
+        if first is not None:
+            kids.sort(key=lambda mc: mc[0] != first)
+        alpha0 = alpha
+        best = -2 * _WIN
+        best_move = kids[0][0]
+        for move, child in kids:
+            v = -self.value(child, depth - 1, -beta, -alpha, ply + 1)
+            if v > best:
+                best, best_move = v, move
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        break
+        flag = -1 if best <= alpha0 else 1 if best >= beta else 0
+        self.table[node] = (depth, best, flag, best_move)
+        return best
+
+    def ordered(self, node: Node, moves: list[Raw], sign: float
+                ) -> list[tuple[tuple[int, int, int], Node]]:
+        """(move, child), best first for the mover by the static evaluation."""
+        model = self.model
+        scored = []
+        for raw in moves:
+            child = model.child(node, raw)
+            if not _blanks(child[0], child[1], child[2]):
+                key = sign * _WIN
+            else:
+                key = -sign * _static(child, model)
+            scored.append((key, raw[0], child))
+        scored.sort(key=lambda c: c[0])
+        return [(move, child) for _, move, child in scored]
+
+    def root_values(self, node: Node, moves: list[Any], depth: int,
+                    margin: float) -> list[tuple[Any, float]]:
+        out: list[tuple[Any, float]] = []
+        best = -2 * _WIN
+        for move, child in moves:
+            v = -self.value(child, depth - 1, -2 * _WIN, -(best - margin - 1e-9), 1)
+            out.append((move, v))
+            best = max(best, v)
+        return out
+
+
+class SigmaPlayer:
+    def __init__(self, budget: Budget, weights: tuple[float, ...] | None = None) -> None:
+        self.budget = budget
+        self.weights = weights
+        self.name = f"ai:{budget.level}" if budget.level else "ai"
+        self.depth, self.nodes = _LEVELS[budget.level or max(_LEVELS)]
+        self.parity = True
+        if not budget.level:
+            self.nodes = budget.iterations * 20
+
+    def decide(self, state: SigmaState, seed: int) -> Decision:
+        rng = random.Random(seed)
+        scale = _SCALE
+        model = _Model(state.deck, self.weights or WEIGHTS)
+        seconds = min(self.budget.seconds, 3.0) if self.budget.seconds else 3.0
+        search = _Search(model, self.nodes, time.perf_counter() + seconds)
+        try:
+            root = node_of(state)
+        except OutOfModel:
+            return _outside(state)
+        root, result, moves = search.settle(root)
+        if result is not None or not moves:
+            raise ValueError("the game is over")
+        sign = 1.0 if root[6] == WHITE else -1.0
+        kids = search.ordered(root, moves, sign)
+        margin = 4.0 * self.budget.spread / scale
+        values: list[tuple[Any, float]] = []
+        # Searches end on a move of Black's, whose replies cut White's group: White
+        # looks 2, 4, ... plies ahead, Black 1, 3, ...
+        parity = self.parity and self.depth >= 4
+        first = 2 if root[6] == WHITE and parity else 1
+        for depth in range(first, self.depth + 1, 2 if parity else 1):
+            try:
+                values = search.root_values(root, kids, depth, margin)
+            except _Timeout:
+                break
+            values.sort(key=lambda mv: -mv[1])
+            rank = {m: i for i, (m, _) in enumerate(values)}
+            kids.sort(key=lambda mc: rank[mc[0]])
+            if abs(values[0][1]) >= _WIN - 100:
+                break  # the end is in sight: the result is known
+        if not values:  # not even one ply within the budget: the static order
+            values = [(m, 0.0) for m, _ in kids]
+        move = pick([(m, _chance(v, scale)) for m, v in values], self.budget.spread, rng)
+        value = dict(values)[move]
+        return Decision(model.text(root[6], move), _chance(value, scale), None,
+                        exact=abs(value) >= _WIN - 100, nodes=search.nodes)
+
+
+def _outside(state: SigmaState) -> Decision:
+    """A table too wide for the model (never seen in play): the placement that leaves
+    the most blank spaces (White) or the fewest (Black), by the rules themselves."""
+    from engine.sigma.game import SigmaEscape
+
+    game = SigmaEscape()
+    sign = 1 if state.turn == WHITE else -1
+    scored = []
+    for move in game.legal_moves(state):
+        after = game.apply(state, move)
+        scored.append((sign * len(after.board.blanks), game.notation(move)))
+    return Decision(max(scored)[1], 0.5, None, nodes=len(scored))
+
+
+def _chance(value: float, scale: float) -> float:
+    if value >= _WIN - 100:
+        return 1.0
+    if value <= -_WIN + 100:
+        return 0.0
+    return logistic(value, scale)
+
+
+# ---- the hooks engine.ai looks for ------------------------------------------------------
+
+
+def make_player(budget: Budget) -> SigmaPlayer:
+    return SigmaPlayer(budget)
+
+
+def evaluate(state: SigmaState, seat: int) -> float:
+    """One-ply evaluation for ``greedy``: blank spaces, usable sides and Black's cards
+    (the result once the game is over), for ``seat``."""
+    from engine.sigma.rules import outcome
+
+    result = outcome(state)
+    sign = 1.0 if seat == WHITE else -1.0
+    if result is not None:
+        return sign * (_WIN if result.winner == WHITE else -_WIN)
+    try:
+        node = node_of(state)
+    except OutOfModel:
+        return sign * len(state.board.blanks)
+    return sign * _static(node, _Model(state.deck))
+
+
+def bench(positions: list[SigmaState], seconds: float, seed: int) -> JSON:
+    """Search nodes per second of the top level."""
+    from engine.ai.player import LEVELS
+
+    player = SigmaPlayer(LEVELS[max(LEVELS)])
+    nodes = decisions = 0
+    start = time.perf_counter()
+    for state in positions:
+        nodes += player.decide(state, seed).nodes
+        decisions += 1
+        if time.perf_counter() - start > seconds:
+            break
+    elapsed = time.perf_counter() - start
+    return {
+        "search_nodes_per_second": round(nodes / elapsed),
+        "top_level_seconds_per_move": round(elapsed / decisions, 3),
+    }
