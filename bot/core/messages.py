@@ -44,6 +44,15 @@ class Image:
     filename: str
 
 
+@dataclass(frozen=True)
+class Upload:
+    """A file a user attached to a command (``/deck add``): its name and its bytes,
+    within the option's bound (the adapters check the size before reading it)."""
+
+    filename: str
+    data: bytes
+
+
 @dataclass
 class Post:
     """A message. With ``channel_id`` None it answers the person who asked."""

@@ -30,7 +30,7 @@ from bot.adapters.discord.suggest import game_title
 from bot.commands import BY_NAME
 from bot.commands.spec import Call, Command, Kind, Services, Thread
 from bot.core.buttons import ButtonCall
-from bot.core.messages import Actor, Post, Response, Role
+from bot.core.messages import Actor, Post, Response, Role, Upload
 from bot.core.refusal import answered
 from bot.texts import match as texts
 from engine.registry import game_keys
@@ -199,6 +199,7 @@ class GarnetBot(commands.Bot):
     async def invoke_command(self, interaction: discord.Interaction, command: Command,
                              values: dict[str, Any], defer: Defer) -> None:
         kinds = {o.name: o.kind for o in command.options}
+        declared = {o.name: o for o in command.options}
 
         async def run() -> Response:
             if command.posts_boards:
@@ -209,6 +210,10 @@ class GarnetBot(commands.Bot):
                     continue
                 if kinds.get(key) is Kind.USERS:
                     options[key] = await people(interaction, key, str(value))
+                elif isinstance(value, discord.Attachment):
+                    # Bounded before it is read: Discord says the size.
+                    declared[key].check_size(value.size)
+                    options[key] = Upload(value.filename, await value.read())
                 else:
                     options[key] = _value(value)
             return await command.invoke(self.services, self._call(interaction, command, options))
