@@ -24,6 +24,8 @@ COMMANDS: tuple[Command, ...] = (*play.COMMANDS, HELP, *hosting.COMMANDS, *histo
 GROUPS: tuple[Group, ...] = (*events.GROUPS, *season.GROUPS, *tournaments.GROUPS,
                               *decks.GROUPS)
 BY_NAME = {c.name: c for c in COMMANDS}
+#: the commands buttons and menus may stand for: every command, and the menus' own
+PRESSABLE = BY_NAME | {c.name: c for c in play.MENU_COMMANDS}
 
 
 def _usages(commands: list[Command]) -> list[str]:
@@ -57,5 +59,16 @@ def help_text() -> str:
     return help_texts.summary(game_keys(), sections)
 
 
-__all__ = ["BY_NAME", "COMMANDS", "GROUPS", "Audience", "Call", "Command", "Group", "Reply",
-           "Services", "help_text"]
+__all__ = [
+    "BY_NAME",
+    "COMMANDS",
+    "GROUPS",
+    "PRESSABLE",
+    "Audience",
+    "Call",
+    "Command",
+    "Group",
+    "Reply",
+    "Services",
+    "help_text",
+]

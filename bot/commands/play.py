@@ -124,3 +124,26 @@ COMMANDS = (
             reply=Reply.PRIVATE, section=SECTION),
     Command("time", "Show the clocks of a match", _time, (ANY_MATCH,), section=SECTION),
 )
+
+
+async def _pick_card(s: Services, c: Call) -> Response:
+    return await s.matches.pick_card(c.options["match"], c.guild_id, c.channel_id, c.actor,
+                                     c.options["stamp"], c.options["choice"])
+
+
+async def _pick_place(s: Services, c: Call) -> Response:
+    return await s.matches.pick_place(c.options["match"], c.guild_id, c.channel_id, c.actor,
+                                      c.options["stamp"], c.options["choice"],
+                                      sent_at=c.sent_at)
+
+
+_PICKED = (Option("match", Kind.INT, "The match", required=True, min=1, max=MAX_NUMBER),
+           Option("stamp", Kind.TEXT, "The position the menu was made for", required=True,
+                  max=40),
+           Option("choice", Kind.TEXT, "What was chosen", required=True, max=100))
+# Answers to select menus only (``bot.core.buttons``): not slash commands, not in /help.
+MENU_COMMANDS = (
+    Command("pick card", "A card chosen in the menu under a board", _pick_card, _PICKED),
+    Command("pick place", "A placement chosen in a card's menu", _pick_place, _PICKED,
+            reply=Reply.PUBLIC),
+)

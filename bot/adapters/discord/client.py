@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.adapters.discord import tree as command_tree
-from bot.adapters.discord.buttons import CommandButton, view_for
+from bot.adapters.discord.buttons import CommandButton, CommandSelect, view_for
 from bot.adapters.discord.delivery import (
     MENTIONS,
     SOMETHING_WRONG,
@@ -27,7 +27,7 @@ from bot.adapters.discord.delivery import (
 )
 from bot.adapters.discord.people import people
 from bot.adapters.discord.suggest import game_title
-from bot.commands import BY_NAME
+from bot.commands import PRESSABLE
 from bot.commands.spec import Call, Command, Kind, Services, Thread
 from bot.core.buttons import ButtonCall
 from bot.core.messages import Actor, Post, Response, Role, Upload
@@ -157,7 +157,7 @@ class GarnetBot(commands.Bot):
         self._services = services
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(CommandButton)
+        self.add_dynamic_items(CommandButton, CommandSelect)
         command_tree.install(self.tree, self.invoke_command)
         for key in game_keys():
             game_title(key)  # load the games now, not in a 3-second autocomplete
@@ -221,8 +221,9 @@ class GarnetBot(commands.Bot):
         await answer(interaction, run, defer)
 
     async def press(self, interaction: discord.Interaction, call: ButtonCall) -> None:
-        """A button: the command it stands for, with the options it carries."""
-        command = BY_NAME[call.command]
+        """A button or a menu's choice: the command it stands for, with the options it
+        carries (a menu's chosen value as ``choice``)."""
+        command = PRESSABLE[call.command]
         kinds = {o.name: o.kind for o in command.options}
         options = {k: Actor(str(v), str(v)) if kinds.get(k) is Kind.USER else v
                    for k, v in call.options.items()}
