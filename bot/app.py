@@ -20,6 +20,7 @@ from bot.adapters.console import Console
 from bot.commands.spec import Services
 from bot.config import ConfigError, Settings
 from bot.core.clock import Clock, RealClock, VirtualClock
+from bot.services.decks import Decks
 from bot.services.economy import Economy
 from bot.services.history import History
 from bot.services.limits import ServerQueues
@@ -64,7 +65,8 @@ def build_services(db: Database, clock: Clock, config: MatchConfig | None = None
     return Services(matches=matches,
                     economy=Economy(db, clock, roles, config.dm_reward, heavy),
                     history=History(db, renderer, heavy, workers), roles=roles,
-                    season=Season(db, clock, roles, matches), tournaments=tournaments)
+                    season=Season(db, clock, roles, matches), tournaments=tournaments,
+                    decks=Decks(db, clock, roles, matches))
 
 
 def host_config(settings: Settings) -> MatchConfig:

@@ -3,14 +3,14 @@ from this list."""
 
 from __future__ import annotations
 
-from bot.commands import events, history, hosting, play, season, tournaments
+from bot.commands import decks, events, history, hosting, play, season, tournaments
 from bot.commands.spec import Audience, Call, Command, Group, Reply, Services
 from bot.core.messages import Response
 from bot.texts import help as help_texts
 from engine.registry import game_keys
 
 SECTIONS = (play.SECTION, hosting.SECTION, history.SECTION, events.SECTION, season.SECTION,
-            tournaments.SECTION)
+            tournaments.SECTION, decks.SECTION)
 
 
 async def _help(s: Services, c: Call) -> Response:
@@ -19,9 +19,34 @@ async def _help(s: Services, c: Call) -> Response:
 
 HELP = Command("help", "How to play and host with garnet", _help, section=play.SECTION)
 COMMANDS: tuple[Command, ...] = (*play.COMMANDS, HELP, *hosting.COMMANDS, *history.COMMANDS,
-                                 *events.COMMANDS, *season.COMMANDS, *tournaments.COMMANDS)
-GROUPS: tuple[Group, ...] = (*events.GROUPS, *season.GROUPS, *tournaments.GROUPS)
+                                 *events.COMMANDS, *season.COMMANDS, *tournaments.COMMANDS,
+                                 *decks.COMMANDS)
+GROUPS: tuple[Group, ...] = (*events.GROUPS, *season.GROUPS, *tournaments.GROUPS,
+                              *decks.GROUPS)
 BY_NAME = {c.name: c for c in COMMANDS}
+#: the commands buttons and menus may stand for: every command, and the menus' own
+PRESSABLE = BY_NAME | {c.name: c for c in play.MENU_COMMANDS}
+
+
+def _usages(commands: list[Command]) -> list[str]:
+    """Each command's usage; a group's commands without an example in one:
+    ``/deck add|list|show|remove`` (the help stays within one Discord message)."""
+    out: list[str] = []
+    leaves: list[str] = []
+    for command in commands:
+        if command.group is not None and not command.usage:
+            if leaves and not out[-1].startswith(f"`/{command.group} "):
+                leaves = []
+            leaves.append(command.leaf)
+            text = help_texts.usage(f"{command.group} {'|'.join(leaves)}", "")
+            if len(leaves) > 1:
+                out[-1] = text
+            else:
+                out.append(text)
+        else:
+            leaves = []
+            out.append(help_texts.usage(command.name, command.usage))
+    return out
 
 
 def help_text() -> str:
@@ -29,10 +54,21 @@ def help_text() -> str:
     sections = []
     for section in SECTIONS:
         shown = [c for c in COMMANDS if c.section == section]
-        sections.append((section, [help_texts.usage(c.name, c.usage) for c in shown],
+        sections.append((section, _usages(shown),
                          any(c.audience is not Audience.ANYONE for c in shown)))
     return help_texts.summary(game_keys(), sections)
 
 
-__all__ = ["BY_NAME", "COMMANDS", "GROUPS", "Audience", "Call", "Command", "Group", "Reply",
-           "Services", "help_text"]
+__all__ = [
+    "BY_NAME",
+    "COMMANDS",
+    "GROUPS",
+    "PRESSABLE",
+    "Audience",
+    "Call",
+    "Command",
+    "Group",
+    "Reply",
+    "Services",
+    "help_text",
+]

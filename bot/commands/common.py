@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.commands.spec import Call, Kind, Option, Suggest
+from bot.commands.spec import Call, Kind, Option, Services, Suggest
 from bot.core import options as opt
 from bot.core.timecontrol import TimeControl
 from bot.texts.match import TIE_RULES
@@ -53,6 +53,8 @@ TIME_CONTROL = (
     Option("reminders", Kind.TEXT,
            "Reminder points in seconds left of the turn, e.g. 30,15,5; or off", max=40),
 )
+DECK = Option("deck", Kind.TEXT, "Sigma Escape: the deck (default: the reconstructed one)",
+              suggest=Suggest.DECKS, max=24)
 HINTS = Option("hints", Kind.BOOL,
                "Show analysis hints on the board and move suggestions (default no)")
 
@@ -64,6 +66,13 @@ def time_control(call: Call) -> TimeControl:
 
 def game_options(call: Call) -> dict[str, Any]:
     return opt.game_options(tie=call.get("tie"))
+
+
+async def match_options(s: Services, call: Call) -> dict[str, Any]:
+    """The game's options of a command that starts a match, ``deck:`` resolved on the
+    server (a shipped deck, or the server's own)."""
+    return game_options(call) | await s.decks.option(call.guild_id, call.options["game"],
+                                                     call.get("deck"))
 
 
 def game_key(name: str) -> str:

@@ -5,13 +5,14 @@ from __future__ import annotations
 from bot.commands.common import (
     ANY_MATCH,
     CLOCK,
+    DECK,
     GAME,
     HINTS,
     MAX_NUMBER,
     MAX_REASON,
     TIE,
     TIME_CONTROL,
-    game_options,
+    match_options,
     time_control,
 )
 from bot.commands.spec import Audience, Call, Command, Kind, Option, Reply, Services, Suggest
@@ -40,7 +41,7 @@ async def _dm(s: Services, c: Call) -> Response:
     try:
         return await s.matches.start_dm(
             c.guild_id, channel, c.actor, c.options["game"], players, chooser=picked,
-            options=game_options(c), tc=time_control(c), hints=c.get("hints", False),
+            options=await match_options(s, c), tc=time_control(c), hints=c.get("hints", False),
             reward=c.get("reward"), event=c.get("event"),
             within=c.get("deadline") * 60.0 if c.get("deadline") is not None else None,
             missed=c.get("missed"))
@@ -122,7 +123,7 @@ COMMANDS = (
                         ("player1 chooses", "player1"), ("player2 chooses", "player2"))),
         Option("thread", Kind.BOOL, "Play in a new public thread of this channel "
                "(default no)"),
-        CLOCK, *TIME_CONTROL, TIE, HINTS,
+        CLOCK, *TIME_CONTROL, TIE, HINTS, DECK,
         Option("reward", Kind.INT, "Garnets for the winner (default from the server's "
                "settings)", min=0, max=1_000_000),
         Option("event", Kind.TEXT, "The event it counts for (default: the one open event, "

@@ -5,13 +5,14 @@ from __future__ import annotations
 from bot.commands.common import (
     ANY_MATCH,
     CLOCK,
+    DECK,
     GAME,
     HINTS,
     MATCH,
     MAX_NUMBER,
     TIE,
     TIME_CONTROL,
-    game_options,
+    match_options,
     time_control,
 )
 from bot.commands.spec import Call, Command, Kind, Option, Reply, Services, Suggest
@@ -25,7 +26,7 @@ async def _challenge(s: Services, c: Call) -> Response:
                  if c.options.get(k) is not None]
     return await s.matches.challenge(
         c.guild_id, c.channel_id, c.actor, c.options["game"], opponents,
-        first=c.get("first", "random"), options=game_options(c), tc=time_control(c),
+        first=c.get("first", "random"), options=await match_options(s, c), tc=time_control(c),
         hints=c.get("hints", False), rated=c.get("rated", True))
 
 
@@ -87,7 +88,7 @@ COMMANDS = (
         Option("opponent3", Kind.USER, "A third opponent"),
         Option("first", Kind.TEXT, "Who moves first (default: random)",
                choices=(("Me", "me"), ("My opponent", "them"), ("Random", "random"))),
-        CLOCK, *TIME_CONTROL, TIE, HINTS,
+        CLOCK, *TIME_CONTROL, TIE, HINTS, DECK,
         Option("rated", Kind.BOOL, "Count the result for ratings (default yes)"),
     ), section=SECTION, usage="opponent:@someone game:cairo", once=True, posts_boards=True),
     Command("practice", "Play an unrated practice match against the computer", _practice, (
@@ -122,4 +123,27 @@ COMMANDS = (
     Command("board", "Show the board of a match to you", _board, (ANY_MATCH,),
             reply=Reply.PRIVATE, section=SECTION),
     Command("time", "Show the clocks of a match", _time, (ANY_MATCH,), section=SECTION),
+)
+
+
+async def _pick_card(s: Services, c: Call) -> Response:
+    return await s.matches.pick_card(c.options["match"], c.guild_id, c.channel_id, c.actor,
+                                     c.options["stamp"], c.options["choice"])
+
+
+async def _pick_place(s: Services, c: Call) -> Response:
+    return await s.matches.pick_place(c.options["match"], c.guild_id, c.channel_id, c.actor,
+                                      c.options["stamp"], c.options["choice"],
+                                      sent_at=c.sent_at)
+
+
+_PICKED = (Option("match", Kind.INT, "The match", required=True, min=1, max=MAX_NUMBER),
+           Option("stamp", Kind.TEXT, "The position the menu was made for", required=True,
+                  max=40),
+           Option("choice", Kind.TEXT, "What was chosen", required=True, max=100))
+# Answers to select menus only (``bot.core.buttons``): not slash commands, not in /help.
+MENU_COMMANDS = (
+    Command("pick card", "A card chosen in the menu under a board", _pick_card, _PICKED),
+    Command("pick place", "A placement chosen in a card's menu", _pick_place, _PICKED,
+            reply=Reply.PUBLIC),
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.commands.common import (
     CLOCK,
+    DECK,
     EVENT,
     GAME,
     HINTS,
@@ -12,7 +13,7 @@ from bot.commands.common import (
     MAX_REASON,
     TIE,
     TIME_CONTROL,
-    game_options,
+    match_options,
     time_control,
 )
 from bot.commands.spec import Audience, Call, Command, Group, Kind, Option, Reply, Services
@@ -46,7 +47,7 @@ async def _reinstate(s: Services, c: Call) -> Response:
 
 
 async def _open(s: Services, c: Call) -> Response:
-    settings = DmSettings(game_options(c), time_control(c), c.get("hints", False),
+    settings = DmSettings(await match_options(s, c), time_control(c), c.get("hints", False),
                           c.get("reward"), c.get("thread", False))
     return await s.season.nominate(c.guild_id, c.channel_id, c.actor, c.options["nominator"],
                                    c.options["game"], settings, c.get("event"))
@@ -76,7 +77,7 @@ COMMANDS = (
                 EVENT,
                 Option("thread", Kind.BOOL, "Play the DM in a new public thread of this "
                        "channel (default no)"),
-                CLOCK, *TIME_CONTROL, TIE, HINTS,
+                CLOCK, *TIME_CONTROL, TIE, HINTS, DECK,
                 Option("reward", Kind.INT, "Garnets for the winner (default: the event's)",
                        min=0, max=MAX_GARNETS),
             ), audience=Audience.HOSTS, section=SECTION, usage="nominator:@x game:cairo"),

@@ -13,10 +13,11 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from bot.core.messages import Actor, Response, Role
+from bot.core.messages import Actor, Response, Role, Upload
 from bot.core.refusal import Refusal
 
 if TYPE_CHECKING:
+    from bot.services.decks import Decks
     from bot.services.economy import Economy
     from bot.services.history import History
     from bot.services.matches import Matches
@@ -34,6 +35,8 @@ class Kind(Enum):
     USER = "user"  # a person: arrives as an Actor
     USERS = "users"  # several people, typed as mentions: arrives as a tuple of Actors
     ROLE = "role"  # a server role: arrives as a Role (id and name)
+    ATTACHMENT = "attachment"  # a file: arrives as an Upload (Discord: an attachment;
+    # the console: a file path); ``max`` bounds its size in bytes
 
 
 class Audience(Enum):
@@ -56,6 +59,7 @@ class Suggest(Enum):
     """What an option's autocomplete offers."""
 
     GAMES = "games"
+    DECKS = "decks"  # the shipped decks of Sigma Escape and the server's own
     EVENTS = "events"  # the server's events
     SCOPES = "scopes"  # events, plus overall and outside events
     MY_MATCHES = "my-matches"  # the asker's open matches
@@ -71,6 +75,7 @@ class Suggest(Enum):
 TEXT_MAX = 100
 MAX_PEOPLE = 60  # people named in one option of several (USERS)
 PEOPLE_TEXT = 1500  # the characters of their mentions, as Discord is told
+UPLOAD_MAX = 64 * 1024  # bytes of an attached file
 INT_RANGE = (-2_000_000_000, 2_000_000_000)
 NUMBER_RANGE = (-1e9, 1e9)
 
@@ -100,15 +105,27 @@ class Option:
             return self.min, self.max if self.max is not None else TEXT_MAX
         if self.kind is Kind.USERS:
             return None, PEOPLE_TEXT
+        if self.kind is Kind.ATTACHMENT:
+            return None, self.max if self.max is not None else UPLOAD_MAX
         if self.kind in (Kind.INT, Kind.NUMBER):
             low, high = INT_RANGE if self.kind is Kind.INT else NUMBER_RANGE
             return (self.min if self.min is not None else low,
                     self.max if self.max is not None else high)
         return None, None
 
+    def check_size(self, size: int) -> None:
+        """Refuse a file larger than the bound, before it is read."""
+        _, high = self.bounds()
+        if high is not None and size > high:
+            raise OutOfBounds(self.name, f"a file of at most {high / 1024:g} KB",
+                              f"{size / 1024:.1f} KB")
+
     def check(self, value: Any) -> None:
         """Refuse a value outside the bounds (both adapters and buttons come here)."""
         low, high = self.bounds()
+        if self.kind is Kind.ATTACHMENT and isinstance(value, Upload):
+            self.check_size(len(value.data))
+            return
         if self.kind is Kind.USERS and isinstance(value, tuple | list):
             if len(value) > MAX_PEOPLE:
                 raise OutOfBounds(self.name, f"at most {MAX_PEOPLE} people at once", "")
@@ -162,6 +179,7 @@ class Services:
     roles: HostRoles
     season: Season
     tournaments: Tournaments
+    decks: Decks
     once: Once = field(default_factory=lambda: _once())
 
 

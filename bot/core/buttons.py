@@ -84,6 +84,17 @@ def history(user_id: str, page: int, game: str | None = None) -> str:
     return _id("hist", user_id, page, *([game] if game else []))
 
 
+def card_menu(match: int, stamp: str) -> str:
+    """The menu of the mover's cards under a board (Sigma Escape); ``stamp`` names the
+    position it was made for, so a menu of an earlier position is refused."""
+    return _id("sc", match, stamp)
+
+
+def place_menu(match: int, stamp: str, card: str, row: int) -> str:
+    """A menu of ``card``'s placements (one of several rows of 25)."""
+    return _id("sp", match, stamp, card, row)
+
+
 _NUMBER = r"[0-9]+"
 _WORD = r"[^:]+"
 _FORMATS: list[tuple[re.Pattern[str], Any]] = [
@@ -113,8 +124,18 @@ _FORMATS: list[tuple[re.Pattern[str], Any]] = [
                           turns_page=True)),
 ]
 
-#: what Discord's dynamic items match: any id of ours (``decode`` says which)
-TEMPLATE = r"garnet:(?P<rest>.+)"
+_FORMATS += [
+    (re.compile(rf"garnet:sc:(?P<match>{_NUMBER}):(?P<stamp>{_WORD})"),
+     lambda m: ButtonCall("pick card", {"match": int(m["match"]), "stamp": m["stamp"]})),
+    (re.compile(rf"garnet:sp:(?P<match>{_NUMBER}):(?P<stamp>{_WORD}):(?P<card>{_WORD}):"
+                rf"(?P<row>{_NUMBER})"),
+     lambda m: ButtonCall("pick place", {"match": int(m["match"]), "stamp": m["stamp"]})),
+]
+
+#: what Discord's dynamic items match: any button id of ours (``decode`` says which)
+TEMPLATE = r"garnet:(?P<rest>(?!s[cp]:).+)"
+#: and any select menu id of ours
+MENU_TEMPLATE = r"garnet:(?P<rest>s[cp]:.+)"
 
 
 def decode(custom_id: str) -> ButtonCall | None:

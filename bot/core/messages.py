@@ -39,9 +39,37 @@ class Button:
 
 
 @dataclass(frozen=True)
+class Choice:
+    """One option of a select menu: what it shows and the value it sends."""
+
+    label: str
+    value: str
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Select:
+    """A select menu (at most 25 choices; Discord's limit). Its ``custom_id`` encodes a
+    command like a button's (``bot.core.buttons``); the chosen value is its ``choice``."""
+
+    custom_id: str
+    placeholder: str
+    choices: tuple[Choice, ...]
+
+
+@dataclass(frozen=True)
 class Image:
     data: bytes
     filename: str
+
+
+@dataclass(frozen=True)
+class Upload:
+    """A file a user attached to a command (``/deck add``): its name and its bytes,
+    within the option's bound (the adapters check the size before reading it)."""
+
+    filename: str
+    data: bytes
 
 
 @dataclass
@@ -52,6 +80,7 @@ class Post:
     channel_id: str | None = None
     image: Image | None = None
     buttons: tuple[Button, ...] = ()
+    selects: tuple[Select, ...] = ()  # each in a row of its own, above the buttons
     ephemeral: bool = False
     # Files sent with the message besides its image (e.g. an event's CSV books).
     attachments: tuple[Image, ...] = ()

@@ -503,3 +503,21 @@ class Nomination(Base):
         ForeignKey("matches.id", ondelete="SET NULL"), nullable=True)
 
     __table_args__ = (Index("ix_nominations_event_status", "event_id", "status"),)
+
+
+class ServerDeck(Base):
+    """A deck of Sigma Escape a host added to one server (``/deck add``): its checked
+    data as ``Deck.to_data`` writes it, under a name unique on the server (``key``, in
+    lower case). A match keeps its own copy in its options, so removing a deck never
+    changes a match that was played with it."""
+
+    __tablename__ = "server_decks"
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    guild_id: Mapped[str] = mapped_column(String(64))
+    key: Mapped[str] = mapped_column(String(32))
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    author_id: Mapped[str] = mapped_column(String(64))
+    added_at: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (UniqueConstraint("guild_id", "key", name="uq_server_decks_guild_key"),)

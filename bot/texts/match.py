@@ -65,6 +65,14 @@ def reminder(user: str, r: Reminder, tc: TimeControl) -> str:
             f"then {banks(r.banks_left)}.")
 
 
+def deck_label(value: Any) -> str:
+    """A match's deck as its options hold it: a shipped deck's key, or a server's deck
+    as data (its name was checked when it was added: letters, digits and - _)."""
+    if isinstance(value, dict):
+        return f"deck {value.get('key', '?')} (this server's)"
+    return f"deck {value}"
+
+
 def options_line(game: Game[Any, Any], options: dict[str, Any], tc: TimeControl) -> str:
     parts = [tc.describe()]
     tie = options.get("tie")
@@ -73,6 +81,8 @@ def options_line(game: Game[Any, Any], options: dict[str, Any], tc: TimeControl)
     for key, value in options.items():
         if key == "ply-cap":
             parts.append(f"a draw after {value} plies")
+        elif key == "deck":
+            parts.append(deck_label(value))
         elif key != "tie":
             parts.append(f"{key} {value}")
     return " · ".join(parts)

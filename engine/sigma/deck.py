@@ -374,16 +374,23 @@ def read_deck_file(path: str | Path) -> Deck:
         raw = path.read_bytes()
     except OSError as exc:
         raise DeckError(f"cannot read deck file '{path}': {exc.strerror or exc}") from None
+    return deck_from_bytes(raw, path.suffix.lower() == ".json", path.stem, where)
+
+
+def deck_from_bytes(raw: bytes, as_json: bool, key: str = "deck", where: str = "") -> Deck:
+    """A deck from the bytes of a deck file (JSON when ``as_json``, else TOML), as an
+    upload brings them."""
+    where = where or f"deck '{key}'"
     try:
         text = raw.decode("utf-8")
-        data = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
+        data = json.loads(text) if as_json else tomllib.loads(text)
     except UnicodeDecodeError:
         raise DeckError(f"{where} is not UTF-8 text") from None
     except json.JSONDecodeError as exc:
         raise DeckError(f"{where}: not valid JSON: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise DeckError(f"{where}: not valid TOML: {exc}") from None
-    return deck_from_data(data, path.stem, where)
+    return deck_from_data(data, key, where)
 
 
 def shipped_decks() -> tuple[str, ...]:

@@ -5,7 +5,9 @@ the cat) surrounds it. Moves are ``CARD SIDE.ARROW``; passes happen by themselve
 ``apply`` (and ``new_state``) run the automatic passes, so the seat ``to_move`` reports
 can always place. A replay may write each such pass as ``pass`` or leave it out.
 
-The ``deck`` option names a shipped deck; the engine's own callers (the command line's
+The ``deck`` option names a shipped deck, or is a deck's data (a mapping as
+``Deck.to_data`` writes it: the bot stores a server's own deck with its match so); the
+engine's own callers (the command line's
 ``--deck FILE``, tests) may also give a ``Deck`` itself.
 """
 
@@ -17,7 +19,15 @@ from typing import Any, ClassVar
 from engine.game import JSON, Game, OptionError, OptionSpec, Outcome
 from engine.sigma import notation as notes
 from engine.sigma import rules
-from engine.sigma.deck import DEFAULT_DECK, Deck, DeckError, find_deck, shipped_deck, shipped_decks
+from engine.sigma.deck import (
+    DEFAULT_DECK,
+    Deck,
+    DeckError,
+    deck_from_data,
+    find_deck,
+    shipped_deck,
+    shipped_decks,
+)
 from engine.sigma.notation import Move
 from engine.sigma.state import SEAT_NAMES, SigmaState
 
@@ -45,6 +55,15 @@ class SigmaEscape(Game[SigmaState, Move]):
         if isinstance(deck, Deck):
             rest = self.check_options({k: v for k, v in given.items() if k != "deck"})
             return rest | {"deck": deck}
+        if isinstance(deck, Mapping):
+            # A deck given as data (a host's own deck, stored with a match): checked,
+            # and kept as data so that the options stay JSON.
+            rest = self.check_options({k: v for k, v in given.items() if k != "deck"})
+            try:
+                checked = deck_from_data(deck, str(deck.get("key", "deck")))
+            except DeckError as exc:
+                raise OptionError(str(exc)) from None
+            return rest | {"deck": checked.to_data()}
         return dict(super().check_options(given))
 
     def option_from_file(self, name: str, path: str) -> Any:
@@ -56,6 +75,8 @@ class SigmaEscape(Game[SigmaState, Move]):
         value = self.check_options(options)["deck"]
         if isinstance(value, Deck):
             return value
+        if isinstance(value, Mapping):
+            return deck_from_data(value, str(value.get("key", "deck")))
         try:
             return shipped_deck(str(value))
         except DeckError as exc:  # a shipped deck file that does not load

@@ -17,6 +17,7 @@ from bot.commands.spec import Services
 from bot.core.clock import VirtualClock
 from bot.core.messages import Actor, Post, Response, Role
 from bot.core.refusal import answered
+from bot.services.decks import Decks
 from bot.services.economy import Economy
 from bot.services.history import History
 from bot.services.matches import MatchConfig, Matches
@@ -111,7 +112,8 @@ def console_for(h: Harness, image_dir: Path, out: Any, hosts: tuple[str, ...] = 
     services = Services(matches=matches, economy=h.economy,
                         history=History(h.db, matches.renderer), roles=matches.roles,
                         season=Season(h.db, h.clock, matches.roles, matches),
-                        tournaments=tournaments)
+                        tournaments=tournaments,
+                        decks=Decks(h.db, h.clock, matches.roles, matches))
     console = Console(services, image_dir, out=out, hosts=hosts)
     matches.deliver = console.show
     matches.threads = console.thread_in

@@ -458,6 +458,15 @@ class FakeDiscord:
         return payload
 
 
+def select_menu(fake: FakeDiscord, person: Person, message: dict[str, Any], custom_id: str,
+                value: str) -> dict[str, Any]:
+    """A choice in a select menu (component type 3) of a message the bot sent: kept
+    apart from the transport, so that it stays valid whatever carries the calls."""
+    payload = fake.press(person, message, custom_id)
+    payload["data"] = {"custom_id": custom_id, "component_type": 3, "values": [value]}
+    return payload
+
+
 def _payload_json(form: Any) -> Any:
     for part in form:
         if part.get("name") == "payload_json":

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from bot.commands import BY_NAME, COMMANDS, GROUPS
 from bot.commands.spec import Command, Kind, Option
 from bot.core import options as opt
-from bot.core.messages import MENTION, Actor, Role
+from bot.core.escape import plain
+from bot.core.messages import MENTION, Actor, Role, Upload
 from bot.core.refusal import Refusal
 
 NUMBER = re.compile(r"^#?\d+(?:\.\d+)?s?$")
@@ -97,6 +99,20 @@ def _takes(command: Command) -> str:
     return f"it takes {', '.join(names)}" if names else "it takes no options"
 
 
+def upload(option: Option, raw: str) -> Upload:
+    """The console attaches a file by its path: bounded by its size before it is read."""
+    path = Path(raw.strip()).expanduser()
+    try:
+        size = path.stat().st_size
+        if not path.is_file():
+            raise IsADirectoryError
+        option.check_size(size)
+        return Upload(path.name, path.read_bytes())
+    except OSError:
+        raise Refusal(f"`{option.name}` is the path of a file; cannot read "
+                      f"'{plain(raw.strip())}'.") from None
+
+
 def convert(option: Option, raw: str, actor_of: Callable[[str], Actor]) -> Any:
     """One typed value, checked as Discord would check it."""
     if option.kind is Kind.USER:
@@ -116,6 +132,8 @@ def convert(option: Option, raw: str, actor_of: Callable[[str], Actor]) -> Any:
         # Console roles are known by name: the name is their id.
         name = raw.strip().lstrip("@")
         return Role(name, name)
+    if option.kind is Kind.ATTACHMENT:
+        return upload(option, raw)
     if option.kind is Kind.BOOL:
         return opt.as_bool(option.name, raw, False)
     if option.kind is Kind.INT:

@@ -13,7 +13,7 @@ import discord
 from discord import ui
 
 from bot.core import buttons
-from bot.core.messages import Button
+from bot.core.messages import Button, Select
 
 STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -51,11 +51,54 @@ class CommandButton(ui.DynamicItem[ui.Button[ui.View]], template=buttons.TEMPLAT
         await client.press(interaction, self.call)
 
 
-def view_for(items: tuple[Button, ...]) -> ui.View | None:
-    """The components of a post: one row of persistent buttons."""
-    if not items:
+class CommandSelect(ui.DynamicItem[ui.Select[ui.View]], template=buttons.MENU_TEMPLATE):
+    """A select menu whose id encodes a command (``bot.core.buttons``); the value chosen
+    is the command's ``choice``. Persistent like the buttons: any choice, however old
+    the message, is matched here (the service refuses a menu of an earlier position)."""
+
+    def __init__(self, custom_id: str, placeholder: str = "",
+                 options: list[discord.SelectOption] | None = None) -> None:
+        super().__init__(ui.Select(custom_id=custom_id, placeholder=placeholder or None,
+                                   options=options or [discord.SelectOption(label="?")]))
+        self.call = buttons.decode(custom_id)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any],
+                             match: re.Match[str]) -> Self:
+        if isinstance(item, ui.Select):
+            return cls(match.string, item.placeholder or "", list(item.options))
+        return cls(match.string)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        client: Presses = interaction.client  # type: ignore[assignment]
+        values = self.item.values
+        if self.call is None or not values:
+            await interaction.response.send_message("This menu no longer does anything.",
+                                                    ephemeral=True)
+            return
+        chosen = buttons.ButtonCall(self.call.command, self.call.options | {"choice": values[0]})
+        await client.press(interaction, chosen)
+
+
+def _select(menu: Select) -> CommandSelect:
+    if buttons.decode(menu.custom_id) is None:
+        raise ValueError(f"no command for menu custom_id {menu.custom_id!r}")
+    options = [discord.SelectOption(label=c.label[:100], value=c.value[:100],
+                                    description=c.description[:100] or None)
+               for c in menu.choices[:25]]
+    return CommandSelect(menu.custom_id, menu.placeholder[:150], options)
+
+
+def view_for(items: tuple[Button, ...], menus: tuple[Select, ...] = ()) -> ui.View | None:
+    """The components of a post: each select menu in a row of its own (at most five),
+    then one row of persistent buttons."""
+    if not items and not menus:
         return None
     view = ui.View(timeout=None)
+    for row, menu in enumerate(menus[:5]):
+        made = _select(menu)
+        made.item.row = row
+        view.add_item(made)
     for item in items:
         if buttons.decode(item.custom_id) is None:
             raise ValueError(f"no command for button custom_id {item.custom_id!r}")

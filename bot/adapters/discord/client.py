@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.adapters.discord import tree as command_tree
-from bot.adapters.discord.buttons import CommandButton, view_for
+from bot.adapters.discord.buttons import CommandButton, CommandSelect, view_for
 from bot.adapters.discord.delivery import (
     MENTIONS,
     SOMETHING_WRONG,
@@ -27,10 +27,10 @@ from bot.adapters.discord.delivery import (
 )
 from bot.adapters.discord.people import people
 from bot.adapters.discord.suggest import game_title
-from bot.commands import BY_NAME
+from bot.commands import PRESSABLE
 from bot.commands.spec import Call, Command, Kind, Services, Thread
 from bot.core.buttons import ButtonCall
-from bot.core.messages import Actor, Post, Response, Role
+from bot.core.messages import Actor, Post, Response, Role, Upload
 from bot.core.refusal import answered
 from bot.texts import match as texts
 from engine.registry import game_keys
@@ -157,7 +157,7 @@ class GarnetBot(commands.Bot):
         self._services = services
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(CommandButton)
+        self.add_dynamic_items(CommandButton, CommandSelect)
         command_tree.install(self.tree, self.invoke_command)
         for key in game_keys():
             game_title(key)  # load the games now, not in a 3-second autocomplete
@@ -199,6 +199,7 @@ class GarnetBot(commands.Bot):
     async def invoke_command(self, interaction: discord.Interaction, command: Command,
                              values: dict[str, Any], defer: Defer) -> None:
         kinds = {o.name: o.kind for o in command.options}
+        declared = {o.name: o for o in command.options}
 
         async def run() -> Response:
             if command.posts_boards:
@@ -209,6 +210,10 @@ class GarnetBot(commands.Bot):
                     continue
                 if kinds.get(key) is Kind.USERS:
                     options[key] = await people(interaction, key, str(value))
+                elif isinstance(value, discord.Attachment):
+                    # Bounded before it is read: Discord says the size.
+                    declared[key].check_size(value.size)
+                    options[key] = Upload(value.filename, await value.read())
                 else:
                     options[key] = _value(value)
             return await command.invoke(self.services, self._call(interaction, command, options))
@@ -216,8 +221,9 @@ class GarnetBot(commands.Bot):
         await answer(interaction, run, defer)
 
     async def press(self, interaction: discord.Interaction, call: ButtonCall) -> None:
-        """A button: the command it stands for, with the options it carries."""
-        command = BY_NAME[call.command]
+        """A button or a menu's choice: the command it stands for, with the options it
+        carries (a menu's chosen value as ``choice``)."""
+        command = PRESSABLE[call.command]
         kinds = {o.name: o.kind for o in command.options}
         options = {k: Actor(str(v), str(v)) if kinds.get(k) is Kind.USER else v
                    for k, v in call.options.items()}

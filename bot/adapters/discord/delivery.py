@@ -97,7 +97,7 @@ def _files(post: Post) -> Any:
 
 
 def _view(post: Post) -> Any:
-    return view_for(post.buttons) or discord.utils.MISSING
+    return view_for(post.buttons, post.selects) or discord.utils.MISSING
 
 
 async def send_post(target: discord.abc.Messageable, post: Post) -> None:
@@ -204,7 +204,7 @@ async def turn_page(interaction: discord.Interaction,
                                                     ephemeral=True)
             return
         await interaction.response.edit_message(content=post.text,
-                                                view=view_for(post.buttons))
+                                                view=view_for(post.buttons, post.selects))
     except discord.HTTPException:
         log.warning("could not turn the page for interaction %s", interaction.id)
 

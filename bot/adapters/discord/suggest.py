@@ -70,6 +70,11 @@ async def _moves(interaction: discord.Interaction, current: str) -> list[Choice[
     return [Choice(name=move, value=move) for move in moves]
 
 
+async def _decks(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    found = await _services(interaction).decks.choices(str(interaction.guild_id), str(current))
+    return [Choice(name=label[:100], value=value) for label, value in found][:MAX_CHOICES]
+
+
 async def _tournaments(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
     found = await _services(interaction).tournaments.choices(str(interaction.guild_id),
                                                              current)
@@ -89,6 +94,7 @@ def _with(fn: Callable[..., Awaitable[list[Any]]], **fixed: bool) -> Suggester:
 
 SUGGESTERS: dict[Suggest, Suggester] = {
     Suggest.GAMES: _games,
+    Suggest.DECKS: _decks,
     Suggest.EVENTS: _with(_events, wider=False),
     Suggest.SCOPES: _with(_events, wider=True),
     Suggest.MY_MATCHES: _with(_open, mine=True),

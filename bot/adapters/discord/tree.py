@@ -26,7 +26,8 @@ DEFERS = {Reply.QUICK: Defer.NO, Reply.PUBLIC: Defer.PUBLIC, Reply.PRIVATE: Defe
 # (removed, fined, adjudicated against); Discord resolves a member where there is one.
 TYPES: dict[Kind, Any] = {Kind.TEXT: str, Kind.INT: int, Kind.NUMBER: float, Kind.BOOL: bool,
                           Kind.USER: discord.User, Kind.ROLE: discord.Role,
-                          Kind.USERS: str}  # mentions, each looked up (people.py)
+                          Kind.USERS: str,  # mentions, each looked up (people.py)
+                          Kind.ATTACHMENT: discord.Attachment}  # size checked, then read
 
 Invoke = Callable[[discord.Interaction, Command, dict[str, Any], Defer], Awaitable[None]]
 
@@ -34,7 +35,7 @@ Invoke = Callable[[discord.Interaction, Command, dict[str, Any], Defer], Awaitab
 def _annotation(option: Option) -> Any:
     base = TYPES[option.kind]
     low, high = option.bounds()
-    if low is not None or high is not None:
+    if option.kind is not Kind.ATTACHMENT and (low is not None or high is not None):
         cast = int if option.kind in (Kind.TEXT, Kind.INT, Kind.USERS) else float
         base = app_commands.Range[base, cast(low) if low is not None else None,
                                   cast(high) if high is not None else None]

@@ -44,6 +44,7 @@ from bot.services.matches.lifecycle import Lifecycle
 from bot.services.matches.live import LiveMatch
 from bot.services.matches.lobby import Lobby
 from bot.services.matches.lookup import Lookup
+from bot.services.matches.picks import Menus
 from bot.services.matches.play import Play
 from bot.services.matches.practice import Practice
 from bot.services.matches.timing import Timing
@@ -80,6 +81,7 @@ class Matches:
         self.courtesy = Courtesy(self.kit, self.lookup, self.lobby, self.ending)
         self.timing.on_idle = self.courtesy.lapse
         self.viewing = Viewing(self.kit, self.lookup)
+        self.menus = Menus(self.kit, self.lookup, self.play)
         self.lifecycle = Lifecycle(self.kit, self.timing, self.lobby, self.choosing)
         self.practice = Practice(self.kit, self.lobby, self.play,
                                  workers or Workers(config.ai_processes))
@@ -94,6 +96,8 @@ class Matches:
         self.choose_first = self.choosing.choose_first
         self.typed = self.play.typed
         self.move = self.play.move
+        self.pick_card = self.menus.pick_card
+        self.pick_place = self.menus.pick_place
         self.resign = self.play.resign
         self.board = self.viewing.board
         self.time = self.viewing.time

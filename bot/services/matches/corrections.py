@@ -23,6 +23,7 @@ from bot.core.enums import DONE, EndReason, MatchKind, MatchStatus, MoveKind
 from bot.core.messages import Actor, Post, Response
 from bot.core.refusal import Refusal
 from bot.services import ledger, ratings
+from bot.services.matches import menus
 from bot.services.matches.ending import Ending, reward_of
 from bot.services.matches.kit import MatchKit
 from bot.services.matches.lookup import Lookup
@@ -109,7 +110,8 @@ class Corrections:
             text = say.took_back(actor.id, texts.match_label(live.number, live.kind),
                                  last.ply, last.notation, live.users[last.seat], reason,
                                  self.kit.turn_line(live))
-        return Response(reply=Post(text, live.channel_id, image=image))
+        return Response(reply=Post(text, live.channel_id, image=image,
+                                   selects=menus.card_menu(live)))
 
     # ==== correcting a result =============================================================
 

@@ -16,6 +16,7 @@ from bot.core.messages import Actor, Button, Post, Response
 from bot.core.refusal import Refusal
 from bot.core.timecontrol import TimeControl
 from bot.services.limits import RateLimit
+from bot.services.matches import menus
 from bot.services.matches.ending import reward_of
 from bot.services.matches.kit import CHALLENGE_TTL, MatchKit
 from bot.services.matches.live import LiveMatch
@@ -328,4 +329,5 @@ class Lobby:
         if len(order) > 2:
             lines.append(texts.turn_order(names))
         lines.append(self.kit.turn_line(live))
-        return Response(posts=[Post("\n".join(lines), match.channel_id, image=image)])
+        return Response(posts=[Post("\n".join(lines), match.channel_id, image=image,
+                                    selects=menus.card_menu(live))])

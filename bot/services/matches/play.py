@@ -13,6 +13,7 @@ from bot.core.enums import EndReason, MoveKind
 from bot.core.escape import defang
 from bot.core.messages import Actor, Post, Response
 from bot.core.refusal import Refusal
+from bot.services.matches import menus
 from bot.services.matches.ending import Ending, rules_reason
 from bot.services.matches.kit import MatchKit
 from bot.services.matches.live import LiveMatch
@@ -191,7 +192,7 @@ class Play:
         self.timing.arm(live)
         self.kit.on_turn(live)
         return Response(posts=[Post(f"{head}\n{self.kit.turn_line(live)}", live.channel_id,
-                                    image=image)])
+                                    image=image, selects=menus.card_menu(live))])
 
     async def resign(self, match_id: int | None, guild_id: str, channel_id: str,
                      actor: Actor) -> Response:

@@ -9,6 +9,7 @@ from bot.core.enums import DONE, MatchStatus
 from bot.core.messages import Actor, Image, Post, Response
 from bot.core.refusal import Refusal
 from bot.services.history_queries import match_record, position_of
+from bot.services.matches import menus
 from bot.services.matches.kit import CHALLENGE_TTL, MatchKit
 from bot.services.matches.lookup import Lookup
 from bot.services.matches.refusals import NoneRunningHere, NoSuchMatch, NotBeingPlayed
@@ -42,7 +43,8 @@ class Viewing:
                            live.paused, self.kit.turn_line(live))
         if public:
             return Response(reply=Post("Board posted.", ephemeral=True),
-                            posts=[Post(text, live.channel_id, image=image)])
+                            posts=[Post(text, live.channel_id, image=image,
+                                        selects=menus.card_menu(live))])
         return Response(reply=Post(text, image=image, ephemeral=True))
 
     async def _final(self, number: int | None, guild_id: str, channel_id: str,
