@@ -34,6 +34,7 @@ class Kind(Enum):
     USER = "user"  # a person: arrives as an Actor
     USERS = "users"  # several people, typed as mentions: arrives as a tuple of Actors
     ROLE = "role"  # a server role: arrives as a Role (id and name)
+    CHANNEL = "channel"  # a channel of the server: arrives as its id
 
 
 class Audience(Enum):

@@ -90,3 +90,9 @@ def log_channel_is(channel_id: str | None) -> str:
     if channel_id is None:
         return log_channel_cleared()
     return log_channel_set(channel_id)
+
+
+def cannot_post_in(channel_id: str, missing: list[str]) -> str:
+    """``/logchannel`` naming a channel garnet could not post in."""
+    return (f"garnet could not tell the hosts anything in {channel(channel_id)}: it lacks "
+            f"{', '.join(missing)} there. Grant it in the channel's permissions first.")

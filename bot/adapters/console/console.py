@@ -303,6 +303,9 @@ class Console:
 
         async def run() -> Response:
             command, options = parse(text, self.actor)
+            for option in command.options:  # a channel by name, as this server calls it
+                if option.kind is Kind.CHANNEL and option.name in options:
+                    options[option.name] = self._channel_id(options[option.name])
             asker = (self.actor(actor.id, manager=True)
                      if command.audience is Audience.MANAGERS else actor)
             call = Call(self.guild, self.channel, asker, options,

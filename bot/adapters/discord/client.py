@@ -33,6 +33,7 @@ from bot.core.buttons import ButtonCall
 from bot.core.messages import Actor, Post, Response, Role
 from bot.core.refusal import answered
 from bot.texts import match as texts
+from bot.texts import outages as outage_texts
 from engine.registry import game_keys
 
 log = logging.getLogger(__name__)
@@ -77,7 +78,22 @@ def _value(value: Any) -> Any:
         return player_of(value)
     if isinstance(value, discord.Role):
         return Role(str(value.id), value.name)
+    if isinstance(value, discord.abc.GuildChannel | discord.Thread
+                  | app_commands.AppCommandChannel | app_commands.AppCommandThread):
+        return str(value.id)
     return value
+
+
+def _can_post_in(interaction: discord.Interaction, value: Any) -> None:
+    """A channel named for garnet to post in (the log channel): refuse one it cannot."""
+    guild = interaction.guild
+    channel = guild.get_channel_or_thread(value.id) if guild is not None else None
+    if guild is None or channel is None:
+        return
+    have = channel.permissions_for(guild.me)
+    missing = [label for flag, label in NEEDED[:2] if not getattr(have, flag)]
+    if missing:
+        raise UserError(outage_texts.cannot_post_in(str(channel.id), missing))
 
 
 # What the bot needs in a match channel, as Discord names the permissions.
@@ -209,6 +225,9 @@ class GarnetBot(commands.Bot):
                     continue
                 if kinds.get(key) is Kind.USERS:
                     options[key] = await people(interaction, key, str(value))
+                elif kinds.get(key) is Kind.CHANNEL:
+                    _can_post_in(interaction, value)
+                    options[key] = _value(value)
                 else:
                     options[key] = _value(value)
             return await command.invoke(self.services, self._call(interaction, command, options))

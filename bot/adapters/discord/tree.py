@@ -26,6 +26,7 @@ DEFERS = {Reply.QUICK: Defer.NO, Reply.PUBLIC: Defer.PUBLIC, Reply.PRIVATE: Defe
 # (removed, fined, adjudicated against); Discord resolves a member where there is one.
 TYPES: dict[Kind, Any] = {Kind.TEXT: str, Kind.INT: int, Kind.NUMBER: float, Kind.BOOL: bool,
                           Kind.USER: discord.User, Kind.ROLE: discord.Role,
+                          Kind.CHANNEL: discord.TextChannel,
                           Kind.USERS: str}  # mentions, each looked up (people.py)
 
 Invoke = Callable[[discord.Interaction, Command, dict[str, Any], Defer], Awaitable[None]]
