@@ -4,13 +4,17 @@ nobody, a player who leaves the server is reported."""
 
 from __future__ import annotations
 
+import io
+import re
+from pathlib import Path
+
 from sqlalchemy import select
 
 from bot.core.failures import Cause, PostFailure
 from bot.core.timecontrol import TimeControl
 from bot.services.matches.outages import OUTAGE_NOTICE
 from bot.store.models import HostAction, Match
-from tests.bot.conftest import ALICE, BOB, CHAN, GUILD, HOSTY, Harness
+from tests.bot.conftest import ALICE, BOB, CHAN, GUILD, HOSTY, Harness, console_for
 
 LOG = "log-1"
 
@@ -220,3 +224,57 @@ async def test_the_log_channel_is_set_shown_and_cleared_by_hosts(h: Harness) -> 
     assert await h.host.outages.log_channel("g2") is None
     await h.host.log_channel(GUILD, HOSTY, None, True)
     assert await h.host.outages.log_channel(GUILD) is None
+
+
+async def test_the_console_denies_deletes_disconnects_and_leaves(h: Harness,
+                                                                 tmp_path: Path) -> None:
+    out = io.StringIO()
+    console = console_for(h, tmp_path / "images", out)
+    for line in ("~ channel log", "host: /logchannel channel:#log", "~ channel dm",
+                 "host: /dm game:cairo player1:@alice player2:@bob chooser:lots turn:60 "
+                 "banks:0", "~ deny #dm"):
+        await console.handle_line(line)
+    assert "bot: garnet tells the hosts here in #log" in out.getvalue()
+    first = re.search(r"Lots were drawn: @(\S+) is the First Player", out.getvalue())
+    assert first, out.getvalue()
+    mover = first.group(1)
+    mark = len(out.getvalue())
+    await console.handle_line("~ wait 40s")  # the 30 s reminder is refused: paused then
+    assert out.getvalue()[mark:].splitlines() == [
+        "console: garnet cannot post in #dm",
+        "bot [#log]: ⚠ DM #1 is paused: garnet cannot post in #dm: it lacks Send Messages "
+        "there. Nobody's clock runs. Give garnet Send Messages in #dm, then "
+        "`/resume match:1`."]
+    live = h.host.live[next(iter(h.host.live))]
+    assert live.paused and live.elapsed(h.clock.now()) == 30
+    await console.handle_line("~ wait 2h")
+    await console.handle_line("host: /resume match:1")
+    assert "stays paused" in out.getvalue().splitlines()[-1]
+    await console.handle_line("~ allow #dm")
+    mark = len(out.getvalue())
+    await console.handle_line("host: /resume match:1")
+    resumed = out.getvalue()[mark:].splitlines()
+    assert resumed[0].startswith("bot: ▶ DM #1 resumes.") and f"@{mover}" in resumed[0]
+    assert any("[image:" in line for line in resumed)
+    assert live.elapsed(h.clock.now()) == 30 and not live.paused
+
+    mark = len(out.getvalue())
+    for line in ("~ disconnect", "~ wait 25s", "~ disconnect", "~ reconnect", "~ reconnect",
+                 "~ leave bob"):
+        await console.handle_line(line)
+    assert out.getvalue()[mark:].splitlines() == [
+        "console: garnet lost its connection",
+        "console: garnet lost its connection",
+        "bot: 📡 garnet lost its connection to Discord for 25 s; nobody was charged. "
+        f"@{mover} (Black) to move — 0:30, no reserve left.",
+        "bot [#log]: 👋 @bob (bob) left the server during DM #1 in #dm. The match goes on "
+        "and the clock runs; a host decides: `/pause`, `/adjudicate` or `/void` (match:1).",
+    ]
+    assert live.elapsed(h.clock.now()) == 30
+
+    mark = len(out.getvalue())
+    await console.handle_line("~ delete #dm")
+    assert out.getvalue()[mark:].splitlines() == [
+        "bot [#log]: ⚠ DM #1 is paused: #dm was deleted. Nobody's clock runs. The match "
+        "cannot go on there: decide it with `/adjudicate match:1` or `/void match:1`."]
+    assert live.paused
