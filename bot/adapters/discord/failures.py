@@ -46,7 +46,14 @@ def missing(channel: object, guild: discord.Guild | None) -> tuple[str, ...]:
     if guild is None or not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
         return ()
     have = channel.permissions_for(guild.me)
-    needed = TO_POST + (IN_THREAD if isinstance(channel, discord.Thread) else ())
+    needed = TO_POST
+    if isinstance(channel, discord.Thread):
+        needed += IN_THREAD
+        if not have.send_messages_in_threads and channel.parent is not None:
+            # discord.py takes Attach Files away in a thread one cannot post in; the
+            # parent's say what else is missing.
+            have = channel.parent.permissions_for(guild.me)
+            have.send_messages_in_threads = False
     return tuple(label for flag, label in needed if not getattr(have, flag))
 
 
