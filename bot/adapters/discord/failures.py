@@ -46,7 +46,7 @@ def missing(channel: object, guild: discord.Guild | None) -> tuple[str, ...]:
     if guild is None or not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
         return ()
     have = channel.permissions_for(guild.me)
-    needed = TO_POST
+    needed: tuple[tuple[str, str], ...] = TO_POST
     if isinstance(channel, discord.Thread):
         needed += IN_THREAD
         if not have.send_messages_in_threads and channel.parent is not None:
