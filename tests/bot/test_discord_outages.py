@@ -133,3 +133,17 @@ async def test_a_player_who_leaves_is_reported_to_the_hosts(world: World) -> Non
     assert notice.content.startswith(f"👋 <@{BOB.id}> (Bob) left the server during Match #1")
     assert notice.body["allowed_mentions"]["users"] == []
     assert not world.live().paused
+
+
+async def test_removed_from_a_server_its_matches_are_paused_and_logged(world: World) -> None:
+    await challenge_accepted(world)
+    live = world.live()
+    await world.advance(7)
+    calls = await world._feed(lambda: world.state.parse_guild_delete({"id": str(GUILD_ID)}))
+    assert calls == []  # nothing can be posted there
+    assert live.paused and live.elapsed(world.clock.now()) == 7
+    assert await world.advance(3600) == []
+    async with world.db.session() as s:
+        logged = (await s.scalars(select(HostAction))).all()
+    assert [(a.actor_id, a.action, a.detail) for a in logged] == [
+        ("garnet", "pause", "Match #1 paused: garnet was removed from the server")]
