@@ -278,3 +278,11 @@ async def test_the_console_denies_deletes_disconnects_and_leaves(h: Harness,
         "bot [#log]: ⚠ DM #1 is paused: #dm was deleted. Nobody's clock runs. The match "
         "cannot go on there: decide it with `/adjudicate match:1` or `/void match:1`."]
     assert live.paused
+
+
+async def test_a_log_channel_that_fails_itself_gives_way_to_the_fallback(h: Harness) -> None:
+    await running(h)
+    await h.host.log_channel(GUILD, HOSTY, CHAN, False)  # the match's own channel
+    notices = await h.host.outages.post_failed(PostFailure(CHAN, Cause.DENIED, (), "home"))
+    assert [n.channel_id for n in notices] == ["home"]
+    assert "View Channel, Send Messages and Attach Files" in notices[0].text

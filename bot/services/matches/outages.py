@@ -62,7 +62,9 @@ class Outages:
                     log.warning("match %s paused: cannot post to channel %s (%s)", live.id,
                                 failure.channel_id, failure.cause.value)
                 live.halted = failure
-            where = await self.log_channel(live.guild_id) or failure.fallback
+            where = await self.log_channel(live.guild_id)
+            if where is None or where == failure.channel_id:
+                where = failure.fallback
             if where is None or where == failure.channel_id:
                 log.warning("match %s: no channel to tell its hosts in", live.id)
                 continue
