@@ -132,8 +132,10 @@ def build_discord_bot(settings: Settings, db: Database,
 
     bot = GarnetBot(command_guild=settings.command_guild,
                     members_intent=settings.members_intent)
-    bot.attach(build_services(db, clock or RealClock(), host_config(settings),
-                              deliver=bot.deliver, threads=bot.thread_in))
+    services = build_services(db, clock or RealClock(), host_config(settings),
+                              deliver=bot.deliver, threads=bot.thread_in)
+    services.matches.reach = bot.reach  # a /resume after a failure checks Discord first
+    bot.attach(services)
     return bot
 
 

@@ -107,6 +107,11 @@ async def _matches(s: Services, c: Call) -> Response:
     return await s.matches.overview(c.guild_id)
 
 
+async def _logchannel(s: Services, c: Call) -> Response:
+    return await s.matches.log_channel(c.guild_id, c.actor, c.get("channel"),
+                                       c.get("clear", False))
+
+
 async def _hostrole(s: Services, c: Call) -> Response:
     role = await s.roles.set_host_role(c.guild_id, c.actor, c.options["role"])
     return Response.say(texts.host_role_set(role.name), False)
@@ -177,4 +182,11 @@ COMMANDS = (
     Command("hostrole", "Set the role whose members host matches (Manage Server)", _hostrole,
             (Option("role", Kind.ROLE, "The host role", required=True),),
             audience=Audience.MANAGERS, section=SECTION, usage="role:@Role", once=True),
+    Command("logchannel", "Where garnet tells hosts that a match needs them (hosts)",
+            _logchannel, (
+                Option("channel", Kind.CHANNEL, "The log channel (without it: show the one "
+                       "set)"),
+                Option("clear", Kind.BOOL, "No log channel: hosts are told in the match's "
+                       "channel"),
+            ), audience=Audience.HOSTS, section=SECTION, once=True),
 )

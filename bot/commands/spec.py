@@ -37,6 +37,7 @@ class Kind(Enum):
     ROLE = "role"  # a server role: arrives as a Role (id and name)
     ATTACHMENT = "attachment"  # a file: arrives as an Upload (Discord: an attachment;
     # the console: a file path); ``max`` bounds its size in bytes
+    CHANNEL = "channel"  # a channel of the server: arrives as its id
 
 
 class Audience(Enum):

@@ -76,6 +76,9 @@ class GuildSettings(Base):
     # The role's name when it was set (for messages), or a name still to be resolved
     # to an id (a HOST_ROLE name, or a role stored by name before ids were kept).
     host_role_name: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    # Where garnet tells hosts what needs them (a match it cannot post to, a player who
+    # left the server): set with ``/logchannel``; None: the match's own channel.
+    log_channel: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class Counter(Base):

@@ -13,6 +13,10 @@ directives of the console itself:
     ~ role NAME P...  give the people P... the role NAME (on the current server), for
                       commands that take a role's members (``/tournament add role:``,
                       ``/event add role:``)
+    ~ deny #NAME      garnet loses Send Messages in channel NAME (``~ allow #NAME``
+                      gives it back); ``~ delete #NAME`` deletes the channel
+    ~ disconnect      garnet loses its connection (``~ reconnect``: it is back)
+    ~ leave NAME      NAME leaves the current server
 
 The bot answers with the same texts it posts on Discord, as ``bot: ...``; images
 are written to a folder and their paths printed.
@@ -33,6 +37,7 @@ from bot.commands.spec import Audience, Call, Kind, Services, Thread
 from bot.core import buttons
 from bot.core.clock import VirtualClock
 from bot.core.escape import unescape
+from bot.core.failures import Cause, PostFailure
 from bot.core.messages import MENTION, Actor, Post, Response, Role
 from bot.core.refusal import Refusal, answered
 
@@ -85,6 +90,10 @@ class Console:
         self._images: int | None = None  # the last image's number, once looked up
         self._messages = 0
         self._threads = 0
+        # Channels garnet cannot post to (``~ deny``, ``~ delete``), and why.
+        self._blocked: dict[str, PostFailure] = {}
+        if services is not None:
+            services.matches.reach = self.reach
 
     @property
     def services(self) -> Services:
@@ -94,6 +103,11 @@ class Console:
 
     def attach(self, services: Services) -> None:
         self._services = services
+        services.matches.reach = self.reach
+
+    async def reach(self, channel_id: str) -> PostFailure | None:
+        """Can garnet post in a channel (for ``/resume`` after a failure)?"""
+        return self._blocked.get(channel_id)
 
     # ---- where we are --------------------------------------------------------------
 
@@ -129,6 +143,12 @@ class Console:
         return unescape(MENTION.sub(lambda m: "@" + m.group(1), text))
 
     async def show(self, post: Post, to: str | None = None) -> None:
+        where = post.channel_id or (self.channel if not post.ephemeral else None)
+        if where in self._blocked:
+            # As on Discord: the post is refused, and the services settle the matches.
+            self.out.write(f"console: garnet cannot post in #{self._name(where)}\n")
+            await self._settle(self._blocked[where])
+            return
         lines = self._text(post.text).splitlines() or [""]
         prefix = f"bot (to {to} only): " if post.ephemeral and to else "bot: "
         if post.channel_id and post.channel_id != self.channel:
@@ -159,6 +179,27 @@ class Console:
                              for b in post.buttons)
             self.out.write(f"     {shown}\n")
         self.out.flush()
+
+    def _name(self, channel_id: str) -> str:
+        return channel_id.removeprefix(f"{self._servers_of.get(channel_id, GUILD)}/")
+
+    async def _settle(self, failure: PostFailure) -> None:
+        for notice in await self.services.matches.outages.post_failed(failure):
+            await self.show(notice)
+
+    async def _show_all(self, posts: list[Post]) -> None:
+        for post in posts:
+            await self.show(post)
+
+    def _block(self, name: str, cause: Cause) -> PostFailure:
+        """garnet can no longer post in channel ``name`` of this server."""
+        channel = self._channel_id(name.strip().lstrip("#")[:MAX_NAME])
+        home = self._channel_id("console")
+        failure = PostFailure(channel, cause,
+                              ("Send Messages",) if cause is Cause.DENIED else (),
+                              fallback=home if home != channel else None)
+        self._blocked[channel] = failure
+        return failure
 
     def _last_image(self) -> int:
         numbers = [int(found.group(1)) for p in self.image_dir.iterdir()
@@ -252,6 +293,20 @@ class Console:
                 role, *people = rest.split()
                 members = self._roles.setdefault((self.guild, role.lstrip("@")), [])
                 members += [p.lstrip("@") for p in people if p.lstrip("@") not in members]
+            elif word in ("deny", "delete") and rest.strip():
+                failure = self._block(rest, Cause.DENIED if word == "deny" else Cause.GONE)
+                if word == "delete":  # Discord says so at once: the matches are settled
+                    await self._settle(failure)
+            elif word == "allow" and rest.strip():
+                self._blocked.pop(self._channel_id(rest.strip().lstrip("#")[:MAX_NAME]), None)
+            elif word == "disconnect":
+                self.services.matches.outages.disconnected()
+                self.out.write("console: garnet lost its connection\n")
+            elif word == "reconnect":
+                await self._show_all(await self.services.matches.outages.reconnected())
+            elif word == "leave" and rest.strip():
+                await self._show_all(await self.services.matches.outages.member_left(
+                    self.guild, rest.strip().lstrip("@")))
             elif word == "server" and rest.strip():
                 name = rest.strip()
                 if not SERVER.match(name):
@@ -261,7 +316,8 @@ class Console:
                 self.out.write(f"console: on server {name} now (#{self._channels[name]})\n")
             else:
                 raise ConsoleError(f"unknown directive '~ {text}' "
-                                   "(directives: wait, host, channel, server, role)")
+                                   "(directives: wait, host, channel, server, role, deny, "
+                                   "allow, delete, disconnect, reconnect, leave)")
         except ConsoleError as exc:
             self.out.write(f"console: {exc}\n")
 
@@ -303,6 +359,9 @@ class Console:
 
         async def run() -> Response:
             command, options = parse(text, self.actor)
+            for option in command.options:  # a channel by name, as this server calls it
+                if option.kind is Kind.CHANNEL and option.name in options:
+                    options[option.name] = self._channel_id(options[option.name])
             asker = (self.actor(actor.id, manager=True)
                      if command.audience is Audience.MANAGERS else actor)
             call = Call(self.guild, self.channel, asker, options,

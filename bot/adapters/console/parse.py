@@ -64,6 +64,8 @@ def _looks_like(word: str, option: Option) -> bool:
         return word.startswith("@") or MENTION.fullmatch(word) is not None
     if option.kind in (Kind.INT, Kind.NUMBER):
         return NUMBER.match(word) is not None
+    if option.kind is Kind.CHANNEL:
+        return word.startswith("#")
     return False
 
 
@@ -73,7 +75,8 @@ def _place(command: Command, free: list[str], named: dict[str, str]) -> None:
     many: set[str] = set()  # options of several people that free words filled
     for word in free:
         fits = next((o for o in command.options if o.name not in named
-                     and o.kind in (Kind.USER, Kind.INT, Kind.NUMBER) and _looks_like(word, o)),
+                     and o.kind in (Kind.USER, Kind.INT, Kind.NUMBER, Kind.CHANNEL)
+                     and _looks_like(word, o)),
                     None)
         fits = fits or next((o for o in command.options if o.kind is Kind.USERS
                              and (o.name not in named or o.name in many)
@@ -128,6 +131,12 @@ def convert(option: Option, raw: str, actor_of: Callable[[str], Actor]) -> Any:
                                      if (who := person(w)) is not None))
         option.check(people)
         return people
+    if option.kind is Kind.CHANNEL:
+        # Console channels are known by name; the console makes the name its id.
+        name = raw.strip().lstrip("#")
+        if not name or len(name) > 100 or any(c.isspace() for c in name):
+            raise Refusal(f"`{option.name}` names a channel: `{option.name}:#name`.")
+        return name
     if option.kind is Kind.ROLE:
         # Console roles are known by name: the name is their id.
         name = raw.strip().lstrip("@")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -19,20 +20,22 @@ from bot.adapters.discord.delivery import (
     actor_of,
     answer,
     channel_for,
-    deliver_posts,
     player_of,
     reply_to,
     send_post,
     turn_page,
 )
+from bot.adapters.discord.failures import failure_of, fallback, gone, reach
 from bot.adapters.discord.people import people
 from bot.adapters.discord.suggest import game_title
 from bot.commands import PRESSABLE
 from bot.commands.spec import Call, Command, Kind, Services, Thread
 from bot.core.buttons import ButtonCall
+from bot.core.failures import Cause, PostFailure
 from bot.core.messages import Actor, Post, Response, Role, Upload
 from bot.core.refusal import answered
 from bot.texts import match as texts
+from bot.texts import outages as outage_texts
 from engine.registry import game_keys
 
 log = logging.getLogger(__name__)
@@ -77,7 +80,22 @@ def _value(value: Any) -> Any:
         return player_of(value)
     if isinstance(value, discord.Role):
         return Role(str(value.id), value.name)
+    if isinstance(value, discord.abc.GuildChannel | discord.Thread
+                  | app_commands.AppCommandChannel | app_commands.AppCommandThread):
+        return str(value.id)
     return value
+
+
+def _can_post_in(interaction: discord.Interaction, value: Any) -> None:
+    """A channel named for garnet to post in (the log channel): refuse one it cannot."""
+    guild = interaction.guild
+    channel = guild.get_channel_or_thread(value.id) if guild is not None else None
+    if guild is None or channel is None:
+        return
+    have = channel.permissions_for(guild.me)
+    missing = [label for flag, label in NEEDED[:2] if not getattr(have, flag)]
+    if missing:
+        raise UserError(outage_texts.cannot_post_in(str(channel.id), missing))
 
 
 # What the bot needs in a match channel, as Discord names the permissions.
@@ -214,6 +232,9 @@ class GarnetBot(commands.Bot):
                     # Bounded before it is read: Discord says the size.
                     declared[key].check_size(value.size)
                     options[key] = Upload(value.filename, await value.read())
+                elif kinds.get(key) is Kind.CHANNEL:
+                    _can_post_in(interaction, value)
+                    options[key] = _value(value)
                 else:
                     options[key] = _value(value)
             return await command.invoke(self.services, self._call(interaction, command, options))
@@ -273,8 +294,73 @@ class GarnetBot(commands.Bot):
             return
         try:
             await send_post(channel_for(self, post.channel_id), post)
-        except discord.HTTPException:
-            log.exception("could not post to channel %s", post.channel_id)
+        except discord.HTTPException as error:
+            log.warning("could not post to channel %s: %s", post.channel_id, error)
+            await self.post_failed(post.channel_id, error)
+
+    async def post_failed(self, channel_id: str, error: discord.HTTPException) -> None:
+        """A post refused for good pauses the matches of that channel (the services
+        decide); their hosts are told where garnet still can post."""
+        failure = failure_of(self, channel_id, error)
+        if failure is None:
+            return
+        await self._settle(failure)
+
+    async def _settle(self, failure: PostFailure) -> None:
+        try:
+            notices = await self.services.matches.outages.post_failed(failure)
+        except Exception:
+            log.exception("could not settle the matches of channel %s", failure.channel_id)
+            return
+        for notice in notices:
+            # A notice that fails too is settled the same way, once per channel.
+            await self.deliver(notice)
+
+    async def reach(self, channel_id: str) -> PostFailure | None:
+        return await reach(self, channel_id)
+
+    async def _announce(self, posts: list[Post]) -> None:
+        for post in posts:
+            await self.deliver(post)
+
+    # ---- what Discord changes under the matches --------------------------------------
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A deleted channel: its matches, and those of its threads, are settled."""
+        threads = getattr(channel, "threads", [])
+        await self._settle(gone(self, channel.id, channel.guild))
+        for thread in threads:
+            await self._settle(gone(self, thread.id, channel.guild, channel.id))
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self._settle(gone(self, payload.thread_id, self.get_guild(payload.guild_id),
+                                payload.parent_id))
+
+    async def on_thread_update(self, before: discord.Thread, after: discord.Thread) -> None:
+        if after.locked and not before.locked:
+            await self._settle(PostFailure(str(after.id), Cause.LOCKED, (),
+                                           fallback(self, after.id, after.guild)))
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        await self.services.matches.outages.server_left(str(guild.id))
+
+    async def on_disconnect(self) -> None:
+        """No one is charged while the gateway is down."""
+        if self._started:
+            self.services.matches.outages.disconnected()
+
+    async def on_resumed(self) -> None:
+        await self._announce(await self.services.matches.outages.reconnected())
+
+    async def on_ready(self) -> None:
+        if self._started:
+            await self._announce(await self.services.matches.outages.reconnected())
+
+    async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
+        """A player who leaves during a match is reported to the hosts (needs the
+        Server Members intent: without it Discord does not say)."""
+        await self._announce(await self.services.matches.outages.member_left(
+            str(payload.guild_id), str(payload.user.id)))
 
     async def thread_in(self, parent: str, name: str) -> Thread:
         """A public thread of ``parent`` for a match started outside a command (a
@@ -314,16 +400,18 @@ class GarnetBot(commands.Bot):
         except Exception:
             log.exception("typed message %s failed", message.id)
             response = Response.error(SOMETHING_WRONG)
-        try:
-            reply = response.reply
-            if reply is not None:
-                if reply.channel_id in (None, here):
-                    await reply_to(message, reply)
-                else:
-                    await send_post(channel_for(self, reply.channel_id), reply)
-            await deliver_posts(self, response.posts, here)
-        except discord.HTTPException:
-            log.exception("could not answer message %s", message.id)
+        reply = response.reply
+        if reply is not None and reply.channel_id not in (None, here):
+            await self.deliver(reply)
+        elif reply is not None:
+            try:
+                await reply_to(message, reply)
+            except discord.HTTPException as error:
+                log.warning("could not answer message %s: %s", message.id, error)
+                await self.post_failed(here, error)
+        for post in response.posts:
+            # A board refused for good pauses its match (``deliver``).
+            await self.deliver(post if post.channel_id else replace(post, channel_id=here))
 
 
 __all__ = ["GarnetBot", "view_for"]

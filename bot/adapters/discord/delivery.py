@@ -110,11 +110,6 @@ async def reply_to(message: discord.Message, post: Post) -> None:
                         allowed_mentions=mentions_of(post), mention_author=False)
 
 
-async def deliver_posts(client: discord.Client, posts: list[Post], here: str) -> None:
-    for post in posts:
-        await send_post(channel_for(client, post.channel_id or here), post)
-
-
 # ---- interactions -------------------------------------------------------------------
 
 EPHEMERAL = "ephemeral"
@@ -172,8 +167,16 @@ async def respond(interaction: discord.Interaction, response: Response, defer: D
     for post, target in items:
         if target in (EPHEMERAL, HERE):
             await _follow_up(interaction, post, target == EPHEMERAL)
-        else:
+            continue
+        try:
             await send_post(channel_for(interaction.client, target), post)
+        except discord.HTTPException as error:
+            # A match channel refused for good: the bot settles its matches.
+            failed = getattr(interaction.client, "post_failed", None)
+            if failed is None:
+                raise
+            log.warning("could not post to channel %s: %s", target, error)
+            await failed(target, error)
 
 
 async def turn_page(interaction: discord.Interaction,

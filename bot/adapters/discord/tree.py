@@ -39,6 +39,7 @@ def defer_for(command: Command) -> Defer:
 # (removed, fined, adjudicated against); Discord resolves a member where there is one.
 TYPES: dict[Kind, Any] = {Kind.TEXT: str, Kind.INT: int, Kind.NUMBER: float, Kind.BOOL: bool,
                           Kind.USER: discord.User, Kind.ROLE: discord.Role,
+                          Kind.CHANNEL: discord.TextChannel,
                           Kind.USERS: str,  # mentions, each looked up (people.py)
                           Kind.ATTACHMENT: discord.Attachment}  # size checked, then read
 

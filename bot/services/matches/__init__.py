@@ -10,6 +10,7 @@
 - ``courtesy``: casual draws, aborts, rematches and idle lapses;
 - ``viewing``: the board and the clocks on request;
 - ``lookup``: which match a request means; ``registry``: the matches in memory;
+- ``outages``: a channel garnet cannot post to, a lost gateway, a player who left;
 - ``lifecycle``: restore at start, heartbeat, stop;
 - ``practice``: matches against the computer player, whose moves come from workers.
 
@@ -38,12 +39,14 @@ from bot.services.matches.kit import (
     MatchConfig,
     MatchEnd,
     MatchKit,
+    Reach,
     ThreadMaker,
 )
 from bot.services.matches.lifecycle import Lifecycle
 from bot.services.matches.live import LiveMatch
 from bot.services.matches.lobby import Lobby
 from bot.services.matches.lookup import Lookup
+from bot.services.matches.outages import Outages
 from bot.services.matches.picks import Menus
 from bot.services.matches.play import Play
 from bot.services.matches.practice import Practice
@@ -55,7 +58,7 @@ from bot.services.workers import Workers
 from bot.store.db import Database
 
 __all__ = ["CHALLENGE_TTL", "Deliver", "EndWatcher", "MatchConfig", "MatchEnd", "Matches",
-           "ThreadMaker"]
+           "Reach", "ThreadMaker"]
 
 
 class Matches:
@@ -82,6 +85,7 @@ class Matches:
         self.timing.on_idle = self.courtesy.lapse
         self.viewing = Viewing(self.kit, self.lookup)
         self.menus = Menus(self.kit, self.lookup, self.play)
+        self.outages = Outages(self.kit, self.timing, self.controls)
         self.lifecycle = Lifecycle(self.kit, self.timing, self.lobby, self.choosing)
         self.practice = Practice(self.kit, self.lobby, self.play,
                                  workers or Workers(config.ai_processes))
@@ -116,6 +120,7 @@ class Matches:
         self.open_matches = self.lookup.open_matches
         self.start_practice = self.practice.start
         self.start = self.lifecycle.start
+        self.log_channel = self.outages.set_log_channel
 
     async def stop(self) -> None:
         await self.practice.stop()
@@ -147,6 +152,14 @@ class Matches:
     @threads.setter
     def threads(self, threads: ThreadMaker | None) -> None:
         self.kit.threads = threads
+
+    @property
+    def reach(self) -> Reach | None:
+        return self.kit.reach
+
+    @reach.setter
+    def reach(self, reach: Reach | None) -> None:
+        self.kit.reach = reach
 
     # ---- what other parts and tests read -------------------------------------------
 

@@ -17,10 +17,12 @@ from bot.services.matches.live import LiveMatch
 from bot.services.matches.lookup import Lookup
 from bot.services.matches.refusals import MatchOver, NeedsReason
 from bot.services.matches.timing import Timing
-from bot.store.models import Match
+from bot.store.models import HostAction, Match
 from bot.texts import match as texts
+from bot.texts import outages as outage_texts
 
 MAX_EXTEND = 86_400.0
+GARNET = "garnet"  # who the log names for what garnet did on its own (a pause)
 
 
 class Controls:
@@ -44,36 +46,59 @@ class Controls:
     async def pause(self, match_id: int | None, guild_id: str, channel_id: str,
                     actor: Actor, reason: str = "") -> Response:
         async with self._held(match_id, guild_id, channel_id, actor) as live:
-            if live.paused:
+            if live.paused and live.suspended_at is None:
                 raise Refusal("That match is already paused.")
-            elapsed = live.elapsed(self.kit.now())
-            async with self.kit.db.session() as s, s.begin():
-                await s.execute(update(Match).where(Match.id == live.id).values(
-                    status=MatchStatus.PAUSED, turn_elapsed=elapsed, turn_resumed_at=None))
-                await self.ending.log(s, live, actor, "pause", reason)
-            live.turn_elapsed = elapsed
-            live.resumed_at = None
-            self.timing.arm(live)
+            await self.stop_clock(live, actor, reason)
         return Response(reply=Post(
             texts.paused(texts.match_label(live.number, live.kind), actor.id, reason),
             live.channel_id))
 
+    async def stop_clock(self, live: LiveMatch, actor: Actor | None, reason: str) -> None:
+        """Pause a match's clock now, logged as ``actor``'s pause (None: garnet's own,
+        when it cannot post to the match); the caller holds the match's lock."""
+        elapsed = live.elapsed(self.kit.now())
+        async with self.kit.db.session() as s, s.begin():
+            await s.execute(update(Match).where(Match.id == live.id).values(
+                status=MatchStatus.PAUSED, turn_elapsed=elapsed, turn_resumed_at=None))
+            if actor is not None:
+                await self.ending.log(s, live, actor, "pause", reason)
+            else:
+                s.add(HostAction(match_id=live.id, actor_id=GARNET, action="pause",
+                                 detail=reason, at=self.kit.now()))
+        live.turn_elapsed = elapsed
+        live.resumed_at = None
+        live.suspended_at = None
+        self.timing.arm(live)
+
     async def resume(self, match_id: int | None, guild_id: str, channel_id: str,
                      actor: Actor) -> Response:
         async with self._held(match_id, guild_id, channel_id, actor) as live:
-            if not live.paused:
+            if not live.paused or live.suspended_at is not None:
                 raise Refusal("That match is not paused.")
+            halted = live.halted
+            if halted is not None and self.kit.reach is not None:
+                # Paused because garnet could not post there: only once it can again.
+                still = await self.kit.reach(live.channel_id)
+                if still is not None:
+                    raise Refusal(outage_texts.still_blocked(
+                        live.number, live.kind, still.channel_id, still.cause, still.missing))
+            image = None
+            if halted is not None:
+                # The players may have missed the last board: it comes with the resume.
+                image = await self.kit.render(live.game, live.state, live.names, live.hints)
             now = self.kit.now()
             async with self.kit.db.session() as s, s.begin():
                 await s.execute(update(Match).where(Match.id == live.id).values(
                     status=MatchStatus.RUNNING, turn_resumed_at=now))
                 await self.ending.log(s, live, actor, "resume", "")
             live.resumed_at = now
+            live.halted = None
             self.timing.arm(live)
             self.kit.on_turn(live)
             line = self.kit.turn_line(live)
         return Response(reply=Post(
-            texts.resumes(texts.match_label(live.number, live.kind), line), live.channel_id))
+            texts.resumes(texts.match_label(live.number, live.kind), line), live.channel_id,
+            image=image))
 
     async def extend(self, match_id: int | None, guild_id: str, channel_id: str,
                      actor: Actor, seconds: float) -> Response:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.core.clock import Clock
+from bot.core.failures import PostFailure
 from bot.core.messages import Image, Post
 from bot.services.matches.live import LiveMatch
 from bot.services.matches.registry import LiveMatches
@@ -27,6 +28,9 @@ Deliver = Callable[[Post], Awaitable[None]]
 # to archive it unused.
 ThreadMaker = Callable[[str, str], Awaitable[tuple[str, Callable[[], Awaitable[None]]]]]
 Hook = Callable[[], Awaitable[None]]
+# The adapter's way to tell whether garnet can post to a channel now: None if it can,
+# else what stands in the way (a ``/resume`` after a failure checks it first).
+Reach = Callable[[str], Awaitable[PostFailure | None]]
 HEARTBEAT_EVERY = 2.0
 CHALLENGE_TTL = 15 * 60.0  # an unanswered challenge lapses after this long
 
@@ -91,6 +95,7 @@ class MatchKit:
         # Set by the composition root: threads outside commands, who watches ends,
         # what else starts after the matches and stops before them.
         self.threads: ThreadMaker | None = None
+        self.reach: Reach | None = None
         self.watchers: list[EndWatcher] = []
         self.started: list[Hook] = []
         self.stopping: list[Hook] = []

@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.core.clock import Handle
 from bot.core.enums import MatchKind
+from bot.core.failures import PostFailure
 from bot.core.timecontrol import Reminder, TimeControl
 from engine.game import Game
 
@@ -51,6 +52,12 @@ class LiveMatch:
     seen: deque[str] = field(default_factory=lambda: deque(maxlen=64))
     finished: bool = False
     draw_offer: int | None = None  # the seat that offers a draw (casual), until a move
+    # Paused because garnet could not post to its channel (see ``outages``): why, until
+    # a host resumes it once garnet can post again.
+    halted: PostFailure | None = None
+    # Since when its clock stands still because the gateway is down (in memory only:
+    # the turn goes on when the connection is back); None while connected.
+    suspended_at: float | None = None
 
     @property
     def paused(self) -> bool:
@@ -90,6 +97,7 @@ class LiveMatch:
         self.turn_elapsed = 0.0
         self.extra = 0.0
         self.resumed_at = now
+        self.suspended_at = None  # a move replayed after an outage starts a live turn
         self.plan_reminders()
 
     def plan_reminders(self) -> None:

@@ -106,7 +106,7 @@ class Play:
                 raise self._not_your_turn(live)
             if seat != live.to_move:
                 raise self._not_your_turn(live)
-            if live.paused:
+            if live.paused and live.suspended_at is None:  # not a gateway outage's stop
                 raise Refusal("The match is paused; wait for the host to resume it.")
             elapsed = live.elapsed(received)
             if self.timing.flagged(live, elapsed):
