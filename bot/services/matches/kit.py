@@ -6,14 +6,14 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core.clock import Clock
-from bot.core.shards import Shards
 from bot.core.messages import Image, Post
-from bot.services.matches.live import LiveMatch
+from bot.core.shards import Shards
 from bot.services.leases import Leases
+from bot.services.matches.live import LiveMatch
 from bot.services.matches.registry import LiveMatches
 from bot.services.permissions import HostRoles
 from bot.services.render import Renderer
@@ -61,7 +61,7 @@ class MatchConfig:
     ai_processes: int = 0  # the computer player's processes (0: a thread, for tests)
     choose_within: float = 3600.0  # a DM's First Player is chosen within this, by default
     casual_idle: float = 86_400.0  # a casual match without a clock lapses after this idle
-    shards: Shards = Shards()  # the servers whose matches this process runs
+    shards: Shards = field(default_factory=Shards)  # the servers whose matches this process runs
     lease_seconds: float = 30.0  # a process that stops renewing is taken over after this
     lease_wait: bool | None = None  # a held lease at start: wait (None: PostgreSQL only)
 
