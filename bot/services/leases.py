@@ -40,6 +40,7 @@ from bot.store.models import Lease
 from bot.texts import match as texts
 
 log = logging.getLogger(__name__)
+SQLITE_KEY = "sqlite:one-process"
 
 
 class LeaseLost(Refusal):
@@ -101,6 +102,10 @@ class Leases:
         self.clock = clock
         self.shards = shards
         self.keys = shards.keys()
+        if db.url.startswith("sqlite"):
+            # SQLite serves one bot process per file, whatever its shards: a lease on
+            # the file itself refuses a second one.
+            self.keys.append(SQLITE_KEY)
         self.me = Owner.here(instance)
         self.seconds = seconds
         # SQLite: one process per file, so a second one is refused; PostgreSQL: wait.
