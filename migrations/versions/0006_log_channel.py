@@ -12,7 +12,7 @@ from alembic import op
 
 
 revision: str = '0006_log_channel'
-down_revision: str | None = '0004'
+down_revision: str | None = '0005_leases'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -121,6 +121,7 @@ class Matches:
         self.start_practice = self.practice.start
         self.start = self.lifecycle.start
         self.log_channel = self.outages.set_log_channel
+        self.claim = self.lifecycle.claim
 
     async def stop(self) -> None:
         await self.practice.stop()
