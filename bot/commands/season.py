@@ -64,10 +64,10 @@ async def _cancel(s: Services, c: Call) -> Response:
 
 COMMANDS = (
     Command("token grant", "Give a player a Token of Life in an event (hosts)", _token_grant,
-            (PLAYER, REASON, EVENT), audience=Audience.HOSTS, section=SECTION,
+            (PLAYER, REASON, EVENT), audience=Audience.HOSTS, once=True, section=SECTION,
             usage="player:@x reason:…"),
     Command("token remove", "Take a Token of Life from a player (hosts)", _token_remove,
-            (PLAYER, REASON, EVENT), audience=Audience.HOSTS, section=SECTION,
+            (PLAYER, REASON, EVENT), audience=Audience.HOSTS, once=True, section=SECTION,
             usage="player:@x reason:…"),
     Command("nomination open", "Name the main match's loser, who nominates a DM opponent "
             "(hosts)", _open, (
@@ -80,16 +80,17 @@ COMMANDS = (
                 CLOCK, *TIME_CONTROL, TIE, HINTS, DECK,
                 Option("reward", Kind.INT, "Garnets for the winner (default: the event's)",
                        min=0, max=MAX_GARNETS),
-            ), audience=Audience.HOSTS, section=SECTION, usage="nominator:@x game:cairo"),
+            ), audience=Audience.HOSTS, once=True, section=SECTION,
+            usage="nominator:@x game:cairo"),
     Command("nomination pick", "Nominate your Death Match opponent (the nominator, or a "
             "host)", _pick, (
                 Option("opponent", Kind.USER, "Who you nominate", required=True), EVENT,
-            ), reply=Reply.PUBLIC, section=SECTION, usage="opponent:@x"),
+            ), reply=Reply.PUBLIC, once=True, section=SECTION, usage="opponent:@x"),
     Command("nomination cancel", "End an open nomination without a DM (hosts)", _cancel,
-            (EVENT,), audience=Audience.HOSTS, section=SECTION),
+            (EVENT,), audience=Audience.HOSTS, once=True, section=SECTION),
     Command("event reinstate", "Bring an eliminated player back into the event (hosts)",
             _reinstate, (
                 PLAYER, EVENT,
                 Option("reason", Kind.TEXT, "Why (shown with it)", max=MAX_REASON),
-            ), audience=Audience.HOSTS, section=SECTION, usage="player:@x"),
+            ), audience=Audience.HOSTS, once=True, section=SECTION, usage="player:@x"),
 )

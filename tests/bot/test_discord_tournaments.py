@@ -15,8 +15,8 @@ PNG = b"\x89PNG\r\n\x1a\n"
 
 
 async def test_a_tournament_from_the_join_button_to_the_final_image(world: World) -> None:
-    (made,) = await sub(world, HANA, "tournament", "create", name="Cup", game="cairo",
-                        format="swiss", rounds=1, prizes="4")
+    (made,) = sends(await sub(world, HANA, "tournament", "create", name="Cup", game="cairo",
+                        format="swiss", rounds=1, prizes="4"))
     assert not made.ephemeral and "opened **Cup** (tournament #1)" in made.content
     assert [(b["label"], b["custom_id"]) for b in made.buttons] == [
         ("Join", "garnet:tjoin:1")]
@@ -57,10 +57,10 @@ async def test_a_nomination_by_button(world: World) -> None:
     await sub(world, HANA, "event", "create", name="Season 1")
     for person in (ALICE, BOB, CAROL):
         await sub(world, HANA, "event", "add", player=person)
-    (token,) = await sub(world, HANA, "token", "grant", player=BOB, reason="won the main match")
+    (token,) = sends(await sub(world, HANA, "token", "grant", player=BOB, reason="won the main match"))
     assert f"gave <@{BOB.id}> a Token of Life" in token.content
     assert token.message["allowed_mentions"]["users"] == [BOB.id]
-    (asked,) = await sub(world, HANA, "nomination", "open", nominator=ALICE, game="cairo")
+    (asked,) = sends(await sub(world, HANA, "nomination", "open", nominator=ALICE, game="cairo"))
     assert f"Protected by a Token of Life: <@{BOB.id}>" in asked.content
     assert [b["custom_id"] for b in asked.buttons] == [f"garnet:nominate:1:{CAROL.id}"]
     # A button of an older post naming Bob: he holds a token now.
@@ -77,6 +77,6 @@ async def test_a_nomination_by_button(world: World) -> None:
     assert f"<@{CAROL.id}> (Black)" in board.content
     result = sends(await world.slash(CAROL, "resign"))
     assert f"<@{CAROL.id}> is eliminated from **Season 1**" in result[0].content
-    (info,) = await sub(world, BOB, "event", "info")
+    (info,) = sends(await sub(world, BOB, "event", "info"))
     assert "3. Carol — 0 garnets · 💀 eliminated (DM #1)" in info.content
     assert "Bob — 0 garnets · 🛡 1 Token of Life" in info.content
