@@ -70,7 +70,8 @@ def build_services(db: Database, clock: Clock, config: MatchConfig | None = None
     return Services(matches=matches,
                     economy=Economy(db, clock, roles, config.dm_reward, heavy),
                     history=history, roles=roles,
-                    season=Season(db, clock, roles, matches), tournaments=tournaments)
+                    season=Season(db, clock, roles, matches), tournaments=tournaments,
+                    event_reviews=auto_reviews)
 
 
 async def _nothing() -> None:
