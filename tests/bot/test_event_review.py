@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import io
 import random
+import re
+from pathlib import Path
 
 from bot.app import build_services
 from bot.core.clock import VirtualClock
 from bot.services.event_review import EventReviews
 from bot.services.history import History
 from bot.services.workers import Workers
-from tests.bot.conftest import ALICE, BOB, CHAN, GUILD, HOSTY, Harness
+from tests.bot.conftest import ALICE, BOB, CHAN, GUILD, HOSTY, Harness, console_for
 from tests.bot.economy_helpers import dm, eco, make_event
 from tests.bot.test_practice import Recording
 
@@ -75,3 +78,26 @@ async def test_the_bot_wires_the_automatic_review(h: Harness) -> None:
     services = build_services(h.db, VirtualClock())
     watchers = services.matches.kit.watchers
     assert any(getattr(w, "__self__", None).__class__ is EventReviews for w in watchers)
+
+
+async def test_the_console_shows_the_review_after_the_line_that_ended_the_dm(
+        h: Harness, tmp_path: Path) -> None:
+    out = io.StringIO()
+    console = console_for(h, tmp_path / "images", out, hosts=("host",))
+    auto, recording, workers = watch(h)
+    console.services.event_reviews = auto
+    for line in ("host: /event create name:Season review:yes eliminate:no",
+                 "host: /event add players:@alice @bob",
+                 "host: /dm game:quoridor player1:@alice player2:@bob chooser:lots"):
+        await console.handle_line(line)
+    first = re.search(r"Lots were drawn: @(\w+) is the First Player", out.getvalue())
+    assert first, out.getvalue()
+    other = "bob" if first.group(1) == "alice" else "alice"
+    for line in (f"{first.group(1)}: e2", f"{other}: e8", f"{first.group(1)}: /resign"):
+        await console.handle_line(line)
+    text = out.getvalue()
+    won = text.index("wins DM #1")
+    review = text.index("**Review of DM #1: Quoridor**")
+    assert won < review  # the review follows the result, within the same line
+    assert text.rstrip().endswith("-quoridor.png]") and recording.jobs == ["review_job"]
+    workers.close()
