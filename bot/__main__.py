@@ -7,6 +7,7 @@
     python -m bot export --json         every match, for hosts' records
     python -m bot bench                 the load benchmark
     python -m bot bench --queries       leaderboards and history on a season-sized database
+    python -m bot bench --practice      event-loop lag while the computer player thinks
     python -m bot migrate-db --to URL   copy everything to another database (PostgreSQL)
     python -m bot tournament simulate   a tournament of random results (no Discord, no database)
 """
@@ -50,6 +51,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=20.0, help="bench: seconds per run")
     parser.add_argument("--queries", action="store_true",
                         help="bench: time leaderboards and history pages instead")
+    parser.add_argument("--practice", action="store_true",
+                        help="bench: event-loop lag during practice matches against the "
+                        "computer (--seconds per game)")
+    parser.add_argument("--games", default="cairo,quoridor,pathwayz,sigma",
+                        help="bench --practice: the games, comma-separated")
+    parser.add_argument("--level", type=int, default=5, choices=range(1, 6),
+                        help="bench --practice: the computer's level")
     parser.add_argument("--to", metavar="URL",
                         help="migrate-db: the database to copy into (empty, or --force)")
     parser.add_argument("--force", action="store_true",
@@ -76,6 +84,11 @@ def main(argv: list[str] | None = None) -> int:
         from bot.bench_queries import main as queries_main
 
         return queries_main(args.json)
+    if args.command == "bench" and args.practice:
+        from bot.bench_practice import main as practice_main
+
+        return practice_main([g.strip() for g in args.games.split(",")][:8], args.level,
+                             args.seconds, args.json)
     if args.command == "bench":
         from bot.bench import main as bench_main
 

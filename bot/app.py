@@ -22,6 +22,7 @@ from bot.config import ConfigError, Settings
 from bot.core.clock import Clock, RealClock, VirtualClock
 from bot.services.decks import Decks
 from bot.services.economy import Economy
+from bot.services.event_review import EventReviews
 from bot.services.history import History
 from bot.services.limits import ServerQueues
 from bot.services.matches import Deliver, MatchConfig, Matches, ThreadMaker
@@ -57,6 +58,11 @@ def build_services(db: Database, clock: Clock, config: MatchConfig | None = None
                       renderer=renderer, workers=workers)
     matches.threads = threads
     heavy = ServerQueues()  # replays and exports: one queue per server, one cap overall
+    history = History(db, renderer, heavy, workers)
+    # An event's DMs reviewed when they end (``/event create review:yes``), in a worker.
+    auto_reviews = EventReviews(db, history.reviews, matches)
+    matches.watch_ends(auto_reviews.match_ended)
+    matches.around(_nothing, auto_reviews.stop)
     # Tournaments run on the match host: they hear every match's end, restore after it
     # and stop before it; the match host knows nothing of them.
     tournaments = Tournaments(db, clock, matches, roles, rng)
@@ -64,9 +70,13 @@ def build_services(db: Database, clock: Clock, config: MatchConfig | None = None
     matches.around(tournaments.restore, tournaments.stop)
     return Services(matches=matches,
                     economy=Economy(db, clock, roles, config.dm_reward, heavy),
-                    history=History(db, renderer, heavy, workers), roles=roles,
+                    history=history, roles=roles,
                     season=Season(db, clock, roles, matches), tournaments=tournaments,
-                    decks=Decks(db, clock, roles, matches))
+                    decks=Decks(db, clock, roles, matches), event_reviews=auto_reviews)
+
+
+async def _nothing() -> None:
+    return None
 
 
 def host_config(settings: Settings) -> MatchConfig:

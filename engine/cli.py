@@ -85,6 +85,13 @@ def _cmd_animate(args: argparse.Namespace) -> int:
 def _cmd_bench(args: argparse.Namespace) -> int:
     from engine.bench import run_bench
 
+    if args.solver:
+        from engine.cairo.solverbench import solver_bench
+
+        if args.game and get_game(args.game).key != "cairo":
+            raise EngineError("--solver is for Cairo Corridor, the game with an exact solver")
+        emit(solver_bench(args.positions, args.playable, args.seed), args.json)
+        return 0
     if args.game:
         game = get_game(args.game)
         emit(run_bench(game, seats=args.players, seconds=args.seconds, seed=args.seed),
@@ -177,6 +184,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, help="number of players")
     p.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--solver", action="store_true", help="Cairo Corridor: cold exact "
+                   "solves of random positions with --playable corridor cells")
+    p.add_argument("--positions", type=int, default=100, help="positions for --solver")
+    p.add_argument("--playable", type=int, default=16, help="playable cells for --solver")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_bench)
 

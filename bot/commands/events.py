@@ -23,7 +23,8 @@ REASON = Option("reason", Kind.TEXT, "Why; it is written in the ledger", require
 async def _create(s: Services, c: Call) -> Response:
     return await s.economy.event_create(c.guild_id, c.actor, c.options["name"],
                                         c.get("reward"), c.get("transfers", False),
-                                        c.get("confiscate"), c.get("eliminate", True))
+                                        c.get("confiscate"), c.get("eliminate", True),
+                                        c.get("review", False))
 
 
 async def people(c: Call) -> list[Actor]:
@@ -121,6 +122,8 @@ COMMANDS = (
                                            ("Removed from the game", "remove"))),
         Option("eliminate", Kind.BOOL, "Is a DM's loser eliminated from the event? "
                "(default yes)"),
+        Option("review", Kind.BOOL, "Post the computer's review of each DM when it ends? "
+               "(default no)"),
     ), audience=Audience.HOSTS, section=SECTION, usage="name:Season 1 reward:3", once=True),
     Command("event add", "Add players to an event: one, several, or a role's members (hosts)",
             _add, (Option("player", Kind.USER, "The player"), PLAYERS, ROLE, EVENT),

@@ -19,6 +19,7 @@ from bot.core.refusal import Refusal
 if TYPE_CHECKING:
     from bot.services.decks import Decks
     from bot.services.economy import Economy
+    from bot.services.event_review import EventReviews
     from bot.services.history import History
     from bot.services.matches import Matches
     from bot.services.permissions import HostRoles
@@ -182,6 +183,9 @@ class Services:
     tournaments: Tournaments
     decks: Decks
     once: Once = field(default_factory=lambda: _once())
+    # Events' automatic DM reviews (the console shows them after the line that ended
+    # the DM); None where nobody built them.
+    event_reviews: EventReviews | None = None
 
 
 def _once() -> Once:

@@ -40,8 +40,6 @@ async def reviewable(db: Database, guild_id: str, number: int) -> MatchRecord:
         raise Refusal(history_texts.no_such_match(match_id=number))
     if record.status != MatchStatus.FINISHED:
         raise Refusal(say.not_finished(record.number))
-    if record.seats != 2:
-        raise Refusal(say.not_two(record.number))
     game = get_game(record.game)
     try:
         player_for(game.key, 1)
@@ -50,17 +48,31 @@ async def reviewable(db: Database, guild_id: str, number: int) -> MatchRecord:
     return record
 
 
+def review_notations(record: MatchRecord) -> list[str]:
+    """The moves as the review reads them: a seat that left a game of more than two
+    is ``out N`` (1-based)."""
+    return [f"out {m.seat + 1}" if m.kind == MoveKind.OUT
+            else m.notation for m in record.moves
+            if m.kind == MoveKind.MOVE or (m.kind == MoveKind.OUT and record.seats > 2)]
+
+
 def review_text(record: MatchRecord, data: Review) -> str:
     game = get_game(record.game)
     by_seat = sorted(record.players, key=lambda p: p.seat if p.seat is not None else 9)
     who = [mention(p.user_id) for p in by_seat]
+    # The review numbers moves only; the match numbers a seat's leaving too.
+    plies = [m.ply for m in record.moves if m.kind == MoveKind.MOVE]
+
+    def number_of(move: int) -> int:
+        return plies[move - 1] if 0 < move <= len(plies) else move
+
     players = [(who[i], data.names[i], data.accuracy[i]) for i in range(data.seats)]
     counts = data.counts()
     worst = []
     for ply in data.worst(WORST):
         loss = ("" if ply.loss is None or not data.unit or ply.loss < 0.5
                 else f", −{ply.loss:.1f} {data.unit}")
-        worst.append((ply.number, who[ply.seat], ply.move, ply.label, ply.best, ply.drop,
+        worst.append((number_of(ply.number), who[ply.seat], ply.move, ply.label, ply.best, ply.drop,
                       loss))
     verdict = None
     if data.exact_from is not None and data.exact_margin is not None:
@@ -70,10 +82,10 @@ def review_text(record: MatchRecord, data: Review) -> str:
         lines = [say.exact_verdict(data.exact_from, winner, margin, data.unit or "points")]
         for number in data.decisive:
             ply = data.plies[number - 1]
-            lines.append(say.decisive(number, ply.move, *data.turned[number]))
+            lines.append(say.decisive(number_of(number), ply.move, *data.turned[number]))
         verdict = "\n".join(lines)
     elif (decided := data.decided_by()) is not None:
-        verdict = say.decided(decided, data.plies[decided - 1].move)
+        verdict = say.decided(number_of(decided), data.plies[decided - 1].move)
     label = texts.match_label(record.number, record.kind)
     return say.review(label, game.title, players, counts, worst, verdict)
 
@@ -86,7 +98,7 @@ class Reviews:
 
     async def review(self, guild_id: str, number: int) -> Response:
         record = await reviewable(self.db, guild_id, number)
-        notations = [m.notation for m in record.moves if m.kind == MoveKind.MOVE]
+        notations = review_notations(record)
         async with self.queues.slot(guild_id):
             try:
                 data, png = await asyncio.wait_for(

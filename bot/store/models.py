@@ -278,6 +278,8 @@ class Event(Base):
     # The loser of a DM of the event is eliminated from it (an online Genius season);
     # without, players meet in DMs again and again (garnets and standings only).
     eliminate: Mapped[bool] = mapped_column(Boolean, default=True)
+    # When a DM of the event ends, the computer's review is posted in its channel.
+    review: Mapped[bool] = mapped_column(Boolean, default=False)
     open: Mapped[bool] = mapped_column(Boolean, default=True)
     created_by: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[float] = mapped_column(Float)

@@ -26,6 +26,7 @@ KINDS = {  # ledger entries' kinds as players read them
     "prize": "tournament prize",
 }
 ELIMINATION = "a DM's loser is eliminated"
+REVIEWED = "each DM is reviewed by the computer when it ends"
 #: (label, value) offered besides events where a scope may be wider than one event
 WIDER_CHOICES = (("Overall (every event)", "all"), ("Outside events", "none"))
 
@@ -168,13 +169,15 @@ def event_exists(*, name: str, event_id: int | None = None) -> str:
 
 
 def event_created(*, name: str, event_id: int, reward: int, transfers: bool,
-                  confiscate: str, eliminate: bool = False) -> str:
+                  confiscate: str, eliminate: bool = False, review: bool = False) -> str:
     name = plain(name)
     rules = [f"{garnets(reward)} per DM win",
              "transfers allowed" if transfers else "no transfers",
              CONFISCATION[confiscate]]
     if eliminate:
         rules.append(ELIMINATION)
+    if review:
+        rules.append(REVIEWED)
     return (f"🏁 Event **{name}** (#{event_id}) is open: {' · '.join(rules)}.\n"
             f"Hosts add players with `/event add`; DMs between its players count for it.")
 
@@ -266,7 +269,7 @@ def event_closed_now(*, event: str, event_id: int) -> str:
 
 def event_info(*, name: str, event_id: int, closed_at: float | None, creator: str,
                created_at: float, reward: int, transfers: bool, confiscate: str,
-               count: int, eliminate: bool = False,
+               count: int, eliminate: bool = False, review: bool = False,
                players: Sequence[tuple[int, str, int]], notes: Sequence[str] = (),
                out: int = 0) -> str:
     """``players``: (priority, name, garnets) of those listed, of ``count`` in all;
@@ -279,7 +282,7 @@ def event_info(*, name: str, event_id: int, closed_at: float | None, creator: st
         f"**{name}** (#{event_id}) — {state} · created by {creator} on {stamp(created_at)}",
         f"{garnets(reward)} per DM win · "
         f"{'transfers allowed' if transfers else 'no transfers'} · {CONFISCATION[confiscate]}"
-        + (f" · {ELIMINATION}" if eliminate else ""),
+        + (f" · {ELIMINATION}" if eliminate else "") + (f" · {REVIEWED}" if review else ""),
     ]
     still = f", {count - out} still in" if out else ""
     lines.append(f"Players by priority ({count}{still}):" if count

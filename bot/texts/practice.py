@@ -37,10 +37,6 @@ def no_review(title: str) -> str:
     return f"There is no computer review for {plain(title)} yet."
 
 
-def not_two(number: int) -> str:
-    return f"Match #{number} has more than two players: reviews are of two-player games."
-
-
 def review(label: str, title: str, players: list[tuple[str, str, float]],
            counts: list[dict[str, int]], worst: list[tuple[int, str, str, str, str,
                                                            float, str]],

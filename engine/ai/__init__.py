@@ -101,8 +101,12 @@ def bench_figures(game: Game[Any, Any], positions: list[Any], seconds: float,
     return figures
 
 
-def player_from_spec(game: Game[Any, Any], spec: str) -> Player:
-    """``random``, ``greedy``, ``ai:LEVEL`` or ``uct:ITERATIONS``."""
+def player_from_spec(game: Game[Any, Any], spec: str, fixed: bool = False) -> Player:
+    """``random``, ``greedy``, ``ai:LEVEL`` or ``uct:ITERATIONS``. With ``fixed`` a
+    level searches its node or iteration budget without its move-time cap, so that a
+    measurement does not depend on the machine's load."""
+    from dataclasses import replace
+
     from engine.ai.baseline import GreedyPlayer, RandomPlayer, UCTPlayer
 
     text = spec.strip().lower()
@@ -113,6 +117,8 @@ def player_from_spec(game: Game[Any, Any], spec: str) -> Player:
         return GreedyPlayer(game, evaluator(game.key))
     if kind in ("ai", "uct") and arg.isdigit():
         if kind == "ai":
+            if fixed:
+                return player_with(game.key, replace(level_budget(int(arg)), seconds=0.0))
             return player_for(game.key, int(arg))
         if int(arg) < 1:
             raise EngineError("uct needs at least 1 iteration")

@@ -54,8 +54,8 @@ def _cmd_duel(args: argparse.Namespace) -> int:
     game = get_game(args.game)
     if args.games < 1:
         raise EngineError(f"games must be 1 or more, not {args.games}")
-    first = player_from_spec(game, args.first)
-    second = player_from_spec(game, args.second)
+    first = player_from_spec(game, args.first, args.fixed)
+    second = player_from_spec(game, args.second, args.fixed)
 
     def progress(number: int, who: int | None) -> None:
         if args.verbose:
@@ -82,7 +82,8 @@ def _cmd_ladder(args: argparse.Namespace) -> int:
                   f" ({result.draws} drawn)", file=sys.stderr, flush=True)
 
     data = ladder(game, specs, games=args.games, how=args.pairings, openings=args.openings,
-                  seed=args.seed, options=_options(game, args), progress=progress)
+                  seed=args.seed, options=_options(game, args), progress=progress,
+                  fixed=args.fixed)
     if args.json:
         print(json.dumps(data))
         return 0
@@ -152,6 +153,8 @@ def add_commands(
     p.add_argument("--tie", help="tie rule (Cairo Corridor)")
     p.add_argument("--option", action="append", metavar="NAME=VALUE")
     p.add_argument("--verbose", action="store_true", help="one line per game on stderr")
+    p.add_argument("--fixed", action="store_true", help="levels search their node or "
+                   "iteration budget without the move-time cap (reproducible under load)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_duel)
 
@@ -170,6 +173,8 @@ def add_commands(
     p.add_argument("--tie", help="tie rule (Cairo Corridor)")
     p.add_argument("--option", action="append", metavar="NAME=VALUE")
     p.add_argument("--verbose", action="store_true", help="one line per pairing on stderr")
+    p.add_argument("--fixed", action="store_true", help="levels search their node or "
+                   "iteration budget without the move-time cap (reproducible under load)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_ladder)
 

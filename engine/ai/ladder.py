@@ -63,13 +63,14 @@ def bradley_terry(count: int, results: Sequence[tuple[int, int, float, float]],
 def ladder(game: Game[Any, Any], specs: Sequence[str] = DEFAULT_PLAYERS, games: int = 20,
            how: str = "skip", openings: int = 2, seed: int = 1,
            options: Mapping[str, Any] | None = None,
-           progress: Callable[[str, str, Any], None] | None = None) -> JSON:
+           progress: Callable[[str, str, Any], None] | None = None,
+           fixed: bool = False) -> JSON:
     """Play the pairings and rate the players; ``random`` (or the first player) is 0."""
     if len(specs) < 2:
         raise EngineError("a ladder needs two players or more")
     if games < 2 or games % 2:
         raise EngineError(f"games per pairing must be even (pairs of games), not {games}")
-    players = [player_from_spec(game, spec) for spec in specs]
+    players = [player_from_spec(game, spec, fixed) for spec in specs]
     results: list[tuple[int, int, float, float]] = []
     rows: list[JSON] = []
     for number, (i, j) in enumerate(pairings(len(specs), how)):

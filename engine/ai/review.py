@@ -16,6 +16,12 @@ changed the exact result is named: "from move 38 the result was decided: Red win
 Elsewhere the decisive move of a finished game is the loser's last move after which
 the winner stayed ahead (``Review.decided_by``).
 
+A game of more than two players (Quoridor with four) is reviewed per seat: the
+judge gives the win chance of the side to move only, so a move is judged by its
+player's win chance before it against that player's at their next turn, each seat's
+curve (``Review.wins``) holds the value from its last turn, and ``"out N"`` among the
+moves takes seat N (1-based) out of the game, as a resignation or a flag does.
+
 A mistake's loss is given in the game's own unit, the ``UNIT`` of its computer player
 (points in Cairo Corridor, tempi in Quoridor, cells of connection distance in
 Pathwayz). A move the engine made for a seat (Sigma Escape's passes) is shown but
@@ -82,6 +88,7 @@ class Review:
     turned: dict[int, tuple[int, int]] = field(default_factory=dict)  # its player's 1/0/-1
     unit: str = ""  # the unit of ``Ply.loss``, plural ("points"), or ""
     winner: int | None = None  # the seat that won the game (None: drawn or not over)
+    wins: list[list[float]] = field(default_factory=list)  # each seat's win chance
 
     def worst(self, count: int = 3) -> list[Ply]:
         """The biggest mistakes, worst first: labelled moves by their drop."""
@@ -104,11 +111,17 @@ class Review:
             return self.decisive[-1]
         if self.winner is None:
             return None
+        curve = self.curve(self.winner)
         for ply in reversed(self.plies):
-            chance = self.first_win[ply.number - 1]
-            if (chance if self.winner == 0 else 1.0 - chance) <= 0.5:
+            if curve[ply.number - 1] <= 0.5:
                 return None if ply.seat == self.winner else ply.number
         return None
+
+    def curve(self, seat: int) -> list[float]:
+        """A seat's win chance at every position, start to end."""
+        if self.wins:
+            return self.wins[seat]
+        return self.first_win if seat == 0 else [1.0 - w for w in self.first_win]
 
     def verdict(self, names: Sequence[str] | None = None) -> str | None:
         """The exact verdict, where the solver reached: "from move 38 the result was
@@ -206,16 +219,24 @@ def _stdev(values: Sequence[float]) -> float:
     return math.sqrt(sum((v - mean) ** 2 for v in values) / len(values))
 
 
-def accuracies(plies: Sequence[Ply], first_win: Sequence[float], seats: int) -> list[float]:
-    """lichess's game accuracy per seat: mean of the volatility-weighted mean and the
-    harmonic mean of the seat's move accuracies (100 for a seat without moves)."""
-    wins = [100.0 * w for w in first_win]
-    size = min(8, max(2, len(plies) // 10))
+def _weights(curve: Sequence[float], plies: int) -> list[float]:
+    """lichess's volatility weights: the spread of the win chance in sliding windows."""
+    wins = [100.0 * w for w in curve]
+    size = min(8, max(2, plies // 10))
     windows = [wins[: size]] * max(0, min(size, len(wins)) - 2)
     windows += [wins[i: i + size] for i in range(0, max(1, len(wins) - size + 1))]
-    weights = [min(12.0, max(0.5, _stdev(w))) for w in windows]
+    return [min(12.0, max(0.5, _stdev(w))) for w in windows]
+
+
+def accuracies(plies: Sequence[Ply], first_win: Sequence[float], seats: int,
+               curves: Sequence[Sequence[float]] | None = None) -> list[float]:
+    """lichess's game accuracy per seat: mean of the volatility-weighted mean and the
+    harmonic mean of the seat's move accuracies (100 for a seat without moves). With
+    more than two seats each weighs its moves by its own curve (``curves``)."""
+    shared = _weights(first_win, len(plies))
     result = []
     for seat in range(seats):
+        weights = _weights(curves[seat], len(plies)) if curves else shared
         mine = [(move_accuracy(p.drop), weights[min(i, len(weights) - 1)])
                 for i, p in enumerate(plies) if p.seat == seat and not p.forced]
         if not mine:
@@ -249,17 +270,23 @@ def review(game: Game[Any, Any], notations: Sequence[str], seats: int = 2,
            options: dict[str, Any] | None = None, seed: int = 0,
            budget: Budget = REVIEW_BUDGET,
            make_player: Callable[[Budget], Any] | None = None) -> Review:
-    """Review a game of two seats given by its moves (as typed or canonical)."""
+    """Review a game given by its moves (as typed or canonical; ``out N`` takes seat
+    N out of a game of more than two)."""
     from engine.ai import player_with
 
-    if seats != 2:
-        raise EngineError("reviews are for games of two players")
+    game.check_seats(seats)
     player = (make_player(budget) if make_player is not None
               else player_with(game.key, replace(budget)))
     states = [game.new_state(seats, options)]
     played: list[str] = []  # canonical notations
     movers: list[int] = []  # the seat of each move (not the seat to move, for a pass)
     for number, text in enumerate(notations, start=1):
+        leaving = _leaving(text, seats)
+        if leaving is not None:
+            if game.outcome(states[-1]) is not None:
+                raise EngineError(f"move {number} '{text.strip()}': the game is over")
+            states[-1] = game.eliminate(states[-1], leaving)
+            continue
         try:
             move = game.parse_move(states[-1], text)
         except EngineError as exc:
@@ -309,12 +336,14 @@ def review(game: Game[Any, Any], notations: Sequence[str], seats: int = 2,
         # A searched (not solved) value leans towards the side to move; it is
         # compared with the same player's next turn, where it leans alike.
         ahead = 1 if i + 1 in exact or i + 2 >= len(win) else 2
-        j = i + ahead
+        j = i + ahead if seats == 2 else _next_turn(turns, seat, i, len(win))
         if j < len(win) and turns[j] is not None:
             after = win[j] if turns[j] == seat else 1.0 - win[j]
             after_margin = margin[j]
             if after_margin is not None and turns[j] != seat:
                 after_margin = -after_margin
+        elif seats > 2 and end is None:
+            after, after_margin = before, before_margin  # its last turn: not judged
         else:
             after, after_margin = _final(end, seat)
         loss = (None if before_margin is None or after_margin is None
@@ -328,12 +357,19 @@ def review(game: Game[Any, Any], notations: Sequence[str], seats: int = 2,
     first_win.append(final_first if end is not None else (
         win[-1] if turns[-1] == 0 else 1 - win[-1]))
     # The plot: a searched value is the mean of its position's and the next one's, so
-    # that the lean towards the side to move cancels out.
+    # that the lean towards the side to move cancels out. With more than two seats,
+    # each seat's own values (all from its own turns) make its curve.
     first_win = [v if i in exact or i + 1 >= len(first_win)
                  else (v + first_win[i + 1]) / 2 for i, v in enumerate(first_win)]
+    curves: list[list[float]] = []
+    if seats > 2:
+        curves = _curves(win, turns, seats, len(played), end)
+        first_win = curves[0]
+    many = seats > 2
     result = Review(game.key, seats, names, plies, first_win,
-                    accuracies(plies, first_win, seats), unit=_unit(game.key),
-                    winner=None if end is None else end.winner)
+                    accuracies(plies, first_win, seats, curves if many else None),
+                    unit=_unit(game.key), winner=None if end is None else end.winner,
+                    wins=curves if many else [])
     if exact:
         start = min(exact)
         result.exact_from = start
@@ -354,6 +390,39 @@ def review(game: Game[Any, Any], notations: Sequence[str], seats: int = 2,
                     result.decisive.append(i + 1)
                     result.turned[i + 1] = (before, after)
     return result
+
+
+def _leaving(text: str, seats: int) -> int | None:
+    """The seat (0-based) an ``out N`` entry takes out, or None for a move."""
+    words = text.strip().lower().replace(":", " ").split()
+    if len(words) != 2 or words[0] != "out":
+        return None
+    if seats < 3 or not words[1].isdigit() or not 1 <= int(words[1]) <= seats:
+        raise EngineError(f"'{text.strip()}': a seat leaves a game of three or more "
+                          f"players (out 1 to out {seats})")
+    return int(words[1]) - 1
+
+
+def _next_turn(turns: Sequence[int | None], seat: int, i: int, size: int) -> int:
+    """The next position after ``i`` where ``seat`` is to move (``size``: none)."""
+    return next((j for j in range(i + 1, size) if turns[j] == seat), size)
+
+
+def _curves(win: Sequence[float], turns: Sequence[int | None], seats: int, moves: int,
+            end: Any) -> list[list[float]]:
+    """Each seat's win chance at every position of a game of more than two: the
+    judge's value at the seat's last turn (an even share before its first), the
+    result at the end."""
+    current = [1.0 / seats] * seats
+    curves: list[list[float]] = [[] for _ in range(seats)]
+    for i in range(moves + 1):
+        if i < len(win) and turns[i] is not None:
+            current[seat_of(turns[i])] = win[i]
+        if i == moves and end is not None:
+            current = [_final(end, seat)[0] for seat in range(seats)]
+        for seat in range(seats):
+            curves[seat].append(current[seat])
+    return curves
 
 
 def _result(margin: float, seat: int, state: Any) -> int:

@@ -252,8 +252,11 @@ class PathwayzPlayer:
 
     def decide(self, state: PathwayzState, seed: int) -> Decision:
         rng = random.Random(seed)
-        seconds = min(self.budget.seconds, 3.0) if self.budget.seconds else 3.0
-        search = _Search(self.kept, self.nodes, time.perf_counter() + seconds)
+        # The move time caps the search at 3 s; a budget without one (seconds 0:
+        # ``duel --fixed``) searches its node budget whatever the machine's load.
+        seconds = min(self.budget.seconds, 3.0) if self.budget.seconds else 0.0
+        search = _Search(self.kept, self.nodes,
+                         time.perf_counter() + seconds if seconds else 0.0)
         root: Node = (state.white, state.black, state.permanent, state.turn)
         margin = 4.0 * self.budget.spread / _SCALE
         values: list[tuple[int, float]] = []

@@ -326,8 +326,10 @@ class QuoridorPlayer:
 
     def decide(self, state: QuoridorState, seed: int) -> Decision:
         rng = random.Random(seed)
-        seconds = min(self.budget.seconds, 3.0) if self.budget.seconds else 3.0
-        deadline = time.perf_counter() + seconds
+        # The move time caps the search at 3 s; a budget without one (seconds 0:
+        # ``duel --fixed``) searches its node budget whatever the machine's load.
+        seconds = min(self.budget.seconds, 3.0) if self.budget.seconds else 0.0
+        deadline = time.perf_counter() + seconds if seconds else 0.0
         search = _Search(state, self.walls_kept, self.nodes, deadline, self.wall)
         root = search.node(state)
         # The spread in tempi around even chances.

@@ -347,8 +347,10 @@ class SigmaPlayer:
         rng = random.Random(seed)
         scale = _SCALE
         model = _Model(state.deck, self.weights or WEIGHTS)
-        seconds = min(self.budget.seconds, 3.0) if self.budget.seconds else 3.0
-        search = _Search(model, self.nodes, time.perf_counter() + seconds)
+        # The move time caps the search at 3 s; a budget without one (seconds 0:
+        # ``duel --fixed``) searches its node budget whatever the machine's load.
+        seconds = min(self.budget.seconds, 3.0) if self.budget.seconds else 0.0
+        search = _Search(model, self.nodes, time.perf_counter() + seconds if seconds else 0.0)
         try:
             root = node_of(state)
         except OutOfModel:

@@ -7,10 +7,13 @@ import re
 
 from bot.core.refusal import Refusal, answered
 from bot.services.history import History
+from bot.services.history_queries import match_record
+from bot.services.review import review_notations, review_text
 from bot.services.workers import Workers
+from engine.ai.review import Ply, Review
 from engine.cairo.solver import solve
 from engine.registry import get_game
-from tests.bot.conftest import ALICE, BOB, GUILD, Harness
+from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, DAVE, GUILD, Harness
 from tests.bot.test_practice import Recording
 
 
@@ -74,3 +77,42 @@ async def test_review_is_of_finished_matches_of_this_server(h: Harness) -> None:
         await history.review("another-server", 1)
     except Refusal as exc:
         assert "#1" in str(exc)
+
+
+async def test_review_of_a_four_player_quoridor_game(h: Harness) -> None:
+    await h.host.challenge(GUILD, CHAN, ALICE, "quoridor", [BOB, CAROL, DAVE], first="me",
+                           tc=None)
+    for player in (BOB, CAROL, DAVE):
+        await h.host.answer(1, GUILD, CHAN, player, accept=True)
+    for actor, move in ((ALICE, "e2"), (BOB, "b5"), (CAROL, "e8"), (DAVE, "h5")):
+        await h.play(actor, move)
+    await h.host.resign(1, GUILD, CHAN, BOB)  # ply 5: Bob leaves
+    for actor, move in ((ALICE, "e3"), (CAROL, "e7"), (DAVE, "g5")):
+        r = await h.play(actor, move)
+        assert r.posts and r.posts[0].image is not None, r
+    await h.host.resign(1, GUILD, CHAN, DAVE)
+    await h.host.resign(1, GUILD, CHAN, CAROL)
+    workers = Workers(0)
+    history = History(h.db, h.host.matches.renderer, workers=workers)
+    r = await history.review(GUILD, 1)
+    assert r.reply is not None and r.reply.image is not None
+    text = r.reply.text
+    for who, colour in (("alice", "White"), ("bob", "Red"), ("carol", "Black"),
+                        ("dave", "Blue")):
+        assert f"<@{who}> ({colour}): accuracy" in text
+    record = await match_record(h.db, GUILD, 1)
+    assert record is not None
+    assert review_notations(record) == ["e2", "b5", "e8", "h5", "out 2", "e3", "e7", "g5",
+                                        "out 4"]
+    # The review numbers moves only; the text gives the match's numbers (Bob's leaving
+    # was ply 5, so the review's fifth move, Alice's e3, is move 6).
+    plies = [Ply(n, seat, move, 0.3, 0.3, move, 0.0)
+             for n, (seat, move) in enumerate([(0, "e2"), (1, "b5"), (2, "e8"), (3, "h5"),
+                                               (0, "e3"), (2, "e7"), (3, "g5")], start=1)]
+    plies[4] = Ply(5, 0, "e3", 0.5, 0.2, "e4", 1.0, label="blunder")
+    data = Review("quoridor", 4, ["White", "Red", "Black", "Blue"], plies, [0.25] * 8,
+                  [90.0, 100.0, 100.0, 100.0], unit="tempi", winner=0)
+    written = review_text(record, data)
+    assert "· move 6 e3?? by <@alice> (blunder" in written
+    assert "Move 8 (g5) decided the game" in written  # the review's seventh move
+    workers.close()

@@ -148,3 +148,26 @@ def test_playouts_are_legal_games(seed: int) -> None:
     assert outcome.scores[0] - outcome.scores[1] == margin
     if moves:
         assert last == mover
+
+
+@pytest.mark.parametrize("key", ["quoridor", "pathwayz", "sigma", "cairo"])
+def test_fixed_levels_search_their_whole_budget(key: str) -> None:
+    from engine.ai.duel import opening
+    from engine.registry import get_game
+
+    game = get_game(key)
+    fixed = player_from_spec(game, "ai:1", fixed=True)
+    assert fixed.budget.seconds == 0.0  # type: ignore[attr-defined]
+    assert fixed.budget.iterations == LEVELS[1].iterations  # type: ignore[attr-defined]
+    assert player_from_spec(game, "ai:1").budget.seconds == LEVELS[1].seconds  # type: ignore[attr-defined]
+    state = opening(game, 4, 7)
+    assert fixed.decide(state, 3) == fixed.decide(state, 3)
+
+
+def test_duel_and_ladder_take_fixed(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["duel", "quoridor", "--first", "ai:1", "--second", "random", "--games",
+                 "2", "--swap", "--fixed", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 2
+    assert main(["ladder", "quoridor", "--players", "random,ai:1", "--games", "2",
+                 "--fixed", "--json"]) == 0
+    assert set(json.loads(capsys.readouterr().out)["ratings"]) == {"random", "ai:1"}

@@ -114,3 +114,35 @@ def test_solve_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert list(data) == ["margin", "best", "nodes"]
     solution = solve(state)
     assert data["margin"] == solution.margin and data["best"] == solution.best
+
+
+# The bar: agreement with exhaustive search on generated positions with up to 12
+# playable (empty) corridor cells, dead cells (0 or 1) on top. Seeds 1000-1007 take
+# about 2.5 s of reference search in all; the slowest seed in 1000-1011 alone takes 3 s.
+GENERATED = [(seed, most) for most in (11, 12) for seed in range(1000, 1008)]
+
+
+@pytest.mark.parametrize(("seed", "most"), GENERATED)
+def test_generated_positions_up_to_twelve_cells(seed: int, most: int) -> None:
+    state = endgame(random.Random(seed), most, seed % 2)
+    assert playable(state) <= 12
+    memo: dict[tuple[int, int, int], int] = {}
+    margin = reference(state, memo)
+    best = sorted(m for m in GAME.legal_moves(state)
+                  if -reference(GAME.apply(state, m), memo) == margin)
+    solution = solve(state)
+    assert (solution.margin, solution.best) == (margin, best)
+
+
+def test_generated_positions_reach_twelve_cells() -> None:
+    sizes = {playable(endgame(random.Random(seed), most, seed % 2)) for seed, most in GENERATED}
+    assert 12 in sizes and 11 in sizes and 10 in sizes
+
+
+def test_solver_bench_command(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "cairo", "--solver", "--positions", "2", "--playable", "10",
+                 "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["solver_positions"] == 2 and data["playable_cells"] == 10
+    assert 0 <= data["seconds_median"] <= data["seconds_max"]
+    assert data["over_limit"] == 0 and data["nodes_max"] > 0

@@ -141,9 +141,11 @@ def test_every_game_is_reviewed(key: str, moves: str, unit: str) -> None:
     assert image.size == PLOT_SIZE
 
 
-def test_reviews_are_of_two_player_games() -> None:
+def test_reviews_are_of_the_game_s_seat_counts() -> None:
     with pytest.raises(EngineError):
-        review(get_game("quoridor"), ["e2", "b5", "e8", "h5", "e3"], seats=4)
+        review(get_game("quoridor"), ["e2", "b5", "e8"], seats=3)
+    with pytest.raises(EngineError):
+        review(get_game("cairo"), ["DL"], seats=4)
 
 
 def test_review_command(capsys: pytest.CaptureFixture[str], tmp_path: object) -> None:
@@ -154,7 +156,7 @@ def test_review_command(capsys: pytest.CaptureFixture[str], tmp_path: object) ->
     data = json.loads(capsys.readouterr().out)
     assert list(data) == ["game", "seats", "names", "plies", "first_win", "accuracy",
                           "exact_from", "exact_margin", "exact_result", "decisive",
-                          "turned", "unit", "winner", "counts", "mistakes", "decided_by",
+                          "turned", "unit", "winner", "wins", "counts", "mistakes", "decided_by",
                           "verdict", "summary"]
     assert data["game"] == "quoridor" and len(data["plies"]) == 3
     assert list(data["plies"][0]) == ["number", "seat", "move", "before", "after", "best",

@@ -250,6 +250,8 @@ class Console:
         finally:
             practice.release()
         await practice.idle()
+        if self.services.event_reviews is not None:  # a DM just ended: its review
+            await self.services.event_reviews.idle()
 
     async def _handle_line(self, line: str) -> None:
         line = line.rstrip("\n")

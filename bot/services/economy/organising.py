@@ -30,7 +30,7 @@ class Organising(EconomyBase):
     async def event_create(self, guild_id: str, actor: Actor, name: str,
                            reward: int | None = None, transfers: bool = False,
                            confiscate: str | bool | None = None,
-                           eliminate: bool = True) -> Response:
+                           eliminate: bool = True, review: bool = False) -> Response:
         await self.roles.require_host(guild_id, actor)
         name = events.check_name(name)
         paid = self.dm_reward if reward is None else reward
@@ -46,7 +46,8 @@ class Organising(EconomyBase):
                 await remember(s, guild_id, [actor])
                 event = Event(guild_id=guild_id, number=await next_number(s, guild_id, "event"),
                               name=name, reward=paid, transfers=transfers,
-                              confiscate=taking, eliminate=eliminate, open=True,
+                              confiscate=taking, eliminate=eliminate, review=review,
+                              open=True,
                               created_by=actor.id,
                               created_at=self.now())
                 s.add(event)
@@ -56,7 +57,7 @@ class Organising(EconomyBase):
             raise EventError(say.event_exists(name=name)) from None
         return Response(reply=Post(say.event_created(
             name=name, event_id=event_id, reward=paid, transfers=transfers,
-            confiscate=taking, eliminate=eliminate)))
+            confiscate=taking, eliminate=eliminate, review=review)))
 
     async def event_add(self, guild_id: str, actor: Actor, people: Sequence[Actor],
                         event: str | None = None) -> Response:
@@ -132,7 +133,8 @@ class Organising(EconomyBase):
             name=chosen.name, event_id=chosen.number, closed_at=None if chosen.open
             else chosen.closed_at or 0, creator=names.get(chosen.created_by, chosen.created_by),
             created_at=chosen.created_at, reward=chosen.reward, transfers=chosen.transfers,
-            confiscate=chosen.confiscate, eliminate=chosen.eliminate, count=len(ordered),
+            confiscate=chosen.confiscate, eliminate=chosen.eliminate, review=chosen.review,
+            count=len(ordered),
             players=[(r.priority, names.get(r.user_id, r.user_id), totals.get(r.user_id, 0))
                      for r in ordered[:MAX_LISTED]],
             notes=[season_say.token_line(held=held.get(r.user_id, 0))
