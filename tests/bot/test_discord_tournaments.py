@@ -57,7 +57,8 @@ async def test_a_nomination_by_button(world: World) -> None:
     await sub(world, HANA, "event", "create", name="Season 1")
     for person in (ALICE, BOB, CAROL):
         await sub(world, HANA, "event", "add", player=person)
-    (token,) = sends(await sub(world, HANA, "token", "grant", player=BOB, reason="won the main match"))
+    (token,) = sends(await sub(world, HANA, "token", "grant", player=BOB,
+                               reason="won the main match"))
     assert f"gave <@{BOB.id}> a Token of Life" in token.content
     assert token.message["allowed_mentions"]["users"] == [BOB.id]
     (asked,) = sends(await sub(world, HANA, "nomination", "open", nominator=ALICE, game="cairo"))
