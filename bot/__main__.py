@@ -30,6 +30,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return tournament_main(argv[1:])
     from bot.app import run_console, run_discord, setup_logging
+    from bot.services.leases import LeaseHeld
 
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -81,13 +82,17 @@ def main(argv: list[str] | None = None) -> int:
         return bench_main(args.dms or [200, 1000], args.seconds, args.json)
     setup_logging(settings.log_level if settings.discord_token and not args.console
                   else "WARNING")
-    if settings.discord_token and not args.console and args.script is None:
-        return asyncio.run(run_discord(settings))
-    if args.script is not None and not args.script.is_file():
-        print(f"error: no script file {args.script}", file=sys.stderr)
+    try:
+        if settings.discord_token and not args.console and args.script is None:
+            return asyncio.run(run_discord(settings))
+        if args.script is not None and not args.script.is_file():
+            print(f"error: no script file {args.script}", file=sys.stderr)
+            return 2
+        return asyncio.run(run_console(settings, args.script, args.virtual_clock,
+                                       tuple(args.host or ["host"])))
+    except LeaseHeld as exc:  # SQLite: a second process on the same file
+        print(f"error: {exc}", file=sys.stderr)
         return 2
-    return asyncio.run(run_console(settings, args.script, args.virtual_clock,
-                                   tuple(args.host or ["host"])))
 
 
 async def _export(settings: Settings, as_json: bool) -> int:

@@ -73,7 +73,8 @@ def host_config(settings: Settings) -> MatchConfig:
                        render_processes=settings.render_processes,
                        ai_processes=1 if settings.render_processes > 0 else 0,
                        choose_within=settings.first_player_minutes * 60.0,
-                       casual_idle=settings.casual_idle_hours * 3600.0)
+                       casual_idle=settings.casual_idle_hours * 3600.0,
+                       shards=settings.shards, lease_seconds=float(settings.lease_seconds))
 
 
 async def _stdin_lines(prompt: Callable[[], str], out: TextIO) -> AsyncIterator[str]:
@@ -129,7 +130,8 @@ def build_discord_bot(settings: Settings, db: Database,
     from bot.adapters.discord.client import GarnetBot
 
     bot = GarnetBot(command_guild=settings.command_guild,
-                    members_intent=settings.members_intent)
+                    members_intent=settings.members_intent,
+                    shard_count=settings.shard_count, shard_ids=settings.shard_ids)
     bot.attach(build_services(db, clock or RealClock(), host_config(settings),
                               deliver=bot.deliver, threads=bot.thread_in))
     return bot
@@ -142,6 +144,9 @@ async def run_discord(settings: Settings) -> int:
     db: Database = await open_database(settings.database_url)
     try:
         bot = build_discord_bot(settings, db)
+        # The leases of our shards first (waiting while another process holds them):
+        # a process must not connect to Discord for shards whose matches it cannot run.
+        await bot.services.matches.claim()
         async with bot:
             await bot.start(settings.discord_token)
     finally:

@@ -11,6 +11,8 @@ from pathlib import Path
 
 from dotenv import load_dotenv
 
+from bot.core.shards import MAX_SHARDS, Shards, parse_ids
+
 
 class ConfigError(ValueError):
     """A setting has a value the bot cannot use; the message names it."""
@@ -57,6 +59,18 @@ class Settings:
     first_player_minutes: int = 60
     casual_idle_hours: int = 24
     members_intent: bool = False  # Discord's Server Members intent (roles' members)
+    # SHARD_COUNT (None: Discord's recommended count, every shard in this process) and
+    # SHARD_IDS (None: all of them).
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+    lease_seconds: int = 30  # a process that stops renewing is taken over after this
+
+    @property
+    def shards(self) -> Shards:
+        """The shards whose matches this process runs (leased), 0 of 1 without sharding."""
+        if self.shard_count is None:
+            return Shards()
+        return Shards(self.shard_count, self.shard_ids or tuple(range(self.shard_count)))
 
     @classmethod
     def from_env(cls, env_file: str | None = ".env") -> Settings:
@@ -65,6 +79,7 @@ class Settings:
         guild = os.environ.get("COMMAND_GUILD_ID", "").strip()
         if guild and not guild.isdigit():
             raise ConfigError(f"COMMAND_GUILD_ID must be a server id (digits), not '{guild}'")
+        shard_count, shard_ids = _shards()
         return cls(
             discord_token=os.environ.get("DISCORD_TOKEN", "").strip() or None,
             database_url=_database_url(),
@@ -79,4 +94,26 @@ class Settings:
             casual_idle_hours=_int("CASUAL_IDLE_HOURS", 24),
             members_intent=os.environ.get("MEMBERS_INTENT", "").strip().lower()
             in ("1", "yes", "true", "on"),
+            shard_count=shard_count, shard_ids=shard_ids,
+            lease_seconds=_int("LEASE_SECONDS", 30, minimum=3),
         )
+
+
+def _shards() -> tuple[int | None, tuple[int, ...] | None]:
+    """SHARD_COUNT and SHARD_IDS, checked together."""
+    raw_ids = os.environ.get("SHARD_IDS", "").strip()
+    if not os.environ.get("SHARD_COUNT", "").strip():
+        if raw_ids:
+            raise ConfigError("SHARD_IDS needs SHARD_COUNT (how many shards in all, over "
+                              "every process)")
+        return None, None
+    count = _int("SHARD_COUNT", 1, minimum=1)
+    if count > MAX_SHARDS:
+        raise ConfigError(f"SHARD_COUNT must be at most {MAX_SHARDS}, not {count}")
+    if not raw_ids:
+        return count, None
+    try:
+        ids = parse_ids(raw_ids, count)
+    except ValueError as exc:
+        raise ConfigError(f"SHARD_IDS: {exc} (write e.g. 0,1,2 or 0-3)") from None
+    return count, ids

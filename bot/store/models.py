@@ -230,13 +230,29 @@ class HostAction(Base):
 
 
 class Heartbeat(Base):
-    """When each bot process was last known alive: a restart never charges players
-    for the time the bot was down."""
+    """When the owner of each lease (``shard:3/8``) was last known alive: whoever runs
+    those matches next never charges players for the time no one ran them. (Rows
+    written before leases are keyed by INSTANCE_NAME, read once as a fallback.)"""
 
     __tablename__ = "heartbeats"
 
     instance: Mapped[str] = mapped_column(String(64), primary_key=True)
     at: Mapped[float] = mapped_column(Float)
+
+
+class Lease(Base):
+    """Which bot process runs the matches of a shard (``shard:3/8``; ``shard:0/1`` for
+    one process), until when: one owner per match (``bot.services.leases``)."""
+
+    __tablename__ = "leases"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(255))  # instance/pid@host#token
+    instance: Mapped[str] = mapped_column(String(64))
+    pid: Mapped[int] = mapped_column(Integer)
+    host: Mapped[str] = mapped_column(String(255))
+    since: Mapped[float] = mapped_column(Float)  # held by this owner since
+    expires_at: Mapped[float] = mapped_column(Float)
 
 
 class Event(Base):

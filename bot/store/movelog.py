@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from sqlalchemy import bindparam, insert, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.store.models import Match, MatchPlayer, Move
 
@@ -64,6 +65,9 @@ class MoveWriter:
         self._waiting: list[tuple[MoveRecord, asyncio.Future[None]]] = []
         self._flusher: asyncio.Task[None] | None = None
         self.batches = 0  # for the benchmark
+        # Checked in every batch's transaction before it writes (the lease's fence,
+        # ``Leases.guard_all``): what it raises, every caller of the batch hears.
+        self.guard: Callable[[AsyncConnection], Awaitable[None]] | None = None
 
     async def write(self, record: MoveRecord) -> None:
         """Return once ``record`` is committed; raise IntegrityError if it cannot be."""
@@ -99,6 +103,8 @@ class MoveWriter:
     async def _commit(self, records: list[MoveRecord]) -> None:
         self.batches += 1
         async with self.engine.begin() as conn:
+            if self.guard is not None:
+                await self.guard(conn)
             await conn.execute(_INSERT_MOVE, [
                 {"match_id": r.match_id, "ply": r.ply, "seat": r.seat, "notation": r.notation,
                  "elapsed": r.elapsed, "banks_spent": r.banks_spent, "at": r.at,

@@ -498,3 +498,15 @@ def already_done(first: str) -> str:
 def missing_permissions(missing: list[str]) -> str:
     return (f"garnet cannot play here: it lacks {', '.join(missing)} in this channel. A "
             "server admin can grant it in the channel's permissions.")
+
+
+def lease_lost() -> str:
+    """A request that reached a bot process which no longer runs this server's matches."""
+    return ("This server's matches are now run by another bot process; nothing was "
+            "changed. Please try again in a moment.")
+
+
+def not_our_shard() -> str:
+    """A match asked of a bot process that does not run this server (another shard)."""
+    return ("This bot process does not run this server's matches (another shard does); "
+            "nothing was started. Please try again in a moment.")

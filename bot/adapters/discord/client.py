@@ -135,14 +135,25 @@ async def _nothing() -> None:
     return None
 
 
-class GarnetBot(commands.Bot):
-    """Every command, button and typed move goes to the services through the commands."""
+class GarnetBot(commands.AutoShardedBot):
+    """Every command, button and typed move goes to the services through the commands.
+
+    Sharded as large bots are: ``shard_count`` shards over all processes, of which this
+    one connects ``shard_ids`` (all of them when None; without ``shard_count``, Discord's
+    recommended count, all in this process). The matches a process runs are those of
+    its shards' servers (``Settings.shards``, held by leases)."""
 
     def __init__(self, services: Services | None = None,
-                 command_guild: int | None = None, members_intent: bool = False) -> None:
+                 command_guild: int | None = None, members_intent: bool = False,
+                 shard_count: int | None = None,
+                 shard_ids: tuple[int, ...] | None = None) -> None:
+        sharding: dict[str, Any] = {"shard_count": shard_count}
+        if shard_ids is not None:
+            sharding["shard_ids"] = list(shard_ids)
         super().__init__(command_prefix=commands.when_mentioned,
                          intents=intents(members_intent),
-                         help_command=None, allowed_mentions=MENTIONS, tree_cls=GarnetTree)
+                         help_command=None, allowed_mentions=MENTIONS, tree_cls=GarnetTree,
+                         **sharding)
         self._services = services
         self.command_guild = command_guild
         self._started = False

@@ -112,6 +112,7 @@ class Matches:
         self.open_matches = self.lookup.open_matches
         self.start_practice = self.practice.start
         self.start = self.lifecycle.start
+        self.claim = self.lifecycle.claim
 
     async def stop(self) -> None:
         await self.practice.stop()

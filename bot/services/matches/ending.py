@@ -173,6 +173,7 @@ class Ending:
         """End a match being played without a result (a courtesy's abort, an idle
         lapse): no reward, no rating; the caller holds its lock and announces it."""
         async with self.kit.db.session() as s, s.begin():
+            await self.kit.leases.guard(s, live.guild_id)
             await s.execute(update(Match).where(Match.id == live.id).values(
                 status=MatchStatus.VOIDED, finished_at=self.kit.now(), end_reason=how,
                 turn_resumed_at=None, result_text=record))
@@ -202,6 +203,9 @@ class Ending:
         """Write the result and pay the reward, in the caller's transaction, once: the
         one path of every result. ``rate`` False: a result without a game (a DM decided
         before its first move) leaves the ratings alone."""
+        # Only the holder of the lease of this server's shard decides a result: a process
+        # that lost it raises here, and the transaction writes nothing.
+        await self.kit.leases.guard(s, live.guild_id)
         match = await s.get(Match, live.id)
         assert match is not None
         match.status = MatchStatus.FINISHED

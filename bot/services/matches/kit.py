@@ -6,11 +6,13 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core.clock import Clock
 from bot.core.messages import Image, Post
+from bot.core.shards import Shards
+from bot.services.leases import Leases
 from bot.services.matches.live import LiveMatch
 from bot.services.matches.registry import LiveMatches
 from bot.services.permissions import HostRoles
@@ -59,9 +61,16 @@ class MatchConfig:
     ai_processes: int = 0  # the computer player's processes (0: a thread, for tests)
     choose_within: float = 3600.0  # a DM's First Player is chosen within this, by default
     casual_idle: float = 86_400.0  # a casual match without a clock lapses after this idle
+    shards: Shards = field(default_factory=Shards)  # the servers whose matches this process runs
+    lease_seconds: float = 30.0  # a process that stops renewing is taken over after this
+    lease_wait: bool | None = None  # a held lease at start: wait (None: PostgreSQL only)
 
 
 async def _nowhere(_post: Post) -> None:
+    return None
+
+
+async def _not_yet(_live: LiveMatch) -> None:
     return None
 
 
@@ -81,6 +90,13 @@ class MatchKit:
         self.deliver: Deliver = deliver or _nowhere
         self.live = LiveMatches()
         self.moves = MoveWriter(db.engine)
+        # One owner per match: the leases of our shards fence every deciding write.
+        self.leases = Leases(db, clock, config.shards, config.instance,
+                             config.lease_seconds, config.lease_wait)
+        self.moves.guard = self.leases.guard_all
+        # Called before a reminder is posted: the heartbeat of its shard moves on, so
+        # that whoever restores the match later does not post the reminder again.
+        self.alive: Callable[[LiveMatch], Awaitable[None]] = _not_yet
         # Matches not being played yet (a challenge, a DM choosing its First Player) are
         # changed one request at a time: by match, and creation as a whole (whether a
         # player is busy is checked and the match made under it).

@@ -1,9 +1,10 @@
 """Start and stop: matches restored with their clocks as they stood, and the
 heartbeat that makes that exact.
 
-The time the bot was down is never charged: a turn resumes from the bot's last
-heartbeat, so after a crash a player may get up to one heartbeat back, never lose
-any.
+The time the bot was down is never charged: a turn resumes from the last heartbeat
+of its shard's lease (written every ``heartbeat_every``, 2 s, while a clock runs, and
+just before each reminder), so after a crash or a takeover a player may get up to one
+heartbeat back, never lose any.
 """
 
 from __future__ import annotations
@@ -37,24 +38,39 @@ class Lifecycle:
         self.lobby = lobby
         self.choosing = choosing
         self._heartbeat: Handle | None = None
+        self._renewed = 0.0
+        kit.alive = self._alive
+        kit.leases.on_lost.append(self.abandon)
+
+    async def claim(self) -> None:
+        """Hold the leases of our shards before anything else: the Discord adapter
+        claims them before it connects, so a waiting process hears no events."""
+        if self.kit.leases.lost or set(self.kit.leases.keys) - self.kit.leases.held:
+            await self.kit.leases.acquire()
 
     async def start(self) -> None:
-        """Restore every match that was running, with its clock as it stood."""
+        """Take the leases of our shards, then restore every match of their servers
+        that was running, with its clock as it stood when their owner was last alive."""
+        await self.claim()
         now = self.kit.now()
-        instance = self.kit.config.instance
+        shards = self.kit.leases.shards
         async with self.kit.db.session() as s, s.begin():
-            beat = await s.get(Heartbeat, instance)
-            last_alive = beat.at if beat else None
-            rows = (await s.scalars(select(Match).where(Match.status.in_(ACTIVE)))).all()
+            beats = {b.instance: b.at for b in (await s.scalars(select(Heartbeat))).all()}
+            legacy = beats.get(self.kit.config.instance)  # written before leases
+            rows = [m for m in (await s.scalars(
+                select(Match).where(Match.status.in_(ACTIVE)))).all()
+                if shards.owns(m.guild_id)]
             for match in rows:
                 if match.status == MatchStatus.RUNNING and match.turn_resumed_at is not None:
-                    # Count the turn up to when the bot was last known alive, never the
-                    # outage: a restart must not cost a player time.
+                    # Count the turn up to when its shard's owner was last known alive,
+                    # never the outage: a restart or a takeover must not cost time.
+                    last_alive = beats.get(shards.key_of(match.guild_id), legacy)
                     ran = (max(0.0, last_alive - match.turn_resumed_at)
                            if last_alive is not None else 0.0)
                     match.turn_elapsed += ran
                     match.turn_resumed_at = now
             await self._beat(s, now)
+        self._renewed = now
         for match in rows:
             if match.status in PLAYING:
                 live = await self._load(match)
@@ -66,48 +82,81 @@ class Lifecycle:
             elif match.status == MatchStatus.CHOOSING:
                 self.choosing.restore(match)
         self._schedule_heartbeat()
-        log.info("matches started: %d restored", len(self.kit.live))
+        log.info("matches started on shards %s: %d restored", shards, len(self.kit.live))
         for hook in self.kit.started:  # what runs on the matches (tournaments) restores now
             await hook()
 
     async def stop(self) -> None:
-        """Stop timers and record the moment, so that the next start is exact."""
+        """Stop timers, record the moment (so that the next start is exact) and give
+        the leases back (so that the next process starts at once)."""
         for hook in self.kit.stopping:
             try:
                 await hook()
             except Exception:
                 log.exception("a stop hook failed")
+        self._stop_timers()
+        if not self.kit.leases.lost:
+            async with self.kit.db.session() as s, s.begin():
+                await self._beat(s, self.kit.now())
+            await self.kit.leases.release()
+        self.kit.renderer.close()
+
+    def abandon(self) -> None:
+        """The lease is lost (another process took our shards over): stop every timer
+        and forget every match, so that nothing here acts on them again."""
+        for live in self.kit.live:
+            live.finished = True
+            self.timing.disarm(live)
+            self.kit.live.remove(live)
+        self._stop_timers()
+
+    def _stop_timers(self) -> None:
         for live in self.kit.live:
             self.timing.disarm(live)
         self.lobby.stop()
         self.choosing.stop()
         if self._heartbeat:
             self._heartbeat.cancel()
-        async with self.kit.db.session() as s, s.begin():
-            await self._beat(s, self.kit.now())
-        self.kit.renderer.close()
+            self._heartbeat = None
 
     async def _beat(self, s: AsyncSession, now: float) -> None:
-        instance = self.kit.config.instance
-        beat = await s.get(Heartbeat, instance)
-        if beat is None:
-            s.add(Heartbeat(instance=instance, at=now))
-        else:
-            beat.at = now
+        """The heartbeat of every lease we hold, in the caller's transaction."""
+        for key in self.kit.leases.keys:
+            beat = await s.get(Heartbeat, key)
+            if beat is None:
+                s.add(Heartbeat(instance=key, at=now))
+            else:
+                beat.at = now
+
+    async def _alive(self, live: LiveMatch) -> None:
+        """The heartbeat of one match's shard, now (before a reminder is posted)."""
+        if self.kit.leases.lost:
+            return
+        async with self.kit.db.engine.begin() as conn:
+            await conn.execute(update(Heartbeat).where(
+                Heartbeat.instance == self.kit.leases.shards.key_of(live.guild_id))
+                .values(at=self.kit.now()))
 
     def _schedule_heartbeat(self) -> None:
-        async def tick() -> None:
-            # Only a running clock needs to know when the bot was last alive.
-            if any(not live.paused for live in self.kit.live):
-                async with self.kit.db.engine.begin() as conn:
-                    await conn.execute(
-                        update(Heartbeat)
-                        .where(Heartbeat.instance == self.kit.config.instance)
-                        .values(at=self.kit.now()))
-            self._schedule_heartbeat()
+        leases = self.kit.leases
 
-        self._heartbeat = self.kit.clock.call_at(
-            self.kit.now() + self.kit.config.heartbeat_every, tick)
+        async def tick() -> None:
+            # Only a running clock needs to know when its owner was last alive; the
+            # leases are renewed with it, or on their own every ``renew_every``.
+            now = self.kit.now()
+            running = any(not live.paused for live in self.kit.live)
+            if not leases.lost and (running or now >= self._renewed + leases.renew_every):
+                async with self.kit.db.engine.begin() as conn:
+                    if await leases.renew_in(conn) and running:
+                        await conn.execute(update(Heartbeat)
+                                           .where(Heartbeat.instance.in_(leases.keys))
+                                           .values(at=now))
+                self._renewed = now
+            if not leases.lost:
+                self._schedule_heartbeat()
+
+        every = min(self.kit.config.heartbeat_every, leases.renew_every)
+        self._heartbeat = self.kit.clock.call_at(self.kit.now() + every, tick)
 
     async def _load(self, match: Match) -> LiveMatch:
         """A running match rebuilt from the database: its moves replayed."""

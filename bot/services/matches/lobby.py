@@ -178,7 +178,10 @@ class Lobby:
     async def busy(self, guild_id: str, channel_id: str, user_ids: Sequence[str]) -> None:
         """Typed moves are routed by (channel, player), so one match each that is being
         played or may start on an answer. A DM waiting for its First Player blocks
-        nobody: it starts only once its players are free here (``playing_here``)."""
+        nobody: it starts only once its players are free here (``playing_here``).
+        Every new match asks this first, so none starts on a server of another shard."""
+        if not self.kit.leases.runs(guild_id):
+            raise Refusal(texts.not_our_shard())
         async with self.kit.db.session() as s:
             row = (await s.execute(
                 select(MatchPlayer.user_id, Match.number)

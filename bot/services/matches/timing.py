@@ -118,5 +118,6 @@ class Timing:
             # Several overdue at once (the loop was stalled) post only the newest.
             if self.kit.on_reminder is not None:
                 self.kit.on_reminder(elapsed - due.at)
+            await self.kit.alive(live)  # once posted, never posted again by a takeover
             await self.kit.deliver(Post(texts.reminder(live.users[seat], due, live.tc),
                                         live.channel_id))

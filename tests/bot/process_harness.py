@@ -1,0 +1,112 @@
+"""A bot process without Discord or the console, for tests that need real processes
+(``tests/bot/test_processes.py``): ``python -m tests.bot.process_harness``.
+
+It reads its settings from the environment as the bot does (DATABASE_URL,
+INSTANCE_NAME, SHARD_COUNT, SHARD_IDS, LEASE_SECONDS), builds every service through the
+composition root on real time, and starts the matches (taking the leases of its shards,
+waiting for them or refused as the bot is). Then it writes one JSON line to stdout per
+event: ``{"ready": pid}`` once started; ``{"post": text, "channel": id}`` for each post,
+delivered or answering a command; ``{"done": n, "reply": text}`` when the n-th command
+is carried out. Commands are JSON lines on stdin:
+
+- ``{"op": "challenge", "guild", "channel", "a", "b"}``: a casual game without a clock,
+  accepted at once, ``a`` moves first;
+- ``{"op": "dm", "guild", "channel", "a", "b", "turn", "remind"}``: a Death Match, the
+  First Player by lots, ``turn`` seconds a turn, no banks, one reminder ``remind`` s
+  before the turn's end;
+- ``{"op": "typed", "guild", "channel", "who", "text"}``: a message in a channel.
+
+The log (the leases' waiting and takeovers) goes to stderr. Exit status 2: refused at
+start (SQLite: another process holds the database).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import sys
+from typing import Any
+
+from bot.app import build_services, host_config
+from bot.commands.spec import Services
+from bot.config import Settings
+from bot.core.clock import RealClock
+from bot.core.messages import Actor, Post, Response, Role
+from bot.core.refusal import answered
+from bot.core.timecontrol import TimeControl
+from bot.services.leases import LeaseHeld
+from bot.store.db import open_database
+
+HOST_ROLE = Role("host-role", "Host")
+HOSTY = Actor("hosty", "Hosty", roles=frozenset({HOST_ROLE.id}))
+
+
+def emit(**fields: Any) -> None:
+    sys.stdout.write(json.dumps(fields) + "\n")
+    sys.stdout.flush()
+
+
+async def deliver(post: Post) -> None:
+    emit(post=post.text, channel=post.channel_id)
+
+
+def actor(name: str) -> Actor:
+    return Actor(name, name.title())
+
+
+async def carry_out(services: Services, cmd: dict[str, Any]) -> Response:
+    m = services.matches
+    guild, channel = str(cmd["guild"]), str(cmd["channel"])
+    if cmd["op"] == "challenge":
+        r = await m.challenge(guild, channel, actor(cmd["a"]), "cairo", [actor(cmd["b"])],
+                              first="me", tc=TimeControl.off())
+        if r.reply is not None and r.reply.ephemeral:
+            return r
+        accepted = await m.answer(None, guild, channel, actor(cmd["b"]), accept=True)
+        return Response(reply=r.reply, posts=r.posts + accepted.posts)
+    if cmd["op"] == "dm":
+        await m.roles.adopt(guild, [HOST_ROLE])
+        tc = TimeControl(turn=float(cmd["turn"]), banks=0, bank=1.0,
+                         turn_reminders=(float(cmd["remind"]),), reserve_every=0,
+                         reserve_reminder=False)
+        return await m.start_dm(guild, channel, HOSTY, "cairo",
+                                [actor(cmd["a"]), actor(cmd["b"])], chooser="lots", tc=tc)
+    if cmd["op"] == "typed":
+        return await m.typed(guild, channel, actor(cmd["who"]), str(cmd["text"]))
+    raise ValueError(f"unknown op {cmd['op']!r}")
+
+
+async def main() -> int:
+    settings = Settings.from_env(env_file=None)
+    db = await open_database(settings.database_url)
+    services = build_services(db, RealClock(), host_config(settings), deliver=deliver)
+    try:
+        await services.matches.start()
+    except LeaseHeld as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        await db.close()
+        return 2
+    emit(ready=os.getpid())
+    done = 0
+    try:
+        while line := await asyncio.to_thread(sys.stdin.readline):
+            if not line.strip():
+                continue
+            cmd = json.loads(line)
+            r = await answered(lambda: carry_out(services, cmd))  # noqa: B023
+            for post in r.posts:
+                await deliver(post)
+            done += 1
+            emit(done=done, reply=r.reply.text if r.reply is not None else None)
+    finally:
+        await services.matches.stop()
+        await db.close()
+    return 0
+
+
+if __name__ == "__main__":
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    sys.exit(asyncio.run(main()))

@@ -1,0 +1,227 @@
+"""Real bot processes on one database (``tests/bot/process_harness.py``): one owner per
+match, a takeover after ``kill -9``, shards that split the servers, and SQLite's
+refusal of a second process. Real processes run on real time: the lease is short
+(LEASE_SECONDS=3) and every wait polls for a condition with a deadline."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+
+from bot.core.enums import EndReason, MatchStatus
+from bot.store.db import Database, open_database
+from bot.store.models import LedgerEntry, Match, MatchResult, Move
+
+ROOT = Path(__file__).resolve().parents[2]
+LEASE = 3.0
+GUILD = "1000000000000000001"
+
+
+class Proc:
+    """One harness process: its stdout events and its log, read as they come."""
+
+    def __init__(self, proc: asyncio.subprocess.Process, name: str) -> None:
+        self.proc = proc
+        self.name = name
+        self.events: list[dict[str, Any]] = []
+        self.log = ""
+        self.sent = 0
+        self._readers = [asyncio.create_task(self._read_out()),
+                         asyncio.create_task(self._read_err())]
+
+    @classmethod
+    async def start(cls, url: str, name: str, **env: str) -> Proc:
+        environ = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+        environ.update(DATABASE_URL=url, INSTANCE_NAME=name, LEASE_SECONDS=str(int(LEASE)),
+                       RENDER_PROCESSES="0", PYTHONUNBUFFERED="1", **env)
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tests.bot.process_harness", cwd=ROOT, env=environ,
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE)
+        return cls(proc, name)
+
+    async def _read_out(self) -> None:
+        assert self.proc.stdout is not None
+        async for line in self.proc.stdout:
+            self.events.append(json.loads(line))
+
+    async def _read_err(self) -> None:
+        assert self.proc.stderr is not None
+        async for line in self.proc.stderr:
+            self.log += line.decode()
+
+    @property
+    def ready(self) -> bool:
+        return any("ready" in e for e in self.events)
+
+    def posts(self, channel: str) -> list[str]:
+        return [e["post"] for e in self.events if "post" in e and e["channel"] == channel]
+
+    async def do(self, **cmd: Any) -> str | None:
+        """Send one command and wait until it is carried out; its private reply."""
+        assert self.proc.stdin is not None
+        self.sent += 1
+        self.proc.stdin.write((json.dumps(cmd) + "\n").encode())
+        await self.proc.stdin.drain()
+        n = self.sent
+        await until(lambda: any(e.get("done") == n for e in self.events),
+                    f"{self.name} to carry out {cmd}", self)
+        return next(e["reply"] for e in self.events if e.get("done") == n)
+
+    async def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        await self.proc.wait()
+        await asyncio.gather(*self._readers)
+
+    async def stop(self) -> int:
+        if self.proc.returncode is None and self.proc.stdin is not None:
+            self.proc.stdin.close()
+        code = await asyncio.wait_for(self.proc.wait(), 15)
+        await asyncio.gather(*self._readers)
+        return code
+
+
+async def until(cond: Callable[[], bool], what: str, *procs: Proc,
+                timeout: float = 15.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > deadline:
+            logs = "\n".join(f"--- {p.name}: {p.events}\n{p.log}" for p in procs)
+            raise AssertionError(f"timed out waiting for {what}\n{logs}")
+        await asyncio.sleep(0.05)
+
+
+async def match_in(db: Database, channel: str) -> Match:
+    async with db.session() as s:
+        match = await s.scalar(select(Match).where(Match.channel_id == channel))
+        assert match is not None
+        return match
+
+
+async def booked(db: Database, match_id: int) -> tuple[list[int], list[str], list[str]]:
+    """The moves' plies, the ledger's keys and the results' players of a match."""
+    async with db.session() as s:
+        plies = list((await s.scalars(
+            select(Move.ply).where(Move.match_id == match_id).order_by(Move.ply))).all())
+        keys = [k or "" for k in (await s.scalars(
+            select(LedgerEntry.key).where(LedgerEntry.match_id == match_id))).all()]
+        results = sorted((await s.scalars(
+            select(MatchResult.user_id).where(MatchResult.match_id == match_id))).all())
+    return plies, keys, results
+
+
+async def test_one_owner_per_match_and_a_takeover_after_kill(database_url: str) -> None:
+    """Same shards: the second process waits (PostgreSQL) while the first runs every
+    match; killed, the first hands them over within the lease time, with no move lost,
+    no reminder posted twice and the time-out and its reward booked once. On SQLite
+    the second process can only start after the first has died."""
+    postgres = not database_url.startswith("sqlite")
+    a = await Proc.start(database_url, "a")
+    b: Proc | None = None
+    try:
+        await until(lambda: a.ready, "a to start", a)
+        if postgres:
+            b = await Proc.start(database_url, "b")
+            await until(lambda: "waiting for shard:0/1, held by instance 'a'" in b.log,
+                        "b to wait for a's lease", a, b)
+        # A casual game whose first move is acknowledged, and a DM whose clock runs.
+        await a.do(op="challenge", guild=GUILD, channel="c1", a="alice", b="bob")
+        assert await a.do(op="typed", guild=GUILD, channel="c1", who="alice",
+                          text="D left") is None
+        assert any("move 1" in p for p in a.posts("c1"))
+        await a.do(op="dm", guild=GUILD, channel="c2", a="carol", b="dave", turn=6,
+                   remind=3)
+        await until(lambda: any(p.startswith("⏰") for p in a.posts("c2")),
+                    "a's reminder", a)
+        if b is not None:
+            assert not b.ready and b.events == []  # the waiting process ran nothing
+        await a.kill()
+        killed = time.monotonic()
+        if b is None:
+            b = await Proc.start(database_url, "b")
+        await until(lambda: b is not None and b.ready, "b to take over", a, b)
+        assert time.monotonic() - killed < LEASE + 2.0
+        assert "TAKING OVER shard:0/1 from instance 'a'" in b.log
+        # The acknowledged move survived: Bob answers it as the second move.
+        assert await b.do(op="typed", guild=GUILD, channel="c1", who="bob",
+                          text="JU") is None
+        assert any("move 2" in p for p in b.posts("c1"))
+        # The DM runs out of time on b, once; its reminder was not posted again.
+        await until(lambda: any("ran out of time" in p for p in b.posts("c2")),  # type: ignore[union-attr]
+                    "the DM's time-out on b", a, b)
+        reminders = [p for p in a.posts("c2") + b.posts("c2") if p.startswith("⏰")]
+        assert len(reminders) == 1, reminders
+        assert not any("ran out of time" in p for p in a.posts("c2"))
+        assert await b.stop() == 0
+    finally:
+        for p in (a, b):
+            if p is not None and p.proc.returncode is None:
+                await p.kill()
+    db = await open_database(database_url)
+    try:
+        casual, dm = await match_in(db, "c1"), await match_in(db, "c2")
+        assert (await booked(db, casual.id))[0] == [1, 2]
+        assert dm.status == MatchStatus.FINISHED and dm.end_reason == EndReason.TIMEOUT
+        _, keys, results = await booked(db, dm.id)
+        assert keys == [f"match:{dm.id}:reward"]
+        assert results == ["carol", "dave"]
+    finally:
+        await db.close()
+
+
+@pytest.mark.skipif(not os.environ.get("TEST_DATABASE_URL", "").startswith("postgres"),
+                    reason="several processes on one database need PostgreSQL")
+async def test_processes_on_different_shards_split_the_servers(database_url: str) -> None:
+    even, odd = str(10 << 22), str(11 << 22)  # on shards 0 and 1 of 2
+    a = await Proc.start(database_url, "a", SHARD_COUNT="2", SHARD_IDS="0")
+    b = await Proc.start(database_url, "b", SHARD_COUNT="2", SHARD_IDS="1")
+    try:
+        await until(lambda: a.ready and b.ready, "both to start", a, b)
+        refused = await b.do(op="dm", guild=even, channel="e1", a="carol", b="dave",
+                             turn=5, remind=2)
+        assert refused is not None and "another shard" in refused
+        await a.do(op="dm", guild=even, channel="e1", a="carol", b="dave", turn=5, remind=2)
+        await b.do(op="dm", guild=odd, channel="o1", a="erin", b="fay", turn=5, remind=2)
+        for p, channel in ((a, "e1"), (b, "o1")):
+            await until(lambda: any("ran out of time" in t for t in p.posts(channel)),  # noqa: B023
+                        f"{p.name}'s time-out", a, b)
+        assert a.posts("o1") == [] and b.posts("e1") == []
+        assert "TAKING OVER" not in a.log + b.log
+        assert await a.stop() == 0 and await b.stop() == 0
+    finally:
+        for p in (a, b):
+            if p.proc.returncode is None:
+                await p.kill()
+    db = await open_database(database_url)
+    try:
+        for channel in ("e1", "o1"):
+            match = await match_in(db, channel)
+            assert (await booked(db, match.id))[1] == [f"match:{match.id}:reward"]
+    finally:
+        await db.close()
+
+
+async def test_sqlite_refuses_a_second_process(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'one.db'}"
+    a = await Proc.start(url, "first")
+    try:
+        await until(lambda: a.ready, "the first to start", a)
+        b = await Proc.start(url, "second", SHARD_COUNT="2", SHARD_IDS="1")
+        assert await b.stop() == 2
+        assert "another garnet process already runs on this database: instance 'first' " \
+               f"(pid {a.proc.pid} on host " in b.log
+        assert not b.ready
+        assert await a.stop() == 0
+    finally:
+        if a.proc.returncode is None:
+            await a.kill()
