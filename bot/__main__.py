@@ -50,6 +50,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=20.0, help="bench: seconds per run")
     parser.add_argument("--queries", action="store_true",
                         help="bench: time leaderboards and history pages instead")
+    from bot.bench import add_arguments as bench_arguments
+
+    bench_arguments(parser)
     parser.add_argument("--to", metavar="URL",
                         help="migrate-db: the database to copy into (empty, or --force)")
     parser.add_argument("--force", action="store_true",
@@ -57,6 +60,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=1000, metavar="ROWS",
                         help="migrate-db: rows per insert (default 1000)")
     args = parser.parse_args(argv)
+    if args.command == "bench" and not args.queries:
+        from bot.bench import main as bench_main
+
+        return bench_main(args)
     if args.command == "migrate-db" and not args.to:
         parser.error("migrate-db needs --to URL, the database to copy into")
     try:
@@ -76,10 +83,6 @@ def main(argv: list[str] | None = None) -> int:
         from bot.bench_queries import main as queries_main
 
         return queries_main(args.json)
-    if args.command == "bench":
-        from bot.bench import main as bench_main
-
-        return bench_main(args.dms or [200, 1000], args.seconds, args.json)
     setup_logging(settings.log_level if settings.discord_token and not args.console
                   else "WARNING")
     try:

@@ -168,7 +168,8 @@ class Payloads:
         Option types come from the command as registered, so a value of the wrong
         type is caught here as Discord's client would.
         """
-        command = tree.get_command(name, guild=discord.Object(GUILD_ID))
+        command = (tree.get_command(name, guild=discord.Object(GUILD_ID))
+                   or tree.get_command(name))  # synced globally (the bench)
         assert isinstance(command, app_commands.Command), name
         params = {p.name: p for p in command.parameters}
         options: list[dict[str, Any]] = []
