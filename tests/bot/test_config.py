@@ -26,3 +26,52 @@ def test_a_database_url_without_an_async_driver_is_refused(
 def test_the_async_drivers_are_taken(monkeypatch: pytest.MonkeyPatch, url: str) -> None:
     monkeypatch.setenv("DATABASE_URL", url)
     assert Settings.from_env(env_file=None).database_url == url
+
+
+@pytest.mark.parametrize(("count", "ids", "shards"), [
+    ("8", "0-3", (0, 1, 2, 3)),
+    ("8", "5,1, 2", (1, 2, 5)),
+    ("16", "0-2,7", (0, 1, 2, 7)),
+    ("4", "", (0, 1, 2, 3)),
+])
+def test_shards_are_read_as_lists_and_ranges(monkeypatch: pytest.MonkeyPatch, count: str,
+                                             ids: str, shards: tuple[int, ...]) -> None:
+    monkeypatch.setenv("SHARD_COUNT", count)
+    monkeypatch.setenv("SHARD_IDS", ids)
+    settings = Settings.from_env(env_file=None)
+    assert settings.shards.ids == shards and settings.shards.count == int(count)
+    assert settings.shards.keys()[0] == f"shard:{shards[0]}/{count}"
+
+
+def test_without_shards_one_process_runs_everything(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SHARD_COUNT", raising=False)
+    monkeypatch.delenv("SHARD_IDS", raising=False)
+    settings = Settings.from_env(env_file=None)
+    assert settings.shard_count is None and settings.shards.keys() == ["shard:0/1"]
+    assert settings.shards.owns("310000000000000004") and settings.shards.owns("console")
+
+
+@pytest.mark.parametrize(("count", "ids", "says"), [
+    ("", "0,1", "SHARD_IDS needs SHARD_COUNT"),
+    ("0", "", "SHARD_COUNT must be at least 1, not 0"),
+    ("two", "", "SHARD_COUNT must be a whole number, not 'two'"),
+    ("4", "4", "SHARD_IDS: shard 4 does not exist: with SHARD_COUNT=4 the shards are 0-3"),
+    ("4", "3-1", "SHARD_IDS: the range '3-1' runs backwards"),
+    ("4", "a", "SHARD_IDS: 'a' is not a shard id or a range such as 0-3"),
+    ("4", "1,,2", "SHARD_IDS: an empty entry in '1,,2'"),
+    ("5000", "", "SHARD_COUNT must be at most 4096, not 5000"),
+])
+def test_bad_shards_are_refused(monkeypatch: pytest.MonkeyPatch, count: str, ids: str,
+                                says: str) -> None:
+    monkeypatch.setenv("SHARD_COUNT", count)
+    monkeypatch.setenv("SHARD_IDS", ids)
+    with pytest.raises(ConfigError) as refused:
+        Settings.from_env(env_file=None)
+    assert says in str(refused.value)
+
+
+def test_a_lease_shorter_than_three_seconds_is_refused(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LEASE_SECONDS", "1")
+    with pytest.raises(ConfigError, match="LEASE_SECONDS must be at least 3, not 1"):
+        Settings.from_env(env_file=None)

@@ -14,13 +14,14 @@ from tests.bot import test_discord_adapter as adapter
 from tests.bot.discord_fake import (
     ALICE,
     BOB,
+    CAROL,
     CHANNEL_ID,
     GUILD_ID,
     HANA,
     MESSAGES,
     Call,
 )
-from tests.bot.test_discord_adapter import World, challenge_accepted
+from tests.bot.test_discord_adapter import World, challenge_accepted, sends
 
 world = adapter.world
 
@@ -175,3 +176,92 @@ async def test_a_late_interaction_answer_is_unknown_interaction(world: World) ->
         world.fake.slash(world.bot.tree, HANA, "time", ago=3.5)))
     assert calls and all(c.status == 404 for c in calls)
     assert calls[0].response == {"code": 10062, "message": "Unknown interaction"}
+
+
+# ---- retries never write twice --------------------------------------------------------
+
+
+async def _season(world: World) -> None:
+    from tests.bot.test_discord_economy import sub
+    await sub(world, HANA, "event", "create", name="Season 1", transfers=True)
+    await sub(world, HANA, "event", "add", player=ALICE)
+    await sub(world, HANA, "event", "add", player=BOB)
+    await world.slash(HANA, "grant", player=ALICE, amount=5, reason="bonus")
+
+
+async def balance(world: World, person: Any) -> str:
+    (shown,) = await world.slash(CAROL, "garnets", player=person)
+    return shown.content
+
+
+async def test_transfer_acknowledged_too_late_books_nothing_and_the_retry_once(
+        world: World) -> None:
+    await _season(world)
+    before = await balance(world, BOB)
+    # Delivered 3.5 s after Alice sent it: Discord no longer takes the acknowledgement.
+    calls = await world._feed(lambda: world.state.parse_interaction_create(world.fake.slash(
+        world.bot.tree, ALICE, "transfer", to=BOB, amount=2, reason="deal", ago=3.5)))
+    assert calls[0].callback_type == 5 and calls[0].status == 404
+    assert calls[0].response["code"] == 10062
+    assert await balance(world, BOB) == before  # nothing booked, no crash
+    # "The application did not respond": Alice tries again, a new interaction.
+    gave = sends(await world.slash(ALICE, "transfer", to=BOB, amount=2, reason="deal"))
+    assert [c.content[:40] for c in gave] == [f"💎 <@{ALICE.id}> gave <@{BOB.id}> 2 garnets"[:40]]
+    assert "**2 garnets**" in await balance(world, BOB)
+
+
+async def test_the_same_transfer_delivered_twice_books_once(world: World) -> None:
+    await _season(world)
+    payload = world.fake.slash(world.bot.tree, ALICE, "transfer", to=BOB, amount=2,
+                               reason="deal")
+    first = await world._feed(lambda: world.state.parse_interaction_create(payload))
+    again = await world._feed(lambda: world.state.parse_interaction_create(payload))
+    assert [c.ok for c in first] == [True, True]
+    # Discord refuses a second acknowledgement of one interaction; nothing is booked.
+    assert again[0].status == 400 and again[0].response["code"] == 40060
+    assert "**2 garnets**" in await balance(world, BOB)
+
+
+async def test_a_500_on_the_transfer_answer_is_retried_and_books_once(world: World) -> None:
+    await _season(world)
+    world.fake.fail("POST", "/webhooks/{webhook_id}/{webhook_token}", 500)
+    calls = await world.slash(ALICE, "transfer", to=BOB, amount=2, reason="deal")
+    follow = [c for c in calls if c.path == "/webhooks/{webhook_id}/{webhook_token}"]
+    assert [c.status for c in follow] == [500, 200]
+    assert "gave" in follow[1].content
+    assert "**2 garnets**" in await balance(world, BOB)
+
+
+@pytest.mark.parametrize(("group", "name", "values"), [
+    (None, "grant", {"player": BOB, "amount": 1, "reason": "r"}),
+    (None, "fine", {"player": ALICE, "amount": 1, "reason": "r"}),
+    ("priority", "set", {"player": BOB, "rank": 1}),
+    ("event", "remove", {"player": BOB}),
+])
+async def test_host_writes_defer_first_and_a_late_one_writes_nothing(
+        world: World, group: str | None, name: str, values: dict[str, Any]) -> None:
+    from tests.bot.test_discord_economy import feed
+    await _season(world)
+    before = sends(await world.slash(CAROL, "leaderboard"))[0].content
+
+    def late() -> dict[str, Any]:
+        if group is None:
+            return world.fake.slash(world.bot.tree, HANA, name, ago=4, **values)
+        return world.fake.subcommand(world.bot.tree, HANA, group, name, CHANNEL_ID, ago=4,
+                                     **values)
+
+    calls = await feed(world, late())
+    assert [(c.callback_type, c.status) for c in calls] == [(5, 404)]
+    assert sends(await world.slash(CAROL, "leaderboard"))[0].content == before
+
+
+async def test_pause_and_extend_defer_first_and_a_late_one_writes_nothing(
+        world: World) -> None:
+    await challenge_accepted(world)
+    for name, values in (("pause", {"reason": "lunch"}), ("extend", {"seconds": 30})):
+        calls = await world._feed(lambda n=name, v=values: world.state.parse_interaction_create(
+            world.fake.slash(world.bot.tree, HANA, n, ago=4, **v)))
+        assert [(c.callback_type, c.status) for c in calls] == [(5, 404)], name
+    assert not world.live().paused
+    (paused,) = sends(await world.slash(HANA, "pause", reason="lunch"))
+    assert "is paused by" in paused.content and world.live().paused
