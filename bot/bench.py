@@ -259,7 +259,10 @@ class Bench:
             bot._connection.parse_message_create(payload)
             self.moves += 1
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(event.wait(), BOARD_WAIT)
+                # Not past the end of the run by more than a few seconds: a backlog
+                # behind the global limit would otherwise hold the run open.
+                await asyncio.wait_for(event.wait(), max(1.0, min(
+                    BOARD_WAIT, self.stop_at + 5.0 - time.perf_counter())))
             await asyncio.sleep(self.rng.uniform(low, high))
 
     async def lag_monitor(self) -> None:
