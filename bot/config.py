@@ -8,10 +8,12 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from dotenv import load_dotenv
 
-from bot.core.shards import MAX_SHARDS, Shards, parse_ids
+if TYPE_CHECKING:  # imported when used: `python -m bot tournament` loads no more of bot/
+    from bot.core.shards import Shards
 
 
 class ConfigError(ValueError):
@@ -68,6 +70,8 @@ class Settings:
     @property
     def shards(self) -> Shards:
         """The shards whose matches this process runs (leased), 0 of 1 without sharding."""
+        from bot.core.shards import Shards
+
         if self.shard_count is None:
             return Shards()
         return Shards(self.shard_count, self.shard_ids or tuple(range(self.shard_count)))
@@ -101,6 +105,8 @@ class Settings:
 
 def _shards() -> tuple[int | None, tuple[int, ...] | None]:
     """SHARD_COUNT and SHARD_IDS, checked together."""
+    from bot.core.shards import MAX_SHARDS, parse_ids
+
     raw_ids = os.environ.get("SHARD_IDS", "").strip()
     if not os.environ.get("SHARD_COUNT", "").strip():
         if raw_ids:

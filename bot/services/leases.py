@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import delete, update
+from sqlalchemy import Select, delete, select, update
 from sqlalchemy.engine import CursorResult
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
@@ -117,6 +117,11 @@ class Leases:
     @property
     def renew_every(self) -> float:
         return self.seconds / 3
+
+    def mine(self) -> Select[str]:
+        """The keys of the leases this process still holds, as a subquery (a write
+        limited to them is fenced without a round trip)."""
+        return select(Lease.key).where(Lease.key.in_(self.keys), Lease.owner == self.me.id)
 
     def runs(self, guild_id: str) -> bool:
         """Does this process run ``guild_id``'s matches now (its shard, lease held)?"""

@@ -145,13 +145,17 @@ class Lifecycle:
             # leases are renewed with it, or on their own every ``renew_every``.
             now = self.kit.now()
             running = any(not live.paused for live in self.kit.live)
-            if not leases.lost and (running or now >= self._renewed + leases.renew_every):
+            renew = now >= self._renewed + leases.renew_every - 1e-9
+            if not leases.lost and (running or renew):
                 async with self.kit.db.engine.begin() as conn:
-                    if await leases.renew_in(conn) and running:
+                    kept = True
+                    if renew:
+                        kept = await leases.renew_in(conn)
+                        self._renewed = now
+                    if kept and running:  # only the heartbeats of leases still ours
                         await conn.execute(update(Heartbeat)
-                                           .where(Heartbeat.instance.in_(leases.keys))
+                                           .where(Heartbeat.instance.in_(leases.mine()))
                                            .values(at=now))
-                self._renewed = now
             if not leases.lost:
                 self._schedule_heartbeat()
 
