@@ -58,6 +58,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="bench --practice: the games, comma-separated")
     parser.add_argument("--level", type=int, default=5, choices=range(1, 6),
                         help="bench --practice: the computer's level")
+    from bot.bench import add_arguments as bench_arguments
+
+    bench_arguments(parser)
     parser.add_argument("--to", metavar="URL",
                         help="migrate-db: the database to copy into (empty, or --force)")
     parser.add_argument("--force", action="store_true",
@@ -65,6 +68,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=1000, metavar="ROWS",
                         help="migrate-db: rows per insert (default 1000)")
     args = parser.parse_args(argv)
+    if args.command == "bench" and args.practice:
+        from bot.bench_practice import main as practice_main
+
+        return practice_main([g.strip() for g in args.games.split(",")][:8], args.level,
+                             args.seconds, args.json)
+    if args.command == "bench" and not args.queries:
+        from bot.bench import main as bench_main
+
+        return bench_main(args)
     if args.command == "migrate-db" and not args.to:
         parser.error("migrate-db needs --to URL, the database to copy into")
     try:
@@ -84,15 +96,6 @@ def main(argv: list[str] | None = None) -> int:
         from bot.bench_queries import main as queries_main
 
         return queries_main(args.json)
-    if args.command == "bench" and args.practice:
-        from bot.bench_practice import main as practice_main
-
-        return practice_main([g.strip() for g in args.games.split(",")][:8], args.level,
-                             args.seconds, args.json)
-    if args.command == "bench":
-        from bot.bench import main as bench_main
-
-        return bench_main(args.dms or [200, 1000], args.seconds, args.json)
     setup_logging(settings.log_level if settings.discord_token and not args.console
                   else "WARNING")
     try:

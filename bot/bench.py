@@ -1,171 +1,480 @@
-"""``python -m bot bench``: many Death Matches at once in one process, on SQLite.
+"""``python -m bot bench``: concurrent Cairo Corridor Death Matches, through the real
+Discord adapter on the real clock (README, "Running at scale" > "Benchmark").
 
-For each size (default 200 and 1,000 concurrent DMs) it starts that many Cairo
-Corridor DMs on a fresh database file, each in its own channel, and lets simulated
-players answer every 2 s (with a little jitter) with a random legal move, for a
-fixed time on the real clock. It reports:
+The bot (``GarnetBot``, built by the composition root) logs in to the transport-level
+Discord fake (``bot.testing.discord_fake``, installed on real time): every board is a
+multipart upload with its PNG, discord.py's rate limiter runs, and the fake answers as
+Discord would, 429 included, with the global limit of 50 requests per second. Its
+render workers are all started and warmed before anything is measured.
 
-- latency from a message received to the board image ready to send (p50/p99/max),
-  i.e. parse, apply, render in a worker process and commit, after the first round of
-  moves (warm-up);
-- event-loop lag: how late a 50 ms sleep wakes up;
-- reminder lateness: how long after its due instant each reminder was posted (the
-  DMs use a 3 s turn with reminders at 2 s and 1 s left so that reminders fall due
-  all the time);
-- memory: the process's resident set size at the end, and its peak.
+For each size, servers (50 DMs each, spread over every shard) get their DMs through
+``/dm`` (the slash command, default time control: 60 s turns, 36 banks of 5 s;
+reminders at 59, 50 and 45 s left so that they fall due at the realistic pace too).
+Then for ``--seconds`` the player to move in each DM types a random legal move after a
+think time (``--pace realistic``: 10–20 s at random; ``stress``: 2 s). A finished DM
+(result, reward, rating, the final board) is followed by a new one in its channel.
+
+Reported: the bot's own share of message→board latency (from the MESSAGE_CREATE handed
+to the client to the board's POST entering discord.py's HTTP client) and, separately,
+the time discord.py then waited on a rate limit before the POST reached the fake;
+moves and posts per second (against the global limit) and the 429s seen; reminder
+lateness; event-loop lag; resident memory of every process (the bot and each render
+worker, from /proc); games finished and the results, rewards and ratings the database
+holds for them. ``--processes N --shards K`` runs N bot processes (``--child``), each
+on its share of the K shards against one database, and adds their figures up.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import contextlib
+import dataclasses
 import json
+import os
 import random
-import resource
-import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from bot.app import build_services
+import discord
+import discord.http
+from sqlalchemy import text
+
+from bot.app import build_discord_bot as build_bot
+from bot.config import Settings
 from bot.core.clock import RealClock
-from bot.core.messages import Actor, Post
-from bot.core.timecontrol import TimeControl
-from bot.services.matches import MatchConfig
 from bot.store.db import open_database
+from bot.testing.discord_fake import FakeDiscord, RealTime
+from bot.testing.discord_world import GLOBAL_LIMIT, MESSAGES, Call, Person
+from bot.testing.fake_transport import Window
 from engine.registry import get_game
 
-MOVE_EVERY = 2.0
-HOST = Actor("bench-host", "Bench Host", roles=frozenset({"Host"}))
+PACES = {"realistic": (10.0, 20.0), "stress": (2.0, 2.0)}
+REMINDERS = "59,50,45"
+PER_SERVER = 50
+GUILD_BASE = 1_000  # guild ids are (GUILD_BASE + k) << 22: shard k % shards
+BOARD_WAIT = 120.0  # seconds a player waits for the board before moving on
 
 
-def _pct(values: list[float], q: float) -> float:
+def _pct(values: list[float], q: float) -> float | None:
     if not values:
-        return float("nan")
+        return None
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+    return round(ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] * 1000, 1)
 
 
-def _rss_mb() -> float:
-    try:
-        pages = int(Path("/proc/self/statm").read_text().split()[1])
-        return pages * resource.getpagesize() / 2**20
-    except OSError:
-        return float("nan")
+def _ms(values: list[float]) -> dict[str, float | None]:
+    return {"p50": _pct(values, 0.5), "p99": _pct(values, 0.99), "max": _pct(values, 1.0),
+            "n": len(values)}
 
 
-async def run_one(n: int, seconds: float, seed: int = 1,
-                  processes: int = 2) -> dict[str, Any]:
-    rng = random.Random(seed)
-    workdir = Path(tempfile.mkdtemp(prefix="garnet-bench-"))
-    db = await open_database(f"sqlite+aiosqlite:///{workdir / 'bench.db'}")
-    clock = RealClock()
-    delivered: list[Post] = []
+def _descendants(pid: int) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        kids = children.get(todo.pop(), [])
+        found += kids
+        todo += kids
+    return found
 
-    async def deliver(post: Post) -> None:
-        delivered.append(post)
 
-    host = build_services(db, clock, MatchConfig(render_processes=processes),
-                          deliver=deliver, rng=rng).matches
-    lateness: list[float] = []
-    host.kit.on_reminder = lateness.append
-    await host.start()
-    # Shorter than any host would set (build() refuses it), so reminders fall due.
-    tc = TimeControl(turn=3.0, banks=36, bank=5.0, turn_reminders=(2.0, 1.0))
-    game = get_game("cairo")
+def rss_mb(pids: list[int]) -> dict[str, float]:
+    """Resident memory (MB) of each process, from /proc/PID/statm."""
+    page = os.sysconf("SC_PAGE_SIZE")
+    out = {}
+    for pid in pids:
+        with contextlib.suppress(OSError, IndexError):
+            out[str(pid)] = round(int(Path(f"/proc/{pid}/statm").read_text().split()[1])
+                                  * page / 2**20, 1)
+    return out
 
-    async def new_dm(i: int) -> int:
-        players = [Actor(f"p{i}a", f"A{i}"), Actor(f"p{i}b", f"B{i}")]
-        response = await host.start_dm("bench", f"chan{i}", HOST, "cairo", players,
-                                       chooser="lots", tc=tc)
-        assert response.posts, response.reply
-        return max(host.live)
 
-    setup_started = time.perf_counter()
-    matches = [await new_dm(i) for i in range(n)]
-    setup_seconds = time.perf_counter() - setup_started
+@dataclasses.dataclass
+class Plan:
+    dms: int
+    pace: str
+    seconds: float
+    database: str | None
+    shards: int
+    shard_ids: tuple[int, ...]
+    render_processes: int
+    global_limit: int
+    seed: int
+    run_id: int
 
-    latencies: list[float] = []
-    lags: list[float] = []
-    finished = 0
-    stop_at = time.perf_counter() + seconds
-    # The first round of moves is not counted: every DM's clock has been running
-    # since set-up, and the process pool and caches are still settling.
-    warm = stop_at - seconds + MOVE_EVERY
 
-    async def lag_monitor() -> None:
-        while time.perf_counter() < stop_at:
-            before = time.perf_counter()
+class Bench:
+    def __init__(self, plan: Plan) -> None:
+        self.plan = plan
+        self.rng = random.Random(plan.seed)
+        self.game = get_game("cairo")
+        self.fake = FakeDiscord(RealTime(), keep_calls=False)
+        self.fake.global_window = Window(plan.global_limit, GLOBAL_LIMIT[1])
+        self.sent_at: dict[int, float] = {}  # channel -> the move's MESSAGE_CREATE handed
+        self.entered: dict[int, float] = {}  # channel -> the board entered discord.py
+        self.arrived: dict[int, asyncio.Event] = {}
+        self.own: list[float] = []
+        self.limited: list[float] = []
+        self.lags: list[float] = []
+        self.lateness: list[float] = []
+        self.posts = 0
+        self.too_many = 0
+        self.moves = 0
+        self.finished = 0
+        self.measuring = False
+        self.stop_at = 0.0
+        self.peak: dict[str, float] = {}
+        self.channels: list[tuple[int, int, Person, Person, Person]] = []
+
+    # ---- the fake's side ------------------------------------------------------------
+
+    def observe(self, call: Call, arrived: float) -> None:
+        if not self.measuring:
+            return
+        self.posts += 1
+        if call.status == 429:
+            self.too_many += 1
+            return
+        if (call.method, call.path) != ("POST", MESSAGES) or not call.files:
+            return
+        channel = int(call.url.rstrip("/").split("/")[-2])
+        sent = self.sent_at.pop(channel, None)
+        entered = self.entered.pop(channel, None)
+        if sent is not None and entered is not None:
+            self.own.append(entered - sent)
+            self.limited.append(arrived - entered)
+        if channel in self.arrived:
+            self.arrived[channel].set()
+
+    def wrap_http(self) -> Any:
+        """Stamp when each board's POST enters discord.py's HTTP client (its limiter
+        and retries are what follows)."""
+        original = discord.http.HTTPClient.request
+        bench = self
+
+        async def request(client: Any, route: Any, **kwargs: Any) -> Any:
+            if route.method == "POST" and kwargs.get("files") and route.channel_id:
+                channel = int(route.channel_id)
+                if channel in bench.sent_at and channel not in bench.entered:
+                    bench.entered[channel] = time.perf_counter()
+            return await original(client, route, **kwargs)
+
+        setattr(discord.http.HTTPClient, "request", request)  # noqa: B010
+        return original
+
+    # ---- set-up ----------------------------------------------------------------------
+
+    def servers(self) -> None:
+        """The servers on this process's shards, 50 DMs' channels and players each."""
+        plan = self.plan
+        per_shard = max(1, -(-plan.dms // (PER_SERVER * plan.shards)))
+        base = GUILD_BASE + plan.run_id * 10_000
+        made = 0
+        for k in range(per_shard * plan.shards):
+            shard = k % plan.shards
+            gid = ((base + k) << 22) | 1
+            count = min(PER_SERVER, -(-plan.dms // plan.shards) - (k // plan.shards)
+                        * PER_SERVER)
+            if shard not in plan.shard_ids or count <= 0:
+                continue
+            host = Person(gid + 2, f"Host{k}", ())
+            role = gid + 3
+            members: dict[Person, tuple[int, ...]] = {host: (role,)}
+            channels = [gid + 10 + 3 * i for i in range(count)]
+            for i, channel in enumerate(channels):
+                a = Person(gid + 11 + 3 * i, f"A{k}x{i}")
+                b = Person(gid + 12 + 3 * i, f"B{k}x{i}")
+                members.update({a: (), b: ()})
+                self.channels.append((gid, channel, host, a, b))
+            self.fake.add_server(gid, f"Bench {k}", channels, role, members)
+            made += count
+
+    async def warm(self, bot: Any) -> None:
+        """Start every render worker and let it draw each game once (its initializer)
+        before anything is measured."""
+        pool = bot.services.matches.kit.renderer._pool
+        if pool is None:
+            return
+        loop = asyncio.get_running_loop()
+        jobs = [loop.run_in_executor(pool, time.sleep, 1.0)
+                for _ in range(self.plan.render_processes)]
+        await asyncio.gather(*jobs)
+
+    def live_in(self, bot: Any, channel: int) -> Any:
+        for live in bot.services.matches.live.values():
+            if live.channel_id == str(channel):
+                return live
+        return None
+
+    async def start_dm(self, bot: Any, entry: tuple[int, int, Person, Person, Person]
+                       ) -> bool:
+        _gid, channel, host, a, b = entry
+        payload = self.fake.slash(bot.tree, host, "dm", channel_id=channel, game="cairo",
+                                  player1=a, player2=b, chooser="lots", reminders=REMINDERS)
+        bot._connection.parse_interaction_create(payload)
+        for _ in range(600):
             await asyncio.sleep(0.05)
-            lags.append(time.perf_counter() - before - 0.05)
+            live = self.live_in(bot, channel)
+            if live is not None and live.to_move is not None:
+                return True
+        return False
 
-    async def player(i: int) -> None:
-        nonlocal finished
-        match_id = matches[i]
-        await asyncio.sleep(rng.uniform(0, MOVE_EVERY))
-        while time.perf_counter() < stop_at:
-            live = host.live.get(match_id)
+    # ---- the run ---------------------------------------------------------------------
+
+    async def player(self, bot: Any, entry: tuple[int, int, Person, Person, Person]
+                     ) -> None:
+        _gid, channel, _host, a, b = entry
+        people = {str(a.id): a, str(b.id): b}
+        low, high = PACES[self.plan.pace]
+        event = self.arrived.setdefault(channel, asyncio.Event())
+        await asyncio.sleep(self.rng.uniform(0, high))
+        while time.perf_counter() < self.stop_at:
+            live = self.live_in(bot, channel)
             if live is None:
-                finished += 1
-                match_id = matches[i] = await new_dm(i)
+                self.finished += 1
+                if not await self.start_dm(bot, entry):
+                    return
                 continue
             seat = live.to_move
             if seat is None:
-                await asyncio.sleep(0.1)
+                await asyncio.sleep(0.2)
                 continue
-            move = game.notation(rng.choice(game.legal_moves(live.state)))
-            actor = Actor(live.users[seat], live.names[seat])
+            move = self.game.notation(self.rng.choice(self.game.legal_moves(live.state)))
+            event.clear()
+            payload = self.fake.message_create(people[live.users[seat]], move,
+                                               channel_id=channel)
+            self.sent_at[channel] = time.perf_counter()
+            self.entered.pop(channel, None)
+            bot._connection.parse_message_create(payload)
+            self.moves += 1
+            with contextlib.suppress(TimeoutError):
+                # Not past the end of the run by more than a few seconds: a backlog
+                # behind the global limit would otherwise hold the run open.
+                await asyncio.wait_for(event.wait(), max(1.0, min(
+                    BOARD_WAIT, self.stop_at + 5.0 - time.perf_counter())))
+            await asyncio.sleep(self.rng.uniform(low, high))
+
+    async def lag_monitor(self) -> None:
+        pids = [os.getpid()]
+        last_rss = 0.0
+        while time.perf_counter() < self.stop_at:
+            before = time.perf_counter()
+            await asyncio.sleep(0.05)
+            self.lags.append(time.perf_counter() - before - 0.05)
+            if before - last_rss > 2.0:
+                last_rss = before
+                for pid, mb in rss_mb(pids + _descendants(os.getpid())).items():
+                    self.peak[pid] = max(self.peak.get(pid, 0.0), mb)
+
+    async def run(self) -> dict[str, Any]:
+        plan = self.plan
+        workdir = Path(tempfile.mkdtemp(prefix="garnet-bench-"))
+        url = plan.database or f"sqlite+aiosqlite:///{workdir / 'bench.db'}"
+        db = await open_database(url)
+        settings = dataclasses.replace(
+            Settings.from_env(env_file=None), discord_token="bench", database_url=url,
+            host_role="Host", image_dir=workdir, command_guild=None,
+            instance=f"bench-{os.getpid()}", render_processes=plan.render_processes,
+            shard_count=plan.shards, shard_ids=plan.shard_ids)
+        self.servers()
+        self.fake.observe = self.observe
+        self.fake.install(real_time=True)
+        original = self.wrap_http()
+        bot = build_bot(settings, db, clock=RealClock())
+        try:
+            await bot.login("bench")
+            bot.services.matches.kit.on_reminder = self._reminded
+            for gid in {entry[0] for entry in self.channels}:
+                self.fake._dispatch("GUILD_CREATE", self.fake.guild_payload(gid))
+            await asyncio.sleep(0.5)
+            await self.warm(bot)
             started = time.perf_counter()
-            response = await host.typed(live.guild_id, f"chan{i}", actor, move)
-            if response.posts and response.posts[0].image is not None and started >= warm:
-                latencies.append(time.perf_counter() - started)
-            await asyncio.sleep(MOVE_EVERY * rng.uniform(0.9, 1.1))
+            ok = 0
+            for i in range(0, len(self.channels), 20):
+                batch = self.channels[i:i + 20]
+                ok += sum(await asyncio.gather(*(self.start_dm(bot, e) for e in batch)))
+            setup = time.perf_counter() - started
+            self.measuring = True
+            begin = time.perf_counter()
+            self.stop_at = begin + plan.seconds
+            await asyncio.gather(self.lag_monitor(),
+                                 *(self.player(bot, e) for e in self.channels))
+            elapsed = time.perf_counter() - begin
+            self.measuring = False
+            pids = [os.getpid(), *_descendants(os.getpid())]
+            memory = rss_mb(pids)
+            await asyncio.sleep(1.0)  # the last results being written
+        finally:
+            await bot.close()
+            self.fake.uninstall()
+            setattr(discord.http.HTTPClient, "request", original)  # noqa: B010
+        booked = await self.booked(db, {str(e[0]) for e in self.channels})
+        await db.close()
+        return {
+            "dms": plan.dms, "started": ok, "pace": plan.pace,
+            "database": "postgresql" if url.startswith("postgresql") else "sqlite",
+            "shards": list(plan.shard_ids), "seconds": round(elapsed, 1),
+            "setup_seconds": round(setup, 1), "moves": self.moves,
+            "moves_per_second": round(self.moves / elapsed, 1),
+            "posts": self.posts, "posts_per_second": round(self.posts / elapsed, 1),
+            "global_limit": plan.global_limit, "429s": self.too_many,
+            "bot_latency_ms": _ms(self.own), "rate_limit_wait_ms": _ms(self.limited),
+            "reminder_late_ms": _ms(self.lateness), "loop_lag_ms": _ms(self.lags),
+            "memory_mb": {"processes": len(memory), "total": round(sum(memory.values()), 1),
+                          "main": memory.get(str(os.getpid())), "each": memory,
+                          "peak_total": round(sum(self.peak.values()), 1)},
+            "games_finished": self.finished, **booked,
+            "samples": {"own": self.own, "limited": self.limited,
+                        "late": self.lateness, "lags": self.lags},
+        }
 
-    await asyncio.gather(lag_monitor(), *(player(i) for i in range(n)))
-    await host.stop()
-    await db.close()
-    return {
-        "dms": n,
-        "seconds": seconds,
-        "setup_seconds": round(setup_seconds, 1),
-        "moves": len(latencies),
-        "moves_per_second": round(len(latencies) / (seconds - MOVE_EVERY), 1),
-        "games_finished": finished,
-        "latency_ms": {k: round(v * 1000, 1) for k, v in (
-            ("p50", _pct(latencies, 0.5)), ("p99", _pct(latencies, 0.99)),
-            ("max", max(latencies, default=float("nan"))))},
-        "loop_lag_ms": {k: round(v * 1000, 1) for k, v in (
-            ("p50", _pct(lags, 0.5)), ("p99", _pct(lags, 0.99)),
-            ("max", max(lags, default=float("nan"))))},
-        "reminders": len(lateness),
-        "reminder_late_ms": {k: round(v * 1000, 1) for k, v in (
-            ("p50", _pct(lateness, 0.5)), ("p99", _pct(lateness, 0.99)),
-            ("max", max(lateness, default=float("nan"))),
-            ("mean", statistics.fmean(lateness) if lateness else float("nan")))},
-        "rss_mb": round(_rss_mb(), 1),
-        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-    }
+    def _reminded(self, late: float) -> None:
+        if self.measuring:
+            self.lateness.append(late)
+
+    async def booked(self, db: Any, guilds: set[str]) -> dict[str, int]:
+        """What the database holds for this run's servers: finished DMs, results,
+        rewards and rating changes."""
+        marks = ",".join(f"'{g}'" for g in sorted(guilds)) or "''"
+        queries = {
+            "finished_in_db": f"SELECT count(*) FROM matches WHERE guild_id IN ({marks}) "
+                              "AND finished_at IS NOT NULL AND kind = 'dm'",
+            "results": f"SELECT count(*) FROM match_results WHERE guild_id IN ({marks})",
+            "rewards": f"SELECT count(*) FROM ledger_entries WHERE guild_id IN ({marks}) "
+                       "AND match_id IS NOT NULL",
+            "rating_changes": "SELECT count(*) FROM rating_changes r JOIN matches m ON "
+                              f"m.id = r.match_id WHERE m.guild_id IN ({marks})",
+        }
+        out = {}
+        async with db.engine.connect() as conn:
+            for key, sql in queries.items():
+                out[key] = int((await conn.execute(text(sql))).scalar_one())
+        return out
 
 
-def main(sizes: list[int], seconds: float, as_json: bool = False) -> int:
+# ---- several processes ----------------------------------------------------------------
+
+
+def _merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    first = parts[0]
+    samples = {k: [v for p in parts for v in p["samples"][k]] for k in first["samples"]}
+    summed = ("started", "moves", "moves_per_second", "posts", "posts_per_second",
+              "global_limit", "429s", "games_finished", "finished_in_db", "results",
+              "rewards", "rating_changes")
+    out = {**first, **{k: round(sum(p[k] for p in parts), 1) for k in summed}}
+    out["processes"] = len(parts)
+    out["shards"] = sorted(s for p in parts for s in p["shards"])
+    out["bot_latency_ms"] = _ms(samples["own"])
+    out["rate_limit_wait_ms"] = _ms(samples["limited"])
+    out["reminder_late_ms"] = _ms(samples["late"])
+    out["loop_lag_ms"] = _ms(samples["lags"])
+    out["memory_mb"] = {"processes": sum(p["memory_mb"]["processes"] for p in parts),
+                        "total": round(sum(p["memory_mb"]["total"] for p in parts), 1),
+                        "peak_total": round(sum(p["memory_mb"]["peak_total"] for p in parts),
+                                            1)}
+    out["samples"] = samples
+    return out
+
+
+def run_processes(plan: Plan, processes: int) -> dict[str, Any]:
+    """``processes`` children (``--child``), the shards dealt round-robin; the global
+    limit is one bot's, so each child's fake allows its share of it."""
+    children = []
+    for n in range(processes):
+        ids = [s for s in range(plan.shards) if s % processes == n]
+        cmd = [sys.executable, "-m", "bot", "bench", "--child", "--dms", str(plan.dms),
+               "--pace", plan.pace, "--seconds", str(plan.seconds), "--shards",
+               str(plan.shards), "--shard-ids", ",".join(map(str, ids)),
+               "--render-processes", str(plan.render_processes), "--global-limit",
+               str(max(1, plan.global_limit // processes)), "--seed", str(plan.seed + n),
+               "--run-id", str(plan.run_id)]
+        if plan.database:
+            cmd += ["--database", plan.database]
+        children.append(subprocess.Popen(cmd, stdout=subprocess.PIPE))
+    parts = []
+    for child in children:
+        out, _ = child.communicate()
+        if child.returncode != 0:
+            raise SystemExit(f"a bench process failed ({child.returncode})")
+        parts.append(json.loads(out.decode().strip().splitlines()[-1]))
+    return _merge(parts)
+
+
+def describe(r: dict[str, Any]) -> str:
+    lat, lim, rem, lag, mem = (r["bot_latency_ms"], r["rate_limit_wait_ms"],
+                               r["reminder_late_ms"], r["loop_lag_ms"], r["memory_mb"])
+    return (f"{r['dms']} DMs, {r['pace']} pace, {r['database']}, "
+            f"{r.get('processes', 1)} process(es), shards {r['shards']}, {r['seconds']} s "
+            f"(set-up {r['setup_seconds']} s, {r['started']} DMs started)\n"
+            f"  moves: {r['moves']} ({r['moves_per_second']}/s)\n"
+            f"  bot's share, message -> board POST: p50 {lat['p50']} ms, p99 {lat['p99']} ms"
+            f" (n={lat['n']})\n"
+            f"  waiting on rate limits after that: p50 {lim['p50']} ms, p99 {lim['p99']} ms,"
+            f" max {lim['max']} ms\n"
+            f"  posts: {r['posts']} ({r['posts_per_second']}/s against the global "
+            f"{r['global_limit']}/s), 429s: {r['429s']}\n"
+            f"  reminders: {rem['n']}, late by p50 {rem['p50']} ms, p99 {rem['p99']} ms, "
+            f"max {rem['max']} ms\n"
+            f"  event-loop lag: p50 {lag['p50']} ms, p99 {lag['p99']} ms, max {lag['max']} ms\n"
+            f"  memory: {mem['total']} MB in {mem['processes']} processes "
+            f"(peak {mem['peak_total']} MB)\n"
+            f"  games finished: {r['games_finished']}; in the database: "
+            f"{r['finished_in_db']} finished, {r['results']} results, {r['rewards']} "
+            f"rewards, {r['rating_changes']} rating changes\n"
+            f"  load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--pace", choices=sorted(PACES), default="realistic",
+                        help="bench: think time per move, 10-20 s or 2 s")
+    parser.add_argument("--processes", type=int, default=1, help="bench: bot processes")
+    parser.add_argument("--shards", type=int, default=1, help="bench: shard count")
+    parser.add_argument("--shard-ids", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--render-processes", type=int, default=2,
+                        help="bench: render workers per bot process")
+    parser.add_argument("--global-limit", type=int, default=GLOBAL_LIMIT[0],
+                        help=argparse.SUPPRESS)
+    parser.add_argument("--seed", type=int, default=1, help=argparse.SUPPRESS)
+    parser.add_argument("--run-id", type=int, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--quick", action="store_true",
+                        help="bench: 6 DMs, stress pace, 4 s (the test suite)")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+
+
+def main(args: argparse.Namespace) -> int:
+    sizes: list[int] = args.dms or [200, 1000]
+    seconds, pace = args.seconds, args.pace
+    if args.quick:
+        sizes, seconds, pace = args.dms or [6], min(seconds, 4.0), "stress"
+    run_id = args.run_id if args.run_id is not None else int(time.time()) % 100_000
     results = []
-    for n in sizes:
-        result = asyncio.run(run_one(n, seconds))
+    for i, n in enumerate(sizes):
+        ids = (tuple(int(s) for s in args.shard_ids.split(",")) if args.shard_ids
+               else tuple(range(args.shards)))
+        plan = Plan(n, pace, seconds, args.database, args.shards, ids,
+                    args.render_processes, args.global_limit, args.seed, run_id + i)
+        if args.processes > 1:
+            result = run_processes(plan, args.processes)
+        else:
+            result = asyncio.run(Bench(plan).run())
+        if args.child:
+            print(json.dumps(result))
+            return 0
+        result.pop("samples")
         results.append(result)
-        if not as_json:
-            lat, lag, rem = result["latency_ms"], result["loop_lag_ms"], result["reminder_late_ms"]
-            print(f"{n} DMs, {seconds:g} s: {result['moves']} moves "
-                  f"({result['moves_per_second']}/s), {result['games_finished']} games finished\n"
-                  f"  message -> board ready: p50 {lat['p50']} ms, p99 {lat['p99']} ms, "
-                  f"max {lat['max']} ms\n"
-                  f"  event-loop lag: p50 {lag['p50']} ms, p99 {lag['p99']} ms, "
-                  f"max {lag['max']} ms\n"
-                  f"  reminders: {result['reminders']}, late by p50 {rem['p50']} ms, "
-                  f"p99 {rem['p99']} ms, max {rem['max']} ms\n"
-                  f"  memory: {result['rss_mb']} MB resident, peak {result['peak_rss_mb']} MB\n"
-                  f"  (setup of {n} DMs took {result['setup_seconds']} s)")
-            sys.stdout.flush()
-    if as_json:
+        if not args.json:
+            print(describe(result), flush=True)
+    if args.json:
         print(json.dumps(results, indent=2))
     return 0

@@ -1,0 +1,527 @@
+"""Discord, replaced below discord.py's HTTP client, for testing the adapter end to end.
+
+**Transport.** ``install`` replaces ``aiohttp.ClientSession.request``: every request
+discord.py makes, the bot token's REST calls (``HTTPClient.request``: messages,
+threads, command sync) and the interactions' callbacks and follow-ups
+(``AsyncWebhookAdapter.request``), is answered in process by ``FakeDiscord`` with the
+status, headers and JSON body Discord would send. So discord.py's own machinery runs in
+every test: its rate limiter (buckets from the ``X-RateLimit-*`` headers, waits on
+``retry_after`` after a 429, the global limit), its retries of 500/502/504 and its
+error mapping (``HTTPException``, ``Forbidden``, ``NotFound``, ``DiscordServerError``
+with Discord's JSON error codes). Each request is recorded as a ``Call`` (route
+template, JSON body, attached files, the answer and its status).
+
+**Time.** With a clock (the tests' ``VirtualClock``), ids are snowflakes of its time,
+and discord.py never sleeps for real: while installed, the ``asyncio`` that
+``discord.http``, ``discord.webhook.async_`` and ``discord.state`` use is
+``fake_transport.VirtualAsyncio`` (``sleep``, ``wait``, ``wait_for`` and the loop's
+``time()`` on the virtual clock). A rate-limit wait or retry back-off first lets the
+other ready tasks run, then moves the virtual clock to its end (running the bot's timers
+due on the way), as real time would pass. ``fake.asyncio.slept`` lists those waits.
+
+**What Discord does here** (all on the virtual clock):
+
+- Rate limits: every answer carries ``X-RateLimit-Limit/Remaining/Reset/Reset-After/
+  Bucket``. Posting messages is limited to 5 per 5 s per channel, any other route to
+  50 per second per major parameter; requests with the bot's token (not interaction
+  callbacks and follow-ups) to 50 per second in all (the global limit). Beyond that
+  the answer is a 429 with ``retry_after`` (``"global": true`` for the global one).
+- ``fail(method, path, status, code, message, times, retry_after, is_global,
+  channel_id=)``: the next ``times`` requests matching answer that error.
+- Permissions per channel: ``deny(channel_id, *names)`` / ``allow(...)`` set the
+  channel's overwrites for the bot (a thread inherits its parent's); posts answer
+  403 50001 Missing Access without View Channel, 403 50013 Missing Permissions without
+  Send Messages (in Threads), Attach Files (with files) or Create Public Threads. The
+  interaction's ``app_permissions`` reflects them (and ``bot_permissions``).
+- ``delete_channel(id)``: requests to it (and its threads) answer 404 10003 Unknown
+  Channel; CHANNEL_DELETE / THREAD_DELETE goes through the client's parser.
+- Threads: creating one dispatches THREAD_CREATE. ``archive_thread(id)``: posting
+  unarchives it, as on Discord. ``lock_thread(id, archived=False)``: posts answer 403
+  160005 Thread is locked, or 50083 (operation not allowed on an archived thread)
+  when it is archived too. THREAD_UPDATE is dispatched for both.
+- Interactions: the initial response (callback) more than 3 s after the interaction's
+  snowflake time answers 404 10062 Unknown interaction, a second one 400 40060
+  (already acknowledged); follow-ups need an acknowledged interaction (404 10015) and
+  work for 15 minutes (401 50027 after). ``slash``/``press``/... take ``ago=`` to make
+  an interaction that was created that long before it is delivered.
+- Gateway: events go in through the client's own parsers (``state.parsers``), with
+  payloads shaped like the gateway's, so command trees, option resolution, members'
+  roles and permissions and dynamic buttons all run for real. ``disconnect()`` is what
+  discord.py dispatches when the websocket drops (``on_disconnect``), ``resume()``
+  RESUMED (``on_resumed``), ``new_session()`` READY and a GUILD_CREATE per server
+  (``on_guild_available``, then ``on_ready`` once no more come for 2 virtual seconds).
+  The client is attached when it logs in (or with ``attach``); settle after each.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import itertools
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import aiohttp
+import discord
+import discord.http
+import discord.state
+import discord.webhook.async_
+
+from bot.testing.discord_payloads import Payloads
+from bot.testing.discord_world import (
+    APP_ID,
+    BOT_ID,
+    CALLBACK,
+    EPHEMERAL,
+    FOLLOWUP_TIMEOUT,
+    GLOBAL_LIMIT,
+    GUILD_ID,
+    INTERACTION_TIMEOUT,
+    MESSAGE_LIMIT,
+    MESSAGES,
+    OSCAR,
+    OWNER_ID,
+    PEOPLE,
+    ROUTE_LIMIT,
+    SERVERS,
+    Call,
+    Failure,
+    Injected,
+    Person,
+    Server,
+    _Limited,
+    _limited,
+    user_payload,
+)
+from bot.testing.fake_transport import (
+    Exchange,
+    Request,
+    Response,
+    VirtualAsyncio,
+    Window,
+    Windows,
+    decode,
+)
+
+
+class RealTime:
+    """The fake's clock on real time (``python -m bot bench``): ids are snowflakes of
+    the wall clock, and discord.py's waits are real sleeps (``install(real_time=True)``)."""
+
+    def now(self) -> float:
+        return time.time()
+
+
+class FakeDiscord(Payloads):
+    def __init__(self, clock: Any = None, *, keep_calls: bool = True) -> None:
+        # The people and servers it knows (the tests' two by default; ``add_server``).
+        self.servers: dict[int, Server] = dict(SERVERS)
+        self.people: dict[int, Person] = {p.id: p for p in (*PEOPLE, OSCAR)}
+        # ``keep_calls=False``: record nothing (a long benchmark); ``observe`` still sees
+        # every call, with the moment it arrived.
+        self.keep_calls = keep_calls
+        self.observe: Callable[[Call, float], None] | None = None
+        # With a clock, ids are snowflakes of its time, as Discord's are of the moment
+        # the message or interaction was made (discord.py reads created_at from them).
+        self.clock = clock
+        self.calls: list[Call] = []
+        self.unexpected: list[str] = []
+        self._ids = itertools.count(700_000_000_000_000_001)
+        self._token_channel: dict[str, int] = {}
+        self._token_interaction: dict[str, int] = {}
+        self.acknowledged: set[str] = set()  # interaction tokens given their response
+        self.departed: set[int] = set()  # people who left: options resolve them as users only
+        # The bot's permissions per channel (every one where not said), less ``deny``.
+        self.bot_permissions: dict[int, discord.Permissions] = {}
+        self.denied: dict[int, set[str]] = {}
+        self.deleted: set[int] = set()
+        self.channels: dict[int, dict[str, Any]] = {
+            s.channel: self.channel_payload(s.channel) for s in self.servers.values()}
+        self.injected: list[Injected] = []
+        self.buckets = Windows()
+        self.global_window = Window(*GLOBAL_LIMIT)
+        self.asyncio = VirtualAsyncio(clock)
+        self.client: discord.Client | None = None
+        self._sessions = itertools.count(1)
+        self._undo: list[tuple[Any, str, Any]] = []
+
+    def now(self) -> float:
+        return float(self.clock.now()) if self.clock is not None else 0.0
+
+    def snowflake(self, ago: float = 0.0) -> int:
+        """A new id; with a clock, made ``ago`` seconds before its now."""
+        n = next(self._ids)
+        if self.clock is None:
+            return n
+        ms = int((self.clock.now() - ago) * 1000) - discord.utils.DISCORD_EPOCH
+        return (ms << 22) | (n & 0x3FFFFF)
+
+    def install(self, monkeypatch: Any = None, *, real_time: bool = False) -> None:
+        """Answer discord.py's HTTP requests and, unless ``real_time``, put its waits on
+        the virtual clock: until the test ends (``monkeypatch`` undoes it), or without
+        one until ``uninstall``. ``real_time`` (the benchmark): discord.py sleeps for
+        real, and the fake's clock should be ``RealTime()``."""
+        fake = self
+
+        def request(session: aiohttp.ClientSession, method: str, url: Any,
+                    **kwargs: Any) -> Exchange:
+            return Exchange(fake._exchange(method, url, kwargs))
+
+        login = discord.Client.login
+
+        async def attach_and_login(client: discord.Client, token: str) -> None:
+            fake.attach(client)
+            await login(client, token)
+
+        patches: list[tuple[Any, str, Any]] = [
+            (aiohttp.ClientSession, "request", request),
+            (discord.Client, "login", attach_and_login)]
+        if not real_time:
+            patches += [(module, "asyncio", self.asyncio) for module in (
+                discord.http, discord.webhook.async_, discord.state)]
+        for target, name, value in patches:
+            if monkeypatch is not None:
+                monkeypatch.setattr(target, name, value)
+            else:
+                self._undo.append((target, name, getattr(target, name)))
+                setattr(target, name, value)
+
+    def uninstall(self) -> None:
+        """Undo ``install`` made without ``monkeypatch``."""
+        while self._undo:
+            target, name, value = self._undo.pop()
+            setattr(target, name, value)
+
+    def add_server(self, guild_id: int, name: str, channels: Sequence[int], host_role: int,
+                   members: dict[Person, tuple[int, ...]]) -> None:
+        """Another server: its text channels, host role and members (with their roles)."""
+        self.servers[guild_id] = Server(guild_id, name, channels[0], host_role,
+                                        {p.id: (roles, None) for p, roles in members.items()})
+        for person in members:
+            self.people.setdefault(person.id, person)
+        for channel in channels:
+            self.channels[channel] = {**self.channel_payload(channels[0]), "id": str(channel),
+                                      "name": f"matches-{channel % 10_000}"}
+
+    def attach(self, client: discord.Client) -> None:
+        """The client whose gateway parsers the fake's events go through."""
+        self.client = client
+
+    # ---- injected failures, permissions, channels ---------------------------------------
+
+    def fail(self, method: str, path: str, status: int, code: int = 0, message: str = "",
+             times: int = 1, retry_after: float | None = None, is_global: bool = False,
+             *, channel_id: int | None = None) -> None:
+        """Answer the next ``times`` requests of ``method`` on the route template
+        ``path`` (in ``channel_id`` if given) with ``status`` and Discord's error body."""
+        if status == 429 and retry_after is None:
+            retry_after = 1.0
+        self.injected.append(Injected(method, path, status, code, message, times,
+                                      retry_after, is_global, channel_id))
+
+    def deny(self, channel_id: int, *names: str) -> None:
+        """Take permissions (``send_messages``, ``attach_files``...) from the bot in a
+        channel, as an overwrite for its member; CHANNEL_UPDATE tells the client."""
+        for name in names:
+            assert name in discord.Permissions.VALID_FLAGS, name
+        self.denied.setdefault(channel_id, set()).update(names)
+        self._overwrites_changed(channel_id)
+
+    def allow(self, channel_id: int, *names: str) -> None:
+        """Undo ``deny`` (every permission without names)."""
+        left = self.denied.get(channel_id, set())
+        left.difference_update(names or set(left))
+        self._overwrites_changed(channel_id)
+
+    def permissions(self, channel_id: int) -> discord.Permissions:
+        """The bot's permissions in a channel (a thread: those of its parent too)."""
+        perms = discord.Permissions(self.bot_permissions.get(
+            channel_id, discord.Permissions.all()).value)
+        channel = self.channels.get(channel_id) or {}
+        scopes = [channel_id]
+        if channel.get("parent_id"):
+            parent = int(channel["parent_id"])
+            scopes.append(parent)
+            perms = discord.Permissions(perms.value & self.bot_permissions.get(
+                parent, discord.Permissions.all()).value)
+        for scope in scopes:
+            for name in self.denied.get(scope, ()):
+                setattr(perms, name, False)
+        return perms
+
+    def _overwrites_changed(self, channel_id: int) -> None:
+        channel = self.channels.get(channel_id)
+        if channel is None or "thread_metadata" in channel:
+            return
+        deny = discord.Permissions.none()
+        for name in self.denied.get(channel_id, ()):
+            setattr(deny, name, True)
+        channel["permission_overwrites"] = [
+            {"id": str(BOT_ID), "type": 1, "allow": "0", "deny": str(deny.value)}
+        ] if deny.value else []
+        self._dispatch("CHANNEL_UPDATE", channel)
+
+    def delete_channel(self, channel_id: int) -> None:
+        """Delete a channel (and its threads) or a thread, as a server admin would."""
+        channel = self.channels[channel_id]
+        gone = [channel_id] + [i for i, c in self.channels.items()
+                               if c.get("parent_id") == str(channel_id)]
+        self.deleted.update(gone)
+        if "thread_metadata" in channel:
+            self._dispatch("THREAD_DELETE", {
+                "id": str(channel_id), "guild_id": channel["guild_id"],
+                "parent_id": channel["parent_id"], "type": channel["type"]})
+        else:
+            self._dispatch("CHANNEL_DELETE", channel)
+
+    def archive_thread(self, thread_id: int, archived: bool = True) -> None:
+        self.channels[thread_id]["thread_metadata"]["archived"] = archived
+        self._dispatch("THREAD_UPDATE", self.channels[thread_id])
+
+    def lock_thread(self, thread_id: int, archived: bool = False) -> None:
+        """Lock a thread (a moderator's doing); ``archived``: archive it as well."""
+        meta = self.channels[thread_id]["thread_metadata"]
+        meta["locked"] = True
+        meta["archived"] = archived or meta["archived"]
+        self._dispatch("THREAD_UPDATE", self.channels[thread_id])
+
+    # ---- the gateway ----------------------------------------------------------------
+
+    def _dispatch(self, event: str, data: dict[str, Any]) -> None:
+        """A gateway event through the attached client's own parser (if any)."""
+        if self.client is None:
+            return
+        if isinstance(self.client, discord.AutoShardedClient):
+            # The gateway of an auto-sharded client tags events with their shard.
+            count = self.client.shard_count or 1
+            guild = data.get("guild_id") or (data.get("id") if event == "GUILD_CREATE" else 0)
+            data = {**data, "__shard_id__": (int(guild or 0) >> 22) % count}
+        self.client._connection.parsers[event](data)
+
+    def disconnect(self) -> None:
+        """The websocket dropped: what discord.py dispatches (``on_disconnect``)."""
+        assert self.client is not None, "no client attached"
+        self.client.dispatch("disconnect")
+
+    def resume(self) -> None:
+        """The session resumed (RESUMED: ``on_resumed``); missed events follow."""
+        self._dispatch("RESUMED", {})
+
+    def new_session(self) -> None:
+        """A new session (READY, then GUILD_CREATE for each server the bot is in); an
+        auto-sharded client gets a READY per shard it runs."""
+        assert self.client is not None, "no client attached"
+        guilds = [g.id for g in self.client.guilds if g.id in self.servers] or [GUILD_ID]
+        sharded = isinstance(self.client, discord.AutoShardedClient)
+        count = (self.client.shard_count or 1) if sharded else 1
+        shard_ids = list(getattr(self.client, "shard_ids", None) or range(count))
+        state: Any = self.client._connection
+        if sharded and not state.shard_ids:
+            # What launching the shards sets (the tests log in without connecting).
+            state.shard_ids, state.shard_count = shard_ids, count
+        for shard in shard_ids if sharded else [0]:
+            mine = [g for g in guilds if (g >> 22) % count == shard]
+            ready: dict[str, Any] = {
+                "v": 10, "user": user_payload(BOT_ID, "garnet", bot=True),
+                "guilds": [{"id": str(g), "unavailable": True} for g in mine],
+                "session_id": f"session-{next(self._sessions)}",
+                "resume_gateway_url": "wss://gateway.discord.gg",
+                "application": {"id": str(APP_ID), "flags": 0},
+                "private_channels": [], "relationships": []}
+            if sharded:
+                ready["shard"] = [shard, count]
+            self._dispatch("READY", ready)
+            for guild in mine:
+                self._dispatch("GUILD_CREATE", self.guild_payload(guild))
+
+    # ---- REST answers -------------------------------------------------------------
+
+    async def _exchange(self, method: str, url: Any, kwargs: dict[str, Any]) -> Response:
+        await asyncio.sleep(0)  # the network
+        req = decode(method, url, kwargs)
+        call = Call(req.method, req.path, req.url, req.body, req.files, req.query)
+        if self.keep_calls:
+            self.calls.append(call)
+        arrived = time.perf_counter()
+        status, data, headers = self._serve(req)
+        call.status, call.response = status, data
+        if self.observe is not None:
+            self.observe(call, arrived)
+        return Response(method, req.url, status, data, headers)
+
+    def _serve(self, req: Request) -> tuple[int, Any, dict[str, str]]:
+        now = self.now()
+        window, bucket = self._bucket(req)
+        try:
+            self._inject(req)
+            if req.bot_token and not self.global_window.take(now):
+                raise _limited(self.global_window.reset_after(now), True)
+            if not window.take(now):
+                raise _limited(window.reset_after(now), False)
+            self._check(req)
+            data = self._respond(req)
+        except Failure as failure:
+            headers = self._limit_headers(window, bucket, now)
+            if isinstance(failure, _Limited):
+                headers.update(failure.headers)
+                return 429, failure.body, headers
+            return failure.status, {"code": failure.code, "message": failure.message}, headers
+        return (200 if data is not None else 204), data, self._limit_headers(window, bucket, now)
+
+    def _bucket(self, req: Request) -> tuple[Window, str]:
+        major = "+".join(req.params.get(k, "") for k in ("channel_id", "guild_id",
+                                                          "webhook_id", "webhook_token")
+                         if k in req.params)
+        limit = MESSAGE_LIMIT if (req.method, req.path) == ("POST", MESSAGES) else ROUTE_LIMIT
+        bucket = hashlib.sha1(f"{req.method} {req.path}".encode()).hexdigest()[:16]
+        return self.buckets.get((bucket, major), *limit), bucket
+
+    def _limit_headers(self, window: Window, bucket: str, now: float) -> dict[str, str]:
+        after = window.reset_after(now)
+        return {"X-RateLimit-Limit": str(window.limit),
+                "X-RateLimit-Remaining": str(max(0, window.limit - window.used)),
+                "X-RateLimit-Reset": f"{now + after:.3f}",
+                "X-RateLimit-Reset-After": f"{after:.3f}", "X-RateLimit-Bucket": bucket}
+
+    def _inject(self, req: Request) -> None:
+        channel = req.params.get("channel_id") or self._token_channel.get(
+            req.params.get("webhook_token", ""))
+        for injected in self.injected:
+            if (injected.method, injected.path) != (req.method, req.path):
+                continue
+            if injected.channel_id is not None and str(injected.channel_id) != str(channel):
+                continue
+            injected.times -= 1
+            if injected.times <= 0:
+                self.injected.remove(injected)
+            if injected.status == 429:
+                raise _limited(injected.retry_after or 0.0, injected.is_global)
+            raise Failure(injected.status, injected.code, injected.message)
+
+    def _check(self, req: Request) -> None:
+        """Refuse what Discord would: deleted channels, missing permissions, locked
+        threads, late or repeated interaction responses."""
+        token = req.params.get("webhook_token")
+        if req.path == CALLBACK and token is not None:
+            if self.clock is not None and self.now() - _created(
+                    int(req.params["webhook_id"])) > INTERACTION_TIMEOUT:
+                raise Failure(404, 10062)
+            if token in self.acknowledged:
+                raise Failure(400, 40060)
+        elif req.path.startswith("/webhooks/") and token in self._token_interaction:
+            if token not in self.acknowledged:
+                raise Failure(404, 10015)
+            if self.clock is not None and self.now() - _created(
+                    self._token_interaction[token]) > FOLLOWUP_TIMEOUT:
+                raise Failure(401, 50027)
+        if "channel_id" not in req.params or not req.bot_token:
+            return
+        channel_id = int(req.params["channel_id"])
+        if channel_id in self.deleted:
+            raise Failure(404, 10003)
+        channel = self.channels.get(channel_id)
+        perms = self.permissions(channel_id)
+        if not perms.view_channel:
+            raise Failure(403, 50001)
+        if req.method == "GET" or channel is None:
+            return
+        meta = channel.get("thread_metadata")
+        if meta is not None and meta["locked"]:
+            raise Failure(403, 50083 if meta["archived"] else 160005)
+        if (req.method, req.path) == ("POST", MESSAGES):
+            send = "send_messages_in_threads" if meta is not None else "send_messages"
+            if not getattr(perms, send) or (req.files and not perms.attach_files):
+                raise Failure(403, 50013)
+            if meta is not None and meta["archived"]:
+                meta["archived"] = False  # a post unarchives a thread
+        if req.path.endswith("/threads") and not perms.create_public_threads:
+            raise Failure(403, 50013)
+
+    def _respond(self, req: Request) -> Any:
+        key = (req.method, req.path)
+        params = req.params
+        body = req.body
+        if key == ("GET", "/users/@me"):
+            return user_payload(BOT_ID, "garnet", bot=True)
+        if key == ("GET", "/oauth2/applications/@me"):
+            return {"id": str(APP_ID), "name": "garnet", "description": "", "icon": None,
+                    "bot_public": True, "bot_require_code_grant": False,
+                    "owner": user_payload(OWNER_ID, "Owner"), "verify_key": "0" * 64,
+                    "flags": 0}
+        if req.method == "PUT" and req.path.startswith("/applications/"):
+            return [{**command, "id": str(self.snowflake()), "application_id": str(APP_ID),
+                     "version": "1"} for command in body]
+        if key == ("POST", MESSAGES):
+            return self.message_payload(int(params["channel_id"]), body, req.files)
+        if key == ("GET", "/guilds/{guild_id}/members/{member_id}"):
+            # A member looked up by id (people named several at once, by mention).
+            guild, member = int(params["guild_id"]), int(params["member_id"])
+            person = next((p for p in self.people.values() if p.id == member
+                           and p.id in self.servers[guild].members and p.id not in self.departed),
+                          None)
+            if person is None:
+                raise Failure(404, 10007)
+            return self.member_of(person, guild)
+        if key == ("POST", "/channels/{channel_id}/threads"):
+            thread = self.thread_payload(int(params["channel_id"]), body["name"])
+            self.channels[int(thread["id"])] = thread
+            self._dispatch("THREAD_CREATE", {**thread, "newly_created": True})
+            return thread
+        if key == ("PATCH", "/channels/{channel_id}"):
+            channel = self.channels[int(params["channel_id"])]
+            if "thread_metadata" in channel and "archived" in body:
+                channel["thread_metadata"]["archived"] = body["archived"]
+            return channel
+        if key == ("POST", CALLBACK):
+            answer = self._callback(params, body, req.files)
+            self.acknowledged.add(params["webhook_token"])
+            return answer
+        if key in (("POST", "/webhooks/{webhook_id}/{webhook_token}"),
+                   ("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/@original")):
+            return self.message_payload(self._token_channel[params["webhook_token"]], body,
+                                        req.files)
+        if key == ("DELETE", "/webhooks/{webhook_id}/{webhook_token}/messages/@original"):
+            return None
+        self.unexpected.append(f"{req.method} {req.url}")
+        raise AssertionError(f"the fake does not know {req.method} {req.path}")
+
+    def _callback(self, params: dict[str, Any], body: dict[str, Any],
+                  files: list[tuple[str, bytes]]) -> dict[str, Any]:
+        kind = int(body["type"])
+        data = body.get("data") or {}
+        flags = int(data.get("flags") or 0)
+        answer: dict[str, Any] = {"interaction": {
+            "id": str(params["webhook_id"]), "type": 2,
+            "response_message_loading": kind == 5,
+            "response_message_ephemeral": bool(flags & EPHEMERAL)}}
+        if kind in (4, 5):
+            channel = self._token_channel[params["webhook_token"]]
+            message = self.message_payload(channel, data, files)
+            answer["interaction"]["response_message_id"] = message["id"]
+            answer["resource"] = {"type": kind, "message": message}
+        else:
+            answer["resource"] = {"type": kind}
+        return answer
+
+
+def _created(snowflake: int) -> float:
+    """The moment (epoch seconds) a snowflake was made."""
+    return ((snowflake >> 22) + discord.utils.DISCORD_EPOCH) / 1000
+
+
+async def settle(baseline: set[asyncio.Task[Any]]) -> None:
+    """Wait until every task the bot started (event handlers, command invocations) is done."""
+    me = asyncio.current_task()
+    while True:
+        pending = [t for t in asyncio.all_tasks() if t is not me and t not in baseline
+                   and not t.done() and not _view_timeout(t)]
+        if not pending:
+            return
+        await asyncio.wait(pending, timeout=10)
+
+
+def _view_timeout(task: asyncio.Task[Any]) -> bool:
+    # discord.py gives every view sent with an ephemeral message a 15-minute timeout
+    # task; it is not work the bot started and would never finish in a test.
+    return "timeout_task_impl" in repr(task.get_coro())

@@ -1,0 +1,234 @@
+"""Payloads shaped like Discord's (messages, channels, threads, servers) and the gateway
+events and interactions built from them: the half of ``FakeDiscord`` that makes data
+(``bot.testing.discord_fake``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.testing.discord_world import (
+    APP_ID,
+    BOT_ID,
+    CHANNEL_ID,
+    EVERYONE_PERMS,
+    GUILD_ID,
+    OWNER_ID,
+    PLAYER_ROLE_ID,
+    TIMESTAMP,
+    Person,
+    Server,
+    user_payload,
+)
+
+
+class Payloads:
+    """Mixed into ``FakeDiscord``, which provides what is declared here."""
+
+    servers: dict[int, Server]
+    people: dict[int, Person]
+    channels: dict[int, dict[str, Any]]
+    departed: set[int]
+    deleted: set[int]
+    _token_channel: dict[str, int]
+    _token_interaction: dict[str, int]
+
+    def snowflake(self, ago: float = 0.0) -> int:
+        raise NotImplementedError
+
+    def permissions(self, channel_id: int) -> discord.Permissions:
+        raise NotImplementedError
+
+    # ---- payloads -----------------------------------------------------------------
+
+    def message_payload(self, channel_id: int, body: dict[str, Any] | None,
+                        files: Sequence[tuple[str, bytes]] = (),
+                        author: dict[str, Any] | None = None) -> dict[str, Any]:
+        body = body or {}
+        message: dict[str, Any] = {
+            "id": str(self.snowflake()), "channel_id": str(channel_id),
+            "author": author or user_payload(BOT_ID, "garnet", bot=True),
+            "content": body.get("content") or "", "timestamp": TIMESTAMP,
+            "edited_timestamp": None, "tts": False, "mention_everyone": False,
+            "mentions": [], "mention_roles": [], "embeds": [], "pinned": False,
+            "type": 19 if body.get("message_reference") else 0,
+            "flags": int(body.get("flags") or 0),
+            "components": body.get("components") or [],
+            "attachments": [
+                {"id": str(self.snowflake()), "filename": name, "size": len(data),
+                 "url": f"https://cdn.example/{name}", "proxy_url": f"https://cdn.example/{name}",
+                 "content_type": "image/png"} for name, data in files],
+        }
+        if body.get("message_reference"):
+            message["message_reference"] = body["message_reference"]
+        return message
+
+    def guild_of(self, channel_id: int) -> int:
+        if channel_id in self.channels:
+            return int(self.channels[channel_id]["guild_id"])
+        return next(s.id for s in self.servers.values() if s.channel == channel_id)
+
+    def member_of(self, person: Person, guild_id: int, with_user: bool = True
+                  ) -> dict[str, Any]:
+        roles, nick = self.servers[guild_id].members.get(person.id, (person.roles, None))
+        return person.member(with_user, roles, nick)
+
+    def channel_payload(self, channel_id: int = CHANNEL_ID) -> dict[str, Any]:
+        guild = next(s.id for s in self.servers.values() if s.channel == channel_id)
+        return {"id": str(channel_id), "type": 0, "guild_id": str(guild), "name": "matches",
+                "position": 0, "permission_overwrites": [], "nsfw": False, "parent_id": None,
+                "topic": None, "last_message_id": None, "rate_limit_per_user": 0, "flags": 0}
+
+    def thread_payload(self, parent: int, name: str) -> dict[str, Any]:
+        return {"id": str(self.snowflake()), "type": 11, "guild_id": str(self.guild_of(parent)),
+                "parent_id": str(parent), "name": name, "owner_id": str(BOT_ID),
+                "last_message_id": None, "rate_limit_per_user": 0, "message_count": 0,
+                "member_count": 1, "flags": 0,
+                "thread_metadata": {"archived": False, "auto_archive_duration": 1440,
+                                    "archive_timestamp": TIMESTAMP, "locked": False}}
+
+    def guild_payload(self, guild_id: int = GUILD_ID) -> dict[str, Any]:
+        server = self.servers[guild_id]
+        people = [p for p in self.people.values() if p.id in server.members]
+        role = {"color": 0, "hoist": False, "icon": None, "unicode_emoji": None,
+                "managed": False, "mentionable": False, "flags": 0}
+        return {
+            "id": str(guild_id), "name": server.name, "icon": None, "splash": None,
+            "discovery_splash": None, "owner_id": str(OWNER_ID), "afk_channel_id": None,
+            "afk_timeout": 300, "verification_level": 0, "default_message_notifications": 0,
+            "explicit_content_filter": 0, "features": [], "mfa_level": 0,
+            "application_id": None, "system_channel_id": None, "system_channel_flags": 0,
+            "rules_channel_id": None, "vanity_url_code": None, "description": None,
+            "banner": None, "premium_tier": 0, "preferred_locale": "en-US",
+            "public_updates_channel_id": None, "nsfw_level": 0,
+            "premium_progress_bar_enabled": False, "emojis": [], "stickers": [],
+            "unavailable": False, "member_count": len(people) + 1, "large": False,
+            "joined_at": TIMESTAMP, "voice_states": [], "presences": [],
+            "stage_instances": [], "guild_scheduled_events": [], "soundboard_sounds": [],
+            "roles": [
+                {**role, "id": str(guild_id), "name": "@everyone", "position": 0,
+                 "permissions": str(EVERYONE_PERMS.value)},
+                {**role, "id": str(server.host_role), "name": "Host", "position": 2,
+                 "permissions": "0"},
+                {**role, "id": str(PLAYER_ROLE_ID + 10 * (guild_id - GUILD_ID)), "name": "Players",
+                 "position": 1, "permissions": "0"},
+            ],
+            "channels": [c for i, c in self.channels.items() if i not in self.deleted
+                         and c["guild_id"] == str(guild_id) and "thread_metadata" not in c],
+            "threads": [c for i, c in self.channels.items() if i not in self.deleted
+                        and c["guild_id"] == str(guild_id) and "thread_metadata" in c],
+            "members": [self.member_of(p, guild_id) for p in people]
+            + [{**Person(BOT_ID, "garnet").member(), "user": user_payload(BOT_ID, "garnet",
+                                                                        bot=True)}],
+        }
+
+    # ---- gateway events -----------------------------------------------------------
+
+    def message_create(self, author: Person, content: str, channel_id: int = CHANNEL_ID,
+                       bot: bool = False, sent_ago: float = 0.0) -> dict[str, Any]:
+        """A message as the gateway delivers it; ``sent_ago``: sent that long before
+        (delivered late)."""
+        data = self.message_payload(channel_id, {"content": content},
+                                    author=user_payload(author.id, author.name, bot=bot))
+        if sent_ago:
+            data["id"] = str(self.snowflake(sent_ago))
+        guild = self.guild_of(channel_id)
+        data["guild_id"] = str(guild)
+        data["member"] = self.member_of(author, guild, with_user=False)
+        return data
+
+    def _interaction(self, kind: int, person: Person, data: dict[str, Any],
+                     channel_id: int, ago: float = 0.0) -> dict[str, Any]:
+        """An interaction; ``ago``: made that long before it is delivered."""
+        token = f"token-{self.snowflake()}"
+        interaction = self.snowflake(ago)
+        self._token_channel[token] = channel_id
+        self._token_interaction[token] = interaction
+        guild = self.guild_of(channel_id)
+        member = self.member_of(person, guild)
+        member["permissions"] = str(EVERYONE_PERMS.value)
+        return {
+            "id": str(interaction), "application_id": str(APP_ID), "type": kind,
+            "token": token, "version": 1, "guild_id": str(guild),
+            "channel_id": str(channel_id), "channel": self.channels[channel_id],
+            "member": member, "app_permissions": str(self.permissions(channel_id).value),
+            "locale": "en-US", "guild_locale": "en-US", "entitlements": [],
+            "authorizing_integration_owners": {"0": str(guild)}, "context": 0,
+            "attachment_size_limit": 10_485_760, "data": data,
+        }
+
+    def slash(self, tree: app_commands.CommandTree[Any], person: Person, name: str,
+              channel_id: int = CHANNEL_ID, focused: str | None = None, ago: float = 0.0,
+              **values: Any) -> dict[str, Any]:
+        """A slash command (or, with ``focused``, its autocomplete) as the gateway sends it.
+
+        Option types come from the command as registered, so a value of the wrong
+        type is caught here as Discord's client would.
+        """
+        command = (tree.get_command(name, guild=discord.Object(GUILD_ID))
+                   or tree.get_command(name))  # synced globally (the bench)
+        assert isinstance(command, app_commands.Command), name
+        params = {p.name: p for p in command.parameters}
+        options: list[dict[str, Any]] = []
+        resolved: dict[str, dict[str, Any]] = {}
+        for key, value in values.items():
+            kind = params[key].type
+            if kind is discord.AppCommandOptionType.user:
+                assert isinstance(value, Person)
+                resolved.setdefault("users", {})[str(value.id)] = value.user()
+                if value.id not in self.departed:
+                    resolved.setdefault("members", {})[str(value.id)] = self.member_of(
+                        value, self.guild_of(channel_id), with_user=False)
+                value = str(value.id)
+            elif kind is discord.AppCommandOptionType.role:
+                resolved.setdefault("roles", {})[str(value)] = next(
+                    r for r in self.guild_payload(self.guild_of(channel_id))["roles"]
+                    if r["id"] == str(value))
+                value = str(value)
+            option: dict[str, Any] = {"name": key, "type": kind.value, "value": value}
+            if key == focused:
+                option["focused"] = True
+            options.append(option)
+        data = {"id": str(self.snowflake()), "name": name, "type": 1,
+                "guild_id": str(self.guild_of(channel_id)), "options": options,
+                "resolved": resolved}
+        return self._interaction(4 if focused else 2, person, data, channel_id, ago)
+
+    def subcommand(self, tree: app_commands.CommandTree[Any], person: Person, group: str,
+                   name: str, channel_id: int = CHANNEL_ID, /, *, ago: float = 0.0,
+                   **values: Any) -> dict[str, Any]:
+        """``/group name`` as the gateway sends it (users and plain values)."""
+        found = tree.get_command(group, guild=discord.Object(GUILD_ID))
+        assert isinstance(found, app_commands.Group), group
+        command = found.get_command(name)
+        assert isinstance(command, app_commands.Command), name
+        params = {p.name: p for p in command.parameters}
+        guild = self.guild_of(channel_id)
+        options: list[dict[str, Any]] = []
+        resolved: dict[str, dict[str, Any]] = {}
+        for key, value in values.items():
+            kind = params[key].type
+            if kind is discord.AppCommandOptionType.user:
+                resolved.setdefault("users", {})[str(value.id)] = value.user()
+                if value.id not in self.departed:
+                    resolved.setdefault("members", {})[str(value.id)] = self.member_of(
+                        value, guild, with_user=False)
+                value = str(value.id)
+            options.append({"name": key, "type": kind.value, "value": value})
+        data = {"id": str(self.snowflake()), "name": group, "type": 1,
+                "guild_id": str(guild), "resolved": resolved,
+                "options": [{"name": name, "type": 1, "options": options}]}
+        return self._interaction(2, person, data, channel_id, ago)
+
+    def press(self, person: Person, message: dict[str, Any], custom_id: str,
+              ago: float = 0.0) -> dict[str, Any]:
+        """A button press on a message the bot sent (as the fake answered it)."""
+        payload = self._interaction(3, person, {"custom_id": custom_id, "component_type": 2},
+                                    int(message["channel_id"]), ago)
+        payload["message"] = message
+        return payload
+
+

@@ -1,0 +1,30 @@
+"""``python -m bot bench --quick``: the honest benchmark runs end to end (the real
+adapter through the transport-level fake, render workers, a database) in seconds."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+
+def test_quick_bench_reports_every_figure() -> None:
+    out = subprocess.run([sys.executable, "-m", "bot", "bench", "--quick", "--json",
+                          "--seconds", "3"], capture_output=True, text=True, timeout=120,
+                         check=True).stdout
+    (report,) = json.loads(out)
+    assert report["dms"] == 6 and report["started"] == 6 and report["pace"] == "stress"
+    assert report["moves"] >= 6 and report["moves_per_second"] > 0
+    latency = report["bot_latency_ms"]
+    assert latency["n"] >= 6 and 0 < latency["p50"] <= latency["p99"] <= latency["max"]
+    assert report["rate_limit_wait_ms"]["n"] == latency["n"]
+    assert report["posts"] >= report["moves"] and report["global_limit"] == 50
+    assert 0 < report["posts_per_second"] <= 50 and report["429s"] == 0
+    assert report["reminder_late_ms"]["n"] > 0  # reminders at 59 s left fall due
+    assert report["loop_lag_ms"]["n"] > 0
+    memory = report["memory_mb"]
+    assert memory["processes"] >= 3  # the bot and its two render workers, at least
+    assert memory["total"] > memory["main"] > 0
+    # Games finished are booked once: a result and a rating change per player.
+    assert report["finished_in_db"] == report["games_finished"]
+    assert report["results"] == report["rating_changes"] == 2 * report["games_finished"]
