@@ -415,6 +415,11 @@ def paused(label: str, host: str, reason: str) -> str:
             f"The clock stands still until `/resume`.")
 
 
+def board_again(label: str, turn: str) -> str:
+    """After a restart, the board of a turn whose board may never have been posted."""
+    return f"▶ {label}: the board again after a restart of the bot. {turn}"
+
+
 def resumes(label: str, turn: str) -> str:
     return f"▶ {label} resumes. {turn}"
 

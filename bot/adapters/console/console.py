@@ -159,6 +159,10 @@ class Console:
                              for b in post.buttons)
             self.out.write(f"     {shown}\n")
         self.out.flush()
+        if post.turn is not None:
+            # Out at once: the turn this board starts begins now.
+            matches = self.services.matches
+            await matches.board_posted(post.turn, matches.clock.now())
 
     def _last_image(self) -> int:
         numbers = [int(found.group(1)) for p in self.image_dir.iterdir()

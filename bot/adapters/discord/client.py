@@ -30,7 +30,7 @@ from bot.adapters.discord.suggest import game_title
 from bot.commands import BY_NAME
 from bot.commands.spec import Call, Command, Kind, Services, Thread
 from bot.core.buttons import ButtonCall
-from bot.core.messages import Actor, Post, Response, Role
+from bot.core.messages import Actor, Post, Response, Role, TurnStart
 from bot.core.refusal import answered
 from bot.texts import match as texts
 from engine.registry import game_keys
@@ -213,7 +213,7 @@ class GarnetBot(commands.Bot):
                     options[key] = _value(value)
             return await command.invoke(self.services, self._call(interaction, command, options))
 
-        await answer(interaction, run, defer)
+        await answer(interaction, run, defer, self.board_posted)
 
     async def press(self, interaction: discord.Interaction, call: ButtonCall) -> None:
         """A button: the command it stands for, with the options it carries."""
@@ -228,7 +228,7 @@ class GarnetBot(commands.Bot):
         if call.turns_page:
             await turn_page(interaction, run)
             return
-        response = await answer(interaction, run, Defer.UPDATE)
+        response = await answer(interaction, run, Defer.UPDATE, self.board_posted)
         settled = response is not None and (response.reply is None
                                             or not response.reply.ephemeral)
         if settled and response is not None and (not call.waits_for_all or response.posts):
@@ -261,12 +261,16 @@ class GarnetBot(commands.Bot):
 
     # ---- the services' own posts: reminders, time-outs, lapsed challenges -----------
 
+    async def board_posted(self, turn: TurnStart, at: float) -> None:
+        """A board that starts a turn is out since ``at`` (its message's timestamp)."""
+        await self.services.matches.board_posted(turn, at)
+
     async def deliver(self, post: Post) -> None:
         if post.channel_id is None:
             log.error("a post without a channel: %r", post.text)
             return
         try:
-            await send_post(channel_for(self, post.channel_id), post)
+            await send_post(channel_for(self, post.channel_id), post, self.board_posted)
         except discord.HTTPException:
             log.exception("could not post to channel %s", post.channel_id)
 
@@ -312,10 +316,10 @@ class GarnetBot(commands.Bot):
             reply = response.reply
             if reply is not None:
                 if reply.channel_id in (None, here):
-                    await reply_to(message, reply)
+                    await reply_to(message, reply, self.board_posted)
                 else:
-                    await send_post(channel_for(self, reply.channel_id), reply)
-            await deliver_posts(self, response.posts, here)
+                    await send_post(channel_for(self, reply.channel_id), reply, self.board_posted)
+            await deliver_posts(self, response.posts, here, self.board_posted)
         except discord.HTTPException:
             log.exception("could not answer message %s", message.id)
 

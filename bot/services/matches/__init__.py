@@ -112,6 +112,8 @@ class Matches:
         self.open_matches = self.lookup.open_matches
         self.start_practice = self.practice.start
         self.start = self.lifecycle.start
+        # The adapter's report that a board which starts a turn is out (Post.turn).
+        self.board_posted = self.timing.board_posted
 
     async def stop(self) -> None:
         await self.practice.stop()

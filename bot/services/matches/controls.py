@@ -53,6 +53,7 @@ class Controls:
                 await self.ending.log(s, live, actor, "pause", reason)
             live.turn_elapsed = elapsed
             live.resumed_at = None
+            live.waiting = None  # a turn waiting for its board starts at the resume
             self.timing.arm(live)
         return Response(reply=Post(
             texts.paused(texts.match_label(live.number, live.kind), actor.id, reason),
@@ -92,7 +93,7 @@ class Controls:
                     turn_extra=extra))
                 await self.ending.log(s, live, actor, "extend", f"{seconds:g} s")
             live.extra = extra
-            if not live.paused:
+            if not live.paused and live.waiting is None:
                 now = self.kit.now()
                 live.turn_elapsed, live.resumed_at = live.elapsed(now), now
             live.plan_reminders()

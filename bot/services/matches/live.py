@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.core.clock import Handle
 from bot.core.enums import MatchKind
+from bot.core.messages import TurnStart
 from bot.core.timecontrol import Reminder, TimeControl
 from engine.game import Game
 
@@ -51,6 +52,11 @@ class LiveMatch:
     seen: deque[str] = field(default_factory=lambda: deque(maxlen=64))
     finished: bool = False
     draw_offer: int | None = None  # the seat that offers a draw (casual), until a move
+    # The turn's board is not out yet: the clock starts when the adapter reports it
+    # (``resumed_at`` holds the latest start meanwhile, ``TurnStart`` in timing), and not
+    # before ``board_from``, when the move was processed. Not a pause: no host set it.
+    waiting: TurnStart | None = None
+    board_from: float = 0.0
 
     @property
     def paused(self) -> bool:
@@ -85,12 +91,16 @@ class LiveMatch:
         banks = self.banks_left[seat] if seat is not None else 0
         return self.tc.flag_at(banks, self.extra)
 
-    def new_turn(self, now: float) -> None:
-        """Start the clock of whoever is to move now."""
+    def new_turn(self, now: float, wait: float = 0.0) -> TurnStart | None:
+        """Start the clock of whoever is to move now; with ``wait``, once their board
+        is out, at the latest ``wait`` seconds from now. Returns the board's token."""
         self.turn_elapsed = 0.0
         self.extra = 0.0
-        self.resumed_at = now
+        self.resumed_at = now + wait
+        self.board_from = now
+        self.waiting = TurnStart(self.guild_id, self.id, self.ply) if wait > 0 else None
         self.plan_reminders()
+        return self.waiting
 
     def plan_reminders(self) -> None:
         seat = self.to_move
