@@ -210,7 +210,7 @@ async def test_buttons_work_after_a_restart(world: World) -> None:
     assert world.live().id == 1
 
 
-async def test_move_autocomplete_only_with_hints_and_on_turn(world: World) -> None:
+async def test_move_autocomplete_with_hints_lists_legal_moves_on_turn(world: World) -> None:
     (challenge,) = await world.slash(ALICE, "challenge", opponent=BOB, game="cairo",
                                      first="me", hints=True)
     await world.press(BOB, challenge.sent, "garnet:accept:1")
