@@ -43,6 +43,13 @@ def _database_url() -> str:
     return url
 
 
+def _choice(name: str, choices: tuple[str, ...], default: str) -> str:
+    value = os.environ.get(name, "").strip().lower() or default
+    if value not in choices:
+        raise ConfigError(f"{name} must be one of {', '.join(choices)}, not '{value[:40]}'")
+    return value
+
+
 @dataclass(frozen=True)
 class Settings:
     discord_token: str | None
@@ -57,6 +64,9 @@ class Settings:
     first_player_minutes: int = 60
     casual_idle_hours: int = 24
     members_intent: bool = False  # Discord's Server Members intent (roles' members)
+    # Discord's Message Content intent (typed moves): "auto" asks for it and starts
+    # without it when Discord refuses; "off" never asks (players move with /move).
+    message_content: str = "auto"
 
     @classmethod
     def from_env(cls, env_file: str | None = ".env") -> Settings:
@@ -79,4 +89,5 @@ class Settings:
             casual_idle_hours=_int("CASUAL_IDLE_HOURS", 24),
             members_intent=os.environ.get("MEMBERS_INTENT", "").strip().lower()
             in ("1", "yes", "true", "on"),
+            message_content=_choice("MESSAGE_CONTENT", ("auto", "off"), "auto"),
         )

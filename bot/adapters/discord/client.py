@@ -41,14 +41,15 @@ log = logging.getLogger(__name__)
 TYPED = (discord.MessageType.default, discord.MessageType.reply)
 
 
-def intents(members: bool = False) -> discord.Intents:
-    """Servers and their channels, and the text of messages: typed moves are messages.
+def intents(members: bool = False, message_content: bool = True) -> discord.Intents:
+    """Servers and their channels, and the text of messages: typed moves are messages
+    (``message_content``, privileged: without it players move with ``/move``).
     ``members`` (the privileged Server Members intent) lets hosts enter a role's
     members in a tournament."""
     wanted = discord.Intents.none()
     wanted.guilds = True
     wanted.guild_messages = True
-    wanted.message_content = True
+    wanted.message_content = message_content
     wanted.members = members
     return wanted
 
@@ -139,9 +140,10 @@ class GarnetBot(commands.Bot):
     """Every command, button and typed move goes to the services through the commands."""
 
     def __init__(self, services: Services | None = None,
-                 command_guild: int | None = None, members_intent: bool = False) -> None:
+                 command_guild: int | None = None, members_intent: bool = False,
+                 message_content: bool = True) -> None:
         super().__init__(command_prefix=commands.when_mentioned,
-                         intents=intents(members_intent),
+                         intents=intents(members_intent, message_content),
                          help_command=None, allowed_mentions=MENTIONS, tree_cls=GarnetTree)
         self._services = services
         self.command_guild = command_guild
