@@ -1,29 +1,84 @@
-"""Discord, replaced at its network boundary, for testing the adapter end to end.
+"""Discord, replaced below discord.py's HTTP client, for testing the adapter end to end.
 
-Everything discord.py sends goes through two methods: ``HTTPClient.request`` (the bot
-token's REST calls: messages, threads, command sync) and
-``AsyncWebhookAdapter.request`` (interaction callbacks and follow-ups). The fake
-replaces those two, records each request (route, JSON body, attached files) and
-answers with payloads shaped like Discord's. Gateway events go in through the
-client's own parsers (``parse_message_create``, ``parse_interaction_create``) with
-payloads shaped like the gateway's, so command trees, option resolution, members'
-roles and permissions and dynamic buttons all run for real.
+**Transport.** ``install`` replaces ``aiohttp.ClientSession.request``: every request
+discord.py makes, the bot token's REST calls (``HTTPClient.request``: messages,
+threads, command sync) and the interactions' callbacks and follow-ups
+(``AsyncWebhookAdapter.request``), is answered in process by ``FakeDiscord`` with the
+status, headers and JSON body Discord would send. So discord.py's own machinery runs in
+every test: its rate limiter (buckets from the ``X-RateLimit-*`` headers, waits on
+``retry_after`` after a 429, the global limit), its retries of 500/502/504 and its
+error mapping (``HTTPException``, ``Forbidden``, ``NotFound``, ``DiscordServerError``
+with Discord's JSON error codes). Each request is recorded as a ``Call`` (route
+template, JSON body, attached files, the answer and its status).
+
+**Time.** With a clock (the tests' ``VirtualClock``), ids are snowflakes of its time,
+and discord.py never sleeps for real: while installed, the ``asyncio`` that
+``discord.http``, ``discord.webhook.async_`` and ``discord.state`` use is
+``fake_transport.VirtualAsyncio`` (``sleep``, ``wait``, ``wait_for`` and the loop's
+``time()`` on the virtual clock). A rate-limit wait or retry back-off first lets the
+other ready tasks run, then moves the virtual clock to its end (running the bot's timers
+due on the way), as real time would pass. ``fake.asyncio.slept`` lists those waits.
+
+**What Discord does here** (all on the virtual clock):
+
+- Rate limits: every answer carries ``X-RateLimit-Limit/Remaining/Reset/Reset-After/
+  Bucket``. Posting messages is limited to 5 per 5 s per channel, any other route to
+  50 per second per major parameter; requests with the bot's token (not interaction
+  callbacks and follow-ups) to 50 per second in all (the global limit). Beyond that
+  the answer is a 429 with ``retry_after`` (``"global": true`` for the global one).
+- ``fail(method, path, status, code, message, times, retry_after, is_global,
+  channel_id=)``: the next ``times`` requests matching answer that error.
+- Permissions per channel: ``deny(channel_id, *names)`` / ``allow(...)`` set the
+  channel's overwrites for the bot (a thread inherits its parent's); posts answer
+  403 50001 Missing Access without View Channel, 403 50013 Missing Permissions without
+  Send Messages (in Threads), Attach Files (with files) or Create Public Threads. The
+  interaction's ``app_permissions`` reflects them (and ``bot_permissions``).
+- ``delete_channel(id)``: requests to it (and its threads) answer 404 10003 Unknown
+  Channel; CHANNEL_DELETE / THREAD_DELETE goes through the client's parser.
+- Threads: creating one dispatches THREAD_CREATE. ``archive_thread(id)``: posting
+  unarchives it, as on Discord. ``lock_thread(id, archived=False)``: posts answer 403
+  160005 Thread is locked, or 50083 (operation not allowed on an archived thread)
+  when it is archived too. THREAD_UPDATE is dispatched for both.
+- Interactions: the initial response (callback) more than 3 s after the interaction's
+  snowflake time answers 404 10062 Unknown interaction, a second one 400 40060
+  (already acknowledged); follow-ups need an acknowledged interaction (404 10015) and
+  work for 15 minutes (401 50027 after). ``slash``/``press``/... take ``ago=`` to make
+  an interaction that was created that long before it is delivered.
+- Gateway: events go in through the client's own parsers (``state.parsers``), with
+  payloads shaped like the gateway's, so command trees, option resolution, members'
+  roles and permissions and dynamic buttons all run for real. ``disconnect()`` is what
+  discord.py dispatches when the websocket drops (``on_disconnect``), ``resume()``
+  RESUMED (``on_resumed``), ``new_session()`` READY and a GUILD_CREATE per server
+  (``on_guild_available``, then ``on_ready`` once no more come for 2 virtual seconds).
+  The client is attached when it logs in (or with ``attach``); settle after each.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import itertools
-import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 from typing import Any
 
+import aiohttp
 import discord
+import discord.http
+import discord.state
+import discord.webhook.async_
 from discord import app_commands
-from discord.http import HTTPClient, Route
-from discord.webhook.async_ import AsyncWebhookAdapter
+
+from tests.bot.fake_transport import (
+    Exchange,
+    Request,
+    Response,
+    VirtualAsyncio,
+    Window,
+    Windows,
+    decode,
+)
 
 APP_ID = 900_000_000_000_000_001
 BOT_ID = 900_000_000_000_000_002
@@ -43,10 +98,51 @@ EVERYONE_PERMS = discord.Permissions(view_channel=True, send_messages=True,
                                      read_message_history=True, use_application_commands=True)
 EPHEMERAL = 64
 
+MESSAGES = "/channels/{channel_id}/messages"
+CALLBACK = "/interactions/{webhook_id}/{webhook_token}/callback"
+# Discord's rate limits as the fake applies them: (requests, per seconds).
+MESSAGE_LIMIT = (5, 5.0)  # posting messages, per channel
+ROUTE_LIMIT = (50, 1.0)  # any other route, per major parameter
+GLOBAL_LIMIT = (50, 1.0)  # every request with the bot's token
+INTERACTION_TIMEOUT = 3.0  # seconds to make the initial response
+FOLLOWUP_TIMEOUT = 15 * 60.0  # seconds an interaction's token lasts
+ERRORS = {
+    10003: "Unknown Channel", 10007: "Unknown Member", 10008: "Unknown Message",
+    10015: "Unknown Webhook", 10062: "Unknown interaction",
+    40060: "Interaction has already been acknowledged.", 50001: "Missing Access",
+    50013: "Missing Permissions", 50027: "Invalid Webhook Token",
+    50083: "Operation is not allowed on an archived thread", 160005: "Thread is locked",
+}
+
+
+class Failure(Exception):
+    """An error answer: the status and Discord's JSON error code."""
+
+    def __init__(self, status: int, code: int = 0, message: str = "") -> None:
+        super().__init__(status, code, message)
+        self.status = status
+        self.code = code
+        self.message = message or ERRORS.get(code, "")
+
+
+@dataclass
+class Injected:
+    """An error ``fail`` scheduled for the next requests matching it."""
+
+    method: str
+    path: str
+    status: int
+    code: int
+    message: str
+    times: int
+    retry_after: float | None
+    is_global: bool
+    channel_id: int | None
+
 
 @dataclass
 class Call:
-    """One request discord.py made."""
+    """One request discord.py made, and what the fake answered."""
 
     method: str
     path: str  # the route template, e.g. /channels/{channel_id}/messages
@@ -54,7 +150,12 @@ class Call:
     body: Any  # the JSON body (payload_json of a multipart request)
     files: list[tuple[str, bytes]] = field(default_factory=list)
     query: dict[str, Any] = field(default_factory=dict)
-    response: Any = None  # what the fake answered
+    response: Any = None  # what the fake answered (the error body when it refused)
+    status: int = 200
+
+    @property
+    def ok(self) -> bool:
+        return 200 <= self.status < 300
 
     @property
     def sent(self) -> dict[str, Any]:
@@ -96,7 +197,8 @@ class Call:
 
     def __repr__(self) -> str:
         files = f" files={[name for name, _ in self.files]}" if self.files else ""
-        return f"<{self.method} {self.url} {self.content[:60]!r}{files}>"
+        status = "" if self.ok else f" -> {self.status}"
+        return f"<{self.method} {self.url} {self.content[:60]!r}{files}{status}>"
 
 
 def user_payload(user_id: int, name: str, bot: bool = False) -> dict[str, Any]:
@@ -165,11 +267,24 @@ class FakeDiscord:
         self.unexpected: list[str] = []
         self._ids = itertools.count(700_000_000_000_000_001)
         self._token_channel: dict[str, int] = {}
+        self._token_interaction: dict[str, int] = {}
+        self.acknowledged: set[str] = set()  # interaction tokens given their response
         self.departed: set[int] = set()  # people who left: options resolve them as users only
-        # The bot's permissions per channel (every one where not said).
+        # The bot's permissions per channel (every one where not said), less ``deny``.
         self.bot_permissions: dict[int, discord.Permissions] = {}
+        self.denied: dict[int, set[str]] = {}
+        self.deleted: set[int] = set()
         self.channels: dict[int, dict[str, Any]] = {
             s.channel: self.channel_payload(s.channel) for s in SERVERS.values()}
+        self.injected: list[Injected] = []
+        self.buckets = Windows()
+        self.global_window = Window(*GLOBAL_LIMIT)
+        self.asyncio = VirtualAsyncio(clock)
+        self.client: discord.Client | None = None
+        self._sessions = itertools.count(1)
+
+    def now(self) -> float:
+        return float(self.clock.now()) if self.clock is not None else 0.0
 
     def snowflake(self, ago: float = 0.0) -> int:
         """A new id; with a clock, made ``ago`` seconds before its now."""
@@ -180,44 +295,241 @@ class FakeDiscord:
         return (ms << 22) | (n & 0x3FFFFF)
 
     def install(self, monkeypatch: Any) -> None:
+        """Answer discord.py's HTTP requests, and put its waits on the virtual clock,
+        until the test ends (``monkeypatch`` undoes both)."""
         fake = self
 
-        async def http_request(http: HTTPClient, route: Route, *,
-                               files: Sequence[discord.File] | None = None,
-                               form: Any = None, **kwargs: Any) -> Any:
-            body = kwargs.get("json")
-            if form:
-                body = _payload_json(form)
-            return fake._answer(route, body, files, kwargs.get("params") or {})
+        def request(session: aiohttp.ClientSession, method: str, url: Any,
+                    **kwargs: Any) -> Exchange:
+            return Exchange(fake._exchange(method, url, kwargs))
 
-        async def webhook_request(adapter: AsyncWebhookAdapter, route: Route, session: Any, *,
-                                  payload: Any = None, multipart: Any = None,
-                                  files: Sequence[discord.File] | None = None,
-                                  params: Any = None, **kwargs: Any) -> Any:
-            body = _payload_json(multipart) if multipart else payload
-            return fake._answer(route, body, files, params or {})
+        login = discord.Client.login
 
-        monkeypatch.setattr(HTTPClient, "request", http_request)
-        monkeypatch.setattr(AsyncWebhookAdapter, "request", webhook_request)
+        async def attach_and_login(client: discord.Client, token: str) -> None:
+            fake.attach(client)
+            await login(client, token)
+
+        monkeypatch.setattr(aiohttp.ClientSession, "request", request)
+        for module in (discord.http, discord.webhook.async_, discord.state):
+            monkeypatch.setattr(module, "asyncio", self.asyncio)
+        monkeypatch.setattr(discord.Client, "login", attach_and_login)
+
+    def attach(self, client: discord.Client) -> None:
+        """The client whose gateway parsers the fake's events go through."""
+        self.client = client
+
+    # ---- injected failures, permissions, channels ---------------------------------------
+
+    def fail(self, method: str, path: str, status: int, code: int = 0, message: str = "",
+             times: int = 1, retry_after: float | None = None, is_global: bool = False,
+             *, channel_id: int | None = None) -> None:
+        """Answer the next ``times`` requests of ``method`` on the route template
+        ``path`` (in ``channel_id`` if given) with ``status`` and Discord's error body."""
+        if status == 429 and retry_after is None:
+            retry_after = 1.0
+        self.injected.append(Injected(method, path, status, code, message, times,
+                                      retry_after, is_global, channel_id))
+
+    def deny(self, channel_id: int, *names: str) -> None:
+        """Take permissions (``send_messages``, ``attach_files``...) from the bot in a
+        channel, as an overwrite for its member; CHANNEL_UPDATE tells the client."""
+        for name in names:
+            assert name in discord.Permissions.VALID_FLAGS, name
+        self.denied.setdefault(channel_id, set()).update(names)
+        self._overwrites_changed(channel_id)
+
+    def allow(self, channel_id: int, *names: str) -> None:
+        """Undo ``deny`` (every permission without names)."""
+        left = self.denied.get(channel_id, set())
+        left.difference_update(names or set(left))
+        self._overwrites_changed(channel_id)
+
+    def permissions(self, channel_id: int) -> discord.Permissions:
+        """The bot's permissions in a channel (a thread: those of its parent too)."""
+        perms = discord.Permissions(self.bot_permissions.get(
+            channel_id, discord.Permissions.all()).value)
+        channel = self.channels.get(channel_id) or {}
+        scopes = [channel_id]
+        if channel.get("parent_id"):
+            parent = int(channel["parent_id"])
+            scopes.append(parent)
+            perms = discord.Permissions(perms.value & self.bot_permissions.get(
+                parent, discord.Permissions.all()).value)
+        for scope in scopes:
+            for name in self.denied.get(scope, ()):
+                setattr(perms, name, False)
+        return perms
+
+    def _overwrites_changed(self, channel_id: int) -> None:
+        channel = self.channels.get(channel_id)
+        if channel is None or "thread_metadata" in channel:
+            return
+        deny = discord.Permissions.none()
+        for name in self.denied.get(channel_id, ()):
+            setattr(deny, name, True)
+        channel["permission_overwrites"] = [
+            {"id": str(BOT_ID), "type": 1, "allow": "0", "deny": str(deny.value)}
+        ] if deny.value else []
+        self._dispatch("CHANNEL_UPDATE", channel)
+
+    def delete_channel(self, channel_id: int) -> None:
+        """Delete a channel (and its threads) or a thread, as a server admin would."""
+        channel = self.channels[channel_id]
+        gone = [channel_id] + [i for i, c in self.channels.items()
+                               if c.get("parent_id") == str(channel_id)]
+        self.deleted.update(gone)
+        if "thread_metadata" in channel:
+            self._dispatch("THREAD_DELETE", {
+                "id": str(channel_id), "guild_id": channel["guild_id"],
+                "parent_id": channel["parent_id"], "type": channel["type"]})
+        else:
+            self._dispatch("CHANNEL_DELETE", channel)
+
+    def archive_thread(self, thread_id: int, archived: bool = True) -> None:
+        self.channels[thread_id]["thread_metadata"]["archived"] = archived
+        self._dispatch("THREAD_UPDATE", self.channels[thread_id])
+
+    def lock_thread(self, thread_id: int, archived: bool = False) -> None:
+        """Lock a thread (a moderator's doing); ``archived``: archive it as well."""
+        meta = self.channels[thread_id]["thread_metadata"]
+        meta["locked"] = True
+        meta["archived"] = archived or meta["archived"]
+        self._dispatch("THREAD_UPDATE", self.channels[thread_id])
+
+    # ---- the gateway ----------------------------------------------------------------
+
+    def _dispatch(self, event: str, data: dict[str, Any]) -> None:
+        """A gateway event through the attached client's own parser (if any)."""
+        if self.client is None:
+            return
+        self.client._connection.parsers[event](data)
+
+    def disconnect(self) -> None:
+        """The websocket dropped: what discord.py dispatches (``on_disconnect``)."""
+        assert self.client is not None, "no client attached"
+        self.client.dispatch("disconnect")
+
+    def resume(self) -> None:
+        """The session resumed (RESUMED: ``on_resumed``); missed events follow."""
+        self._dispatch("RESUMED", {})
+
+    def new_session(self) -> None:
+        """A new session (READY, then GUILD_CREATE for each server the bot is in)."""
+        assert self.client is not None, "no client attached"
+        guilds = [g.id for g in self.client.guilds if g.id in SERVERS] or [GUILD_ID]
+        self._dispatch("READY", {
+            "v": 10, "user": user_payload(BOT_ID, "garnet", bot=True),
+            "guilds": [{"id": str(g), "unavailable": True} for g in guilds],
+            "session_id": f"session-{next(self._sessions)}",
+            "resume_gateway_url": "wss://gateway.discord.gg",
+            "application": {"id": str(APP_ID), "flags": 0},
+            "private_channels": [], "relationships": []})
+        for guild in guilds:
+            self._dispatch("GUILD_CREATE", self.guild_payload(guild))
 
     # ---- REST answers -------------------------------------------------------------
 
-    def _answer(self, route: Route, body: Any, files: Sequence[discord.File] | None,
-                query: dict[str, Any]) -> Any:
-        read: list[tuple[str, bytes]] = []
-        for f in files or ():
-            f.reset()
-            read.append((f.filename or "", f.fp.read()))
-            f.reset()
-        call = Call(route.method, route.path, route.url, body, read, dict(query))
+    async def _exchange(self, method: str, url: Any, kwargs: dict[str, Any]) -> Response:
+        await asyncio.sleep(0)  # the network
+        req = decode(method, url, kwargs)
+        call = Call(req.method, req.path, req.url, req.body, req.files, req.query)
         self.calls.append(call)
-        call.response = self._respond(route, body, read)
-        return call.response
+        status, data, headers = self._serve(req)
+        call.status, call.response = status, data
+        return Response(method, req.url, status, data, headers)
 
-    def _respond(self, route: Route, body: Any, read: list[tuple[str, bytes]]) -> Any:
-        key = (route.method, route.path)
-        params: dict[str, Any] = {"channel_id": route.channel_id, "webhook_id": route.webhook_id,
-                                  "webhook_token": route.webhook_token}
+    def _serve(self, req: Request) -> tuple[int, Any, dict[str, str]]:
+        now = self.now()
+        window, bucket = self._bucket(req)
+        try:
+            self._inject(req)
+            if req.bot_token and not self.global_window.take(now):
+                raise _limited(self.global_window.reset_after(now), True)
+            if not window.take(now):
+                raise _limited(window.reset_after(now), False)
+            self._check(req)
+            data = self._respond(req)
+        except Failure as failure:
+            headers = self._limit_headers(window, bucket, now)
+            if isinstance(failure, _Limited):
+                headers.update(failure.headers)
+                return 429, failure.body, headers
+            return failure.status, {"code": failure.code, "message": failure.message}, headers
+        return (200 if data is not None else 204), data, self._limit_headers(window, bucket, now)
+
+    def _bucket(self, req: Request) -> tuple[Window, str]:
+        major = "+".join(req.params.get(k, "") for k in ("channel_id", "guild_id",
+                                                          "webhook_id", "webhook_token")
+                         if k in req.params)
+        limit = MESSAGE_LIMIT if (req.method, req.path) == ("POST", MESSAGES) else ROUTE_LIMIT
+        bucket = hashlib.sha1(f"{req.method} {req.path}".encode()).hexdigest()[:16]
+        return self.buckets.get((bucket, major), *limit), bucket
+
+    def _limit_headers(self, window: Window, bucket: str, now: float) -> dict[str, str]:
+        after = window.reset_after(now)
+        return {"X-RateLimit-Limit": str(window.limit),
+                "X-RateLimit-Remaining": str(max(0, window.limit - window.used)),
+                "X-RateLimit-Reset": f"{now + after:.3f}",
+                "X-RateLimit-Reset-After": f"{after:.3f}", "X-RateLimit-Bucket": bucket}
+
+    def _inject(self, req: Request) -> None:
+        channel = req.params.get("channel_id") or self._token_channel.get(
+            req.params.get("webhook_token", ""))
+        for injected in self.injected:
+            if (injected.method, injected.path) != (req.method, req.path):
+                continue
+            if injected.channel_id is not None and str(injected.channel_id) != str(channel):
+                continue
+            injected.times -= 1
+            if injected.times <= 0:
+                self.injected.remove(injected)
+            if injected.status == 429:
+                raise _limited(injected.retry_after or 0.0, injected.is_global)
+            raise Failure(injected.status, injected.code, injected.message)
+
+    def _check(self, req: Request) -> None:
+        """Refuse what Discord would: deleted channels, missing permissions, locked
+        threads, late or repeated interaction responses."""
+        token = req.params.get("webhook_token")
+        if req.path == CALLBACK and token is not None:
+            if self.clock is not None and self.now() - _created(
+                    int(req.params["webhook_id"])) > INTERACTION_TIMEOUT:
+                raise Failure(404, 10062)
+            if token in self.acknowledged:
+                raise Failure(400, 40060)
+        elif req.path.startswith("/webhooks/") and token in self._token_interaction:
+            if token not in self.acknowledged:
+                raise Failure(404, 10015)
+            if self.clock is not None and self.now() - _created(
+                    self._token_interaction[token]) > FOLLOWUP_TIMEOUT:
+                raise Failure(401, 50027)
+        if "channel_id" not in req.params or not req.bot_token:
+            return
+        channel_id = int(req.params["channel_id"])
+        if channel_id in self.deleted:
+            raise Failure(404, 10003)
+        channel = self.channels.get(channel_id)
+        perms = self.permissions(channel_id)
+        if not perms.view_channel:
+            raise Failure(403, 50001)
+        if req.method == "GET" or channel is None:
+            return
+        meta = channel.get("thread_metadata")
+        if meta is not None and meta["locked"]:
+            raise Failure(403, 50083 if meta["archived"] else 160005)
+        if (req.method, req.path) == ("POST", MESSAGES):
+            send = "send_messages_in_threads" if meta is not None else "send_messages"
+            if not getattr(perms, send) or (req.files and not perms.attach_files):
+                raise Failure(403, 50013)
+            if meta is not None and meta["archived"]:
+                meta["archived"] = False  # a post unarchives a thread
+        if req.path.endswith("/threads") and not perms.create_public_threads:
+            raise Failure(403, 50013)
+
+    def _respond(self, req: Request) -> Any:
+        key = (req.method, req.path)
+        params = req.params
+        body = req.body
         if key == ("GET", "/users/@me"):
             return user_payload(BOT_ID, "garnet", bot=True)
         if key == ("GET", "/oauth2/applications/@me"):
@@ -225,38 +537,42 @@ class FakeDiscord:
                     "bot_public": True, "bot_require_code_grant": False,
                     "owner": user_payload(OWNER_ID, "Owner"), "verify_key": "0" * 64,
                     "flags": 0}
-        if route.method == "PUT" and route.path.startswith("/applications/"):
+        if req.method == "PUT" and req.path.startswith("/applications/"):
             return [{**command, "id": str(self.snowflake()), "application_id": str(APP_ID),
                      "version": "1"} for command in body]
-        if key == ("POST", "/channels/{channel_id}/messages"):
-            return self.message_payload(int(params["channel_id"]), body, read)
+        if key == ("POST", MESSAGES):
+            return self.message_payload(int(params["channel_id"]), body, req.files)
         if key == ("GET", "/guilds/{guild_id}/members/{member_id}"):
             # A member looked up by id (people named several at once, by mention).
-            guild, member = route.url.rstrip("/").split("/")[-3::2]
-            person = next((p for p in (*PEOPLE, OSCAR) if p.id == int(member)
-                           and p.id in SERVERS[int(guild)].members), None)
+            guild, member = int(params["guild_id"]), int(params["member_id"])
+            person = next((p for p in (*PEOPLE, OSCAR) if p.id == member
+                           and p.id in SERVERS[guild].members and p.id not in self.departed),
+                          None)
             if person is None:
-                raise discord.NotFound(SimpleNamespace(status=404, reason="Not Found"),
-                                       {"code": 10007, "message": "Unknown Member"})
-            return self.member_of(person, int(guild))
+                raise Failure(404, 10007)
+            return self.member_of(person, guild)
         if key == ("POST", "/channels/{channel_id}/threads"):
             thread = self.thread_payload(int(params["channel_id"]), body["name"])
             self.channels[int(thread["id"])] = thread
+            self._dispatch("THREAD_CREATE", {**thread, "newly_created": True})
             return thread
         if key == ("PATCH", "/channels/{channel_id}"):
             channel = self.channels[int(params["channel_id"])]
             if "thread_metadata" in channel and "archived" in body:
                 channel["thread_metadata"]["archived"] = body["archived"]
             return channel
-        if key == ("POST", "/interactions/{webhook_id}/{webhook_token}/callback"):
-            return self._callback(params, body, read)
+        if key == ("POST", CALLBACK):
+            answer = self._callback(params, body, req.files)
+            self.acknowledged.add(params["webhook_token"])
+            return answer
         if key in (("POST", "/webhooks/{webhook_id}/{webhook_token}"),
                    ("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/@original")):
-            return self.message_payload(self._token_channel[params["webhook_token"]], body, read)
+            return self.message_payload(self._token_channel[params["webhook_token"]], body,
+                                        req.files)
         if key == ("DELETE", "/webhooks/{webhook_id}/{webhook_token}/messages/@original"):
             return None
-        self.unexpected.append(f"{route.method} {route.url}")
-        raise AssertionError(f"the fake does not know {route.method} {route.path}")
+        self.unexpected.append(f"{req.method} {req.url}")
+        raise AssertionError(f"the fake does not know {req.method} {req.path}")
 
     def _callback(self, params: dict[str, Any], body: dict[str, Any],
                   files: list[tuple[str, bytes]]) -> dict[str, Any]:
@@ -340,7 +656,7 @@ class FakeDiscord:
             "public_updates_channel_id": None, "nsfw_level": 0,
             "premium_progress_bar_enabled": False, "emojis": [], "stickers": [],
             "unavailable": False, "member_count": len(people) + 1, "large": False,
-            "joined_at": TIMESTAMP, "voice_states": [], "presences": [], "threads": [],
+            "joined_at": TIMESTAMP, "voice_states": [], "presences": [],
             "stage_instances": [], "guild_scheduled_events": [], "soundboard_sounds": [],
             "roles": [
                 {**role, "id": str(guild_id), "name": "@everyone", "position": 0,
@@ -350,7 +666,10 @@ class FakeDiscord:
                 {**role, "id": str(PLAYER_ROLE_ID + 10 * (guild_id - GUILD_ID)), "name": "Players",
                  "position": 1, "permissions": "0"},
             ],
-            "channels": [self.channel_payload(server.channel)],
+            "channels": [c for i, c in self.channels.items() if i not in self.deleted
+                         and c["guild_id"] == str(guild_id) and "thread_metadata" not in c],
+            "threads": [c for i, c in self.channels.items() if i not in self.deleted
+                        and c["guild_id"] == str(guild_id) and "thread_metadata" in c],
             "members": [self.member_of(p, guild_id) for p in people]
             + [{**Person(BOT_ID, "garnet").member(), "user": user_payload(BOT_ID, "garnet",
                                                                         bot=True)}],
@@ -372,25 +691,27 @@ class FakeDiscord:
         return data
 
     def _interaction(self, kind: int, person: Person, data: dict[str, Any],
-                     channel_id: int) -> dict[str, Any]:
+                     channel_id: int, ago: float = 0.0) -> dict[str, Any]:
+        """An interaction; ``ago``: made that long before it is delivered."""
         token = f"token-{self.snowflake()}"
+        interaction = self.snowflake(ago)
         self._token_channel[token] = channel_id
+        self._token_interaction[token] = interaction
         guild = self.guild_of(channel_id)
         member = self.member_of(person, guild)
         member["permissions"] = str(EVERYONE_PERMS.value)
         return {
-            "id": str(self.snowflake()), "application_id": str(APP_ID), "type": kind,
+            "id": str(interaction), "application_id": str(APP_ID), "type": kind,
             "token": token, "version": 1, "guild_id": str(guild),
             "channel_id": str(channel_id), "channel": self.channels[channel_id],
-            "member": member, "app_permissions": str(self.bot_permissions.get(
-                channel_id, discord.Permissions.all()).value),
+            "member": member, "app_permissions": str(self.permissions(channel_id).value),
             "locale": "en-US", "guild_locale": "en-US", "entitlements": [],
             "authorizing_integration_owners": {"0": str(guild)}, "context": 0,
             "attachment_size_limit": 10_485_760, "data": data,
         }
 
     def slash(self, tree: app_commands.CommandTree[Any], person: Person, name: str,
-              channel_id: int = CHANNEL_ID, focused: str | None = None,
+              channel_id: int = CHANNEL_ID, focused: str | None = None, ago: float = 0.0,
               **values: Any) -> dict[str, Any]:
         """A slash command (or, with ``focused``, its autocomplete) as the gateway sends it.
 
@@ -423,10 +744,11 @@ class FakeDiscord:
         data = {"id": str(self.snowflake()), "name": name, "type": 1,
                 "guild_id": str(self.guild_of(channel_id)), "options": options,
                 "resolved": resolved}
-        return self._interaction(4 if focused else 2, person, data, channel_id)
+        return self._interaction(4 if focused else 2, person, data, channel_id, ago)
 
     def subcommand(self, tree: app_commands.CommandTree[Any], person: Person, group: str,
-                   name: str, channel_id: int = CHANNEL_ID, /, **values: Any) -> dict[str, Any]:
+                   name: str, channel_id: int = CHANNEL_ID, /, *, ago: float = 0.0,
+                   **values: Any) -> dict[str, Any]:
         """``/group name`` as the gateway sends it (users and plain values)."""
         found = tree.get_command(group, guild=discord.Object(GUILD_ID))
         assert isinstance(found, app_commands.Group), group
@@ -448,21 +770,36 @@ class FakeDiscord:
         data = {"id": str(self.snowflake()), "name": group, "type": 1,
                 "guild_id": str(guild), "resolved": resolved,
                 "options": [{"name": name, "type": 1, "options": options}]}
-        return self._interaction(2, person, data, channel_id)
+        return self._interaction(2, person, data, channel_id, ago)
 
-    def press(self, person: Person, message: dict[str, Any], custom_id: str) -> dict[str, Any]:
+    def press(self, person: Person, message: dict[str, Any], custom_id: str,
+              ago: float = 0.0) -> dict[str, Any]:
         """A button press on a message the bot sent (as the fake answered it)."""
         payload = self._interaction(3, person, {"custom_id": custom_id, "component_type": 2},
-                                    int(message["channel_id"]))
+                                    int(message["channel_id"]), ago)
         payload["message"] = message
         return payload
 
 
-def _payload_json(form: Any) -> Any:
-    for part in form:
-        if part.get("name") == "payload_json":
-            return json.loads(part["value"])
-    return None
+class _Limited(Failure):
+    """A 429: Discord's body and headers for a rate limit."""
+
+    def __init__(self, retry_after: float, is_global: bool) -> None:
+        super().__init__(429, 0, "You are being rate limited.")
+        self.body = {"message": self.message, "retry_after": retry_after, "global": is_global}
+        self.headers = {"Retry-After": str(math.ceil(retry_after)),
+                        "X-RateLimit-Scope": "global" if is_global else "user"}
+        if is_global:
+            self.headers["X-RateLimit-Global"] = "true"
+
+
+def _limited(retry_after: float, is_global: bool) -> _Limited:
+    return _Limited(retry_after, is_global)
+
+
+def _created(snowflake: int) -> float:
+    """The moment (epoch seconds) a snowflake was made."""
+    return ((snowflake >> 22) + discord.utils.DISCORD_EPOCH) / 1000
 
 
 async def settle(baseline: set[asyncio.Task[Any]]) -> None:

@@ -304,10 +304,10 @@ async def test_unexpected_failure_is_logged_and_answered(world: World,
 
 async def test_host_commands_need_the_host_role(world: World) -> None:
     await challenge_accepted(world)
-    (refusal,) = await world.slash(CAROL, "pause", reason="lunch")
+    (refusal,) = sends(await world.slash(CAROL, "pause", reason="lunch"))
     assert refusal.ephemeral and "Only hosts can do that" in refusal.content
     assert not world.live().paused
-    (paused,) = await world.slash(HANA, "pause", reason="lunch")
+    (paused,) = sends(await world.slash(HANA, "pause", reason="lunch"))
     assert not paused.ephemeral and "is paused by" in paused.content
     assert world.live().paused
 
@@ -324,7 +324,7 @@ async def test_adjudicate_takes_a_winner_or_a_draw(world: World) -> None:
 
 async def test_hostrole_by_id_and_repost(world: World) -> None:
     await challenge_accepted(world)
-    (refusal,) = await world.slash(HANA, "hostrole", role=HOST_ROLE_ID)
+    (refusal,) = sends(await world.slash(HANA, "hostrole", role=HOST_ROLE_ID))
     assert refusal.ephemeral and "Manage Server" in refusal.content
     calls = await world.slash(HANA, "repost")
     assert calls[0].callback_type == 5 and calls[0].ephemeral

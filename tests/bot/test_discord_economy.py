@@ -105,10 +105,10 @@ async def test_groups_and_commands_are_synced_with_descriptions(world: World) ->
 
 
 async def test_event_create_is_for_hosts(world: World) -> None:
-    (refusal,) = await sub(world, CAROL, "event", "create", name="Season 1")
+    (refusal,) = sends(await sub(world, CAROL, "event", "create", name="Season 1"))
     assert refusal.ephemeral and "Only hosts can do that" in refusal.content
-    (made,) = await sub(world, HANA, "event", "create", name="Season 1", reward=5,
-                        transfers=True, confiscate="winner")
+    (made,) = sends(await sub(world, HANA, "event", "create", name="Season 1", reward=5,
+                              transfers=True, confiscate="winner"))
     assert not made.ephemeral
     assert made.content.startswith("🏁 Event **Season 1** (#1) is open: 5 garnets per DM win")
 
@@ -117,7 +117,7 @@ async def test_priority_decides_who_chooses_on_discord(world: World) -> None:
     await sub(world, HANA, "event", "create", name="Season 1")
     await sub(world, HANA, "event", "add", player=ALICE)
     await sub(world, HANA, "event", "add", player=BOB)
-    (moved,) = await sub(world, HANA, "priority", "set", player=BOB, rank=1)
+    (moved,) = sends(await sub(world, HANA, "priority", "set", player=BOB, rank=1))
     assert f"<@{BOB.id}> now has priority 1 of 2 in **Season 1**" in moved.content
     (shown,) = await sub(world, ALICE, "priority", "show")
     assert shown.ephemeral and shown.content.splitlines()[1:] == ["1. Bob", "2. Alice ← you"]
@@ -171,11 +171,11 @@ async def test_transfer_grant_and_garnets(world: World) -> None:
     await sub(world, HANA, "event", "create", name="Season 1", transfers=True)
     await sub(world, HANA, "event", "add", player=ALICE)
     await sub(world, HANA, "event", "add", player=BOB)
-    (refusal,) = await world.slash(ALICE, "grant", player=ALICE, amount=5, reason="me")
+    (refusal,) = sends(await world.slash(ALICE, "grant", player=ALICE, amount=5, reason="me"))
     assert refusal.ephemeral and "Only hosts" in refusal.content
-    (granted,) = await world.slash(HANA, "grant", player=ALICE, amount=5, reason="bonus")
+    (granted,) = sends(await world.slash(HANA, "grant", player=ALICE, amount=5, reason="bonus"))
     assert not granted.ephemeral and "granted" in granted.content
-    (gave,) = await world.slash(ALICE, "transfer", to=BOB, amount=2, reason="deal")
+    (gave,) = sends(await world.slash(ALICE, "transfer", to=BOB, amount=2, reason="deal"))
     assert not gave.ephemeral
     assert gave.content.startswith(f"💎 <@{ALICE.id}> gave <@{BOB.id}> 2 garnets")
     (balance,) = await world.slash(CAROL, "garnets", player=BOB)
@@ -203,11 +203,11 @@ async def test_export_sends_three_csv_files_to_the_host_only(world: World) -> No
 
 async def test_event_add_takes_several_players(world: World) -> None:
     await sub(world, HANA, "event", "create", name="Season 1")
-    (one,) = await sub(world, HANA, "event", "add", player=BOB)
+    (one,) = sends(await sub(world, HANA, "event", "add", player=BOB))
     assert one.content.startswith(f"<@{BOB.id}> joins **Season 1** with priority 1")
     calls = await sub(world, HANA, "event", "add", players=f"<@{BOB.id}> <@{CAROL.id}>")
     # Each mention is looked up on the server (from the cache, else Discord's API).
-    (several,) = [c for c in calls if c.method != "GET"]
+    (several,) = [c for c in sends(calls) if c.method != "GET"]
     assert not several.ephemeral
     assert several.content == (f"<@{CAROL.id}> joins **Season 1** with priority 2 — "
                                "2 players. Already playing: Bob (1). Hosts reorder priority "
@@ -215,11 +215,11 @@ async def test_event_add_takes_several_players(world: World) -> None:
     # Only Carol is pinged: Bob was in already.
     assert several.message["allowed_mentions"]["users"] == [CAROL.id]
     # A role's members need the Server Members intent, which this bot was not given.
-    (by_role,) = await sub(world, HANA, "event", "add", role=PLAYER_ROLE_ID)
+    (by_role,) = sends(await sub(world, HANA, "event", "add", role=PLAYER_ROLE_ID))
     assert by_role.ephemeral and "MEMBERS_INTENT" in by_role.content
-    (bad,) = await sub(world, HANA, "event", "add", players="bob and carol")
+    (bad,) = sends(await sub(world, HANA, "event", "add", players="bob and carol"))
     assert bad.ephemeral and "`players` takes mentions" in bad.content
-    stranger = [c for c in await sub(world, HANA, "event", "add", players="<@123456789>")
+    stranger = [c for c in sends(await sub(world, HANA, "event", "add", players="<@123456789>"))
                 if c.method != "GET"]
     assert stranger[0].ephemeral
     assert stranger[0].content == "<@123456789> is not a member of this server."

@@ -18,10 +18,23 @@ from discord.app_commands import Choice
 from bot.adapters.discord.delivery import Defer
 from bot.adapters.discord.suggest import SUGGESTERS
 from bot.commands import COMMANDS, GROUPS
+from bot.commands.play import SECTION as PLAY
 from bot.commands.spec import Audience, Command, Kind, Option, Reply
 
 SERVERS = app_commands.AppCommandContext(guild=True)  # like @guild_only() commands
 DEFERS = {Reply.QUICK: Defer.NO, Reply.PUBLIC: Defer.PUBLIC, Reply.PRIVATE: Defer.PRIVATE}
+
+
+def defer_for(command: Command) -> Defer:
+    """How an interaction is acknowledged before the command runs. A write of the
+    hosts and of the economy is acknowledged first (publicly; a refusal then replaces
+    the "thinking…" privately): a slow database never makes Discord give up on it,
+    and an acknowledgement too late (10062) writes nothing, so the user's retry is the
+    only write. Playing's quick answers (a challenge and its buttons) come at once."""
+    defer = DEFERS[command.reply]
+    if command.once and defer is Defer.NO and command.section != PLAY:
+        return Defer.PUBLIC
+    return defer
 # People options take discord.User, so a player who left the server can still be named
 # (removed, fined, adjudicated against); Discord resolves a member where there is one.
 TYPES: dict[Kind, Any] = {Kind.TEXT: str, Kind.INT: int, Kind.NUMBER: float, Kind.BOOL: bool,
@@ -46,7 +59,7 @@ Callback = Callable[..., Coroutine[Any, Any, None]]
 
 def _callback(command: Command, invoke: Invoke) -> Callback:
     async def callback(interaction: discord.Interaction, **values: Any) -> None:
-        await invoke(interaction, command, values, DEFERS[command.reply])
+        await invoke(interaction, command, values, defer_for(command))
 
     callback.__name__ = callback.__qualname__ = command.leaf
     callback.__signature__ = inspect.Signature([  # type: ignore[attr-defined]
