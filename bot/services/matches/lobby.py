@@ -157,7 +157,7 @@ class Lobby:
         text = texts.challenge(texts.match_label(number, MatchKind.CASUAL), game.title,
                                actor.id, [o.id for o in opponents],
                                texts.options_line(game, options, tc), hints, rated,
-                               int(CHALLENGE_TTL // 60))
+                               int(CHALLENGE_TTL // 60), now + CHALLENGE_TTL)
         answers = (Button("Accept", buttons.accept(number), "success"),
                    Button("Decline", buttons.decline(number), "danger"))
         return Response(reply=Post(text, channel_id, buttons=answers))
