@@ -155,26 +155,29 @@ class Timing:
         return live.tc.enabled and elapsed >= live.flag_at() - 1e-9
 
     async def _tick(self, live: LiveMatch) -> None:
+        posts: list[Post] = []
         async with live.lock:
             live.timer = None
             if live.finished or live.paused:
                 return
             elapsed = live.elapsed(self.kit.now())
             if elapsed >= live.flag_at() + MAX_LAG - 1e-6:
-                response = await self.on_flag(live)
-                for post in response.posts:
-                    await self.kit.deliver(post)
-                return
-            due = None
-            while (live.next_reminder < len(live.reminders)
-                   and live.reminders[live.next_reminder].at <= elapsed + 1e-6):
-                due = live.reminders[live.next_reminder]
-                live.next_reminder += 1
-            self.arm(live)
-            seat = live.to_move
-        if due is not None and seat is not None:
-            # Several overdue at once (the loop was stalled) post only the newest.
-            if self.kit.on_reminder is not None:
-                self.kit.on_reminder(elapsed - due.at)
-            await self.kit.deliver(Post(texts.reminder(live.users[seat], due, live.tc),
-                                        live.channel_id))
+                posts = (await self.on_flag(live)).posts
+            else:
+                due = None
+                while (live.next_reminder < len(live.reminders)
+                       and live.reminders[live.next_reminder].at <= elapsed + 1e-6):
+                    due = live.reminders[live.next_reminder]
+                    live.next_reminder += 1
+                self.arm(live)
+                seat = live.to_move
+                if due is not None and seat is not None:
+                    # Several overdue at once (the loop was stalled) post only the newest.
+                    if self.kit.on_reminder is not None:
+                        self.kit.on_reminder(elapsed - due.at)
+                    posts = [Post(texts.reminder(live.users[seat], due, live.tc),
+                                  live.channel_id)]
+        # Posted outside the lock: a board that starts the next turn (a game of more
+        # than two plays on after a flag) is reported back under it (board_posted).
+        for post in posts:
+            await self.kit.deliver(post)
