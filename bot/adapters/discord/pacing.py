@@ -16,9 +16,10 @@ waited for its channel does not burst out later with others. ``install`` makes t
 ``HTTPClient``'s route buckets ``PacedRatelimit`` s. discord.py's own retries of one
 request (after a 429 or a 500) are not paced again; with pacing they are rare.
 
-Order: first come, first served (an ``asyncio.Lock`` is FIFO), so the oldest request
-goes first; a burst of reminders can delay a board by as long as the burst takes to
-drain at ``per_second``, which nothing in garnet comes near.
+Order: first come, first served (each request's turn is reserved when it asks), so
+the oldest request goes first. Nothing has priority: a burst of reminders delays the
+boards behind it by as long as it takes to drain at ``per_second`` (a second per
+``per_second`` requests queued ahead).
 
 Time: the pacer reads the clock and sleeps the way discord.py's rate limiter does
 (``discord.http``'s ``asyncio``), so that it runs on whatever clock discord.py does:
@@ -27,7 +28,6 @@ real time in production, the tests' virtual clock under the Discord fake.
 
 from __future__ import annotations
 
-import asyncio
 import collections
 import logging
 from typing import Any
@@ -67,24 +67,31 @@ class GlobalPacer:
         if per_second < 1:
             raise ValueError(f"per_second must be at least 1, not {per_second}")
         self.per_second = per_second
+        # The turns of the last ``per_second`` requests, sent or reserved, oldest first.
         self._sent: collections.deque[float] = collections.deque(maxlen=per_second)
-        self._lock = asyncio.Lock()
         self.waited = 0.0  # seconds spent waiting for a turn, in all (for the logs)
         self.paced = 0  # requests that had to wait
 
     async def acquire(self) -> None:
-        """Wait for this request's turn; return when it may be sent."""
-        async with self._lock:
+        """Wait for this request's turn; return when it may be sent.
+
+        The turn is reserved at once, in the order of the calls (FIFO, no lock): the
+        moment the request ``per_second`` places back in line is a second old.
+        """
+        now = _now()
+        turn = now
+        if len(self._sent) == self.per_second:
+            turn = max(now, self._sent[0] + WINDOW)
+        self._sent.append(turn)  # drops the oldest once full
+        if turn <= now:
+            return
+        self.paced += 1
+        self.waited += turn - now
+        for _ in range(3):  # a sleep may end a hair early
+            await pause(turn - now)
             now = _now()
-            if len(self._sent) == self.per_second and now < self._sent[0] + WINDOW:
-                self.paced += 1
-                self.waited += self._sent[0] + WINDOW - now
-                for _ in range(3):  # a sleep may end a hair early
-                    await pause(self._sent[0] + WINDOW - now)
-                    now = _now()
-                    if now >= self._sent[0] + WINDOW:
-                        break
-            self._sent.append(now)  # drops the oldest once full
+            if now >= turn:
+                break
 
 
 class PacedRatelimit(discord.http.Ratelimit):
