@@ -234,7 +234,10 @@ class VirtualAsyncio:
     seconds of the virtual clock: they first let every other ready task run (what
     could finish the wait), then, if nothing did, move the clock to the end of the
     wait themselves (``VirtualClock.set``, which runs the bot's timers due on the
-    way), as real time would pass. Without a clock they do not wait at all.
+    way), as real time would pass. With several waits under way (discord.py's bucket
+    wait, the bot's global pacer), the clock moves only to the earliest end among
+    them, and the others look again once its tasks have run. Without a clock they do
+    not wait at all.
     ``get_running_loop().time()`` is the virtual clock, so discord.py's rate-limit
     buckets expire in virtual time. Everything else is the real ``asyncio``.
     """
