@@ -8,7 +8,8 @@ at once, which earns the next 429; and 10,000 refused requests (401, 403, 429) i
 minutes get the bot's address banned by Cloudflare for an hour. So every request
 discord.py's ``HTTPClient`` sends (all of them carry the bot token; interactions go
 through the webhook adapter instead, unpaced) first waits for its turn here:
-``GlobalPacer`` lets at most ``per_second`` requests through in any one second.
+``GlobalPacer`` lets at most ``per_second`` requests through in any one second (with
+``SLACK`` to spare: at the limit, ``per_second`` every 1.05 s).
 
 Where: a request is paced *after* discord.py's per-route bucket has let it through
 (5 posts per 5 s per channel), just before it goes on the wire, so that a post which
@@ -38,6 +39,10 @@ log = logging.getLogger(__name__)
 
 DISCORD_GLOBAL_LIMIT = 50  # requests per second per bot, unless Discord raised it
 WINDOW = 1.0  # seconds: the global limit is counted per second
+# A turn is kept this much longer than the window: a request reaches Discord a little
+# after its turn (its upload is built, the event loop is busy), and without room for
+# that delay 51 requests can fall into one of Discord's seconds.
+SLACK = 0.05
 
 
 def _asyncio() -> Any:
@@ -58,7 +63,7 @@ class GlobalPacer:
     """At most ``per_second`` requests in any window of one second, FIFO.
 
     A sliding window: the moments of the last ``per_second`` requests are kept, and a
-    request waits until the oldest of them is a full second old. Unlike a token bucket
+    request waits until the oldest of them is a second (and ``SLACK``) old. Unlike a token bucket
     that starts full, it never lets through more than ``per_second`` in a second,
     however Discord aligns its own window.
     """
@@ -81,7 +86,7 @@ class GlobalPacer:
         now = _now()
         turn = now
         if len(self._sent) == self.per_second:
-            turn = max(now, self._sent[0] + WINDOW)
+            turn = max(now, self._sent[0] + WINDOW + SLACK)
         self._sent.append(turn)  # drops the oldest once full
         if turn <= now:
             return
