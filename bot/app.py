@@ -137,13 +137,14 @@ async def run_console(settings: Settings, script: Path | None, virtual: bool,
 
 
 def build_discord_bot(settings: Settings, db: Database,
-                      clock: Clock | None = None) -> GarnetBot:
+                      clock: Clock | None = None, message_content: bool = True) -> GarnetBot:
     """The Discord bot with its services (the bot delivers the services' own posts)."""
     from bot.adapters.discord.client import GarnetBot
 
     bot = GarnetBot(command_guild=settings.command_guild,
                     members_intent=settings.members_intent,
                     shard_count=settings.shard_count, shard_ids=settings.shard_ids,
+                    message_content=message_content and settings.message_content != "off",
                     global_requests_per_second=settings.global_requests_per_second)
     services = build_services(db, clock or RealClock(), host_config(settings),
                               deliver=bot.deliver, threads=bot.thread_in)
@@ -158,15 +159,43 @@ async def run_discord(settings: Settings) -> int:
         raise ConfigError("DISCORD_TOKEN is not set")
     db: Database = await open_database(settings.database_url)
     try:
-        bot = build_discord_bot(settings, db)
-        # The leases of our shards first (waiting while another process holds them):
-        # a process must not connect to Discord for shards whose matches it cannot run.
-        await bot.services.matches.claim()
-        async with bot:
-            await bot.start(settings.discord_token)
+        await serve_discord(settings, db)
     finally:
         await db.close()
     return 0
+
+
+NO_MESSAGE_CONTENT = (
+    "Discord refused the Message Content intent (close code 4014: it is not turned on "
+    "under Bot -> Privileged Gateway Intents, or not granted to a bot in over 100 "
+    "servers). garnet runs without it: players cannot type their moves and move with "
+    "/move, whose suggestions list the moves (MESSAGE_CONTENT=off starts so directly).")
+MESSAGE_CONTENT_OFF = ("MESSAGE_CONTENT=off: typed moves are not read; players move with "
+                       "/move, whose suggestions list the moves.")
+
+
+async def serve_discord(settings: Settings, db: Database, clock: Clock | None = None) -> None:
+    """Serve on Discord; if Discord refuses the privileged Message Content intent
+    (``MESSAGE_CONTENT=auto``), say so once and serve again without it."""
+    import discord
+
+    content = settings.message_content != "off"
+    if not content:
+        logging.getLogger(__name__).warning(MESSAGE_CONTENT_OFF)
+    while True:
+        bot = build_discord_bot(settings, db, clock, message_content=content)
+        # The leases of our shards first (waiting while another process holds them):
+        # a process must not connect to Discord for shards whose matches it cannot run.
+        await bot.services.matches.claim()
+        try:
+            async with bot:
+                await bot.start(settings.discord_token or "")
+            return
+        except discord.PrivilegedIntentsRequired:
+            if not content:
+                raise  # another privileged intent (MEMBERS_INTENT) is refused
+            logging.getLogger(__name__).warning(NO_MESSAGE_CONTENT)
+            content = False
 
 
 def setup_logging(level: str) -> None:

@@ -52,6 +52,13 @@ def _database_url() -> str:
     return url
 
 
+def _choice(name: str, choices: tuple[str, ...], default: str) -> str:
+    value = os.environ.get(name, "").strip().lower() or default
+    if value not in choices:
+        raise ConfigError(f"{name} must be one of {', '.join(choices)}, not '{value[:40]}'")
+    return value
+
+
 @dataclass(frozen=True)
 class Settings:
     discord_token: str | None
@@ -83,6 +90,9 @@ class Settings:
         if self.shard_count is None:
             return Shards()
         return Shards(self.shard_count, self.shard_ids or tuple(range(self.shard_count)))
+    # Discord's Message Content intent (typed moves): "auto" asks for it and starts
+    # without it when Discord refuses; "off" never asks (players move with /move).
+    message_content: str = "auto"
 
     @classmethod
     def from_env(cls, env_file: str | None = ".env") -> Settings:
@@ -110,6 +120,7 @@ class Settings:
             lease_seconds=_int("LEASE_SECONDS", 30, minimum=3),
             global_requests_per_second=_int("GLOBAL_REQUESTS_PER_SECOND", 50, minimum=1,
                                             maximum=MAX_REQUESTS_PER_SECOND),
+            message_content=_choice("MESSAGE_CONTENT", ("auto", "off"), "auto"),
         )
 
 

@@ -154,6 +154,13 @@ class Game(ABC, Generic[S, M]):
         """Every legal move of the seat to move (empty when the game is over)."""
 
     @abstractmethod
+    def well_formed_moves(self, state: S) -> list[M]:
+        """Every move the seat to move could write in this position, legal or not (a
+        superset of ``legal_moves``, empty when the game is over): what a player may be
+        offered without giving away which moves the rules forbid (in a Death Match,
+        which cells are critical). Each one's ``notation`` reads as a move."""
+
+    @abstractmethod
     def apply(self, state: S, move: M) -> S:
         """The state after ``move``. Raises MoveError if it is not legal."""
 

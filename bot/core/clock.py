@@ -39,13 +39,20 @@ async def _run(callback: Callback) -> None:
 
 
 class RealClock:
-    """Wall-clock time on the running event loop."""
+    """Real time on the running event loop, in seconds since the epoch, that never
+    jumps: the wall clock read once at start, plus the monotonic time since. A wall
+    clock set back or forward (NTP, a daylight-saving mistake, a VM resumed) changes
+    no one's elapsed time; stored instants stay epoch seconds, off the wall clock by
+    at most its drift since start."""
 
-    def __init__(self) -> None:
+    def __init__(self, wall: Callable[[], float] = time.time,
+                 monotonic: Callable[[], float] = time.monotonic) -> None:
         self._tasks: set[asyncio.Task[None]] = set()
+        self._monotonic = monotonic
+        self._epoch = wall() - monotonic()
 
     def now(self) -> float:
-        return time.time()
+        return self._epoch + self._monotonic()
 
     def call_at(self, when: float, callback: Callback) -> Handle:
         loop = asyncio.get_running_loop()

@@ -72,6 +72,17 @@ class Upload:
     data: bytes
 
 
+@dataclass(frozen=True)
+class TurnStart:
+    """The turn a board post starts: its player's clock runs from when the post is
+    actually out (the adapter reports it with ``Matches.board_posted``), not from when
+    the move was processed, so a slow upload or a rate-limit wait is charged to no one."""
+
+    guild_id: str
+    match_id: int
+    ply: int
+
+
 @dataclass
 class Post:
     """A message. With ``channel_id`` None it answers the person who asked."""
@@ -87,6 +98,8 @@ class Post:
     # Whom it pings, by user id. None: everyone it mentions with ``mention`` (user
     # text in a post is escaped, so those are the bot's own mentions); () nobody.
     pings: tuple[str, ...] | None = None
+    # The turn this post starts: report when it is out (see ``TurnStart``).
+    turn: TurnStart | None = None
 
     def pinged(self) -> tuple[str, ...]:
         """The user ids this post may ping: never anyone it does not mean."""

@@ -29,6 +29,12 @@ def seat_line(game: Game[Any, Any], state: Any, users: list[str]) -> str:
     )
 
 
+def live_time(epoch: float) -> str:
+    """An instant as Discord shows it live in each reader's own terms ("in 45 seconds",
+    "2 minutes ago"); the console renders it against its clock."""
+    return f"<t:{int(epoch)}:R>"
+
+
 def clock_left(tc: TimeControl, elapsed: float, banks_left: int, extra: float) -> str:
     """What is left of a turn, e.g. '0:42 + 36 banks' or 'reserve 1:15 (15 banks)'."""
     if not tc.enabled:
@@ -140,14 +146,16 @@ def span(seconds: float) -> str:
 
 
 def choose_first(intro: str, chooser: str, within: float | None = None,
-                 missed: str = "lots") -> str:
+                 missed: str = "lots", by: float | None = None) -> str:
     """Who chooses the First Player, and (a DM) within what time, then what."""
     who = "the host" if chooser == "host" else mention(chooser)
     if within is None:
         return (f"{intro}\n{who}, choose the First Player: press a button or use "
                 f"`/first player:@name`.")
-    return (f"{intro}\n{who}, choose the First Player within {span(within)}: press a button "
-            f"or use `/first player:@name` (then {MISSED.get(missed, missed)}).")
+    deadline = f" (the choice closes {live_time(by)})" if by is not None else ""
+    return (f"{intro}\n{who}, choose the First Player within {span(within)}{deadline}: "
+            f"press a button or use `/first player:@name` "
+            f"(then {MISSED.get(missed, missed)}).")
 
 
 def choose_reminder(user: str, label: str, left: float, missed: str) -> str:
@@ -178,12 +186,14 @@ def bad_missed(choices: tuple[str, ...]) -> str:
 
 
 def challenge(label: str, title: str, challenger: str, opponents: list[str], options: str,
-              hints: bool, rated: bool, minutes: int) -> str:
+              hints: bool, rated: bool, minutes: int, lapses: float | None = None) -> str:
     others = ", ".join(mention(o) for o in opponents)
+    open_for = (f"lapses {live_time(lapses)}" if lapses is not None
+                else f"open for {minutes} minutes")
     return (f"**{label}: {title}** — {mention(challenger)} challenges {others}.\n{options}"
             f"{' · hints on' if hints else ''}{'' if rated else ' · unrated'}.\n"
             f"Accept or decline with the buttons, or `/accept` / `/decline` "
-            f"(open for {minutes} minutes).")
+            f"({open_for}).")
 
 
 def busy(user: str, match_id: int) -> str:
@@ -258,10 +268,14 @@ def turn_order(names: list[str]) -> str:
 # ==== play ==============================================================================
 
 
-def turn_line(user: str, colour: str, clock: str | None, status: str) -> str:
-    """Who is to move, with their clock, and the game's status line below."""
+def turn_line(user: str, colour: str, clock: str | None, status: str,
+              runs_out: float | None = None) -> str:
+    """Who is to move, with their clock (and when their time runs out, live), and the
+    game's status line below."""
     extra = f"\n{status}" if status else ""
     timing = f" — {clock}" if clock is not None else ""
+    if runs_out is not None:
+        timing += f"; time runs out {live_time(runs_out)}"
     return f"{mention(user)} ({colour}) to move{timing}.{extra}"
 
 
@@ -423,6 +437,11 @@ def paused(label: str, host: str, reason: str) -> str:
     why = f" ({reason})" if reason else ""
     return (f"⏸ {label} is paused by {mention(host)}{why}. "
             f"The clock stands still until `/resume`.")
+
+
+def board_again(label: str, turn: str) -> str:
+    """After a restart, the board of a turn whose board may never have been posted."""
+    return f"▶ {label}: the board again after a restart of the bot. {turn}"
 
 
 def resumes(label: str, turn: str) -> str:

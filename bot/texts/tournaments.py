@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 
 from bot.core.escape import plain
 from bot.core.messages import mention
+from bot.texts.match import live_time
 
 FORMATS = {"swiss": "Swiss", "roundrobin": "Round robin", "single": "Single elimination",
            "double": "Double elimination"}
@@ -306,7 +307,7 @@ def byes(*, user_ids: Sequence[str], bye_points: str | None) -> str:
 
 
 def deadline_line(*, instant: float) -> str:
-    return f"Deadline: {at(instant)}."
+    return f"Deadline: {at(instant)} ({live_time(instant)})."
 
 
 def waiting_for_start(*, board: int, user_id: str, number: int) -> str:
@@ -492,7 +493,8 @@ def info(*, name: str, number: int, status: str, host: str, rules: str,
 
 def now_playing(*, number: int, of: int, left: int, deadline: float | None) -> str:
     line = f"Round {number} of {of}: {left} pairing{'s' if left != 1 else ''} still to play"
-    return line + (f", deadline {at(deadline)}." if deadline else ".")
+    return line + (f", deadline {at(deadline)} ({live_time(deadline)})." if deadline
+                   else ".")
 
 
 def pairings(*, name: str, number: int, lines: Sequence[str], byes: Sequence[str]) -> str:

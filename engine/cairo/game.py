@@ -80,6 +80,12 @@ class CairoCorridor(Game[CairoState, Move]):
     def incomplete(self, state: CairoState, text: str) -> str | None:
         return incomplete_cell(text)
 
+    def well_formed_moves(self, state: CairoState) -> list[Move]:
+        """Every empty cell: which of them are legal is what a player must see."""
+        if self.outcome(state) is not None:
+            return []
+        return names_of(state.empty)
+
     def legal_moves(self, state: CairoState) -> list[Move]:
         return names_of(analyse(state.black | state.red).legal(state.empty))
 

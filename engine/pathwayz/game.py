@@ -78,6 +78,10 @@ class Pathwayz(Game[PathwayzState, Move]):
         self._check(state, move)
         return move
 
+    def well_formed_moves(self, state: PathwayzState) -> list[Move]:
+        """A normal and a permanent piece on every empty cell: all of them legal."""
+        return rules.legal_moves(state)
+
     def legal_moves(self, state: PathwayzState) -> list[Move]:
         return rules.legal_moves(state)
 

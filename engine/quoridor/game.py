@@ -20,7 +20,7 @@ from engine.game import (
     Outcome,
 )
 from engine.quoridor import rules
-from engine.quoridor.notation import Move, PawnMove, read_move
+from engine.quoridor.notation import PAWN_MOVES, WALL_MOVES, Move, PawnMove, read_move
 from engine.quoridor.state import (
     DEFAULT_PLY_CAP,
     QuoridorState,
@@ -97,6 +97,14 @@ class Quoridor(Game[QuoridorState, Move]):
             raise GameOverError(f"the game is over: {over.reason}", text.strip())
         rules.check(state, move)
         return move
+
+    def well_formed_moves(self, state: QuoridorState) -> list[Move]:
+        """Every square and every wall place: where a wall would shut a path is for
+        the player to see."""
+        if rules.outcome(state) is not None:
+            return []
+        walls = WALL_MOVES if state.walls_left[state.turn] else ()
+        return [*PAWN_MOVES, *walls]
 
     def legal_moves(self, state: QuoridorState) -> list[Move]:
         return rules.legal_moves(state)

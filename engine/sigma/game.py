@@ -106,6 +106,19 @@ class SigmaEscape(Game[SigmaState, Move]):
     def parse_move(self, state: SigmaState, text: str) -> Move:
         return notes.parse(state, text)
 
+    def well_formed_moves(self, state: SigmaState) -> list[Move]:
+        """Every card of the hand on every usable side with every arrow of the card:
+        which of them fit is for the player to see."""
+        if rules.outcome(state) is not None:
+            return []
+        seat = state.turn
+        hand = state.deck.hands[seat]
+        count = len(rules.sides(state))
+        return [Move(hand[i][0].name, side, arrow)
+                for i, left in enumerate(state.board.hands[seat]) if left
+                for side in range(1, count + 1)
+                for arrow in range(1, len(hand[i][0].fits) + 1)]
+
     def legal_moves(self, state: SigmaState) -> list[Move]:
         if rules.outcome(state) is not None:
             return []

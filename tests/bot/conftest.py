@@ -15,7 +15,7 @@ import pytest
 from bot.adapters.console import Console
 from bot.commands.spec import Services
 from bot.core.clock import VirtualClock
-from bot.core.messages import Actor, Post, Response, Role
+from bot.core.messages import Actor, Post, Response, Role, TurnStart
 from bot.core.refusal import answered
 from bot.services.decks import Decks
 from bot.services.economy import Economy
@@ -47,6 +47,7 @@ class Harness:
 
     async def deliver(self, post: Post) -> None:
         self.delivered.append(post)
+        await self.host.posted(post)
 
     def texts(self) -> list[str]:
         return [p.text for p in self.delivered]
@@ -66,10 +67,22 @@ class Harness:
 
 class Asking:
     """The match service as an adapter uses it: a refusal comes back as the private
-    answer that says why (``bot.core.refusal.answered``), everything else as is."""
+    answer that says why (``bot.core.refusal.answered``), everything else as is; and a
+    board that starts a turn is reported out at once, as an adapter does once it has
+    posted it (``hold_boards``: kept in ``held`` for the test to report)."""
 
     def __init__(self, matches: Matches) -> None:
         self.matches = matches
+        self.hold_boards = False
+        self.held: list[TurnStart] = []
+
+    async def posted(self, post: Post) -> None:
+        if post.turn is None:
+            return
+        if self.hold_boards:
+            self.held.append(post.turn)
+        else:
+            await self.matches.board_posted(post.turn, self.matches.clock.now())
 
     def __getattr__(self, name: str) -> Any:
         found = getattr(self.matches, name)
@@ -77,7 +90,11 @@ class Asking:
             return found
 
         async def ask(*args: Any, **kwargs: Any) -> Any:
-            return await answered(lambda: found(*args, **kwargs))
+            result = await answered(lambda: found(*args, **kwargs))
+            if isinstance(result, Response):
+                for post in ([result.reply] if result.reply else []) + result.posts:
+                    await self.posted(post)
+            return result
 
         return ask
 

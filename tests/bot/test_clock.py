@@ -89,3 +89,20 @@ def test_reserve_reminders_with_long_banks_count_the_bank_under_way() -> None:
     last = [r for r in DM.reminders(36) if r.kind == "reserve-used"][-1]
     assert texts.reminder("bob", last, DM) == ("⏰ <@bob>: 2:30 of reserve used, 6 banks "
                                                "(0:30) left.")
+
+
+def test_real_time_is_immune_to_wall_clock_jumps() -> None:
+    """RealClock: epoch seconds from the wall clock read once, then monotonic time; a
+    wall clock set back an hour or forward a day changes no elapsed time."""
+    from bot.core.clock import RealClock
+
+    wall, mono = [1_700_000_000.0], [500.0]
+    clock = RealClock(wall=lambda: wall[0], monotonic=lambda: mono[0])
+    start = clock.now()
+    assert start == 1_700_000_000.0
+    mono[0] += 10
+    wall[0] -= 3600  # the wall clock is set back an hour
+    assert clock.now() - start == 10.0
+    mono[0] += 5
+    wall[0] += 86_400  # and forward a day
+    assert clock.now() - start == 15.0

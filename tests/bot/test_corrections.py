@@ -33,7 +33,9 @@ async def test_take_back_restores_the_board_and_the_clocks(h: Harness) -> None:
     assert said.startswith("↩ <@hosty> took back move 3 of Match #1 (WU by <@alice>): "
                            "misclick. The clock is as it stood before the move.")
     # Alice is on turn again, 70 s into it, her two banks back.
-    assert "<@alice> (Black) to move — on reserve, 2:50 left." in said
+    runs_out = int(h.clock.now() + 170)  # 2:50 from now, live on Discord
+    assert f"<@alice> (Black) to move — on reserve, 2:50 left; time runs out <t:{runs_out}:R>." \
+        in said
     assert (live.ply, live.banks_left, live.time_used) == (2, [36, 36], [10.0, 85.0])
     # Then Bob's move, whose turn had 30 s added: the extension comes back too.
     await h.host.take_back(None, GUILD, CHAN, HOSTY, "both")

@@ -210,7 +210,7 @@ async def test_buttons_work_after_a_restart(world: World) -> None:
     assert world.live().id == 1
 
 
-async def test_move_autocomplete_only_with_hints_and_on_turn(world: World) -> None:
+async def test_move_autocomplete_with_hints_lists_legal_moves_on_turn(world: World) -> None:
     (challenge,) = await world.slash(ALICE, "challenge", opponent=BOB, game="cairo",
                                      first="me", hints=True)
     await world.press(BOB, challenge.sent, "garnet:accept:1")
@@ -401,3 +401,56 @@ async def test_a_typed_move_delivered_late_counts_when_it_was_sent(world: World)
     (board,) = sends((await world.say(ALICE, "D left", sent_ago=1.5))[0])
     assert "played **DL**" in board.content
     assert world.live().time_used[0] == pytest.approx(59.0)
+
+
+# ---- a turn starts when its board is out -------------------------------------------------
+
+
+def slow_uploads(world: World, monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
+    """Every message with a file takes ``seconds`` to reach Discord (a slow upload or
+    a rate-limit wait): the message is made, and timestamped, when it arrives."""
+    from discord.http import HTTPClient
+    from discord.webhook.async_ import AsyncWebhookAdapter
+
+    channel_send, webhook_send = HTTPClient.request, AsyncWebhookAdapter.request
+
+    async def channel(http: Any, route: Any, **kw: Any) -> Any:
+        if kw.get("files") or kw.get("form"):
+            await world.clock.advance(seconds)
+        return await channel_send(http, route, **kw)
+
+    async def webhook(adapter: Any, route: Any, session: Any, **kw: Any) -> Any:
+        if kw.get("files"):
+            await world.clock.advance(seconds)
+        return await webhook_send(adapter, route, session, **kw)
+
+    monkeypatch.setattr(HTTPClient, "request", channel)
+    monkeypatch.setattr(AsyncWebhookAdapter, "request", webhook)
+
+
+@pytest.mark.parametrize("how", ["typed", "slash", "accept"])
+async def test_a_slow_board_upload_is_charged_to_no_one(
+        world: World, monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+    """The next turn starts at the board message's own timestamp: a typed move (a
+    reply), ``/move`` (a follow-up), and the Accept button that starts the match."""
+    if how == "accept":
+        (call,) = await world.slash(ALICE, "challenge", opponent=BOB, game="cairo",
+                                    first="me")
+        slow_uploads(world, monkeypatch, 3)
+        await world.press(BOB, call.sent, call.buttons[0]["custom_id"])
+        seat = 0
+    else:
+        await challenge_accepted(world)
+        await world.advance(10)
+        slow_uploads(world, monkeypatch, 3)
+        if how == "typed":
+            (board,) = sends((await world.say(ALICE, "D left"))[0])
+        else:
+            (board,) = sends(await world.slash(ALICE, "move", move="D left"))
+        assert "played **DL**" in board.content
+        seat = 1
+    live = world.live()
+    assert live.to_move == seat and live.waiting is None
+    assert live.elapsed(world.clock.now()) == 0.0  # 3 s of upload: not the player's
+    await world.advance(20)
+    assert live.elapsed(world.clock.now()) == pytest.approx(20.0, abs=0.002)

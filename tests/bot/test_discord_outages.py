@@ -117,7 +117,7 @@ async def test_a_gateway_outage_of_30_s_charges_nobody(world: World) -> None:
     (notice,) = posts(calls, CHANNEL_ID)
     assert notice.content.startswith(
         "📡 garnet lost its connection to Discord for 30 s; nobody was charged. "
-        f"<@{ALICE.id}> (Black) to move — 0:50 + 36 banks.")
+        f"<@{ALICE.id}> (Black) to move — 0:50 + 36 banks; time runs out <t:")
     assert notice.body["allowed_mentions"]["users"] == []
     assert live.elapsed(world.clock.now()) == 10
     # READY after a RESUMED (a new session) resumes nothing twice.

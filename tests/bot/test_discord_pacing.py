@@ -148,5 +148,7 @@ async def test_re_sending_is_bounded_and_a_rate_limit_never_pauses_the_match(
     # Not a refusal for good: the match goes on (the permanent ones pause it).
     assert not world.live().paused
     world.fake.injected.clear()
-    (reminder,) = await world.advance(30)  # and posts again once Discord takes them
-    assert reminder.ok and reminder.url.endswith(f"/channels/{CHANNEL_ID}/messages")
+    start = len(world.fake.calls)
+    await world.bot.deliver(Post("next", channel_id=str(CHANNEL_ID)))  # and posts again
+    (after,) = world.fake.calls[start:]
+    assert after.ok and after.url.endswith(f"/channels/{CHANNEL_ID}/messages")

@@ -142,7 +142,7 @@ async def test_a_gateway_outage_of_30_s_charges_nobody_and_is_told(h: Harness) -
     told = await outages.reconnected()
     assert [p.text for p in told] == [
         "📡 garnet lost its connection to Discord for 30 s; nobody was charged. "
-        "<@alice> (Black) to move — 0:50, no reserve left."]
+        "<@alice> (Black) to move — 0:50, no reserve left; time runs out <t:1700000090:R>."]
     assert told[0].channel_id == CHAN and told[0].pinged() == ()
     assert await outages.reconnected() == []  # RESUMED then READY: resumed once
     assert live.elapsed(h.clock.now()) == 10 and not live.paused
@@ -266,7 +266,7 @@ async def test_the_console_denies_deletes_disconnects_and_leaves(h: Harness,
         "console: garnet lost its connection",
         "console: garnet lost its connection",
         "bot: 📡 garnet lost its connection to Discord for 25 s; nobody was charged. "
-        f"@{mover} (Black) to move — 0:30, no reserve left.",
+        f"@{mover} (Black) to move — 0:30, no reserve left; time runs out in 30 s.",
         "bot [#log]: 👋 @bob (bob) left the server during DM #1 in #dm. The match goes on "
         "and the clock runs; a host decides: `/pause`, `/adjudicate` or `/void` (match:1).",
     ]

@@ -175,6 +175,8 @@ async def world_on(url: str, clock: VirtualClock) -> World:
 
     async def deliver(post: Post) -> None:
         posts.append(post)
+        if post.turn is not None:  # out at once, as an adapter reports it
+            await services.matches.board_posted(post.turn, clock.now())
 
     services = build_services(db, clock, MatchConfig(render_processes=0, heartbeat_every=60),
                               deliver=deliver, rng=random.Random(3))

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 import engine
-from engine.game import Game, GameOverError, NotAMove
+from engine.game import Game, GameOverError, MoveError, NotAMove
 from engine.registry import game_keys, get_game
 
 SEEDS = (1, 2, 3)
@@ -55,6 +55,8 @@ def _check_ends(game: Game[Any, Any], state: Any, moves: list[Any]) -> None:
     """
     result = game.outcome(state)
     assert (result is None) == bool(moves)
+    if result is not None:
+        assert game.well_formed_moves(state) == []
     assert (game.to_move(state) is None) == (result is not None)
     assert game.is_over(state) == (result is not None)
     if result is not None:
@@ -67,6 +69,24 @@ def _check_chat(game: Game[Any, Any], state: Any) -> None:
     for text in CHAT:
         with pytest.raises(NotAMove):
             game.parse_move(state, text)
+
+
+def _check_well_formed(game: Game[Any, Any], state: Any, legal: set[str],
+                       rng: random.Random) -> None:
+    """``well_formed_moves``: every legal move among them (what ``/move`` offers in a
+    Death Match, never filtered by legality), each one read as a move (legal or not:
+    a MoveError, never NotAMove)."""
+    formed = [game.notation(m) for m in game.well_formed_moves(state)]
+    assert legal <= set(formed)
+    for text in rng.sample(formed, min(len(formed), 20)):
+        try:
+            game.parse_move(state, text)
+        except NotAMove:
+            pytest.fail(f"{text!r} is well-formed but does not read as a move")
+        except GameOverError:
+            pytest.fail("a move offered after the end")
+        except MoveError:  # written well, not legal here
+            pass
 
 
 def _render(game: Game[Any, Any], state: Any, seats: int) -> None:
@@ -105,6 +125,7 @@ def _play(game: Game[Any, Any], seats: int, seed: int, render: bool) -> bool:
                 texts.add(text)
                 assert game.parse_move(state, text) == move, text
             assert len(texts) == len(moves), "two legal moves share a notation"
+            _check_well_formed(game, state, texts, rng)
         previous = rng.choice(moves)
         after = game.apply(state, previous)
         moves = game.legal_moves(after)

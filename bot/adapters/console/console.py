@@ -49,6 +49,23 @@ HOST_ROLE = Role("Host", "Host")  # every console server's host role; names are 
 LINE = re.compile(r"^\s*([^\s:@/~#][^\s:]{0,31})\s*:\s?(.*)$")
 IMAGE_NUMBER = re.compile(r"^(\d+)-")
 CHANNEL = re.compile(r"<#([^>\s]+)>")
+# Discord's live timestamps, ``<t:EPOCH:R>``: the console says them against its clock.
+TIMESTAMP = re.compile(r"<t:(-?\d{1,12})(?::[tTdDfFR])?>")
+
+
+def relative(epoch: float, now: float) -> str:
+    """An instant as Discord's ``<t:…:R>`` reads: "in 45 s", "in 4 min", "2 h ago"."""
+    delta = round(epoch - now)
+    size = abs(delta)
+    if size < 60:
+        amount = f"{size} s"
+    elif size < 3600:
+        amount = f"{round(size / 60)} min"
+    elif size < 86_400:
+        amount = f"{round(size / 3600)} h"
+    else:
+        amount = f"{round(size / 86_400)} days"
+    return f"in {amount}" if delta >= 0 else f"{amount} ago"
 SERVER = re.compile(r"^[A-Za-z0-9_\-]{1,32}$")
 MAX_NAME = 100
 WAIT = re.compile(r"^(\d+(?:\.\d+)?)\s*(ms|s|sec|seconds?|m|min|minutes?|h)?$")
@@ -140,6 +157,9 @@ class Console:
         # The console shows what a Discord reader sees: mentions as @name, channels as
         # #name, escaped markdown without its backslashes.
         text = CHANNEL.sub(lambda m: "#" + m.group(1).removeprefix(f"{self.guild}/"), text)
+        if "<t:" in text:
+            now = self.services.matches.clock.now()
+            text = TIMESTAMP.sub(lambda m: relative(int(m.group(1)), now), text)
         return unescape(MENTION.sub(lambda m: "@" + m.group(1), text))
 
     async def show(self, post: Post, to: str | None = None) -> None:
@@ -179,6 +199,10 @@ class Console:
                              for b in post.buttons)
             self.out.write(f"     {shown}\n")
         self.out.flush()
+        if post.turn is not None:
+            # Out at once: the turn this board starts begins now.
+            matches = self.services.matches
+            await matches.board_posted(post.turn, matches.clock.now())
 
     def _name(self, channel_id: str) -> str:
         return channel_id.removeprefix(f"{self._servers_of.get(channel_id, GUILD)}/")

@@ -34,7 +34,7 @@ from bot.commands import PRESSABLE
 from bot.commands.spec import Call, Command, Kind, Services, Thread
 from bot.core.buttons import ButtonCall
 from bot.core.failures import Cause, PostFailure
-from bot.core.messages import Actor, Post, Response, Role, Upload
+from bot.core.messages import Actor, Post, Response, Role, TurnStart, Upload
 from bot.core.refusal import answered
 from bot.texts import match as texts
 from bot.texts import outages as outage_texts
@@ -46,14 +46,15 @@ log = logging.getLogger(__name__)
 TYPED = (discord.MessageType.default, discord.MessageType.reply)
 
 
-def intents(members: bool = False) -> discord.Intents:
-    """Servers and their channels, and the text of messages: typed moves are messages.
+def intents(members: bool = False, message_content: bool = True) -> discord.Intents:
+    """Servers and their channels, and the text of messages: typed moves are messages
+    (``message_content``, privileged: without it players move with ``/move``).
     ``members`` (the privileged Server Members intent) lets hosts enter a role's
     members in a tournament."""
     wanted = discord.Intents.none()
     wanted.guilds = True
     wanted.guild_messages = True
-    wanted.message_content = True
+    wanted.message_content = message_content
     wanted.members = members
     return wanted
 
@@ -171,12 +172,13 @@ class GarnetBot(commands.AutoShardedBot):
                  command_guild: int | None = None, members_intent: bool = False,
                  shard_count: int | None = None,
                  shard_ids: tuple[int, ...] | None = None,
+                 message_content: bool = True,
                  global_requests_per_second: int = DISCORD_GLOBAL_LIMIT) -> None:
         sharding: dict[str, Any] = {"shard_count": shard_count}
         if shard_ids is not None:
             sharding["shard_ids"] = list(shard_ids)
         super().__init__(command_prefix=commands.when_mentioned,
-                         intents=intents(members_intent),
+                         intents=intents(members_intent, message_content),
                          help_command=None, allowed_mentions=MENTIONS, tree_cls=GarnetTree,
                          **sharding)
         self._services = services
@@ -259,7 +261,7 @@ class GarnetBot(commands.AutoShardedBot):
                     options[key] = _value(value)
             return await command.invoke(self.services, self._call(interaction, command, options))
 
-        await answer(interaction, run, defer)
+        await answer(interaction, run, defer, self.board_posted)
 
     async def press(self, interaction: discord.Interaction, call: ButtonCall) -> None:
         """A button or a menu's choice: the command it stands for, with the options it
@@ -275,7 +277,7 @@ class GarnetBot(commands.AutoShardedBot):
         if call.turns_page:
             await turn_page(interaction, run)
             return
-        response = await answer(interaction, run, Defer.UPDATE)
+        response = await answer(interaction, run, Defer.UPDATE, self.board_posted)
         settled = response is not None and (response.reply is None
                                             or not response.reply.ephemeral)
         if settled and response is not None and (not call.waits_for_all or response.posts):
@@ -308,12 +310,16 @@ class GarnetBot(commands.AutoShardedBot):
 
     # ---- the services' own posts: reminders, time-outs, lapsed challenges -----------
 
+    async def board_posted(self, turn: TurnStart, at: float) -> None:
+        """A board that starts a turn is out since ``at`` (its message's timestamp)."""
+        await self.services.matches.board_posted(turn, at)
+
     async def deliver(self, post: Post) -> None:
         if post.channel_id is None:
             log.error("a post without a channel: %r", post.text)
             return
         try:
-            await send_post(channel_for(self, post.channel_id), post)
+            await send_post(channel_for(self, post.channel_id), post, self.board_posted)
         except discord.HTTPException as error:
             log.warning("could not post to channel %s: %s", post.channel_id, error)
             await self.post_failed(post.channel_id, error)
@@ -425,7 +431,7 @@ class GarnetBot(commands.AutoShardedBot):
             await self.deliver(reply)
         elif reply is not None:
             try:
-                await reply_to(message, reply)
+                await reply_to(message, reply, self.board_posted)
             except discord.HTTPException as error:
                 log.warning("could not answer message %s: %s", message.id, error)
                 await self.post_failed(here, error)

@@ -13,13 +13,14 @@ import enum
 import io
 import logging
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 from typing import Any
 
 import discord
 
 from bot.adapters.discord.buttons import view_for
 from bot.adapters.discord.pacing import pause
-from bot.core.messages import Actor, Post, Response
+from bot.core.messages import Actor, Post, Response, TurnStart
 from bot.core.refusal import Refusal, answered
 
 log = logging.getLogger(__name__)
@@ -36,6 +37,25 @@ def mentions_of(post: Post) -> discord.AllowedMentions:
     return discord.AllowedMentions(
         everyone=False, roles=False, replied_user=False,
         users=[discord.Object(int(u)) for u in post.pinged() if u.isdigit()])
+
+
+# Told when a post that starts a turn (``Post.turn``) is out, with the message's own
+# timestamp: the services start that turn's clock then (``Matches.board_posted``).
+Posted = Callable[[TurnStart, float], Awaitable[None]]
+
+
+async def _report(posted: Posted | None, post: Post, sent: Any) -> None:
+    """A board that starts a turn is out: say when, by the message's own timestamp
+    (Discord's, from its snowflake), else by the time now."""
+    if posted is None or post.turn is None:
+        return
+    at = getattr(sent, "created_at", None)
+    if not isinstance(at, datetime):
+        at = discord.utils.utcnow()
+    try:
+        await posted(post.turn, at.timestamp())
+    except Exception:  # the turn then starts at the end of its wait: logged there too
+        log.exception("could not report the board of match %s", post.turn.match_id)
 
 
 class UserError(Refusal):
@@ -121,13 +141,13 @@ def _wait_before(error: discord.HTTPException, attempt: int) -> float:
     return told if told > 0 else float(2 ** attempt)
 
 
-async def resending(send: Callable[[], Awaitable[object]], where: object) -> None:
+async def resending(send: Callable[[], Awaitable[Any]], where: object) -> Any:
     """``send()``, again after a 429 or a 5xx that outlasted discord.py's retries (each
-    call makes its message and files anew); any other refusal, or the last, is raised."""
+    call makes its message and files anew); any other refusal, or the last, is raised.
+    Returns what the send that went through returned (the message)."""
     for attempt in range(RESENDS + 1):
         try:
-            await send()
-            return
+            return await send()
         except discord.HTTPException as error:
             if not _transient(error) or attempt == RESENDS:
                 raise
@@ -137,19 +157,24 @@ async def resending(send: Callable[[], Awaitable[object]], where: object) -> Non
             log.warning("a post to %s failed (%s); sending it again in %.1f s (%d of %d)",
                         where, error.status, wait, attempt + 1, RESENDS)
             await pause(wait)
+    raise AssertionError("unreachable")
 
 
-async def send_post(target: discord.abc.Messageable, post: Post) -> None:
-    await resending(lambda: target.send(_text(post), files=_files(post), view=_view(post),
-                                        allowed_mentions=mentions_of(post)),
-                    f"channel {getattr(target, 'id', '?')}")
+async def send_post(target: discord.abc.Messageable, post: Post,
+                    posted: Posted | None = None) -> None:
+    sent = await resending(
+        lambda: target.send(_text(post), files=_files(post), view=_view(post),
+                            allowed_mentions=mentions_of(post)),
+        f"channel {getattr(target, 'id', '?')}")
+    await _report(posted, post, sent)
 
 
-async def reply_to(message: discord.Message, post: Post) -> None:
-    await resending(lambda: message.reply(_text(post), files=_files(post), view=_view(post),
-                                          allowed_mentions=mentions_of(post),
-                                          mention_author=False),
-                    f"channel {message.channel.id}")
+async def reply_to(message: discord.Message, post: Post, posted: Posted | None = None) -> None:
+    sent = await resending(
+        lambda: message.reply(_text(post), files=_files(post), view=_view(post),
+                              allowed_mentions=mentions_of(post), mention_author=False),
+        f"channel {message.channel.id}")
+    await _report(posted, post, sent)
 
 
 # ---- interactions -------------------------------------------------------------------
@@ -175,19 +200,24 @@ def _targets(response: Response, here: str) -> list[tuple[Post, str]]:
     return items
 
 
-async def _send_initial(interaction: discord.Interaction, post: Post, ephemeral: bool) -> None:
-    await interaction.response.send_message(
+async def _send_initial(interaction: discord.Interaction, post: Post, ephemeral: bool,
+                        posted: Posted | None) -> None:
+    sent = await interaction.response.send_message(
         _text(post), files=_files(post), view=_view(post), ephemeral=ephemeral,
         allowed_mentions=mentions_of(post))
+    await _report(posted, post, getattr(sent, "resource", None))
 
 
-async def _follow_up(interaction: discord.Interaction, post: Post, ephemeral: bool) -> None:
-    await interaction.followup.send(
+async def _follow_up(interaction: discord.Interaction, post: Post, ephemeral: bool,
+                     posted: Posted | None) -> None:
+    sent = await interaction.followup.send(
         _text(post), files=_files(post), view=_view(post), ephemeral=ephemeral,
-        allowed_mentions=mentions_of(post))
+        allowed_mentions=mentions_of(post), wait=True)
+    await _report(posted, post, sent)
 
 
-async def respond(interaction: discord.Interaction, response: Response, defer: Defer) -> None:
+async def respond(interaction: discord.Interaction, response: Response, defer: Defer,
+                  posted: Posted | None = None) -> None:
     """Send a Response for an interaction that was deferred as ``defer`` says."""
     here = str(interaction.channel_id)
     items = _targets(response, here)
@@ -199,19 +229,19 @@ async def respond(interaction: discord.Interaction, response: Response, defer: D
     if first >= 0:
         post, target = items.pop(first)
         if defer is Defer.NO:
-            await _send_initial(interaction, post, target == EPHEMERAL)
+            await _send_initial(interaction, post, target == EPHEMERAL, posted)
         else:
             # The first follow-up takes the place of the "thinking…" message.
-            await _follow_up(interaction, post, target == EPHEMERAL)
+            await _follow_up(interaction, post, target == EPHEMERAL, posted)
     elif defer in (Defer.PUBLIC, Defer.PRIVATE):
         # Nothing fits the deferred message's visibility: drop it, then follow up freely.
         await interaction.delete_original_response()
     for post, target in items:
         if target in (EPHEMERAL, HERE):
-            await _follow_up(interaction, post, target == EPHEMERAL)
+            await _follow_up(interaction, post, target == EPHEMERAL, posted)
             continue
         try:
-            await send_post(channel_for(interaction.client, target), post)
+            await send_post(channel_for(interaction.client, target), post, posted)
         except discord.HTTPException as error:
             # A match channel refused for good: the bot settles its matches.
             failed = getattr(interaction.client, "post_failed", None)
@@ -255,7 +285,7 @@ async def turn_page(interaction: discord.Interaction,
 
 
 async def answer(interaction: discord.Interaction, produce: Callable[[], Awaitable[Response]],
-                 defer: Defer) -> Response | None:
+                 defer: Defer, posted: Posted | None = None) -> Response | None:
     """Run one request for an interaction and answer it, whatever happens.
 
     Returns the host's Response, or None when the request never reached the host.
@@ -279,7 +309,7 @@ async def answer(interaction: discord.Interaction, produce: Callable[[], Awaitab
         log.exception("interaction %s failed", interaction.id)
         response = Response.error(SOMETHING_WRONG)
     try:
-        await respond(interaction, response, defer)
+        await respond(interaction, response, defer, posted)
     except discord.HTTPException:
         log.exception("could not deliver the answer to interaction %s", interaction.id)
     return response

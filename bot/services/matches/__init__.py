@@ -122,6 +122,8 @@ class Matches:
         self.start = self.lifecycle.start
         self.log_channel = self.outages.set_log_channel
         self.claim = self.lifecycle.claim
+        # The adapter's report that a board which starts a turn is out (Post.turn).
+        self.board_posted = self.timing.board_posted
 
     async def stop(self) -> None:
         await self.practice.stop()

@@ -148,7 +148,8 @@ class Choosing:
         choices = tuple(Button(texts.goes_first_button(p.name), buttons.first(number, p.id),
                                "primary") for p in players)
         return Response(reply=done, posts=[Post(
-            texts.choose_first(intro, chooser, within, missed), channel_id, buttons=choices)])
+            texts.choose_first(intro, chooser, within, missed, now + within), channel_id,
+            buttons=choices)])
 
     # ==== the choice ======================================================================
 

@@ -68,6 +68,7 @@ class Controls:
         live.turn_elapsed = elapsed
         live.resumed_at = None
         live.suspended_at = None
+        live.waiting = None  # a turn waiting for its board starts at the resume
         self.timing.arm(live)
 
     async def resume(self, match_id: int | None, guild_id: str, channel_id: str,
@@ -117,7 +118,7 @@ class Controls:
                     turn_extra=extra))
                 await self.ending.log(s, live, actor, "extend", f"{seconds:g} s")
             live.extra = extra
-            if not live.paused:
+            if not live.paused and live.waiting is None:
                 now = self.kit.now()
                 live.turn_elapsed, live.resumed_at = live.elapsed(now), now
             live.plan_reminders()

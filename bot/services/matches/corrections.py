@@ -102,6 +102,7 @@ class Corrections:
             live.time_used[last.seat] -= last.elapsed
             live.turn_elapsed, live.extra = last.elapsed, extra
             live.resumed_at = None if live.paused else now
+            live.waiting = None
             live.draw_offer = None
             live.plan_reminders()
             self.timing.arm(live)

@@ -20,7 +20,7 @@ from bot.core.enums import EndReason, MatchKind, MatchStatus, MoveKind
 from bot.core.messages import Actor, Button, Post, Response
 from bot.services.matches.kit import MatchEnd, MatchKit
 from bot.services.matches.live import LiveMatch
-from bot.services.matches.timing import Timing
+from bot.services.matches.timing import BOARD_WAIT, Timing
 from bot.services.results import settle
 from bot.services.users import remember
 from bot.store.models import HostAction, Match, MatchPlayer, Move
@@ -114,7 +114,7 @@ class Ending:
                 MatchPlayer.match_id == live.id, MatchPlayer.seat == seat).values(out=True))
             if moved:
                 await s.execute(update(Match).where(Match.id == live.id).values(
-                    turn_elapsed=0.0, turn_resumed_at=now, turn_extra=0.0))
+                    turn_elapsed=0.0, turn_resumed_at=now + BOARD_WAIT, turn_extra=0.0))
             result_text = None
             if outcome is not None:
                 result_text = await self.book(s, live, outcome.winner, outcome.draw,
@@ -128,11 +128,13 @@ class Ending:
             return await self.told(live, outcome.winner if outcome else None, Response(
                 posts=[Post(f"{why}\n{result_text}", live.channel_id, image=image,
                             buttons=self.after(live))]))
-        if moved:
-            live.new_turn(now)
-        self.timing.arm(live)
+        turn = None
+        if moved:  # the next player's clock starts when this board is out
+            turn = self.timing.start_turn(live, now)
+        else:
+            self.timing.arm(live)
         return Response(posts=[Post(texts.out_of_game(why, self.kit.turn_line(live)),
-                                    live.channel_id, image=image)])
+                                    live.channel_id, image=image, turn=turn)])
 
     async def finish_by(self, live: LiveMatch, winner: int | None, how: EndReason,
                         reason: str, elapsed_of: int | None = None, elapsed: float = 0.0,

@@ -141,9 +141,12 @@ class MatchKit:
         status = live.game.status(live.state)
         if seat is None:
             return status
-        clock = None
+        clock = runs_out = None
         if live.tc.enabled:
-            clock = texts.clock_left(live.tc, live.elapsed(self.now()),
-                                     live.banks_left[seat], live.extra)
+            now = self.now()
+            elapsed = live.elapsed(now)
+            clock = texts.clock_left(live.tc, elapsed, live.banks_left[seat], live.extra)
+            if not live.paused:  # a turn waiting for its board: as if it began now
+                runs_out = now + live.flag_at() - elapsed
         return texts.turn_line(live.users[seat], live.game.seat_name(live.state, seat),
-                               clock, status)
+                               clock, status, runs_out)

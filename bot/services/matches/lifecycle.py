@@ -16,14 +16,16 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core.clock import Handle
 from bot.core.enums import ACTIVE, PLAYING, MatchStatus
+from bot.core.messages import Post
 from bot.core.timecontrol import TimeControl
 from bot.services.matches.choosing import Choosing
 from bot.services.matches.ending import reward_of
 from bot.services.matches.kit import CHALLENGE_TTL, MatchKit
 from bot.services.matches.live import LiveMatch
 from bot.services.matches.lobby import Lobby
-from bot.services.matches.timing import Timing
+from bot.services.matches.timing import BOARD_WAIT, Timing
 from bot.store.models import Heartbeat, Match, Move
+from bot.texts import match as texts
 from engine.animation import Ply, final_position
 from engine.registry import get_game
 
@@ -60,29 +62,41 @@ class Lifecycle:
             rows = [m for m in (await s.scalars(
                 select(Match).where(Match.status.in_(ACTIVE)))).all()
                 if shards.owns(m.guild_id)]
+            waiting: set[int] = set()
             for match in rows:
                 if match.status == MatchStatus.RUNNING and match.turn_resumed_at is not None:
                     # Count the turn up to when its shard's owner was last known alive,
                     # never the outage: a restart or a takeover must not cost time.
                     last_alive = beats.get(shards.key_of(match.guild_id), legacy)
+                    if match.turn_resumed_at > (last_alive if last_alive else now):
+                        # The turn was waiting for its board (Timing.start_turn), which
+                        # may never have been posted: it is posted again and waits again.
+                        waiting.add(match.id)
                     ran = (max(0.0, last_alive - match.turn_resumed_at)
                            if last_alive is not None else 0.0)
                     match.turn_elapsed += ran
                     match.turn_resumed_at = now
             await self._beat(s, now)
         self._renewed = now
+        boards: list[Post] = []
         for match in rows:
             if match.status in PLAYING:
                 live = await self._load(match)
                 self.kit.live.add(live)
-                self.timing.arm(live)
+                if match.id in waiting and live.turn_elapsed == 0.0:
+                    boards.append(await self._board_again(live, now))
+                else:
+                    self.timing.arm(live)
                 self.kit.on_turn(live)  # the computer player's turn: it thinks again
             elif match.status == MatchStatus.PENDING:
                 self.lobby.arm_expiry(match.id, match.created_at + CHALLENGE_TTL)
             elif match.status == MatchStatus.CHOOSING:
                 self.choosing.restore(match)
         self._schedule_heartbeat()
-        log.info("matches started on shards %s: %d restored", shards, len(self.kit.live))
+        log.info("matches started on shards %s: %d restored, %d waiting for their boards",
+                 shards, len(self.kit.live), len(boards))
+        for post in boards:
+            await self.kit.deliver(post)
         for hook in self.kit.started:  # what runs on the matches (tournaments) restores now
             await hook()
 
@@ -118,6 +132,21 @@ class Lifecycle:
         if self._heartbeat:
             self._heartbeat.cancel()
             self._heartbeat = None
+
+    async def _board_again(self, live: LiveMatch, now: float) -> Post:
+        """A turn that was waiting for its board when the bot stopped: its board again,
+        and its clock starts once that is out (never charged for the restart)."""
+        async with self.kit.db.session() as s, s.begin():
+            await s.execute(update(Match).where(Match.id == live.id).values(
+                turn_resumed_at=now + BOARD_WAIT))
+        extra = live.extra  # a host's extension of this turn stays
+        turn = self.timing.start_turn(live, now)
+        live.extra = extra
+        live.plan_reminders()
+        image = await self.kit.render(live.game, live.state, live.names, live.hints)
+        text = texts.board_again(texts.match_label(live.number, live.kind),
+                                 self.kit.turn_line(live))
+        return Post(text, live.channel_id, image=image, turn=turn)
 
     async def _beat(self, s: AsyncSession, now: float) -> None:
         """The heartbeat of every lease we hold, in the caller's transaction."""

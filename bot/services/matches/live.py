@@ -14,6 +14,7 @@ from typing import Any
 from bot.core.clock import Handle
 from bot.core.enums import MatchKind
 from bot.core.failures import PostFailure
+from bot.core.messages import TurnStart
 from bot.core.timecontrol import Reminder, TimeControl
 from engine.game import Game
 
@@ -58,6 +59,11 @@ class LiveMatch:
     # Since when its clock stands still because the gateway is down (in memory only:
     # the turn goes on when the connection is back); None while connected.
     suspended_at: float | None = None
+    # The turn's board is not out yet: the clock starts when the adapter reports it
+    # (``resumed_at`` holds the latest start meanwhile, ``TurnStart`` in timing), and not
+    # before ``board_from``, when the move was processed. Not a pause: no host set it.
+    waiting: TurnStart | None = None
+    board_from: float = 0.0
 
     @property
     def paused(self) -> bool:
@@ -92,13 +98,17 @@ class LiveMatch:
         banks = self.banks_left[seat] if seat is not None else 0
         return self.tc.flag_at(banks, self.extra)
 
-    def new_turn(self, now: float) -> None:
-        """Start the clock of whoever is to move now."""
+    def new_turn(self, now: float, wait: float = 0.0) -> TurnStart | None:
+        """Start the clock of whoever is to move now; with ``wait``, once their board
+        is out, at the latest ``wait`` seconds from now. Returns the board's token."""
         self.turn_elapsed = 0.0
         self.extra = 0.0
-        self.resumed_at = now
+        self.resumed_at = now + wait
+        self.board_from = now
+        self.waiting = TurnStart(self.guild_id, self.id, self.ply) if wait > 0 else None
         self.suspended_at = None  # a move replayed after an outage starts a live turn
         self.plan_reminders()
+        return self.waiting
 
     def plan_reminders(self) -> None:
         seat = self.to_move

@@ -21,7 +21,7 @@ from bot.services.matches.ending import reward_of
 from bot.services.matches.kit import CHALLENGE_TTL, MatchKit
 from bot.services.matches.live import LiveMatch
 from bot.services.matches.lookup import Lookup
-from bot.services.matches.timing import Timing
+from bot.services.matches.timing import BOARD_WAIT, Timing
 from bot.services.users import remember
 from bot.store.models import Match, MatchPlayer
 from bot.store.numbers import next_number
@@ -158,7 +158,7 @@ class Lobby:
         text = texts.challenge(texts.match_label(number, MatchKind.CASUAL), game.title,
                                actor.id, [o.id for o in opponents],
                                texts.options_line(game, options, tc), hints, rated,
-                               int(CHALLENGE_TTL // 60))
+                               int(CHALLENGE_TTL // 60), now + CHALLENGE_TTL)
         answers = (Button("Accept", buttons.accept(number), "success"),
                    Button("Decline", buttons.decline(number), "danger"))
         return Response(reply=Post(text, channel_id, buttons=answers))
@@ -312,7 +312,7 @@ class Lobby:
             row.status = MatchStatus.RUNNING
             row.started_at = now
             row.turn_elapsed = 0.0
-            row.turn_resumed_at = now
+            row.turn_resumed_at = now + BOARD_WAIT  # at the latest: see Timing.start_turn
             row.turn_extra = 0.0
         live = LiveMatch(
             id=match.id, number=match.number, guild_id=match.guild_id, channel_id=match.channel_id,
@@ -322,9 +322,8 @@ class Lobby:
             hints=match.hints, reward=reward_of(match, self.kit.config.dm_reward),
             hosted=match.host_id is not None,
             options=dict(match.options))
-        live.plan_reminders()
         self.kit.live.add(live)
-        self.timing.arm(live)
+        turn = self.timing.start_turn(live, now)  # once the first board is out
         self.kit.on_turn(live)
         label = texts.match_label(match.number, match.kind)
         lines = [note] if note else []
@@ -333,4 +332,4 @@ class Lobby:
             lines.append(texts.turn_order(names))
         lines.append(self.kit.turn_line(live))
         return Response(posts=[Post("\n".join(lines), match.channel_id, image=image,
-                                    selects=menus.card_menu(live))])
+                                    selects=menus.card_menu(live), turn=turn)])

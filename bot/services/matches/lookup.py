@@ -154,17 +154,19 @@ class Lookup:
 
     def suggest_moves(self, guild_id: str, channel_id: str, user_id: str, prefix: str,
                       limit: int = 25) -> list[str]:
-        """Legal moves starting with ``prefix`` for the asker's running match, if on turn.
-
-        Casual matches with hints only: in a Death Match, listing the legal moves
-        would give away which cells are critical.
+        """Moves starting with ``prefix`` for the asker's running match, if on turn:
+        the legal ones in a match with hints; otherwise (a Death Match) every
+        well-formed one, never filtered by legality, which would give away which cells
+        are critical. Players move this way when the bot has no Message Content.
         """
         live = self.kit.live.for_seat(guild_id, channel_id, user_id)
-        if live is None or not live.hints or live.to_move != live.seat_of(user_id):
+        if live is None or live.to_move != live.seat_of(user_id):
             return []
-        wanted = prefix.strip().lower().replace(" ", "")
-        moves = sorted(live.game.notation(m) for m in live.game.legal_moves(live.state))
-        return [m for m in moves if m.lower().startswith(wanted)][:limit]
+        wanted = prefix[:100].strip().lower().replace(" ", "")
+        game = live.game
+        found = game.legal_moves(live.state) if live.hints else game.well_formed_moves(live.state)
+        moves = sorted(game.notation(m) for m in found)
+        return [m for m in moves if m.lower().replace(" ", "").startswith(wanted)][:limit]
 
     async def open_matches(self, guild_id: str, user_id: str | None = None,
                            typed: str = "", limit: int = 25) -> list[tuple[int, str]]:

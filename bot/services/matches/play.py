@@ -19,7 +19,7 @@ from bot.services.matches.kit import MatchKit
 from bot.services.matches.live import LiveMatch
 from bot.services.matches.lookup import Lookup
 from bot.services.matches.refusals import MatchOver, NotAPlayer, NotYourTurn
-from bot.services.matches.timing import Timing
+from bot.services.matches.timing import BOARD_WAIT, Timing
 from bot.store.models import MatchPlayer, Move
 from bot.store.movelog import MoveRecord
 from bot.texts import match as texts
@@ -156,7 +156,7 @@ class Play:
                     match_id=live.id, ply=live.ply + 1, seat=seat, notation=notation,
                     elapsed=elapsed, banks_spent=spent, at=received, message_id=message_id,
                     banks_left=banks_left[seat], time_used=time_used[seat],
-                    turn_starts_at=now))
+                    turn_starts_at=now + BOARD_WAIT))
                 # The next clock starts once the move is safe, never earlier.
                 now = max(now, self.kit.now())
             else:
@@ -188,11 +188,12 @@ class Play:
             return await self.ending.told(live, outcome.winner, Response(posts=[
                 Post(f"{head}\n{result_text}", live.channel_id, image=image,
                      buttons=self.ending.after(live))]))
-        live.new_turn(now)
-        self.timing.arm(live)
+        # The next clock starts when this board is out (see ``Timing.board_posted``).
+        turn = self.timing.start_turn(live, now)
         self.kit.on_turn(live)
         return Response(posts=[Post(f"{head}\n{self.kit.turn_line(live)}", live.channel_id,
-                                    image=image, selects=menus.card_menu(live))])
+                                    image=image, selects=menus.card_menu(live),
+                                    turn=turn)])
 
     async def resign(self, match_id: int | None, guild_id: str, channel_id: str,
                      actor: Actor) -> Response:
