@@ -144,7 +144,8 @@ def build_discord_bot(settings: Settings, db: Database,
     bot = GarnetBot(command_guild=settings.command_guild,
                     members_intent=settings.members_intent,
                     shard_count=settings.shard_count, shard_ids=settings.shard_ids,
-                    message_content=message_content and settings.message_content != "off")
+                    message_content=message_content and settings.message_content != "off",
+                    global_requests_per_second=settings.global_requests_per_second)
     services = build_services(db, clock or RealClock(), host_config(settings),
                               deliver=bot.deliver, threads=bot.thread_in)
     services.matches.reach = bot.reach  # a /resume after a failure checks Discord first

@@ -286,7 +286,9 @@ class Bench:
             Settings.from_env(env_file=None), discord_token="bench", database_url=url,
             host_role="Host", image_dir=workdir, command_guild=None,
             instance=f"bench-{os.getpid()}", render_processes=plan.render_processes,
-            shard_count=plan.shards, shard_ids=plan.shard_ids)
+            shard_count=plan.shards, shard_ids=plan.shard_ids,
+            # This process's share of the global limit, as a deployment would set it.
+            global_requests_per_second=plan.global_limit)
         self.servers()
         self.fake.observe = self.observe
         self.fake.install(real_time=True)

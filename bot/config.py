@@ -20,7 +20,7 @@ class ConfigError(ValueError):
     """A setting has a value the bot cannot use; the message names it."""
 
 
-def _int(name: str, default: int, minimum: int = 0) -> int:
+def _int(name: str, default: int, minimum: int = 0, maximum: int | None = None) -> int:
     raw = os.environ.get(name, "").strip()
     if not raw:
         return default
@@ -30,8 +30,13 @@ def _int(name: str, default: int, minimum: int = 0) -> int:
         raise ConfigError(f"{name} must be a whole number, not '{raw}'") from None
     if value < minimum:
         raise ConfigError(f"{name} must be at least {minimum}, not {value}")
+    if maximum is not None and value > maximum:
+        raise ConfigError(f"{name} must be at most {maximum}, not {value}")
     return value
 
+
+# Discord raises a large bot's global limit on request; none is near this.
+MAX_REQUESTS_PER_SECOND = 10_000
 
 DATABASES = ("sqlite+aiosqlite", "postgresql+asyncpg")  # the async drivers garnet uses
 
@@ -73,6 +78,9 @@ class Settings:
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
     lease_seconds: int = 30  # a process that stops renewing is taken over after this
+    # Requests per second this process sends with the bot token at most: Discord's
+    # global limit (50), divided by the processes sharing the token.
+    global_requests_per_second: int = 50
 
     @property
     def shards(self) -> Shards:
@@ -110,6 +118,8 @@ class Settings:
             in ("1", "yes", "true", "on"),
             shard_count=shard_count, shard_ids=shard_ids,
             lease_seconds=_int("LEASE_SECONDS", 30, minimum=3),
+            global_requests_per_second=_int("GLOBAL_REQUESTS_PER_SECOND", 50, minimum=1,
+                                            maximum=MAX_REQUESTS_PER_SECOND),
             message_content=_choice("MESSAGE_CONTENT", ("auto", "off"), "auto"),
         )
 

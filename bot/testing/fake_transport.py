@@ -234,7 +234,10 @@ class VirtualAsyncio:
     seconds of the virtual clock: they first let every other ready task run (what
     could finish the wait), then, if nothing did, move the clock to the end of the
     wait themselves (``VirtualClock.set``, which runs the bot's timers due on the
-    way), as real time would pass. Without a clock they do not wait at all.
+    way), as real time would pass. With several waits under way (discord.py's bucket
+    wait, the bot's global pacer), the clock moves only to the earliest end among
+    them, and the others look again once its tasks have run. Without a clock they do
+    not wait at all.
     ``get_running_loop().time()`` is the virtual clock, so discord.py's rate-limit
     buckets expire in virtual time. Everything else is the real ``asyncio``.
     """
@@ -242,6 +245,7 @@ class VirtualAsyncio:
     def __init__(self, clock: Any) -> None:
         self._clock = clock
         self.slept: list[float] = []  # every virtual sleep discord.py made, in seconds
+        self._ends: list[float] = []  # when each wait under way ends, on the clock
 
     def __getattr__(self, name: str) -> Any:
         return getattr(asyncio, name)
@@ -250,14 +254,33 @@ class VirtualAsyncio:
         return _VirtualLoop(asyncio.get_running_loop(), self._clock)
 
     async def _pass(self, delay: float, done: Any = None) -> None:
-        """Let ``delay`` virtual seconds pass, or less if ``done()`` becomes true."""
+        """Let ``delay`` virtual seconds pass, or less if ``done()`` becomes true.
+
+        Several waits at once (a rate-limit wait and a back-off) move the clock only
+        to the earliest end among them, then let the tasks run again: what that one
+        wakes may finish this one sooner, as in real time."""
         target = (self._clock.now() if self._clock is not None else 0.0) + max(0.0, delay)
-        for _ in range(YIELDS):
-            if done is not None and done():
-                return
-            await asyncio.sleep(0)
-        if self._clock is not None and self._clock.now() < target:
-            await self._clock.set(target)
+        self._ends.append(target)
+        try:
+            while True:
+                seen = self._clock.now() if self._clock is not None else 0.0
+                for _ in range(YIELDS):
+                    if done is not None and done():
+                        return
+                    if self._clock is not None and self._clock.now() != seen:
+                        break
+                    await asyncio.sleep(0)
+                if self._clock is None or self._clock.now() >= target:
+                    break
+                if self._clock.now() != seen:
+                    continue  # another wait moved the clock: let its tasks run first
+                now = self._clock.now()
+                step = min(end for end in self._ends if end > now)
+                await self._clock.set(step)
+                if step >= target:
+                    break
+        finally:
+            self._ends.remove(target)
         await asyncio.sleep(0)
 
     async def sleep(self, delay: float, result: Any = None) -> Any:

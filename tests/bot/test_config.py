@@ -75,3 +75,24 @@ def test_a_lease_shorter_than_three_seconds_is_refused(
     monkeypatch.setenv("LEASE_SECONDS", "1")
     with pytest.raises(ConfigError, match="LEASE_SECONDS must be at least 3, not 1"):
         Settings.from_env(env_file=None)
+
+
+def test_global_requests_per_second_defaults_to_discords_limit(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("GLOBAL_REQUESTS_PER_SECOND", raising=False)
+    assert Settings.from_env(env_file=None).global_requests_per_second == 50
+    monkeypatch.setenv("GLOBAL_REQUESTS_PER_SECOND", "25")
+    assert Settings.from_env(env_file=None).global_requests_per_second == 25
+
+
+@pytest.mark.parametrize(("value", "says"), [
+    ("0", "GLOBAL_REQUESTS_PER_SECOND must be at least 1, not 0"),
+    ("10001", "GLOBAL_REQUESTS_PER_SECOND must be at most 10000, not 10001"),
+    ("fifty", "GLOBAL_REQUESTS_PER_SECOND must be a whole number, not 'fifty'"),
+])
+def test_bad_global_requests_per_second_is_refused(monkeypatch: pytest.MonkeyPatch,
+                                                   value: str, says: str) -> None:
+    monkeypatch.setenv("GLOBAL_REQUESTS_PER_SECOND", value)
+    with pytest.raises(ConfigError) as refused:
+        Settings.from_env(env_file=None)
+    assert says in str(refused.value)

@@ -26,6 +26,8 @@ from bot.adapters.discord.delivery import (
     turn_page,
 )
 from bot.adapters.discord.failures import failure_of, fallback, gone, reach
+from bot.adapters.discord.pacing import DISCORD_GLOBAL_LIMIT, GlobalPacer
+from bot.adapters.discord.pacing import install as install_pacing
 from bot.adapters.discord.people import people
 from bot.adapters.discord.suggest import game_title
 from bot.commands import PRESSABLE
@@ -160,13 +162,18 @@ class GarnetBot(commands.AutoShardedBot):
     Sharded as large bots are: ``shard_count`` shards over all processes, of which this
     one connects ``shard_ids`` (all of them when None; without ``shard_count``, Discord's
     recommended count, all in this process). The matches a process runs are those of
-    its shards' servers (``Settings.shards``, held by leases)."""
+    its shards' servers (``Settings.shards``, held by leases).
+
+    Every request with the bot's token waits for its turn at ``pacer``, so that the
+    process never exceeds ``global_requests_per_second`` (Discord's global limit, or
+    this process's share of it) on its own (``pacing``)."""
 
     def __init__(self, services: Services | None = None,
                  command_guild: int | None = None, members_intent: bool = False,
                  shard_count: int | None = None,
                  shard_ids: tuple[int, ...] | None = None,
-                 message_content: bool = True) -> None:
+                 message_content: bool = True,
+                 global_requests_per_second: int = DISCORD_GLOBAL_LIMIT) -> None:
         sharding: dict[str, Any] = {"shard_count": shard_count}
         if shard_ids is not None:
             sharding["shard_ids"] = list(shard_ids)
@@ -176,6 +183,8 @@ class GarnetBot(commands.AutoShardedBot):
                          **sharding)
         self._services = services
         self.command_guild = command_guild
+        self.pacer = GlobalPacer(global_requests_per_second)
+        install_pacing(self.http, self.pacer)
         self._started = False
 
     @property

@@ -19,6 +19,7 @@ from typing import Any
 import discord
 
 from bot.adapters.discord.buttons import view_for
+from bot.adapters.discord.pacing import pause
 from bot.core.messages import Actor, Post, Response, TurnStart
 from bot.core.refusal import Refusal, answered
 
@@ -120,16 +121,59 @@ def _view(post: Post) -> Any:
     return view_for(post.buttons, post.selects) or discord.utils.MISSING
 
 
+# A post discord.py gave up on after its own tries, refused for a rate limit (429) or
+# by a fault of Discord's (5xx), is sent again this many times, after Retry-After (or
+# 1, 2, 4 s), before it counts as not delivered: neither is a refusal for good.
+RESENDS = 3
+MAX_WAIT = 60.0  # seconds: a longer Retry-After is not waited for
+
+
+def _transient(error: discord.HTTPException) -> bool:
+    return error.status == 429 or error.status >= 500
+
+
+def _wait_before(error: discord.HTTPException, attempt: int) -> float:
+    headers = getattr(error.response, "headers", None) or {}
+    try:
+        told = float(headers.get("Retry-After", ""))
+    except ValueError:
+        told = 0.0
+    return told if told > 0 else float(2 ** attempt)
+
+
+async def resending(send: Callable[[], Awaitable[Any]], where: object) -> Any:
+    """``send()``, again after a 429 or a 5xx that outlasted discord.py's retries (each
+    call makes its message and files anew); any other refusal, or the last, is raised.
+    Returns what the send that went through returned (the message)."""
+    for attempt in range(RESENDS + 1):
+        try:
+            return await send()
+        except discord.HTTPException as error:
+            if not _transient(error) or attempt == RESENDS:
+                raise
+            wait = _wait_before(error, attempt)
+            if wait > MAX_WAIT:
+                raise
+            log.warning("a post to %s failed (%s); sending it again in %.1f s (%d of %d)",
+                        where, error.status, wait, attempt + 1, RESENDS)
+            await pause(wait)
+    raise AssertionError("unreachable")
+
+
 async def send_post(target: discord.abc.Messageable, post: Post,
                     posted: Posted | None = None) -> None:
-    sent = await target.send(_text(post), files=_files(post), view=_view(post),
-                             allowed_mentions=mentions_of(post))
+    sent = await resending(
+        lambda: target.send(_text(post), files=_files(post), view=_view(post),
+                            allowed_mentions=mentions_of(post)),
+        f"channel {getattr(target, 'id', '?')}")
     await _report(posted, post, sent)
 
 
 async def reply_to(message: discord.Message, post: Post, posted: Posted | None = None) -> None:
-    sent = await message.reply(_text(post), files=_files(post), view=_view(post),
-                               allowed_mentions=mentions_of(post), mention_author=False)
+    sent = await resending(
+        lambda: message.reply(_text(post), files=_files(post), view=_view(post),
+                              allowed_mentions=mentions_of(post), mention_author=False),
+        f"channel {message.channel.id}")
     await _report(posted, post, sent)
 
 

@@ -1,0 +1,154 @@
+"""Discord's global limit kept by the bot itself (``bot.adapters.discord.pacing``), and
+posts that outlast discord.py's retries sent again, through the transport-level fake on
+the virtual clock."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import discord.http
+import pytest
+
+from bot.adapters.discord.pacing import SLACK, WINDOW, GlobalPacer, install
+from bot.core.clock import VirtualClock
+from bot.core.messages import Image, Post
+from bot.testing.fake_transport import VirtualAsyncio
+from tests.bot import test_discord_adapter as adapter
+from tests.bot.discord_fake import ALICE, CHANNEL_ID, MESSAGES, Call
+from tests.bot.test_discord_adapter import World, challenge_accepted
+
+world = adapter.world
+
+BOARD = ("POST", MESSAGES)
+PNG = b"\x89PNG\r\n\x1a\n" + bytes(64)
+CHANNELS = [910_000_000_000_000_000 + n for n in range(100)]
+
+
+def arrivals(world: World) -> list[tuple[float, Call]]:
+    """Every request from now on, with the virtual moment it reached Discord."""
+    seen: list[tuple[float, Call]] = []
+    world.fake.observe = lambda call, _: seen.append((world.clock.now(), call))
+    return seen
+
+
+async def burst(world: World) -> list[tuple[float, Call]]:
+    """200 boards at once, two in each of 100 channels; the posts as they arrived."""
+    world.fake.add_server(920_000_000_000_000_000, "Busy", CHANNELS, 1, {})
+    seen = arrivals(world)
+    await asyncio.gather(*(
+        world.bot.deliver(Post(f"board {n} of {channel}", channel_id=str(channel),
+                               image=Image(PNG, "board.png")))
+        for n in range(2) for channel in CHANNELS))
+    return [(at, call) for at, call in seen if (call.method, call.path) == BOARD]
+
+
+def most_in_a_second(times: list[float]) -> int:
+    times = sorted(times)
+    return max(sum(1 for t in times[i:] if t < start + 1.0)
+               for i, start in enumerate(times))
+
+
+async def test_a_burst_of_200_boards_never_meets_the_global_limit(world: World) -> None:
+    await world.advance(2)  # past the login's own requests
+    start = world.clock.now()
+    posts = await burst(world)
+    assert [call.status for _, call in posts] == [200] * 200  # not one 429
+    assert sorted(call.content for _, call in posts) == sorted(
+        f"board {n} of {channel}" for n in range(2) for channel in CHANNELS)
+    assert all(call.files for _, call in posts)
+    times = [at for at, _ in posts]
+    assert most_in_a_second(times) == 50
+    # 50 at once, then 50 every 1.05 s (the slack for the way to Discord): the last of
+    # 200 leaves 3.15 s later.
+    assert max(times) - start == pytest.approx(3 * (WINDOW + SLACK))
+    assert world.bot.pacer.paced == 150
+    assert 429 not in {call.status for call in world.fake.calls}
+
+
+async def test_without_pacing_the_same_burst_meets_the_global_limit(world: World) -> None:
+    """The control: what discord.py alone does with that burst (every board arrives in
+    the end, after Discord refused some for the global limit)."""
+    install(world.bot.http, GlobalPacer(10_000))
+    posts = await burst(world)
+    refused = [call for _, call in posts if call.status == 429]
+    assert refused and all(call.response["global"] for call in refused)
+    assert sum(1 for _, call in posts if call.ok) == 200
+
+
+async def test_the_pacer_is_fifo_and_keeps_any_second_to_its_limit(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # On discord.py's clock, here a virtual one (as the Discord fake installs it).
+    clock = VirtualClock()
+    monkeypatch.setattr(discord.http, "asyncio", VirtualAsyncio(clock))
+    pacer = GlobalPacer(3)
+    loop = discord.http.asyncio.get_running_loop()
+    order: list[tuple[int, float]] = []
+
+    async def one(n: int) -> None:
+        await pacer.acquire()
+        order.append((n, loop.time()))
+
+    start = loop.time()
+    await asyncio.gather(*(one(n) for n in range(7)))
+    assert [n for n, _ in order] == list(range(7))
+    offsets = [round(at - start, 2) for _, at in order]
+    assert offsets == [0.0, 0.0, 0.0, 1.05, 1.05, 1.05, 2.1]
+    assert pacer.paced == 4 and pacer.waited == pytest.approx(3 * 1.05 + 2.1)
+
+
+def test_a_pacer_needs_a_positive_rate() -> None:
+    with pytest.raises(ValueError, match="at least 1"):
+        GlobalPacer(0)
+
+
+# ---- posts that outlast discord.py's retries ----------------------------------------------
+
+
+async def test_a_board_refused_past_discord_py_retries_is_sent_again_and_arrives_once(
+        world: World, caplog: pytest.LogCaptureFixture) -> None:
+    await challenge_accepted(world)
+    # discord.py tries a request five times; every one of them meets a 429.
+    world.fake.fail(*BOARD, 429, times=5, retry_after=2.0)
+    caplog.set_level(logging.WARNING)
+    calls, _ = await world.say(ALICE, "A down")
+    boards = [c for c in calls if (c.method, c.path) == BOARD]
+    assert [c.status for c in boards] == [429] * 5 + [200]
+    assert "played **AD**" in boards[-1].content and boards[-1].files
+    assert len([c for c in calls if c.ok and c.files]) == 1  # the board, once
+    assert "sending it again in 2.0 s (1 of 3)" in caplog.text
+    assert "could not post" not in caplog.text
+    live = world.live()
+    assert live.ply == 1 and not live.paused
+
+
+async def test_a_server_error_on_a_board_is_sent_again(world: World,
+                                                        caplog: pytest.LogCaptureFixture
+                                                        ) -> None:
+    await challenge_accepted(world)
+    # A 503 is not among the statuses discord.py retries: it raises at once.
+    world.fake.fail(*BOARD, 503)
+    caplog.set_level(logging.WARNING)
+    calls, _ = await world.say(ALICE, "A down")
+    boards = [c for c in calls if (c.method, c.path) == BOARD]
+    assert [c.status for c in boards] == [503, 200]
+    assert "sending it again in 1.0 s" in caplog.text
+    assert not world.live().paused
+
+
+async def test_re_sending_is_bounded_and_a_rate_limit_never_pauses_the_match(
+        world: World, caplog: pytest.LogCaptureFixture) -> None:
+    await challenge_accepted(world)
+    world.fake.fail(*BOARD, 429, times=1_000, retry_after=0.5)
+    caplog.set_level(logging.WARNING)
+    calls, _ = await world.say(ALICE, "A down")
+    boards = [c for c in calls if (c.method, c.path) == BOARD]
+    assert [c.status for c in boards] == [429] * 20  # 4 sends of discord.py's 5 tries
+    assert "(3 of 3)" in caplog.text and "could not post to channel" in caplog.text
+    # Not a refusal for good: the match goes on (the permanent ones pause it).
+    assert not world.live().paused
+    world.fake.injected.clear()
+    start = len(world.fake.calls)
+    await world.bot.deliver(Post("next", channel_id=str(CHANNEL_ID)))  # and posts again
+    (after,) = world.fake.calls[start:]
+    assert after.ok and after.url.endswith(f"/channels/{CHANNEL_ID}/messages")
