@@ -27,6 +27,16 @@ def logistic(value: float, scale: float) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
 
+def win_chance(value: float, win: float, scale: float) -> float:
+    """The win chance of a search value: certain within 100 of a proven result
+    (``win`` for a win, ``-win`` for a loss), else ``logistic``."""
+    if value >= win - 100:
+        return 1.0
+    if value <= -win + 100:
+        return 0.0
+    return logistic(value, scale)
+
+
 def pick(scored: Sequence[tuple[T, float]], spread: float, rng: random.Random) -> T:
     """One of ``(item, win chance)``: the best (the first of equals) when ``spread`` is
     0, else one within ``spread`` of the best, weighted towards the best."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -66,3 +68,19 @@ class Player(Protocol):
     def decide(self, state: Any, seed: int) -> Decision:
         """The move for the side to move; the state must not be over."""
         ...
+
+
+def search_speed(player: Player, positions: Sequence[Any], seconds: float,
+                 seed: int) -> dict[str, float]:
+    """How fast ``player`` searches: its decisions over ``positions`` until ``seconds``
+    have passed (at least one), as the engine's benches report it."""
+    nodes = decisions = 0
+    start = time.perf_counter()
+    for state in positions:
+        nodes += player.decide(state, seed).nodes
+        decisions += 1
+        if time.perf_counter() - start > seconds:
+            break
+    elapsed = time.perf_counter() - start
+    return {"search_nodes_per_second": round(nodes / elapsed),
+            "top_level_seconds_per_move": round(elapsed / decisions, 3)}

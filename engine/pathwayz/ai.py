@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 import time
 
-from engine.ai.choice import logistic, pick
+from engine.ai.choice import pick, win_chance
 from engine.ai.player import Budget, Decision
 from engine.game import JSON
 from engine.pathwayz.geometry import BIT, CELLS, COL_A, COL_L, FULL, NEIGHBOURS
@@ -289,11 +289,7 @@ class PathwayzPlayer:
 
 
 def _chance(value: float) -> float:
-    if value >= _WIN - 100:
-        return 1.0
-    if value <= -_WIN + 100:
-        return 0.0
-    return logistic(value, _SCALE)
+    return win_chance(value, _WIN, _SCALE)
 
 
 # ---- the hooks engine.ai looks for ------------------------------------------------------
@@ -317,7 +313,7 @@ def evaluate(state: PathwayzState, seat: int) -> float:
 
 def bench(positions: list[PathwayzState], seconds: float, seed: int) -> JSON:
     """Connection distances and search nodes per second."""
-    from engine.ai.player import LEVELS
+    from engine.ai.player import LEVELS, search_speed
 
     count = 0
     start = time.perf_counter()
@@ -326,17 +322,5 @@ def bench(positions: list[PathwayzState], seconds: float, seed: int) -> JSON:
             distance(p.white, p.black)
         count += len(positions)
     distances = count / (time.perf_counter() - start)
-    player = PathwayzPlayer(LEVELS[max(LEVELS)])
-    nodes = decisions = 0
-    start = time.perf_counter()
-    for state in positions:
-        nodes += player.decide(state, seed).nodes
-        decisions += 1
-        if time.perf_counter() - start > seconds:
-            break
-    elapsed = time.perf_counter() - start
-    return {
-        "distances_per_second": round(distances),
-        "search_nodes_per_second": round(nodes / elapsed),
-        "top_level_seconds_per_move": round(elapsed / decisions, 3),
-    }
+    speed = search_speed(PathwayzPlayer(LEVELS[max(LEVELS)]), positions, seconds, seed)
+    return {"distances_per_second": round(distances), **speed}

@@ -25,7 +25,7 @@ import random
 import time
 from typing import Any
 
-from engine.ai.choice import logistic, pick
+from engine.ai.choice import pick, win_chance
 from engine.ai.player import Budget, Decision
 from engine.game import JSON
 from engine.quoridor.geometry import (
@@ -362,12 +362,8 @@ class QuoridorPlayer:
 
 
 def _chance(value: float, two: bool) -> float:
-    if value >= _WIN - 100:
-        return 1.0
-    if value <= -_WIN + 100:
-        return 0.0
-    if two:
-        return logistic(value, _SCALE)
+    if two or abs(value) >= _WIN - 100:
+        return win_chance(value, _WIN, _SCALE)
     # Four players: even chances are one in four.
     return 1.0 / (1.0 + 3.0 * math.exp(-_SCALE * max(-40.0, min(40.0, value))))
 
@@ -399,19 +395,6 @@ def evaluate(state: QuoridorState, seat: int) -> float:
 
 def bench(positions: list[QuoridorState], seconds: float, seed: int) -> JSON:
     """Search nodes per second of the top level from mid-game positions."""
-    from engine.ai.player import LEVELS
+    from engine.ai.player import LEVELS, search_speed
 
-    player = QuoridorPlayer(LEVELS[max(LEVELS)])
-    nodes = 0
-    decisions = 0
-    start = time.perf_counter()
-    for state in positions:
-        nodes += player.decide(state, seed).nodes
-        decisions += 1
-        if time.perf_counter() - start > seconds:
-            break
-    elapsed = time.perf_counter() - start
-    return {
-        "search_nodes_per_second": round(nodes / elapsed),
-        "top_level_seconds_per_move": round(elapsed / decisions, 3),
-    }
+    return dict(search_speed(QuoridorPlayer(LEVELS[max(LEVELS)]), positions, seconds, seed))

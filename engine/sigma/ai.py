@@ -23,7 +23,7 @@ import random
 import time
 from typing import Any
 
-from engine.ai.choice import logistic, pick
+from engine.ai.choice import pick, win_chance
 from engine.ai.player import Budget, Decision
 from engine.game import JSON
 from engine.sigma.deck import BLACK, WHITE, Deck
@@ -399,11 +399,7 @@ def _outside(state: SigmaState) -> Decision:
 
 
 def _chance(value: float, scale: float) -> float:
-    if value >= _WIN - 100:
-        return 1.0
-    if value <= -_WIN + 100:
-        return 0.0
-    return logistic(value, scale)
+    return win_chance(value, _WIN, scale)
 
 
 # ---- the hooks engine.ai looks for ------------------------------------------------------
@@ -431,18 +427,6 @@ def evaluate(state: SigmaState, seat: int) -> float:
 
 def bench(positions: list[SigmaState], seconds: float, seed: int) -> JSON:
     """Search nodes per second of the top level."""
-    from engine.ai.player import LEVELS
+    from engine.ai.player import LEVELS, search_speed
 
-    player = SigmaPlayer(LEVELS[max(LEVELS)])
-    nodes = decisions = 0
-    start = time.perf_counter()
-    for state in positions:
-        nodes += player.decide(state, seed).nodes
-        decisions += 1
-        if time.perf_counter() - start > seconds:
-            break
-    elapsed = time.perf_counter() - start
-    return {
-        "search_nodes_per_second": round(nodes / elapsed),
-        "top_level_seconds_per_move": round(elapsed / decisions, 3),
-    }
+    return dict(search_speed(SigmaPlayer(LEVELS[max(LEVELS)]), positions, seconds, seed))
