@@ -37,9 +37,11 @@ _NOT_A = FULL & ~COL_A
 _NOT_L = FULL & ~COL_L
 _COLS = 12
 
-# Per level: (greatest depth, node budget, children kept at interior nodes).
+# Per level: (greatest depth, node budget, children kept at interior nodes). Level 5
+# looks a ply deeper than level 4: at depth 3 with more nodes and wider it only drew
+# level 4 (9-11 in the ladder); at depth 4 it won 13-7 (docs/strength.md).
 _LEVELS = {1: (1, 2_000, 8), 2: (2, 8_000, 8), 3: (2, 20_000, 14), 4: (3, 25_000, 8),
-           5: (3, 60_000, 12)}
+           5: (4, 120_000, 10)}
 
 
 class _Timeout(Exception):
