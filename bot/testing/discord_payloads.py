@@ -171,7 +171,20 @@ class Payloads:
         command = (tree.get_command(name, guild=discord.Object(GUILD_ID))
                    or tree.get_command(name))  # synced globally (the bench)
         assert isinstance(command, app_commands.Command), name
+        options, resolved = self._options(command, channel_id, focused, values)
+        data = {"id": str(self.snowflake()), "name": name, "type": 1,
+                "guild_id": str(self.guild_of(channel_id)), "options": options,
+                "resolved": resolved}
+        return self._interaction(4 if focused else 2, person, data, channel_id, ago)
+
+    def _options(self, command: app_commands.Command[Any, ..., Any], channel_id: int,
+                 focused: str | None, values: dict[str, Any]
+                 ) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
+        """A command's options and their ``resolved`` users, members and roles, typed
+        as the command was registered (so a value of the wrong type is caught here, as
+        Discord's client would)."""
         params = {p.name: p for p in command.parameters}
+        guild = self.guild_of(channel_id)
         options: list[dict[str, Any]] = []
         resolved: dict[str, dict[str, Any]] = {}
         for key, value in values.items():
@@ -181,47 +194,32 @@ class Payloads:
                 resolved.setdefault("users", {})[str(value.id)] = value.user()
                 if value.id not in self.departed:
                     resolved.setdefault("members", {})[str(value.id)] = self.member_of(
-                        value, self.guild_of(channel_id), with_user=False)
+                        value, guild, with_user=False)
                 value = str(value.id)
             elif kind is discord.AppCommandOptionType.role:
                 resolved.setdefault("roles", {})[str(value)] = next(
-                    r for r in self.guild_payload(self.guild_of(channel_id))["roles"]
-                    if r["id"] == str(value))
+                    r for r in self.guild_payload(guild)["roles"] if r["id"] == str(value))
                 value = str(value)
             option: dict[str, Any] = {"name": key, "type": kind.value, "value": value}
             if key == focused:
                 option["focused"] = True
             options.append(option)
-        data = {"id": str(self.snowflake()), "name": name, "type": 1,
-                "guild_id": str(self.guild_of(channel_id)), "options": options,
-                "resolved": resolved}
-        return self._interaction(4 if focused else 2, person, data, channel_id, ago)
+        return options, resolved
 
     def subcommand(self, tree: app_commands.CommandTree[Any], person: Person, group: str,
                    name: str, channel_id: int = CHANNEL_ID, /, *, ago: float = 0.0,
-                   **values: Any) -> dict[str, Any]:
-        """``/group name`` as the gateway sends it (users and plain values)."""
+                   focused: str | None = None, **values: Any) -> dict[str, Any]:
+        """``/group name`` (or, with ``focused``, its autocomplete) as the gateway
+        sends it."""
         found = tree.get_command(group, guild=discord.Object(GUILD_ID))
         assert isinstance(found, app_commands.Group), group
         command = found.get_command(name)
         assert isinstance(command, app_commands.Command), name
-        params = {p.name: p for p in command.parameters}
-        guild = self.guild_of(channel_id)
-        options: list[dict[str, Any]] = []
-        resolved: dict[str, dict[str, Any]] = {}
-        for key, value in values.items():
-            kind = params[key].type
-            if kind is discord.AppCommandOptionType.user:
-                resolved.setdefault("users", {})[str(value.id)] = value.user()
-                if value.id not in self.departed:
-                    resolved.setdefault("members", {})[str(value.id)] = self.member_of(
-                        value, guild, with_user=False)
-                value = str(value.id)
-            options.append({"name": key, "type": kind.value, "value": value})
+        options, resolved = self._options(command, channel_id, focused, values)
         data = {"id": str(self.snowflake()), "name": group, "type": 1,
-                "guild_id": str(guild), "resolved": resolved,
+                "guild_id": str(self.guild_of(channel_id)), "resolved": resolved,
                 "options": [{"name": name, "type": 1, "options": options}]}
-        return self._interaction(2, person, data, channel_id, ago)
+        return self._interaction(4 if focused else 2, person, data, channel_id, ago)
 
     def press(self, person: Person, message: dict[str, Any], custom_id: str,
               ago: float = 0.0) -> dict[str, Any]:

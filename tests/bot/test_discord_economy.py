@@ -7,9 +7,6 @@ import csv
 import io
 from typing import Any
 
-import discord
-from discord import app_commands
-
 from bot.core.messages import Actor
 from tests.bot import test_discord_adapter as adapter
 from tests.bot.discord_fake import (
@@ -36,32 +33,8 @@ GUILD = str(GUILD_ID)
 async def sub(world: World, person: Person, group: str, command_name: str, /,
               focused: str | None = None, **values: Any) -> list[Call]:
     """A subcommand (``/group name``) as the gateway sends it; the requests it caused."""
-    found = world.bot.tree.get_command(group, guild=discord.Object(GUILD_ID))
-    assert isinstance(found, app_commands.Group), group
-    command = found.get_command(command_name)
-    assert isinstance(command, app_commands.Command), command_name
-    params = {p.name: p for p in command.parameters}
-    options: list[dict[str, Any]] = []
-    resolved: dict[str, dict[str, Any]] = {}
-    for key, value in values.items():
-        kind = params[key].type
-        if kind is discord.AppCommandOptionType.user:
-            resolved.setdefault("users", {})[str(value.id)] = value.user()
-            resolved.setdefault("members", {})[str(value.id)] = value.member(False)
-            value = str(value.id)
-        elif kind is discord.AppCommandOptionType.role:
-            resolved.setdefault("roles", {})[str(value)] = next(
-                r for r in world.fake.guild_payload()["roles"] if r["id"] == str(value))
-            value = str(value)
-        option: dict[str, Any] = {"name": key, "type": kind.value, "value": value}
-        if key == focused:
-            option["focused"] = True
-        options.append(option)
-    data = {"id": str(world.fake.snowflake()), "name": group, "type": 1,
-            "guild_id": str(GUILD_ID), "resolved": resolved,
-            "options": [{"name": command_name, "type": 1, "options": options}]}
-    payload = world.fake._interaction(4 if focused else 2, person, data, CHANNEL_ID)
-    return await feed(world, payload)
+    return await feed(world, world.fake.subcommand(
+        world.bot.tree, person, group, command_name, focused=focused, **values))
 
 
 async def feed(world: World, payload: dict[str, Any]) -> list[Call]:
