@@ -105,14 +105,22 @@ def test_a_pacer_needs_a_positive_rate() -> None:
 # ---- posts that outlast discord.py's retries ----------------------------------------------
 
 
-async def test_a_board_refused_past_discord_py_retries_is_sent_again_and_arrives_once(
-        world: World, caplog: pytest.LogCaptureFixture) -> None:
+async def first_move_meeting(world: World, caplog: pytest.LogCaptureFixture, status: int,
+                             times: int = 1, retry_after: float | None = None
+                             ) -> tuple[list[Call], list[Call]]:
+    """Alice's first move, its board post answered ``times`` times with ``status``:
+    every request the move caused, and the board posts among them."""
     await challenge_accepted(world)
-    # discord.py tries a request five times; every one of them meets a 429.
-    world.fake.fail(*BOARD, 429, times=5, retry_after=2.0)
+    world.fake.fail(*BOARD, status, times=times, retry_after=retry_after)
     caplog.set_level(logging.WARNING)
     calls, _ = await world.say(ALICE, "A down")
-    boards = [c for c in calls if (c.method, c.path) == BOARD]
+    return calls, [c for c in calls if (c.method, c.path) == BOARD]
+
+
+async def test_a_board_refused_past_discord_py_retries_is_sent_again_and_arrives_once(
+        world: World, caplog: pytest.LogCaptureFixture) -> None:
+    # discord.py tries a request five times; every one of them meets a 429.
+    calls, boards = await first_move_meeting(world, caplog, 429, times=5, retry_after=2.0)
     assert [c.status for c in boards] == [429] * 5 + [200]
     assert "played **AD**" in boards[-1].content and boards[-1].files
     assert len([c for c in calls if c.ok and c.files]) == 1  # the board, once
@@ -125,12 +133,8 @@ async def test_a_board_refused_past_discord_py_retries_is_sent_again_and_arrives
 async def test_a_server_error_on_a_board_is_sent_again(world: World,
                                                         caplog: pytest.LogCaptureFixture
                                                         ) -> None:
-    await challenge_accepted(world)
     # A 503 is not among the statuses discord.py retries: it raises at once.
-    world.fake.fail(*BOARD, 503)
-    caplog.set_level(logging.WARNING)
-    calls, _ = await world.say(ALICE, "A down")
-    boards = [c for c in calls if (c.method, c.path) == BOARD]
+    _, boards = await first_move_meeting(world, caplog, 503)
     assert [c.status for c in boards] == [503, 200]
     assert "sending it again in 1.0 s" in caplog.text
     assert not world.live().paused
@@ -138,11 +142,7 @@ async def test_a_server_error_on_a_board_is_sent_again(world: World,
 
 async def test_re_sending_is_bounded_and_a_rate_limit_never_pauses_the_match(
         world: World, caplog: pytest.LogCaptureFixture) -> None:
-    await challenge_accepted(world)
-    world.fake.fail(*BOARD, 429, times=1_000, retry_after=0.5)
-    caplog.set_level(logging.WARNING)
-    calls, _ = await world.say(ALICE, "A down")
-    boards = [c for c in calls if (c.method, c.path) == BOARD]
+    _, boards = await first_move_meeting(world, caplog, 429, times=1_000, retry_after=0.5)
     assert [c.status for c in boards] == [429] * 20  # 4 sends of discord.py's 5 tries
     assert "(3 of 3)" in caplog.text and "could not post to channel" in caplog.text
     # Not a refusal for good: the match goes on (the permanent ones pause it).
