@@ -1,6 +1,6 @@
 # Two commands on a fresh machine with only Python: `make run` and `make test`.
 # Both create .venv and install the project on first use (and again when
-# pyproject.toml changes).
+# pyproject.toml, setup.py or the C search it builds changes).
 #
 # `make test` runs the suite on SQLite, then the tests that use a database again on
 # PostgreSQL when a server is there: TEST_POSTGRES_URL (or PG_TEST_URL), else the
@@ -12,7 +12,7 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test lint bench clean fonts
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py engine/sigma/_native.c
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'

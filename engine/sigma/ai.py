@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any
+from typing import Any, Protocol
 
 from engine.ai.choice import pick, win_chance
 from engine.ai.player import Budget, Decision
 from engine.game import JSON
+from engine.sigma import native
 from engine.sigma.deck import BLACK, WHITE, Deck
 from engine.sigma.geometry import DELTA
 from engine.sigma.state import SigmaState
@@ -241,6 +242,7 @@ class _Search:
         self.deadline = deadline
         self.nodes = 0
         self.table: dict[Node, tuple[int, float, int, tuple[int, int, int]]] = {}
+        self.kids: dict[tuple[int, int, int], Node] = {}
 
     def settle(self, node: Node, moves: bool = True) -> tuple[Node, float | None, list[Raw]]:
         """The node after the end checks and automatic passes, its result for White
@@ -322,14 +324,31 @@ class _Search:
         scored.sort(key=lambda c: c[0])
         return [(move, child) for _, move, child in scored]
 
-    def root_values(self, node: Node, moves: list[Any], depth: int,
-                    margin: float) -> list[tuple[Any, float]]:
-        out: list[tuple[Any, float]] = []
+    def start(self, node: Node) -> tuple[int, float | None, list[tuple[int, int, int]]]:
+        """The root after its end checks and passes: (seat to move, result for White
+        or None, placements best first by the static order)."""
+        node, result, moves = self.settle(node)
+        if result is not None or not moves:
+            return node[6], result, []
+        kids = self.ordered(node, moves, 1.0 if node[6] == WHITE else -1.0)
+        self.kids = dict(kids)
+        return node[6], None, [move for move, _ in kids]
+
+    def values(self, moves: list[tuple[int, int, int]], depth: int, margin: float
+               ) -> list[float] | None:
+        """The value of each of the root's ``moves`` (in that order) searched ``depth``
+        plies, within a window that only tells the moves within ``margin`` of the best
+        apart; None when the budget ran out."""
+        out: list[float] = []
         best = -2 * _WIN
-        for move, child in moves:
-            v = -self.value(child, depth - 1, -2 * _WIN, -(best - margin - 1e-9), 1)
-            out.append((move, v))
-            best = max(best, v)
+        try:
+            for move in moves:
+                v = -self.value(self.kids[move], depth - 1, -2 * _WIN,
+                                -(best - margin - 1e-9), 1)
+                out.append(v)
+                best = max(best, v)
+        except _Timeout:
+            return None
         return out
 
 
@@ -350,38 +369,55 @@ class SigmaPlayer:
         # The move time caps the search at 3 s; a budget without one (seconds 0:
         # ``duel --fixed``) searches its node budget whatever the machine's load.
         seconds = min(self.budget.seconds, 3.0) if self.budget.seconds else 0.0
-        search = _Search(model, self.nodes, time.perf_counter() + seconds if seconds else 0.0)
         try:
             root = node_of(state)
         except OutOfModel:
             return _outside(state)
-        root, result, moves = search.settle(root)
+        search = _searcher(model, state.deck, self.nodes, seconds)
+        turn, result, moves = search.start(root)
         if result is not None or not moves:
             raise ValueError("the game is over")
-        sign = 1.0 if root[6] == WHITE else -1.0
-        kids = search.ordered(root, moves, sign)
         margin = 4.0 * self.budget.spread / scale
         values: list[tuple[Any, float]] = []
         # Searches end on a move of Black's, whose replies cut White's group: White
         # looks 2, 4, ... plies ahead, Black 1, 3, ...
         parity = self.parity and self.depth >= 4
-        first = 2 if root[6] == WHITE and parity else 1
+        first = 2 if turn == WHITE and parity else 1
         for depth in range(first, self.depth + 1, 2 if parity else 1):
-            try:
-                values = search.root_values(root, kids, depth, margin)
-            except _Timeout:
+            found = search.values(moves, depth, margin)
+            if found is None:
                 break
-            values.sort(key=lambda mv: -mv[1])
-            rank = {m: i for i, (m, _) in enumerate(values)}
-            kids.sort(key=lambda mc: rank[mc[0]])
+            values = sorted(zip(moves, found, strict=True), key=lambda mv: -mv[1])
+            moves = [m for m, _ in values]
             if abs(values[0][1]) >= _WIN - 100:
                 break  # the end is in sight: the result is known
         if not values:  # not even one ply within the budget: the static order
-            values = [(m, 0.0) for m, _ in kids]
+            values = [(m, 0.0) for m in moves]
         move = pick([(m, _chance(v, scale)) for m, v in values], self.budget.spread, rng)
         value = dict(values)[move]
-        return Decision(model.text(root[6], move), _chance(value, scale), None,
+        return Decision(model.text(turn, move), _chance(value, scale), None,
                         exact=abs(value) >= _WIN - 100, nodes=search.nodes)
+
+
+class _RootSearch(Protocol):
+    @property
+    def nodes(self) -> int: ...
+
+    def start(self, node: Node) -> tuple[int, float | None, list[tuple[int, int, int]]]: ...
+
+    def values(self, moves: list[tuple[int, int, int]], depth: int, margin: float
+               ) -> list[float] | None: ...
+
+
+def _searcher(model: _Model, deck: Deck, nodes: int, seconds: float) -> _RootSearch:
+    """The search in C where it is built and the deck fits it, else in Python: the same
+    search, node for node (tests/engine/test_sigma_native.py)."""
+    if native.AVAILABLE:
+        try:
+            return native.NativeSearch(deck, model.weights, nodes, seconds)
+        except ValueError:  # a deck beyond the C model's sizes
+            pass
+    return _Search(model, nodes, time.perf_counter() + seconds if seconds else 0.0)
 
 
 def _outside(state: SigmaState) -> Decision:

@@ -1,0 +1,15 @@
+from collections.abc import Sequence
+from typing import Any
+
+class Search:
+    def __init__(self, shapes: Any, weights: tuple[float, ...], limit: int, seconds: float,
+                 slots: int, /) -> None: ...
+    @property
+    def nodes(self) -> int: ...
+    def start(self, white: Sequence[tuple[int, int]], black: Sequence[tuple[int, int]],
+              white_arrows: Sequence[tuple[int, int, int]],
+              black_arrows: Sequence[tuple[int, int, int]],
+              hands: Sequence[Sequence[int]], turn: int, passes: int, /
+              ) -> tuple[int, float | None, list[tuple[int, int, int]]]: ...
+    def values(self, indices: Sequence[int], depth: int, margin: float, /
+               ) -> list[float] | None: ...

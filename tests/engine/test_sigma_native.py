@@ -1,0 +1,121 @@
+"""Sigma Escape's search in C against the Python one, its reference.
+
+The C search (engine/sigma/_native.c) promises the same search node for node: the same
+placements in the same order, the same values to the last bit and the same node counts,
+on positions from random play at every depth the levels use. The project's install
+builds it; a machine without a C compiler has only the Python search, and says so here.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.ai.player import LEVELS
+from engine.registry import get_game
+from engine.sigma import ai, native
+from engine.sigma.deck import DEFAULT_DECK, deck_from_data, shipped_deck
+from engine.sigma.state import SigmaState
+
+pytestmark = pytest.mark.skipif(
+    not native.AVAILABLE, reason="the C extension was not built (no C compiler?)")
+
+
+def _position(seed: int) -> SigmaState:
+    game = get_game("sigma")
+    rng = random.Random(seed)
+    state: SigmaState = game.new_state()
+    for _ in range(rng.randrange(0, 14)):
+        moves = game.legal_moves(state)
+        after = game.apply(state, rng.choice(moves))
+        if game.outcome(after) is not None:
+            break
+        state = after
+    return state
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_c_search_is_the_python_search_node_for_node(seed: int) -> None:
+    state = _position(seed)
+    model = ai._Model(state.deck)
+    root = ai.node_of(state)
+    python = ai._Search(model, 10**6, 0.0)
+    c = native.NativeSearch(state.deck, model.weights, 10**6, 0.0)
+    turn, result, moves = python.start(root)
+    assert c.start(root) == (turn, result, moves)
+    assert result is None and moves
+    # Iterative deepening as the player does it: one table across the depths, the
+    # moves reordered by the last depth's values, a margin that leaves some unsplit.
+    for depth in (1, 2, 3, 4):
+        margin = 2.0 if depth == 3 else 0.0
+        expected = python.values(moves, depth, margin)
+        assert expected is not None
+        assert c.values(moves, depth, margin) == expected
+        assert c.nodes == python.nodes
+        moves = [m for m, _ in sorted(zip(moves, expected, strict=True), key=lambda v: -v[1])]
+
+
+def test_the_c_search_stops_at_its_node_budget_as_the_python_one_does() -> None:
+    state = _position(3)
+    model = ai._Model(state.deck)
+    root = ai.node_of(state)
+    python = ai._Search(model, 500, 0.0)
+    c = native.NativeSearch(state.deck, model.weights, 500, 0.0)
+    _, _, moves = python.start(root)
+    c.start(root)
+    assert python.values(moves, 2, 0.0) is not None
+    assert c.values(moves, 2, 0.0) is not None
+    assert python.values(moves, 4, 0.0) is None
+    assert c.values(moves, 4, 0.0) is None
+    assert c.nodes == python.nodes == 501
+
+
+def test_the_c_search_sees_the_end_of_the_game() -> None:
+    """Late positions solved to the end: both searches agree on won and lost."""
+    game = get_game("sigma")
+    for seed in range(4):
+        rng = random.Random(100 + seed)
+        state: SigmaState = game.new_state()
+        while True:
+            after = game.apply(state, rng.choice(game.legal_moves(state)))
+            if game.outcome(after) is not None or len(after.placed) >= 16:
+                break
+            state = after
+        model = ai._Model(state.deck)
+        root = ai.node_of(state)
+        python = ai._Search(model, 10**7, 0.0)
+        c = native.NativeSearch(state.deck, model.weights, 10**7, 0.0)
+        _, _, moves = python.start(root)
+        c.start(root)
+        exact = python.values(moves, 30, 0.0)
+        assert exact is not None and all(abs(v) >= 900 for v in exact)
+        assert c.values(moves, 30, 0.0) == exact
+
+
+def test_the_player_plays_the_same_moves_in_c_and_in_python(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    level = LEVELS[3]
+    states = [_position(seed) for seed in range(4)]
+    player = ai.SigmaPlayer(level)
+    in_c = [player.decide(s, 1) for s in states]
+    monkeypatch.setattr(native, "AVAILABLE", False)
+    in_python = [player.decide(s, 1) for s in states]
+    assert in_c == in_python
+
+
+def test_a_deck_too_big_for_the_c_model_is_searched_in_python() -> None:
+    """33 distinct cards in White's hand: beyond the C model (32), the player searches
+    in Python and still plays a legal move."""
+    data = shipped_deck(DEFAULT_DECK).to_data()
+    one = data["white"][0]
+    data["white"] = [one | {"name": f"C{i}", "count": 1} for i in range(33)]
+    deck = deck_from_data(data)
+    state = SigmaState(deck)
+    model = ai._Model(deck)
+    with pytest.raises(ValueError, match="distinct cards"):
+        native.NativeSearch(deck, model.weights, 10, 0.0)
+    assert isinstance(ai._searcher(model, deck, 10, 0.0), ai._Search)
+    game = get_game("sigma")
+    move = ai.SigmaPlayer(LEVELS[1]).decide(state, 1).move
+    assert move in {game.notation(m) for m in game.legal_moves(state)}
