@@ -462,34 +462,41 @@ static double value(Search *s, const Node *from, int depth, double alpha, double
                 break;
             }
     }
-    if (depth >= 2) {
-        order(s, &n, moves, count, sign);
-        if (first >= 0) /* the order changed: find the table's move again */
-            for (int i = 0; i < count; i++)
-                if (moves[i].card == e->card && moves[i].side == e->side
-                    && moves[i].arrow == e->arrow) {
-                    first = i;
-                    break;
-                }
-    }
-    if (first > 0) { /* the table's move first, the others in their order */
-        Move m = moves[first];
-        memmove(&moves[1], &moves[0], sizeof moves[0] * (size_t)first);
-        moves[0] = m;
+    /* The table's move first, the others in their static order: the same order as
+     * sorting all and moving it to the front, but the sort is only paid for when the
+     * table's move does not cut (most nodes of a deep search cut on it). */
+    Move tt = moves[0];
+    if (first >= 0) {
+        tt = moves[first];
+        memmove(&moves[first], &moves[first + 1], sizeof moves[0] * (size_t)(count - first - 1));
+        count--;
     }
     double alpha0 = alpha, best = -2 * WIN;
-    Move best_move = moves[0];
+    Move best_move = tt;
     Node kid;
-    for (int i = 0; i < count; i++) {
-        child(s, &n, &moves[i], &kid);
-        double v = -value(s, &kid, depth - 1, -beta, -alpha, ply + 1);
-        if (v > best) {
-            best = v;
-            best_move = moves[i];
-            if (v > alpha) {
-                alpha = v;
-                if (alpha >= beta)
-                    break;
+    int cut = 0;
+    if (first >= 0) {
+        child(s, &n, &tt, &kid);
+        best = -value(s, &kid, depth - 1, -beta, -alpha, ply + 1);
+        if (best > alpha) {
+            alpha = best;
+            cut = alpha >= beta;
+        }
+    }
+    if (!cut) {
+        if (depth >= 2)
+            order(s, &n, moves, count, sign);
+        for (int i = 0; i < count; i++) {
+            child(s, &n, &moves[i], &kid);
+            double v = -value(s, &kid, depth - 1, -beta, -alpha, ply + 1);
+            if (v > best) {
+                best = v;
+                best_move = moves[i];
+                if (v > alpha) {
+                    alpha = v;
+                    if (alpha >= beta)
+                        break;
+                }
             }
         }
     }
@@ -761,14 +768,15 @@ static PyObject *search_start(Search *self, PyObject *args) {
     return Py_BuildValue("(iNN)", n->turn, res, list);
 }
 
-/* values(indices, depth, margin): the negamax value of each root placement (indices
- * into start()'s list), searched in that order with the window _Search.root_values
- * uses; None when the node budget or the time ran out. */
+/* values(indices, depth, margin[, window]): the negamax value of each root placement
+ * (indices into start()'s list), searched in that order with the window
+ * _Search.values uses, or each within (-window, window) (only the sign is sure then:
+ * an exact solve asks won or lost); None when the node budget or the time ran out. */
 static PyObject *search_values(Search *self, PyObject *args) {
     PyObject *indices;
     int depth;
-    double margin;
-    if (!PyArg_ParseTuple(args, "Oid", &indices, &depth, &margin))
+    double margin, window = 0;
+    if (!PyArg_ParseTuple(args, "Oid|d", &indices, &depth, &margin, &window))
         return NULL;
     if (depth < 1 || depth > 100) {
         PyErr_SetString(PyExc_ValueError, "depth is 1 to 100");
@@ -803,7 +811,9 @@ static PyObject *search_values(Search *self, PyObject *args) {
         Node kid;
         for (Py_ssize_t i = 0; i < k; i++) {
             child(self, &self->root, &self->roots[flat[i]], &kid);
-            double v = -value(self, &kid, depth - 1, -2 * WIN, -(best - margin - 1e-9), 1);
+            double v = window > 0 ? -value(self, &kid, depth - 1, -window, window, 1)
+                                  : -value(self, &kid, depth - 1, -2 * WIN,
+                                           -(best - margin - 1e-9), 1);
             values[i] = v;
             if (v > best)
                 best = v;

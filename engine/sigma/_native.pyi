@@ -11,5 +11,5 @@ class Search:
               black_arrows: Sequence[tuple[int, int, int]],
               hands: Sequence[Sequence[int]], turn: int, passes: int, /
               ) -> tuple[int, float | None, list[tuple[int, int, int]]]: ...
-    def values(self, indices: Sequence[int], depth: int, margin: float, /
+    def values(self, indices: Sequence[int], depth: int, margin: float, window: float = 0.0, /
                ) -> list[float] | None: ...

@@ -334,17 +334,20 @@ class _Search:
         self.kids = dict(kids)
         return node[6], None, [move for move, _ in kids]
 
-    def values(self, moves: list[tuple[int, int, int]], depth: int, margin: float
-               ) -> list[float] | None:
+    def values(self, moves: list[tuple[int, int, int]], depth: int, margin: float,
+               window: float = 0.0) -> list[float] | None:
         """The value of each of the root's ``moves`` (in that order) searched ``depth``
         plies, within a window that only tells the moves within ``margin`` of the best
-        apart; None when the budget ran out."""
+        apart, or with ``window``, each within (-window, window): only the sign is sure
+        then, which is all a solve to the end asks (won or lost); None when the budget
+        ran out."""
         out: list[float] = []
         best = -2 * _WIN
         try:
             for move in moves:
-                v = -self.value(self.kids[move], depth - 1, -2 * _WIN,
-                                -(best - margin - 1e-9), 1)
+                low, high = ((-window, window) if window > 0
+                             else (-2 * _WIN, -(best - margin - 1e-9)))
+                v = -self.value(self.kids[move], depth - 1, low, high, 1)
                 out.append(v)
                 best = max(best, v)
         except _Timeout:
@@ -405,8 +408,8 @@ class _RootSearch(Protocol):
 
     def start(self, node: Node) -> tuple[int, float | None, list[tuple[int, int, int]]]: ...
 
-    def values(self, moves: list[tuple[int, int, int]], depth: int, margin: float
-               ) -> list[float] | None: ...
+    def values(self, moves: list[tuple[int, int, int]], depth: int, margin: float,
+               window: float = 0.0) -> list[float] | None: ...
 
 
 def _searcher(model: _Model, deck: Deck, nodes: int, seconds: float) -> _RootSearch:

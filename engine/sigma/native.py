@@ -101,5 +101,6 @@ class NativeSearch:
         self._index = {m: i for i, m in enumerate(moves)}
         return turn, result, moves
 
-    def values(self, moves: list[Move], depth: int, margin: float) -> list[float] | None:
-        return self._search.values([self._index[m] for m in moves], depth, margin)
+    def values(self, moves: list[Move], depth: int, margin: float, window: float = 0.0
+               ) -> list[float] | None:
+        return self._search.values([self._index[m] for m in moves], depth, margin, window)

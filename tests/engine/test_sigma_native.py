@@ -91,6 +91,15 @@ def test_the_c_search_sees_the_end_of_the_game() -> None:
         exact = python.values(moves, 30, 0.0)
         assert exact is not None and all(abs(v) >= 900 for v in exact)
         assert c.values(moves, 30, 0.0) == exact
+        # A solve that only asks won or lost (a window of ±1) gives each move's sign.
+        python, c = ai._Search(model, 10**7, 0.0), native.NativeSearch(
+            state.deck, model.weights, 10**7, 0.0)
+        python.start(root)
+        c.start(root)
+        signs = python.values(moves, 30, 0.0, window=1.0)
+        assert signs is not None and [v > 0 for v in signs] == [v > 0 for v in exact]
+        assert c.values(moves, 30, 0.0, window=1.0) == signs
+        assert c.nodes == python.nodes
 
 
 def test_the_player_plays_the_same_moves_in_c_and_in_python(
