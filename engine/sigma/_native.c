@@ -513,6 +513,64 @@ static double value(Search *s, const Node *from, int depth, double alpha, double
     return best;
 }
 
+/* ---- the natural-reply look-ahead (_Search.natural) ------------------------------------ */
+
+static void tick(Search *s) {
+    s->nodes++;
+    if (s->nodes > s->limit || (s->deadline > 0 && !(s->nodes & 127) && now() > s->deadline)) {
+        s->why = 1;
+        longjmp(s->out, 1);
+    }
+}
+
+static double nat_mine(Search *s, const Node *from, int looks, double sign, int width);
+
+/* After the mover's placement: the opponent's natural reply, then the mover again. */
+static double nat_reply(Search *s, const Node *from, int looks, double sign, int width) {
+    tick(s);
+    Node n = *from;
+    Move moves[MAXMOVES];
+    int count;
+    double result;
+    if (settle(s, &n, 1, &result, moves, &count))
+        return sign * result;
+    double mover = n.turn == WHITE ? 1.0 : -1.0;
+    if (mover == sign) /* the opponent passed */
+        return nat_mine(s, &n, looks, sign, width);
+    order(s, &n, moves, count, mover);
+    Node kid;
+    child(s, &n, &moves[0], &kid);
+    return nat_mine(s, &kid, looks, sign, width);
+}
+
+/* The mover to play with ``looks`` placements left to look at: its best. */
+static double nat_mine(Search *s, const Node *from, int looks, double sign, int width) {
+    tick(s);
+    Node n = *from;
+    Move moves[MAXMOVES];
+    int count;
+    double result;
+    if (settle(s, &n, looks > 0, &result, moves, &count))
+        return sign * result;
+    if (looks <= 0)
+        return sign * evaluate(s, &n);
+    if ((n.turn == WHITE ? 1.0 : -1.0) != sign) /* the mover passed */
+        return nat_reply(s, &n, looks, sign, width);
+    if (width > 0 && count > width) { /* only the mover's best by the static order */
+        order(s, &n, moves, count, sign);
+        count = width;
+    }
+    double best = -2 * WIN;
+    Node kid;
+    for (int i = 0; i < count; i++) {
+        child(s, &n, &moves[i], &kid);
+        double v = nat_reply(s, &kid, looks - 1, sign, width);
+        if (v > best)
+            best = v;
+    }
+    return best;
+}
+
 /* ---- Python ------------------------------------------------------------------------ */
 
 static int read_int(PyObject *item, long lo, long hi, long *out) {
@@ -833,6 +891,59 @@ static PyObject *search_values(Search *self, PyObject *args) {
     return out;
 }
 
+/* natural(indices, looks[, width]): each root placement's value for the mover when the
+ * opponent answers each placement with its natural reply (the mover's later placements:
+ * its best ``width`` by the static order, 0: all); None on the budget. */
+static PyObject *search_natural(Search *self, PyObject *args) {
+    PyObject *indices;
+    int looks, width = 0;
+    if (!PyArg_ParseTuple(args, "Oi|i", &indices, &looks, &width))
+        return NULL;
+    if (looks < 1 || looks > 4) {
+        PyErr_SetString(PyExc_ValueError, "looks is 1 to 4");
+        return NULL;
+    }
+    long flat[MAXMOVES];
+    double values[MAXMOVES];
+    PyObject *fast = PySequence_Fast(indices, "indices are a sequence");
+    Py_ssize_t k = fast ? PySequence_Fast_GET_SIZE(fast) : -1;
+    if (fast && k > self->nroot) {
+        PyErr_SetString(PyExc_ValueError, "more indices than root placements");
+        k = -1;
+    }
+    for (Py_ssize_t i = 0; i < k; i++)
+        if (read_int(PySequence_Fast_GET_ITEM(fast, i), 0, self->nroot - 1, &flat[i]) < 0) {
+            k = -1;
+            break;
+        }
+    Py_XDECREF(fast);
+    if (k < 0)
+        return NULL;
+    volatile int stop = 0;
+    double sign = self->root.turn == WHITE ? 1.0 : -1.0;
+    Py_BEGIN_ALLOW_THREADS
+    if (setjmp(self->out)) {
+        stop = self->why;
+    } else {
+        Node kid;
+        for (Py_ssize_t i = 0; i < k; i++) {
+            child(self, &self->root, &self->roots[flat[i]], &kid);
+            values[i] = nat_reply(self, &kid, looks - 1, sign, width);
+        }
+    }
+    Py_END_ALLOW_THREADS
+    if (stop == 2) {
+        PyErr_SetString(PyExc_ValueError, "more placements than the native model holds");
+        return NULL;
+    }
+    if (stop)
+        return Py_NewRef(Py_None);
+    PyObject *out = PyList_New(k);
+    for (Py_ssize_t i = 0; out && i < k; i++)
+        PyList_SET_ITEM(out, i, PyFloat_FromDouble(values[i]));
+    return out;
+}
+
 static PyObject *search_nodes(Search *self, void *closure) {
     (void)closure;
     return PyLong_FromLongLong(self->nodes);
@@ -841,6 +952,7 @@ static PyObject *search_nodes(Search *self, void *closure) {
 static PyMethodDef search_methods[] = {
     {"start", (PyCFunction)search_start, METH_VARARGS, "Set the root; its placements."},
     {"values", (PyCFunction)search_values, METH_VARARGS, "Values of root placements."},
+    {"natural", (PyCFunction)search_natural, METH_VARARGS, "Against natural replies."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -104,3 +104,6 @@ class NativeSearch:
     def values(self, moves: list[Move], depth: int, margin: float, window: float = 0.0
                ) -> list[float] | None:
         return self._search.values([self._index[m] for m in moves], depth, margin, window)
+
+    def natural(self, moves: list[Move], looks: int, width: int = 0) -> list[float] | None:
+        return self._search.natural([self._index[m] for m in moves], looks, width)

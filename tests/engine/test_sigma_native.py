@@ -128,3 +128,19 @@ def test_a_deck_too_big_for_the_c_model_is_searched_in_python() -> None:
     game = get_game("sigma")
     move = ai.SigmaPlayer(LEVELS[1]).decide(state, 1).move
     assert move in {game.notation(m) for m in game.legal_moves(state)}
+
+
+@pytest.mark.parametrize(("seed", "looks", "width"), [(0, 3, 8), (2, 3, 8), (3, 2, 3)])
+def test_the_look_ahead_against_natural_replies_is_the_same_in_c_and_in_python(
+        seed: int, looks: int, width: int) -> None:
+    state = _position(seed)
+    model = ai._Model(state.deck)
+    root = ai.node_of(state)
+    python = ai._Search(model, 10**6, 0.0)
+    c = native.NativeSearch(state.deck, model.weights, 10**6, 0.0)
+    _, _, moves = python.start(root)
+    c.start(root)
+    expected = python.natural(moves, looks, width)
+    assert expected is not None and len(expected) == len(moves)
+    assert c.natural(moves, looks, width) == expected
+    assert c.nodes == python.nodes > len(moves)
