@@ -54,6 +54,9 @@ _LEVELS = {1: (1, 1_000), 2: (2, 4_000), 3: (3, 10_000), 4: (4, 20_000), 5: (8, 
 _LOOKS = {5: 3}
 _WIDTH = 8
 _SWINDLE_NODES = 60_000
+# Only moves the search rates within this of its best (one blank space) are weighed
+# against natural replies: against a searching opponent the search's judgement holds.
+_SWINDLE_MARGIN = 1.0
 
 
 class _Timeout(Exception):
@@ -476,7 +479,8 @@ class SigmaPlayer:
         at once, a line that makes that reply a mistake wins; so the top level plays
         for it, as a person playing a lost position sets a trap, and never gives up a
         win its search has proved."""
-        alive = [(m, v) for m, v in values if v > -(_WIN - 100)]
+        alive = [(m, v) for m, v in values
+                 if v > -(_WIN - 100) and v >= values[0][1] - _SWINDLE_MARGIN]
         if len(alive) < 2:
             return None
         search = _searcher(model, state.deck, _SWINDLE_NODES, seconds)
