@@ -432,6 +432,7 @@ class SigmaPlayer:
         # The move time caps the search at 3 s; a budget without one (seconds 0:
         # ``duel --fixed``) searches its node budget whatever the machine's load.
         seconds = min(self.budget.seconds, 3.0) if self.budget.seconds else 0.0
+        began = time.perf_counter()
         try:
             root = node_of(state)
         except OutOfModel:
@@ -458,7 +459,10 @@ class SigmaPlayer:
             values = [(m, 0.0) for m in moves]
         trap = None
         if self.looks and values[0][1] < _WIN - 100:
-            trap = self._swindle(model, state, root, seconds, values)
+            # The look-ahead has what is left of the move time, if anything is.
+            left = seconds - (time.perf_counter() - began) if seconds else 0.0
+            if not seconds or left > 0.05:
+                trap = self._swindle(model, state, root, left, values)
         move = trap or pick([(m, _chance(v, scale)) for m, v in values], self.budget.spread,
                             rng)
         value = dict(values)[move]

@@ -1,0 +1,92 @@
+"""Sigma Escape's top level where its search finds no win: it plays for the opponent's
+natural reply to be a mistake (``SigmaPlayer._swindle``), and never gives up a win."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from engine.ai import level_budget, player_from_spec
+from engine.ai.duel import _seed, opening, play_game
+from engine.registry import get_game
+from engine.sigma import ai, native
+from engine.sigma.deck import WHITE
+from engine.sigma.state import SigmaState
+
+pytestmark = pytest.mark.skipif(
+    not native.AVAILABLE, reason="the C extension was not built: the Python search is "
+    "the same but too slow for whole games here")
+
+
+def _top(looks: int) -> ai.SigmaPlayer:
+    player = ai.SigmaPlayer(replace(level_budget(5), seconds=0.0))
+    player.looks = looks
+    return player
+
+
+def _start(pair: int) -> SigmaState:
+    state: SigmaState = opening(get_game("sigma"), 2, _seed(1, pair, 1))
+    return state
+
+
+def test_the_top_level_wins_as_white_a_game_its_search_alone_loses_to_greedy() -> None:
+    # Pair 4 of `duel sigma --seed 1 --openings 2`: greedy's Black wins against the
+    # search alone and falls into the trap of the look-ahead.
+    game = get_game("sigma")
+    greedy = player_from_spec(game, "greedy")
+    assert play_game(game, [_top(0), greedy], 1, None, 4, _start(4)) != WHITE
+    assert play_game(game, [_top(3), greedy], 1, None, 4, _start(4)) == WHITE
+
+
+@pytest.mark.parametrize("pair", [4, 5, 6])
+def test_the_move_is_the_best_against_natural_replies_of_the_near_best(pair: int) -> None:
+    state = _start(pair)
+    player = _top(3)
+    decision = player.decide(state, 1)
+    # The same search by hand: the level's values, then the look-ahead over the moves
+    # within one blank space of the best that the search does not see lose.
+    plain = _top(0)
+    model = ai._Model(state.deck)
+    root = ai.node_of(state)
+    search = native.NativeSearch(state.deck, model.weights, plain.nodes, 0.0)
+    _, _, moves = search.start(root)
+    values: list[tuple[tuple[int, int, int], float]] = []
+    for depth in range(2, plain.depth + 1, 2):
+        found = search.values(moves, depth, 0.0)
+        if found is None:
+            break
+        values = sorted(zip(moves, found, strict=True), key=lambda mv: -mv[1])
+        moves = [m for m, _ in values]
+    assert values and values[0][1] < 900  # no win in sight: the look-ahead decides
+    near = [m for m, v in values if v >= values[0][1] - 1.0 and v > -900]
+    look = native.NativeSearch(state.deck, model.weights, 60_000, 0.0)
+    look.start(root)
+    natural = look.natural(near, 3, 8)
+    assert natural is not None
+    assert decision.move == model.text(WHITE, near[natural.index(max(natural))])
+
+
+def test_a_win_the_search_proves_is_kept() -> None:
+    # Pair 0 against greedy, seeded as the duel seeds it: late in the game the search
+    # reaches the end, and the move it proves winning is played, the one the search
+    # alone plays, whatever the look-ahead would prefer.
+    game = get_game("sigma")
+    state = _start(0)
+    greedy = player_from_spec(game, "greedy")
+    top = _top(3)
+    proved = 0
+    ply = 0
+    while game.outcome(state) is None:
+        seed = _seed(1, 0, ply)
+        if game.to_move(state) == WHITE:
+            decision = top.decide(state, seed)
+            if decision.exact:
+                assert decision.win == 1.0
+                assert decision.move == _top(0).decide(state, seed).move
+                proved += 1
+        else:
+            decision = greedy.decide(state, seed)
+        state = game.play(state, decision.move)
+        ply += 1
+    assert proved >= 2 and game.outcome(state).winner == WHITE  # type: ignore[union-attr]
