@@ -109,7 +109,7 @@ def _cmd_review(args: argparse.Namespace) -> int:
     seats = args.players or game.seat_counts[0]
     # The bot's review budget by default; a level's search (its best move only) on demand.
     budget = (REVIEW_BUDGET if args.level is None
-              else replace(level_budget(args.level), spread=0.0))
+              else replace(level_budget(args.level), spread=0.0, traps=False))
     data = review(game, split_moves(args.moves or ""), seats, _options(game, args),
                   seed=args.seed, budget=budget)
     if args.plot:

@@ -17,7 +17,10 @@ class Budget:
     ``iterations``: search iterations (playouts) per move; ``seconds``: a cap on the
     move time (0: none); ``exact``: positions this small, in the game's own measure
     (Cairo Corridor: playable corridor cells), are solved exactly; ``spread``: the
-    player picks among moves whose win rate is within this of the best one's.
+    player picks among moves whose win rate is within this of the best one's;
+    ``traps``: where its search proves no win, a player that can may play for the
+    opponent's likely mistakes (Sigma Escape's level 5); a review turns it off, as it
+    wants the search's own best move.
     """
 
     iterations: int
@@ -25,6 +28,7 @@ class Budget:
     exact: int = 0
     spread: float = 0.0
     level: int = 0
+    traps: bool = True
 
 
 #: Budgets by level, weakest first. Seconds are a cap; iterations decide.

@@ -42,7 +42,8 @@ from engine.game import JSON, EngineError, Game
 #: drops of win chance, in points, that make an inaccuracy, a mistake, a blunder
 THRESHOLDS = ((15.0, "blunder"), (10.0, "mistake"), (5.0, "inaccuracy"))
 #: the review's search per position: cheaper than a level, as it runs for every ply
-REVIEW_BUDGET = Budget(iterations=80, seconds=1.0, exact=0, spread=0.0, level=0)
+REVIEW_BUDGET = Budget(iterations=80, seconds=1.0, exact=0, spread=0.0, level=0,
+                       traps=False)
 EXACT_NODES = 60_000  # the exact solver's budget per position
 
 

@@ -421,7 +421,7 @@ class SigmaPlayer:
         self.name = f"ai:{budget.level}" if budget.level else "ai"
         self.depth, self.nodes = _LEVELS[budget.level or max(_LEVELS)]
         self.parity = True
-        self.looks = _LOOKS.get(budget.level or max(_LEVELS), 0)
+        self.looks = _LOOKS.get(budget.level, 0) if budget.traps else 0
         if not budget.level:
             self.nodes = budget.iterations * 20
 

@@ -90,3 +90,13 @@ def test_a_win_the_search_proves_is_kept() -> None:
         state = game.play(state, decision.move)
         ply += 1
     assert proved >= 2 and game.outcome(state).winner == WHITE  # type: ignore[union-attr]
+
+
+def test_only_level_5_sets_traps_and_never_in_a_review() -> None:
+    from engine.ai.review import REVIEW_BUDGET
+
+    assert ai.SigmaPlayer(level_budget(5)).looks == 3
+    assert [ai.SigmaPlayer(level_budget(n)).looks for n in (1, 2, 3, 4)] == [0, 0, 0, 0]
+    # A review wants the search's own best move: its judge, and `review --level 5`'s.
+    assert ai.SigmaPlayer(REVIEW_BUDGET).looks == 0
+    assert ai.SigmaPlayer(replace(level_budget(5), traps=False)).looks == 0
