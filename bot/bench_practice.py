@@ -31,7 +31,12 @@ from bot.store.db import open_database
 from engine.registry import get_game
 
 SAMPLE = 0.01
-PERSON = Actor("bench-person", "Person")
+
+
+def _person(number: int) -> Actor:
+    # One simulated person per match: a fast game ends in seconds, and one person
+    # starting matches that often would meet the lobby's rate limit, as it should.
+    return Actor(f"bench-person-{number}", "Person")
 GUILD = "bench"
 
 
@@ -69,7 +74,8 @@ async def run_game(game_key: str, level: int, seconds: float, seed: int = 1) -> 
 
     async def new_match() -> int:
         games_before = set(host.live)
-        response = await host.start_practice(GUILD, f"chan{games}", PERSON, game_key, level,
+        response = await host.start_practice(GUILD, f"chan{games}", _person(games), game_key,
+                                             level,
                                              first="bot")
         assert response.posts, response.reply
         return max(set(host.live) - games_before)
@@ -108,7 +114,7 @@ async def run_game(game_key: str, level: int, seconds: float, seed: int = 1) -> 
                 continue
             move_times.append(time.perf_counter() - thinking_since)
             move = game.notation(rng.choice(game.legal_moves(live.state)))
-            await host.typed(GUILD, live.channel_id, PERSON, move)
+            await host.typed(GUILD, live.channel_id, _person(games), move)
             thinking_since = time.perf_counter()
 
     await asyncio.gather(sampler(), person())
