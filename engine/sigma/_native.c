@@ -826,6 +826,24 @@ static PyObject *search_start(Search *self, PyObject *args) {
     return Py_BuildValue("(iNN)", n->turn, res, list);
 }
 
+/* The root placements named by ``indices`` (into start()'s list) into ``flat``: their
+ * count, or -1 with the error set. */
+static Py_ssize_t read_indices(Search *self, PyObject *indices, long *flat) {
+    PyObject *fast = PySequence_Fast(indices, "indices are a sequence");
+    Py_ssize_t k = fast ? PySequence_Fast_GET_SIZE(fast) : -1;
+    if (fast && k > self->nroot) {
+        PyErr_SetString(PyExc_ValueError, "more indices than root placements");
+        k = -1;
+    }
+    for (Py_ssize_t i = 0; i < k; i++)
+        if (read_int(PySequence_Fast_GET_ITEM(fast, i), 0, self->nroot - 1, &flat[i]) < 0) {
+            k = -1;
+            break;
+        }
+    Py_XDECREF(fast);
+    return k;
+}
+
 /* values(indices, depth, margin[, window]): the negamax value of each root placement
  * (indices into start()'s list), searched in that order with the window
  * _Search.values uses, or each within (-window, window) (only the sign is sure then:
@@ -844,18 +862,7 @@ static PyObject *search_values(Search *self, PyObject *args) {
     if (!values)
         return PyErr_NoMemory();
     long flat[MAXMOVES];
-    PyObject *fast = PySequence_Fast(indices, "indices are a sequence");
-    Py_ssize_t k = fast ? PySequence_Fast_GET_SIZE(fast) : -1;
-    if (fast && k > self->nroot) {
-        PyErr_SetString(PyExc_ValueError, "more indices than root placements");
-        k = -1;
-    }
-    for (Py_ssize_t i = 0; i < k; i++)
-        if (read_int(PySequence_Fast_GET_ITEM(fast, i), 0, self->nroot - 1, &flat[i]) < 0) {
-            k = -1;
-            break;
-        }
-    Py_XDECREF(fast);
+    Py_ssize_t k = read_indices(self, indices, flat);
     if (k < 0) {
         free(values);
         return NULL;
@@ -899,24 +906,13 @@ static PyObject *search_natural(Search *self, PyObject *args) {
     int looks, width = 0;
     if (!PyArg_ParseTuple(args, "Oi|i", &indices, &looks, &width))
         return NULL;
-    if (looks < 1 || looks > 4) {
-        PyErr_SetString(PyExc_ValueError, "looks is 1 to 4");
+    if (looks < 1 || looks > 4 || width < 0) {
+        PyErr_SetString(PyExc_ValueError, "looks is 1 to 4, width 0 or more");
         return NULL;
     }
     long flat[MAXMOVES];
     double values[MAXMOVES];
-    PyObject *fast = PySequence_Fast(indices, "indices are a sequence");
-    Py_ssize_t k = fast ? PySequence_Fast_GET_SIZE(fast) : -1;
-    if (fast && k > self->nroot) {
-        PyErr_SetString(PyExc_ValueError, "more indices than root placements");
-        k = -1;
-    }
-    for (Py_ssize_t i = 0; i < k; i++)
-        if (read_int(PySequence_Fast_GET_ITEM(fast, i), 0, self->nroot - 1, &flat[i]) < 0) {
-            k = -1;
-            break;
-        }
-    Py_XDECREF(fast);
+    Py_ssize_t k = read_indices(self, indices, flat);
     if (k < 0)
         return NULL;
     volatile int stop = 0;

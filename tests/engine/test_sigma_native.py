@@ -35,13 +35,17 @@ def _position(seed: int) -> SigmaState:
     return state
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_the_c_search_is_the_python_search_node_for_node(seed: int) -> None:
+def _both(seed: int, nodes: int = 10**6) -> tuple[ai.Node, ai._Search, native.NativeSearch]:
+    """A position's root and the two searches of it, on one budget."""
     state = _position(seed)
     model = ai._Model(state.deck)
-    root = ai.node_of(state)
-    python = ai._Search(model, 10**6, 0.0)
-    c = native.NativeSearch(state.deck, model.weights, 10**6, 0.0)
+    return (ai.node_of(state), ai._Search(model, nodes, 0.0),
+            native.NativeSearch(state.deck, model.weights, nodes, 0.0))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_c_search_is_the_python_search_node_for_node(seed: int) -> None:
+    root, python, c = _both(seed)
     turn, result, moves = python.start(root)
     assert c.start(root) == (turn, result, moves)
     assert result is None and moves
@@ -57,11 +61,7 @@ def test_the_c_search_is_the_python_search_node_for_node(seed: int) -> None:
 
 
 def test_the_c_search_stops_at_its_node_budget_as_the_python_one_does() -> None:
-    state = _position(3)
-    model = ai._Model(state.deck)
-    root = ai.node_of(state)
-    python = ai._Search(model, 500, 0.0)
-    c = native.NativeSearch(state.deck, model.weights, 500, 0.0)
+    root, python, c = _both(3, nodes=500)
     _, _, moves = python.start(root)
     c.start(root)
     assert python.values(moves, 2, 0.0) is not None
@@ -133,14 +133,14 @@ def test_a_deck_too_big_for_the_c_model_is_searched_in_python() -> None:
 @pytest.mark.parametrize(("seed", "looks", "width"), [(0, 3, 8), (2, 3, 8), (3, 2, 3)])
 def test_the_look_ahead_against_natural_replies_is_the_same_in_c_and_in_python(
         seed: int, looks: int, width: int) -> None:
-    state = _position(seed)
-    model = ai._Model(state.deck)
-    root = ai.node_of(state)
-    python = ai._Search(model, 10**6, 0.0)
-    c = native.NativeSearch(state.deck, model.weights, 10**6, 0.0)
+    root, python, c = _both(seed)
     _, _, moves = python.start(root)
     c.start(root)
     expected = python.natural(moves, looks, width)
     assert expected is not None and len(expected) == len(moves)
     assert c.natural(moves, looks, width) == expected
     assert c.nodes == python.nodes > len(moves)
+    with pytest.raises(ValueError, match="width"):
+        c.natural(moves, looks, -1)
+    with pytest.raises(ValueError, match="range"):  # an index past the root's placements
+        c._search.natural([len(moves)], looks)
