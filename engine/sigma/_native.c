@@ -426,12 +426,17 @@ static Entry *probe(Search *s, uint64_t key, int *found) {
     return victim;
 }
 
-static double value(Search *s, const Node *from, int depth, double alpha, double beta, int ply) {
+/* Count a node; out of the budget or the time: jump out of the search. */
+static inline void tick(Search *s) {
     s->nodes++;
     if (s->nodes > s->limit || (s->deadline > 0 && !(s->nodes & 127) && now() > s->deadline)) {
         s->why = 1;
         longjmp(s->out, 1);
     }
+}
+
+static double value(Search *s, const Node *from, int depth, double alpha, double beta, int ply) {
+    tick(s);
     int turn = from->turn;
     Node n = *from;
     Move moves[MAXMOVES];
@@ -514,14 +519,6 @@ static double value(Search *s, const Node *from, int depth, double alpha, double
 }
 
 /* ---- the natural-reply look-ahead (_Search.natural) ------------------------------------ */
-
-static void tick(Search *s) {
-    s->nodes++;
-    if (s->nodes > s->limit || (s->deadline > 0 && !(s->nodes & 127) && now() > s->deadline)) {
-        s->why = 1;
-        longjmp(s->out, 1);
-    }
-}
 
 static double nat_mine(Search *s, const Node *from, int looks, double sign, int width);
 

@@ -278,10 +278,7 @@ class _Search:
 
     def value(self, node: Node, depth: int, alpha: float, beta: float, ply: int) -> float:
         """Negamax value for the seat to move in ``node``."""
-        self.nodes += 1
-        if self.nodes > self.limit or (
-                self.deadline and not self.nodes & 127 and time.perf_counter() > self.deadline):
-            raise _Timeout
+        self._tick()
         turn = node[6]
         node, result, moves = self.settle(node, depth > 0)
         if node[6] != turn and result is None:  # the seat to move passed
@@ -365,7 +362,6 @@ class _Search:
             return None
         return out
 
-
     # ---- the natural-reply look-ahead: what the player plays when it sees no win ----
 
     def natural(self, moves: list[tuple[int, int, int]], looks: int, width: int = 0
@@ -383,6 +379,7 @@ class _Search:
             return None
 
     def _tick(self) -> None:
+        """Count a node; out of the budget or the time: stop the search."""
         self.nodes += 1
         if self.nodes > self.limit or (
                 self.deadline and not self.nodes & 127 and time.perf_counter() > self.deadline):
@@ -468,7 +465,6 @@ class SigmaPlayer:
         value = dict(values)[move]
         return Decision(model.text(turn, move), _chance(value, scale), None,
                         exact=abs(value) >= _WIN - 100, nodes=search.nodes)
-
 
     def _swindle(self, model: _Model, state: SigmaState, root: Node, seconds: float,
                  values: list[tuple[Any, float]]) -> Any:
