@@ -22,7 +22,7 @@ run: $(STAMP)
 	$(BIN)/python -m bot
 
 test: $(STAMP)
-	$(BIN)/ruff check engine bot tests migrations
+	$(BIN)/ruff check engine bot bench tests
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 	@echo "== the suite on SQLite"

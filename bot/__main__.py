@@ -58,9 +58,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="bench --practice: the games, comma-separated")
     parser.add_argument("--level", type=int, default=5, choices=range(1, 6),
                         help="bench --practice: the computer's level")
-    from bot.bench import add_arguments as bench_arguments
-
-    bench_arguments(parser)
+    try:  # the benchmarks are the repository's, not the installed package's
+        from bench.load import add_arguments as bench_arguments
+    except ImportError:
+        benches = False
+    else:
+        benches = True
+        bench_arguments(parser)
     parser.add_argument("--to", metavar="URL",
                         help="migrate-db: the database to copy into (empty, or --force)")
     parser.add_argument("--force", action="store_true",
@@ -68,13 +72,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=1000, metavar="ROWS",
                         help="migrate-db: rows per insert (default 1000)")
     args = parser.parse_args(argv)
+    if args.command == "bench" and not benches:
+        print("error: the benchmarks run from a checkout of garnet's repository "
+              "(python -m bot bench, in its folder); they are not installed with the "
+              "package", file=sys.stderr)
+        return 2
     if args.command == "bench" and args.practice:
-        from bot.bench_practice import main as practice_main
+        from bench.practice import main as practice_main
 
         return practice_main([g.strip() for g in args.games.split(",")][:8], args.level,
                              args.seconds, args.json)
     if args.command == "bench" and not args.queries:
-        from bot.bench import main as bench_main
+        from bench.load import main as bench_main
 
         return bench_main(args)
     if args.command == "migrate-db" and not args.to:
@@ -93,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "export":
         return asyncio.run(_export(settings, args.json))
     if args.command == "bench" and args.queries:
-        from bot.bench_queries import main as queries_main
+        from bench.queries import main as queries_main
 
         return queries_main(args.json)
     setup_logging(settings.log_level if settings.discord_token and not args.console

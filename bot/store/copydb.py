@@ -166,7 +166,7 @@ def check_target(schema: Schema, head: str, known: set[str], url: URL) -> bool:
         raise CopyError(f"the target {where} is behind: at revision {schema.revision}, not "
                         f"this garnet's {head}. Give an empty database (migrate-db migrates "
                         "it), or bring it up to date first: DATABASE_URL=… alembic -c "
-                        "migrations/alembic.ini upgrade head")
+                        "bot/store/migrations/alembic.ini upgrade head")
     return False
 
 

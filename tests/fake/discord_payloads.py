@@ -1,6 +1,6 @@
 """Payloads shaped like Discord's (messages, channels, threads, servers) and the gateway
 events and interactions built from them: the half of ``FakeDiscord`` that makes data
-(``bot.testing.discord_fake``)."""
+(``tests.fake.discord_fake``)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.testing.discord_world import (
+from tests.fake.discord_world import (
     APP_ID,
     BOT_ID,
     CHANNEL_ID,

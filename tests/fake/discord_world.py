@@ -1,5 +1,5 @@
 """The world the Discord fake models: its ids, limits, error codes, people and servers,
-and the records of what was asked of it (``bot.testing.discord_fake``)."""
+and the records of what was asked of it (``tests.fake.discord_fake``)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 Discord adapter on the real clock (README, "Running at scale" > "Benchmark").
 
 The bot (``GarnetBot``, built by the composition root) logs in to the transport-level
-Discord fake (``bot.testing.discord_fake``, installed on real time): every board is a
+Discord fake (``tests.fake.discord_fake``, installed on real time): every board is a
 multipart upload with its PNG, discord.py's rate limiter runs, and the fake answers as
 Discord would, 429 included, with the global limit of 50 requests per second. Its
 render workers are all started and warmed before anything is measured.
@@ -48,10 +48,10 @@ from bot.app import build_discord_bot as build_bot
 from bot.config import Settings
 from bot.core.clock import RealClock
 from bot.store.db import open_database
-from bot.testing.discord_fake import FakeDiscord, RealTime
-from bot.testing.discord_world import GLOBAL_LIMIT, MESSAGES, Call, Person
-from bot.testing.fake_transport import Window
 from engine.registry import get_game
+from tests.fake.discord_fake import FakeDiscord, RealTime
+from tests.fake.discord_world import GLOBAL_LIMIT, MESSAGES, Call, Person
+from tests.fake.fake_transport import Window
 
 PACES = {"realistic": (10.0, 20.0), "stress": (2.0, 2.0)}
 REMINDERS = "59,50,45"

@@ -68,8 +68,8 @@ import discord.http
 import discord.state
 import discord.webhook.async_
 
-from bot.testing.discord_payloads import Payloads
-from bot.testing.discord_world import (
+from tests.fake.discord_payloads import Payloads
+from tests.fake.discord_world import (
     APP_ID,
     BOT_ID,
     CALLBACK,
@@ -94,7 +94,7 @@ from bot.testing.discord_world import (
     _limited,
     user_payload,
 )
-from bot.testing.fake_transport import (
+from tests.fake.fake_transport import (
     Exchange,
     Request,
     Response,
