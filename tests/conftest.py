@@ -1,49 +1,20 @@
-"""Fixtures for every test that needs a database; which database is one switch,
-``TEST_DATABASE_URL`` (see ``tests/database.py``): SQLite by default, or a PostgreSQL
-server on which each test gets a fresh, migrated database of its own.
+"""The suite's setup: its fixtures (``tests/fixtures.py``, one plugin for every test) and
+which database they stand on, one switch, ``TEST_DATABASE_URL`` (see
+``tests/database.py``): SQLite by default, or a PostgreSQL server on which each test
+gets a fresh, migrated database of its own.
 
 Tests that use a database are marked ``database`` (``make test`` runs them again on
 PostgreSQL); ``@pytest.mark.sqlite_only(reason)`` keeps a test to SQLite."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from pathlib import Path
-
 import pytest
 
 from tests import database
 
+pytest_plugins = ["tests.fixtures"]
+
 FIXTURES = {"database_url", "make_database"}
-
-
-@pytest.fixture(scope="session")
-def databases(tmp_path_factory: pytest.TempPathFactory) -> Iterator[database.Databases]:
-    made = database.Databases(database.configured(), tmp_path_factory.mktemp("databases"))
-    yield made
-    made.close()
-
-
-@pytest.fixture
-def make_database(databases: database.Databases,
-                  tmp_path: Path) -> Iterator[Callable[..., str]]:
-    """``make_database()``: the URL of a new database migrated to the newest schema;
-    ``make_database(migrated=False)``: of an empty one. Each is dropped after the test."""
-    made: list[str] = []
-
-    def make(migrated: bool = True) -> str:
-        made.append(databases.create(tmp_path, migrated))
-        return made[-1]
-
-    yield make
-    for url in made:
-        databases.drop(url)
-
-
-@pytest.fixture
-def database_url(make_database: Callable[..., str]) -> str:
-    """The URL of this test's own database, migrated to the newest schema."""
-    return make_database()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -4,10 +4,11 @@
 - A PostgreSQL URL (``postgresql+asyncpg://user@host:port/db``): a server on which that
   user may create databases. Each test gets a database of its own, created from a
   template that the real Alembic migrations brought to the newest schema once per run
-  (``CREATE DATABASE ... TEMPLATE``). After the test, in the background, its sessions
-  are ended and, if its schema is still the template's, its rows deleted and its
-  sequences restarted: it then serves a later test as new (creating a database costs
-  ~150 ms, emptying one ~50 ms). A database whose schema changed is dropped.
+  (``CREATE DATABASE ... TEMPLATE``; one per pytest-xdist worker). After the test, in
+  the background, its sessions are ended and, if its schema is still the template's,
+  its rows deleted and its sequences restarted: it then serves a later test as new
+  (creating a database costs ~150 ms, emptying one ~50 ms). A database whose schema
+  changed is dropped.
 
 ``python -m tests.database postgres-url`` prints the PostgreSQL server ``make test``
 runs the suite on a second time: ``TEST_POSTGRES_URL`` (or ``PG_TEST_URL``) when set,
@@ -92,6 +93,14 @@ async def _admin(url: URL, *statements: str) -> list[str]:
         await engine.dispose()
 
 
+def _run() -> str:
+    """The prefix of this process's databases: its pid (a later run drops those of a
+    process that is gone) and its pytest-xdist worker, so that the workers of one run
+    (``pytest -n 2``), each with a template of its own, never meet."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    return f"{PREFIX}_{os.getpid()}_{worker}"
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -121,7 +130,7 @@ class Databases:
     # -- naming ------------------------------------------------------------------------
 
     def _name(self) -> str:
-        return f"{PREFIX}_{os.getpid()}_{next(self._names)}"
+        return f"{_run()}_{next(self._names)}"
 
     def _server_url(self, database: str) -> str:
         assert self.url is not None
@@ -141,7 +150,7 @@ class Databases:
             _in_thread(lambda: upgrade(f"sqlite+aiosqlite:///{path}"))
             return path
         self._drop_leftovers()
-        name = f"{PREFIX}_{os.getpid()}_template"
+        name = f"{_run()}_template"
         run_apart(lambda: _admin(self.url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)',
                             f'CREATE DATABASE "{name}"'))
         # The real migrations; their engine is disposed, so the template has no sessions.

@@ -4,7 +4,6 @@ with virtual time."""
 from __future__ import annotations
 
 import inspect
-import random
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -17,13 +16,9 @@ from bot.commands.spec import Services
 from bot.core.clock import VirtualClock
 from bot.core.messages import Actor, Post, Response, Role, TurnStart
 from bot.core.refusal import answered
-from bot.services.decks import Decks
 from bot.services.economy import Economy
-from bot.services.history import History
-from bot.services.matches import MatchConfig, Matches
-from bot.services.season import Season
-from bot.services.tournaments.host import Tournaments
-from bot.store.db import Database, open_database
+from bot.services.matches import Matches
+from bot.store.db import Database
 
 ALICE = Actor("alice", "Alice")
 BOB = Actor("bob", "Bob")
@@ -36,14 +31,15 @@ CHAN = "c1"
 
 
 class Harness:
-    def __init__(self, host: Matches, clock: VirtualClock, db: Database, url: str) -> None:
-        self.host = host
+    def __init__(self, services: Services, clock: VirtualClock, db: Database, url: str
+                 ) -> None:
+        self.services = services
+        self.host = asking(services.matches)
         self.clock = clock
         self.db = db
         self.url = url
         self.delivered: list[Post] = []
-        # The one Economy of this harness, built from the host's parts (see ``h``).
-        self.economy: Economy
+        self.economy: Economy = services.economy
 
     async def deliver(self, post: Post) -> None:
         self.delivered.append(post)
@@ -104,34 +100,21 @@ def asking(matches: Matches) -> Any:
 
 
 @pytest.fixture
-async def h(database_url: str) -> AsyncIterator[Harness]:
-    url = database_url
-    db = await open_database(url)
-    clock = VirtualClock()
-    h = Harness(None, clock, db, url)  # type: ignore[arg-type]
-    host = Matches(db, clock, MatchConfig(), deliver=h.deliver, rng=random.Random(7))
-    h.host = asking(host)
-    h.economy = Economy(db, clock, host.roles, host.config.dm_reward)
-    await host.start()
+async def h(services: Services, database_url: str) -> AsyncIterator[Harness]:
+    """The match service of ``services`` (``tests.fixtures``) as an adapter asks it; its
+    posts are kept in ``delivered``."""
+    matches = services.matches
+    h = Harness(services, matches.clock, matches.kit.db, database_url)
+    matches.deliver = h.deliver
     # The server's roles as the adapter shows them: HOST_ROLE "Host" resolves to its id.
-    await host.roles.adopt(GUILD, [HOST_ROLE, Role("players", "Players")])
+    await matches.roles.adopt(GUILD, [HOST_ROLE, Role("players", "Players")])
     yield h
-    await host.stop()
-    await db.close()
 
 
 def console_for(h: Harness, image_dir: Path, out: Any, hosts: tuple[str, ...] = ("host",)
                 ) -> Console:
     """A console on the harness's services; the matches' own posts go to it."""
-    matches = h.host.matches
-    tournaments = Tournaments(h.db, h.clock, matches, matches.roles, random.Random(7))
-    matches.watch_ends(tournaments.match_ended)
-    services = Services(matches=matches, economy=h.economy,
-                        history=History(h.db, matches.renderer), roles=matches.roles,
-                        season=Season(h.db, h.clock, matches.roles, matches),
-                        tournaments=tournaments,
-                        decks=Decks(h.db, h.clock, matches.roles, matches))
-    console = Console(services, image_dir, out=out, hosts=hosts)
-    matches.deliver = console.show
-    matches.threads = console.thread_in
+    console = Console(h.services, image_dir, out=out, hosts=hosts)
+    h.host.matches.deliver = console.show
+    h.host.matches.threads = console.thread_in
     return console

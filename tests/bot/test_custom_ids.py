@@ -22,13 +22,11 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from bot.core.messages import Actor, Button, Post
 from bot.services.tournaments.host import Setup
-from tests.bot import test_discord_adapter as adapter
 from tests.bot.conftest import Harness, console_for
 from tests.bot.discord_fake import (
     ALICE,
@@ -38,30 +36,15 @@ from tests.bot.discord_fake import (
     GUILD_ID,
     HANA,
     HOST_ROLE_ID,
-    Person,
 )
-from tests.bot.test_discord_adapter import World, sends
-from tests.bot.test_discord_history import finished_matches
+from tests.discord_bot import World, challenge_accepted, finished_matches, sends
+from tests.discord_bot import press_old as press
 
-# The adapter tests' fixtures: a bot on a migrated database copy, Discord faked.
-world = adapter.world
 GUILD = str(GUILD_ID)
 
 
 def test_the_people_have_the_ids_written_in_the_custom_ids() -> None:
     assert (ALICE.id, BOB.id) == (310000000000000002, 310000000000000003)
-
-
-def old_message(world: World, custom_id: str, label: str = "Press") -> dict[str, Any]:
-    """A message in the channel with one button, as Discord keeps it (posted long ago)."""
-    return world.fake.message_payload(CHANNEL_ID, {
-        "content": "an old message",
-        "components": [{"type": 1, "components": [
-            {"type": 2, "style": 2, "label": label, "custom_id": custom_id}]}]})
-
-
-async def press(world: World, person: Person, custom_id: str) -> list[Any]:
-    return await world.press(person, old_message(world, custom_id), custom_id)
 
 
 # ---- Discord: a press of each format has its effect -----------------------------------
@@ -92,7 +75,7 @@ async def test_first_player_button(world: World) -> None:
 
 
 async def test_draw_button(world: World) -> None:
-    await adapter.challenge_accepted(world)
+    await challenge_accepted(world)
     await world.slash(ALICE, "draw")
     await world.restart()
     (done,) = sends(await press(world, BOB, "garnet:draw:1"))
@@ -101,7 +84,7 @@ async def test_draw_button(world: World) -> None:
 
 
 async def test_rematch_button(world: World) -> None:
-    await adapter.challenge_accepted(world)
+    await challenge_accepted(world)
     await world.slash(BOB, "resign")
     (challenge,) = sends(await press(world, BOB, "garnet:rematch:1"))
     assert challenge.content.startswith(

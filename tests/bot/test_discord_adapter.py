@@ -3,22 +3,12 @@ on the test database, Discord faked only at the HTTP boundary (see discord_fake)
 
 from __future__ import annotations
 
-import asyncio
-import dataclasses
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.adapters.discord.client import GarnetBot
 from bot.adapters.discord.delivery import SOMETHING_WRONG
-from bot.app import build_discord_bot as build_bot
 from bot.commands import COMMANDS
-from bot.config import Settings
-from bot.core.clock import VirtualClock
-from bot.store.db import Database, open_database
 from tests.bot.discord_fake import (
     ALICE,
     BOB,
@@ -28,113 +18,12 @@ from tests.bot.discord_fake import (
     GUILD_ID,
     HANA,
     HOST_ROLE_ID,
-    Call,
-    FakeDiscord,
     Person,
-    settle,
 )
+from tests.discord_bot import World, challenge_accepted, sends
 
 PNG = b"\x89PNG\r\n\x1a\n"
 CHANNEL_MESSAGES = f"/channels/{CHANNEL_ID}/messages"
-
-
-@dataclass
-class World:
-    fake: FakeDiscord
-    bot: GarnetBot
-    clock: VirtualClock
-    baseline: set[asyncio.Task[Any]]
-    settings: Settings
-    db: Database
-
-    async def restart(self) -> None:
-        """Stop the bot and start a new one on the same database, as after a deploy."""
-        await self.bot.close()
-        self.bot = await start_bot(self.fake, self.settings, self.db, self.clock)
-        self.baseline = set(asyncio.all_tasks())
-
-    async def slash(self, person: Person, name: str, **values: Any) -> list[Call]:
-        """Run a slash command; the requests it caused."""
-        return await self._feed(lambda: self.state.parse_interaction_create(
-            self.fake.slash(self.bot.tree, person, name, **values)))
-
-    async def press(self, person: Person, message: dict[str, Any], custom_id: str) -> list[Call]:
-        return await self._feed(lambda: self.state.parse_interaction_create(
-            self.fake.press(person, message, custom_id)))
-
-    async def say(self, person: Person, content: str, **kw: Any) -> tuple[list[Call], str]:
-        """A message typed in the match channel; the requests it caused and its id."""
-        payload = self.fake.message_create(person, content, **kw)
-        calls = await self._feed(lambda: self.state.parse_message_create(payload))
-        return calls, payload["id"]
-
-    async def _feed(self, event: Any) -> list[Call]:
-        start = len(self.fake.calls)
-        event()
-        await settle(self.baseline)
-        return self.fake.calls[start:]
-
-    async def advance(self, seconds: float) -> list[Call]:
-        start = len(self.fake.calls)
-        await self.clock.advance(seconds)
-        await settle(self.baseline)
-        return self.fake.calls[start:]
-
-    @property
-    def state(self) -> Any:
-        """The client's gateway state, whose parsers take raw event payloads."""
-        return self.bot._connection
-
-    def live(self) -> Any:
-        (live,) = self.bot.services.matches.live.values()
-        return live
-
-
-@pytest.fixture
-async def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                database_url: str) -> AsyncIterator[World]:
-    clock = VirtualClock()
-    fake = FakeDiscord(clock)
-    fake.install(monkeypatch)
-    url = database_url  # a copy of a database migrated once (tests/database.py)
-    db = await open_database(url)  # finds the schema current: nothing to apply
-    settings = dataclasses.replace(
-        Settings.from_env(env_file=None), discord_token="token", database_url=url,
-        host_role="Host", image_dir=tmp_path, dm_reward=3, command_guild=GUILD_ID,
-        instance="test", render_processes=0)
-    bot = await start_bot(fake, settings, db, clock)
-    world = World(fake, bot, clock, set(asyncio.all_tasks()), settings, db)
-    try:
-        yield world
-    finally:
-        await world.bot.close()
-        await db.close()
-    assert fake.unexpected == []
-
-
-async def start_bot(fake: FakeDiscord, settings: Settings, db: Database,
-                    clock: VirtualClock) -> GarnetBot:
-    """Log in (REST, faked) and receive the server (GUILD_CREATE), as on connecting."""
-    bot = build_bot(settings, db, clock=clock)
-    await bot.login("token")
-    state: Any = bot._connection
-    before = set(asyncio.all_tasks())
-    state.parse_guild_create(fake.guild_payload())
-    await settle(before)  # on_guild_available: the host role named "Host" is adopted
-    return bot
-
-
-def sends(calls: list[Call]) -> list[Call]:
-    """Requests that show something to someone (not acknowledgements)."""
-    return [c for c in calls if c.callback_type not in (5, 6)
-            and not (c.method == "DELETE" or c.method == "PATCH")]
-
-
-async def challenge_accepted(world: World) -> int:
-    """Alice challenges Bob (Alice first), Bob presses Accept: match running."""
-    (call,) = await world.slash(ALICE, "challenge", opponent=BOB, game="cairo", first="me")
-    await world.press(BOB, call.sent, call.buttons[0]["custom_id"])
-    return int(world.live().id)
 
 
 # ---- registration ----------------------------------------------------------------------

@@ -8,7 +8,6 @@ import io
 from typing import Any
 
 from bot.core.messages import Actor
-from tests.bot import test_discord_adapter as adapter
 from tests.bot.discord_fake import (
     ALICE,
     BOB,
@@ -20,29 +19,11 @@ from tests.bot.discord_fake import (
     PLAYER_ROLE_ID,
     Call,
     Person,
-    settle,
 )
 from tests.bot.economy_helpers import Answering
-from tests.bot.test_discord_adapter import World, sends
+from tests.discord_bot import World, feed, sends, sub
 
-# The adapter tests' fixtures: a bot on a migrated database copy, Discord faked.
-world = adapter.world
 GUILD = str(GUILD_ID)
-
-
-async def sub(world: World, person: Person, group: str, command_name: str, /,
-              focused: str | None = None, **values: Any) -> list[Call]:
-    """A subcommand (``/group name``) as the gateway sends it; the requests it caused."""
-    return await feed(world, world.fake.subcommand(
-        world.bot.tree, person, group, command_name, focused=focused, **values))
-
-
-async def feed(world: World, payload: dict[str, Any]) -> list[Call]:
-    """Run an interaction until the bot is done with it; the calls it made."""
-    start = len(world.fake.calls)
-    world.state.parse_interaction_create(payload)
-    await settle(world.baseline)
-    return world.fake.calls[start:]
 
 
 async def slash(world: World, person: Person, name: str, **values: Any) -> list[Call]:

@@ -1,5 +1,4 @@
 """/history, /match and /replay on Discord: real command tree and buttons, HTTP faked."""
-# ruff: noqa: F811  (the fixtures of test_discord_adapter are imported and requested)
 
 from __future__ import annotations
 
@@ -7,37 +6,8 @@ import io
 
 from PIL import Image
 
-from bot.core.messages import Actor
-from bot.services.users import remember
-from bot.store.models import Match, MatchPlayer
-from bot.store.numbers import next_number
-from tests.bot.discord_fake import ALICE, BOB, CAROL, GUILD_ID
-from tests.bot.test_discord_adapter import (  # noqa: F401  (fixtures)
-    World,
-    challenge_accepted,
-    sends,
-    world,
-)
-
-T0 = 1_700_000_000.0
-
-
-async def finished_matches(world: World, count: int) -> None:
-    """``count`` finished matches Alice won against Bob, straight into the database."""
-    alice, bob = str(ALICE.id), str(BOB.id)
-    async with world.db.session() as s, s.begin():
-        await remember(s, str(GUILD_ID), [Actor(alice, "Alice"), Actor(bob, "Bob")])
-        for k in range(count):
-            match = Match(guild_id=str(GUILD_ID),
-                          number=await next_number(s, str(GUILD_ID), "match"),
-                          channel_id="1", game="cairo", kind="casual",
-                          status="finished", seats=2, options={}, time_control={},
-                          created_at=T0, finished_at=T0 + k, winner_seat=0,
-                          end_reason="rules")
-            s.add(match)
-            await s.flush()
-            s.add_all([MatchPlayer(match_id=match.id, user_id=alice, order=0, seat=0),
-                       MatchPlayer(match_id=match.id, user_id=bob, order=1, seat=1)])
+from tests.bot.discord_fake import ALICE, BOB, CAROL
+from tests.discord_bot import World, challenge_accepted, finished_matches, sends
 
 
 async def played(world: World) -> int:

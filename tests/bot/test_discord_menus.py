@@ -7,11 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.bot import test_discord_adapter as adapter
 from tests.bot.discord_fake import ALICE, BOB, CAROL, Call, Person, select_menu
-from tests.bot.test_discord_adapter import World, sends
-
-world = adapter.world
+from tests.discord_bot import World, sends
 
 
 async def choose(world: World, person: Person, message: dict[str, Any], custom_id: str,

@@ -8,7 +8,6 @@ import discord
 from sqlalchemy import select
 
 from bot.store.models import HostAction
-from tests.bot import test_discord_adapter as adapter
 from tests.bot.discord_fake import (
     ALICE,
     BOB,
@@ -19,9 +18,7 @@ from tests.bot.discord_fake import (
     Call,
     Person,
 )
-from tests.bot.test_discord_adapter import World, challenge_accepted
-
-world = adapter.world
+from tests.discord_bot import World, challenge_accepted, sends
 
 
 def posts(calls: list[Call], channel: int | str) -> list[Call]:
@@ -79,7 +76,7 @@ async def test_a_403_on_a_board_pauses_the_match_tells_the_hosts_then_resume(
     assert [(a.actor_id, a.action) for a in logged] == [("garnet", "pause")]
 
     # /resume checks first: still refused while garnet cannot post in the thread.
-    (answer,) = [c for c in adapter.sends(await world.slash(HANA, "resume", match=1))
+    (answer,) = [c for c in sends(await world.slash(HANA, "resume", match=1))
                  if c.content]
     assert answer.ephemeral and "stays paused" in answer.content
     assert live.paused

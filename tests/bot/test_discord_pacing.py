@@ -13,12 +13,9 @@ import pytest
 from bot.adapters.discord.pacing import SLACK, WINDOW, GlobalPacer, install
 from bot.core.clock import VirtualClock
 from bot.core.messages import Image, Post
-from tests.bot import test_discord_adapter as adapter
 from tests.bot.discord_fake import ALICE, CHANNEL_ID, MESSAGES, Call
-from tests.bot.test_discord_adapter import World, challenge_accepted
+from tests.discord_bot import World, challenge_accepted
 from tests.fake.fake_transport import VirtualAsyncio
-
-world = adapter.world
 
 BOARD = ("POST", MESSAGES)
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(64)

@@ -11,7 +11,6 @@ from typing import Any
 import discord
 import pytest
 
-from tests.bot import test_discord_adapter as adapter
 from tests.bot.discord_fake import (
     ALICE,
     BOB,
@@ -25,9 +24,8 @@ from tests.bot.discord_fake import (
     Person,
     settle,
 )
-from tests.bot.test_discord_adapter import World, sends
+from tests.discord_bot import World, sends
 
-world = adapter.world
 NOT_HERE = "Match #1 is not being played now."
 
 

@@ -3,14 +3,9 @@ tree and buttons, Discord faked at the HTTP boundary (see discord_fake)."""
 
 from __future__ import annotations
 
-from tests.bot import test_discord_adapter as adapter
 from tests.bot.discord_fake import ALICE, BOB, CAROL, HANA
-from tests.bot.test_custom_ids import press as press_old
-from tests.bot.test_discord_adapter import World, sends
-from tests.bot.test_discord_economy import sub
+from tests.discord_bot import World, press_old, sends, sub
 
-# The adapter tests' fixtures: a bot on a migrated database copy, Discord faked.
-world = adapter.world
 PNG = b"\x89PNG\r\n\x1a\n"
 
 

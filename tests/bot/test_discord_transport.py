@@ -10,7 +10,6 @@ from typing import Any
 import discord
 import pytest
 
-from tests.bot import test_discord_adapter as adapter
 from tests.bot.discord_fake import (
     ALICE,
     BOB,
@@ -21,9 +20,7 @@ from tests.bot.discord_fake import (
     MESSAGES,
     Call,
 )
-from tests.bot.test_discord_adapter import World, challenge_accepted, sends
-
-world = adapter.world
+from tests.discord_bot import World, challenge_accepted, feed, sends, sub
 
 BOARD = ("POST", MESSAGES)
 
@@ -182,7 +179,6 @@ async def test_a_late_interaction_answer_is_unknown_interaction(world: World) ->
 
 
 async def _season(world: World) -> None:
-    from tests.bot.test_discord_economy import sub
     await sub(world, HANA, "event", "create", name="Season 1", transfers=True)
     await sub(world, HANA, "event", "add", player=ALICE)
     await sub(world, HANA, "event", "add", player=BOB)
@@ -240,7 +236,6 @@ async def test_a_500_on_the_transfer_answer_is_retried_and_books_once(world: Wor
 ])
 async def test_host_writes_defer_first_and_a_late_one_writes_nothing(
         world: World, group: str | None, name: str, values: dict[str, Any]) -> None:
-    from tests.bot.test_discord_economy import feed
     await _season(world)
     before = sends(await world.slash(CAROL, "leaderboard"))[0].content
 

@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.bot import test_discord_adapter as adapter
 from tests.bot.discord_fake import ALICE, MESSAGES
-from tests.bot.test_discord_adapter import World, challenge_accepted
-
-world = adapter.world
+from tests.discord_bot import World, challenge_accepted
 
 BOARD = ("POST", MESSAGES)
 

@@ -10,7 +10,6 @@ from pathlib import Path
 from bot.app import build_services
 from bot.core.clock import VirtualClock
 from bot.services.event_review import EventReviews
-from bot.services.history import History
 from bot.services.workers import Workers
 from tests.bot.conftest import ALICE, BOB, CHAN, GUILD, HOSTY, Harness, console_for
 from tests.bot.economy_helpers import dm, eco, make_event
@@ -18,12 +17,12 @@ from tests.bot.test_practice import Recording
 
 
 def watch(h: Harness) -> tuple[EventReviews, Recording, Workers]:
-    workers = Workers(0)
+    """The services' own automatic reviews, their worker recording what it ran."""
+    auto = h.services.event_reviews
+    assert auto is not None
+    workers = auto.reviews.workers
     recording = Recording()
     workers._pool = recording
-    history = History(h.db, h.host.matches.renderer, workers=workers)
-    auto = EventReviews(h.db, history.reviews, h.host.matches)
-    h.host.matches.watch_ends(auto.match_ended)
     return auto, recording, workers
 
 

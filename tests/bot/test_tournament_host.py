@@ -1,4 +1,4 @@
-"""Tournaments hosted end to end on a real SQLite file and virtual time: the console
+"""Tournaments hosted end to end on the test database and virtual time: the console
 golden transcript (a Swiss of eight whose standings are checked against a hand
 calculation, a best-of-3 cup with alternating first players, threads, check-in, a
 round deadline's forfeit and prizes, a host's decisions, and the season's Death
@@ -8,21 +8,16 @@ from __future__ import annotations
 
 import io
 import random
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
 from sqlalchemy import select
 
 from bot.adapters.console import Console
 from bot.app import build_services
 from bot.commands.spec import Services
 from bot.core.clock import VirtualClock
-from bot.core.messages import Actor, Post, Role
-from bot.core.refusal import answered
+from bot.core.messages import Actor
 from bot.core.timecontrol import TimeControl
-from bot.services.matches import MatchConfig
 from bot.services.tournaments import Outcome, Reported, Round
 from bot.services.tournaments.host import Setup
 from bot.store.db import Database, open_database
@@ -35,6 +30,7 @@ from bot.store.models import (
 )
 from tests import snapshots
 from tests.bot.test_console_golden import GOLDEN, SEED, START
+from tests.tournament_world import CONFIG, TournamentWorld, tournament_world_on
 
 HOST = Actor("host", "host", roles=frozenset({"host-role"}))
 GUILD, CHAN = "g1", "c1"
@@ -44,14 +40,12 @@ PEOPLE = [Actor(n, n.capitalize()) for n in ("ann", "ben", "cat", "dan")]
 # ---- the console transcript ------------------------------------------------------------
 
 
-async def test_tournament_transcript(tmp_path: Path) -> None:
+async def test_tournament_transcript(tmp_path: Path, database_url: str) -> None:
     out = io.StringIO()
-    db = await open_database(f"sqlite+aiosqlite:///{tmp_path / 'garnet.db'}")
+    db = await open_database(database_url)
     clock = VirtualClock(start=START)
     console = Console(None, tmp_path / "images", out=out, hosts=("host",))
-    # A heartbeat a minute: the transcript waits half an hour with matches running.
-    services = build_services(db, clock, MatchConfig(render_processes=0, heartbeat_every=60),
-                              deliver=console.show, rng=random.Random(SEED),
+    services = build_services(db, clock, CONFIG, deliver=console.show, rng=random.Random(SEED),
                               threads=console.thread_in)
     console.attach(services)
     await services.matches.start()
@@ -146,55 +140,7 @@ async def _the_season(db: Database) -> None:
         ("alice", "host", "appeal upheld")]
 
 
-# ---- a world of services, for the tests below ---------------------------------------------
-
-
-@dataclass
-class World:
-    url: str
-    clock: VirtualClock
-    db: Database
-    services: Services
-    posts: list[Post]
-
-    async def ask(self, name: str, *args: object, **kw: object) -> list[str]:
-        """A request to the tournaments service as an adapter makes it: the texts of its
-        answer and posts (a refusal is the answer)."""
-        method = getattr(self.services.tournaments, name)
-        response = await answered(lambda: method(*args, **kw))
-        posts = ([response.reply] if response.reply else []) + response.posts
-        return [p.text for p in posts]
-
-    def said(self) -> str:
-        return "\n".join(p.text for p in self.posts)
-
-
-async def world_on(url: str, clock: VirtualClock) -> World:
-    db = await open_database(url)
-    posts: list[Post] = []
-
-    async def deliver(post: Post) -> None:
-        posts.append(post)
-        if post.turn is not None:  # out at once, as an adapter reports it
-            await services.matches.board_posted(post.turn, clock.now())
-
-    services = build_services(db, clock, MatchConfig(render_processes=0, heartbeat_every=60),
-                              deliver=deliver, rng=random.Random(3))
-    world = World(url, clock, db, services, posts)
-    await services.matches.start()
-    await services.roles.adopt(GUILD, [Role("host-role", "Host")])
-    return world
-
-
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    w = await world_on(f"sqlite+aiosqlite:///{tmp_path / 'g.db'}", VirtualClock())
-    yield w
-    await w.services.matches.stop()
-    await w.db.close()
-
-
-async def swiss(w: World, setup: Setup, rounds: int = 2) -> None:
+async def swiss(w: TournamentWorld, setup: Setup, rounds: int = 2) -> None:
     texts = await w.ask("create", GUILD, CHAN, HOST, "Weekly", "cairo", "swiss",
                         rounds=rounds, setup=setup)
     assert "opened" in texts[0], texts
@@ -203,11 +149,11 @@ async def swiss(w: World, setup: Setup, rounds: int = 2) -> None:
     assert "begins with 4 players" in texts[0], texts
 
 
-def running(w: World) -> dict[int, object]:
+def running(w: TournamentWorld) -> dict[int, object]:
     return {live.number: live for live in w.services.matches.live.values()}
 
 
-async def resign(w: World, number: int, who: str) -> None:
+async def resign(w: TournamentWorld, number: int, who: str) -> None:
     live = w.services.matches.live
     match = next(m for m in live.values() if m.number == number)
     r = await w.services.matches.resign(number, GUILD, match.channel_id, Actor(who, who))
@@ -215,7 +161,7 @@ async def resign(w: World, number: int, who: str) -> None:
     w.posts += r.posts  # as an adapter delivers them
 
 
-async def log_of(w: World) -> list[object]:
+async def log_of(w: TournamentWorld) -> list[object]:
     loaded = await w.services.tournaments.flow.load(1)
     return loaded.events
 
@@ -223,10 +169,10 @@ async def log_of(w: World) -> list[object]:
 # ---- a restart in the middle of a round ------------------------------------------------------
 
 
-async def test_a_restart_in_the_middle_of_a_round_loses_nothing(tmp_path: Path) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'g.db'}"
+async def test_a_restart_in_the_middle_of_a_round_loses_nothing(database_url: str) -> None:
+    url = database_url
     clock = VirtualClock()
-    w = await world_on(url, clock)
+    w = await tournament_world_on(url, clock)
     await swiss(w, Setup(time_control=TimeControl.off(), deadline=3600.0))
     # Round 1: ann–cat and dan–ben (seeds 1-3, 4-2), the first-named moves first.
     assert sorted(running(w)) == [1, 2]
@@ -239,7 +185,7 @@ async def test_a_restart_in_the_middle_of_a_round_loses_nothing(tmp_path: Path) 
     assert sum(isinstance(e, Reported) for e in before) == 1
     # No stop(): a crash. The old process's timers die with it (a clock of its own).
     clock = VirtualClock(start=clock.now())
-    w2 = await world_on(url, clock)
+    w2 = await tournament_world_on(url, clock)
     after = await log_of(w2)
     # Both results of round 1 are in; round 2 is paired and its matches started.
     reports = [e for e in after if isinstance(e, Reported)]
@@ -255,7 +201,7 @@ async def test_a_restart_in_the_middle_of_a_round_loses_nothing(tmp_path: Path) 
         (1, 1, 1), (1, 2, 1), (2, 1, 1), (2, 2, 1)]
     # Restarted again in round 2: nothing is paired or started twice, the deadline holds.
     await w2.services.matches.stop()
-    w3 = await world_on(url, clock)
+    w3 = await tournament_world_on(url, clock)
     assert sorted(running(w3)) == [3, 4] and len(await log_of(w3)) == len(await log_of(w2))
     assert w3.posts == []
     await clock.advance(3600)
@@ -271,8 +217,8 @@ async def test_a_restart_in_the_middle_of_a_round_loses_nothing(tmp_path: Path) 
 
 
 async def test_the_deadline_settles_the_unplayed_and_lets_a_game_in_play_finish(
-        world: World) -> None:
-    w = world
+        tournament_world: TournamentWorld) -> None:
+    w = tournament_world
     await swiss(w, Setup(time_control=TimeControl.off(), deadline=1800.0, no_show="double"))
     live = running(w)
     # Match #1 is being played (a move is in); no one moves in match #2.

@@ -1,0 +1,146 @@
+"""The Discord world: the real bot (discord.py's parsing and command tree, every
+service, the test database) with Discord faked at the HTTP boundary
+(``tests.fake``); the ``world`` fixture of ``tests.fixtures`` builds it."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
+from bot.adapters.discord.client import GarnetBot
+from bot.app import build_discord_bot
+from bot.config import Settings
+from bot.core.clock import VirtualClock
+from bot.core.messages import Actor
+from bot.services.users import remember
+from bot.store.db import Database
+from bot.store.models import Match, MatchPlayer
+from bot.store.numbers import next_number
+from tests.fake.discord_fake import FakeDiscord, settle
+from tests.fake.discord_world import ALICE, BOB, CHANNEL_ID, GUILD_ID, Call, Person
+
+T0 = 1_700_000_000.0  # when the matches of ``finished_matches`` were played
+
+
+@dataclass
+class World:
+    fake: FakeDiscord
+    bot: GarnetBot
+    clock: VirtualClock
+    baseline: set[asyncio.Task[Any]]
+    settings: Settings
+    db: Database
+
+    async def restart(self) -> None:
+        """Stop the bot and start a new one on the same database, as after a deploy."""
+        await self.bot.close()
+        self.bot = await start_bot(self.fake, self.settings, self.db, self.clock)
+        self.baseline = set(asyncio.all_tasks())
+
+    async def slash(self, person: Person, name: str, **values: Any) -> list[Call]:
+        """Run a slash command; the requests it caused."""
+        return await self._feed(lambda: self.state.parse_interaction_create(
+            self.fake.slash(self.bot.tree, person, name, **values)))
+
+    async def press(self, person: Person, message: dict[str, Any], custom_id: str) -> list[Call]:
+        return await self._feed(lambda: self.state.parse_interaction_create(
+            self.fake.press(person, message, custom_id)))
+
+    async def say(self, person: Person, content: str, **kw: Any) -> tuple[list[Call], str]:
+        """A message typed in the match channel; the requests it caused and its id."""
+        payload = self.fake.message_create(person, content, **kw)
+        calls = await self._feed(lambda: self.state.parse_message_create(payload))
+        return calls, payload["id"]
+
+    async def _feed(self, event: Any) -> list[Call]:
+        start = len(self.fake.calls)
+        event()
+        await settle(self.baseline)
+        return self.fake.calls[start:]
+
+    async def advance(self, seconds: float) -> list[Call]:
+        start = len(self.fake.calls)
+        await self.clock.advance(seconds)
+        await settle(self.baseline)
+        return self.fake.calls[start:]
+
+    @property
+    def state(self) -> Any:
+        """The client's gateway state, whose parsers take raw event payloads."""
+        return self.bot._connection
+
+    def live(self) -> Any:
+        (live,) = self.bot.services.matches.live.values()
+        return live
+
+
+async def start_bot(fake: FakeDiscord, settings: Settings, db: Database,
+                    clock: VirtualClock) -> GarnetBot:
+    """Log in (REST, faked) and receive the server (GUILD_CREATE), as on connecting."""
+    bot = build_discord_bot(settings, db, clock=clock)
+    await bot.login("token")
+    state: Any = bot._connection
+    before = set(asyncio.all_tasks())
+    state.parse_guild_create(fake.guild_payload())
+    await settle(before)  # on_guild_available: the host role named "Host" is adopted
+    return bot
+
+
+def sends(calls: list[Call]) -> list[Call]:
+    """Requests that show something to someone (not acknowledgements)."""
+    return [c for c in calls if c.callback_type not in (5, 6)
+            and not (c.method == "DELETE" or c.method == "PATCH")]
+
+
+async def challenge_accepted(world: World) -> int:
+    """Alice challenges Bob (Alice first), Bob presses Accept: match running."""
+    (call,) = await world.slash(ALICE, "challenge", opponent=BOB, game="cairo", first="me")
+    await world.press(BOB, call.sent, call.buttons[0]["custom_id"])
+    return int(world.live().id)
+
+
+async def feed(world: World, payload: dict[str, Any]) -> list[Call]:
+    """Run an interaction until the bot is done with it; the calls it made."""
+    start = len(world.fake.calls)
+    world.state.parse_interaction_create(payload)
+    await settle(world.baseline)
+    return world.fake.calls[start:]
+
+
+async def sub(world: World, person: Person, group: str, command_name: str, /,
+              focused: str | None = None, **values: Any) -> list[Call]:
+    """A subcommand (``/group name``) as the gateway sends it; the requests it caused."""
+    return await feed(world, world.fake.subcommand(
+        world.bot.tree, person, group, command_name, focused=focused, **values))
+
+
+def old_message(world: World, custom_id: str, label: str = "Press") -> dict[str, Any]:
+    """A message in the channel with one button, as Discord keeps it (posted long ago)."""
+    return world.fake.message_payload(CHANNEL_ID, {
+        "content": "an old message",
+        "components": [{"type": 1, "components": [
+            {"type": 2, "style": 2, "label": label, "custom_id": custom_id}]}]})
+
+
+async def press_old(world: World, person: Person, custom_id: str) -> list[Any]:
+    """A press of ``custom_id`` on an old message (``old_message``)."""
+    return await world.press(person, old_message(world, custom_id), custom_id)
+
+
+async def finished_matches(world: World, count: int) -> None:
+    """``count`` finished matches Alice won against Bob, straight into the database."""
+    alice, bob = str(ALICE.id), str(BOB.id)
+    async with world.db.session() as s, s.begin():
+        await remember(s, str(GUILD_ID), [Actor(alice, "Alice"), Actor(bob, "Bob")])
+        for k in range(count):
+            match = Match(guild_id=str(GUILD_ID),
+                          number=await next_number(s, str(GUILD_ID), "match"),
+                          channel_id="1", game="cairo", kind="casual",
+                          status="finished", seats=2, options={}, time_control={},
+                          created_at=T0, finished_at=T0 + k, winner_seat=0,
+                          end_reason="rules")
+            s.add(match)
+            await s.flush()
+            s.add_all([MatchPlayer(match_id=match.id, user_id=alice, order=0, seat=0),
+                       MatchPlayer(match_id=match.id, user_id=bob, order=1, seat=1)])
