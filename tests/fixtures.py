@@ -68,6 +68,12 @@ def database_url(make_database: Callable[..., str]) -> str:
 
 # ---- the services ------------------------------------------------------------------------
 
+# The bot's defaults, but for the lease: renewed every 20 minutes rather than every 10 s,
+# so that a test that waits a virtual day (a casual game's idle lapse) renews it 72
+# times, not 8,640 (a database write each). Leases and their renewal are tested with
+# their real period in test_leases.py and test_processes.py.
+SERVICES = MatchConfig(lease_seconds=3600.0)
+
 
 @pytest.fixture
 async def services(database_url: str) -> AsyncIterator[Services]:
@@ -75,7 +81,7 @@ async def services(database_url: str) -> AsyncIterator[Services]:
     test's database with virtual time (``services.matches.clock``) and a fixed seed.
     Their posts go nowhere until a test hands ``services.matches.deliver`` a receiver."""
     db = await open_database(database_url)
-    built = build_services(db, VirtualClock(), MatchConfig(), rng=random.Random(7))
+    built = build_services(db, VirtualClock(), SERVICES, rng=random.Random(7))
     await built.matches.start()
     yield built
     await built.matches.stop()

@@ -36,8 +36,11 @@ async def transcript(script: Path, tmp_path: Path, url: str) -> str:
     db = await open_database(url)
     clock = VirtualClock(start=START)
     console = Console(None, tmp_path / "images", out=out, hosts=("host",))
+    # The lease renewed every 20 minutes, not every 10 s: the scripts wait virtual days
+    # (see SERVICES in tests/fixtures.py).
     services = build_services(db, clock, MatchConfig(instance="main", default_host_role="Host",
-                                                     dm_reward=3, render_processes=0),
+                                                     dm_reward=3, render_processes=0,
+                                                     lease_seconds=3600.0),
                               deliver=console.show, rng=random.Random(SEED),
                               threads=console.thread_in)
     console.attach(services)
