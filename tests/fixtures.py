@@ -6,7 +6,8 @@
   PostgreSQL. A test that uses either is marked ``database`` (``tests/conftest.py``), so
   ``make test`` runs it on PostgreSQL too; every fixture below stands on them.
 - ``services``: every service, built by the composition root (``bot.app``), started,
-  on virtual time.
+  on virtual time; ``bot_process``: the match service of one more bot process (a
+  restart, a takeover), built the same way.
 - ``world``: the Discord bot on the Discord fake (``tests.discord_bot``).
 - ``tournament_world``: the services as the tournament tests drive them
   (``tests.tournament_world``).
@@ -25,9 +26,9 @@ import pytest
 from bot.app import build_services
 from bot.commands.spec import Services
 from bot.config import Settings
-from bot.core.clock import VirtualClock
-from bot.services.matches import MatchConfig
-from bot.store.db import open_database
+from bot.core.clock import Clock, VirtualClock
+from bot.services.matches import Deliver, MatchConfig, Matches
+from bot.store.db import Database, open_database
 from tests import database
 from tests.discord_bot import World, start_bot
 from tests.fake.discord_fake import FakeDiscord
@@ -86,6 +87,14 @@ async def services(database_url: str) -> AsyncIterator[Services]:
     yield built
     await built.matches.stop()
     await db.close()
+
+
+def bot_process(db: Database, clock: Clock, config: MatchConfig | None = None,
+                deliver: Deliver | None = None, rng: random.Random | None = None) -> Matches:
+    """The match service of one bot process on ``db``, with every other service around it
+    as the bot builds them (``bot.app.build_services``); not started. The tests of
+    restarts, takeovers and shards run several on one database."""
+    return build_services(db, clock, config, deliver=deliver, rng=rng).matches
 
 
 # ---- the Discord bot on the fake -----------------------------------------------------------

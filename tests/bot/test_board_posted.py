@@ -10,11 +10,11 @@ import pytest
 
 from bot.core.clock import VirtualClock
 from bot.core.messages import Post
-from bot.services.matches import Matches
 from bot.services.matches.timing import BOARD_WAIT
 from bot.store.db import open_database
 from bot.store.models import Match
 from tests.bot.conftest import ALICE, BOB, CHAN, GUILD, HOSTY, Harness, asking
+from tests.fixtures import bot_process
 
 
 async def _resumed_at(h: Harness, match_id: int) -> float | None:
@@ -127,7 +127,7 @@ async def test_a_restart_while_waiting_posts_the_board_again_and_charges_no_one(
         database_url: str) -> None:
     db1 = await open_database(database_url)
     clock1 = VirtualClock()
-    host1 = asking(Matches(db1, clock1))
+    host1 = asking(bot_process(db1, clock1))
     await host1.start()
     await host1.challenge(GUILD, CHAN, ALICE, "cairo", [BOB], first="me")
     await host1.answer(None, GUILD, CHAN, BOB, accept=True)
@@ -143,7 +143,7 @@ async def test_a_restart_while_waiting_posts_the_board_again_and_charges_no_one(
     async def deliver(post: Post) -> None:
         posts.append(post)
 
-    host2 = asking(Matches(db2, clock2, deliver=deliver))
+    host2 = asking(bot_process(db2, clock2, deliver=deliver))
     host2.hold_boards = True
     await host2.start()
     after = host2.live[1]

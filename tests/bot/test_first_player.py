@@ -13,10 +13,10 @@ from bot.core.clock import VirtualClock
 from bot.core.escape import unescape
 from bot.core.messages import Post
 from bot.core.timecontrol import TimeControl
-from bot.services.matches import Matches
 from bot.store.db import open_database
 from bot.store.models import HostAction, LedgerEntry, Match, RatingChange
 from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, DAVE, GUILD, HOST_ROLE, HOSTY, Harness
+from tests.fixtures import bot_process
 
 
 async def waiting_dm(h: Harness, players: tuple = (ALICE, BOB), channel: str = CHAN,
@@ -146,7 +146,7 @@ async def test_a_deadline_survives_a_restart(tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'g.db'}"
     db1 = await open_database(url)
     clock1 = VirtualClock()
-    host1 = Matches(db1, clock1, rng=random.Random(1))
+    host1 = bot_process(db1, clock1, rng=random.Random(1))
     await host1.start()
     await host1.roles.adopt(GUILD, [HOST_ROLE])
     r = await host1.start_dm(GUILD, CHAN, HOSTY, "cairo", [ALICE, BOB], chooser="alice",
@@ -161,7 +161,7 @@ async def test_a_deadline_survives_a_restart(tmp_path: Path) -> None:
     async def deliver(post: Post) -> None:
         posts.append(post)
 
-    host2 = Matches(db2, clock2, deliver=deliver, rng=random.Random(1))
+    host2 = bot_process(db2, clock2, deliver=deliver, rng=random.Random(1))
     await host2.start()
     await clock2.advance(199)
     assert posts == []

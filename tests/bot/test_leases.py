@@ -13,11 +13,12 @@ from bot.core.refusal import Refusal
 from bot.core.shards import Shards, shard_of
 from bot.core.timecontrol import TimeControl
 from bot.services.leases import SQLITE_KEY, LeaseLost
-from bot.services.matches import MatchConfig, Matches
+from bot.services.matches import MatchConfig
 from bot.store.db import open_database
 from bot.store.models import Lease, LedgerEntry, Match
 from tests.bot.conftest import ALICE, BOB, CHAN, GUILD, Harness
 from tests.bot.economy_helpers import dm
+from tests.fixtures import bot_process
 
 
 async def test_a_process_that_lost_its_lease_writes_nothing(
@@ -60,14 +61,14 @@ async def test_each_process_restores_only_its_shards(database_url: str) -> None:
     assert [shard_of(g, 2) for g in guilds] == [0, 1]
     db = await open_database(database_url)
     clock = VirtualClock()
-    one = Matches(db, clock, MatchConfig(lease_wait=True))
+    one = bot_process(db, clock, MatchConfig(lease_wait=True))
     await one.start()
     for n, guild in enumerate(guilds):
         await one.challenge(guild, CHAN, ALICE, "cairo", [BOB], first="me")
         await one.answer(None, guild, CHAN, BOB, accept=True)
         assert len(one.live) == n + 1
     await one.stop()
-    halves = [Matches(db, clock, MatchConfig(instance=f"i{i}", shards=Shards(2, (i,))))
+    halves = [bot_process(db, clock, MatchConfig(instance=f"i{i}", shards=Shards(2, (i,))))
               for i in (0, 1)]
     for half in halves:
         if SQLITE_KEY in half.kit.leases.keys:  # SQLite's own lease would refuse one
@@ -86,7 +87,7 @@ async def test_a_lapsed_lease_is_taken_over_and_the_old_owner_is_fenced(
         database_url: str, caplog: pytest.LogCaptureFixture) -> None:
     db1, db2 = await open_database(database_url), await open_database(database_url)
     clock = VirtualClock()
-    old = Matches(db1, clock, MatchConfig(instance="old", lease_seconds=30.0))
+    old = bot_process(db1, clock, MatchConfig(instance="old", lease_seconds=30.0))
     await old.start()
     await old.challenge(GUILD, CHAN, ALICE, "cairo", [BOB], first="me",
                         tc=TimeControl.off())
@@ -95,7 +96,7 @@ async def test_a_lapsed_lease_is_taken_over_and_the_old_owner_is_fenced(
     async with db1.session() as s, s.begin():
         await s.execute(update(Lease).values(host="elsewhere",
                                              expires_at=clock.now() - 1))
-    new = Matches(db2, clock, MatchConfig(instance="new", lease_wait=True))
+    new = bot_process(db2, clock, MatchConfig(instance="new", lease_wait=True))
     with caplog.at_level(logging.WARNING):
         await new.start()
     assert "TAKING OVER shard:0/1 from instance 'old'" in caplog.text

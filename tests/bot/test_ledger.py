@@ -15,7 +15,7 @@ from sqlalchemy import func, select, text
 from bot.core.clock import VirtualClock
 from bot.core.messages import Actor
 from bot.services import results
-from bot.services.matches import MatchConfig, Matches
+from bot.services.matches import MatchConfig
 from bot.store.db import open_database
 from bot.store.models import Match, Rating, RatingChange
 from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, DAVE, GUILD, HOST_ROLE, HOSTY, Harness
@@ -31,6 +31,7 @@ from tests.bot.economy_helpers import (
     refused,
     win_dm,
 )
+from tests.fixtures import bot_process
 
 PLAYERS = (ALICE, BOB, CAROL)
 _names = itertools.count(1)
@@ -186,7 +187,7 @@ async def test_two_processes_transferring_at_once_never_overdraw(database_url: s
     url = database_url
     dbs = [await open_database(url), await open_database(url)]
     clock = VirtualClock()
-    hosts = [Matches(db, clock, MatchConfig(instance=f"i{i}")) for i, db in enumerate(dbs)]
+    hosts = [bot_process(db, clock, MatchConfig(instance=f"i{i}")) for i, db in enumerate(dbs)]
     one, two = (Answering(economy_of(m)) for m in hosts)
     try:
         for m in hosts:
@@ -292,14 +293,14 @@ async def test_a_restart_pays_nothing_again(h: Harness) -> None:
     match_id = await dm(h, ALICE, BOB)
     await h.host.stop()
     # A new process on the same database finishes the match...
-    second = Matches(h.db, h.clock, MatchConfig(), rng=random.Random(1))
+    second = bot_process(h.db, h.clock, MatchConfig(), rng=random.Random(1))
     await second.start()
     h.host = second
     r = await second.resign(match_id, GUILD, CHAN, BOB)
     assert "<@alice> receives 3 garnets." in r.posts[0].text
     await second.stop()
     # ...and a third one books it again: nothing changes.
-    third = Matches(h.db, h.clock, MatchConfig())
+    third = bot_process(h.db, h.clock, MatchConfig())
     await third.start()
     h.host = third
     await rebook(h, match_id)
@@ -334,7 +335,7 @@ async def test_two_processes_finishing_one_match_pay_once(h: Harness) -> None:
     match_id = await dm(h, ALICE, BOB)
     # A second bot process on the same file has the same match running.
     other_db = await open_database(h.url)
-    other = Matches(other_db, h.clock, MatchConfig(instance="other"))
+    other = bot_process(other_db, h.clock, MatchConfig(instance="other"))
     await other.start()
     try:
         assert match_id in other.live

@@ -27,7 +27,6 @@ from bot.__main__ import main as bot_main
 from bot.core.clock import VirtualClock
 from bot.core.messages import Actor
 from bot.migrate_db import run
-from bot.services.matches import Matches
 from bot.store.copydb import CopyError, read_rows
 from bot.store.db import alembic_config, open_database
 from bot.store.models import Base, Match
@@ -35,6 +34,7 @@ from tests.bot.conftest import ALICE, BOB, CHAN
 from tests.bot.economy_helpers import economy_of
 from tests.bot.test_console_golden import transcript
 from tests.database import run_apart
+from tests.fixtures import bot_process
 
 SEASON = Path(__file__).parent / "golden" / "season.txt"
 GUILD = "console"  # the console's server, where the season was played
@@ -80,7 +80,7 @@ async def test_everything_is_copied_and_the_bot_goes_on_there(
         source: str, make_database: Callable[..., str]) -> None:
     # A match in progress at the move: it must go on on the target.
     db = await open_database(source)
-    host = Matches(db, VirtualClock(start=LATER))
+    host = bot_process(db, VirtualClock(start=LATER))
     await host.start()
     r = await host.challenge(GUILD, CHAN, ALICE, "cairo", [BOB], first="me")
     assert r.reply is not None
@@ -109,7 +109,7 @@ async def test_everything_is_copied_and_the_bot_goes_on_there(
 
     db = await open_database(target)
     clock = VirtualClock(start=LATER + 60)
-    host = Matches(db, clock)
+    host = bot_process(db, clock)
     await host.start()
     try:
         assert list(host.live) == [running] and host.live[running].ply == 1

@@ -13,11 +13,12 @@ from sqlalchemy import func, select
 from bot.core.clock import VirtualClock
 from bot.core.enums import MatchStatus
 from bot.core.messages import Post
-from bot.services.matches import MatchConfig, Matches
-from bot.services.workers import Workers, think_job
+from bot.services.matches import MatchConfig
+from bot.services.workers import think_job
 from bot.store.db import open_database
 from bot.store.models import LedgerEntry, Match, MatchResult, Rating, RatingChange
 from tests.bot.conftest import ALICE, CHAN, GUILD, Harness
+from tests.fixtures import bot_process
 
 BOT1 = "garnet-ai:1"
 
@@ -131,7 +132,7 @@ async def test_a_game_to_the_end_against_the_bot(h: Harness) -> None:
 async def test_after_a_restart_the_bot_thinks_again(database_url: str) -> None:
     db1 = await open_database(database_url)
     clock1 = VirtualClock()
-    host1 = Matches(db1, clock1, MatchConfig())
+    host1 = bot_process(db1, clock1, MatchConfig())
     await host1.start()
     await host1.start_practice(GUILD, CHAN, ALICE, "cairo", 1)
     # The bot dies while its computer player thinks: its move is never applied.
@@ -146,8 +147,8 @@ async def test_after_a_restart_the_bot_thinks_again(database_url: str) -> None:
         posts.append(post)
 
     db2 = await open_database(database_url)
-    host2 = Matches(db2, VirtualClock(start=clock1.now() + 60), MatchConfig(),
-                    deliver=deliver, workers=Workers(0))
+    host2 = bot_process(db2, VirtualClock(start=clock1.now() + 60), MatchConfig(),
+                        deliver=deliver)  # its computer player thinks in a thread
     await host2.start()
     await host2.practice.idle()
     live = host2.live[1]

@@ -10,9 +10,9 @@ from pathlib import Path
 
 from bot.core.clock import VirtualClock
 from bot.core.messages import Post
-from bot.services.matches import Matches
 from bot.store.db import open_database
 from tests.bot.conftest import ALICE, BOB, CHAN, GUILD, asking
+from tests.fixtures import bot_process
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -21,7 +21,7 @@ async def test_restart_after_a_crash_resumes_where_the_clock_stood(database_url:
     url = database_url
     db1 = await open_database(url)
     clock1 = VirtualClock()
-    host1 = asking(Matches(db1, clock1))  # its boards are out at once
+    host1 = asking(bot_process(db1, clock1))  # its boards are out at once
     await host1.start()
     r = await host1.challenge(GUILD, CHAN, ALICE, "cairo", [BOB], first="me")
     await host1.answer(None, GUILD, CHAN, BOB, accept=True)
@@ -41,7 +41,7 @@ async def test_restart_after_a_crash_resumes_where_the_clock_stood(database_url:
     async def deliver(post: Post) -> None:
         posts.append(post)
 
-    host2 = asking(Matches(db2, clock2, deliver=deliver))
+    host2 = asking(bot_process(db2, clock2, deliver=deliver))
     await host2.start()
     after = host2.live[1]
     game = after.game

@@ -9,12 +9,12 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from bot.core.clock import VirtualClock
-from bot.services.matches import Matches
 from bot.store.db import open_database
 from bot.store.models import Event, LedgerEntry, Match, MatchPlayer, Move, User
 from bot.store.sequences import reset_sequences
 from tests.bot.conftest import ALICE, BOB, CHAN, GUILD, HOST_ROLE, HOSTY
 from tests.bot.economy_helpers import economy_of
+from tests.fixtures import bot_process
 
 T0 = 1_700_000_000.0
 
@@ -56,7 +56,7 @@ async def test_after_explicit_ids_the_next_match_gets_a_new_id(database_url: str
     if db.engine.dialect.name == "postgresql":
         assert following["matches"] == 41 and following["ledger_entries"] == 91
         assert following["events"] == 4 and following["ratings"] == 1
-    host = Matches(db, VirtualClock(start=T0 + 3600))
+    host = bot_process(db, VirtualClock(start=T0 + 3600))
     await host.start()
     await host.roles.adopt(GUILD, [HOST_ROLE])
     try:
