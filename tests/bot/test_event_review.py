@@ -13,7 +13,7 @@ from bot.services.event_review import EventReviews
 from bot.services.workers import Workers
 from tests.bot.conftest import ALICE, BOB, CHAN, GUILD, HOSTY, Harness, console_for
 from tests.bot.economy_helpers import dm, eco, make_event
-from tests.bot.test_practice import Recording
+from tests.recording import Recording
 
 
 def watch(h: Harness) -> tuple[EventReviews, Recording, Workers]:

@@ -32,9 +32,9 @@ from bot.store.db import alembic_config, open_database
 from bot.store.models import Base, Match
 from tests.bot.conftest import ALICE, BOB, CHAN
 from tests.bot.economy_helpers import economy_of
-from tests.bot.test_console_golden import transcript
 from tests.database import run_apart
 from tests.fixtures import bot_process
+from tests.transcripts import transcript
 
 SEASON = Path(__file__).parent / "golden" / "season.txt"
 GUILD = "console"  # the console's server, where the season was played

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from concurrent.futures import Executor, Future, ThreadPoolExecutor
-from typing import Any
 
 import pytest
 from sqlalchemy import func, select
@@ -19,23 +17,9 @@ from bot.store.db import open_database
 from bot.store.models import LedgerEntry, Match, MatchResult, Rating, RatingChange
 from tests.bot.conftest import ALICE, CHAN, GUILD, Harness
 from tests.fixtures import bot_process
+from tests.recording import Recording
 
 BOT1 = "garnet-ai:1"
-
-
-class Recording(Executor):
-    """An executor that runs jobs in a thread and remembers which it ran."""
-
-    def __init__(self) -> None:
-        self.jobs: list[str] = []
-        self._pool = ThreadPoolExecutor(max_workers=1)
-
-    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
-        self.jobs.append(fn.__name__)
-        return self._pool.submit(fn, *args, **kwargs)
-
-    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
 
 
 async def test_practice_starts_says_unrated_and_the_bot_answers(h: Harness) -> None:

@@ -14,7 +14,7 @@ from engine.ai.review import Ply, Review
 from engine.cairo.solver import solve
 from engine.registry import get_game
 from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, DAVE, GUILD, Harness
-from tests.bot.test_practice import Recording
+from tests.recording import Recording
 
 
 async def _finished_cairo(h: Harness, seed: int = 1) -> list[str]:

@@ -29,8 +29,8 @@ from bot.store.models import (
     TournamentLog,
 )
 from tests import snapshots
-from tests.bot.test_console_golden import GOLDEN, SEED, START
 from tests.tournament_world import CONFIG, TournamentWorld, tournament_world_on
+from tests.transcripts import GOLDEN, SEED, START
 
 HOST = Actor("host", "host", roles=frozenset({"host-role"}))
 GUILD, CHAN = "g1", "c1"
