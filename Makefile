@@ -5,15 +5,17 @@
 # `make test` runs the suite on SQLite, then the tests that use a database again on
 # PostgreSQL when a server is there: TEST_POSTGRES_URL (or PG_TEST_URL), else the
 # private server of `.ci/postgres start` when it answers (see tests/database.py).
-# Each pass runs on TEST_WORKERS pytest-xdist workers (2: one a core). The two passes
-# run one after the other: at once (four workers on two cores) the tests that measure
-# real time (test_processes, the computer player's thinking) failed on a loaded machine.
+# Each pass runs on TEST_WORKERS pytest-xdist workers (2: one a core), then its tests
+# marked `realtime` (real processes, a search's time budget) alone, with no other test
+# taking their CPU: run beside others on a loaded machine, they failed. The two passes
+# run one after the other for the same reason.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_WORKERS ?= 2
-PYTEST := $(BIN)/python -m pytest -n $(TEST_WORKERS)
+ALONE := $(BIN)/python -m pytest
+PARALLEL := $(ALONE) -n $(TEST_WORKERS)
 
 .PHONY: run test lint bench clean fonts
 
@@ -31,11 +33,13 @@ test: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 	@echo "== the suite on SQLite"
-	TEST_DATABASE_URL= $(PYTEST)
+	TEST_DATABASE_URL= $(PARALLEL) -m "not realtime"
+	TEST_DATABASE_URL= $(ALONE) -m realtime
 	@url="$$($(BIN)/python -m tests.database postgres-url)"; \
 	if [ -n "$$url" ]; then \
 		echo "== the tests that use a database, on PostgreSQL ($$url)"; \
-		TEST_DATABASE_URL="$$url" $(PYTEST) -m database; \
+		TEST_DATABASE_URL="$$url" $(PARALLEL) -m "database and not realtime" && \
+		TEST_DATABASE_URL="$$url" $(ALONE) -m "database and realtime"; \
 	else \
 		echo "== no PostgreSQL server (set TEST_POSTGRES_URL, or run .ci/postgres start):" \
 			"the suite ran on SQLite only"; \

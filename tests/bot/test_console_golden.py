@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests import snapshots
 from tests.transcripts import GOLDEN, transcript
 
@@ -43,6 +45,7 @@ async def test_two_servers_transcript(tmp_path: Path, database_url: str) -> None
     compare(GOLDEN / "servers.out", actual)
 
 
+@pytest.mark.realtime  # the computer player thinks for its level's real seconds
 async def test_practice_transcript(tmp_path: Path, database_url: str) -> None:
     """A practice match against the computer (it answers each move, nothing is booked),
     refusals, and the computer's review of a finished match."""

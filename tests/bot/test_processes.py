@@ -24,6 +24,8 @@ from bot.store.models import LedgerEntry, Match, MatchResult, Move
 
 ROOT = Path(__file__).resolve().parents[2]
 LEASE = 3.0
+# Real processes on real time: `make test` runs them alone, after the parallel run.
+pytestmark = pytest.mark.realtime
 GUILD = "1000000000000000001"
 
 

@@ -102,6 +102,7 @@ def test_the_c_search_sees_the_end_of_the_game() -> None:
         assert c.nodes == python.nodes
 
 
+@pytest.mark.realtime  # the searches stop at a node count or their time, whichever first
 def test_the_player_plays_the_same_moves_in_c_and_in_python(
         monkeypatch: pytest.MonkeyPatch) -> None:
     level = LEVELS[3]
