@@ -129,9 +129,12 @@ class Decks:
         async with self.db.session() as s, s.begin():
             row = await s.scalar(select(ServerDeck).where(
                 ServerDeck.guild_id == guild_id, ServerDeck.key == key))
-            if row is None:
-                raise Refusal(texts.unknown(name, await self.names(guild_id)))
-            await s.delete(row)
+            if row is not None:
+                await s.delete(row)
+        if row is None:
+            # Named after the session is given back: on SQLite the one pooled connection
+            # is held by an open session, and a second one would wait for it (60 s).
+            raise Refusal(texts.unknown(name, await self.names(guild_id)))
         return Response.say(texts.removed(key), ephemeral=False)
 
     async def listing(self, guild_id: str) -> Response:
