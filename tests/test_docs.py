@@ -12,6 +12,8 @@
   players' page too);
 - every ``python -m bot …`` and ``python -m engine …`` subcommand and ``--option``
   the docs write exists in the argument parsers of the code.
+- every file or folder of the repository the docs write in code (``bot/store/…``,
+  ``tests/fake/…``) exists.
 
 The declarations are read from the code (``bot.commands``, the parsers of
 ``bot.__main__``, ``bot.services.tournaments.simulate`` and ``engine.cli``), never
@@ -335,6 +337,18 @@ def check_cli(name: str, text: str, known: Declared) -> tuple[list[Problem],
     return problems, named
 
 
+PATH = re.compile(r"(?:engine|bot|tests|bench|docs|\.ci)/[\w./-]*")
+
+
+def check_paths(root: Path, name: str, text: str) -> Iterator[Problem]:
+    """Every path of the repository written in code exists (a moved file is stale)."""
+    for line, piece in code_pieces(text):
+        for word in piece.split():
+            m = PATH.fullmatch(word.strip("()[],;:'\""))
+            if m and not (root / m.group(0)).exists():
+                yield Problem(name, line, f"there is no {m.group(0)} in the repository")
+
+
 def pages(root: Path) -> list[Path]:
     return [root / "README.md", *sorted((root / "docs").rglob("*.md"))]
 
@@ -348,6 +362,7 @@ def problems(root: Path, known: Declared) -> list[Problem]:
         name = page.relative_to(root).as_posix()
         text = page.read_text(encoding="utf-8")
         found += check_links(root, page, text)
+        found += check_paths(root, name, text)
         command_problems, mentions = check_commands(name, text, known)
         found += command_problems
         documented[name] = {m.command for m in mentions}
@@ -426,6 +441,7 @@ See [the rules](docs/rules/nowhere.md) and [hosting](docs/hosting.md#no-such-par
 - `/duel game:cairo` — no such command
 - `/tournament launch` — no such subcommand
 - `python -m engine solve cairo --depth 3` and `python -m bot frobnicate`
+- the fake is in `tests/bot/fake_transport.py`
 
 ```
 alice: /challenge @bob game:cairo first:me
@@ -459,7 +475,8 @@ def test_the_checker_names_each_problem(tmp_path: Path) -> None:
         "README.md:10: /tournament has no subcommand 'launch'",
         "README.md:11: python -m engine solve has no option --depth",
         "README.md:11: python -m bot has no subcommand 'frobnicate'",
-        "README.md:15: python -m bot tournament simulate has no option --colours",
+        "README.md:12: there is no tests/bot/fake_transport.py in the repository",
+        "README.md:16: python -m bot tournament simulate has no option --colours",
     ]
     for message in expected:
         assert any(f.startswith(message) for f in found), (message, found)
