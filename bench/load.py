@@ -1,5 +1,5 @@
 """``python -m bot bench``: concurrent Cairo Corridor Death Matches, through the real
-Discord adapter on the real clock (README, "Running at scale" > "Benchmark").
+Discord adapter on the real clock (docs/benchmarks.md, "The load benchmark").
 
 The bot (``GarnetBot``, built by the composition root) logs in to the transport-level
 Discord fake (``tests.fake.discord_fake``, installed on real time): every board is a

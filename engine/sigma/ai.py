@@ -1,7 +1,7 @@
 """The Sigma Escape computer player: alpha-beta over blank spaces and open sides.
 
-Both hands are public (rules page §1), so the game is one of perfect information and
-a short one: at most one placement per card, 19 with the reconstructed deck. The
+Both hands are public (docs/rules/sigma-escape.md §1), so the game is one of perfect
+information and a short one: at most one placement per card, 19 with the reconstructed deck. The
 player searches it with negamax, alpha-beta, iterative deepening and a transposition
 table, to the end of the game once few cards are left.
 

@@ -1,4 +1,4 @@
-"""Moves as players type them (rules page §5 and issue #15 item 3).
+"""Moves as players type them (docs/rules/sigma-escape.md §5 and issue #15 item 3).
 
 A move is ``CARD SIDE.ARROW`` (``T4 7.2``): a card of the mover's hand by name (any
 case), a usable side of the mover by number, an arrow of the card by number (its order

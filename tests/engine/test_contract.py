@@ -5,7 +5,7 @@ a game added to the registry is covered without touching this file. Every ply of
 game is checked in full (every legal move's notation read back, JSON round trip, chat
 text) up to ``CHECKED_PLIES``; a longer game is played on with the cheap checks only,
 so that its end is reached and checked too while the whole file stays within a few
-seconds (about two today: every game of the three is checked in full).
+seconds (about two today: every game of the four is checked in full).
 """
 
 from __future__ import annotations
