@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.store.db import Nesting
 from tests import database
 
 FIXTURES = {"database_url", "make_database"}
@@ -44,6 +45,19 @@ def make_database(databases: database.Databases,
 def database_url(make_database: Callable[..., str]) -> str:
     """The URL of this test's own database, migrated to the newest schema."""
     return make_database()
+
+
+@pytest.fixture(autouse=True)
+def no_nested_sessions() -> Iterator[None]:
+    """Every test fails that made a task open a database session while it held another
+    (see ``bot.store.db.Nesting``: on SQLite that waits 60 s and stalls every server)."""
+    Nesting.check = True
+    Nesting.found.clear()
+    yield
+    found = list(Nesting.found)
+    Nesting.found.clear()
+    assert not found, (f"{len(found)} database session(s) opened while the same task held "
+                       f"another; the first:\n{found[0]}")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

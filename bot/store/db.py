@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import asyncio
+import traceback
+import weakref
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
@@ -39,6 +46,53 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+class Nesting:
+    """Sessions a task holds open at once. A task that opens a session while it holds
+    another asks the pool for a second connection: on SQLite (one connection) it waits
+    for its own first one (``pool_timeout``, 60 s) and every other request with it; on
+    PostgreSQL it takes two of the pool's connections for one request. The tests turn
+    ``check`` on and fail any test during which it happened (``found``)."""
+
+    check: ClassVar[bool] = False
+    found: ClassVar[list[str]] = []
+    _held: ClassVar[weakref.WeakKeyDictionary[asyncio.Task[Any], int]] = (
+        weakref.WeakKeyDictionary())
+
+    @classmethod
+    def enter(cls) -> None:
+        task = asyncio.current_task()
+        if task is None:
+            return
+        held = cls._held.get(task, 0)
+        if held and cls.check:
+            cls.found.append("".join(traceback.format_stack(limit=12)[:-2]))
+        cls._held[task] = held + 1
+
+    @classmethod
+    def leave(cls) -> None:
+        task = asyncio.current_task()
+        if task is not None and cls._held.get(task, 0) > 0:
+            cls._held[task] -= 1
+
+
+class Session(AsyncSession):
+    """An AsyncSession that counts itself among the sessions its task holds."""
+
+    async def __aenter__(self) -> Session:
+        Nesting.enter()
+        try:
+            return await super().__aenter__()
+        except BaseException:
+            Nesting.leave()
+            raise
+
+    async def __aexit__(self, *exc: Any) -> None:
+        try:
+            await super().__aexit__(*exc)
+        finally:
+            Nesting.leave()
+
+
 class Database:
     """The async engine and session factory of one database."""
 
@@ -53,7 +107,7 @@ class Database:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         else:
             self.engine = create_async_engine(url, pool_size=10, max_overflow=10)
-        self.session = async_sessionmaker(self.engine, expire_on_commit=False)
+        self.session = async_sessionmaker(self.engine, class_=Session, expire_on_commit=False)
 
     async def migrate(self) -> None:
         await asyncio.to_thread(upgrade, self.url)
