@@ -22,7 +22,7 @@ import random
 import time
 
 from engine.ai.choice import pick, win_chance
-from engine.ai.player import Budget, Decision
+from engine.ai.player import Budget, Decision, GameAI
 from engine.game import JSON
 from engine.pathwayz.geometry import BIT, CELLS, COL_A, COL_L, FULL, NEIGHBOURS
 from engine.pathwayz.notation import CELL_NAMES
@@ -326,3 +326,6 @@ def bench(positions: list[PathwayzState], seconds: float, seed: int) -> JSON:
     distances = count / (time.perf_counter() - start)
     speed = search_speed(PathwayzPlayer(LEVELS[max(LEVELS)]), positions, seconds, seed)
     return {"distances_per_second": round(distances), **speed}
+
+
+AI: GameAI[PathwayzState] = GameAI(UNIT, make_player, evaluate, bench=bench)

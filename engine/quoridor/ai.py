@@ -26,7 +26,7 @@ import time
 from typing import Any
 
 from engine.ai.choice import pick, win_chance
-from engine.ai.player import Budget, Decision
+from engine.ai.player import Budget, Decision, GameAI
 from engine.game import JSON
 from engine.quoridor.geometry import (
     ALL_SQUARES,
@@ -398,3 +398,6 @@ def bench(positions: list[QuoridorState], seconds: float, seed: int) -> JSON:
     from engine.ai.player import LEVELS, search_speed
 
     return dict(search_speed(QuoridorPlayer(LEVELS[max(LEVELS)]), positions, seconds, seed))
+
+
+AI: GameAI[QuoridorState] = GameAI(UNIT, make_player, evaluate, bench=bench)

@@ -24,7 +24,7 @@ import time
 from typing import Any, Protocol
 
 from engine.ai.choice import pick, win_chance
-from engine.ai.player import Budget, Decision
+from engine.ai.player import Budget, Decision, GameAI
 from engine.game import JSON
 from engine.sigma import native
 from engine.sigma.deck import BLACK, WHITE, Deck
@@ -563,3 +563,6 @@ def bench(positions: list[SigmaState], seconds: float, seed: int) -> JSON:
     from engine.ai.player import LEVELS, search_speed
 
     return dict(search_speed(SigmaPlayer(LEVELS[max(LEVELS)]), positions, seconds, seed))
+
+
+AI: GameAI[SigmaState] = GameAI(UNIT, make_player, evaluate, bench=bench)
