@@ -228,3 +228,38 @@ def test_no_import_cycles_in_engine() -> None:
 
     for name in sorted(graph):
         visit(name, [])
+
+
+# ---- the menus of a game that offers choices ---------------------------------------
+
+
+@pytest.mark.parametrize("key", game_keys())
+def test_choices_are_the_legal_moves(key: str) -> None:
+    """``Game.choices``: every choice's notation reads as a legal move, every legal
+    move is one choice, no group is empty, and a game with choices says how its menus
+    speak (``choice_words``)."""
+    game = get_game(key)
+    for seats in game.seat_counts:
+        for seed in SEEDS:
+            rng = random.Random(seed)
+            state = game.new_state(seats)
+            for _ in range(MAX_PLIES):
+                groups = game.choices(state)
+                if groups is None:
+                    assert game.choice_words is None
+                    return
+                assert game.choice_words is not None
+                legal = game.legal_moves(state)
+                offered = []
+                for group in groups:
+                    assert group.label and group.choices
+                    for choice in group.choices:
+                        assert choice.label
+                        move = game.parse_move(state, choice.notation)
+                        assert move in legal
+                        assert game.notation(move) == choice.notation
+                        offered.append(choice.notation)
+                assert sorted(offered) == sorted(game.notation(m) for m in legal)
+                if not legal:
+                    break
+                state = game.apply(state, rng.choice(legal))
