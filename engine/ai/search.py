@@ -11,7 +11,7 @@ A game's search subclasses ``Negamax`` and says
 - ``children(node, depth, alpha, beta, ply)``: the children to search, best first
   by the game's own order, each a tuple whose item ``MOVE`` is its move; or a value
   when the node needs none (a win in one, a full board, a pass);
-- ``child_value(kid, depth, alpha, beta, ply)``: a child's value for the node's side
+- ``child_value(node, kid, depth, alpha, beta, ply)``: a child's value for the node's side
   (by default ``-value`` of it, one ply deeper): where a game evaluates a child
   statically at the horizon, or searches a child of its own side (Quoridor's four
   seats, paranoid: three seats play as one);
@@ -85,7 +85,7 @@ class Negamax(ABC, Generic[N, K, Kid]):
     def children(self, node: N, depth: int, alpha: float, beta: float,
                  ply: int) -> list[Kid] | float: ...
 
-    def child_value(self, kid: Kid, depth: int, alpha: float, beta: float,
+    def child_value(self, node: N, kid: Kid, depth: int, alpha: float, beta: float,
                     ply: int) -> float:
         return -self.value(kid[-1], depth - 1, -beta, -alpha, ply + 1)
 
@@ -117,7 +117,7 @@ class Negamax(ABC, Generic[N, K, Kid]):
         best = -2 * WIN
         best_move = kids[0][at]
         for kid in kids:
-            v = self.child_value(kid, depth, alpha, beta, ply)
+            v = self.child_value(node, kid, depth, alpha, beta, ply)
             if v > best:
                 best, best_move = v, kid[at]
                 if v > alpha:

@@ -204,7 +204,7 @@ class _Search(Negamax[Node, Node, Kid]):
             return _WIN - ply
         return kids[: self.kept]
 
-    def child_value(self, kid: Kid, depth: int, alpha: float, beta: float,
+    def child_value(self, node: Node, kid: Kid, depth: int, alpha: float, beta: float,
                     ply: int) -> float:
         static = kid[0]
         if depth <= 1 or static <= -_WIN:
