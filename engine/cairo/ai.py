@@ -347,7 +347,7 @@ _NEAR: tuple[int, ...] = tuple(
 )
 
 
-# ---- the hooks engine.ai looks for ------------------------------------------------------
+# ---- the computer player the registry names (AI, a GameAI) ------------------------
 
 
 def make_player(budget: Budget) -> CairoPlayer:

@@ -278,7 +278,7 @@ def _chance(value: float) -> float:
     return win_chance(value, _WIN, _SCALE)
 
 
-# ---- the hooks engine.ai looks for ------------------------------------------------------
+# ---- the computer player the registry names (AI, a GameAI) ------------------------
 
 
 def make_player(budget: Budget) -> PathwayzPlayer:

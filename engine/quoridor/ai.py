@@ -349,7 +349,7 @@ def _tempo(value: float) -> float | None:
     return None if abs(value) >= _WIN - 100 else value
 
 
-# ---- the hooks engine.ai looks for ------------------------------------------------------
+# ---- the computer player the registry names (AI, a GameAI) ------------------------
 
 
 def make_player(budget: Budget) -> QuoridorPlayer:

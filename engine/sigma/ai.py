@@ -520,7 +520,7 @@ def _chance(value: float, scale: float) -> float:
     return win_chance(value, _WIN, scale)
 
 
-# ---- the hooks engine.ai looks for ------------------------------------------------------
+# ---- the computer player the registry names (AI, a GameAI) ------------------------
 
 
 def make_player(budget: Budget) -> SigmaPlayer:

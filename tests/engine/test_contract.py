@@ -263,3 +263,25 @@ def test_choices_are_the_legal_moves(key: str) -> None:
                 if not legal:
                     break
                 state = game.apply(state, rng.choice(legal))
+
+
+# ---- the registry: one entry per game, its computer player typed -------------------
+
+
+@pytest.mark.parametrize("key", game_keys())
+def test_the_entry_names_a_game_and_its_player(key: str) -> None:
+    from engine.ai.player import LEVELS, GameAI
+    from engine.registry import entry, get_ai, has_ai
+
+    game = get_game(key)
+    assert entry(key).key == key
+    for alias in entry(key).aliases:
+        assert get_game(alias) is game
+    if not has_ai(key):
+        return
+    ai = get_ai(key)
+    assert isinstance(ai, GameAI)
+    state = game.new_state(game.seat_counts[0])
+    decision = ai.make_player(LEVELS[1]).decide(state, 1)
+    assert game.parse_move(state, decision.move) in game.legal_moves(state)
+    assert isinstance(ai.evaluate(state, 0), float)
