@@ -28,6 +28,8 @@ from typing import Any
 from bot.config import ConfigError, Settings
 
 PROG = "garnet"
+COMMANDS = ("run", "console", "migrate", "health", "export", "migrate-db", "bench",
+            "tournament")
 # The console's options: with one of them, the older flat form means `console`.
 CONSOLE_OPTIONS = ("--console", "--script", "--virtual-clock", "--host")
 NO_BENCHES = ("error: the benchmarks run from a checkout of garnet's repository "
@@ -61,6 +63,9 @@ def _subcommand(argv: list[str]) -> list[str]:
         return ["run"]
     if not argv[0].startswith("-") or argv[0] in ("-h", "--help"):
         return argv
+    for i, arg in enumerate(argv):  # `--database URL migrate-db --to URL`: options first
+        if arg in COMMANDS and argv[i - 1] not in ("--host", "--script"):
+            return [arg, *argv[:i], *argv[i + 1:]]
     if any(arg.split("=", 1)[0] in CONSOLE_OPTIONS for arg in argv):
         return ["console", *[arg for arg in argv if arg != "--console"]]
     return ["run", *argv]

@@ -32,6 +32,11 @@ ROOT = Path(__file__).resolve().parents[2]
     (["--database", "sqlite+aiosqlite:///x.db"], ["run", "--database",
                                                   "sqlite+aiosqlite:///x.db"]),
     (["export", "--json"], ["export", "--json"]),
+    (["--database", "sqlite+aiosqlite:///a.db", "migrate-db", "--to", "sqlite+aiosqlite:///b.db"],
+     ["migrate-db", "--database", "sqlite+aiosqlite:///a.db", "--to",
+      "sqlite+aiosqlite:///b.db"]),
+    (["--json", "export"], ["export", "--json"]),
+    (["--host", "run", "--console"], ["console", "--host", "run"]),
     (["--help"], ["--help"]),
 ])
 def test_the_older_flat_forms_are_subcommands(given: list[str], meant: list[str]) -> None:
