@@ -48,8 +48,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         settings = Settings.from_env()
     except ConfigError as exc:
+        if args.command == "health":
+            print(f"unhealthy: {exc}")
+            return 1
         print(f"error: {exc}", file=sys.stderr)
-        return 1 if args.command == "health" else 2
+        return 2
     if args.database:
         settings = Settings(**{**settings.__dict__, "database_url": args.database})
     job: Callable[[argparse.Namespace, Settings], int] = args.job

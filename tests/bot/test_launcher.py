@@ -106,6 +106,17 @@ def test_health_without_a_database_file_makes_none(
     assert not (tmp_path / "garnet.db").exists()
 
 
+def test_health_of_a_setting_it_cannot_use_is_one_line(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("DATABASE_URL", "mysql://garnet@db/garnet")
+    assert main(["health"]) == 1
+    assert capsys.readouterr().out == ("unhealthy: DATABASE_URL must start with "
+                                       "sqlite+aiosqlite:// or postgresql+asyncpg://, not "
+                                       "'mysql'\n")
+    assert main(["export"]) == 2
+    assert capsys.readouterr().err.startswith("error: DATABASE_URL must start with ")
+
+
 async def test_health_reads_this_instances_leases(database_url: str) -> None:
     db = Database(database_url)
     keys = lease_keys(Shards(), database_url)
