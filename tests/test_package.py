@@ -85,3 +85,18 @@ def test_compose_builds_the_image_it_runs() -> None:
     for needed in ("bot", "engine", ".ci", "pyproject.toml", "setup.py", "README.md"):
         assert needed not in ignored
     assert {"tests", "bench", ".venv", "build", ".env", "*.db"} <= set(ignored)
+
+
+async def test_the_package_checks_dm_gives_the_lines_ci_looks_for(tmp_path: Path,
+                                                                  database_url: str) -> None:
+    """``.ci/package-dm.txt`` as the console plays it here: every line ``.ci/package``
+    greps for after the installed ``garnet`` played it (a changed text fails here first)."""
+    from tests.bot.test_console_golden import transcript
+
+    wanted = re.findall(r'grep -q?F "([^"]+)" dm\.out', CI)
+    assert len(wanted) == 2 and any("wins DM #1" in line for line in wanted)
+    out = await transcript(ROOT / ".ci" / "package-dm.txt", tmp_path, database_url)
+    for line in wanted:
+        assert line in out, line
+    assert "something went wrong" not in out
+    assert out.count("[image: <tmp>/images/") == 16  # .ci/package counts the files
