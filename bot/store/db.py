@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import event
+from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
@@ -121,3 +121,23 @@ async def open_database(url: str) -> Database:
     db = Database(url)
     await db.migrate()
     return db
+
+
+async def revision(db: Database) -> str | None:
+    """The schema's Alembic revision, None for a database garnet never migrated."""
+    async with db.engine.connect() as conn:
+        if not await conn.run_sync(lambda sync: inspect(sync).has_table("alembic_version")):
+            return None
+        found = await conn.scalar(text("SELECT version_num FROM alembic_version"))
+    return None if found is None else str(found)
+
+
+async def migrate_and_report(url: str) -> tuple[str | None, str | None]:
+    """Migrate ``url`` to the newest schema: its revision before and after."""
+    db = Database(url)
+    try:
+        before = await revision(db)
+        await db.migrate()
+        return before, await revision(db)
+    finally:
+        await db.close()
