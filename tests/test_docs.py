@@ -109,7 +109,9 @@ class Declared:
 
 @cache
 def declared() -> Declared:
-    from bot.__main__ import main as bot_main
+    from bench.cli import parser as bench_parser
+    from bot.__main__ import CONSOLE_OPTIONS
+    from bot.__main__ import parser as bot_parser
     from bot.services.tournaments.simulate import main as tournament_main
     from engine.cli import build_parser
 
@@ -127,13 +129,13 @@ def declared() -> Declared:
         if c.audience is Audience.ANYONE:
             wanted.add(PLAYERS_PAGE)
         pages[c.name] = frozenset(wanted)
-    bot_parser = _captured(bot_main, ["run"])
-    bot = _parser(bot_parser)
-    names = next(a.choices for a in bot_parser._actions if a.dest == "command")
-    assert names is not None
-    # Its subcommands share its options; ``tournament`` has a parser of its own.
-    bot_cli = Parser(bot.options, {name: bot for name in names}
-                     | {"tournament": _parser(_captured(tournament_main, ["simulate"]))})
+    # The launcher: one parser per job; ``bench`` and ``tournament`` parse their own
+    # arguments. The older flat forms (``python -m bot --script FILE``) are the console's.
+    launcher = _parser(bot_parser())
+    bot_cli = Parser(frozenset(CONSOLE_OPTIONS) | {"--database", "-h", "--help"},
+                     launcher.subcommands
+                     | {"bench": _parser(bench_parser()),
+                        "tournament": _parser(_captured(tournament_main, ["simulate"]))})
     return Declared(commands, choices, groups, pages,
                     {"bot": bot_cli, "engine": _parser(build_parser())})
 
