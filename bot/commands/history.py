@@ -40,7 +40,7 @@ COMMANDS = (
     Command("replay", "Post a finished match as an animation", _replay, (
         Option("id", Kind.INT, "The match number (#12)", required=True,
                suggest=Suggest.FINISHED_MATCHES),
-    ), reply=Reply.PUBLIC, section=SECTION, usage="id:12"),
+    ), reply=Reply.PUBLIC, section=SECTION, usage="id:12", once=True),
     Command("review", "The computer's review of a finished match: its mistakes and a plot",
             _review, (
                 Option("match", Kind.INT, "The match number (#12)", required=True,
