@@ -24,7 +24,7 @@ async def _replay(s: Services, c: Call) -> Response:
 
 
 async def _review(s: Services, c: Call) -> Response:
-    return await s.history.review(c.guild_id, c.options["match"])
+    return await s.history.review(c.guild_id, c.options["match"], c.actor.id)
 
 
 COMMANDS = (

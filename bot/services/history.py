@@ -126,8 +126,8 @@ class History:
         self.renderer = renderer
         # Animations are the heaviest thing anyone can ask for: a few at a time.
         self.queues = queues or ServerQueues()
-        # Reviews: the computer player's analysis, in its worker, in the same queues.
-        self.reviews = Reviews(db, workers or Workers(0), self.queues)
+        # Reviews: the computer player's analysis, in its review worker's fair queue.
+        self.reviews = Reviews(db, workers or Workers(0))
 
     async def page(self, guild_id: str, user_id: str, game: str | None = None,
                    page: int = 1) -> Response:
@@ -140,8 +140,9 @@ class History:
         async with self.queues.slot(guild_id):
             return await replay(self.db, self.renderer, guild_id, match_id)
 
-    async def review(self, guild_id: str, match_id: int) -> Response:
-        return await self.reviews.review(guild_id, match_id)
+    async def review(self, guild_id: str, match_id: int, user_id: str | None = None
+                     ) -> Response:
+        return await self.reviews.review(guild_id, match_id, user_id)
 
     async def recent(self, guild_id: str, typed: str, done_only: bool) -> list[tuple[int, str]]:
         return await recent_matches(self.db, guild_id, typed, done_only)
