@@ -85,7 +85,7 @@ async def show_match(db: Database, renderer: Renderer, guild_id: str,
     if record.seated and record.status not in NEVER_PLAYED:
         game = get_game(record.game)
         state = position_of(record)
-        data = await renderer.render(game, state, record.names, hints=False)
+        data = await renderer.render(game, state, record.names, hints=False, server=guild_id)
         image = Image(data, f"match-{record.number}-{game.key}.png")
     first = Post(parts[0], image=image, ephemeral=True)
     return Response(reply=first, posts=[Post(p, ephemeral=True) for p in parts[1:]])
@@ -104,7 +104,7 @@ async def replay(db: Database, renderer: Renderer, guild_id: str, match_id: int)
     data = b""
     for width in (WIDTH, SMALL_WIDTH):
         data = await renderer.animate(game, record.plies, record.seats, record.options,
-                                      record.names, words, width)
+                                      record.names, words, width, server=guild_id)
         if len(data) <= MAX_UPLOAD:
             break
     else:

@@ -24,6 +24,7 @@ import asyncio
 import itertools
 import logging
 import multiprocessing
+import time
 from collections import Counter, deque
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -217,6 +218,12 @@ class Slots:
         except BrokenProcessPool:
             self.replace(slot)  # the worker died (out of memory, killed): a fresh one
             raise
+
+    async def warm(self) -> None:
+        """Start every worker (its initializer runs first) and wait until each is up."""
+        loop = asyncio.get_running_loop()
+        await asyncio.gather(*(loop.run_in_executor(self.executor(slot), time.sleep, 0)
+                               for slot in range(self.size)))
 
     def replace(self, slot: int) -> None:
         """Kill worker ``slot``; the next job there starts a fresh one."""

@@ -141,8 +141,9 @@ class MatchKit:
                 self._locks[match_id] = (lock, users - 1)
 
     async def render(self, game: Game[Any, Any], state: Any, names: Sequence[str],
-                     hints: bool, banner: str | None = None) -> Image:
-        data = await self.renderer.render(game, state, names, hints, banner)
+                     hints: bool, banner: str | None = None, server: str = "") -> Image:
+        """A board, drawn in the renderer's workers in ``server``'s turn."""
+        data = await self.renderer.render(game, state, names, hints, banner, server)
         return Image(data, f"{game.key}.png")
 
     async def names(self, guild_id: str, user_ids: Sequence[str]) -> list[str]:
