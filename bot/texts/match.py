@@ -492,6 +492,10 @@ def not_host(role: str | None) -> str:
     return f"Only hosts can do that (the '{plain(role)}' role or Manage Server)."
 
 
+def only_managers() -> str:
+    return "Only members with Manage Server can do that."
+
+
 def only_managers_set_host_role() -> str:
     return "Only members with Manage Server can set the host role."
 
