@@ -6,6 +6,7 @@ practice games going, and reviews waiting."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import threading
 from typing import Any
 
@@ -114,3 +115,40 @@ async def test_reviews_past_a_users_share_are_refused(
 
 def test_the_server_and_user_caps_are_stated() -> None:
     assert practice.PER_USER == 3 and practice.PER_SERVER == 25
+
+
+async def test_a_review_past_its_limit_is_stopped_and_its_worker_replaced(
+        h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    stalls = Stalls()
+    monkeypatch.setattr(workers_module, "review_job", stalls.review_job)
+    monkeypatch.setattr(workers_module, "REVIEW_SECONDS", 0.1)
+    await h.casual()
+    await h.host.resign(None, GUILD, CHAN, ALICE)
+    workers = Workers(0)
+    history = History(h.db, h.host.matches.renderer, workers=workers)
+    try:
+        with pytest.raises(Exception, match="took too long, so it was stopped"):
+            await history.review(GUILD, 1, ALICE.id)
+        assert workers.reviews.slots.replaced == 1
+        assert workers.reviews.queue.load(GUILD) == 0  # its turn is given back
+    finally:
+        stalls.go.set()
+        workers.close()
+
+
+async def test_a_search_past_its_limit_is_stopped_and_a_legal_move_played(
+        h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    stalls = Stalls()
+    monkeypatch.setattr(workers_module, "think_job", stalls.think_job)
+    monkeypatch.setattr(workers_module, "GRACE", 0.1)
+    fast = dataclasses.replace(practice.LEVELS[5], seconds=0.1)
+    monkeypatch.setattr(practice, "LEVELS", {**practice.LEVELS, 5: fast})
+    host = h.host.matches
+    try:
+        await h.host.start_practice(GUILD, CHAN, ALICE, "cairo", 5, first="bot")
+        await host.practice.idle()
+        live = next(iter(host.live.values()))
+        assert live.ply == 1  # the first legal move, played in time
+        assert host.practice.workers.moves.slots.replaced == 1
+    finally:
+        stalls.go.set()
