@@ -243,8 +243,13 @@ class Slots:
                 for p in e._processes.values() if p.pid is not None]
 
     def close(self, wait: bool = True) -> None:
+        """Stop every worker: a process is killed first (a wedged job must not hold
+        the bot's shutdown), then waited for (``wait``)."""
         for slot, executor in enumerate(self._executors):
             self._executors[slot] = None
+            if isinstance(executor, ProcessPoolExecutor):
+                for process in list(executor._processes.values()):
+                    process.kill()
             if executor is not None:
                 executor.shutdown(wait=wait, cancel_futures=True)
 
