@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 import traceback
 import weakref
 from pathlib import Path
@@ -18,6 +19,7 @@ from sqlalchemy.ext.asyncio import (
     async_sessionmaker,
     create_async_engine,
 )
+from sqlalchemy.util import await_only
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
@@ -32,6 +34,49 @@ def alembic_config(url: str) -> Config:
 def upgrade(url: str) -> None:
     """Apply every migration not yet applied (blocking: run it in a thread)."""
     command.upgrade(alembic_config(url), "head")
+
+
+STATEMENT_SECONDS = 15.0  # an SQLite statement running longer is interrupted
+POOL_WAIT = 30.0  # the longest a request waits for SQLite's one connection
+PROGRESS_EVERY = 50_000  # SQLite instructions between checks of a statement's deadline
+
+
+class Deadline:
+    """When the statement running on a connection must be done by (0: none running).
+    SQLite calls it every ``PROGRESS_EVERY`` instructions, in the driver's thread; a
+    true answer interrupts the statement (``OperationalError: interrupted``)."""
+
+    def __init__(self) -> None:
+        self.at = 0.0
+
+    def __call__(self) -> int:
+        return 1 if self.at and time.monotonic() > self.at else 0
+
+
+def _statement_starts(conn: Any, *_args: Any) -> None:
+    deadline = conn.info.get("deadline")
+    if deadline is not None:
+        deadline.at = time.monotonic() + STATEMENT_SECONDS
+
+
+def _statement_ends(conn: Any, *_args: Any) -> None:
+    deadline = conn.info.get("deadline")
+    if deadline is not None:
+        deadline.at = 0.0
+
+
+def _statement_failed(context: Any) -> None:
+    if context.connection is not None:
+        _statement_ends(context.connection)
+
+
+def _sqlite_deadline(dbapi_connection: Any, record: Any) -> None:
+    # SQLite has one connection here: a statement that runs away (a huge scan) would
+    # hold every other request; past STATEMENT_SECONDS it is interrupted instead.
+    deadline = Deadline()
+    record.info["deadline"] = deadline
+    await_only(dbapi_connection.driver_connection.set_progress_handler(deadline,
+                                                                       PROGRESS_EVERY))
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -49,7 +94,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 class Nesting:
     """Sessions a task holds open at once. A task that opens a session while it holds
     another asks the pool for a second connection: on SQLite (one connection) it waits
-    for its own first one (``pool_timeout``, 60 s) and every other request with it; on
+    for its own first one (``POOL_WAIT``, 30 s) and every other request with it; on
     PostgreSQL it takes two of the pool's connections for one request. The tests turn
     ``check`` on and fail any test during which it happened (``found``)."""
 
@@ -102,9 +147,17 @@ class Database:
             # SQLite has one writer at a time. Several pooled connections would make
             # concurrent transactions wait in SQLite's busy handler (sleeping up to
             # busy_timeout); one connection queues them fairly on the event loop.
+            # A statement runs at most STATEMENT_SECONDS (then it is interrupted) and
+            # a request waits at most POOL_WAIT for the connection (then it fails
+            # rather than piling up behind a stuck one).
             self.engine: AsyncEngine = create_async_engine(
-                url, pool_size=1, max_overflow=0, pool_timeout=60)
-            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+                url, pool_size=1, max_overflow=0, pool_timeout=POOL_WAIT)
+            sync = self.engine.sync_engine
+            event.listen(sync, "connect", _sqlite_pragmas)
+            event.listen(sync, "connect", _sqlite_deadline)
+            event.listen(sync, "before_cursor_execute", _statement_starts)
+            event.listen(sync, "after_cursor_execute", _statement_ends)
+            event.listen(sync, "handle_error", _statement_failed)
         else:
             self.engine = create_async_engine(url, pool_size=10, max_overflow=10)
         self.session = async_sessionmaker(self.engine, class_=Session, expire_on_commit=False)

@@ -20,7 +20,7 @@ from tests.bot.test_practice import Recording
 def watch(h: Harness) -> tuple[EventReviews, Recording, Workers]:
     workers = Workers(0)
     recording = Recording()
-    workers._pool = recording
+    workers.use(recording)
     history = History(h.db, h.host.matches.renderer, workers=workers)
     auto = EventReviews(h.db, history.reviews, h.host.matches)
     h.host.matches.watch_ends(auto.match_ended)

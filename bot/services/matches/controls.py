@@ -86,7 +86,8 @@ class Controls:
             image = None
             if halted is not None:
                 # The players may have missed the last board: it comes with the resume.
-                image = await self.kit.render(live.game, live.state, live.names, live.hints)
+                image = await self.kit.render(live.game, live.state, live.names,
+                                              live.hints, server=live.guild_id)
             now = self.kit.now()
             async with self.kit.db.session() as s, s.begin():
                 await s.execute(update(Match).where(Match.id == live.id).values(

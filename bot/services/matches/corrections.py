@@ -107,7 +107,8 @@ class Corrections:
             live.plan_reminders()
             self.timing.arm(live)
             self.kit.on_turn(live)  # the computer's seat thinks again
-            image = await self.kit.render(live.game, live.state, live.names, live.hints)
+            image = await self.kit.render(live.game, live.state, live.names, live.hints,
+                                          server=live.guild_id)
             text = say.took_back(actor.id, texts.match_label(live.number, live.kind),
                                  last.ply, last.notation, live.users[last.seat], reason,
                                  self.kit.turn_line(live))
