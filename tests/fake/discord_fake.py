@@ -56,6 +56,7 @@ due on the way), as real time would pass. ``fake.asyncio.slept`` lists those wai
 from __future__ import annotations
 
 import asyncio
+import copy
 import hashlib
 import itertools
 import time
@@ -78,6 +79,7 @@ from tests.fake.discord_world import (
     GLOBAL_LIMIT,
     GUILD_ID,
     INTERACTION_TIMEOUT,
+    LOADING,
     MESSAGE_LIMIT,
     MESSAGES,
     OSCAR,
@@ -130,6 +132,11 @@ class FakeDiscord(Payloads):
         self._ids = itertools.count(700_000_000_000_000_001)
         self._token_channel: dict[str, int] = {}
         self._token_interaction: dict[str, int] = {}
+        self.messages: dict[int, dict[str, Any]] = {}
+        self.originals: dict[str, dict[str, Any]] = {}
+        # Tokens whose deferral's "thinking…" message the first follow-up has not yet
+        # replaced.
+        self.thinking: set[str] = set()
         self.acknowledged: set[str] = set()  # interaction tokens given their response
         self.departed: set[int] = set()  # people who left: options resolve them as users only
         # The bot's permissions per channel (every one where not said), less ``deny``.
@@ -345,7 +352,7 @@ class FakeDiscord(Payloads):
             self.calls.append(call)
         arrived = time.perf_counter()
         status, data, headers = self._serve(req)
-        call.status, call.response = status, data
+        call.status, call.response = status, copy.deepcopy(data)
         if self.observe is not None:
             self.observe(call, arrived)
         return Response(method, req.url, status, data, headers)
@@ -477,11 +484,25 @@ class FakeDiscord(Payloads):
             answer = self._callback(params, body, req.files)
             self.acknowledged.add(params["webhook_token"])
             return answer
-        if key in (("POST", "/webhooks/{webhook_id}/{webhook_token}"),
-                   ("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/@original")):
-            return self.message_payload(self._token_channel[params["webhook_token"]], body,
-                                        req.files)
+        token = params.get("webhook_token", "")
+        if key == ("POST", "/webhooks/{webhook_id}/{webhook_token}"):
+            if token in self.thinking:
+                # Discord: the first follow-up after a deferral edits the "thinking…"
+                # message and returns it (its id and timestamp are the deferral's).
+                self.thinking.discard(token)
+                return self.edit_message(self.originals[token], body, req.files)
+            return self.message_payload(self._token_channel[token], body, req.files)
+        if key == ("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/@original"):
+            if token not in self.originals:
+                raise Failure(404, 10008)
+            self.thinking.discard(token)
+            return self.edit_message(self.originals[token], body, req.files)
         if key == ("DELETE", "/webhooks/{webhook_id}/{webhook_token}/messages/@original"):
+            original = self.originals.pop(token, None)
+            if original is None:
+                raise Failure(404, 10008)
+            self.thinking.discard(token)
+            self.messages.pop(int(original["id"]), None)
             return None
         self.unexpected.append(f"{req.method} {req.url}")
         raise AssertionError(f"the fake does not know {req.method} {req.path}")
@@ -497,7 +518,11 @@ class FakeDiscord(Payloads):
             "response_message_ephemeral": bool(flags & EPHEMERAL)}}
         if kind in (4, 5):
             channel = self._token_channel[params["webhook_token"]]
+            if kind == 5:
+                data = {**data, "flags": flags | LOADING}
+                self.thinking.add(params["webhook_token"])
             message = self.message_payload(channel, data, files)
+            self.originals[params["webhook_token"]] = message
             answer["interaction"]["response_message_id"] = message["id"]
             answer["resource"] = {"type": kind, "message": message}
         else:

@@ -16,11 +16,14 @@ from tests.fake.discord_world import (
     CHANNEL_ID,
     EVERYONE_PERMS,
     GUILD_ID,
+    LOADING,
     OWNER_ID,
     PLAYER_ROLE_ID,
     TIMESTAMP,
     Person,
     Server,
+    iso_time,
+    snowflake_time,
     user_payload,
 )
 
@@ -35,6 +38,14 @@ class Payloads:
     deleted: set[int]
     _token_channel: dict[str, int]
     _token_interaction: dict[str, int]
+    # Every message the fake made or was told of, by id (what a reply may refer to).
+    messages: dict[int, dict[str, Any]]
+    # Per interaction token, its original response: the message a callback made (the
+    # "thinking…" one of a deferral), or the message a component is on.
+    originals: dict[str, dict[str, Any]]
+
+    def now(self) -> float:
+        raise NotImplementedError
 
     def snowflake(self, ago: float = 0.0) -> int:
         raise NotImplementedError
@@ -48,10 +59,11 @@ class Payloads:
                         files: Sequence[tuple[str, bytes]] = (),
                         author: dict[str, Any] | None = None) -> dict[str, Any]:
         body = body or {}
+        made = self.snowflake()
         message: dict[str, Any] = {
-            "id": str(self.snowflake()), "channel_id": str(channel_id),
+            "id": str(made), "channel_id": str(channel_id),
             "author": author or user_payload(BOT_ID, "garnet", bot=True),
-            "content": body.get("content") or "", "timestamp": TIMESTAMP,
+            "content": body.get("content") or "", "timestamp": snowflake_time(made),
             "edited_timestamp": None, "tts": False, "mention_everyone": False,
             "mentions": [], "mention_roles": [], "embeds": [], "pinned": False,
             "type": 19 if body.get("message_reference") else 0,
@@ -64,6 +76,27 @@ class Payloads:
         }
         if body.get("message_reference"):
             message["message_reference"] = body["message_reference"]
+        self.messages[made] = message
+        return message
+
+    def edit_message(self, message: dict[str, Any], body: dict[str, Any] | None,
+                     files: Sequence[tuple[str, bytes]] = ()) -> dict[str, Any]:
+        """``message`` edited as ``body`` says: same id and ``timestamp`` (its
+        creation), ``edited_timestamp`` now; a loading message loses its flag."""
+        body = body or {}
+        if "content" in body:
+            message["content"] = body["content"] or ""
+        if "components" in body:
+            message["components"] = body["components"] or []
+        if files or "attachments" in body:
+            kept = {str(a.get("id")) for a in body.get("attachments") or []}
+            message["attachments"] = [a for a in message["attachments"] if a["id"] in kept] + [
+                {"id": str(self.snowflake()), "filename": name, "size": len(data),
+                 "url": f"https://cdn.example/{name}",
+                 "proxy_url": f"https://cdn.example/{name}",
+                 "content_type": "image/png"} for name, data in files]
+        message["flags"] = int(message.get("flags") or 0) & ~LOADING
+        message["edited_timestamp"] = iso_time(self.now())
         return message
 
     def guild_of(self, channel_id: int) -> int:
@@ -227,6 +260,8 @@ class Payloads:
         payload = self._interaction(3, person, {"custom_id": custom_id, "component_type": 2},
                                     int(message["channel_id"]), ago)
         payload["message"] = message
+        # A component's interaction's original response is the message it is on.
+        self.originals[payload["token"]] = self.messages.get(int(message["id"]), message)
         return payload
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -26,9 +27,12 @@ HOST_ROLE2_ID = 500_000_000_000_000_003
 EVERYONE_PERMS = discord.Permissions(view_channel=True, send_messages=True,
                                      read_message_history=True, use_application_commands=True)
 EPHEMERAL = 64
+LOADING = 128  # a deferred response's "thinking…" message
 
 MESSAGES = "/channels/{channel_id}/messages"
 CALLBACK = "/interactions/{webhook_id}/{webhook_token}/callback"
+FOLLOWUP = "/webhooks/{webhook_id}/{webhook_token}"
+ORIGINAL = "/webhooks/{webhook_id}/{webhook_token}/messages/@original"
 # Discord's rate limits as the fake applies them: (requests, per seconds).
 MESSAGE_LIMIT = (5, 5.0)  # posting messages, per channel
 ROUTE_LIMIT = (50, 1.0)  # any other route, per major parameter
@@ -113,7 +117,12 @@ class Call:
 
     @property
     def ephemeral(self) -> bool:
-        return bool(int(self.message.get("flags") or 0) & EPHEMERAL)
+        """Sent to the asker only: said by the message (an edit keeps the flags of the
+        message it edits, such as the deferral's)."""
+        flags = int(self.message.get("flags") or 0)
+        if self.method == "PATCH" and self.ok and isinstance(self.response, dict):
+            flags |= int(self.response.get("flags") or 0)
+        return bool(flags & EPHEMERAL)
 
     @property
     def buttons(self) -> list[dict[str, Any]]:
@@ -128,6 +137,16 @@ class Call:
         files = f" files={[name for name, _ in self.files]}" if self.files else ""
         status = "" if self.ok else f" -> {self.status}"
         return f"<{self.method} {self.url} {self.content[:60]!r}{files}{status}>"
+
+
+def iso_time(seconds: float) -> str:
+    """An instant (epoch seconds) as Discord writes timestamps (ISO 8601)."""
+    return datetime.fromtimestamp(seconds, UTC).isoformat(timespec="microseconds")
+
+
+def snowflake_time(snowflake: int) -> str:
+    """A snowflake's creation time as Discord writes timestamps."""
+    return iso_time(((snowflake >> 22) + discord.utils.DISCORD_EPOCH) / 1000)
 
 
 def user_payload(user_id: int, name: str, bot: bool = False) -> dict[str, Any]:

@@ -44,14 +44,24 @@ def mentions_of(post: Post) -> discord.AllowedMentions:
 Posted = Callable[[TurnStart, float], Awaitable[None]]
 
 
+def out_at(sent: Any) -> datetime:
+    """When Discord put out the message it returned: when it was last edited (an edit,
+    such as the answer that replaces a deferral's "thinking…" message, keeps the id and
+    so the creation time of the message it edits), else when it was made (its
+    snowflake); without either, now (the answer just came back)."""
+    for name in ("edited_at", "created_at"):
+        at = getattr(sent, name, None)
+        if isinstance(at, datetime):
+            return at
+    return discord.utils.utcnow()
+
+
 async def _report(posted: Posted | None, post: Post, sent: Any) -> None:
-    """A board that starts a turn is out: say when, by the message's own timestamp
-    (Discord's, from its snowflake), else by the time now."""
+    """A board that starts a turn is out: say when, by Discord's own time for the
+    message that carries it (``out_at``)."""
     if posted is None or post.turn is None:
         return
-    at = getattr(sent, "created_at", None)
-    if not isinstance(at, datetime):
-        at = discord.utils.utcnow()
+    at = out_at(sent)
     try:
         await posted(post.turn, at.timestamp())
     except Exception:  # the turn then starts at the end of its wait: logged there too
@@ -208,6 +218,20 @@ async def _send_initial(interaction: discord.Interaction, post: Post, ephemeral:
     await _report(posted, post, getattr(sent, "resource", None))
 
 
+async def _edit_original(interaction: discord.Interaction, post: Post,
+                         posted: Posted | None) -> None:
+    """The first answer of a deferred interaction: it replaces the "thinking…" message
+    by editing the original response (what Discord documents; a first follow-up would
+    edit it too, but that behaviour is deprecated). The board is out at the edit's time,
+    never the deferral's."""
+    sent = await resending(
+        lambda: interaction.edit_original_response(
+            content=_text(post), attachments=_files(post), view=_view(post),
+            allowed_mentions=mentions_of(post)),
+        f"interaction {interaction.id}")
+    await _report(posted, post, sent)
+
+
 async def _follow_up(interaction: discord.Interaction, post: Post, ephemeral: bool,
                      posted: Posted | None) -> None:
     sent = await interaction.followup.send(
@@ -231,8 +255,8 @@ async def respond(interaction: discord.Interaction, response: Response, defer: D
         if defer is Defer.NO:
             await _send_initial(interaction, post, target == EPHEMERAL, posted)
         else:
-            # The first follow-up takes the place of the "thinking…" message.
-            await _follow_up(interaction, post, target == EPHEMERAL, posted)
+            # The first answer takes the place of the "thinking…" message.
+            await _edit_original(interaction, post, posted)
     elif defer in (Defer.PUBLIC, Defer.PRIVATE):
         # Nothing fits the deferred message's visibility: drop it, then follow up freely.
         await interaction.delete_original_response()
