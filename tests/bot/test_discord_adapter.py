@@ -148,7 +148,9 @@ async def test_login_syncs_every_console_command_to_the_test_server(world: World
     assert set(commands) == {c.name.split()[0] for c in COMMANDS}
     for command in commands.values():
         assert command["description"]
-        assert command["contexts"] == [0]  # servers only
+        # A server's commands work in that server only: ``contexts`` is for global
+        # commands (the snapshot holds it: [0], servers only).
+        assert "contexts" not in command and "dm_permission" not in command
         assert all(o["description"] for o in command.get("options", []))
     options = {o["name"]: o for o in commands["challenge"]["options"]}
     assert options["opponent"]["type"] == 6 and options["opponent"]["required"]

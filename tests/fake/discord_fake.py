@@ -373,7 +373,10 @@ class FakeDiscord(Payloads):
             if isinstance(failure, _Limited):
                 headers.update(failure.headers)
                 return 429, failure.body, headers
-            return failure.status, {"code": failure.code, "message": failure.message}, headers
+            error: dict[str, Any] = {"code": failure.code, "message": failure.message}
+            if failure.errors:
+                error["errors"] = failure.errors
+            return failure.status, error, headers
         return (200 if data is not None else 204), data, self._limit_headers(window, bucket, now)
 
     def _bucket(self, req: Request) -> tuple[Window, str]:
@@ -440,10 +443,32 @@ class FakeDiscord(Payloads):
             send = "send_messages_in_threads" if meta is not None else "send_messages"
             if not getattr(perms, send) or (req.files and not perms.attach_files):
                 raise Failure(403, 50013)
+            reference = (req.body or {}).get("message_reference")
+            if reference is not None:
+                self._check_reply(reference, perms)
             if meta is not None and meta["archived"]:
                 meta["archived"] = False  # a post unarchives a thread
         if req.path.endswith("/threads") and not perms.create_public_threads:
             raise Failure(403, 50013)
+
+    def _check_reply(self, reference: dict[str, Any], perms: discord.Permissions) -> None:
+        """A reply needs Read Message History, and its message: if that is gone, the
+        post fails unless ``fail_if_not_exists`` is false (then it is a plain post)."""
+        if not perms.read_message_history:
+            raise Failure(403, 50013)
+        if int(reference["message_id"]) in self.messages:
+            return
+        if reference.get("fail_if_not_exists", True):
+            raise Failure(400, 50035, "Invalid Form Body", errors={"message_reference": {
+                "_errors": [{"code": "REPLIES_UNKNOWN_MESSAGE",
+                             "message": "Unknown message"}]}})
+        reference["gone"] = True
+
+    def delete_message(self, channel_id: int, message_id: int | str) -> None:
+        """A message deleted by its author (MESSAGE_DELETE)."""
+        self.messages.pop(int(message_id), None)
+        self._dispatch("MESSAGE_DELETE", {"id": str(message_id), "channel_id": str(channel_id),
+                                          "guild_id": str(self.guild_of(channel_id))})
 
     def _respond(self, req: Request) -> Any:
         key = (req.method, req.path)
@@ -460,6 +485,9 @@ class FakeDiscord(Payloads):
             return [{**command, "id": str(self.snowflake()), "application_id": str(APP_ID),
                      "version": "1"} for command in body]
         if key == ("POST", MESSAGES):
+            reference = (body or {}).get("message_reference") or {}
+            if reference.pop("gone", False):  # a reply to a deleted message: a plain post
+                body = {k: v for k, v in body.items() if k != "message_reference"}
             return self.message_payload(int(params["channel_id"]), body, req.files)
         if key == ("GET", "/guilds/{guild_id}/members/{member_id}"):
             # A member looked up by id (people named several at once, by mention).

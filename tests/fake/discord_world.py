@@ -51,11 +51,13 @@ ERRORS = {
 class Failure(Exception):
     """An error answer: the status and Discord's JSON error code."""
 
-    def __init__(self, status: int, code: int = 0, message: str = "") -> None:
+    def __init__(self, status: int, code: int = 0, message: str = "",
+                 errors: dict[str, Any] | None = None) -> None:
         super().__init__(status, code, message)
         self.status = status
         self.code = code
         self.message = message or ERRORS.get(code, "")
+        self.errors = errors  # Discord's field errors (50035 Invalid Form Body)
 
 
 @dataclass

@@ -114,9 +114,14 @@ def channel_for(client: discord.Client, channel_id: str) -> discord.abc.Messagea
 # ---- one message --------------------------------------------------------------------
 
 
-def _text(post: Post) -> str:
-    text = post.text or "\u200b"
+def capped(text: str) -> str:
+    """Text as a message's content: never empty, at most Discord's 2,000 characters."""
+    text = text or "\u200b"
     return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
+
+
+def _text(post: Post) -> str:
+    return capped(post.text)
 
 
 def _files(post: Post) -> Any:
@@ -180,9 +185,13 @@ async def send_post(target: discord.abc.Messageable, post: Post,
 
 
 async def reply_to(message: discord.Message, post: Post, posted: Posted | None = None) -> None:
+    """Answer a message as a reply to it; if its author deleted it meanwhile, as a
+    plain message (``fail_if_not_exists: false``, what Discord documents for that)."""
+    reference = message.to_reference(fail_if_not_exists=False)
     sent = await resending(
-        lambda: message.reply(_text(post), files=_files(post), view=_view(post),
-                              allowed_mentions=mentions_of(post), mention_author=False),
+        lambda: message.channel.send(_text(post), files=_files(post), view=_view(post),
+                                     allowed_mentions=mentions_of(post), reference=reference,
+                                     mention_author=False),
         f"channel {message.channel.id}")
     await _report(posted, post, sent)
 
@@ -299,10 +308,10 @@ async def turn_page(interaction: discord.Interaction,
     post = response.reply
     try:
         if post is None or not (shown or refusal_in_place):
-            await interaction.response.send_message(post.text if post else fault,
+            await interaction.response.send_message(capped(post.text if post else fault),
                                                     ephemeral=True)
             return
-        await interaction.response.edit_message(content=post.text,
+        await interaction.response.edit_message(content=_text(post),
                                                 view=view_for(post.buttons, post.selects))
     except discord.HTTPException:
         log.warning("could not turn the page for interaction %s", interaction.id)
