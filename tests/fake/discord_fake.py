@@ -59,7 +59,10 @@ import asyncio
 import copy
 import hashlib
 import itertools
+import os
+import sys
 import time
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -70,6 +73,7 @@ import discord.state
 import discord.webhook.async_
 
 from tests.fake.discord_payloads import Payloads
+from tests.fake.discord_spec import check_exchange
 from tests.fake.discord_world import (
     APP_ID,
     BOT_ID,
@@ -116,7 +120,16 @@ class RealTime:
 
 
 class FakeDiscord(Payloads):
-    def __init__(self, clock: Any = None, *, keep_calls: bool = True) -> None:
+    def __init__(self, clock: Any = None, *, keep_calls: bool = True,
+                 validate: bool | None = None) -> None:
+        # Every request and answer checked against Discord's API description and
+        # documented limits (``discord_spec``): on by default under pytest; what
+        # diverges fails the test at its next ``settle`` (and is in ``unexpected``).
+        if validate is None:
+            validate = "pytest" in sys.modules and os.environ.get("GARNET_DISCORD_SPEC") != "off"
+        self.validate = validate
+        self.divergent: list[str] = []
+        _fakes.add(self)
         # The people and servers it knows (the tests' two by default; ``add_server``).
         self.servers: dict[int, Server] = dict(SERVERS)
         self.people: dict[int, Person] = {p.id: p for p in (*PEOPLE, OSCAR)}
@@ -134,6 +147,7 @@ class FakeDiscord(Payloads):
         self._token_interaction: dict[str, int] = {}
         self.messages: dict[int, dict[str, Any]] = {}
         self.originals: dict[str, dict[str, Any]] = {}
+        self._token_meta: dict[str, dict[str, Any]] = {}
         # Tokens whose deferral's "thinking…" message the first follow-up has not yet
         # replaced.
         self.thinking: set[str] = set()
@@ -353,9 +367,28 @@ class FakeDiscord(Payloads):
         arrived = time.perf_counter()
         status, data, headers = self._serve(req)
         call.status, call.response = status, copy.deepcopy(data)
+        if self.validate:
+            self.diverged(check_exchange(req.method, req.path, req.body, status, data))
         if self.observe is not None:
             self.observe(call, arrived)
         return Response(method, req.url, status, data, headers)
+
+    def diverged(self, problems: list[str]) -> None:
+        """Record what diverges from Discord's description (the test then fails)."""
+        report = os.environ.get("GARNET_DISCORD_SPEC_REPORT")
+        if report:  # a file to list them in, without failing (to survey a change)
+            with open(report, "a", encoding="utf-8") as out:
+                out.writelines(f"{p}\n" for p in problems)
+            return
+        self.divergent += problems
+        self.unexpected += [f"diverges from Discord's description: {p}" for p in problems]
+
+    def check_divergences(self) -> None:
+        """Fail (AssertionError) if anything since the last check diverged."""
+        found, self.divergent = self.divergent, []
+        if found:
+            raise AssertionError("the Discord traffic diverges from Discord's API "
+                                 "description:\n  " + "\n  ".join(found))
 
     def _serve(self, req: Request) -> tuple[int, Any, dict[str, str]]:
         now = self.now()
@@ -368,6 +401,8 @@ class FakeDiscord(Payloads):
                 raise _limited(window.reset_after(now), False)
             self._check(req)
             data = self._respond(req)
+        except Created as created:  # what Discord answers 201 Created
+            return 201, created.data, self._limit_headers(window, bucket, now)
         except Failure as failure:
             headers = self._limit_headers(window, bucket, now)
             if isinstance(failure, _Limited):
@@ -475,12 +510,28 @@ class FakeDiscord(Payloads):
         params = req.params
         body = req.body
         if key == ("GET", "/users/@me"):
-            return user_payload(BOT_ID, "garnet", bot=True)
+            return {**user_payload(BOT_ID, "garnet", bot=True), "mfa_enabled": False,
+                    "locale": "en-US"}
         if key == ("GET", "/oauth2/applications/@me"):
             return {"id": str(APP_ID), "name": "garnet", "description": "", "icon": None,
+                    "type": None,
+                    "bot": user_payload(BOT_ID, "garnet", bot=True),
                     "bot_public": True, "bot_require_code_grant": False,
                     "owner": user_payload(OWNER_ID, "Owner"), "verify_key": "0" * 64,
-                    "flags": 0}
+                    "flags": 0, "team": None, "redirect_uris": [],
+                    "interactions_endpoint_url": None,
+                    "role_connections_verification_url": None, "tags": [],
+                    "approximate_guild_count": len(self.servers),
+                    "approximate_user_install_count": 0,
+                    "approximate_user_authorization_count": 0,
+                    "explicit_content_filter": 0, "flags_new": "0",
+                    "eligible_oauth2_scopes": []}
+        if key == ("GET", "/channels/{channel_id}"):
+            # A channel not in the client's cache (an archived thread, say).
+            found = self.channels.get(int(params["channel_id"]))
+            if found is None:
+                raise Failure(404, 10003)
+            return found
         if req.method == "PUT" and req.path.startswith("/applications/"):
             return [{**command, "id": str(self.snowflake()), "application_id": str(APP_ID),
                      "version": "1"} for command in body]
@@ -502,7 +553,7 @@ class FakeDiscord(Payloads):
             thread = self.thread_payload(int(params["channel_id"]), body["name"])
             self.channels[int(thread["id"])] = thread
             self._dispatch("THREAD_CREATE", {**thread, "newly_created": True})
-            return thread
+            raise Created(thread)
         if key == ("PATCH", "/channels/{channel_id}"):
             channel = self.channels[int(params["channel_id"])]
             if "thread_metadata" in channel and "archived" in body:
@@ -519,7 +570,8 @@ class FakeDiscord(Payloads):
                 # message and returns it (its id and timestamp are the deferral's).
                 self.thinking.discard(token)
                 return self.edit_message(self.originals[token], body, req.files)
-            return self.message_payload(self._token_channel[token], body, req.files)
+            return self.message_payload(self._token_channel[token], body, req.files,
+                                        interaction=self._token_meta.get(token))
         if key == ("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/@original"):
             if token not in self.originals:
                 raise Failure(404, 10008)
@@ -540,22 +592,35 @@ class FakeDiscord(Payloads):
         kind = int(body["type"])
         data = body.get("data") or {}
         flags = int(data.get("flags") or 0)
+        token = params["webhook_token"]
+        made = self._token_meta.get(token, {})
         answer: dict[str, Any] = {"interaction": {
-            "id": str(params["webhook_id"]), "type": 2,
-            "response_message_loading": kind == 5,
-            "response_message_ephemeral": bool(flags & EPHEMERAL)}}
+            "id": str(params["webhook_id"]), "type": made.get("type", 2)}}
         if kind in (4, 5):
-            channel = self._token_channel[params["webhook_token"]]
+            channel = self._token_channel[token]
             if kind == 5:
                 data = {**data, "flags": flags | LOADING}
-                self.thinking.add(params["webhook_token"])
-            message = self.message_payload(channel, data, files)
-            self.originals[params["webhook_token"]] = message
+                self.thinking.add(token)
+            message = self.message_payload(channel, data, files, interaction=made)
+            self.originals[token] = message
+            answer["interaction"].update(
+                response_message_id=message["id"], response_message_loading=kind == 5,
+                response_message_ephemeral=bool(flags & EPHEMERAL))
+            if kind == 4:  # the description has a resource for 4 and 7 only
+                answer["resource"] = {"type": kind, "message": message}
+        elif kind == 7 and token in self.originals:
+            message = self.edit_message(self.originals[token], data, files)
             answer["interaction"]["response_message_id"] = message["id"]
             answer["resource"] = {"type": kind, "message": message}
-        else:
-            answer["resource"] = {"type": kind}
         return answer
+
+
+class Created(Exception):  # an answer, not an error
+    """An answer with status 201 (Discord's for a thread it made)."""
+
+    def __init__(self, data: Any) -> None:
+        super().__init__()
+        self.data = data
 
 
 def _created(snowflake: int) -> float:
@@ -564,14 +629,22 @@ def _created(snowflake: int) -> float:
 
 
 async def settle(baseline: set[asyncio.Task[Any]]) -> None:
-    """Wait until every task the bot started (event handlers, command invocations) is done."""
+    """Wait until every task the bot started (event handlers, command invocations) is
+    done; then fail if any request or answer meanwhile diverged from Discord's API
+    description (``FakeDiscord.validate``)."""
     me = asyncio.current_task()
     while True:
         pending = [t for t in asyncio.all_tasks() if t is not me and t not in baseline
                    and not t.done() and not _view_timeout(t)]
         if not pending:
-            return
+            break
         await asyncio.wait(pending, timeout=10)
+    for fake in list(_fakes):
+        fake.check_divergences()
+
+
+# The fakes alive, whose divergences ``settle`` reports.
+_fakes: weakref.WeakSet[FakeDiscord] = weakref.WeakSet()
 
 
 def _view_timeout(task: asyncio.Task[Any]) -> bool:

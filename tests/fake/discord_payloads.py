@@ -28,6 +28,23 @@ from tests.fake.discord_world import (
 )
 
 
+def components_of(sent: Any) -> list[dict[str, Any]]:
+    """A message's components as Discord returns them: each numbered (``id``, in
+    order, where the sender gave none), without the request-only ``required``."""
+    numbered = 0
+
+    def made(component: dict[str, Any]) -> dict[str, Any]:
+        nonlocal numbered
+        numbered += 1
+        out = {k: v for k, v in component.items() if k not in ("required", "components")}
+        out.setdefault("id", numbered)
+        if "components" in component:
+            out["components"] = [made(c) for c in component["components"]]
+        return out
+
+    return [made(row) for row in sent or []]
+
+
 class Payloads:
     """Mixed into ``FakeDiscord``, which provides what is declared here."""
 
@@ -43,6 +60,8 @@ class Payloads:
     # Per interaction token, its original response: the message a callback made (the
     # "thinking…" one of a deferral), or the message a component is on.
     originals: dict[str, dict[str, Any]]
+    # Per interaction token, the interaction's ``interaction_metadata`` (its messages').
+    _token_meta: dict[str, dict[str, Any]]
 
     def now(self) -> float:
         raise NotImplementedError
@@ -57,7 +76,10 @@ class Payloads:
 
     def message_payload(self, channel_id: int, body: dict[str, Any] | None,
                         files: Sequence[tuple[str, bytes]] = (),
-                        author: dict[str, Any] | None = None) -> dict[str, Any]:
+                        author: dict[str, Any] | None = None,
+                        interaction: dict[str, Any] | None = None) -> dict[str, Any]:
+        """A message as Discord returns it; ``interaction``: an interaction's (its
+        answer or a follow-up), which Discord marks as the application's webhook's."""
         body = body or {}
         made = self.snowflake()
         message: dict[str, Any] = {
@@ -68,14 +90,20 @@ class Payloads:
             "mentions": [], "mention_roles": [], "embeds": [], "pinned": False,
             "type": 19 if body.get("message_reference") else 0,
             "flags": int(body.get("flags") or 0),
-            "components": body.get("components") or [],
+            "components": components_of(body.get("components")),
             "attachments": [
                 {"id": str(self.snowflake()), "filename": name, "size": len(data),
                  "url": f"https://cdn.example/{name}", "proxy_url": f"https://cdn.example/{name}",
                  "content_type": "image/png"} for name, data in files],
         }
         if body.get("message_reference"):
-            message["message_reference"] = body["message_reference"]
+            reference = body["message_reference"]
+            message["message_reference"] = {
+                "type": 0, **{k: str(reference[k]) for k in ("message_id", "channel_id",
+                                                            "guild_id") if k in reference}}
+        if interaction:
+            message.update(webhook_id=str(APP_ID), application_id=str(APP_ID),
+                           interaction_metadata=interaction)
         self.messages[made] = message
         return message
 
@@ -87,7 +115,7 @@ class Payloads:
         if "content" in body:
             message["content"] = body["content"] or ""
         if "components" in body:
-            message["components"] = body["components"] or []
+            message["components"] = components_of(body["components"])
         if files or "attachments" in body:
             kept = {str(a.get("id")) for a in body.get("attachments") or []}
             message["attachments"] = [a for a in message["attachments"] if a["id"] in kept] + [
@@ -119,7 +147,7 @@ class Payloads:
         return {"id": str(self.snowflake()), "type": 11, "guild_id": str(self.guild_of(parent)),
                 "parent_id": str(parent), "name": name, "owner_id": str(BOT_ID),
                 "last_message_id": None, "rate_limit_per_user": 0, "message_count": 0,
-                "member_count": 1, "flags": 0,
+                "member_count": 1, "flags": 0, "total_message_sent": 0,
                 "thread_metadata": {"archived": False, "auto_archive_duration": 1440,
                                     "archive_timestamp": TIMESTAMP, "locked": False}}
 
@@ -146,7 +174,8 @@ class Payloads:
                  "permissions": str(EVERYONE_PERMS.value)},
                 {**role, "id": str(server.host_role), "name": "Host", "position": 2,
                  "permissions": "0"},
-                {**role, "id": str(PLAYER_ROLE_ID + 10 * (guild_id - GUILD_ID)), "name": "Players",
+                {**role, "id": str(PLAYER_ROLE_ID + 10 * abs(guild_id - GUILD_ID)),
+                 "name": "Players",
                  "position": 1, "permissions": "0"},
             ],
             "channels": [c for i, c in self.channels.items() if i not in self.deleted
@@ -181,6 +210,9 @@ class Payloads:
         self._token_channel[token] = channel_id
         self._token_interaction[token] = interaction
         guild = self.guild_of(channel_id)
+        self._token_meta[token] = {
+            "id": str(interaction), "type": kind, "user": person.user(),
+            "authorizing_integration_owners": {"0": str(guild)}}
         member = self.member_of(person, guild)
         member["permissions"] = str(EVERYONE_PERMS.value)
         return {
@@ -260,6 +292,7 @@ class Payloads:
         payload = self._interaction(3, person, {"custom_id": custom_id, "component_type": 2},
                                     int(message["channel_id"]), ago)
         payload["message"] = message
+        self._token_meta[payload["token"]]["interacted_message_id"] = str(message["id"])
         # A component's interaction's original response is the message it is on.
         self.originals[payload["token"]] = self.messages.get(int(message["id"]), message)
         return payload

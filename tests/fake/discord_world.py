@@ -153,7 +153,8 @@ def snowflake_time(snowflake: int) -> str:
 
 def user_payload(user_id: int, name: str, bot: bool = False) -> dict[str, Any]:
     return {"id": str(user_id), "username": name.lower(), "global_name": name,
-            "discriminator": "0", "avatar": None, "bot": bot, "public_flags": 0}
+            "discriminator": "0", "avatar": None, "bot": bot, "public_flags": 0, "flags": 0,
+            "primary_guild": None}
 
 
 @dataclass(frozen=True)
@@ -169,7 +170,7 @@ class Person:
                nick: str | None = None) -> dict[str, Any]:
         data: dict[str, Any] = {
             "roles": [str(r) for r in (self.roles if roles is None else roles)],
-            "nick": nick, "avatar": None,
+            "nick": nick, "avatar": None, "banner": None,
             "joined_at": TIMESTAMP, "premium_since": None, "deaf": False, "mute": False,
             "flags": 0, "pending": False, "communication_disabled_until": None,
         }
@@ -212,7 +213,8 @@ class _Limited(Failure):
 
     def __init__(self, retry_after: float, is_global: bool) -> None:
         super().__init__(429, 0, "You are being rate limited.")
-        self.body = {"message": self.message, "retry_after": retry_after, "global": is_global}
+        self.body = {"message": self.message, "retry_after": retry_after,
+                     "global": is_global, "code": 0}
         self.headers = {"Retry-After": str(math.ceil(retry_after)),
                         "X-RateLimit-Scope": "global" if is_global else "user"}
         if is_global:
