@@ -100,3 +100,16 @@ def _route(method: str, path: str, **params: Any) -> Any:
     from discord.http import Route
 
     return Route(method, path, **params)
+
+
+async def test_a_gateway_event_against_discord_api_types_fails_the_test(world: World) -> None:
+    """The events the fake makes are checked, in one batch, when the test's fixture
+    reads ``unexpected`` (here, at once)."""
+    world.fake.saw("MESSAGE_DELETE", {"id": "1", "guild_id": "2"})
+    world.fake.saw("MESSAGE_DELETE", {"id": "2", "channel_id": "2", "extra": 3})
+    found = world.fake.unexpected
+    assert any("gateway MESSAGE_DELETE (GatewayMessageDeleteDispatchData): Property "
+               "'channel_id' is missing" in p for p in found), found
+    assert any("'\"extra\"' does not exist" in p for p in found), found
+    found.clear()
+    world.fake.divergent.clear()

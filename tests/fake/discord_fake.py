@@ -73,7 +73,7 @@ import discord.state
 import discord.webhook.async_
 
 from tests.fake.discord_payloads import Payloads
-from tests.fake.discord_spec import check_exchange
+from tests.fake.discord_spec import check_events, check_exchange
 from tests.fake.discord_world import (
     APP_ID,
     BOT_ID,
@@ -125,6 +125,8 @@ class FakeDiscord(Payloads):
         # Every request and answer checked against Discord's API description and
         # documented limits (``discord_spec``): on by default under pytest; what
         # diverges fails the test at its next ``settle`` (and is in ``unexpected``).
+        # The gateway events it makes are checked against discord-api-types in one
+        # batch when ``unexpected`` is read (what the tests' fixtures assert empty).
         if validate is None:
             validate = "pytest" in sys.modules and os.environ.get("GARNET_DISCORD_SPEC") != "off"
         self.validate = validate
@@ -141,7 +143,8 @@ class FakeDiscord(Payloads):
         # the message or interaction was made (discord.py reads created_at from them).
         self.clock = clock
         self.calls: list[Call] = []
-        self.unexpected: list[str] = []
+        self._unexpected: list[str] = []
+        self.events: list[tuple[str, Any]] = []  # made, not yet checked: (name, d)
         self._ids = itertools.count(700_000_000_000_000_001)
         self._token_channel: dict[str, int] = {}
         self._token_interaction: dict[str, int] = {}
@@ -311,6 +314,7 @@ class FakeDiscord(Payloads):
 
     def _dispatch(self, event: str, data: dict[str, Any]) -> None:
         """A gateway event through the attached client's own parser (if any)."""
+        self.saw(event, data)
         if self.client is None:
             return
         if isinstance(self.client, discord.AutoShardedClient):
@@ -348,8 +352,7 @@ class FakeDiscord(Payloads):
                 "guilds": [{"id": str(g), "unavailable": True} for g in mine],
                 "session_id": f"session-{next(self._sessions)}",
                 "resume_gateway_url": "wss://gateway.discord.gg",
-                "application": {"id": str(APP_ID), "flags": 0},
-                "private_channels": [], "relationships": []}
+                "application": {"id": str(APP_ID), "flags": 0, "flags_new": "0"}}
             if sharded:
                 ready["shard"] = [shard, count]
             self._dispatch("READY", ready)
@@ -381,7 +384,26 @@ class FakeDiscord(Payloads):
                 out.writelines(f"{p}\n" for p in problems)
             return
         self.divergent += problems
-        self.unexpected += [f"diverges from Discord's description: {p}" for p in problems]
+        self._unexpected += [f"diverges from Discord's description: {p}" for p in problems]
+
+    @property
+    def unexpected(self) -> list[str]:
+        """Requests the fake does not know, and what diverged from Discord's description
+        (the gateway events made since the last look are checked now)."""
+        if self.validate and self.events:
+            events, self.events = self.events, []
+            self.diverged(check_events(events))
+        return self._unexpected
+
+    def saw(self, event: str, data: dict[str, Any]) -> None:
+        """A gateway event the fake made, as it is now (discord.py's parsers change
+        what they get); checked when ``unexpected`` is read. An event of the same name
+        and id made again (a press turned into a menu's choice) replaces it."""
+        if not self.validate:
+            return
+        self.events = [(name, d) for name, d in self.events
+                       if not (name == event and "id" in d and d["id"] == data.get("id"))]
+        self.events.append((event, copy.deepcopy(data)))
 
     def check_divergences(self) -> None:
         """Fail (AssertionError) if anything since the last check diverged."""
@@ -584,7 +606,7 @@ class FakeDiscord(Payloads):
             self.thinking.discard(token)
             self.messages.pop(int(original["id"]), None)
             return None
-        self.unexpected.append(f"{req.method} {req.url}")
+        self._unexpected.append(f"{req.method} {req.url}")
         raise AssertionError(f"the fake does not know {req.method} {req.path}")
 
     def _callback(self, params: dict[str, Any], body: dict[str, Any],

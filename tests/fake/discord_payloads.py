@@ -72,6 +72,9 @@ class Payloads:
     def permissions(self, channel_id: int) -> discord.Permissions:
         raise NotImplementedError
 
+    def saw(self, event: str, data: dict[str, Any]) -> None:
+        raise NotImplementedError
+
     # ---- payloads -----------------------------------------------------------------
 
     def message_payload(self, channel_id: int, body: dict[str, Any] | None,
@@ -154,7 +157,9 @@ class Payloads:
     def guild_payload(self, guild_id: int = GUILD_ID) -> dict[str, Any]:
         server = self.servers[guild_id]
         people = [p for p in self.people.values() if p.id in server.members]
-        role = {"color": 0, "hoist": False, "icon": None, "unicode_emoji": None,
+        role = {"color": 0, "colors": {"primary_color": 0, "secondary_color": None,
+                                       "tertiary_color": None},
+                "hoist": False, "icon": None, "unicode_emoji": None,
                 "managed": False, "mentionable": False, "flags": 0}
         return {
             "id": str(guild_id), "name": server.name, "icon": None, "splash": None,
@@ -164,7 +169,8 @@ class Payloads:
             "application_id": None, "system_channel_id": None, "system_channel_flags": 0,
             "rules_channel_id": None, "vanity_url_code": None, "description": None,
             "banner": None, "premium_tier": 0, "preferred_locale": "en-US",
-            "public_updates_channel_id": None, "nsfw_level": 0,
+            "public_updates_channel_id": None, "nsfw_level": 0, "hub_type": None,
+            "safety_alerts_channel_id": None, "incidents_data": None,
             "premium_progress_bar_enabled": False, "emojis": [], "stickers": [],
             "unavailable": False, "member_count": len(people) + 1, "large": False,
             "joined_at": TIMESTAMP, "voice_states": [], "presences": [],
@@ -200,6 +206,7 @@ class Payloads:
         guild = self.guild_of(channel_id)
         data["guild_id"] = str(guild)
         data["member"] = self.member_of(author, guild, with_user=False)
+        self.saw("MESSAGE_CREATE", data)
         return data
 
     def _interaction(self, kind: int, person: Person, data: dict[str, Any],
@@ -215,7 +222,7 @@ class Payloads:
             "authorizing_integration_owners": {"0": str(guild)}}
         member = self.member_of(person, guild)
         member["permissions"] = str(EVERYONE_PERMS.value)
-        return {
+        made = {
             "id": str(interaction), "application_id": str(APP_ID), "type": kind,
             "token": token, "version": 1, "guild_id": str(guild),
             "channel_id": str(channel_id), "channel": self.channels[channel_id],
@@ -224,6 +231,8 @@ class Payloads:
             "authorizing_integration_owners": {"0": str(guild)}, "context": 0,
             "attachment_size_limit": 10_485_760, "data": data,
         }
+        self.saw("INTERACTION_CREATE", made)  # again by ``press``, once complete
+        return made
 
     def slash(self, tree: app_commands.CommandTree[Any], person: Person, name: str,
               channel_id: int = CHANNEL_ID, focused: str | None = None, ago: float = 0.0,
@@ -258,8 +267,11 @@ class Payloads:
                 assert isinstance(value, Person)
                 resolved.setdefault("users", {})[str(value.id)] = value.user()
                 if value.id not in self.departed:
-                    resolved.setdefault("members", {})[str(value.id)] = self.member_of(
-                        value, guild, with_user=False)
+                    # A resolved member: partial (no user, deaf, mute), with permissions.
+                    member = {k: v for k, v in self.member_of(value, guild, with_user=False)
+                              .items() if k not in ("deaf", "mute")}
+                    member["permissions"] = str(EVERYONE_PERMS.value)
+                    resolved.setdefault("members", {})[str(value.id)] = member
                 value = str(value.id)
             elif kind is discord.AppCommandOptionType.role:
                 resolved.setdefault("roles", {})[str(value)] = next(
@@ -293,6 +305,7 @@ class Payloads:
                                     int(message["channel_id"]), ago)
         payload["message"] = message
         self._token_meta[payload["token"]]["interacted_message_id"] = str(message["id"])
+        self.saw("INTERACTION_CREATE", payload)
         # A component's interaction's original response is the message it is on.
         self.originals[payload["token"]] = self.messages.get(int(message["id"]), message)
         return payload

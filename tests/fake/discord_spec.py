@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).parent / "spec"
-PINNED = ("package.json", "package-lock.json", "check.mjs")
+PINNED = ("package.json", "package-lock.json", "check.mjs", "types.mjs")
 
 
 class SpecUnavailable(RuntimeError):
@@ -227,6 +227,31 @@ def _documented(issue: dict[str, Any], body: Any) -> bool:
     except ValueError:
         return False
     return True
+
+
+# The gateway events the fake makes, by the discord-api-types type of their ``d``.
+EVENT_TYPES = {
+    "READY": "GatewayReadyDispatchData", "GUILD_CREATE": "GatewayGuildCreateDispatchData",
+    "MESSAGE_CREATE": "GatewayMessageCreateDispatchData",
+    "MESSAGE_DELETE": "GatewayMessageDeleteDispatchData",
+    "INTERACTION_CREATE": "GatewayInteractionCreateDispatchData",
+    "CHANNEL_UPDATE": "GatewayChannelUpdateDispatchData",
+    "CHANNEL_DELETE": "GatewayChannelDeleteDispatchData",
+    "THREAD_CREATE": "GatewayThreadCreateDispatchData",
+    "THREAD_UPDATE": "GatewayThreadUpdateDispatchData",
+    "THREAD_DELETE": "GatewayThreadDeleteDispatchData",
+}
+
+
+def check_events(events: list[tuple[str, Any]]) -> list[str]:
+    """Gateway events (name, ``d``) against npm discord-api-types, in one batch."""
+    items = [(name, EVENT_TYPES[name], body) for name, body in events if name in EVENT_TYPES]
+    if not items:
+        return []
+    told = checker().ask({"types": [{"type": kind, "body": body} for _, kind, body in items]})
+    return [f"gateway {name} ({kind}): {problem}"
+            for (name, kind, _), problems in zip(items, told["found"], strict=True)
+            for problem in problems]
 
 
 def _normalised(path: str) -> str:

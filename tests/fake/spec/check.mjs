@@ -126,7 +126,10 @@ for await (const line of input) {
   let reply;
   try {
     const request = JSON.parse(line);
-    if (request.schema !== undefined) {
+    if (request.types !== undefined) {
+      const { checkTypes } = await import("./types.mjs");  // typescript: when needed
+      reply = { found: checkTypes(request.types) };
+    } else if (request.schema !== undefined) {
       const issues = check(request.schema, request.body, true);
       reply = { schema: request.schema, issues: issues ?? [], known: issues !== null };
     } else {
