@@ -18,7 +18,9 @@ from tests.bot import test_discord_adapter as adapter
 from tests.bot.discord_fake import (
     ALICE,
     BOB,
+    CHANNEL_ID,
     FOLLOWUP,
+    GUILD_ID,
     HANA,
     MESSAGES,
     ORIGINAL,
@@ -146,3 +148,37 @@ async def _choose(world: World, message: dict[str, Any], custom_id: str,
                   value: str) -> list[Call]:
     return await world._feed(lambda: world.state.parse_interaction_create(
         select_menu(world.fake, ALICE, message, custom_id, value)))
+
+
+async def test_resume_of_a_halted_match_in_an_uncached_thread(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """/resume of a match garnet paused (its board was refused) in a thread the client
+    no longer holds (as an archived one): garnet fetches the thread (GET /channels/{id},
+    which the fake answers as Discord), then the board comes with the resume, and the
+    next player's clock starts when it is out."""
+    from tests.bot.test_discord_outages import dm_in_thread
+
+    thread, first = await dm_in_thread(world)
+    await world.advance(10)
+    world.fake.deny(CHANNEL_ID, "send_messages_in_threads")
+    await world.say(first, "A down", channel_id=thread)
+    assert world.live().paused and world.live().halted is not None
+    world.fake.allow(CHANNEL_ID)
+    guild: Any = world.bot.get_guild(GUILD_ID)
+    guild._remove_thread(guild.get_thread(thread))  # no longer in the client's cache
+    assert world.bot.get_channel(thread) is None
+    used = await slowly(world, monkeypatch, REPLY, lambda: world.slash(HANA, "resume", match=1))
+    fetched = [c for c in world.fake.calls
+               if (c.method, c.path) == ("GET", "/channels/{channel_id}")]
+    assert [c.status for c in fetched] == [200]
+    assert used == pytest.approx(0.0, abs=0.5)  # what the next player used before the halt
+
+
+async def test_a_practice_reply(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The computer moves first; its move's board (a channel post once it has thought)
+    starts the player's clock when it is out."""
+    used = await slowly(world, monkeypatch, REPLY, lambda: world.slash(
+        ALICE, "practice", game="cairo", level=1, first="bot", clock=True))
+    live = world.live()
+    assert live.ply == 1 and live.users[live.to_move] == str(ALICE.id)
+    assert used == pytest.approx(0.0, abs=0.002)

@@ -222,10 +222,14 @@ class Payloads:
             "authorizing_integration_owners": {"0": str(guild)}}
         member = self.member_of(person, guild)
         member["permissions"] = str(EVERYONE_PERMS.value)
+        # The channel as an interaction carries it: partial, without its overwrites
+        # (a channel's ``permissions`` are only in the resolved data of an option).
+        partial = {k: v for k, v in self.channels[channel_id].items()
+                   if k != "permission_overwrites"}
         made = {
             "id": str(interaction), "application_id": str(APP_ID), "type": kind,
             "token": token, "version": 1, "guild_id": str(guild),
-            "channel_id": str(channel_id), "channel": self.channels[channel_id],
+            "channel_id": str(channel_id), "channel": partial,
             "member": member, "app_permissions": str(self.permissions(channel_id).value),
             "locale": "en-US", "guild_locale": "en-US", "entitlements": [],
             "authorizing_integration_owners": {"0": str(guild)}, "context": 0,

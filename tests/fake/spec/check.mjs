@@ -53,7 +53,7 @@ function routes() {
       if (m[1].trim().endsWith(";")) finish();
       continue;
     }
-    if ((m = /^        "(\d{3}|4XX)": (.*)$/.exec(line))) {
+    if ((m = /^        "(\d{3}|4XX)":\s*(.*)$/.exec(line))) {
       key = m[1]; type = m[2];
       if (m[2].trim().endsWith(";")) finish();
     }
