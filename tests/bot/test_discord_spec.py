@@ -16,6 +16,12 @@ from tests.fake.discord_spec import as_described, check_exchange, check_schema, 
 world = adapter.world
 
 
+@pytest.fixture(autouse=True)
+def checking(world: World) -> None:
+    """These tests are of the check: on even where GARNET_DISCORD_SPEC=off."""
+    world.fake.validate = True
+
+
 def _failing(world: World) -> pytest.RaisesExc[AssertionError]:
     return pytest.raises(AssertionError, match="diverges from Discord's API description")
 
