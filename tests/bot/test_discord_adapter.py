@@ -125,9 +125,10 @@ async def start_bot(fake: FakeDiscord, settings: Settings, db: Database,
 
 
 def sends(calls: list[Call]) -> list[Call]:
-    """Requests that show something to someone (not acknowledgements)."""
-    return [c for c in calls if c.callback_type not in (5, 6)
-            and not (c.method == "DELETE" or c.method == "PATCH")]
+    """Requests that show something to someone (not acknowledgements, nor edits that
+    only take buttons off; the edit that answers a deferral shows its answer)."""
+    return [c for c in calls if c.callback_type not in (5, 6) and c.method != "DELETE"
+            and not (c.method == "PATCH" and "content" not in (c.body or {}))]
 
 
 async def challenge_accepted(world: World) -> int:
@@ -147,7 +148,9 @@ async def test_login_syncs_every_console_command_to_the_test_server(world: World
     assert set(commands) == {c.name.split()[0] for c in COMMANDS}
     for command in commands.values():
         assert command["description"]
-        assert command["contexts"] == [0]  # servers only
+        # A server's commands work in that server only: ``contexts`` is for global
+        # commands (the snapshot holds it: [0], servers only).
+        assert "contexts" not in command and "dm_permission" not in command
         assert all(o["description"] for o in command.get("options", []))
     options = {o["name"]: o for o in commands["challenge"]["options"]}
     assert options["opponent"]["type"] == 6 and options["opponent"]["required"]
@@ -275,7 +278,8 @@ async def test_slash_move_answers_with_the_board_and_errors_privately(world: Wor
     calls = await world.slash(ALICE, "move", move="D left")
     assert calls[0].callback_type == 5 and not calls[0].ephemeral
     (board,) = sends(calls)  # the deferred answer becomes the board: one message
-    assert board.path == "/webhooks/{webhook_id}/{webhook_token}"
+    # It edits the "thinking…" message (the deferral's original response).
+    assert board.path == "/webhooks/{webhook_id}/{webhook_token}/messages/@original"
     assert "played **DL**" in board.content and board.files
     calls = await world.slash(BOB, "move", move="D left")
     assert calls[1].method == "DELETE"  # the public "thinking…" goes away

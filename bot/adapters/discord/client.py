@@ -19,6 +19,7 @@ from bot.adapters.discord.delivery import (
     UserError,
     actor_of,
     answer,
+    capped,
     channel_for,
     player_of,
     reply_to,
@@ -59,11 +60,11 @@ def intents(members: bool = False, message_content: bool = True) -> discord.Inte
     return wanted
 
 
-class GarnetTree(app_commands.CommandTree["GarnetBot"]):
+class GarnetTree(command_tree.DocumentedTree["GarnetBot"]):
     async def on_error(self, interaction: discord.Interaction[GarnetBot],
                        error: app_commands.AppCommandError) -> None:
         if isinstance(error, app_commands.TransformerError | app_commands.CheckFailure):
-            text = str(error)
+            text = capped(str(error))
         else:
             log.error("command %s failed", interaction.command and interaction.command.name,
                       exc_info=error)
