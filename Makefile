@@ -55,3 +55,9 @@ fonts:
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+
+# The built wheel installed in a clean environment, then a scripted DM with it, outside
+# the repository (what CI checks; the Dockerfile installs with the same steps).
+.PHONY: package
+package:
+	.ci/package

@@ -1,5 +1,5 @@
 """``python -m bot bench``: concurrent Cairo Corridor Death Matches, through the real
-Discord adapter on the real clock (README, "Running at scale" > "Benchmark").
+Discord adapter on the real clock (docs/benchmarks.md, "The load benchmark").
 
 The bot (``GarnetBot``, built by the composition root) logs in to the transport-level
 Discord fake (``tests.fake.discord_fake``, installed on real time): every board is a
@@ -203,13 +203,9 @@ class Bench:
     async def warm(self, bot: Any) -> None:
         """Start every render worker and let it draw each game once (its initializer)
         before anything is measured."""
-        pool = bot.services.matches.kit.renderer._pool
-        if pool is None:
-            return
-        loop = asyncio.get_running_loop()
-        jobs = [loop.run_in_executor(pool, time.sleep, 1.0)
-                for _ in range(self.plan.render_processes)]
-        await asyncio.gather(*jobs)
+        renderer = bot.services.matches.kit.renderer
+        if renderer.processes > 0:
+            await renderer.boards.slots.warm()
 
     def live_in(self, bot: Any, channel: int) -> Any:
         for live in bot.services.matches.live.values():

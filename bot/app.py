@@ -83,7 +83,9 @@ def host_config(settings: Settings) -> MatchConfig:
     return MatchConfig(instance=settings.instance, default_host_role=settings.host_role,
                        dm_reward=settings.dm_reward,
                        render_processes=settings.render_processes,
-                       ai_processes=1 if settings.render_processes > 0 else 0,
+                       # The computer's moves: two workers (one server never holds
+                       # both); its reviews: one more (bot.services.workers).
+                       ai_processes=2 if settings.render_processes > 0 else 0,
                        choose_within=settings.first_player_minutes * 60.0,
                        casual_idle=settings.casual_idle_hours * 3600.0,
                        shards=settings.shards, lease_seconds=float(settings.lease_seconds))

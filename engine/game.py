@@ -88,6 +88,39 @@ class OptionSpec:
     help: str
 
 
+@dataclass(frozen=True)
+class Choice:
+    """One move as a menu offers it: what the menu shows (``label``, ``description``)
+    and the move's ``notation``, which ``parse_move`` reads as that legal move."""
+
+    label: str
+    notation: str
+    description: str
+
+
+@dataclass(frozen=True)
+class ChoiceGroup:
+    """Moves offered together (Sigma Escape: the placements of one card): the group's
+    ``label`` (also what choosing it answers), a ``description``, and its choices."""
+
+    label: str
+    description: str
+    choices: tuple[Choice, ...]
+
+
+@dataclass(frozen=True)
+class ChoiceWords:
+    """How a game's menus speak of its groups and choices (Sigma Escape: of cards and
+    their placements)."""
+
+    group: str  # "card": a group, as in "choose a card"
+    choose_group: str  # "choose a card to place"
+    choice: str  # "placement": one choice, as in "3 legal placements"
+    verb: str  # "Place": a group's menu says "Place T4"
+    hint: str  # where a choice's parts are seen on the board
+    typed: str  # how to type a choice of group {group} not in a menu
+
+
 S = TypeVar("S")
 M = TypeVar("M")
 
@@ -105,6 +138,8 @@ class Game(ABC, Generic[S, M]):
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     #: one line on how to type a move, for help texts and errors
     move_help: ClassVar[str] = ""
+    #: the wording of the game's menus, for a game that offers ``choices``
+    choice_words: ClassVar[ChoiceWords | None] = None
 
     # ---- construction and serialisation -------------------------------------------
 
@@ -171,6 +206,14 @@ class Game(ABC, Generic[S, M]):
     @abstractmethod
     def notation(self, move: M) -> str:
         """The canonical text of a move ("DL", "e3h", "c5*"); parse_move reads it back."""
+
+    def choices(self, state: S) -> tuple[ChoiceGroup, ...] | None:
+        """The legal moves as menus offer them, grouped (Sigma Escape: per card in
+        hand, its placements), for the seat to move; None (the default) for a game
+        that offers no menus. Every legal move is one choice, and every choice's
+        notation reads as a legal move (the contract test); a group without choices
+        is left out."""
+        return None
 
     def last_move(self, state: S) -> str | None:
         """Canonical text of the move that led to this state, if the state knows it."""

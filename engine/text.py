@@ -32,6 +32,24 @@ _BMP_EMOJI = frozenset(
 )
 
 
+# Bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069): a name
+# is drawn as typed, never reversed over what follows it. Right-to-left scripts need none
+# of them: the layout orders Arabic and Hebrew by itself.
+_BIDI_CONTROLS = dict.fromkeys([*range(0x202A, 0x202F), *range(0x2066, 0x206A)])
+
+
+def printable(text: str) -> str:
+    """``text`` as one line the faces can lay out: each control character, line or
+    paragraph separator (CR, LF, U+0085, U+001C-U+001F, U+2028, U+2029…) becomes a
+    space, and bidirectional controls are dropped. (The layout engine refuses a line
+    holding a line break: a name with one would keep every board of its match from
+    being drawn.)"""
+    if text.isprintable():
+        return text
+    return "".join(" " if unicodedata.category(c) in ("Cc", "Zl", "Zp") else c
+                   for c in text.translate(_BIDI_CONTROLS))
+
+
 # ---- clusters and display width ----------------------------------------------------
 
 def _extends(cluster: str, char: str) -> bool:
@@ -111,7 +129,7 @@ def _face_of(cluster: str) -> str:
 def runs(text: str) -> tuple[tuple[str, str], ...]:
     """(face, text) pieces of ``text`` in order; each emoji is a piece of its own."""
     out: list[list[str]] = []
-    for cluster in clusters(text):
+    for cluster in clusters(printable(text)):
         face = _face_of(cluster)
         if out and out[-1][0] == face and face != "emoji":
             out[-1][1] += cluster
@@ -193,7 +211,7 @@ def _art(text: str, size: int, bold: bool, anchor: str, fx: float, fy: float) ->
     if len(pieces) == 1 and pieces[0][0] == "dejavu":
         # DejaVu Sans alone: exactly what ImageDraw.text draws.
         core, offset = fonts.dejavu(size, bold).getmask2(
-            text, "L", anchor=anchor, start=(fx, fy))
+            pieces[0][1], "L", anchor=anchor, start=(fx, fy))
         return TextArt(_from_core(core), None, offset)
     horizontal, vertical = anchor[0], anchor[1]
     if vertical not in "amsd":

@@ -8,6 +8,8 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any
 
+import pytest
+
 from bot.adapters.discord.client import GarnetBot
 from bot.app import build_discord_bot
 from bot.config import Settings
@@ -88,9 +90,10 @@ async def start_bot(fake: FakeDiscord, settings: Settings, db: Database,
 
 
 def sends(calls: list[Call]) -> list[Call]:
-    """Requests that show something to someone (not acknowledgements)."""
-    return [c for c in calls if c.callback_type not in (5, 6)
-            and not (c.method == "DELETE" or c.method == "PATCH")]
+    """Requests that show something to someone (not acknowledgements, nor edits that
+    only take buttons off; the edit that answers a deferral shows its answer)."""
+    return [c for c in calls if c.callback_type not in (5, 6) and c.method != "DELETE"
+            and not (c.method == "PATCH" and "content" not in (c.body or {}))]
 
 
 async def challenge_accepted(world: World) -> int:
@@ -144,3 +147,25 @@ async def finished_matches(world: World, count: int) -> None:
             await s.flush()
             s.add_all([MatchPlayer(match_id=match.id, user_id=alice, order=0, seat=0),
                        MatchPlayer(match_id=match.id, user_id=bob, order=1, seat=1)])
+
+
+def slow_uploads(world: World, monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
+    """Every message with a file takes ``seconds`` to reach Discord (a slow upload or
+    a rate-limit wait): the message is made, and timestamped, when it arrives."""
+    from discord.http import HTTPClient
+    from discord.webhook.async_ import AsyncWebhookAdapter
+
+    channel_send, webhook_send = HTTPClient.request, AsyncWebhookAdapter.request
+
+    async def channel(http: Any, route: Any, **kw: Any) -> Any:
+        if kw.get("files") or kw.get("form"):
+            await world.clock.advance(seconds)
+        return await channel_send(http, route, **kw)
+
+    async def webhook(adapter: Any, route: Any, session: Any, **kw: Any) -> Any:
+        if kw.get("files"):
+            await world.clock.advance(seconds)
+        return await webhook_send(adapter, route, session, **kw)
+
+    monkeypatch.setattr(HTTPClient, "request", channel)
+    monkeypatch.setattr(AsyncWebhookAdapter, "request", webhook)

@@ -5,6 +5,7 @@
   one switch ``TEST_DATABASE_URL`` (``tests/database.py``): SQLite by default, else
   PostgreSQL. A test that uses either is marked ``database`` (``tests/conftest.py``), so
   ``make test`` runs it on PostgreSQL too; every fixture below stands on them.
+  ``no_nested_sessions`` (every test): no task opens a session while it holds another.
 - ``services``: every service, built by the composition root (``bot.app``), started,
   on virtual time; ``bot_process``: the match service of one more bot process (a
   restart, a takeover), built the same way.
@@ -28,7 +29,7 @@ from bot.commands.spec import Services
 from bot.config import Settings
 from bot.core.clock import Clock, VirtualClock
 from bot.services.matches import Deliver, MatchConfig, Matches
-from bot.store.db import Database, open_database
+from bot.store.db import Database, Nesting, open_database
 from tests import database
 from tests.discord_bot import World, start_bot
 from tests.fake.discord_fake import FakeDiscord
@@ -65,6 +66,19 @@ def make_database(databases: database.Databases,
 def database_url(make_database: Callable[..., str]) -> str:
     """The URL of this test's own database, migrated to the newest schema."""
     return make_database()
+
+
+@pytest.fixture(autouse=True)
+def no_nested_sessions() -> Iterator[None]:
+    """Every test fails that made a task open a database session while it held another
+    (see ``bot.store.db.Nesting``: on SQLite that waits 60 s and stalls every server)."""
+    Nesting.check = True
+    Nesting.found.clear()
+    yield
+    found = list(Nesting.found)
+    Nesting.found.clear()
+    assert not found, (f"{len(found)} database session(s) opened while the same task held "
+                       f"another; the first:\n{found[0]}")
 
 
 # ---- the services ------------------------------------------------------------------------

@@ -1,16 +1,13 @@
 """The shape of the code: layers (see pyproject's import-linter contracts, run by
-``make test``), no import cycles, modules of a readable length, and a README whose
-command tables say what the commands declare."""
+``make test``), no import cycles and modules of a readable length. The documentation
+is checked against the commands by ``tests/test_docs.py``."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import grimp
 import pytest
-
-from bot.commands import COMMANDS, GROUPS
 
 ROOT = Path(__file__).resolve().parents[1]
 MAX_LINES = 600  # aim for 350
@@ -52,32 +49,3 @@ def test_modules_of_bot_stay_readable() -> None:
     long = {str(p.relative_to(ROOT)): n for p in (ROOT / "bot").rglob("*.py")
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
     assert not long, f"modules over {MAX_LINES} lines: {long}"
-
-
-def _readme_commands() -> list[tuple[str, set[str]]]:
-    """Each command written in the first column of the README's command tables, with
-    the options written with it."""
-    groups = {g.name for g in GROUPS}
-    found = []
-    for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines():
-        if not line.startswith("| `/"):
-            continue
-        first = line.split(" | ")[0]
-        for segment in re.findall(r"`(/[^`]+)`", first):
-            words = segment[1:].replace("\\|", "|").split()
-            name = words[0]
-            if name in groups and len(words) > 1:
-                name = f"{name} {words[1]}"
-            found.append((name, set(re.findall(r"(?:^|\s)([a-z0-9_]+):", segment))))
-    return found
-
-
-def test_readme_tables_name_the_declared_commands_and_options() -> None:
-    declared = {c.name: {o.name for o in c.options} for c in COMMANDS}
-    written = _readme_commands()
-    for name, options in written:
-        assert name in declared, f"the README names /{name}, which no command declares"
-        unknown = options - declared[name]
-        assert not unknown, f"the README gives /{name} options it does not take: {unknown}"
-    missing = set(declared) - {name for name, _ in written}
-    assert not missing, f"commands the README's tables leave out: {sorted(missing)}"

@@ -24,7 +24,7 @@ async def _replay(s: Services, c: Call) -> Response:
 
 
 async def _review(s: Services, c: Call) -> Response:
-    return await s.history.review(c.guild_id, c.options["match"])
+    return await s.history.review(c.guild_id, c.options["match"], c.actor.id)
 
 
 COMMANDS = (
@@ -40,7 +40,7 @@ COMMANDS = (
     Command("replay", "Post a finished match as an animation", _replay, (
         Option("id", Kind.INT, "The match number (#12)", required=True,
                suggest=Suggest.FINISHED_MATCHES),
-    ), reply=Reply.PUBLIC, section=SECTION, usage="id:12"),
+    ), reply=Reply.PUBLIC, section=SECTION, usage="id:12", once=True),
     Command("review", "The computer's review of a finished match: its mistakes and a plot",
             _review, (
                 Option("match", Kind.INT, "The match number (#12)", required=True,

@@ -146,7 +146,8 @@ COMMANDS = (
     Command("matches", "The server's matches being played and waiting to start: players, "
             "turn, clocks", _matches, section=SECTION),
     Command("repost", "Post the current board in the match channel (hosts)", _repost,
-            (ANY_MATCH,), audience=Audience.HOSTS, reply=Reply.PRIVATE, section=SECTION),
+            (ANY_MATCH,), audience=Audience.HOSTS, reply=Reply.PRIVATE, section=SECTION,
+            once=True),
     Command("pause", "Stop a match's clock (hosts)", _pause, (
         Option("reason", Kind.TEXT, "Why, for the players and the log", max=MAX_REASON),
         ANY_MATCH,

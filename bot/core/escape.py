@@ -5,8 +5,10 @@ are, ``@everyone`` or ``<@id>`` would ping, ``**x**``, ``# x`` or ``[x](link)`` 
 render as markdown, and a newline could forge a line of the bot's own. ``plain``
 escapes every markdown character with a backslash (Discord shows the character and
 hides the backslash; the console removes it too), breaks mentions with a zero-width
-space, and joins lines. Every sentence in ``bot.texts`` that echoes user text passes
-it through here; images and ledger notes keep the raw text and escape when shown.
+space, joins lines, and drops the bidirectional controls (U+202A-U+202E, U+2066-U+2069)
+that would show the rest of the bot's sentence reversed. Every sentence in ``bot.texts``
+that echoes user text passes it through here; images and ledger notes keep the raw
+text and escape when shown.
 """
 
 from __future__ import annotations
@@ -20,11 +22,14 @@ _PROSE = re.compile(r"([\\*_~|>#\[\]<])")
 _LIST = re.compile(r"^(\d+)([.)])")
 _ESCAPED = re.compile(r"\\([^0-9A-Za-z\s])")
 ZWSP = "\u200b"
+# Embeddings, overrides and isolates: one U+202E in a name reverses every character
+# after it on the reader's screen, the bot's own words included.
+_BIDI_CONTROLS = dict.fromkeys([*range(0x202A, 0x202F), *range(0x2066, 0x206A)])
 
 
 def plain(text: str) -> str:
     """``text`` as a literal: no mention, no markdown, one line."""
-    one_line = " ".join(text.split())
+    one_line = " ".join(text.translate(_BIDI_CONTROLS).split())
     escaped = _MARKDOWN.sub(r"\\\1", one_line)
     escaped = _LIST.sub(r"\1\\\2", escaped)
     return _MENTION.sub("@" + ZWSP + r"\1", escaped)
@@ -37,7 +42,7 @@ def plains(texts: Sequence[str]) -> list[str]:
 def defang(text: str) -> str:
     """A sentence written elsewhere (the engine's refusals) that may quote user text:
     mentions broken and links and markdown escaped, its own `code` kept."""
-    parts = text.split("`")
+    parts = text.translate(_BIDI_CONTROLS).split("`")
     # Even parts are prose, odd parts were between backticks (the engine's own code).
     return "`".join(p if i % 2 else _PROSE.sub(r"\\\1", _MENTION.sub("@" + ZWSP + r"\1", p))
                     for i, p in enumerate(parts))

@@ -9,7 +9,6 @@ so a restart, a rematch or a replay plays the same cards even after the deck is 
 
 from __future__ import annotations
 
-import asyncio
 import re
 from typing import Any
 
@@ -26,18 +25,13 @@ from bot.store.models import ServerDeck
 from bot.texts import decks as texts
 from engine.game import EngineError
 from engine.registry import get_game
-from engine.sigma.deck import Deck, deck_from_bytes, deck_from_data, shipped_deck, shipped_decks
+from engine.sigma.deck import deck_from_bytes, deck_from_data, shipped_deck, shipped_decks
+from engine.sigma.render import deck_sheet
 
 GAME = "sigma"
 MAX_DECKS = 20  # a server's own decks (autocomplete shows 25 at most, shipped ones too)
 MAX_KEY = 24  # characters of a deck's name
 KEY = re.compile(rf"[a-z0-9][a-z0-9_-]{{0,{MAX_KEY - 1}}}")
-
-
-def deck_sheet(deck: Deck) -> bytes:
-    from engine.sigma.render import deck_sheet as draw
-
-    return draw(deck)
 
 
 class Decks:
@@ -129,9 +123,12 @@ class Decks:
         async with self.db.session() as s, s.begin():
             row = await s.scalar(select(ServerDeck).where(
                 ServerDeck.guild_id == guild_id, ServerDeck.key == key))
-            if row is None:
-                raise Refusal(texts.unknown(name, await self.names(guild_id)))
-            await s.delete(row)
+            if row is not None:
+                await s.delete(row)
+        if row is None:
+            # Named after the session is given back: on SQLite the one pooled connection
+            # is held by an open session, and a second one would wait for it (60 s).
+            raise Refusal(texts.unknown(name, await self.names(guild_id)))
         return Response.say(texts.removed(key), ephemeral=False)
 
     async def listing(self, guild_id: str) -> Response:
@@ -163,6 +160,7 @@ class Decks:
             if live.game.key != GAME:
                 raise Refusal(texts.no_match_deck())
             deck, number = live.state.deck, live.number
-        image = await asyncio.to_thread(deck_sheet, deck)
+        # In the renderer's worker, in the server's turn, with a time limit.
+        image = await self.matches.renderer.sheet(deck_sheet, deck, guild_id, actor.id)
         return Response(reply=Post(texts.sheet(deck.key, deck.name, number), ephemeral=True,
                                    image=Image(image, f"deck-{deck.key}.png")))

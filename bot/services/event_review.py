@@ -2,7 +2,7 @@
 
 When a DM of such an event ends with a result, the computer reviews it exactly as
 ``/review`` does (``bot.services.review``: in the computer player's worker process,
-one at a time per server, within ``REVIEW_SECONDS``) and posts the summary and the
+in its fair queue, within ``REVIEW_SECONDS``) and posts the summary and the
 plot in the match's channel. The end of the match is not held up: the watcher only
 starts the review as a task of its own and returns; the event loop merely awaits
 the worker. The post pings nobody (the result already did). A review that fails or

@@ -12,6 +12,7 @@ import io
 import re
 from collections import Counter
 from datetime import UTC, datetime
+from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import func, select
@@ -120,8 +121,10 @@ async def _standings(s: AsyncSession, event: Event, names: dict[str, str]) -> by
         for game in games:
             r = rated.get((user_id, game))
             mu, sigma = (r.mu, r.sigma) if r else (ratings.MODEL.mu, ratings.MODEL.sigma)
-            row += [f"{ratings.ordinal(mu, sigma):.2f}", f"{mu:.3f}", f"{sigma:.3f}",
-                    r.games if r else 0]
+            # Numbers, not text: a spreadsheet sorts and sums them (and a negative rating
+            # is no formula, so it needs no quote).
+            row += [Decimal(f"{ratings.ordinal(mu, sigma):.2f}"), Decimal(f"{mu:.3f}"),
+                    Decimal(f"{sigma:.3f}"), r.games if r else 0]
         gone = out.get(user_id, "") if user_id in out else ""
         row += [held.get(user_id, 0), "" if gone is None else gone]
         rows.append(row)
@@ -222,7 +225,8 @@ def _record(match: Match, names: dict[str, str], moves: list[Move],
             "draw": match.draw,
             "scores": match.scores,
             "how": match.end_reason,
-            "text": match.result_text,
+            # The words of the result post, without chat markup (names for mentions).
+            "text": readable(match.result_text, names) if match.result_text else None,
         },
         "created_at": when(match.created_at),
         "started_at": when(match.started_at) or None,
@@ -234,13 +238,12 @@ def export_text(records: list[dict[str, Any]]) -> list[str]:
     """``python -m bot export``: one readable line per match, without chat markup."""
     lines = []
     for r in records:
-        names = {p["id"]: p["name"] for p in r["players"]}
         players = " vs ".join(p["name"] for p in r["players"])
         moves = sum(1 for m in r["moves"] if m["event"] == MoveKind.MOVE)
         result = (r["result"] or {}).get("text") or r["status"]
         label = match_label(r["number"], r["kind"])
         lines.append(f"{label} ({title(r['game'])}, server {r['guild']}): {players} — "
-                     f"{count(moves, 'move')} — {readable(result, names)}")
+                     f"{count(moves, 'move')} — {result}")
     return lines
 
 

@@ -85,7 +85,7 @@ async def show_match(db: Database, renderer: Renderer, guild_id: str,
     if record.seated and record.status not in NEVER_PLAYED:
         game = get_game(record.game)
         state = position_of(record)
-        data = await renderer.render(game, state, record.names, hints=False)
+        data = await renderer.render(game, state, record.names, hints=False, server=guild_id)
         image = Image(data, f"match-{record.number}-{game.key}.png")
     first = Post(parts[0], image=image, ephemeral=True)
     return Response(reply=first, posts=[Post(p, ephemeral=True) for p in parts[1:]])
@@ -104,7 +104,7 @@ async def replay(db: Database, renderer: Renderer, guild_id: str, match_id: int)
     data = b""
     for width in (WIDTH, SMALL_WIDTH):
         data = await renderer.animate(game, record.plies, record.seats, record.options,
-                                      record.names, words, width)
+                                      record.names, words, width, server=guild_id)
         if len(data) <= MAX_UPLOAD:
             break
     else:
@@ -126,8 +126,8 @@ class History:
         self.renderer = renderer
         # Animations are the heaviest thing anyone can ask for: a few at a time.
         self.queues = queues or ServerQueues()
-        # Reviews: the computer player's analysis, in its worker, in the same queues.
-        self.reviews = Reviews(db, workers or Workers(0), self.queues)
+        # Reviews: the computer player's analysis, in its review worker's fair queue.
+        self.reviews = Reviews(db, workers or Workers(0))
 
     async def page(self, guild_id: str, user_id: str, game: str | None = None,
                    page: int = 1) -> Response:
@@ -140,8 +140,9 @@ class History:
         async with self.queues.slot(guild_id):
             return await replay(self.db, self.renderer, guild_id, match_id)
 
-    async def review(self, guild_id: str, match_id: int) -> Response:
-        return await self.reviews.review(guild_id, match_id)
+    async def review(self, guild_id: str, match_id: int, user_id: str | None = None
+                     ) -> Response:
+        return await self.reviews.review(guild_id, match_id, user_id)
 
     async def recent(self, guild_id: str, typed: str, done_only: bool) -> list[tuple[int, str]]:
         return await recent_matches(self.db, guild_id, typed, done_only)

@@ -297,6 +297,8 @@ async def recent_matches(db: Database, guild_id: str, typed: str, done_only: boo
     query = query.where(Match.status.in_(DONE) if done_only
                         else Match.status.not_in(NEVER_PLAYED))
     digits = typed.strip().lstrip("#")
+    if len(digits) > 20:  # no match number is that long (and SQLite caps LIKE patterns)
+        return []
     if digits.isdigit():
         query = query.where(cast(Match.number, String).like(f"{digits}%"))
     async with db.session() as s:

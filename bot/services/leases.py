@@ -95,17 +95,23 @@ def _rows(result: object) -> int:
     return int(result.rowcount)
 
 
+def lease_keys(shards: Shards, url: str) -> list[str]:
+    """The leases a process on ``shards`` holds on the database at ``url``."""
+    keys = shards.keys()
+    if url.startswith("sqlite"):
+        # SQLite serves one bot process per file, whatever its shards: a lease on the
+        # file itself refuses a second one.
+        keys.append(SQLITE_KEY)
+    return keys
+
+
 class Leases:
     def __init__(self, db: Database, clock: Clock, shards: Shards, instance: str,
                  seconds: float = 30.0, wait: bool | None = None) -> None:
         self.db = db
         self.clock = clock
         self.shards = shards
-        self.keys = shards.keys()
-        if db.url.startswith("sqlite"):
-            # SQLite serves one bot process per file, whatever its shards: a lease on
-            # the file itself refuses a second one.
-            self.keys.append(SQLITE_KEY)
+        self.keys = lease_keys(shards, db.url)
         self.me = Owner.here(instance)
         self.seconds = seconds
         # SQLite: one process per file, so a second one is refused; PostgreSQL: wait.

@@ -3,23 +3,29 @@
 Rendering is CPU work in Python and Pillow. In a thread it holds the GIL for
 stretches, which delays every other thread (the database driver's included) and so
 every other match; in a pool of processes it runs on the other cores while the
-event loop keeps answering. Tests use threads (no process start-up cost).
+event loop keeps answering. Tests use threads (no process start-up cost). Every
+drawing waits its server's turn and has a time limit that kills (``bot.services.jobs``).
 """
 
 from __future__ import annotations
 
-import asyncio
-import multiprocessing
 import os
 import threading
 import time
-from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from bot.core.refusal import Refusal
+from bot.services.jobs import JobTooLong, Lane, Slots
+from bot.texts import match as texts
 from engine.animation import WIDTH, Ply, animate
 from engine.game import Game
 from engine.registry import get_game
+
+BOARD_SECONDS = 20.0  # a board takes well under a second; past this its worker is killed
+HEAVY_SECONDS = 120.0  # a replay GIF (a frame per ply)
+SHEET_SECONDS = 30.0  # a deck's sheet
+SHEETS_PER_SERVER = 2  # deck sheets a server may have on the way at once
 
 
 def _render_job(game_key: str, state: Any, hints: bool, names: list[str],
@@ -54,50 +60,62 @@ def _warm_up() -> None:
         game.render(game.new_state(game.seat_counts[0]), names=["Garnet"])
 
 
+class TooLongToDraw(Refusal):
+    """A drawing ran past its time limit: its worker was killed and replaced."""
+
+    def __init__(self) -> None:
+        super().__init__(texts.job_too_long())
+
+
 class Renderer:
+    """Boards in ``processes`` workers of their own; replays and deck sheets in one
+    more (started on first use), so that they never queue in front of the boards of
+    matches being played. Each is a fair queue (``bot.services.jobs``): round robin
+    between servers, one server never on every board worker, and a drawing past its
+    limit has its worker killed and replaced (``TooLongToDraw``). Boards are never
+    refused, only ordered; sheets are capped per server and per user."""
+
     def __init__(self, processes: int = 0) -> None:
         self.processes = processes
-        self._pool: ProcessPoolExecutor | None = None
-        self._replays: ProcessPoolExecutor | None = None
-        if processes > 0:
-            # "spawn": a fork of a process running an event loop and driver threads
-            # could inherit held locks.
-            self._pool = ProcessPoolExecutor(
-                max_workers=processes, mp_context=multiprocessing.get_context("spawn"),
-                initializer=_warm_up)
+        spawn = processes > 0
+        warm = _warm_up if spawn else None
+        self.boards = Lane(Slots(max(1, processes) if spawn else 2, spawn, "render", warm))
+        # One worker: a server's replays and sheets queue behind each other's.
+        self.heavy = Lane(Slots(1, spawn, "replays", warm))
 
     async def render(self, game: Game[Any, Any], state: Any, names: Sequence[str],
-                     hints: bool, banner: str | None = None) -> bytes:
+                     hints: bool, banner: str | None = None, server: str = "") -> bytes:
         """The board; ``banner``: how a match ended that the rules do not see, shown
-        in place of whose turn it is."""
-        if self._pool is None:
-            return await asyncio.to_thread(_render_job, game.key, state, hints, list(names),
-                                           banner)
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, _render_job, game.key, state, hints,
-                                          list(names), banner)
+        in place of whose turn it is; ``server``: whose turn in the queue it takes."""
+        try:
+            return await self.boards.run(server, BOARD_SECONDS, _render_job, game.key, state,
+                                         hints, list(names), banner)
+        except JobTooLong:
+            raise TooLongToDraw() from None
 
     async def animate(self, game: Game[Any, Any], plies: Sequence[Ply], seats: int,
                       options: dict[str, Any], names: Sequence[str], result: str | None,
-                      width: int = WIDTH) -> bytes:
+                      width: int = WIDTH, server: str = "") -> bytes:
         """A replay GIF (``engine.animation``): a frame per ply, seconds of work for a
         long game, so never on the event loop."""
-        args = (game.key, list(plies), seats, dict(options), list(names), result, width)
-        if self.processes <= 0:
-            return await asyncio.to_thread(_animate_job, *args)
-        if self._replays is None:
-            # A process of their own, started on first use: replays queue behind each
-            # other, never in front of the boards of matches being played.
-            self._replays = ProcessPoolExecutor(
-                max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                initializer=_warm_up)
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._replays, _animate_job, *args)
+        try:
+            return await self.heavy.run(server, HEAVY_SECONDS, _animate_job, game.key,
+                                        list(plies), seats, dict(options), list(names),
+                                        result, width)
+        except JobTooLong:
+            raise TooLongToDraw() from None
+
+    async def sheet(self, draw: Callable[[Any], bytes], deck: Any, server: str,
+                    user: str | None = None) -> bytes:
+        """A deck's sheet (``draw(deck)``, a function of the engine's: picklable), in the
+        replays' worker: refused when the server (``SHEETS_PER_SERVER``) or the user
+        (one) already has one on the way."""
+        try:
+            return await self.heavy.run(server, SHEET_SECONDS, draw, deck, user=user,
+                                        server_cap=SHEETS_PER_SERVER, user_cap=1)
+        except JobTooLong:
+            raise TooLongToDraw() from None
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
-        if self._replays is not None:
-            self._replays.shutdown(wait=True, cancel_futures=True)
-            self._replays = None
+        self.boards.close()
+        self.heavy.close()

@@ -1,20 +1,19 @@
 """``/review``: a finished match judged move by move by the computer player.
 
 The analysis is seconds of CPU: it runs in the computer player's worker
-(``bot.services.workers``), one at a time per server (``ServerQueues``), within
-``REVIEW_SECONDS``. The reading is ``history_queries.match_record``: scoped to the
-server, by the server's own match number.
+(``bot.services.workers``), in a fair queue per server and user with caps on
+each, within ``REVIEW_SECONDS`` (then its worker is killed and replaced). The
+reading is ``history_queries.match_record``: scoped to the server, by the server's
+own match number.
 """
 
 from __future__ import annotations
-
-import asyncio
 
 from bot.core.enums import MatchStatus, MoveKind
 from bot.core.messages import Image, Post, Response, mention
 from bot.core.refusal import Refusal
 from bot.services.history_queries import MatchRecord, match_record
-from bot.services.limits import ServerQueues
+from bot.services.jobs import JobTooLong
 from bot.services.workers import Workers
 from bot.store.db import Database
 from bot.texts import history as history_texts
@@ -25,13 +24,12 @@ from engine.ai.review import Review
 from engine.game import EngineError
 from engine.registry import get_game
 
-REVIEW_SECONDS = 120.0  # the longest a review may take before it is given up
 WORST = 3  # the biggest mistakes named
 
 
 class ReviewTooLong(Refusal):
     def __init__(self) -> None:
-        super().__init__("That review took too long; try again later.")
+        super().__init__(say.review_too_long())
 
 
 async def reviewable(db: Database, guild_id: str, number: int) -> MatchRecord:
@@ -91,21 +89,22 @@ def review_text(record: MatchRecord, data: Review) -> str:
 
 
 class Reviews:
-    def __init__(self, db: Database, workers: Workers, queues: ServerQueues) -> None:
+    def __init__(self, db: Database, workers: Workers) -> None:
         self.db = db
         self.workers = workers
-        self.queues = queues
 
-    async def review(self, guild_id: str, number: int) -> Response:
+    async def review(self, guild_id: str, number: int, user_id: str | None = None
+                     ) -> Response:
+        """A review, in the computer player's review worker: in the fair queue of the
+        server and of ``user_id`` who asked (None: the event's automatic review),
+        refused past their caps, stopped (its worker replaced) past ``REVIEW_SECONDS``."""
         record = await reviewable(self.db, guild_id, number)
         notations = review_notations(record)
-        async with self.queues.slot(guild_id):
-            try:
-                data, png = await asyncio.wait_for(
-                    self.workers.review(record.game, notations, record.seats,
-                                        dict(record.options), seed=record.id),
-                    timeout=REVIEW_SECONDS)
-            except TimeoutError:
-                raise ReviewTooLong() from None
+        try:
+            data, png = await self.workers.review(record.game, notations, record.seats,
+                                                  dict(record.options), seed=record.id,
+                                                  server=guild_id, user=user_id)
+        except JobTooLong:
+            raise ReviewTooLong() from None
         image = Image(png, f"review-{record.number}-{record.game}.png")
         return Response(reply=Post(review_text(record, data), image=image))

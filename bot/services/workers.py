@@ -2,19 +2,18 @@
 
 A search is seconds of pure Python: on the event loop it would stop every match, in
 a thread it would hold the GIL. So it runs in worker processes of its own (apart
-from the board renderer's, so that a thinking computer never delays a board), with
-``loop.run_in_executor``; the event loop only awaits the result. Tests use a thread
-(no process start-up cost); the call goes through the same executor either way.
+from the board renderer's, so that a thinking computer never delays a board); the event
+loop only awaits the result. Tests use threads (no process start-up cost); the call
+goes through the same fair queue either way.
 """
 
 from __future__ import annotations
 
-import asyncio
-import multiprocessing
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import replace
 from typing import Any
 
+from bot.services.jobs import Lane, Slots
 from engine.ai import level_budget, player_with
 from engine.ai.player import Decision
 from engine.ai.review import Review, review
@@ -39,39 +38,49 @@ def review_job(game_key: str, notations: list[str], seats: int, options: dict[st
     return data, plot(data)
 
 
+GRACE = 5.0  # seconds past its move time before a search is stopped (its worker killed)
+REVIEW_SECONDS = 120.0  # the longest a review may take before it is stopped
+REVIEWS_PER_SERVER = 3  # reviews a server may have waiting or running at once
+REVIEWS_PER_USER = 2  # and one user
+
+
 class Workers:
-    """``processes`` worker processes for the computer player (0: one thread)."""
+    """The computer player's workers, in two lanes so that a long review never
+    delays a move: ``moves`` (``processes`` workers, at least one) and ``reviews`` (one).
+    Each lane is a fair queue (``bot.services.jobs``): round robin between servers and
+    their users, one server never on every worker of a lane, and a job past its time
+    limit has its worker killed and replaced. ``processes`` 0: threads (tests)."""
 
     def __init__(self, processes: int = 0) -> None:
         self.processes = processes
-        self._pool: Executor | None = None
+        spawn = processes > 0
+        # Two at least: one server never holds every worker of the moves.
+        self.moves = Lane(Slots(max(2, processes), spawn, "ai-moves"))
+        self.reviews = Lane(Slots(1, spawn, "ai-reviews"))
 
-    @property
-    def executor(self) -> Executor:
-        if self._pool is None:
-            if self.processes > 0:
-                # "spawn": a fork of a process running an event loop could inherit
-                # held locks (see bot.services.render).
-                self._pool = ProcessPoolExecutor(
-                    max_workers=self.processes,
-                    mp_context=multiprocessing.get_context("spawn"))
-            else:
-                self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ai")
-        return self._pool
+    def use(self, executor: Executor) -> None:
+        """Run every job in ``executor`` (tests: one that records what it ran)."""
+        for lane in (self.moves, self.reviews):
+            lane.slots._executors = [executor] * lane.slots.size
 
     async def think(self, game_key: str, state: Any, level: int, seed: int,
-                    seconds: float) -> Decision:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.executor, think_job, game_key, state, level,
-                                          seed, seconds)
+                    seconds: float, server: str = "", user: str | None = None) -> Decision:
+        """A move, in its server's turn (never refused: the match waits for it), stopped
+        ``GRACE`` seconds past its move time (``JobTooLong``)."""
+        return await self.moves.run(server, seconds + GRACE, think_job, game_key, state,
+                                    level, seed, seconds, user=user)
 
     async def review(self, game_key: str, notations: list[str], seats: int,
-                     options: dict[str, Any], seed: int) -> tuple[Review, bytes]:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.executor, review_job, game_key, notations,
-                                          seats, options, seed)
+                     options: dict[str, Any], seed: int, server: str = "",
+                     user: str | None = None) -> tuple[Review, bytes]:
+        """A review, in its server's turn; refused when the server or the user already
+        has their share waiting (``Busy``, ``UserBusy``), stopped after
+        ``REVIEW_SECONDS`` (``JobTooLong``)."""
+        return await self.reviews.run(server, REVIEW_SECONDS, review_job, game_key,
+                                      notations, seats, options, seed, user=user,
+                                      server_cap=REVIEWS_PER_SERVER,
+                                      user_cap=REVIEWS_PER_USER)
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        self.moves.close(wait=False)
+        self.reviews.close(wait=False)

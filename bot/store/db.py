@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 import asyncio
+import time
+import traceback
+import weakref
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import event
+from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+from sqlalchemy.util import await_only
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
@@ -27,6 +36,49 @@ def upgrade(url: str) -> None:
     command.upgrade(alembic_config(url), "head")
 
 
+STATEMENT_SECONDS = 15.0  # an SQLite statement running longer is interrupted
+POOL_WAIT = 30.0  # the longest a request waits for SQLite's one connection
+PROGRESS_EVERY = 50_000  # SQLite instructions between checks of a statement's deadline
+
+
+class Deadline:
+    """When the statement running on a connection must be done by (0: none running).
+    SQLite calls it every ``PROGRESS_EVERY`` instructions, in the driver's thread; a
+    true answer interrupts the statement (``OperationalError: interrupted``)."""
+
+    def __init__(self) -> None:
+        self.at = 0.0
+
+    def __call__(self) -> int:
+        return 1 if self.at and time.monotonic() > self.at else 0
+
+
+def _statement_starts(conn: Any, *_args: Any) -> None:
+    deadline = conn.info.get("deadline")
+    if deadline is not None:
+        deadline.at = time.monotonic() + STATEMENT_SECONDS
+
+
+def _statement_ends(conn: Any, *_args: Any) -> None:
+    deadline = conn.info.get("deadline")
+    if deadline is not None:
+        deadline.at = 0.0
+
+
+def _statement_failed(context: Any) -> None:
+    if context.connection is not None:
+        _statement_ends(context.connection)
+
+
+def _sqlite_deadline(dbapi_connection: Any, record: Any) -> None:
+    # SQLite has one connection here: a statement that runs away (a huge scan) would
+    # hold every other request; past STATEMENT_SECONDS it is interrupted instead.
+    deadline = Deadline()
+    record.info["deadline"] = deadline
+    await_only(dbapi_connection.driver_connection.set_progress_handler(deadline,
+                                                                       PROGRESS_EVERY))
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # WAL lets readers (history, leaderboards) run beside the writer; NORMAL sync is
     # still durable across a killed process (only an OS crash can lose the last
@@ -39,6 +91,53 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+class Nesting:
+    """Sessions a task holds open at once. A task that opens a session while it holds
+    another asks the pool for a second connection: on SQLite (one connection) it waits
+    for its own first one (``POOL_WAIT``, 30 s) and every other request with it; on
+    PostgreSQL it takes two of the pool's connections for one request. The tests turn
+    ``check`` on and fail any test during which it happened (``found``)."""
+
+    check: ClassVar[bool] = False
+    found: ClassVar[list[str]] = []
+    _held: ClassVar[weakref.WeakKeyDictionary[asyncio.Task[Any], int]] = (
+        weakref.WeakKeyDictionary())
+
+    @classmethod
+    def enter(cls) -> None:
+        task = asyncio.current_task()
+        if task is None:
+            return
+        held = cls._held.get(task, 0)
+        if held and cls.check:
+            cls.found.append("".join(traceback.format_stack(limit=12)[:-2]))
+        cls._held[task] = held + 1
+
+    @classmethod
+    def leave(cls) -> None:
+        task = asyncio.current_task()
+        if task is not None and cls._held.get(task, 0) > 0:
+            cls._held[task] -= 1
+
+
+class Session(AsyncSession):
+    """An AsyncSession that counts itself among the sessions its task holds."""
+
+    async def __aenter__(self) -> Session:
+        Nesting.enter()
+        try:
+            return await super().__aenter__()
+        except BaseException:
+            Nesting.leave()
+            raise
+
+    async def __aexit__(self, *exc: Any) -> None:
+        try:
+            await super().__aexit__(*exc)
+        finally:
+            Nesting.leave()
+
+
 class Database:
     """The async engine and session factory of one database."""
 
@@ -48,12 +147,20 @@ class Database:
             # SQLite has one writer at a time. Several pooled connections would make
             # concurrent transactions wait in SQLite's busy handler (sleeping up to
             # busy_timeout); one connection queues them fairly on the event loop.
+            # A statement runs at most STATEMENT_SECONDS (then it is interrupted) and
+            # a request waits at most POOL_WAIT for the connection (then it fails
+            # rather than piling up behind a stuck one).
             self.engine: AsyncEngine = create_async_engine(
-                url, pool_size=1, max_overflow=0, pool_timeout=60)
-            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+                url, pool_size=1, max_overflow=0, pool_timeout=POOL_WAIT)
+            sync = self.engine.sync_engine
+            event.listen(sync, "connect", _sqlite_pragmas)
+            event.listen(sync, "connect", _sqlite_deadline)
+            event.listen(sync, "before_cursor_execute", _statement_starts)
+            event.listen(sync, "after_cursor_execute", _statement_ends)
+            event.listen(sync, "handle_error", _statement_failed)
         else:
             self.engine = create_async_engine(url, pool_size=10, max_overflow=10)
-        self.session = async_sessionmaker(self.engine, expire_on_commit=False)
+        self.session = async_sessionmaker(self.engine, class_=Session, expire_on_commit=False)
 
     async def migrate(self) -> None:
         await asyncio.to_thread(upgrade, self.url)
@@ -67,3 +174,23 @@ async def open_database(url: str) -> Database:
     db = Database(url)
     await db.migrate()
     return db
+
+
+async def revision(db: Database) -> str | None:
+    """The schema's Alembic revision, None for a database garnet never migrated."""
+    async with db.engine.connect() as conn:
+        if not await conn.run_sync(lambda sync: inspect(sync).has_table("alembic_version")):
+            return None
+        found = await conn.scalar(text("SELECT version_num FROM alembic_version"))
+    return None if found is None else str(found)
+
+
+async def migrate_and_report(url: str) -> tuple[str | None, str | None]:
+    """Migrate ``url`` to the newest schema: its revision before and after."""
+    db = Database(url)
+    try:
+        before = await revision(db)
+        await db.migrate()
+        return before, await revision(db)
+    finally:
+        await db.close()

@@ -492,6 +492,10 @@ def not_host(role: str | None) -> str:
     return f"Only hosts can do that (the '{plain(role)}' role or Manage Server)."
 
 
+def only_managers() -> str:
+    return "Only members with Manage Server can do that."
+
+
 def only_managers_set_host_role() -> str:
     return "Only members with Manage Server can set the host role."
 
@@ -513,8 +517,17 @@ def slow_down(seconds: float) -> str:
 
 
 def server_busy() -> str:
-    return ("This server already has several replays or exports on the way; try again "
-            "in a minute.")
+    return ("This server already has several replays, reviews or exports on the way; "
+            "try again in a minute.")
+
+
+def user_busy(most: int) -> str:
+    return (f"You already have {most} requests of this kind on the way; wait for them "
+            "before asking for another.")
+
+
+def job_too_long() -> str:
+    return "That took too long to draw or work out, so it was stopped; try again later."
 
 
 def already_done(first: str) -> str:

@@ -24,6 +24,20 @@ def no_player(title: str) -> str:
     return f"There is no computer player for {plain(title)} yet."
 
 
+def too_many_practice(most: int) -> str:
+    return (f"You already have {most} practice games going; finish or `/resign` one "
+            "before starting another.")
+
+
+def server_practice_full(most: int) -> str:
+    return (f"This server already has {most} practice games going; try again when one "
+            "has ended.")
+
+
+def review_too_long() -> str:
+    return "That review took too long, so it was stopped; try again later."
+
+
 def failed() -> str:
     return ("The computer player could not find a move; the match waits. A host can "
             "`/void` it, or you can `/resign`.")

@@ -338,6 +338,10 @@ def result_line(*, board: int, spot: str | None, first: str, second: str, outcom
     return f"{head}{plain(first)} {outcome} {plain(second)}{series}"
 
 
+def byes_line(names: Sequence[str]) -> str:
+    return "Bye: " + ", ".join(plain(n) for n in names)
+
+
 def round_over(*, name: str, number: int, results: Sequence[str]) -> str:
     return "\n".join([f"**{plain(name)} — round {number} is over**", *results])
 

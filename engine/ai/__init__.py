@@ -9,14 +9,11 @@ the budget's move time (a safety cap) is not what stopped the search.
 Levels 1 to 5 are budgets, as on lichess: a fixed search budget and a move time per
 level; the weaker levels choose among near-best moves rather than at random.
 
-Each game plugs in its own player in a module named in ``_MODULES``, which offers
-
-- ``make_player(budget) -> Player``: the searching player;
-- ``evaluate(state, seat) -> float``: a one-ply evaluation for the ``greedy`` player;
-- ``solve(state) -> dict`` (optional): the exact value of a position;
-- ``bench(positions, seconds, seed) -> dict`` (optional): speed figures;
-- ``UNIT``: the game's own unit of advantage ("point", "tempo", ...) or None; a
-  review gives the loss of a mistake in it (``engine.ai.review``).
+Each game names its computer player in its registry entry (``engine.registry``): a
+``GameAI`` (``engine.ai.player``) with ``make_player``, ``evaluate``, ``unit`` and,
+where the game has them, ``solve``, ``exact`` (a node-budgeted solver) and ``bench``.
+The searches of Quoridor, Pathwayz and Sigma Escape share one negamax
+(``engine.ai.search``).
 
 ``random``, ``greedy`` and ``uct:N`` (plain UCT with random playouts) work through
 the ``Game`` interface alone.
@@ -25,35 +22,20 @@ the ``Game`` interface alone.
 from __future__ import annotations
 
 from collections.abc import Callable
-from importlib import import_module
 from typing import Any
 
-from engine.ai.player import LEVELS, Budget, Decision, Player
+from engine.ai.player import LEVELS, Budget, Decision, GameAI, Player
 from engine.game import JSON, EngineError, Game
-from engine.registry import get_game
+from engine.registry import get_ai, get_game, has_ai
 
-__all__ = ["LEVELS", "Budget", "Decision", "Player", "bench_figures", "evaluator", "hooks",
-           "level_budget", "player_for", "player_from_spec", "player_with", "solver"]
-
-
-# game key -> module with make_player / evaluate / solve
-_MODULES: dict[str, str] = {
-    "cairo": "engine.cairo.ai",
-    "pathwayz": "engine.pathwayz.ai",
-    "quoridor": "engine.quoridor.ai",
-    "sigma": "engine.sigma.ai",
-}
+__all__ = ["LEVELS", "Budget", "Decision", "GameAI", "Player", "bench_figures", "evaluator",
+           "hooks", "level_budget", "player_for", "player_from_spec", "player_with",
+           "solver"]
 
 
-def _module(game_key: str) -> Any:
-    if game_key not in _MODULES:
-        raise EngineError(f"there is no computer player for {get_game(game_key).title} yet")
-    return import_module(_MODULES[game_key])
-
-
-def hooks(game_key: str) -> Any:
-    """The module of a game's computer player (see above for what it offers)."""
-    return _module(get_game(game_key).key)
+def hooks(game_key: str) -> GameAI[Any]:
+    """A game's computer player, as its registry entry names it."""
+    return get_ai(game_key)
 
 
 def level_budget(level: int) -> Budget:
@@ -64,41 +46,33 @@ def level_budget(level: int) -> Budget:
 
 def player_for(game_key: str, level: int) -> Player:
     """The searching player of a game at a level (1 weakest, 5 strongest)."""
-    player: Player = _module(get_game(game_key).key).make_player(level_budget(level))
-    return player
+    return get_ai(game_key).make_player(level_budget(level))
 
 
 def player_with(game_key: str, budget: Budget) -> Player:
     """The searching player of a game with a budget of one's own (a review's, or a
     level's with a shorter move time)."""
-    player: Player = _module(get_game(game_key).key).make_player(budget)
-    return player
+    return get_ai(game_key).make_player(budget)
 
 
 def evaluator(game_key: str) -> Callable[[Any, int], float]:
-    fn: Callable[[Any, int], float] = _module(game_key).evaluate
-    return fn
+    return get_ai(game_key).evaluate
 
 
 def solver(game_key: str) -> Callable[[Any], JSON]:
-    module = _module(game_key)
-    if not hasattr(module, "solve"):
+    solve = get_ai(game_key).solve
+    if solve is None:
         raise EngineError(f"there is no exact solver for {get_game(game_key).title}")
-    fn: Callable[[Any], JSON] = module.solve
-    return fn
+    return solve
 
 
 def bench_figures(game: Game[Any, Any], positions: list[Any], seconds: float,
                   seed: int) -> JSON:
     """The computer player's speed figures for ``python -m engine bench`` (playouts
     and solver nodes per second), or nothing for a game without a player."""
-    if game.key not in _MODULES:
+    if not has_ai(game.key) or (bench := get_ai(game.key).bench) is None:
         return {}
-    module = _module(game.key)
-    if not hasattr(module, "bench"):
-        return {}
-    figures: JSON = module.bench(positions, seconds, seed)
-    return figures
+    return bench(positions, seconds, seed)
 
 
 def player_from_spec(game: Game[Any, Any], spec: str, fixed: bool = False) -> Player:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from engine.game import JSON
 
@@ -72,6 +72,41 @@ class Player(Protocol):
     def decide(self, state: Any, seed: int) -> Decision:
         """The move for the side to move; the state must not be over."""
         ...
+
+
+@dataclass(frozen=True)
+class Exact:
+    """A solved position: the margin for the side to move and the moves that keep it."""
+
+    margin: int
+    best: tuple[str, ...]
+
+
+S = TypeVar("S")
+
+
+@dataclass(frozen=True)
+class GameAI(Generic[S]):
+    """A game's computer player, as its registry entry names it (``engine.registry``):
+    what ``engine.ai``, reviews and benches may ask of it, and nothing else.
+
+    - ``unit``: the game's own unit of advantage ("point", "tempo", ...) or None; a
+      review gives the loss of a mistake in it;
+    - ``make_player(budget)``: the searching player;
+    - ``evaluate(state, seat)``: a one-ply evaluation for the ``greedy`` player;
+    - ``solve(state)`` (optional): the exact value of a position, as JSON;
+    - ``exact(nodes)`` (optional): a solver on a node budget, for reviews: it answers
+      a position with its ``Exact`` value or None when the budget runs out (one table
+      shared by the positions it is asked);
+    - ``bench(positions, seconds, seed)`` (optional): speed figures.
+    """
+
+    unit: str | None
+    make_player: Callable[[Budget], Player]
+    evaluate: Callable[[S, int], float]
+    solve: Callable[[S], JSON] | None = None
+    exact: Callable[[int], Callable[[S], Exact | None]] | None = None
+    bench: Callable[[list[S], float, int], JSON] | None = None
 
 
 def search_speed(player: Player, positions: Sequence[Any], seconds: float,

@@ -36,7 +36,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from engine.ai.player import Budget, Decision
+from engine.ai.player import Budget, Decision, Exact
 from engine.game import JSON, EngineError, Game
 
 #: drops of win chance, in points, that make an inaccuracy, a mistake, a blunder
@@ -45,14 +45,6 @@ THRESHOLDS = ((15.0, "blunder"), (10.0, "mistake"), (5.0, "inaccuracy"))
 REVIEW_BUDGET = Budget(iterations=80, seconds=1.0, exact=0, spread=0.0, level=0,
                        traps=False)
 EXACT_NODES = 60_000  # the exact solver's budget per position
-
-
-@dataclass(frozen=True)
-class Exact:
-    """A solved position: the margin for the side to move and the moves that keep it."""
-
-    margin: int
-    best: tuple[str, ...]
 
 
 @dataclass
@@ -251,20 +243,10 @@ def accuracies(plies: Sequence[Ply], first_win: Sequence[float], seats: int,
 
 def _exact_solver(game_key: str) -> Callable[[Any], Exact | None] | None:
     """The exact solver of a game with a node budget, where there is one."""
-    if game_key != "cairo":
-        return None
-    from engine.cairo.solver import Solver, SolveTimeout, solve
+    from engine.registry import get_ai
 
-    shared = Solver(max_entries=1_000_000)
-
-    def run(state: Any) -> Exact | None:
-        try:
-            solution = solve(state, shared, nodes=EXACT_NODES)
-        except SolveTimeout:
-            return None
-        return Exact(solution.margin, tuple(solution.best))
-
-    return run
+    exact = get_ai(game_key).exact
+    return None if exact is None else exact(EXACT_NODES)
 
 
 def review(game: Game[Any, Any], notations: Sequence[str], seats: int = 2,
@@ -451,9 +433,9 @@ def _final(end: Any, seat: int) -> tuple[float, float | None]:
 
 def _unit(game_key: str) -> str:
     """The plural of the game player's ``UNIT`` ("points", "tempi"), or ""."""
-    from engine.ai import hooks
+    from engine.registry import get_ai
 
-    unit: str | None = getattr(hooks(game_key), "UNIT", None)
+    unit = get_ai(game_key).unit
     return _plural(unit, 2) if unit else ""
 
 

@@ -21,8 +21,9 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 
-from engine.ai.player import Budget, Decision
+from engine.ai.player import Budget, Decision, Exact, GameAI
 from engine.cairo.geometry import (
     ALL,
     BOTTOM,
@@ -346,7 +347,7 @@ _NEAR: tuple[int, ...] = tuple(
 )
 
 
-# ---- the hooks engine.ai looks for ------------------------------------------------------
+# ---- the computer player the registry names (AI, a GameAI) ------------------------
 
 
 def make_player(budget: Budget) -> CairoPlayer:
@@ -423,3 +424,21 @@ def bench(positions: list[CairoState], seconds: float, seed: int) -> JSON:
         "solver_nodes_per_second": round(nodes / solve_seconds),
         "solves_at_14_playable_per_second": round(solved / solve_seconds, 2),
     }
+
+
+def exact(nodes: int) -> Callable[[CairoState], Exact | None]:
+    """A solver of ``nodes`` per position, one table for all it is asked (a review's)."""
+    shared = Solver(max_entries=1_000_000)
+
+    def run(state: CairoState) -> Exact | None:
+        try:
+            solution = _solve(state, shared, nodes=nodes)
+        except SolveTimeout:
+            return None
+        return Exact(solution.margin, tuple(solution.best))
+
+    return run
+
+
+AI: GameAI[CairoState] = GameAI(UNIT, make_player, evaluate, solve=solve, exact=exact,
+                                bench=bench)

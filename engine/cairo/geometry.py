@@ -1,4 +1,4 @@
-"""The Cairo Corridor board, built from the construction on the rules page.
+"""The Cairo Corridor board, built from the construction in docs/rules/cairo-corridor.md.
 
 Nothing here is typed in by hand except the construction itself: 24 group centres
 in a staggered grid, each hexagon cut into up to four pentagons, a pentagon kept iff

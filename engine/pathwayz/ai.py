@@ -22,14 +22,15 @@ import random
 import time
 
 from engine.ai.choice import pick, win_chance
-from engine.ai.player import Budget, Decision
+from engine.ai.player import Budget, Decision, GameAI
+from engine.ai.search import WIN, Negamax, Timeout, deadline
 from engine.game import JSON
 from engine.pathwayz.geometry import BIT, CELLS, COL_A, COL_L, FULL, NEIGHBOURS
 from engine.pathwayz.notation import CELL_NAMES
 from engine.pathwayz.state import WHITE, PathwayzState
 
 UNIT = "cell"
-_WIN = 1000.0
+_WIN = WIN
 _FAR = 40  # the distance of a colour walled off
 _TEMPO = 0.5  # the move is worth about half a cell
 _SCALE = 0.4  # logistic scale: the win chance of an evaluation in cells (fitted)
@@ -42,10 +43,6 @@ _COLS = 12
 # level 4 (9-11 in the ladder); at depth 4 it won 13-7 (docs/strength.md).
 _LEVELS = {1: (1, 2_000, 8), 2: (2, 8_000, 8), 3: (2, 20_000, 14), 4: (3, 25_000, 8),
            5: (4, 120_000, 10)}
-
-
-class _Timeout(Exception):
-    pass
 
 
 def _grow(x: int) -> int:
@@ -142,15 +139,20 @@ def _play(white: int, black: int, permanent: int, turn: int, cell: int,
 Node = tuple[int, int, int, int]
 
 
-class _Search:
-    def __init__(self, kept: int, nodes: int, deadline: float) -> None:
-        self.kept = kept
-        self.limit = nodes
-        self.deadline = deadline
-        self.nodes = 0
-        self.table: dict[Node, tuple[int, float, int, int]] = {}
+# A child in the search: (static value for the mover, move, node after it).
+Kid = tuple[float, int, Node]
 
-    def children(self, node: Node, everything: bool) -> list[tuple[float, int, Node]]:
+
+class _Search(Negamax[Node, Node, Kid]):
+    """The shared negamax (``engine.ai.search``): children are counted when made and
+    valued statically; interior nodes keep the best ``kept``, and a child at the
+    horizon, or lost, is its static value."""
+
+    def __init__(self, kept: int, nodes: int, deadline: float) -> None:
+        super().__init__(nodes, deadline, 63)
+        self.kept = kept
+
+    def moves(self, node: Node, everything: bool) -> list[Kid]:
         """(value for the mover, move, child), best first. Without ``everything``, only
         moves on or next to a cheapest route of either colour."""
         white, black, permanent, turn = node
@@ -185,62 +187,46 @@ class _Search:
         out.sort(key=lambda c: -c[0])
         return out
 
-    def value(self, node: Node, depth: int, alpha: float, beta: float, ply: int) -> float:
-        """Negamax value for the side to move."""
-        if self.nodes > self.limit or (
-                self.deadline and not self.nodes & 63 and time.perf_counter() > self.deadline):
-            raise _Timeout
-        entry = self.table.get(node)
-        first = -1
-        if entry is not None:
-            e_depth, e_value, e_flag, first = entry
-            if e_depth >= depth and (e_flag == 0 or (e_flag > 0 and e_value >= beta)
-                                     or (e_flag < 0 and e_value <= alpha)):
-                return e_value
-        kids = self.children(node, False)
+    def enter(self, node: Node, depth: int, alpha: float, beta: float,
+              ply: int) -> float | None:
+        self.check()
+        return None
+
+    def key(self, node: Node) -> Node:
+        return node
+
+    def children(self, node: Node, depth: int, alpha: float, beta: float,
+                 ply: int) -> list[Kid] | float:
+        kids = self.moves(node, False)
         if not kids:
             return 0.0  # a full board: a draw
         if kids[0][0] >= _WIN:
             return _WIN - ply
-        kids = kids[: self.kept]
-        if first >= 0:
-            kids.sort(key=lambda c: c[1] != first)
-        alpha0 = alpha
-        best = -2 * _WIN
-        best_move = kids[0][1]
-        for static, move, child in kids:
-            if depth <= 1 or static <= -_WIN:
-                v = static if static > -_WIN else -_WIN + ply + 1
-            else:
-                v = -self.value(child, depth - 1, -beta, -alpha, ply + 1)
-            if v > best:
-                best, best_move = v, move
-                if v > alpha:
-                    alpha = v
-                    if alpha >= beta:
-                        break
-        flag = -1 if best <= alpha0 else 1 if best >= beta else 0
-        self.table[node] = (depth, best, flag, best_move)
-        return best
+        return kids[: self.kept]
 
-    def root_values(self, node: Node, depth: int, margin: float, kept: int,
-                    order: list[int]) -> list[tuple[int, float]]:
-        kids = self.children(node, True)
+    def child_value(self, node: Node, kid: Kid, depth: int, alpha: float, beta: float,
+                    ply: int) -> float:
+        static = kid[0]
+        if depth <= 1 or static <= -_WIN:
+            return static if static > -_WIN else -_WIN + ply + 1
+        return -self.value(kid[2], depth - 1, -beta, -alpha, ply + 1)
+
+    def root_child(self, kid: Kid, depth: int, low: float, high: float) -> float:
+        static = kid[0]
+        if depth <= 1 or abs(static) >= _WIN:
+            return static
+        return -self.value(kid[2], depth - 1, -high, -low, 1)
+
+    def root_kids(self, node: Node, depth: int, kept: int, order: list[int]) -> list[Kid]:
+        """The root's children in the order to search them: by the last depth's values,
+        only the best ``kept`` beyond the first ply."""
+        kids = self.moves(node, True)
         if order:
             rank = {m: i for i, m in enumerate(order)}
             kids.sort(key=lambda c: rank.get(c[1], len(rank)))
         if depth > 1:
             kids = kids[:kept]
-        out: list[tuple[int, float]] = []
-        best = -2 * _WIN
-        for static, move, child in kids:
-            if depth <= 1 or abs(static) >= _WIN:
-                v = static
-            else:
-                v = -self.value(child, depth - 1, -2 * _WIN, -(best - margin - 1e-9), 1)
-            out.append((move, v))
-            best = max(best, v)
-        return out
+        return kids
 
 
 class PathwayzPlayer:
@@ -254,19 +240,17 @@ class PathwayzPlayer:
 
     def decide(self, state: PathwayzState, seed: int) -> Decision:
         rng = random.Random(seed)
-        # The move time caps the search at 3 s; a budget without one (seconds 0:
-        # ``duel --fixed``) searches its node budget whatever the machine's load.
-        seconds = min(self.budget.seconds, 3.0) if self.budget.seconds else 0.0
-        search = _Search(self.kept, self.nodes,
-                         time.perf_counter() + seconds if seconds else 0.0)
+        search = _Search(self.kept, self.nodes, deadline(self.budget))
         root: Node = (state.white, state.black, state.permanent, state.turn)
         margin = 4.0 * self.budget.spread / _SCALE
         values: list[tuple[int, float]] = []
         order: list[int] = []
         for depth in range(1, self.depth + 1):
             try:
-                found = search.root_values(root, depth, margin, 3 * self.kept, order)
-            except _Timeout:
+                kids = search.root_kids(root, depth, 3 * self.kept, order)
+                found = list(zip([kid[1] for kid in kids],
+                                 search.root_values(kids, depth, margin), strict=True))
+            except Timeout:
                 break
             # Moves searched deeper replace their shallower values; the rest keep them
             # but rank after (they were not worth a deeper look).
@@ -294,7 +278,7 @@ def _chance(value: float) -> float:
     return win_chance(value, _WIN, _SCALE)
 
 
-# ---- the hooks engine.ai looks for ------------------------------------------------------
+# ---- the computer player the registry names (AI, a GameAI) ------------------------
 
 
 def make_player(budget: Budget) -> PathwayzPlayer:
@@ -326,3 +310,6 @@ def bench(positions: list[PathwayzState], seconds: float, seed: int) -> JSON:
     distances = count / (time.perf_counter() - start)
     speed = search_speed(PathwayzPlayer(LEVELS[max(LEVELS)]), positions, seconds, seed)
     return {"distances_per_second": round(distances), **speed}
+
+
+AI: GameAI[PathwayzState] = GameAI(UNIT, make_player, evaluate, bench=bench)

@@ -22,11 +22,10 @@ from __future__ import annotations
 
 import math
 import random
-import time
-from typing import Any
 
 from engine.ai.choice import pick, win_chance
-from engine.ai.player import Budget, Decision
+from engine.ai.player import Budget, Decision, GameAI
+from engine.ai.search import WIN, Negamax, Timeout, deadline
 from engine.game import JSON
 from engine.quoridor.geometry import (
     ALL_SQUARES,
@@ -44,7 +43,7 @@ from engine.quoridor.notation import square_name, wall_name
 from engine.quoridor.state import QuoridorState
 
 UNIT = "tempo"
-_WIN = 1000.0
+_WIN = WIN
 _WALL = 1.6  # a wall in hand, in tempi
 _SURE = 3.0  # bonus for a race the opponent can no longer change
 _SCALE = 0.55  # logistic scale: win chance of an evaluation in tempi (fitted on games)
@@ -62,10 +61,6 @@ _KEEP_FREE = tuple(((1 << 128) - 1) & ~FORBIDS[b] for b in range(128))
 # Per level: (greatest depth, node budget, walls kept at interior nodes).
 _LEVELS = {1: (1, 2_000, 6), 2: (2, 6_000, 8), 3: (3, 15_000, 10), 4: (4, 30_000, 12),
            5: (6, 50_000, 12)}
-
-
-class _Timeout(Exception):
-    pass
 
 
 def _dist(start: int, goal: int, geo: Geometry) -> int:
@@ -114,19 +109,26 @@ def _move_text(move: int) -> str:
     return wall_name(move - _WALL_BASE) if move >= _WALL_BASE else square_name(move)
 
 
-class _Search:
+# A child in the search: (value for the mover, move, node after it).
+Kid = tuple[float, int, Node]
+Key = tuple[tuple[int, ...], int, tuple[int, ...], int]
+
+
+class _Search(Negamax[Node, Key, Kid]):
+    """The shared negamax (``engine.ai.search``), its values for the root seat's side
+    or the others' (paranoid: with four seats the other three are one side, so a child
+    of the same side is searched without a change of sign). Children are counted when
+    made and valued statically; a child at the horizon is its static value."""
+
     def __init__(self, state: QuoridorState, walls_kept: int, nodes: int,
                  deadline: float, wall: float = 0.0) -> None:
+        super().__init__(nodes, deadline, 255)
         self.wall = wall or _WALL
         self.seats = state.seats
         self.active = tuple(state.active)
         self.goals = state.layout.goals
         self.root = state.turn
         self.walls_kept = walls_kept
-        self.limit = nodes
-        self.deadline = deadline
-        self.nodes = 0
-        self.table: dict[tuple[Any, ...], tuple[int, float, int, int]] = {}
 
     # ---- evaluation ------------------------------------------------------------------
 
@@ -160,7 +162,7 @@ class _Search:
 
     # ---- move generation -------------------------------------------------------------
 
-    def children(self, node: Node, walls_kept: int) -> list[tuple[float, int, Node]]:
+    def moves(self, node: Node, walls_kept: int) -> list[Kid]:
         """(value for the mover, move, child) in the order to search them; a pawn move
         onto the goal is worth ``_WIN``. Wall moves beyond ``walls_kept`` are dropped
         (0: keep all)."""
@@ -237,81 +239,56 @@ class _Search:
 
     # ---- the search ------------------------------------------------------------------
 
-    def value(self, node: Node, depth: int, alpha: float, beta: float, ply: int) -> float:
-        """Minimax value for the root seat (paranoid with more than two seats)."""
-        if self.nodes > self.limit or (
-                self.deadline and not self.nodes & 255 and time.perf_counter() > self.deadline):
-            raise _Timeout
-        pawns, walls, left, turn, _, dists = node
-        root = self.root
-        maximising = turn == root
-        key = (pawns, walls, left, turn)
-        entry = self.table.get(key)
-        first = -1
-        if entry is not None:
-            e_depth, e_value, e_flag, first = entry
-            if e_depth >= depth:
-                if e_flag == 0:
-                    return e_value
-                if e_flag > 0 and e_value >= beta:
-                    return e_value
-                if e_flag < 0 and e_value <= alpha:
-                    return e_value
-        kids = self.children(node, self.walls_kept)
-        if not kids:  # a seat that cannot act passes (four players only)
-            passed = (pawns, walls, left, self._next(turn), node[4], dists)
-            return self.value(passed, depth, alpha, beta, ply)
-        if kids[0][0] >= _WIN:
-            win = _WIN - ply
-            return win if maximising else -win
-        if first >= 0:
-            kids.sort(key=lambda c: c[1] != first)
-        alpha0, beta0 = alpha, beta
-        best = -_WIN * 2 if maximising else _WIN * 2
-        best_move = kids[0][1]
-        for mover_value, move, child in kids:
-            if depth <= 1:
-                v = mover_value if maximising else self.score(child[5], child[2], child[3],
-                                                               root)
-            else:
-                v = self.value(child, depth - 1, alpha, beta, ply + 1)
-            if maximising:
-                if v > best:
-                    best, best_move = v, move
-                    alpha = max(alpha, v)
-            elif v < best:
-                best, best_move = v, move
-                beta = min(beta, v)
-            if alpha >= beta:
-                break
-        flag = 0
-        if best <= alpha0:
-            flag = -1
-        elif best >= beta0:
-            flag = 1
-        self.table[key] = (depth, best, flag, best_move)
-        return best
+    def enter(self, node: Node, depth: int, alpha: float, beta: float,
+              ply: int) -> float | None:
+        self.check()
+        return None
 
-    def root_values(self, node: Node, depth: int, margin: float,
-                    order: list[int]) -> list[tuple[int, float]]:
-        """Each root move's value, exact within ``margin`` of the best (lower ones are
-        upper bounds), in the order searched."""
-        kids = self.children(node, 0)
+    def key(self, node: Node) -> Key:
+        return (node[0], node[1], node[2], node[3])
+
+    def relay(self, turn: int, child: Node, depth: int, alpha: float, beta: float,
+              ply: int) -> float:
+        """The value of ``child`` for the side of seat ``turn``."""
+        root = self.root
+        if (child[3] == root) == (turn == root):
+            return self.value(child, depth, alpha, beta, ply)
+        return -self.value(child, depth, -beta, -alpha, ply)
+
+    def children(self, node: Node, depth: int, alpha: float, beta: float,
+                 ply: int) -> list[Kid] | float:
+        kids = self.moves(node, self.walls_kept)
+        if not kids:  # a seat that cannot act passes (four players only)
+            pawns, walls, left, turn, geo, dists = node
+            passed = (pawns, walls, left, self._next(turn), geo, dists)
+            return self.relay(turn, passed, depth, alpha, beta, ply)
+        if kids[0][0] >= _WIN:
+            return _WIN - ply
+        return kids
+
+    def child_value(self, node: Node, kid: Kid, depth: int, alpha: float, beta: float,
+                    ply: int) -> float:
+        if depth <= 1:
+            if node[3] == self.root:
+                return kid[0]
+            child = kid[2]
+            return -self.score(child[5], child[2], child[3], self.root)
+        return self.relay(node[3], kid[2], depth - 1, alpha, beta, ply + 1)
+
+    def root_child(self, kid: Kid, depth: int, low: float, high: float) -> float:
+        if kid[0] >= _WIN:
+            return _WIN
+        if depth <= 1:
+            return kid[0]
+        return self.relay(self.root, kid[2], depth - 1, low, high, 1)
+
+    def root_kids(self, node: Node, order: list[int]) -> list[Kid]:
+        """The root's children, every wall kept, by the last depth's values."""
+        kids = self.moves(node, 0)
         if order:
             rank = {m: i for i, m in enumerate(order)}
             kids.sort(key=lambda c: rank.get(c[1], len(rank)))
-        out: list[tuple[int, float]] = []
-        best = -_WIN * 2
-        for mover_value, move, child in kids:
-            if mover_value >= _WIN:
-                v = _WIN
-            elif depth <= 1:
-                v = mover_value
-            else:
-                v = self.value(child, depth - 1, best - margin - 1e-9, _WIN * 2, 1)
-            out.append((move, v))
-            best = max(best, v)
-        return out
+        return kids
 
 
 class QuoridorPlayer:
@@ -326,11 +303,8 @@ class QuoridorPlayer:
 
     def decide(self, state: QuoridorState, seed: int) -> Decision:
         rng = random.Random(seed)
-        # The move time caps the search at 3 s; a budget without one (seconds 0:
-        # ``duel --fixed``) searches its node budget whatever the machine's load.
-        seconds = min(self.budget.seconds, 3.0) if self.budget.seconds else 0.0
-        deadline = time.perf_counter() + seconds if seconds else 0.0
-        search = _Search(state, self.walls_kept, self.nodes, deadline, self.wall)
+        search = _Search(state, self.walls_kept, self.nodes, deadline(self.budget),
+                         self.wall)
         root = search.node(state)
         # The spread in tempi around even chances.
         spread = self.budget.spread * _SPREAD
@@ -340,8 +314,10 @@ class QuoridorPlayer:
         total = 0
         for depth in range(1, self.depth + 1):
             try:
-                values = search.root_values(root, depth, margin, order)
-            except _Timeout:
+                kids = search.root_kids(root, order)
+                values = list(zip([kid[1] for kid in kids],
+                                  search.root_values(kids, depth, margin), strict=True))
+            except Timeout:
                 break
             finally:
                 total = search.nodes
@@ -373,7 +349,7 @@ def _tempo(value: float) -> float | None:
     return None if abs(value) >= _WIN - 100 else value
 
 
-# ---- the hooks engine.ai looks for ------------------------------------------------------
+# ---- the computer player the registry names (AI, a GameAI) ------------------------
 
 
 def make_player(budget: Budget) -> QuoridorPlayer:
@@ -398,3 +374,6 @@ def bench(positions: list[QuoridorState], seconds: float, seed: int) -> JSON:
     from engine.ai.player import LEVELS, search_speed
 
     return dict(search_speed(QuoridorPlayer(LEVELS[max(LEVELS)]), positions, seconds, seed))
+
+
+AI: GameAI[QuoridorState] = GameAI(UNIT, make_player, evaluate, bench=bench)

@@ -1,4 +1,4 @@
-"""The rules of Quoridor for 2 or 4 players, as /work/shared/rules/quoridor.md pins them
+"""The rules of Quoridor for 2 or 4 players, as docs/rules/quoridor.md pins them
 down: pure functions from states (and moves) to states, moves and results."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The Sigma Escape computer player: alpha-beta over blank spaces and open sides.
 
-Both hands are public (rules page §1), so the game is one of perfect information and
-a short one: at most one placement per card, 19 with the reconstructed deck. The
+Both hands are public (docs/rules/sigma-escape.md §1), so the game is one of perfect
+information and a short one: at most one placement per card, 19 with the reconstructed deck. The
 player searches it with negamax, alpha-beta, iterative deepening and a transposition
 table, to the end of the game once few cards are left.
 
@@ -24,7 +24,8 @@ import time
 from typing import Any, Protocol
 
 from engine.ai.choice import pick, win_chance
-from engine.ai.player import Budget, Decision
+from engine.ai.player import Budget, Decision, GameAI
+from engine.ai.search import TIME_CAP, WIN, Negamax, Timeout
 from engine.game import JSON
 from engine.sigma import native
 from engine.sigma.deck import BLACK, WHITE, Deck
@@ -32,7 +33,7 @@ from engine.sigma.geometry import DELTA
 from engine.sigma.state import SigmaState
 
 UNIT = None
-_WIN = 1000.0
+_WIN = WIN
 _W = 48  # grid row length in bits
 _ROW0, _COL0 = 24, 24  # grid cell (0, 0) is bit (_ROW0 * _W + _COL0)
 _BASE = 3 * _W + 3  # offset of a shape's arrow cell in its relative mask
@@ -57,10 +58,6 @@ _SWINDLE_NODES = 60_000
 # Only moves the search rates within this of its best (one blank space) are weighed
 # against natural replies: against a searching opponent the search's judgement holds.
 _SWINDLE_MARGIN = 1.0
-
-
-class _Timeout(Exception):
-    pass
 
 
 def _index(cell: tuple[int, int]) -> int:
@@ -131,6 +128,10 @@ Node = tuple[int, int, int, tuple[int, ...], tuple[int, ...], tuple[tuple[int, .
 # A placement: (move, card, cells, arrows' marks, anchor, arrow cells covered); see
 # ``_Model.placements``.
 Raw = tuple[tuple[int, int, int], int, int, tuple[int, ...], int, int]
+
+
+# A child in the search: (placement, node after it).
+Kid = tuple[tuple[int, int, int], Node]
 
 
 class OutOfModel(Exception):
@@ -244,15 +245,20 @@ def _static(node: Node, model: _Model) -> float:
             - black_card * sum(hands[BLACK]) + white_card * sum(hands[WHITE]))
 
 
-class _Search:
+class _Search(Negamax[Node, Node, Kid]):
+    """The shared negamax (``engine.ai.search``) over the fast model: a node counts
+    when entered, the end and the passes are settled before the table is asked, the
+    horizon is the static evaluation, and only nodes two plies or more from it order
+    their children."""
+
+    MOVE = 0
+
     def __init__(self, model: _Model, nodes: int, deadline: float) -> None:
+        super().__init__(nodes, deadline, 127)
         self.model = model
-        self.limit = nodes
-        self.deadline = deadline
-        self.nodes = 0
-        self.table: dict[Node, tuple[int, float, int, tuple[int, int, int]]] = {}
         self.kids: dict[tuple[int, int, int], Node] = {}
         self.mover = WHITE
+        self._moves: list[Raw] = []  # the placements ``enter`` found, for ``children``
 
     def settle(self, node: Node, moves: bool = True) -> tuple[Node, float | None, list[Raw]]:
         """The node after the end checks and automatic passes, its result for White
@@ -276,8 +282,8 @@ class _Search:
             turn = 1 - turn
             node = (white, black, group, warrows, barrows, hands, turn, passes)
 
-    def value(self, node: Node, depth: int, alpha: float, beta: float, ply: int) -> float:
-        """Negamax value for the seat to move in ``node``."""
+    def enter(self, node: Node, depth: int, alpha: float, beta: float,
+              ply: int) -> float | None:
         self._tick()
         turn = node[6]
         node, result, moves = self.settle(node, depth > 0)
@@ -289,32 +295,20 @@ class _Search:
             return sign * (result - ply if result > 0 else result + ply)
         if depth <= 0:
             return sign * _static(node, self.model)
-        entry = self.table.get(node)
-        first = None
-        if entry is not None:
-            e_depth, e_value, e_flag, first = entry
-            if e_depth >= depth and (e_flag == 0 or (e_flag > 0 and e_value >= beta)
-                                     or (e_flag < 0 and e_value <= alpha)):
-                return e_value
+        # A node that goes on is the one entered (a pass recursed above).
+        self._moves = moves
+        return None
+
+    def key(self, node: Node) -> Node:
+        return node
+
+    def children(self, node: Node, depth: int, alpha: float, beta: float,
+                 ply: int) -> list[Kid]:
+        moves = self._moves
+        if depth >= 2:
+            return self.ordered(node, moves, 1.0 if node[6] == WHITE else -1.0)
         model = self.model
-        kids = self.ordered(node, moves, sign) if depth >= 2 else [
-            (raw[0], model.child(node, raw)) for raw in moves]
-        if first is not None:
-            kids.sort(key=lambda mc: mc[0] != first)
-        alpha0 = alpha
-        best = -2 * _WIN
-        best_move = kids[0][0]
-        for move, child in kids:
-            v = -self.value(child, depth - 1, -beta, -alpha, ply + 1)
-            if v > best:
-                best, best_move = v, move
-                if v > alpha:
-                    alpha = v
-                    if alpha >= beta:
-                        break
-        flag = -1 if best <= alpha0 else 1 if best >= beta else 0
-        self.table[node] = (depth, best, flag, best_move)
-        return best
+        return [(raw[0], model.child(node, raw)) for raw in moves]
 
     def ordered(self, node: Node, moves: list[Raw], sign: float
                 ) -> list[tuple[tuple[int, int, int], Node]]:
@@ -349,18 +343,11 @@ class _Search:
         apart, or with ``window``, each within (-window, window): only the sign is sure
         then, which is all a solve to the end asks (won or lost); None when the budget
         ran out."""
-        out: list[float] = []
-        best = -2 * _WIN
         try:
-            for move in moves:
-                low, high = ((-window, window) if window > 0
-                             else (-2 * _WIN, -(best - margin - 1e-9)))
-                v = -self.value(self.kids[move], depth - 1, low, high, 1)
-                out.append(v)
-                best = max(best, v)
-        except _Timeout:
+            return self.root_values([(move, self.kids[move]) for move in moves], depth,
+                                    margin, window)
+        except Timeout:
             return None
-        return out
 
     # ---- the natural-reply look-ahead: what the player plays when it sees no win ----
 
@@ -375,15 +362,13 @@ class _Search:
         sign = 1.0 if self.mover == WHITE else -1.0
         try:
             return [self._reply(self.kids[move], looks - 1, sign, width) for move in moves]
-        except _Timeout:
+        except Timeout:
             return None
 
     def _tick(self) -> None:
         """Count a node; out of the budget or the time: stop the search."""
         self.nodes += 1
-        if self.nodes > self.limit or (
-                self.deadline and not self.nodes & 127 and time.perf_counter() > self.deadline):
-            raise _Timeout
+        self.check()
 
     def _reply(self, node: Node, looks: int, sign: float, width: int) -> float:
         self._tick()
@@ -426,9 +411,9 @@ class SigmaPlayer:
         rng = random.Random(seed)
         scale = _SCALE
         model = _Model(state.deck, self.weights or WEIGHTS)
-        # The move time caps the search at 3 s; a budget without one (seconds 0:
-        # ``duel --fixed``) searches its node budget whatever the machine's load.
-        seconds = min(self.budget.seconds, 3.0) if self.budget.seconds else 0.0
+        # The move time caps the search (``engine.ai.search.deadline``); the C search
+        # is given the seconds.
+        seconds = min(self.budget.seconds, TIME_CAP) if self.budget.seconds else 0.0
         began = time.perf_counter()
         try:
             root = node_of(state)
@@ -535,7 +520,7 @@ def _chance(value: float, scale: float) -> float:
     return win_chance(value, _WIN, scale)
 
 
-# ---- the hooks engine.ai looks for ------------------------------------------------------
+# ---- the computer player the registry names (AI, a GameAI) ------------------------
 
 
 def make_player(budget: Budget) -> SigmaPlayer:
@@ -563,3 +548,6 @@ def bench(positions: list[SigmaState], seconds: float, seed: int) -> JSON:
     from engine.ai.player import LEVELS, search_speed
 
     return dict(search_speed(SigmaPlayer(LEVELS[max(LEVELS)]), positions, seconds, seed))
+
+
+AI: GameAI[SigmaState] = GameAI(UNIT, make_player, evaluate, bench=bench)

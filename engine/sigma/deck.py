@@ -1,4 +1,4 @@
-"""The card model of Sigma Escape and deck files (rules page §2 and §4).
+"""The card model of Sigma Escape and deck files (docs/rules/sigma-escape.md §2, §4).
 
 A card is a set of coloured cells, all of one colour, in a box of at most 3×3 (rows of
 ``#`` coloured and ``.`` transparent cells), plus its arrows, each on an edge of a

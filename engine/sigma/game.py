@@ -13,10 +13,20 @@ engine's own callers (the command line's
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from engine.game import JSON, Game, OptionError, OptionSpec, Outcome
+from engine.game import (
+    JSON,
+    Choice,
+    ChoiceGroup,
+    ChoiceWords,
+    Game,
+    OptionError,
+    OptionSpec,
+    Outcome,
+)
 from engine.sigma import notation as notes
 from engine.sigma import rules
 from engine.sigma.deck import (
@@ -46,6 +56,7 @@ class SigmaEscape(Game[SigmaState, Move]):
         ),
     )
     move_help: ClassVar[str] = notes.MOVE_HELP
+    choice_words: ClassVar[ChoiceWords | None] = notes.CHOICE_WORDS
 
     # ---- construction and serialisation -------------------------------------------
 
@@ -148,6 +159,29 @@ class SigmaEscape(Game[SigmaState, Move]):
 
     def notation(self, move: Move) -> str:
         return notes.notation(move)
+
+    def choices(self, state: SigmaState) -> tuple[ChoiceGroup, ...]:
+        """Per card in the mover's hand (in deck order) with a legal placement, its
+        legal placements."""
+        moves = self.legal_moves(state)
+        if not moves:
+            return ()
+        sides = rules.sides(state)
+        names = state.hand_names(state.turn)
+        left = Counter(names)
+        groups = []
+        for card in dict.fromkeys(names):
+            placements = []
+            for move in moves:
+                if move.card == card:
+                    (r, c), d = sides[move.side - 1]
+                    text = notes.notation(move)
+                    placements.append(Choice(text, text, notes.place_description(
+                        move.side, r, c, "NESW"[d], move.arrow)))
+            if placements:
+                groups.append(ChoiceGroup(card, notes.card_description(
+                    len(placements), left[card]), tuple(placements)))
+        return tuple(groups)
 
     def last_move(self, state: SigmaState) -> str | None:
         last = state.last

@@ -1,4 +1,4 @@
-"""Moves as players type them (rules page §5 and issue #15 item 3).
+"""Moves as players type them (docs/rules/sigma-escape.md §5 and issue #15 item 3).
 
 A move is ``CARD SIDE.ARROW`` (``T4 7.2``): a card of the mover's hand by name (any
 case), a usable side of the mover by number, an arrow of the card by number (its order
@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.game import GameOverError, MoveError, NotAMove
+from engine.game import ChoiceWords, GameOverError, MoveError, NotAMove
 from engine.sigma import rules
 from engine.sigma.state import SEAT_NAMES, SigmaState
 
@@ -22,6 +22,16 @@ MOVE_HELP = (
     "card's arrow, e.g. `T4 7.2` (`T4 7` when only one arrow fits)"
 )
 PASS_TEXT = "pass"
+# The menus of a player's turn: a card, then its placements (``SigmaEscape.choices``).
+CHOICE_WORDS = ChoiceWords(
+    group="card",
+    choose_group="choose a card to place",
+    choice="placement",
+    verb="Place",
+    hint="the side's number is on the board, the arrow's under the card.",
+    typed="{group} SIDE.ARROW",
+)
+_DIRS = {"N": "top", "E": "right", "S": "bottom", "W": "left"}
 _MOVE = re.compile(r"(\S+)\s+(\d{1,4})(?:\s*\.\s*(\d{1,4}))?")
 
 
@@ -145,3 +155,15 @@ def check_pass(state: SigmaState) -> Move:
     raise MoveError(
         f"{who} cannot pass: {who} has a legal placement and must make it "
         "(a pass happens by itself when there is none)", PASS_TEXT)
+
+
+def card_description(placements: int, left: int) -> str:
+    """A card in the menu of cards: its legal placements and the copies in hand."""
+    copies = f" · {left} in hand" if left > 1 else ""
+    return f"{placements} placement{'s' if placements != 1 else ''}{copies}"
+
+
+def place_description(side: int, row: int, col: int, direction: str, arrow: int) -> str:
+    """A placement in a card's menu: where its side is, and its arrow."""
+    return (f"side {side} ({_DIRS.get(direction, direction)} of cell {row},{col}), "
+            f"arrow {arrow}")

@@ -1,4 +1,4 @@
-"""The rules of Sigma Escape as pure functions on states (rules page §2).
+"""The rules of Sigma Escape as pure functions on states (docs/rules/sigma-escape.md §2).
 
 A placement is (card, side, arrow): a card of the mover's hand (its index in the
 deck's hand), a usable side numbered from 1 in the order of ``Board.sides``, and an

@@ -20,4 +20,5 @@ def select_menu(fake: FakeDiscord, person: Person, message: dict[str, Any], cust
     apart from the transport, so that it stays valid whatever carries the calls."""
     payload = fake.press(person, message, custom_id)
     payload["data"] = {"custom_id": custom_id, "component_type": 3, "values": [value]}
+    fake.saw("INTERACTION_CREATE", payload)  # checked as it is now
     return payload

@@ -108,6 +108,7 @@ async def test_a_host_pause_while_waiting_starts_the_turn_at_the_resume(h: Harne
     await h.clock.advance(100)
     await h.host.board_posted(token, h.clock.now())  # too late: the pause decided
     assert live.paused
+    h.host.hold_boards = False  # the resume's post is out at once
     await h.host.resume(None, GUILD, CHAN, HOSTY)
     await h.clock.advance(7)
     assert live.elapsed(h.clock.now()) == pytest.approx(7.0)

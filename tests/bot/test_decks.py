@@ -4,6 +4,7 @@ with the match; one server's decks are invisible to another."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 from pathlib import Path
@@ -129,6 +130,18 @@ async def test_a_servers_decks_are_its_own(h: Harness, tmp_path: Path) -> None:
     assert "There is no deck 'mydeck' on this server" in _said(out)[-1]
     assert await console.services.decks.choices("other", "") == [
         ("reconstructed (shipped)", "reconstructed")]
+
+
+async def test_removing_an_unknown_deck_holds_no_connection(h: Harness, tmp_path: Path) -> None:
+    # The refusal names the server's decks: read once the removal's session is given
+    # back. Opened inside it, that read waited for SQLite's one pooled connection, the
+    # removal's own, for 60 s, stalling every server's moves meanwhile.
+    out = io.StringIO()
+    console = console_for(h, tmp_path / "images", out)
+    await console.handle_line(f"host: /deck add file:{_deck_file(tmp_path)}")
+    await asyncio.wait_for(console.handle_line("host: /deck remove name:nosuch"), timeout=10)
+    assert "There is no deck 'nosuch' on this server" in _said(out)[-1]
+    assert "mydeck" in _said(out)[-1]
 
 
 async def test_a_deck_sheet_on_request(h: Harness, tmp_path: Path) -> None:

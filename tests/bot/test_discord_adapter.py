@@ -20,7 +20,7 @@ from tests.bot.discord_fake import (
     HOST_ROLE_ID,
     Person,
 )
-from tests.discord_bot import World, challenge_accepted, sends
+from tests.discord_bot import World, challenge_accepted, sends, slow_uploads
 
 PNG = b"\x89PNG\r\n\x1a\n"
 CHANNEL_MESSAGES = f"/channels/{CHANNEL_ID}/messages"
@@ -36,7 +36,9 @@ async def test_login_syncs_every_console_command_to_the_test_server(world: World
     assert set(commands) == {c.name.split()[0] for c in COMMANDS}
     for command in commands.values():
         assert command["description"]
-        assert command["contexts"] == [0]  # servers only
+        # A server's commands work in that server only: ``contexts`` is for global
+        # commands (the snapshot holds it: [0], servers only).
+        assert "contexts" not in command and "dm_permission" not in command
         assert all(o["description"] for o in command.get("options", []))
     options = {o["name"]: o for o in commands["challenge"]["options"]}
     assert options["opponent"]["type"] == 6 and options["opponent"]["required"]
@@ -164,7 +166,8 @@ async def test_slash_move_answers_with_the_board_and_errors_privately(world: Wor
     calls = await world.slash(ALICE, "move", move="D left")
     assert calls[0].callback_type == 5 and not calls[0].ephemeral
     (board,) = sends(calls)  # the deferred answer becomes the board: one message
-    assert board.path == "/webhooks/{webhook_id}/{webhook_token}"
+    # It edits the "thinking…" message (the deferral's original response).
+    assert board.path == "/webhooks/{webhook_id}/{webhook_token}/messages/@original"
     assert "played **DL**" in board.content and board.files
     calls = await world.slash(BOB, "move", move="D left")
     assert calls[1].method == "DELETE"  # the public "thinking…" goes away
@@ -293,28 +296,6 @@ async def test_a_typed_move_delivered_late_counts_when_it_was_sent(world: World)
 
 
 # ---- a turn starts when its board is out -------------------------------------------------
-
-
-def slow_uploads(world: World, monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
-    """Every message with a file takes ``seconds`` to reach Discord (a slow upload or
-    a rate-limit wait): the message is made, and timestamped, when it arrives."""
-    from discord.http import HTTPClient
-    from discord.webhook.async_ import AsyncWebhookAdapter
-
-    channel_send, webhook_send = HTTPClient.request, AsyncWebhookAdapter.request
-
-    async def channel(http: Any, route: Any, **kw: Any) -> Any:
-        if kw.get("files") or kw.get("form"):
-            await world.clock.advance(seconds)
-        return await channel_send(http, route, **kw)
-
-    async def webhook(adapter: Any, route: Any, session: Any, **kw: Any) -> Any:
-        if kw.get("files"):
-            await world.clock.advance(seconds)
-        return await webhook_send(adapter, route, session, **kw)
-
-    monkeypatch.setattr(HTTPClient, "request", channel)
-    monkeypatch.setattr(AsyncWebhookAdapter, "request", webhook)
 
 
 @pytest.mark.parametrize("how", ["typed", "slash", "accept"])

@@ -18,6 +18,7 @@ from tests.bot.discord_fake import (
     GUILD_ID,
     HANA,
     MESSAGES,
+    ORIGINAL,
     Call,
 )
 from tests.discord_bot import World, challenge_accepted, feed, sends, sub
@@ -220,9 +221,9 @@ async def test_the_same_transfer_delivered_twice_books_once(world: World) -> Non
 
 async def test_a_500_on_the_transfer_answer_is_retried_and_books_once(world: World) -> None:
     await _season(world)
-    world.fake.fail("POST", "/webhooks/{webhook_id}/{webhook_token}", 500)
+    world.fake.fail("PATCH", ORIGINAL, 500)  # the answer that replaces "thinking…"
     calls = await world.slash(ALICE, "transfer", to=BOB, amount=2, reason="deal")
-    follow = [c for c in calls if c.path == "/webhooks/{webhook_id}/{webhook_token}"]
+    follow = [c for c in calls if c.path == ORIGINAL]
     assert [c.status for c in follow] == [500, 200]
     assert "gave" in follow[1].content
     assert "**2 garnets**" in await balance(world, BOB)

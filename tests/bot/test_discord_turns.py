@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.bot.discord_fake import ALICE, MESSAGES
+from tests.bot.discord_fake import ALICE, MESSAGES, ORIGINAL
 from tests.discord_bot import World, challenge_accepted
 
 BOARD = ("POST", MESSAGES)
@@ -21,8 +21,7 @@ async def test_a_429_on_the_board_post_is_honoured_and_not_charged_to_the_player
         start = world.clock.now()
         calls, _ = await world.say(ALICE, "A down")
     else:
-        world.fake.fail("POST", "/webhooks/{webhook_id}/{webhook_token}", 429,
-                        retry_after=4.0)
+        world.fake.fail("PATCH", ORIGINAL, 429, retry_after=4.0)
         start = world.clock.now()
         calls = await world.slash(ALICE, "move", move="A down")
     refused = [c for c in calls if c.status == 429]

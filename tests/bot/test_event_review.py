@@ -22,7 +22,7 @@ def watch(h: Harness) -> tuple[EventReviews, Recording, Workers]:
     assert auto is not None
     workers = auto.reviews.workers
     recording = Recording()
-    workers._pool = recording
+    workers.use(recording)
     return auto, recording, workers
 
 

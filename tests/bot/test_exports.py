@@ -9,7 +9,7 @@ import json
 from bot.core.messages import Actor
 from bot.services.exports import export_matches, export_text, safe_cell
 from tests.bot.conftest import ALICE, BOB, CHAN, GUILD, HOSTY, Harness
-from tests.bot.economy_helpers import eco, make_event
+from tests.bot.economy_helpers import eco, make_event, win_dm
 
 EVIL = Actor("mallory", "=HYPERLINK(\"http://x\",\"y\")")
 
@@ -42,6 +42,21 @@ async def test_an_exported_ledger_neutralises_names_and_reasons(h: Harness) -> N
                 assert not cell.startswith(("=", "+", "@", "\t", "\r")), cell
 
 
+async def test_ratings_in_the_standings_are_numbers(h: Harness) -> None:
+    event = await make_event(h, "Season 1", [ALICE, BOB])
+    await win_dm(h, ALICE, BOB, str(event))
+    response = await eco(h).export(GUILD, HOSTY)
+    assert response.reply is not None
+    standings = next(f.data.decode("utf-8") for f in response.reply.attachments
+                     if "standings" in f.filename)
+    rows = {row["name"]: row for row in csv.DictReader(io.StringIO(standings))}
+    # The loser's rating is below zero: still a number, not text behind a quote.
+    assert float(rows["Bob"]["cairo_rating"]) < 0 < float(rows["Alice"]["cairo_rating"])
+    assert rows["Bob"]["cairo_rating"].startswith("-")
+    for row in rows.values():
+        float(row["cairo_mu"]), float(row["cairo_sigma"])
+
+
 async def test_export_of_every_match_reads_plainly_and_keeps_iso_times(h: Harness) -> None:
     match_id = await h.casual(first="me")
     await h.clock.advance(3)
@@ -63,6 +78,8 @@ async def test_export_of_every_match_reads_plainly_and_keeps_iso_times(h: Harnes
         "at": "2023-11-14T22:13:23Z", "after_ply": 1, "actor_id": "hosty", "actor": "Hosty",
         "action": "pause", "detail": "a **break**"}]
     json.dumps(records)  # plain data throughout
+    # The result in words, as in the text export: no bold, no raw mention.
+    assert casual["result"]["text"].startswith("🏆 @Alice wins Match #1 — Bob resigned.")
     lines = export_text(records)
     assert lines[0] == ("Match #1 (Cairo Corridor, server g1): Alice vs Bob — 1 move — "
                         "🏆 @Alice wins Match #1 — Bob resigned. Ratings (Cairo Corridor): "

@@ -54,7 +54,7 @@ async def test_every_game_has_a_practice_opponent(h: Harness, game: str, move: s
 async def test_the_bot_moves_first_and_thinks_in_the_executor(h: Harness) -> None:
     host = h.host.matches
     recording = Recording()
-    host.practice.workers._pool = recording
+    host.practice.workers.use(recording)
     await h.host.start_practice(GUILD, CHAN, ALICE, "cairo", 2, first="bot")
     live = next(iter(host.live.values()))
     assert live.users[0] == "garnet-ai:2"

@@ -33,7 +33,7 @@ async def test_review_names_the_decisive_move(h: Harness) -> None:
     moves = await _finished_cairo(h)
     workers = Workers(0)
     recording = Recording()
-    workers._pool = recording
+    workers.use(recording)
     history = History(h.db, h.host.matches.renderer, workers=workers)
     r = await history.review(GUILD, 1)
     assert recording.jobs == ["review_job"]

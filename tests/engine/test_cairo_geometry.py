@@ -1,4 +1,4 @@
-"""The board built from the construction passes every check of the rules page."""
+"""The board built from the construction passes every check of docs/rules/cairo-corridor.md."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Random games against a slow, obviously correct reading of the rules page."""
+"""Random games against a slow, obviously correct reading of docs/rules/cairo-corridor.md."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ a game added to the registry is covered without touching this file. Every ply of
 game is checked in full (every legal move's notation read back, JSON round trip, chat
 text) up to ``CHECKED_PLIES``; a longer game is played on with the cheap checks only,
 so that its end is reached and checked too while the whole file stays within a few
-seconds (about two today: every game of the three is checked in full).
+seconds (about two today: every game of the four is checked in full).
 """
 
 from __future__ import annotations
@@ -228,3 +228,60 @@ def test_no_import_cycles_in_engine() -> None:
 
     for name in sorted(graph):
         visit(name, [])
+
+
+# ---- the menus of a game that offers choices ---------------------------------------
+
+
+@pytest.mark.parametrize("key", game_keys())
+def test_choices_are_the_legal_moves(key: str) -> None:
+    """``Game.choices``: every choice's notation reads as a legal move, every legal
+    move is one choice, no group is empty, and a game with choices says how its menus
+    speak (``choice_words``)."""
+    game = get_game(key)
+    for seats in game.seat_counts:
+        for seed in SEEDS:
+            rng = random.Random(seed)
+            state = game.new_state(seats)
+            for _ in range(MAX_PLIES):
+                groups = game.choices(state)
+                if groups is None:
+                    assert game.choice_words is None
+                    return
+                assert game.choice_words is not None
+                legal = game.legal_moves(state)
+                offered = []
+                for group in groups:
+                    assert group.label and group.choices
+                    for choice in group.choices:
+                        assert choice.label
+                        move = game.parse_move(state, choice.notation)
+                        assert move in legal
+                        assert game.notation(move) == choice.notation
+                        offered.append(choice.notation)
+                assert sorted(offered) == sorted(game.notation(m) for m in legal)
+                if not legal:
+                    break
+                state = game.apply(state, rng.choice(legal))
+
+
+# ---- the registry: one entry per game, its computer player typed -------------------
+
+
+@pytest.mark.parametrize("key", game_keys())
+def test_the_entry_names_a_game_and_its_player(key: str) -> None:
+    from engine.ai.player import LEVELS, GameAI
+    from engine.registry import entry, get_ai, has_ai
+
+    game = get_game(key)
+    assert entry(key).key == key
+    for alias in entry(key).aliases:
+        assert get_game(alias) is game
+    if not has_ai(key):
+        return
+    ai = get_ai(key)
+    assert isinstance(ai, GameAI)
+    state = game.new_state(game.seat_counts[0])
+    decision = ai.make_player(LEVELS[1]).decide(state, 1)
+    assert game.parse_move(state, decision.move) in game.legal_moves(state)
+    assert isinstance(ai.evaluate(state, 0), float)

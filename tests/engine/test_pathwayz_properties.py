@@ -65,7 +65,7 @@ def ref_play(board: Board, mover: int, col: int, row: int, permanent: bool) -> B
 
 
 def ref_result(board: Board, mover: int) -> tuple[int | None, bool] | None:
-    """(winner, draw) by the rules page, or None while the game goes on."""
+    """(winner, draw) by docs/rules/pathwayz.md, or None while the game goes on."""
     white, black = ref_connected(board, 0), ref_connected(board, 1)
     if white and black:
         return mover, False

@@ -1,4 +1,4 @@
-"""Every rule of /work/shared/rules/quoridor.md on hand-built positions."""
+"""Every rule of docs/rules/quoridor.md on hand-built positions."""
 
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ def test_straight_jump() -> None:
 
 
 def test_jump_at_the_edge_goes_diagonal() -> None:
-    # Settled by the rules page: the board edge behind the pawn counts like a wall.
+    # Settled by docs/rules/quoridor.md: the board edge behind the pawn counts like a wall.
     state = pos("White e8; Black e9")
     assert pawn_targets(state) == {"e7", "d8", "f8", "d9", "f9"}
     corner = pos("White a8; Black a9")

@@ -1,4 +1,4 @@
-"""Random Sigma Escape games against a slow, direct reading of the rules page."""
+"""Random Sigma Escape games against a slow, direct reading of docs/rules/sigma-escape.md."""
 
 from __future__ import annotations
 

@@ -20,6 +20,7 @@ from engine.text import (
     display_width,
     fit_line,
     fit_text,
+    printable,
     shorten,
     text_art,
     text_length,
@@ -89,6 +90,34 @@ def test_cjk_and_emoji_names_are_not_boxes(key: str) -> None:
     warm = sum(1 for i in range(0, len(data), 3)
                if data[i] > 200 and data[i + 1] > 130 and data[i + 2] < 90)
     assert warm > 20
+
+
+# Each of these once made the layout engine refuse the line, so that no board of a
+# match with such a player could be drawn; a bidirectional override reversed the rest.
+BREAKERS = ["\r", "\n", "\u0085", "\u001c", "\u001d", "\u001e", "\u2028", "\u2029", "\t",
+            "\x00"]
+
+
+@pytest.mark.parametrize("key", ["cairo", "quoridor", "pathwayz", "sigma"])
+def test_names_with_line_breaks_and_controls_are_drawn_on_one_line(key: str) -> None:
+    game = get_game(key)
+    odd = [f"ann{c}bob" for c in BREAKERS[: game.seat_counts[0]]]
+    plain = _board(game, ["ann bob"] * game.seat_counts[0])
+    assert _region_difference(_name_region(key, _board(game, odd)),
+                              _name_region(key, plain)) == 0.0
+
+
+@pytest.mark.parametrize("char", BREAKERS)
+def test_control_characters_become_spaces(char: str) -> None:
+    assert printable(f"ann{char}bob") == "ann bob"
+    assert text_art(f"ann{char}bob", 20).mask.tobytes() == text_art("ann bob", 20).mask.tobytes()
+    assert text_length(f"ann{char}bob", 20) == text_length("ann bob", 20)
+
+
+def test_bidirectional_overrides_are_dropped_and_right_to_left_text_kept() -> None:
+    assert printable("\u202eevil\u202c and \u2067x\u2069") == "evil and x"
+    assert printable("سلام 李小龍 🐱cat e\u0301") == "سلام 李小龍 🐱cat e\u0301"
+    assert text_art("\u202eevil", 20).mask.tobytes() == text_art("evil", 20).mask.tobytes()
 
 
 def test_a_cjk_name_is_drawn_by_the_cjk_face() -> None:

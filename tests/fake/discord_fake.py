@@ -56,9 +56,13 @@ due on the way), as real time would pass. ``fake.asyncio.slept`` lists those wai
 from __future__ import annotations
 
 import asyncio
+import copy
 import hashlib
 import itertools
+import os
+import sys
 import time
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -69,6 +73,7 @@ import discord.state
 import discord.webhook.async_
 
 from tests.fake.discord_payloads import Payloads
+from tests.fake.discord_spec import check_events, check_exchange
 from tests.fake.discord_world import (
     APP_ID,
     BOT_ID,
@@ -78,6 +83,7 @@ from tests.fake.discord_world import (
     GLOBAL_LIMIT,
     GUILD_ID,
     INTERACTION_TIMEOUT,
+    LOADING,
     MESSAGE_LIMIT,
     MESSAGES,
     OSCAR,
@@ -114,7 +120,18 @@ class RealTime:
 
 
 class FakeDiscord(Payloads):
-    def __init__(self, clock: Any = None, *, keep_calls: bool = True) -> None:
+    def __init__(self, clock: Any = None, *, keep_calls: bool = True,
+                 validate: bool | None = None) -> None:
+        # Every request and answer checked against Discord's API description and
+        # documented limits (``discord_spec``): on by default under pytest; what
+        # diverges fails the test at its next ``settle`` (and is in ``unexpected``).
+        # The gateway events it makes are checked against discord-api-types in one
+        # batch when ``unexpected`` is read (what the tests' fixtures assert empty).
+        if validate is None:
+            validate = "pytest" in sys.modules and os.environ.get("GARNET_DISCORD_SPEC") != "off"
+        self.validate = validate
+        self.divergent: list[str] = []
+        _fakes.add(self)
         # The people and servers it knows (the tests' two by default; ``add_server``).
         self.servers: dict[int, Server] = dict(SERVERS)
         self.people: dict[int, Person] = {p.id: p for p in (*PEOPLE, OSCAR)}
@@ -126,10 +143,17 @@ class FakeDiscord(Payloads):
         # the message or interaction was made (discord.py reads created_at from them).
         self.clock = clock
         self.calls: list[Call] = []
-        self.unexpected: list[str] = []
+        self._unexpected: list[str] = []
+        self.events: list[tuple[str, Any]] = []  # made, not yet checked: (name, d)
         self._ids = itertools.count(700_000_000_000_000_001)
         self._token_channel: dict[str, int] = {}
         self._token_interaction: dict[str, int] = {}
+        self.messages: dict[int, dict[str, Any]] = {}
+        self.originals: dict[str, dict[str, Any]] = {}
+        self._token_meta: dict[str, dict[str, Any]] = {}
+        # Tokens whose deferral's "thinking…" message the first follow-up has not yet
+        # replaced.
+        self.thinking: set[str] = set()
         self.acknowledged: set[str] = set()  # interaction tokens given their response
         self.departed: set[int] = set()  # people who left: options resolve them as users only
         # The bot's permissions per channel (every one where not said), less ``deny``.
@@ -290,6 +314,7 @@ class FakeDiscord(Payloads):
 
     def _dispatch(self, event: str, data: dict[str, Any]) -> None:
         """A gateway event through the attached client's own parser (if any)."""
+        self.saw(event, data)
         if self.client is None:
             return
         if isinstance(self.client, discord.AutoShardedClient):
@@ -327,8 +352,7 @@ class FakeDiscord(Payloads):
                 "guilds": [{"id": str(g), "unavailable": True} for g in mine],
                 "session_id": f"session-{next(self._sessions)}",
                 "resume_gateway_url": "wss://gateway.discord.gg",
-                "application": {"id": str(APP_ID), "flags": 0},
-                "private_channels": [], "relationships": []}
+                "application": {"id": str(APP_ID), "flags": 0, "flags_new": "0"}}
             if sharded:
                 ready["shard"] = [shard, count]
             self._dispatch("READY", ready)
@@ -345,10 +369,48 @@ class FakeDiscord(Payloads):
             self.calls.append(call)
         arrived = time.perf_counter()
         status, data, headers = self._serve(req)
-        call.status, call.response = status, data
+        call.status, call.response = status, copy.deepcopy(data)
+        if self.validate:
+            self.diverged(check_exchange(req.method, req.path, req.body, status, data))
         if self.observe is not None:
             self.observe(call, arrived)
         return Response(method, req.url, status, data, headers)
+
+    def diverged(self, problems: list[str]) -> None:
+        """Record what diverges from Discord's description (the test then fails)."""
+        report = os.environ.get("GARNET_DISCORD_SPEC_REPORT")
+        if report:  # a file to list them in, without failing (to survey a change)
+            with open(report, "a", encoding="utf-8") as out:
+                out.writelines(f"{p}\n" for p in problems)
+            return
+        self.divergent += problems
+        self._unexpected += [f"diverges from Discord's description: {p}" for p in problems]
+
+    @property
+    def unexpected(self) -> list[str]:
+        """Requests the fake does not know, and what diverged from Discord's description
+        (the gateway events made since the last look are checked now)."""
+        if self.validate and self.events:
+            events, self.events = self.events, []
+            self.diverged(check_events(events))
+        return self._unexpected
+
+    def saw(self, event: str, data: dict[str, Any]) -> None:
+        """A gateway event the fake made, as it is now (discord.py's parsers change
+        what they get); checked when ``unexpected`` is read. An event of the same name
+        and id made again (a press turned into a menu's choice) replaces it."""
+        if not self.validate:
+            return
+        self.events = [(name, d) for name, d in self.events
+                       if not (name == event and "id" in d and d["id"] == data.get("id"))]
+        self.events.append((event, copy.deepcopy(data)))
+
+    def check_divergences(self) -> None:
+        """Fail (AssertionError) if anything since the last check diverged."""
+        found, self.divergent = self.divergent, []
+        if found:
+            raise AssertionError("the Discord traffic diverges from Discord's API "
+                                 "description:\n  " + "\n  ".join(found))
 
     def _serve(self, req: Request) -> tuple[int, Any, dict[str, str]]:
         now = self.now()
@@ -361,12 +423,17 @@ class FakeDiscord(Payloads):
                 raise _limited(window.reset_after(now), False)
             self._check(req)
             data = self._respond(req)
+        except Created as created:  # what Discord answers 201 Created
+            return 201, created.data, self._limit_headers(window, bucket, now)
         except Failure as failure:
             headers = self._limit_headers(window, bucket, now)
             if isinstance(failure, _Limited):
                 headers.update(failure.headers)
                 return 429, failure.body, headers
-            return failure.status, {"code": failure.code, "message": failure.message}, headers
+            error: dict[str, Any] = {"code": failure.code, "message": failure.message}
+            if failure.errors:
+                error["errors"] = failure.errors
+            return failure.status, error, headers
         return (200 if data is not None else 204), data, self._limit_headers(window, bucket, now)
 
     def _bucket(self, req: Request) -> tuple[Window, str]:
@@ -433,26 +500,67 @@ class FakeDiscord(Payloads):
             send = "send_messages_in_threads" if meta is not None else "send_messages"
             if not getattr(perms, send) or (req.files and not perms.attach_files):
                 raise Failure(403, 50013)
+            reference = (req.body or {}).get("message_reference")
+            if reference is not None:
+                self._check_reply(reference, perms)
             if meta is not None and meta["archived"]:
                 meta["archived"] = False  # a post unarchives a thread
         if req.path.endswith("/threads") and not perms.create_public_threads:
             raise Failure(403, 50013)
+
+    def _check_reply(self, reference: dict[str, Any], perms: discord.Permissions) -> None:
+        """A reply needs Read Message History, and its message: if that is gone, the
+        post fails unless ``fail_if_not_exists`` is false (then it is a plain post)."""
+        if not perms.read_message_history:
+            raise Failure(403, 50013)
+        if int(reference["message_id"]) in self.messages:
+            return
+        if reference.get("fail_if_not_exists", True):
+            raise Failure(400, 50035, "Invalid Form Body", errors={"message_reference": {
+                "_errors": [{"code": "REPLIES_UNKNOWN_MESSAGE",
+                             "message": "Unknown message"}]}})
+        reference["gone"] = True
+
+    def delete_message(self, channel_id: int, message_id: int | str) -> None:
+        """A message deleted by its author (MESSAGE_DELETE)."""
+        self.messages.pop(int(message_id), None)
+        self._dispatch("MESSAGE_DELETE", {"id": str(message_id), "channel_id": str(channel_id),
+                                          "guild_id": str(self.guild_of(channel_id))})
 
     def _respond(self, req: Request) -> Any:
         key = (req.method, req.path)
         params = req.params
         body = req.body
         if key == ("GET", "/users/@me"):
-            return user_payload(BOT_ID, "garnet", bot=True)
+            return {**user_payload(BOT_ID, "garnet", bot=True), "mfa_enabled": False,
+                    "locale": "en-US"}
         if key == ("GET", "/oauth2/applications/@me"):
             return {"id": str(APP_ID), "name": "garnet", "description": "", "icon": None,
+                    "type": None,
+                    "bot": user_payload(BOT_ID, "garnet", bot=True),
                     "bot_public": True, "bot_require_code_grant": False,
                     "owner": user_payload(OWNER_ID, "Owner"), "verify_key": "0" * 64,
-                    "flags": 0}
+                    "flags": 0, "team": None, "redirect_uris": [],
+                    "interactions_endpoint_url": None,
+                    "role_connections_verification_url": None, "tags": [],
+                    "approximate_guild_count": len(self.servers),
+                    "approximate_user_install_count": 0,
+                    "approximate_user_authorization_count": 0,
+                    "explicit_content_filter": 0, "flags_new": "0",
+                    "eligible_oauth2_scopes": []}
+        if key == ("GET", "/channels/{channel_id}"):
+            # A channel not in the client's cache (an archived thread, say).
+            found = self.channels.get(int(params["channel_id"]))
+            if found is None:
+                raise Failure(404, 10003)
+            return found
         if req.method == "PUT" and req.path.startswith("/applications/"):
             return [{**command, "id": str(self.snowflake()), "application_id": str(APP_ID),
                      "version": "1"} for command in body]
         if key == ("POST", MESSAGES):
+            reference = (body or {}).get("message_reference") or {}
+            if reference.pop("gone", False):  # a reply to a deleted message: a plain post
+                body = {k: v for k, v in body.items() if k != "message_reference"}
             return self.message_payload(int(params["channel_id"]), body, req.files)
         if key == ("GET", "/guilds/{guild_id}/members/{member_id}"):
             # A member looked up by id (people named several at once, by mention).
@@ -467,7 +575,7 @@ class FakeDiscord(Payloads):
             thread = self.thread_payload(int(params["channel_id"]), body["name"])
             self.channels[int(thread["id"])] = thread
             self._dispatch("THREAD_CREATE", {**thread, "newly_created": True})
-            return thread
+            raise Created(thread)
         if key == ("PATCH", "/channels/{channel_id}"):
             channel = self.channels[int(params["channel_id"])]
             if "thread_metadata" in channel and "archived" in body:
@@ -477,13 +585,28 @@ class FakeDiscord(Payloads):
             answer = self._callback(params, body, req.files)
             self.acknowledged.add(params["webhook_token"])
             return answer
-        if key in (("POST", "/webhooks/{webhook_id}/{webhook_token}"),
-                   ("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/@original")):
-            return self.message_payload(self._token_channel[params["webhook_token"]], body,
-                                        req.files)
+        token = params.get("webhook_token", "")
+        if key == ("POST", "/webhooks/{webhook_id}/{webhook_token}"):
+            if token in self.thinking:
+                # Discord: the first follow-up after a deferral edits the "thinking…"
+                # message and returns it (its id and timestamp are the deferral's).
+                self.thinking.discard(token)
+                return self.edit_message(self.originals[token], body, req.files)
+            return self.message_payload(self._token_channel[token], body, req.files,
+                                        interaction=self._token_meta.get(token))
+        if key == ("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/@original"):
+            if token not in self.originals:
+                raise Failure(404, 10008)
+            self.thinking.discard(token)
+            return self.edit_message(self.originals[token], body, req.files)
         if key == ("DELETE", "/webhooks/{webhook_id}/{webhook_token}/messages/@original"):
+            original = self.originals.pop(token, None)
+            if original is None:
+                raise Failure(404, 10008)
+            self.thinking.discard(token)
+            self.messages.pop(int(original["id"]), None)
             return None
-        self.unexpected.append(f"{req.method} {req.url}")
+        self._unexpected.append(f"{req.method} {req.url}")
         raise AssertionError(f"the fake does not know {req.method} {req.path}")
 
     def _callback(self, params: dict[str, Any], body: dict[str, Any],
@@ -491,18 +614,35 @@ class FakeDiscord(Payloads):
         kind = int(body["type"])
         data = body.get("data") or {}
         flags = int(data.get("flags") or 0)
+        token = params["webhook_token"]
+        made = self._token_meta.get(token, {})
         answer: dict[str, Any] = {"interaction": {
-            "id": str(params["webhook_id"]), "type": 2,
-            "response_message_loading": kind == 5,
-            "response_message_ephemeral": bool(flags & EPHEMERAL)}}
+            "id": str(params["webhook_id"]), "type": made.get("type", 2)}}
         if kind in (4, 5):
-            channel = self._token_channel[params["webhook_token"]]
-            message = self.message_payload(channel, data, files)
+            channel = self._token_channel[token]
+            if kind == 5:
+                data = {**data, "flags": flags | LOADING}
+                self.thinking.add(token)
+            message = self.message_payload(channel, data, files, interaction=made)
+            self.originals[token] = message
+            answer["interaction"].update(
+                response_message_id=message["id"], response_message_loading=kind == 5,
+                response_message_ephemeral=bool(flags & EPHEMERAL))
+            if kind == 4:  # the description has a resource for 4 and 7 only
+                answer["resource"] = {"type": kind, "message": message}
+        elif kind == 7 and token in self.originals:
+            message = self.edit_message(self.originals[token], data, files)
             answer["interaction"]["response_message_id"] = message["id"]
             answer["resource"] = {"type": kind, "message": message}
-        else:
-            answer["resource"] = {"type": kind}
         return answer
+
+
+class Created(Exception):  # an answer, not an error
+    """An answer with status 201 (Discord's for a thread it made)."""
+
+    def __init__(self, data: Any) -> None:
+        super().__init__()
+        self.data = data
 
 
 def _created(snowflake: int) -> float:
@@ -511,14 +651,22 @@ def _created(snowflake: int) -> float:
 
 
 async def settle(baseline: set[asyncio.Task[Any]]) -> None:
-    """Wait until every task the bot started (event handlers, command invocations) is done."""
+    """Wait until every task the bot started (event handlers, command invocations) is
+    done; then fail if any request or answer meanwhile diverged from Discord's API
+    description (``FakeDiscord.validate``)."""
     me = asyncio.current_task()
     while True:
         pending = [t for t in asyncio.all_tasks() if t is not me and t not in baseline
                    and not t.done() and not _view_timeout(t)]
         if not pending:
-            return
+            break
         await asyncio.wait(pending, timeout=10)
+    for fake in list(_fakes):
+        fake.check_divergences()
+
+
+# The fakes alive, whose divergences ``settle`` reports.
+_fakes: weakref.WeakSet[FakeDiscord] = weakref.WeakSet()
 
 
 def _view_timeout(task: asyncio.Task[Any]) -> bool:

@@ -16,13 +16,33 @@ from tests.fake.discord_world import (
     CHANNEL_ID,
     EVERYONE_PERMS,
     GUILD_ID,
+    LOADING,
     OWNER_ID,
     PLAYER_ROLE_ID,
     TIMESTAMP,
     Person,
     Server,
+    iso_time,
+    snowflake_time,
     user_payload,
 )
+
+
+def components_of(sent: Any) -> list[dict[str, Any]]:
+    """A message's components as Discord returns them: each numbered (``id``, in
+    order, where the sender gave none), without the request-only ``required``."""
+    numbered = 0
+
+    def made(component: dict[str, Any]) -> dict[str, Any]:
+        nonlocal numbered
+        numbered += 1
+        out = {k: v for k, v in component.items() if k not in ("required", "components")}
+        out.setdefault("id", numbered)
+        if "components" in component:
+            out["components"] = [made(c) for c in component["components"]]
+        return out
+
+    return [made(row) for row in sent or []]
 
 
 class Payloads:
@@ -35,6 +55,16 @@ class Payloads:
     deleted: set[int]
     _token_channel: dict[str, int]
     _token_interaction: dict[str, int]
+    # Every message the fake made or was told of, by id (what a reply may refer to).
+    messages: dict[int, dict[str, Any]]
+    # Per interaction token, its original response: the message a callback made (the
+    # "thinking…" one of a deferral), or the message a component is on.
+    originals: dict[str, dict[str, Any]]
+    # Per interaction token, the interaction's ``interaction_metadata`` (its messages').
+    _token_meta: dict[str, dict[str, Any]]
+
+    def now(self) -> float:
+        raise NotImplementedError
 
     def snowflake(self, ago: float = 0.0) -> int:
         raise NotImplementedError
@@ -42,28 +72,62 @@ class Payloads:
     def permissions(self, channel_id: int) -> discord.Permissions:
         raise NotImplementedError
 
+    def saw(self, event: str, data: dict[str, Any]) -> None:
+        raise NotImplementedError
+
     # ---- payloads -----------------------------------------------------------------
 
     def message_payload(self, channel_id: int, body: dict[str, Any] | None,
                         files: Sequence[tuple[str, bytes]] = (),
-                        author: dict[str, Any] | None = None) -> dict[str, Any]:
+                        author: dict[str, Any] | None = None,
+                        interaction: dict[str, Any] | None = None) -> dict[str, Any]:
+        """A message as Discord returns it; ``interaction``: an interaction's (its
+        answer or a follow-up), which Discord marks as the application's webhook's."""
         body = body or {}
+        made = self.snowflake()
         message: dict[str, Any] = {
-            "id": str(self.snowflake()), "channel_id": str(channel_id),
+            "id": str(made), "channel_id": str(channel_id),
             "author": author or user_payload(BOT_ID, "garnet", bot=True),
-            "content": body.get("content") or "", "timestamp": TIMESTAMP,
+            "content": body.get("content") or "", "timestamp": snowflake_time(made),
             "edited_timestamp": None, "tts": False, "mention_everyone": False,
             "mentions": [], "mention_roles": [], "embeds": [], "pinned": False,
             "type": 19 if body.get("message_reference") else 0,
             "flags": int(body.get("flags") or 0),
-            "components": body.get("components") or [],
+            "components": components_of(body.get("components")),
             "attachments": [
                 {"id": str(self.snowflake()), "filename": name, "size": len(data),
                  "url": f"https://cdn.example/{name}", "proxy_url": f"https://cdn.example/{name}",
                  "content_type": "image/png"} for name, data in files],
         }
         if body.get("message_reference"):
-            message["message_reference"] = body["message_reference"]
+            reference = body["message_reference"]
+            message["message_reference"] = {
+                "type": 0, **{k: str(reference[k]) for k in ("message_id", "channel_id",
+                                                            "guild_id") if k in reference}}
+        if interaction:
+            message.update(webhook_id=str(APP_ID), application_id=str(APP_ID),
+                           interaction_metadata=interaction)
+        self.messages[made] = message
+        return message
+
+    def edit_message(self, message: dict[str, Any], body: dict[str, Any] | None,
+                     files: Sequence[tuple[str, bytes]] = ()) -> dict[str, Any]:
+        """``message`` edited as ``body`` says: same id and ``timestamp`` (its
+        creation), ``edited_timestamp`` now; a loading message loses its flag."""
+        body = body or {}
+        if "content" in body:
+            message["content"] = body["content"] or ""
+        if "components" in body:
+            message["components"] = components_of(body["components"])
+        if files or "attachments" in body:
+            kept = {str(a.get("id")) for a in body.get("attachments") or []}
+            message["attachments"] = [a for a in message["attachments"] if a["id"] in kept] + [
+                {"id": str(self.snowflake()), "filename": name, "size": len(data),
+                 "url": f"https://cdn.example/{name}",
+                 "proxy_url": f"https://cdn.example/{name}",
+                 "content_type": "image/png"} for name, data in files]
+        message["flags"] = int(message.get("flags") or 0) & ~LOADING
+        message["edited_timestamp"] = iso_time(self.now())
         return message
 
     def guild_of(self, channel_id: int) -> int:
@@ -86,14 +150,16 @@ class Payloads:
         return {"id": str(self.snowflake()), "type": 11, "guild_id": str(self.guild_of(parent)),
                 "parent_id": str(parent), "name": name, "owner_id": str(BOT_ID),
                 "last_message_id": None, "rate_limit_per_user": 0, "message_count": 0,
-                "member_count": 1, "flags": 0,
+                "member_count": 1, "flags": 0, "total_message_sent": 0,
                 "thread_metadata": {"archived": False, "auto_archive_duration": 1440,
                                     "archive_timestamp": TIMESTAMP, "locked": False}}
 
     def guild_payload(self, guild_id: int = GUILD_ID) -> dict[str, Any]:
         server = self.servers[guild_id]
         people = [p for p in self.people.values() if p.id in server.members]
-        role = {"color": 0, "hoist": False, "icon": None, "unicode_emoji": None,
+        role = {"color": 0, "colors": {"primary_color": 0, "secondary_color": None,
+                                       "tertiary_color": None},
+                "hoist": False, "icon": None, "unicode_emoji": None,
                 "managed": False, "mentionable": False, "flags": 0}
         return {
             "id": str(guild_id), "name": server.name, "icon": None, "splash": None,
@@ -103,7 +169,8 @@ class Payloads:
             "application_id": None, "system_channel_id": None, "system_channel_flags": 0,
             "rules_channel_id": None, "vanity_url_code": None, "description": None,
             "banner": None, "premium_tier": 0, "preferred_locale": "en-US",
-            "public_updates_channel_id": None, "nsfw_level": 0,
+            "public_updates_channel_id": None, "nsfw_level": 0, "hub_type": None,
+            "safety_alerts_channel_id": None, "incidents_data": None,
             "premium_progress_bar_enabled": False, "emojis": [], "stickers": [],
             "unavailable": False, "member_count": len(people) + 1, "large": False,
             "joined_at": TIMESTAMP, "voice_states": [], "presences": [],
@@ -113,7 +180,8 @@ class Payloads:
                  "permissions": str(EVERYONE_PERMS.value)},
                 {**role, "id": str(server.host_role), "name": "Host", "position": 2,
                  "permissions": "0"},
-                {**role, "id": str(PLAYER_ROLE_ID + 10 * (guild_id - GUILD_ID)), "name": "Players",
+                {**role, "id": str(PLAYER_ROLE_ID + 10 * abs(guild_id - GUILD_ID)),
+                 "name": "Players",
                  "position": 1, "permissions": "0"},
             ],
             "channels": [c for i, c in self.channels.items() if i not in self.deleted
@@ -138,6 +206,7 @@ class Payloads:
         guild = self.guild_of(channel_id)
         data["guild_id"] = str(guild)
         data["member"] = self.member_of(author, guild, with_user=False)
+        self.saw("MESSAGE_CREATE", data)
         return data
 
     def _interaction(self, kind: int, person: Person, data: dict[str, Any],
@@ -148,17 +217,26 @@ class Payloads:
         self._token_channel[token] = channel_id
         self._token_interaction[token] = interaction
         guild = self.guild_of(channel_id)
+        self._token_meta[token] = {
+            "id": str(interaction), "type": kind, "user": person.user(),
+            "authorizing_integration_owners": {"0": str(guild)}}
         member = self.member_of(person, guild)
         member["permissions"] = str(EVERYONE_PERMS.value)
-        return {
+        # The channel as an interaction carries it: partial, without its overwrites
+        # (a channel's ``permissions`` are only in the resolved data of an option).
+        partial = {k: v for k, v in self.channels[channel_id].items()
+                   if k != "permission_overwrites"}
+        made = {
             "id": str(interaction), "application_id": str(APP_ID), "type": kind,
             "token": token, "version": 1, "guild_id": str(guild),
-            "channel_id": str(channel_id), "channel": self.channels[channel_id],
+            "channel_id": str(channel_id), "channel": partial,
             "member": member, "app_permissions": str(self.permissions(channel_id).value),
             "locale": "en-US", "guild_locale": "en-US", "entitlements": [],
             "authorizing_integration_owners": {"0": str(guild)}, "context": 0,
             "attachment_size_limit": 10_485_760, "data": data,
         }
+        self.saw("INTERACTION_CREATE", made)  # again by ``press``, once complete
+        return made
 
     def slash(self, tree: app_commands.CommandTree[Any], person: Person, name: str,
               channel_id: int = CHANNEL_ID, focused: str | None = None, ago: float = 0.0,
@@ -193,8 +271,11 @@ class Payloads:
                 assert isinstance(value, Person)
                 resolved.setdefault("users", {})[str(value.id)] = value.user()
                 if value.id not in self.departed:
-                    resolved.setdefault("members", {})[str(value.id)] = self.member_of(
-                        value, guild, with_user=False)
+                    # A resolved member: partial (no user, deaf, mute), with permissions.
+                    member = {k: v for k, v in self.member_of(value, guild, with_user=False)
+                              .items() if k not in ("deaf", "mute")}
+                    member["permissions"] = str(EVERYONE_PERMS.value)
+                    resolved.setdefault("members", {})[str(value.id)] = member
                 value = str(value.id)
             elif kind is discord.AppCommandOptionType.role:
                 resolved.setdefault("roles", {})[str(value)] = next(
@@ -227,6 +308,10 @@ class Payloads:
         payload = self._interaction(3, person, {"custom_id": custom_id, "component_type": 2},
                                     int(message["channel_id"]), ago)
         payload["message"] = message
+        self._token_meta[payload["token"]]["interacted_message_id"] = str(message["id"])
+        self.saw("INTERACTION_CREATE", payload)
+        # A component's interaction's original response is the message it is on.
+        self.originals[payload["token"]] = self.messages.get(int(message["id"]), message)
         return payload
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -26,9 +27,12 @@ HOST_ROLE2_ID = 500_000_000_000_000_003
 EVERYONE_PERMS = discord.Permissions(view_channel=True, send_messages=True,
                                      read_message_history=True, use_application_commands=True)
 EPHEMERAL = 64
+LOADING = 128  # a deferred response's "thinking…" message
 
 MESSAGES = "/channels/{channel_id}/messages"
 CALLBACK = "/interactions/{webhook_id}/{webhook_token}/callback"
+FOLLOWUP = "/webhooks/{webhook_id}/{webhook_token}"
+ORIGINAL = "/webhooks/{webhook_id}/{webhook_token}/messages/@original"
 # Discord's rate limits as the fake applies them: (requests, per seconds).
 MESSAGE_LIMIT = (5, 5.0)  # posting messages, per channel
 ROUTE_LIMIT = (50, 1.0)  # any other route, per major parameter
@@ -47,11 +51,13 @@ ERRORS = {
 class Failure(Exception):
     """An error answer: the status and Discord's JSON error code."""
 
-    def __init__(self, status: int, code: int = 0, message: str = "") -> None:
+    def __init__(self, status: int, code: int = 0, message: str = "",
+                 errors: dict[str, Any] | None = None) -> None:
         super().__init__(status, code, message)
         self.status = status
         self.code = code
         self.message = message or ERRORS.get(code, "")
+        self.errors = errors  # Discord's field errors (50035 Invalid Form Body)
 
 
 @dataclass
@@ -113,7 +119,12 @@ class Call:
 
     @property
     def ephemeral(self) -> bool:
-        return bool(int(self.message.get("flags") or 0) & EPHEMERAL)
+        """Sent to the asker only: said by the message (an edit keeps the flags of the
+        message it edits, such as the deferral's)."""
+        flags = int(self.message.get("flags") or 0)
+        if self.method == "PATCH" and self.ok and isinstance(self.response, dict):
+            flags |= int(self.response.get("flags") or 0)
+        return bool(flags & EPHEMERAL)
 
     @property
     def buttons(self) -> list[dict[str, Any]]:
@@ -130,9 +141,20 @@ class Call:
         return f"<{self.method} {self.url} {self.content[:60]!r}{files}{status}>"
 
 
+def iso_time(seconds: float) -> str:
+    """An instant (epoch seconds) as Discord writes timestamps (ISO 8601)."""
+    return datetime.fromtimestamp(seconds, UTC).isoformat(timespec="microseconds")
+
+
+def snowflake_time(snowflake: int) -> str:
+    """A snowflake's creation time as Discord writes timestamps."""
+    return iso_time(((snowflake >> 22) + discord.utils.DISCORD_EPOCH) / 1000)
+
+
 def user_payload(user_id: int, name: str, bot: bool = False) -> dict[str, Any]:
     return {"id": str(user_id), "username": name.lower(), "global_name": name,
-            "discriminator": "0", "avatar": None, "bot": bot, "public_flags": 0}
+            "discriminator": "0", "avatar": None, "bot": bot, "public_flags": 0, "flags": 0,
+            "primary_guild": None}
 
 
 @dataclass(frozen=True)
@@ -148,7 +170,7 @@ class Person:
                nick: str | None = None) -> dict[str, Any]:
         data: dict[str, Any] = {
             "roles": [str(r) for r in (self.roles if roles is None else roles)],
-            "nick": nick, "avatar": None,
+            "nick": nick, "avatar": None, "banner": None,
             "joined_at": TIMESTAMP, "premium_since": None, "deaf": False, "mute": False,
             "flags": 0, "pending": False, "communication_disabled_until": None,
         }
@@ -191,7 +213,8 @@ class _Limited(Failure):
 
     def __init__(self, retry_after: float, is_global: bool) -> None:
         super().__init__(429, 0, "You are being rate limited.")
-        self.body = {"message": self.message, "retry_after": retry_after, "global": is_global}
+        self.body = {"message": self.message, "retry_after": retry_after,
+                     "global": is_global, "code": 0}
         self.headers = {"Retry-After": str(math.ceil(retry_after)),
                         "X-RateLimit-Scope": "global" if is_global else "user"}
         if is_global:

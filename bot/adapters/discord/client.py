@@ -19,6 +19,7 @@ from bot.adapters.discord.delivery import (
     UserError,
     actor_of,
     answer,
+    capped,
     channel_for,
     player_of,
     reply_to,
@@ -28,7 +29,7 @@ from bot.adapters.discord.delivery import (
 from bot.adapters.discord.failures import failure_of, fallback, gone, reach
 from bot.adapters.discord.pacing import DISCORD_GLOBAL_LIMIT, GlobalPacer
 from bot.adapters.discord.pacing import install as install_pacing
-from bot.adapters.discord.people import people
+from bot.adapters.discord.people import MemberFetches, may_name, people
 from bot.adapters.discord.suggest import game_title
 from bot.commands import PRESSABLE
 from bot.commands.spec import Call, Command, Kind, Services, Thread
@@ -59,11 +60,11 @@ def intents(members: bool = False, message_content: bool = True) -> discord.Inte
     return wanted
 
 
-class GarnetTree(app_commands.CommandTree["GarnetBot"]):
+class GarnetTree(command_tree.DocumentedTree["GarnetBot"]):
     async def on_error(self, interaction: discord.Interaction[GarnetBot],
                        error: app_commands.AppCommandError) -> None:
         if isinstance(error, app_commands.TransformerError | app_commands.CheckFailure):
-            text = str(error)
+            text = capped(str(error))
         else:
             log.error("command %s failed", interaction.command and interaction.command.name,
                       exc_info=error)
@@ -184,6 +185,7 @@ class GarnetBot(commands.AutoShardedBot):
         self._services = services
         self.command_guild = command_guild
         self.pacer = GlobalPacer(global_requests_per_second)
+        self.fetches = MemberFetches()  # members looked up on Discord, per server
         install_pacing(self.http, self.pacer)
         self._started = False
 
@@ -244,12 +246,17 @@ class GarnetBot(commands.AutoShardedBot):
         async def run() -> Response:
             if command.posts_boards:
                 _can_post_boards(interaction, bool(values.get("thread")))
+            if any(kinds.get(k) is Kind.USERS and v is not None for k, v in values.items()):
+                # Nobody is looked up on Discord for a request its asker may not make.
+                await may_name(self.services.roles, str(interaction.guild_id),
+                               actor_of(interaction.user), command)
             options: dict[str, Any] = {}
             for key, value in values.items():
                 if value is None:
                     continue
                 if kinds.get(key) is Kind.USERS:
-                    options[key] = await people(interaction, key, str(value))
+                    options[key] = await people(interaction, key, str(value),
+                                                self.fetches)
                 elif isinstance(value, discord.Attachment):
                     # Bounded before it is read: Discord says the size.
                     declared[key].check_size(value.size)

@@ -44,14 +44,24 @@ def mentions_of(post: Post) -> discord.AllowedMentions:
 Posted = Callable[[TurnStart, float], Awaitable[None]]
 
 
+def out_at(sent: Any) -> datetime:
+    """When Discord put out the message it returned: when it was last edited (an edit,
+    such as the answer that replaces a deferral's "thinking…" message, keeps the id and
+    so the creation time of the message it edits), else when it was made (its
+    snowflake); without either, now (the answer just came back)."""
+    for name in ("edited_at", "created_at"):
+        at = getattr(sent, name, None)
+        if isinstance(at, datetime):
+            return at
+    return discord.utils.utcnow()
+
+
 async def _report(posted: Posted | None, post: Post, sent: Any) -> None:
-    """A board that starts a turn is out: say when, by the message's own timestamp
-    (Discord's, from its snowflake), else by the time now."""
+    """A board that starts a turn is out: say when, by Discord's own time for the
+    message that carries it (``out_at``)."""
     if posted is None or post.turn is None:
         return
-    at = getattr(sent, "created_at", None)
-    if not isinstance(at, datetime):
-        at = discord.utils.utcnow()
+    at = out_at(sent)
     try:
         await posted(post.turn, at.timestamp())
     except Exception:  # the turn then starts at the end of its wait: logged there too
@@ -104,9 +114,14 @@ def channel_for(client: discord.Client, channel_id: str) -> discord.abc.Messagea
 # ---- one message --------------------------------------------------------------------
 
 
-def _text(post: Post) -> str:
-    text = post.text or "\u200b"
+def capped(text: str) -> str:
+    """Text as a message's content: never empty, at most Discord's 2,000 characters."""
+    text = text or "\u200b"
     return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
+
+
+def _text(post: Post) -> str:
+    return capped(post.text)
 
 
 def _files(post: Post) -> Any:
@@ -170,9 +185,13 @@ async def send_post(target: discord.abc.Messageable, post: Post,
 
 
 async def reply_to(message: discord.Message, post: Post, posted: Posted | None = None) -> None:
+    """Answer a message as a reply to it; if its author deleted it meanwhile, as a
+    plain message (``fail_if_not_exists: false``, what Discord documents for that)."""
+    reference = message.to_reference(fail_if_not_exists=False)
     sent = await resending(
-        lambda: message.reply(_text(post), files=_files(post), view=_view(post),
-                              allowed_mentions=mentions_of(post), mention_author=False),
+        lambda: message.channel.send(_text(post), files=_files(post), view=_view(post),
+                                     allowed_mentions=mentions_of(post), reference=reference,
+                                     mention_author=False),
         f"channel {message.channel.id}")
     await _report(posted, post, sent)
 
@@ -208,6 +227,20 @@ async def _send_initial(interaction: discord.Interaction, post: Post, ephemeral:
     await _report(posted, post, getattr(sent, "resource", None))
 
 
+async def _edit_original(interaction: discord.Interaction, post: Post,
+                         posted: Posted | None) -> None:
+    """The first answer of a deferred interaction: it replaces the "thinking…" message
+    by editing the original response (what Discord documents; a first follow-up would
+    edit it too, but that behaviour is deprecated). The board is out at the edit's time,
+    never the deferral's."""
+    sent = await resending(
+        lambda: interaction.edit_original_response(
+            content=_text(post), attachments=_files(post), view=_view(post),
+            allowed_mentions=mentions_of(post)),
+        f"interaction {interaction.id}")
+    await _report(posted, post, sent)
+
+
 async def _follow_up(interaction: discord.Interaction, post: Post, ephemeral: bool,
                      posted: Posted | None) -> None:
     sent = await interaction.followup.send(
@@ -231,8 +264,8 @@ async def respond(interaction: discord.Interaction, response: Response, defer: D
         if defer is Defer.NO:
             await _send_initial(interaction, post, target == EPHEMERAL, posted)
         else:
-            # The first follow-up takes the place of the "thinking…" message.
-            await _follow_up(interaction, post, target == EPHEMERAL, posted)
+            # The first answer takes the place of the "thinking…" message.
+            await _edit_original(interaction, post, posted)
     elif defer in (Defer.PUBLIC, Defer.PRIVATE):
         # Nothing fits the deferred message's visibility: drop it, then follow up freely.
         await interaction.delete_original_response()
@@ -275,10 +308,10 @@ async def turn_page(interaction: discord.Interaction,
     post = response.reply
     try:
         if post is None or not (shown or refusal_in_place):
-            await interaction.response.send_message(post.text if post else fault,
+            await interaction.response.send_message(capped(post.text if post else fault),
                                                     ephemeral=True)
             return
-        await interaction.response.edit_message(content=post.text,
+        await interaction.response.edit_message(content=_text(post),
                                                 view=view_for(post.buttons, post.selects))
     except discord.HTTPException:
         log.warning("could not turn the page for interaction %s", interaction.id)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -22,6 +22,50 @@ from bot.commands.play import SECTION as PLAY
 from bot.commands.spec import Audience, Command, Kind, Option, Reply
 
 SERVERS = app_commands.AppCommandContext(guild=True)  # like @guild_only() commands
+# Fields of a command that Discord documents for global commands only.
+GLOBAL_ONLY = ("contexts", "integration_types")
+
+
+def documented(command: dict[str, Any], *, global_: bool) -> dict[str, Any]:
+    """A command's JSON as Discord documents it, from what discord.py builds: the
+    permissions a string (a bit set, like every permissions field), no ``dm_permission``
+    (deprecated: ``contexts`` says where a command works), and ``contexts`` and
+    ``integration_types`` only in a global sync (and only when set: lists, never null)."""
+    made = {k: v for k, v in command.items() if k != "dm_permission"
+            and not (k in GLOBAL_ONLY and (not global_ or v is None))}
+    if made.get("default_member_permissions") is not None:
+        made["default_member_permissions"] = str(made["default_member_permissions"])
+    return made
+
+
+ClientT = TypeVar("ClientT", bound=discord.Client)
+
+
+class DocumentedTree(app_commands.CommandTree[ClientT]):
+    """A command tree whose sync sends each command as Discord documents it
+    (``documented``); otherwise discord.py's ``CommandTree.sync`` (no translator)."""
+
+    async def sync(self, *, guild: discord.abc.Snowflake | None = None
+                   ) -> list[app_commands.AppCommand]:
+        if self.client.application_id is None:
+            raise app_commands.MissingApplicationID
+        commands = self._get_all_commands(guild=guild)
+        payload = [documented(command.to_dict(self), global_=guild is None)
+                   for command in commands]
+        http = self.client.http
+        try:
+            if guild is None:
+                data = await http.bulk_upsert_global_commands(self.client.application_id,
+                                                              payload=payload)
+            else:
+                data = await http.bulk_upsert_guild_commands(self.client.application_id,
+                                                             guild.id, payload=payload)
+        except discord.HTTPException as e:
+            if e.status == 400 and e.code == 50035:
+                raise app_commands.CommandSyncFailure(e, commands) from None
+            raise
+        return [app_commands.AppCommand(data=d, state=self._state)
+                for d in data]
 DEFERS = {Reply.QUICK: Defer.NO, Reply.PUBLIC: Defer.PUBLIC, Reply.PRIVATE: Defer.PRIVATE}
 
 

@@ -86,20 +86,22 @@ class Controls:
             image = None
             if halted is not None:
                 # The players may have missed the last board: it comes with the resume.
-                image = await self.kit.render(live.game, live.state, live.names, live.hints)
+                image = await self.kit.render(live.game, live.state, live.names,
+                                              live.hints, server=live.guild_id)
             now = self.kit.now()
+            live.halted = None
+            # The clock runs again once the post that says so is out (never during its
+            # upload): ``Timing.board_again``.
+            turn = self.timing.board_again(live, now)
             async with self.kit.db.session() as s, s.begin():
                 await s.execute(update(Match).where(Match.id == live.id).values(
-                    status=MatchStatus.RUNNING, turn_resumed_at=now))
+                    status=MatchStatus.RUNNING, turn_resumed_at=live.resumed_at))
                 await self.ending.log(s, live, actor, "resume", "")
-            live.resumed_at = now
-            live.halted = None
-            self.timing.arm(live)
             self.kit.on_turn(live)
             line = self.kit.turn_line(live)
         return Response(reply=Post(
             texts.resumes(texts.match_label(live.number, live.kind), line), live.channel_id,
-            image=image))
+            image=image, turn=turn))
 
     async def extend(self, match_id: int | None, guild_id: str, channel_id: str,
                      actor: Actor, seconds: float) -> Response:

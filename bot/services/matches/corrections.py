@@ -28,7 +28,7 @@ from bot.services.matches.ending import Ending, reward_of
 from bot.services.matches.kit import MatchKit
 from bot.services.matches.lookup import Lookup
 from bot.services.matches.refusals import MatchOver, NeedsReason, NoSuchMatch
-from bot.services.matches.timing import Timing
+from bot.services.matches.timing import BOARD_WAIT, Timing
 from bot.services.results import DRAWN, LOST, WON, pay, rating_text
 from bot.services.users import remember
 from bot.store.models import (
@@ -88,9 +88,10 @@ class Corrections:
                     MatchPlayer.match_id == live.id, MatchPlayer.seat == last.seat).values(
                     banks_left=MatchPlayer.banks_left + last.banks_spent,
                     time_used=MatchPlayer.time_used - last.elapsed))
+                # The mover's clock runs again once the board is out (``board_again``).
                 await s.execute(update(Match).where(Match.id == live.id).values(
                     turn_elapsed=last.elapsed, turn_extra=extra,
-                    turn_resumed_at=None if live.paused else now))
+                    turn_resumed_at=None if live.paused else now + BOARD_WAIT))
                 detail = say.took_back_log(last.ply, last.notation, live.names[last.seat],
                                            reason)
                 await self.ending.log(s, live, actor, "takeback", detail)
@@ -101,18 +102,23 @@ class Corrections:
             live.banks_left[last.seat] += last.banks_spent
             live.time_used[last.seat] -= last.elapsed
             live.turn_elapsed, live.extra = last.elapsed, extra
-            live.resumed_at = None if live.paused else now
-            live.waiting = None
             live.draw_offer = None
-            live.plan_reminders()
-            self.timing.arm(live)
+            turn = None
+            if live.paused:
+                live.waiting = None
+                live.plan_reminders()
+                self.timing.arm(live)
+            else:
+                live.plan_reminders()
+                turn = self.timing.board_again(live, now)
             self.kit.on_turn(live)  # the computer's seat thinks again
-            image = await self.kit.render(live.game, live.state, live.names, live.hints)
+            image = await self.kit.render(live.game, live.state, live.names, live.hints,
+                                          server=live.guild_id)
             text = say.took_back(actor.id, texts.match_label(live.number, live.kind),
                                  last.ply, last.notation, live.users[last.seat], reason,
                                  self.kit.turn_line(live))
         return Response(reply=Post(text, live.channel_id, image=image,
-                                   selects=menus.card_menu(live)))
+                                   selects=menus.card_menu(live), turn=turn))
 
     # ==== correcting a result =============================================================
 

@@ -103,7 +103,7 @@ class Ending:
         new_state = game.eliminate(live.state, seat)
         outcome = game.outcome(new_state)
         image = await self.kit.render(game, new_state, live.names,
-                                      live.hints and outcome is None)
+                                      live.hints and outcome is None, server=live.guild_id)
         now = self.kit.now()
         moved = live.to_move == seat
         async with self.kit.db.session() as s, s.begin():
@@ -146,7 +146,8 @@ class Ending:
         now = self.kit.now()
         verdict = None if winner is None else live.names[winner]
         image = await self.kit.render(live.game, live.state, live.names, False,
-                                      banner=texts.banner(verdict, reason))
+                                      banner=texts.banner(verdict, reason),
+                                      server=live.guild_id)
         time_used, banks_left = list(live.time_used), list(live.banks_left)
         async with self.kit.db.session() as s, s.begin():
             if elapsed_of is not None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -112,7 +113,7 @@ class MatchKit:
         # changed one request at a time: by match, and creation as a whole (whether a
         # player is busy is checked and the match made under it).
         self.creating = asyncio.Lock()
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks: dict[int, tuple[asyncio.Lock, int]] = {}  # with its users
         # Observer for the benchmark: reminder lateness in seconds.
         self.on_reminder: Callable[[float], None] | None = None
         # Set by the composition root: threads outside commands, who watches ends,
@@ -129,13 +130,27 @@ class MatchKit:
     def now(self) -> float:
         return self.clock.now()
 
-    def lock(self, match_id: int) -> asyncio.Lock:
-        """The lock of a match not yet being played."""
-        return self._locks.setdefault(match_id, asyncio.Lock())
+    @asynccontextmanager
+    async def lock(self, match_id: int) -> AsyncIterator[None]:
+        """Hold the lock of a match not yet being played. A match's lock is kept only
+        while a request holds it or waits for it: the last to leave drops it, so the
+        locks do not pile up with every match ever made."""
+        lock, users = self._locks.get(match_id, (asyncio.Lock(), 0))
+        self._locks[match_id] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[match_id]
+            if users <= 1:
+                del self._locks[match_id]
+            else:
+                self._locks[match_id] = (lock, users - 1)
 
     async def render(self, game: Game[Any, Any], state: Any, names: Sequence[str],
-                     hints: bool, banner: str | None = None) -> Image:
-        data = await self.renderer.render(game, state, names, hints, banner)
+                     hints: bool, banner: str | None = None, server: str = "") -> Image:
+        """A board, drawn in the renderer's workers in ``server``'s turn."""
+        data = await self.renderer.render(game, state, names, hints, banner, server)
         return Image(data, f"{game.key}.png")
 
     async def names(self, guild_id: str, user_ids: Sequence[str]) -> list[str]:

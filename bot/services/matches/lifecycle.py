@@ -155,7 +155,8 @@ class Lifecycle:
         turn = self.timing.start_turn(live, now)
         live.extra = extra
         live.plan_reminders()
-        image = await self.kit.render(live.game, live.state, live.names, live.hints)
+        image = await self.kit.render(live.game, live.state, live.names, live.hints,
+                                      server=live.guild_id)
         text = texts.board_again(texts.match_label(live.number, live.kind),
                                  self.kit.turn_line(live))
         return Post(text, live.channel_id, image=image, turn=turn)

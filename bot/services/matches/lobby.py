@@ -301,7 +301,8 @@ class Lobby:
         state = game.new_state(match.seats, match.options)
         names = await self.kit.names(match.guild_id, order)
         tc = TimeControl.from_json(match.time_control)
-        image = await self.kit.render(game, state, names, match.hints)
+        image = await self.kit.render(game, state, names, match.hints,
+                                      server=match.guild_id)
         now = self.kit.now()
         async with self.kit.db.session() as s, s.begin():
             row = await s.get(Match, match_id)

@@ -1,6 +1,7 @@
-"""Select menus for Sigma Escape on Discord: the board of a player's turn carries a
-menu of their cards; choosing one shows that player (only) the card's placements, 25
-to a menu in up to five menus; choosing one plays it as ``/move`` would.
+"""Select menus on Discord for a game that offers ``choices`` (``Game.choices``; today
+Sigma Escape: a card, then its placements): the board of a player's turn carries a
+menu of their groups; choosing one shows that player (only) the group's choices, 25 to
+a menu in up to five menus; choosing one plays it as ``/move`` would.
 
 The menus are built here; ``picks`` answers them. A menu names the position it was
 made for (``stamp``: the ply and a digest of the state), so one left from an earlier
@@ -11,15 +12,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections import Counter
-from typing import Any
 
 from bot.core import buttons as ids
-from bot.core.messages import Choice, Select
+from bot.core.messages import AI_PREFIX, Choice, Select
 from bot.services.matches.live import LiveMatch
 from bot.texts import menus as texts
+from engine.game import ChoiceGroup, ChoiceWords
 
-GAME = "sigma"
 PER_MENU = 25  # Discord's limit of choices in one select menu
 MENUS = 5  # and of rows in one message
 
@@ -30,28 +29,31 @@ def stamp(live: LiveMatch) -> str:
     return f"{live.ply}-{digest}"
 
 
-def legal(live: LiveMatch) -> list[Any]:
-    return live.game.legal_moves(live.state)
+def words(live: LiveMatch) -> ChoiceWords | None:
+    """How the game's menus speak, or None for a game without menus."""
+    return live.game.choice_words
+
+
+def groups(live: LiveMatch) -> tuple[ChoiceGroup, ...]:
+    """The game's choices for the player to move (none for a game without menus)."""
+    return live.game.choices(live.state) or ()
 
 
 def card_menu(live: LiveMatch) -> tuple[Select, ...]:
-    """The menu of the cards of the player to move (none in other games, at the end,
-    or on the computer's turn)."""
+    """The menu of the groups of the player to move (none in games without menus, at
+    the end, or on the computer's turn)."""
     seat = live.to_move
-    if live.game.key != GAME or seat is None or live.finished:
+    said = words(live)
+    if said is None or seat is None or live.finished:
         return ()
-    if live.users[seat].startswith("garnet-ai:"):
+    if live.users[seat].startswith(AI_PREFIX):
         return ()
-    counts = Counter(move.card for move in legal(live))
-    if not counts:
+    offered = groups(live)
+    if not offered:
         return ()
-    left = Counter(live.state.hand_names(seat))
-    choices = []
-    for card in dict.fromkeys(live.state.hand_names(seat)):
-        if counts[card]:
-            label, description = texts.card_choice(card, counts[card], left[card])
-            choices.append(Choice(label, card, description))
-    placeholder = texts.card_placeholder(live.game.seat_name(live.state, seat),
-                                         live.names[seat])
+    choices = tuple(Choice(group.label, group.label, group.description)
+                    for group in offered)
+    placeholder = texts.group_placeholder(live.game.seat_name(live.state, seat),
+                                          live.names[seat], said)
     return (Select(ids.card_menu(live.number, stamp(live)), placeholder[:150],
-                   tuple(choices[:PER_MENU])),)
+                   choices[:PER_MENU]),)

@@ -1,5 +1,6 @@
-"""Answers to the Sigma Escape menus (``menus``): a card chosen shows its placements to
-the player to move; a placement chosen is played as ``/move`` plays it."""
+"""Answers to the menus (``menus``) of a game that offers choices: a group chosen (a
+card) shows its choices (its placements) to the player to move; a choice chosen is
+played as ``/move`` plays it."""
 
 from __future__ import annotations
 
@@ -9,11 +10,10 @@ from bot.core.refusal import Refusal
 from bot.services.matches.kit import MatchKit
 from bot.services.matches.live import LiveMatch
 from bot.services.matches.lookup import Lookup
-from bot.services.matches.menus import GAME, MENUS, PER_MENU, legal, stamp
+from bot.services.matches.menus import MENUS, PER_MENU, groups, stamp, words
 from bot.services.matches.play import Play
 from bot.services.matches.refusals import NotYourTurn
 from bot.texts import menus as texts
-from engine.sigma import rules
 
 
 class Menus:
@@ -25,7 +25,7 @@ class Menus:
     def _current(self, match: int, guild_id: str, channel_id: str, actor: Actor,
                  seen: str) -> LiveMatch:
         live = self.lookup.live(match, guild_id, channel_id, actor, player=True)
-        if live.game.key != GAME:
+        if words(live) is None:
             raise Refusal(texts.not_for_menu())
         if seen != stamp(live):
             raise Refusal(texts.stale())
@@ -36,32 +36,29 @@ class Menus:
 
     async def pick_card(self, match: int, guild_id: str, channel_id: str, actor: Actor,
                         seen: str, card: str) -> Response:
-        """The placements of ``card``, shown only to the player to move."""
+        """The choices of group ``card``, shown only to the player to move."""
         live = self._current(match, guild_id, channel_id, actor, seen)
-        moves = [m for m in legal(live) if m.card == card]
-        if not moves:
-            raise Refusal(texts.no_card(card))
-        sides = rules.sides(live.state)
-        shown = moves[:PER_MENU * MENUS]
+        said = words(live)
+        assert said is not None
+        found = next((g for g in groups(live) if g.label == card), None)
+        if found is None:
+            raise Refusal(texts.no_group(card, said))
+        options = found.choices
+        shown = options[:PER_MENU * MENUS]
         selects = []
         for row in range(0, len(shown), PER_MENU):
             chunk = shown[row:row + PER_MENU]
-            choices = []
-            for move in chunk:
-                (r, c), d = sides[move.side - 1]
-                notation = live.game.notation(move)
-                label, description = texts.place_choice(notation, move.side, r, c, "NESW"[d],
-                                                        move.arrow)
-                choices.append(Choice(label, notation, description))
-            placeholder = texts.place_placeholder(card, row + 1, row + len(chunk), len(moves))
+            choices = tuple(Choice(c.label, c.notation, c.description) for c in chunk)
+            placeholder = texts.choice_placeholder(card, row + 1, row + len(chunk),
+                                                   len(options), said)
             selects.append(Select(ids.place_menu(live.number, seen, card, row // PER_MENU),
-                                  placeholder, tuple(choices)))
-        return Response(reply=Post(texts.placements(card, len(moves), len(shown)),
+                                  placeholder, choices))
+        return Response(reply=Post(texts.group_choices(card, len(options), len(shown), said),
                                    ephemeral=True, selects=tuple(selects), pings=()))
 
     async def pick_place(self, match: int, guild_id: str, channel_id: str, actor: Actor,
                          seen: str, move: str, sent_at: float | None) -> Response:
-        """The placement chosen, played as ``/move`` plays it, counted when chosen."""
+        """The choice chosen, played as ``/move`` plays it, counted when chosen."""
         live = self._current(match, guild_id, channel_id, actor, seen)
         return await self.play.move(live.number, guild_id, channel_id, actor, move,
                                     sent_at=sent_at)

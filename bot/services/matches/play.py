@@ -142,7 +142,7 @@ class Play:
         spent = live.tc.banks_spent(elapsed, live.extra) if live.tc.enabled else 0
         outcome = game.outcome(new_state)
         image = await self.kit.render(game, new_state, live.names,
-                                      live.hints and outcome is None)
+                                      live.hints and outcome is None, server=live.guild_id)
         now = self.kit.now()
         banks_left = list(live.banks_left)
         banks_left[seat] -= spent

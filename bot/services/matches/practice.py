@@ -5,8 +5,10 @@ the moves, the clock, the ending and a restart treat it as a player. Whenever a 
 starts (``MatchKit.on_turn``) and the seat to move is the computer's, it thinks in a
 worker (``bot.services.workers``: never on the event loop), within its level's move
 time (and the clock's, when the match has one), then plays through the same path as
-a person's move. A practice match never books garnets, standings, ratings or the
-ledger (``results.settle`` skips it).
+a person's move. Its moves wait their turn fairly between servers and users, and a
+user (``PER_USER``) or a server (``PER_SERVER``) may have only so many games going.
+A practice match never books garnets, standings, ratings or the ledger
+(``results.settle`` skips it).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from bot.core.enums import MatchKind, MatchStatus
 from bot.core.messages import Actor, Post, Response, ai_level, ai_name, ai_user
 from bot.core.refusal import Refusal
 from bot.core.timecontrol import TimeControl
+from bot.services.jobs import JobTooLong
 from bot.services.matches.kit import MatchKit
 from bot.services.matches.live import LiveMatch
 from bot.services.matches.lobby import Lobby
@@ -32,7 +35,8 @@ from engine.game import EngineError
 from engine.registry import get_game
 
 log = logging.getLogger(__name__)
-GRACE = 5.0  # seconds past the move time before a stuck search is given up
+PER_USER = 3  # practice matches one user may have going at once
+PER_SERVER = 25  # and one server
 
 
 class Practice:
@@ -67,6 +71,7 @@ class Practice:
         tc = tc or TimeControl.off()
         bot = Actor(ai_user(level), ai_name(level))
         async with self.kit.creating:
+            self.room_for(guild_id, actor.id)
             await self.lobby.busy(guild_id, channel_id, [actor.id])
             self.lobby.asking.take((guild_id, actor.id))
             async with self.kit.db.session() as s, s.begin():
@@ -85,6 +90,16 @@ class Practice:
                 match_id = match.id
         seating = [actor.id, bot.id] if first == "me" else [bot.id, actor.id]
         return await self.lobby.start(match_id, seating, say.intro(level))
+
+    def room_for(self, guild_id: str, user_id: str) -> None:
+        """Refuse a practice match past the caps: the computer's moves of every server
+        share its workers, so one user or one server may have only so many going."""
+        going = [live for live in self.kit.live
+                 if live.kind == MatchKind.PRACTICE and not live.finished]
+        if sum(1 for live in going if user_id in live.users) >= PER_USER:
+            raise Refusal(say.too_many_practice(PER_USER))
+        if sum(1 for live in going if live.guild_id == guild_id) >= PER_SERVER:
+            raise Refusal(say.server_practice_full(PER_SERVER))
 
     # ---- the computer's turns ----------------------------------------------------------
 
@@ -118,14 +133,16 @@ class Practice:
     async def _turn(self, live: LiveMatch, seat: int, level: int) -> None:
         ply = live.ply
         seconds = self.move_time(live, level)
+        # Whom the computer plays: its move waits in the turn of that user and server
+        # (``bot.services.jobs``), so one user's many games never delay another's.
+        user = next((u for u in live.users if ai_level(u) is None), None)
         try:
             try:
-                decision = await asyncio.wait_for(
-                    self.workers.think(live.game.key, live.state, level,
-                                       seed=live.id * 1009 + ply, seconds=seconds),
-                    timeout=seconds + GRACE)
+                decision = await self.workers.think(
+                    live.game.key, live.state, level, seed=live.id * 1009 + ply,
+                    seconds=seconds, server=live.guild_id, user=user)
                 text = decision.move
-            except TimeoutError:
+            except JobTooLong:  # the search itself overran (its worker was replaced)
                 log.warning("match %s: the computer's search overran; a legal move instead",
                             live.id)
                 text = live.game.notation(live.game.legal_moves(live.state)[0])

@@ -101,6 +101,17 @@ class Timing:
         self.arm(live)
         return token
 
+    def board_again(self, live: LiveMatch, now: float) -> TurnStart:
+        """The turn under way goes on (resumed, or taken back to) with a board of its
+        own: its clock, with what it used so far, runs again once that board is out
+        (``board_posted``), at most ``BOARD_WAIT`` from ``now``. The caller stores
+        ``live.resumed_at`` (what a restart reads). Returns the token for the board."""
+        live.resumed_at = now + BOARD_WAIT
+        live.board_from = now
+        live.waiting = TurnStart(live.guild_id, live.id, live.ply)
+        self.arm(live)
+        return live.waiting
+
     async def board_posted(self, token: TurnStart, at: float) -> None:
         """The adapter's report: the board of ``token``'s turn is out since ``at`` (the
         post's own timestamp). The turn's clock runs from then: never before the move

@@ -37,7 +37,8 @@ class Viewing:
                 raise
             return await self._final(match_id, guild_id, channel_id, actor)
         image = await self.kit.render(live.game, live.state, live.names,
-                                      live.hints and not live.finished)
+                                      live.hints and not live.finished,
+                                      server=live.guild_id)
         text = texts.board(texts.match_label(live.number, live.kind), live.game.title,
                            texts.seat_line(live.game, live.state, live.users), live.ply,
                            live.paused, self.kit.turn_line(live))
@@ -63,7 +64,8 @@ class Viewing:
             raise Refusal(texts.not_started(label))
         game = get_game(record.game)
         state = position_of(record)
-        image = await self.kit.renderer.render(game, state, record.names, False)
+        image = await self.kit.renderer.render(game, state, record.names, False,
+                                               server=guild_id)
         users = [p.user_id for p in record.players]
         text = texts.final_board(label, game.title, texts.seat_line(game, state, users),
                                  sum(1 for m in record.moves if m.kind == "move"),

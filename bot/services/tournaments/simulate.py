@@ -38,7 +38,7 @@ from bot.services.tournaments.tournament import Tournament
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot tournament", description=__doc__,
+    parser = argparse.ArgumentParser(prog="garnet tournament", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     sim = sub.add_parser("simulate", help="play a tournament of random results")

@@ -264,8 +264,19 @@ async def find(s: AsyncSession, guild_id: str, text: str | None,
 
 
 async def choices(s: AsyncSession, guild_id: str, current: str) -> list[tuple[str, str]]:
+    """A server's tournaments for autocomplete, newest first: those whose name contains
+    what was typed, or whose number it is, found in the database (a server's 500th
+    tournament back is found as its newest). A name has at most 100 characters, so
+    nothing longer can match."""
     wanted = current.strip().lower().lstrip("#")
-    rows = (await s.scalars(select(TournamentRow).where(TournamentRow.guild_id == guild_id)
-                            .order_by(TournamentRow.id.desc()).limit(100))).all()
+    if len(wanted) > 100:
+        return []
+    query = select(TournamentRow).where(TournamentRow.guild_id == guild_id)
+    if wanted:
+        named = func.lower(TournamentRow.name).contains(wanted, autoescape=True)
+        number = wanted.isascii() and wanted.isdigit() and len(wanted) <= 9
+        query = query.where(named | (TournamentRow.number == int(wanted)) if number
+                            else named)
+    rows = (await s.scalars(query.order_by(TournamentRow.id.desc()).limit(25))).all()
     return [(say.choice(name=t.name, number=t.number, status=t.status), str(t.number))
-            for t in rows if wanted in t.name.lower() or wanted == str(t.number)][:25]
+            for t in rows]

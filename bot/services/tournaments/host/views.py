@@ -168,7 +168,7 @@ def round_results(loaded: Loaded, state: State) -> str:
             second=loaded.name(p.second), outcome=outcome.value if outcome else "…",
             score=score_of(loaded, rnd.number, p)))
     if rnd.byes:
-        results.append("Bye: " + ", ".join(loaded.name(b) for b in rnd.byes))
+        results.append(say.byes_line([loaded.name(b) for b in rnd.byes]))
     return say.round_over(name=loaded.row.name, number=rnd.number, results=results)
 
 

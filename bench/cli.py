@@ -1,0 +1,52 @@
+"""``garnet bench`` (``python -m bot bench``): the benchmarks' own options.
+
+The launcher (``bot/__main__.py``) hands every argument after ``bench`` to ``main``;
+the benchmarks live in the repository, not in the installed package.
+
+    garnet bench [--dms N] [--seconds S] [--pace realistic|stress] [--quick] [--json]
+    garnet bench --queries [--json]
+    garnet bench --practice [--games cairo,quoridor] [--level 5] [--seconds S] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from bench.load import add_arguments
+
+
+def parser(prog: str = "garnet bench") -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog=prog, description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--json", action="store_true", help="JSON output")
+    p.add_argument("--database", help="database URL (default: a new SQLite file)")
+    p.add_argument("--dms", type=int, action="append",
+                   help="concurrent DMs (repeatable; default 200 and 1000)")
+    p.add_argument("--seconds", type=float, default=20.0, help="seconds per run")
+    p.add_argument("--queries", action="store_true",
+                   help="time leaderboards and history pages instead")
+    p.add_argument("--practice", action="store_true",
+                   help="event-loop lag during practice matches against the computer "
+                   "(--seconds per game)")
+    p.add_argument("--games", default="cairo,quoridor,pathwayz,sigma",
+                   help="--practice: the games, comma-separated")
+    p.add_argument("--level", type=int, default=5, choices=range(1, 6),
+                   help="--practice: the computer's level")
+    add_arguments(p)
+    return p
+
+
+def main(argv: list[str], prog: str = "garnet bench") -> int:
+    args = parser(prog).parse_args(argv)
+    if args.practice:
+        from bench.practice import main as practice_main
+
+        return practice_main([g.strip() for g in args.games.split(",")][:8], args.level,
+                             args.seconds, args.json)
+    if args.queries:
+        from bench.queries import main as queries_main
+
+        return queries_main(args.json)
+    from bench.load import main as load_main
+
+    return load_main(args)

@@ -1,0 +1,98 @@
+"""The searches of Quoridor, Pathwayz and Sigma Escape, held to what they did before
+they shared one negamax (``engine.ai.search``): for fixed positions from seeded
+random play, every level's move, judgement and node count, to the last bit, on its
+node budget (no move-time cap). Sigma Escape's is its Python search, the reference
+its C search is held to (tests/engine/test_sigma_native.py); at every depth its root
+values and node counts too.
+
+``python -m tests.engine.test_search_golden`` rewrites the record (only ever from a
+search known to be right).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.ai import LEVELS, player_with
+from engine.registry import get_game
+
+RECORD = Path(__file__).parent / "golden" / "search.json"
+# (game, seats, seed, plies of random play)
+POSITIONS = (("quoridor", 2, 1, 10), ("quoridor", 2, 2, 24), ("quoridor", 4, 3, 16),
+             ("pathwayz", 2, 1, 8), ("pathwayz", 2, 2, 20),
+             ("sigma", 2, 1, 3), ("sigma", 2, 2, 8))
+
+
+def _position(key: str, seats: int, seed: int, plies: int) -> Any:
+    game = get_game(key)
+    rng = random.Random(seed)
+    state = game.new_state(seats)
+    for _ in range(plies):
+        moves = game.legal_moves(state)
+        after = game.apply(state, rng.choice(moves))
+        if game.outcome(after) is not None:
+            break
+        state = after
+    return state
+
+
+def _sigma_values(state: Any) -> list[Any]:
+    """The Python search of Sigma Escape, depth by depth as the C test drives it."""
+    from engine.sigma import ai
+
+    search = ai._Search(ai._Model(state.deck), 60_000, 0.0)
+    _, _, moves = search.start(ai.node_of(state))
+    out: list[Any] = [[list(m) for m in moves]]
+    for depth in (1, 2, 3, 4):
+        values = search.values(moves, depth, 2.0 if depth == 3 else 0.0)
+        if values is None:  # out of its budget, as the C search is at the same node
+            out.append([None, search.nodes])
+            break
+        out.append([[float(v).hex() for v in values], search.nodes])
+        moves = [m for m, _ in sorted(zip(moves, values, strict=True), key=lambda v: -v[1])]
+    return out
+
+
+def record() -> dict[str, Any]:
+    from engine.sigma import native
+
+    available = native.AVAILABLE
+    native.AVAILABLE = False  # the Python reference
+    try:
+        out: dict[str, Any] = {}
+        for key, seats, seed, plies in POSITIONS:
+            state = _position(key, seats, seed, plies)
+            name = f"{key}-{seats}-{seed}-{plies}"
+            decisions = []
+            for level in sorted(LEVELS):
+                player = player_with(key, replace(LEVELS[level], seconds=0.0))
+                d = player.decide(state, seed)
+                decisions.append([d.move, d.win.hex(),
+                                  None if d.margin is None else d.margin.hex(),
+                                  d.exact, d.nodes])
+            out[name] = decisions
+            if key == "sigma":
+                out[name + "-values"] = _sigma_values(state)
+        return out
+    finally:
+        native.AVAILABLE = available
+
+
+@pytest.fixture(scope="module")
+def now() -> dict[str, Any]:
+    return record()
+
+
+@pytest.mark.parametrize("name", sorted(json.loads(RECORD.read_text())))
+def test_the_search_is_what_it_was(name: str, now: dict[str, Any]) -> None:
+    assert now[name] == json.loads(RECORD.read_text())[name]
+
+
+if __name__ == "__main__":
+    RECORD.write_text(json.dumps(record(), indent=1) + "\n")
