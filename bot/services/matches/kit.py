@@ -82,6 +82,10 @@ def _no_one(_live: LiveMatch) -> None:
     return None
 
 
+def _nothing_runs() -> None:
+    return None
+
+
 class MatchKit:
     def __init__(self, db: Database, clock: Clock, config: MatchConfig, rng: random.Random,
                  renderer: Renderer, roles: HostRoles, deliver: Deliver | None) -> None:
@@ -101,6 +105,9 @@ class MatchKit:
         # Called before a reminder is posted: the heartbeat of its shard moves on, so
         # that whoever restores the match later does not post the reminder again.
         self.alive: Callable[[LiveMatch], Awaitable[None]] = _not_yet
+        # Called when a match's clock starts running (a turn, a resume): the heartbeat,
+        # idle while no clock runs, beats again (see ``lifecycle``).
+        self.clock_runs: Callable[[], None] = _nothing_runs
         # Matches not being played yet (a challenge, a DM choosing its First Player) are
         # changed one request at a time: by match, and creation as a whole (whether a
         # player is busy is checked and the match made under it).

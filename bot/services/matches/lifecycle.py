@@ -5,11 +5,18 @@ The time the bot was down is never charged: a turn resumes from the last heartbe
 of its shard's lease (written every ``heartbeat_every``, 2 s, while a clock runs, and
 just before each reminder), so after a crash or a takeover a player may get up to one
 heartbeat back, never lose any.
+
+A match without a clock (or paused) needs no such precision: its only deadline is the
+idle lapse of a casual game, a day away. The heartbeat then rides on the lease renewal
+(every ``renew_every``, 10 s) and nothing wakes in between; a clock that starts
+running wakes the 2-s heartbeat again (``MatchKit.clock_runs``). The ticks stay on one
+grid from the start, so a running clock is beaten at the same instants either way.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -40,8 +47,12 @@ class Lifecycle:
         self.lobby = lobby
         self.choosing = choosing
         self._heartbeat: Handle | None = None
+        self._beat_at = 0.0  # when the next tick is due
+        self._ticking = False  # from start to stop (or the lease lost)
+        self._grid = 0.0  # the start: every tick falls on it plus a multiple of ``_step``
         self._renewed = 0.0
         kit.alive = self._alive
+        kit.clock_runs = self._wake
         kit.leases.on_lost.append(self.abandon)
 
     async def claim(self) -> None:
@@ -129,6 +140,7 @@ class Lifecycle:
             self.timing.disarm(live)
         self.lobby.stop()
         self.choosing.stop()
+        self._ticking = False
         if self._heartbeat:
             self._heartbeat.cancel()
             self._heartbeat = None
@@ -166,30 +178,72 @@ class Lifecycle:
                 Heartbeat.instance == self.kit.leases.shards.key_of(live.guild_id))
                 .values(at=self.kit.now()))
 
+    @property
+    def _step(self) -> float:
+        return min(self.kit.config.heartbeat_every, self.kit.leases.renew_every)
+
+    def _clock_running(self) -> bool:
+        """Does a match's clock run (timed, not paused)? Only then is the 2-s beat due."""
+        return any(live.tc.enabled and not live.paused for live in self.kit.live)
+
     def _schedule_heartbeat(self) -> None:
+        """From ``start``: the first tick, one step on."""
+        self._ticking = True
+        self._grid = self.kit.now()
+        self._arm_tick(self._grid + self._step)
+
+    def _arm_tick(self, when: float) -> None:
+        if self._heartbeat:
+            self._heartbeat.cancel()
+        self._beat_at = when
+        self._heartbeat = self.kit.clock.call_at(when, self._tick)
+
+    def _on_grid(self, at_least: float) -> float:
+        """The first tick of the grid at or after ``at_least``."""
+        steps = math.ceil((at_least - self._grid) / self._step - 1e-6)
+        return self._grid + steps * self._step
+
+    def _next_on_grid(self, after: float) -> float:
+        """The first tick of the grid after ``after``."""
+        steps = math.floor((after - self._grid) / self._step + 1e-6) + 1
+        return self._grid + steps * self._step
+
+    def _wake(self) -> None:
+        """A clock starts running: the next tick no later than the next step of the grid
+        (it may have been put off to the next lease renewal while no clock ran). Nothing
+        to do while a tick runs (it looks again when it is done) or once stopped."""
+        if self._heartbeat is None or self.kit.leases.lost:
+            return
+        due = self._next_on_grid(self.kit.now())
+        if due < self._beat_at - 1e-9:
+            self._arm_tick(due)
+
+    async def _tick(self) -> None:
+        # Only a running clock needs to know when its owner was last alive; the leases
+        # are renewed on their own every ``renew_every``, and a live match without a
+        # running clock has its heartbeat then (its idle lapse is a day away).
         leases = self.kit.leases
-
-        async def tick() -> None:
-            # Only a running clock needs to know when its owner was last alive; the
-            # leases are renewed with it, or on their own every ``renew_every``.
-            now = self.kit.now()
-            running = any(not live.paused for live in self.kit.live)
-            renew = now >= self._renewed + leases.renew_every - 1e-9
-            if not leases.lost and (running or renew):
-                async with self.kit.db.engine.begin() as conn:
-                    kept = True
-                    if renew:
-                        kept = await leases.renew_in(conn)
-                        self._renewed = now
-                    if kept and running:  # only the heartbeats of leases still ours
-                        await conn.execute(update(Heartbeat)
-                                           .where(Heartbeat.instance.in_(leases.mine()))
-                                           .values(at=now))
-            if not leases.lost:
-                self._schedule_heartbeat()
-
-        every = min(self.kit.config.heartbeat_every, leases.renew_every)
-        self._heartbeat = self.kit.clock.call_at(self.kit.now() + every, tick)
+        now = self.kit.now()
+        self._heartbeat = None
+        running = self._clock_running()
+        renew = now >= self._renewed + leases.renew_every - 1e-9
+        beat = running or (renew and len(self.kit.live) > 0)
+        if not leases.lost and (beat or renew):
+            async with self.kit.db.engine.begin() as conn:
+                kept = True
+                if renew:
+                    kept = await leases.renew_in(conn)
+                    self._renewed = now
+                if kept and beat:  # only the heartbeats of leases still ours
+                    await conn.execute(update(Heartbeat)
+                                       .where(Heartbeat.instance.in_(leases.mine()))
+                                       .values(at=now))
+        if leases.lost or not self._ticking:
+            return  # lost, or stopped while this tick wrote
+        if self._clock_running():
+            self._arm_tick(self._next_on_grid(now))
+        else:  # nothing to beat for: the next renewal, on the grid
+            self._arm_tick(self._on_grid(self._renewed + leases.renew_every))
 
     async def _load(self, match: Match) -> LiveMatch:
         """A running match rebuilt from the database: its moves replayed."""

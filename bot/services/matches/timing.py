@@ -58,6 +58,7 @@ class Timing:
             self._arm_idle(live)
             return
         assert live.resumed_at is not None
+        self.kit.clock_runs()
         if live.waiting is not None:
             # Nothing is due before the turn starts: at the latest, when the wait ends.
             token = live.waiting
