@@ -13,6 +13,7 @@ from bot.core.clock import Clock
 from bot.core.failures import PostFailure
 from bot.core.messages import Image, Post
 from bot.core.shards import Shards
+from bot.services.health import Health
 from bot.services.leases import Leases
 from bot.services.matches.live import LiveMatch
 from bot.services.matches.registry import LiveMatches
@@ -97,6 +98,7 @@ class MatchKit:
         self.roles = roles
         self.deliver: Deliver = deliver or _nowhere
         self.live = LiveMatches()
+        self.health = Health()  # counters for the operators (see ``bot.services.health``)
         self.moves = MoveWriter(db.engine)
         # One owner per match: the leases of our shards fence every deciding write.
         self.leases = Leases(db, clock, config.shards, config.instance,

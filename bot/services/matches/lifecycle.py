@@ -33,6 +33,7 @@ from bot.services.matches.lobby import Lobby
 from bot.services.matches.timing import BOARD_WAIT, Timing
 from bot.store.models import Heartbeat, Match, Move
 from bot.texts import match as texts
+from bot.texts import outages as outage_texts
 from engine.animation import Ply, final_position
 from engine.registry import get_game
 
@@ -183,8 +184,10 @@ class Lifecycle:
         return min(self.kit.config.heartbeat_every, self.kit.leases.renew_every)
 
     def _clock_running(self) -> bool:
-        """Does a match's clock run (timed, not paused)? Only then is the 2-s beat due."""
-        return any(live.tc.enabled and not live.paused for live in self.kit.live)
+        """Does a match's clock run (timed, not paused), or stand still only because the
+        database could not be written? Only then is the 2-s beat due."""
+        return any(live.tc.enabled and (not live.paused or live.stalled_at is not None)
+                   for live in self.kit.live)
 
     def _schedule_heartbeat(self) -> None:
         """From ``start``: the first tick, one step on."""
@@ -221,29 +224,70 @@ class Lifecycle:
     async def _tick(self) -> None:
         # Only a running clock needs to know when its owner was last alive; the leases
         # are renewed on their own every ``renew_every``, and a live match without a
-        # running clock has its heartbeat then (its idle lapse is a day away).
+        # running clock has its heartbeat then (its idle lapse is a day away). A write
+        # that fails changes nothing of the schedule: the next tick tries again.
         leases = self.kit.leases
         now = self.kit.now()
         self._heartbeat = None
         running = self._clock_running()
         renew = now >= self._renewed + leases.renew_every - 1e-9
         beat = running or (renew and len(self.kit.live) > 0)
+        failed = False
         if not leases.lost and (beat or renew):
-            async with self.kit.db.engine.begin() as conn:
-                kept = True
+            try:
+                async with self.kit.db.engine.begin() as conn:
+                    kept = True
+                    if renew:
+                        kept = await leases.renew_in(conn)
+                    if kept and beat:  # only the heartbeats of leases still ours
+                        await conn.execute(update(Heartbeat)
+                                           .where(Heartbeat.instance.in_(leases.mine()))
+                                           .values(at=now))
                 if renew:
-                    kept = await leases.renew_in(conn)
                     self._renewed = now
-                if kept and beat:  # only the heartbeats of leases still ours
-                    await conn.execute(update(Heartbeat)
-                                       .where(Heartbeat.instance.in_(leases.mine()))
-                                       .values(at=now))
+            except Exception as error:
+                failed = True
+                await self._cannot_beat(now, error)
+            else:
+                await self._beat_again(now)
         if leases.lost or not self._ticking:
             return  # lost, or stopped while this tick wrote
-        if self._clock_running():
+        if failed or self._clock_running():
             self._arm_tick(self._next_on_grid(now))
         else:  # nothing to beat for: the next renewal, on the grid
             self._arm_tick(self._on_grid(self._renewed + leases.renew_every))
+
+    async def _cannot_beat(self, now: float, error: Exception) -> None:
+        """The heartbeat (or the lease renewal) could not be written: every running
+        clock stands still from this tick (nobody is charged for the outage), told."""
+        health = self.kit.health
+        health.heartbeat_failures += 1
+        if health.db_down_since is None:
+            health.db_down_since = now
+            log.error("DATABASE: the heartbeat cannot be written (%s); every running "
+                      "clock stands still until it can", error)
+        else:
+            log.warning("DATABASE: the heartbeat still cannot be written, %.0f s on (%s)",
+                        now - health.db_down_since, error)
+        told = []
+        for live in self.kit.live:
+            if live.lock.locked():
+                continue  # in the middle of a write of its own: that write tells
+            if self.timing.stall(live, now):
+                self.timing.arm(live)  # tries to write again, with backoff
+                told.append(live)
+        for live in told:
+            await self.timing.tell(live, outage_texts.cannot_save(live.number, live.kind))
+
+    async def _beat_again(self, now: float) -> None:
+        """The heartbeat is written: the matches stalled by the outage go on now."""
+        health = self.kit.health
+        if health.db_down_since is not None:
+            log.warning("DATABASE: the heartbeat is written again after %.1f s",
+                        now - health.db_down_since)
+            health.db_down_since = None
+        for live in self.kit.live:
+            self.timing.kick(live)
 
     async def _load(self, match: Match) -> LiveMatch:
         """A running match rebuilt from the database: its moves replayed."""
