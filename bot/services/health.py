@@ -16,7 +16,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlalchemy.exc import DBAPIError
+
 from bot.core.clock import FAILURES
+
+# What a write that the database refused raises: its driver's errors (locked, gone,
+# full), a connection that broke, a pool that timed out. A timer that fails with one of
+# these is tried again (with backoff) until it succeeds; its match stands still meanwhile.
+CANNOT_SAVE = (DBAPIError, OSError, TimeoutError)
 
 
 @dataclass

@@ -8,12 +8,15 @@ from collections.abc import AsyncIterator
 
 import pytest
 from sqlalchemy import select
+from sqlalchemy.exc import OperationalError
 
 from bot.core.clock import RETRY_MOST, VirtualClock, backoff
 from bot.core.enums import MatchStatus
 from bot.core.timecontrol import TimeControl
+from bot.services.matches.kit import CHALLENGE_TTL
+from bot.services.matches.lifecycle import WATCHDOG_EVERY
 from bot.services.matches.timing import MAX_LAG
-from bot.store.models import Heartbeat, Lease, Match, MatchPlayer
+from bot.store.models import Heartbeat, Lease, Match, MatchPlayer, MatchResult, Move
 from tests.bot.conftest import ALICE, BOB, CHAN, GUILD, HOSTY, Harness
 from tests.bot.faults import FULL, GONE, LOCKED, Faults
 
@@ -138,3 +141,114 @@ async def test_the_heartbeat_resumes_after_a_6_s_outage(h: Harness, faults: Faul
         leases = (await s.scalars(select(Lease))).all()
     assert all(row.expires_at >= h.clock.now() + 30 - 10 - 1e-6 for row in leases)
     assert h.host.matches.kit.health.heartbeat_failures >= 1
+
+
+# ---- faults at chosen points ------------------------------------------------------------
+
+async def test_a_challenge_lapses_once_after_a_lock_over_its_expiry(h: Harness,
+                                                                     faults: Faults) -> None:
+    r = await h.host.challenge(GUILD, CHAN, ALICE, "cairo", [BOB], first="me")
+    assert r.reply is not None and not r.reply.ephemeral
+    await h.clock.advance(CHALLENGE_TTL - 3)
+    lock = faults.now(LOCKED, 20.0, "UPDATE matches")
+    await h.clock.set(lock.end - 0.01)
+    assert (await status(h, 1))[0] == MatchStatus.PENDING
+    await h.clock.set(lock.end + RETRY_MOST)
+    assert (await status(h, 1))[0] == MatchStatus.EXPIRED
+    await h.clock.advance(120)  # the watchdog finds nothing to re-arm
+    assert sum("lapsed" in t for t in h.texts()) == 1
+    assert h.host.matches.kit.health.rearmed == 0
+
+
+async def test_a_first_player_deadline_draws_lots_once_after_a_disk_full(
+        h: Harness, faults: Faults) -> None:
+    r = await h.host.start_dm(GUILD, CHAN, HOSTY, "cairo", [ALICE, BOB], chooser="alice",
+                              within=600.0)
+    assert r.posts
+    await h.clock.advance(599)
+    full = faults.now(FULL, 30.0, "UPDATE matches")
+    await h.clock.set(full.end - 0.01)
+    assert (await status(h, 1))[0] == MatchStatus.CHOOSING
+    await h.clock.set(full.end + RETRY_MOST)
+    assert (await status(h, 1))[0] == MatchStatus.RUNNING
+    await h.clock.advance(120)
+    assert sum("lots were drawn" in t for t in h.texts()) == 1, h.texts()
+    assert len(h.host.live) == 1
+
+
+async def test_a_reminder_whose_heartbeat_fails_is_posted_once_and_charges_nothing(
+        h: Harness, faults: Faults) -> None:
+    match_id = await dm(h, turn=60)
+    live = h.host.live[match_id]
+    await h.clock.set(live.resumed_at + 29.9)
+    fault = faults.now(GONE, 8.0, "UPDATE heartbeats")  # the reminder's own write
+    await h.clock.set(fault.end + 2.0)
+    reminders = [t for t in h.texts() if "30 s left" in t]
+    assert len(reminders) == 1, h.texts()
+    # The clock stood still from the failed heartbeat (at most 2 s after 29.9 s).
+    assert 29.9 <= live.elapsed(h.clock.now()) - (h.clock.now() - live.resumed_at) <= 32
+    assert sum("cannot save right now" in t for t in h.texts()) == 1
+
+
+async def test_a_result_that_cannot_be_written_is_written_once_later(
+        h: Harness, faults: Faults) -> None:
+    match_id = await dm(h, turn=60)
+    live = h.host.live[match_id]
+    flag = live.resumed_at + 60 + MAX_LAG
+    fault = faults.fail(LOCKED, flag - 0.1, 12.0, "match_results")
+    await h.clock.set(fault.end - 0.01)
+    assert (await status(h, match_id))[0] == MatchStatus.RUNNING
+    await h.clock.set(fault.end + RETRY_MOST)
+    assert (await status(h, match_id))[0] == MatchStatus.FINISHED
+    async with h.db.session() as s:
+        results = (await s.scalars(select(MatchResult))).all()
+        used = (await s.scalars(select(MatchPlayer.time_used).where(
+            MatchPlayer.user_id == "alice"))).one()
+    assert len(results) == 2 and used == pytest.approx(60.0)  # one result: a row a player
+    assert sum("ran out" in t for t in h.texts()) == 1
+
+
+async def test_a_move_refused_by_a_locked_database_is_taken_after_it(
+        h: Harness, faults: Faults) -> None:
+    match_id = await dm(h, turn=60)
+    live = h.host.live[match_id]
+    await h.clock.advance(10)
+    lock = faults.now(LOCKED, 10.0)
+    with pytest.raises(OperationalError):
+        await h.play(ALICE, "D left")
+    await h.clock.advance(5)
+    assert live.stalled_at is not None  # the heartbeat stalled the clock at 10-12 s
+    await h.clock.set(lock.end + 3)
+    assert live.stalled_at is None  # the heartbeat wrote again: it goes on
+    r = await h.play(ALICE, "D left")
+    assert r.posts and r.posts[0].image is not None, r
+    async with h.db.session() as s:
+        move = (await s.scalars(select(Move).where(Move.match_id == match_id))).one()
+    # 10 s before the lock, up to one heartbeat (2 s) into it, and the 3 s after it
+    # until the move (the heartbeat woke the clock at the lock's end, at most 2 s on).
+    assert 10.0 + 1.0 <= move.elapsed <= 10.0 + 2.0 + 3.0 + 1e-6
+
+
+async def test_a_lease_renewal_that_fails_past_the_lease_keeps_the_shards(
+        h: Harness, faults: Faults) -> None:
+    match_id = await dm(h, turn=600)
+    fault = faults.now(LOCKED, 45.0, "UPDATE leases")  # past the 30-s lease
+    await h.clock.set(fault.end + 10.0)
+    kit = h.host.matches.kit
+    assert not kit.leases.lost and match_id in h.host.live
+    async with h.db.session() as s:
+        leases = (await s.scalars(select(Lease))).all()
+    assert all(row.expires_at > h.clock.now() + 15 for row in leases)
+    assert await heartbeat(h) >= fault.end
+
+
+async def test_the_watchdog_rearms_a_match_without_a_timer(h: Harness) -> None:
+    match_id = await dm(h, turn=600)
+    live = h.host.live[match_id]
+    assert live.timer is not None
+    live.timer.cancel()  # a bug, say
+    await h.clock.advance(WATCHDOG_EVERY + 0.1)
+    assert live.timer is not None and live.timer.armed
+    assert h.host.matches.kit.health.rearmed == 1
+    await h.clock.advance(700)
+    assert (await status(h, match_id))[0] == MatchStatus.FINISHED

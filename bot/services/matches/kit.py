@@ -31,6 +31,7 @@ Deliver = Callable[[Post], Awaitable[None]]
 # to archive it unused.
 ThreadMaker = Callable[[str, str], Awaitable[tuple[str, Callable[[], Awaitable[None]]]]]
 Hook = Callable[[], Awaitable[None]]
+Sweep = Callable[[], Awaitable[int]]
 # The adapter's way to tell whether garnet can post to a channel now: None if it can,
 # else what stands in the way (a ``/resume`` after a failure checks it first).
 Reach = Callable[[str], Awaitable[PostFailure | None]]
@@ -122,6 +123,9 @@ class MatchKit:
         self.threads: ThreadMaker | None = None
         self.reach: Reach | None = None
         self.watchers: list[EndWatcher] = []
+        # The watchdog's rounds beyond the matches (a tournament's deadlines): each
+        # arms what it finds without a timer and says how many it armed.
+        self.sweeps: list[Sweep] = []
         self.started: list[Hook] = []
         self.stopping: list[Hook] = []
         # Told whenever a turn starts (a start, a move, a restart, a resume): the

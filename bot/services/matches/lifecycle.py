@@ -11,6 +11,14 @@ idle lapse of a casual game, a day away. The heartbeat then rides on the lease r
 (every ``renew_every``, 10 s) and nothing wakes in between; a clock that starts
 running wakes the 2-s heartbeat again (``MatchKit.clock_runs``). The ticks stay on one
 grid from the start, so a running clock is beaten at the same instants either way.
+A write that fails changes nothing of that schedule (the next tick writes again): while
+the heartbeat cannot be written every running clock stands still (``Timing.stall``), and
+the first heartbeat written again wakes them.
+
+A watchdog (every ``WATCHDOG_EVERY``) looks for what runs without a timer: a live match,
+a challenge, a DM's First Player deadline, a tournament's round (``kit.sweeps``); it arms
+each again, logs it and counts it (``kit.health.rearmed``). With timers that retry until
+they succeed, each one it finds is a bug: the operators are to hear of it.
 """
 
 from __future__ import annotations
@@ -22,7 +30,7 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core.clock import Handle
-from bot.core.enums import ACTIVE, PLAYING, MatchStatus
+from bot.core.enums import ACTIVE, PLAYING, MatchKind, MatchStatus
 from bot.core.messages import Post
 from bot.core.timecontrol import TimeControl
 from bot.services.matches.choosing import Choosing
@@ -39,6 +47,8 @@ from engine.registry import get_game
 
 log = logging.getLogger(__name__)
 
+WATCHDOG_EVERY = 30.0  # the watchdog's round: what runs without a timer is armed again
+
 
 class Lifecycle:
     def __init__(self, kit: MatchKit, timing: Timing, lobby: Lobby,
@@ -52,6 +62,7 @@ class Lifecycle:
         self._ticking = False  # from start to stop (or the lease lost)
         self._grid = 0.0  # the start: every tick falls on it plus a multiple of ``_step``
         self._renewed = 0.0
+        self._watchdog: Handle | None = None
         kit.alive = self._alive
         kit.clock_runs = self._wake
         kit.leases.on_lost.append(self.abandon)
@@ -105,6 +116,7 @@ class Lifecycle:
             elif match.status == MatchStatus.CHOOSING:
                 self.choosing.restore(match)
         self._schedule_heartbeat()
+        self._arm_watchdog()
         log.info("matches started on shards %s: %d restored, %d waiting for their boards",
                  shards, len(self.kit.live), len(boards))
         for post in boards:
@@ -145,6 +157,56 @@ class Lifecycle:
         if self._heartbeat:
             self._heartbeat.cancel()
             self._heartbeat = None
+        if self._watchdog:
+            self._watchdog.cancel()
+            self._watchdog = None
+
+    # ---- the watchdog ----------------------------------------------------------------
+
+    def _arm_watchdog(self) -> None:
+        async def round_() -> None:
+            try:
+                await self.watch()
+            except Exception:
+                log.exception("WATCHDOG: a round failed; the next one in %.0f s",
+                              WATCHDOG_EVERY)
+            if self._ticking and not self.kit.leases.lost:
+                self._arm_watchdog()
+
+        self._watchdog = self.kit.clock.call_at(self.kit.now() + WATCHDOG_EVERY, round_)
+
+    async def watch(self) -> int:
+        """One round of the watchdog: everything that runs and has no armed timer is
+        armed again, logged and counted. How many it armed."""
+        if self.kit.leases.lost:
+            return 0
+        found = 0
+        for live in self.kit.live:
+            if not self.timing.armed(live):
+                found += 1
+                log.error("WATCHDOG: match %s was running without a timer; armed again",
+                          live.id)
+                self.timing.arm(live)
+        shards = self.kit.leases.shards
+        async with self.kit.db.session() as s:
+            waiting = [m for m in (await s.scalars(select(Match).where(
+                Match.status.in_((MatchStatus.PENDING, MatchStatus.CHOOSING))))).all()
+                if shards.owns(m.guild_id)]
+        for match in waiting:
+            if match.status == MatchStatus.PENDING and not self.lobby.expiry_armed(match.id):
+                found += 1
+                log.error("WATCHDOG: challenge %s had no expiry; armed again", match.id)
+                self.lobby.arm_expiry(match.id, match.created_at + CHALLENGE_TTL)
+            elif (match.status == MatchStatus.CHOOSING and match.kind == MatchKind.DM
+                  and not self.choosing.armed(match.id)):
+                found += 1
+                log.error("WATCHDOG: DM %s had no First Player deadline; armed again",
+                          match.id)
+                self.choosing.restore(match)
+        for sweep in self.kit.sweeps:
+            found += await sweep()
+        self.kit.health.rearmed += found
+        return found
 
     async def _board_again(self, live: LiveMatch, now: float) -> Post:
         """A turn that was waiting for its board when the bot stopped: its board again,

@@ -23,11 +23,11 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from sqlalchemy import update
-from sqlalchemy.exc import DBAPIError
 
 from bot.core.clock import RETRY_FIRST
 from bot.core.enums import MatchKind, MatchStatus
 from bot.core.messages import Post, Response, TurnStart
+from bot.services.health import CANNOT_SAVE
 from bot.services.matches.kit import MatchKit
 from bot.services.matches.live import LiveMatch
 from bot.store.models import Heartbeat, Match
@@ -47,9 +47,6 @@ MAX_LAG = 2.0
 # within this many seconds of the move (the post failed, or the adapter is stuck), the
 # turn starts anyway, and that is logged.
 BOARD_WAIT = 30.0
-# What a write that the database refused raises: its driver's errors (locked, gone,
-# full), a connection that broke, a pool that timed out.
-CANNOT_SAVE = (DBAPIError, OSError, TimeoutError)
 
 
 async def _no_flag(live: LiveMatch) -> Response:
