@@ -13,11 +13,13 @@ from sqlalchemy.exc import OperationalError
 from bot.core.clock import RETRY_MOST, VirtualClock, backoff
 from bot.core.enums import MatchStatus
 from bot.core.timecontrol import TimeControl
+from bot.services.matches import Matches
 from bot.services.matches.kit import CHALLENGE_TTL
 from bot.services.matches.lifecycle import WATCHDOG_EVERY
 from bot.services.matches.timing import MAX_LAG
+from bot.store.db import open_database
 from bot.store.models import Heartbeat, Lease, Match, MatchPlayer, MatchResult, Move
-from tests.bot.conftest import ALICE, BOB, CHAN, GUILD, HOSTY, Harness
+from tests.bot.conftest import ALICE, BOB, CHAN, GUILD, HOSTY, Harness, asking
 from tests.bot.faults import FULL, GONE, LOCKED, Faults
 
 
@@ -252,3 +254,39 @@ async def test_the_watchdog_rearms_a_match_without_a_timer(h: Harness) -> None:
     assert h.host.matches.kit.health.rearmed == 1
     await h.clock.advance(700)
     assert (await status(h, match_id))[0] == MatchStatus.FINISHED
+
+
+# ---- the restore's bound ------------------------------------------------------------------
+
+async def test_a_restore_never_trusts_a_heartbeat_older_than_its_bound(
+        database_url: str) -> None:
+    db1 = await open_database(database_url)
+    clock1 = VirtualClock()
+    host1 = asking(Matches(db1, clock1))
+    await host1.start()
+    await host1.challenge(GUILD, CHAN, ALICE, "cairo", [BOB], first="me")
+    await host1.answer(None, GUILD, CHAN, BOB, accept=True)
+    live = host1.live[1]
+    start = live.resumed_at
+    await clock1.set(start + 14.1)
+    renewed = max(t for t in range(0, 200, 10) if clock1.now() - 1700000000.0 >= t)
+    # The heartbeat stopped at the turn's start (the bug of issue 27), while the leases
+    # were still renewed: then the process is killed (no stop).
+    async with db1.session() as s, s.begin():
+        for beat in (await s.scalars(select(Heartbeat))).all():
+            beat.at = start - 5.0
+    db2 = await open_database(database_url)
+    clock2 = VirtualClock(start=clock1.now() + 600)
+    matches2 = Matches(db2, clock2)
+    host2 = asking(matches2)
+    await host2.start()
+    after = host2.live[1]
+    used = after.elapsed(clock2.now())
+    # Counted up to the lease's last renewal (a tick of the 10-s renewal), not 0.0:
+    # the player gets back at most the time since that renewal.
+    assert used == pytest.approx(1700000000.0 + renewed - start)
+    assert 14.1 - 10.0 <= used <= 14.1
+    assert matches2.kit.health.stale_heartbeats == 1
+    await host2.stop()
+    await db2.close()
+    await db1.close()

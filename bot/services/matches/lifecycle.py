@@ -6,6 +6,28 @@ of its shard's lease (written every ``heartbeat_every``, 2 s, while a clock runs
 just before each reminder), so after a crash or a takeover a player may get up to one
 heartbeat back, never lose any.
 
+Why that bound holds, and what the restore does when a heartbeat is older than it.
+The heartbeat keeps its 2-s grid through database failures (a failed tick is tried at
+the next one), and while it cannot be written every running clock of the process stands
+still in memory (``Timing.stall``); the first heartbeat written after the outage commits
+those clocks' resumption in its own transaction. So, for a turn whose clock ran:
+
+- never charged for an outage: the last heartbeat H is at most when the clock stopped
+  (the kill, or the first failed tick of a database outage); counting the turn up to H
+  charges nothing after that;
+- never given back more than the bound: H is at most one step (2 s) before the clock
+  stopped, while the heartbeat is on schedule. A heartbeat older than that, next to a
+  later committed sign that the owner was alive (the lease's last renewal, at a tick or
+  at a move's fenced write, ``Leases.renewed_before``), means the owner stopped beating
+  while it ran (a bug, or a version without these fixes): that heartbeat is not trusted,
+  and the turn counts up to the lease's renewal instead (logged, and counted in
+  ``kit.health.stale_heartbeats``). The player then gets back at most the time since
+  that renewal (10 s), never the whole gap since the stale heartbeat (issue 27: 14.1 s
+  used came back as 0.0). A lease renewed during another match's stall can count at
+  most the one step before the next heartbeat resumes the stalled clocks.
+- a started turn is never taken for one waiting for its board: the write that starts
+  it (``Timing._started``) moves the heartbeat with it.
+
 A match without a clock (or paused) needs no such precision: its only deadline is the
 idle lapse of a casual game, a day away. The heartbeat then rides on the lease renewal
 (every ``renew_every``, 10 s) and nothing wakes in between; a clock that starts
@@ -90,7 +112,7 @@ class Lifecycle:
                 if match.status == MatchStatus.RUNNING and match.turn_resumed_at is not None:
                     # Count the turn up to when its shard's owner was last known alive,
                     # never the outage: a restart or a takeover must not cost time.
-                    last_alive = beats.get(shards.key_of(match.guild_id), legacy)
+                    last_alive = self._last_alive(match, beats, legacy, now)
                     if match.turn_resumed_at > (last_alive if last_alive else now):
                         # The turn was waiting for its board (Timing.start_turn), which
                         # may never have been posted: it is posted again and waits again.
@@ -123,6 +145,26 @@ class Lifecycle:
             await self.kit.deliver(post)
         for hook in self.kit.started:  # what runs on the matches (tournaments) restores now
             await hook()
+
+    def _last_alive(self, match: Match, beats: dict[str, float], legacy: float | None,
+                    now: float) -> float | None:
+        """When the owner of ``match``'s shard was last known alive with its clock
+        running: its heartbeat, unless a later committed sign of life (the lease's last
+        renewal, at a tick or a move) shows that heartbeat older than its bound (one
+        step of the grid): then that sign (see the module's docstring)."""
+        key = self.kit.leases.shards.key_of(match.guild_id)
+        beat = beats.get(key, legacy)
+        renewed = self.kit.leases.renewed_before.get(key)
+        if renewed is None or renewed > now:
+            return beat
+        if beat is None or renewed > beat + self._step + 1.0:
+            if beat is not None and TimeControl.from_json(match.time_control).enabled:
+                self.kit.health.stale_heartbeats += 1
+                log.warning("match %s: the heartbeat of %s (%.1f s before the lease's "
+                            "last renewal) is stale; the turn counts up to that renewal",
+                            match.id, key, renewed - beat)
+            return renewed
+        return beat
 
     async def stop(self) -> None:
         """Stop timers, record the moment (so that the next start is exact) and give
@@ -296,6 +338,15 @@ class Lifecycle:
         beat = running or (renew and len(self.kit.live) > 0)
         failed = False
         if not leases.lost and (beat or renew):
+            # The matches stalled by an outage go on in the heartbeat's own transaction:
+            # a heartbeat after the outage never stands for a clock still stopped in
+            # memory only. Their locks are free (taken at once) or they are left to
+            # their own timers.
+            stalled = [live for live in self.kit.live if live.stalled_at is not None
+                       and live.paused and not live.finished and not live.lock.locked()]
+            for live in stalled:
+                await live.lock.acquire()
+            went_on: list[LiveMatch] = []
             try:
                 async with self.kit.db.engine.begin() as conn:
                     kept = True
@@ -305,13 +356,25 @@ class Lifecycle:
                         await conn.execute(update(Heartbeat)
                                            .where(Heartbeat.instance.in_(leases.mine()))
                                            .values(at=now))
+                        for live in stalled:
+                            await conn.execute(update(Match).where(
+                                Match.id == live.id, Match.status == MatchStatus.RUNNING)
+                                .values(turn_elapsed=live.turn_elapsed, turn_resumed_at=now))
+                        went_on = stalled
                 if renew:
                     self._renewed = now
+                posts = [self.timing.went_on(live, now) for live in went_on]
+                for live in went_on:
+                    self.timing.arm(live)
             except Exception as error:
                 failed = True
+                for live in stalled:
+                    live.lock.release()
                 await self._cannot_beat(now, error)
             else:
-                await self._beat_again(now)
+                for live in stalled:
+                    live.lock.release()
+                await self._beat_again(now, posts)
         if leases.lost or not self._ticking:
             return  # lost, or stopped while this tick wrote
         if failed or self._clock_running():
@@ -341,8 +404,9 @@ class Lifecycle:
         for live in told:
             await self.timing.tell(live, outage_texts.cannot_save(live.number, live.kind))
 
-    async def _beat_again(self, now: float) -> None:
-        """The heartbeat is written: the matches stalled by the outage go on now."""
+    async def _beat_again(self, now: float, posts: list[Post]) -> None:
+        """The heartbeat is written, and with it the resumption of the matches stalled
+        by the outage (``posts`` tell them); any other stalled match tries now."""
         health = self.kit.health
         if health.db_down_since is not None:
             log.warning("DATABASE: the heartbeat is written again after %.1f s",
@@ -350,6 +414,11 @@ class Lifecycle:
             health.db_down_since = None
         for live in self.kit.live:
             self.timing.kick(live)
+        for post in posts:
+            try:
+                await self.kit.deliver(post)
+            except Exception:
+                log.exception("a notice could not be posted")
 
     async def _load(self, match: Match) -> LiveMatch:
         """A running match rebuilt from the database: its moves replayed."""

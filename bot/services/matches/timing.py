@@ -170,6 +170,12 @@ class Timing:
             await s.execute(update(Heartbeat).where(
                 Heartbeat.instance == self.kit.leases.shards.key_of(live.guild_id))
                 .values(at=now))
+        return [self.went_on(live, now)]
+
+    def went_on(self, live: LiveMatch, now: float) -> Post:
+        """A stalled match whose resumption from ``now`` is committed: in memory, and
+        what its channel is told."""
+        assert live.stalled_at is not None
         lasted = now - live.stalled_at
         live.stalled_at = None
         live.resumed_at = now
@@ -177,9 +183,9 @@ class Timing:
         log.warning("match %s: the database can be written again after %.1f s; its clock "
                     "goes on", live.id, lasted)
         self.kit.on_turn(live)
-        return [Post(outage_texts.saved_again(live.number, live.kind, lasted,
-                                              self.kit.turn_line(live)),
-                     live.channel_id, pings=())]
+        return Post(outage_texts.saved_again(live.number, live.kind, lasted,
+                                             self.kit.turn_line(live)),
+                    live.channel_id, pings=())
 
     def _arm_idle(self, live: LiveMatch) -> None:
         """A casual match without a clock lapses after the idle time without a move."""
