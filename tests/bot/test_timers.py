@@ -5,6 +5,7 @@ schedule through a database outage (``tests/bot/faults.py`` makes it fail)."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 from sqlalchemy import select
@@ -17,10 +18,13 @@ from bot.services.matches import Matches
 from bot.services.matches.kit import CHALLENGE_TTL
 from bot.services.matches.lifecycle import WATCHDOG_EVERY
 from bot.services.matches.timing import MAX_LAG
+from bot.services.tournaments import Reported
+from bot.services.tournaments.host import Setup
 from bot.store.db import open_database
 from bot.store.models import Heartbeat, Lease, Match, MatchPlayer, MatchResult, Move
 from tests.bot.conftest import ALICE, BOB, CHAN, GUILD, HOSTY, Harness, asking
 from tests.bot.faults import FULL, GONE, LOCKED, Faults
+from tests.bot.test_tournament_host import log_of, swiss, world_on
 
 
 @pytest.fixture
@@ -290,3 +294,28 @@ async def test_a_restore_never_trusts_a_heartbeat_older_than_its_bound(
     await host2.stop()
     await db2.close()
     await db1.close()
+
+
+# ---- a tournament's round deadline ----------------------------------------------------------
+
+async def test_a_round_deadline_refused_by_a_locked_database_is_settled_once_after(
+        tmp_path: Path) -> None:
+    w = await world_on(f"sqlite+aiosqlite:///{tmp_path / 'g.db'}", VirtualClock())
+    faults = Faults(w.db, w.clock)
+    try:
+        await swiss(w, Setup(time_control=TimeControl.off(), deadline=1800.0,
+                             no_show="double"))
+        await w.clock.advance(1800 - 1)
+        lock = faults.now(LOCKED, 20.0, "UPDATE tournaments")
+        await w.clock.set(lock.end - 0.01)
+        assert "neither played" not in w.said() and faults.hits > 1
+        await w.clock.set(lock.end + RETRY_MOST)
+        assert w.said().count("neither played, both lose by forfeit") == 2, w.said()
+        events = [e for e in await log_of(w) if isinstance(e, Reported)]
+        assert sorted(e.board for e in events) == [1, 2]
+        await w.clock.advance(120)
+        assert w.said().count("neither played, both lose by forfeit") == 2
+    finally:
+        faults.close()
+        await w.services.matches.stop()
+        await w.db.close()
