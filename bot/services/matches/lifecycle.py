@@ -396,8 +396,10 @@ class Lifecycle:
                         now - health.db_down_since, error)
         told = []
         for live in self.kit.live:
-            if live.lock.locked():
-                continue  # in the middle of a write of its own: that write tells
+            if live.lock.locked() or not live.tc.enabled:
+                # In the middle of a write of its own (that write tells), or without a
+                # clock (its idle lapse is a day away; its own timer stalls it if need be).
+                continue
             if self.timing.stall(live, now):
                 self.timing.arm(live)  # tries to write again, with backoff
                 told.append(live)
