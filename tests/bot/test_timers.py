@@ -16,13 +16,13 @@ from bot.core.enums import MatchStatus
 from bot.core.timecontrol import TimeControl
 from bot.services.matches import Matches
 from bot.services.matches.kit import CHALLENGE_TTL
-from bot.services.matches.lifecycle import WATCHDOG_EVERY
+from bot.services.matches.lifecycle import SWEEP_EVERY, WATCHDOG_EVERY
 from bot.services.matches.timing import MAX_LAG
 from bot.services.tournaments import Reported
 from bot.services.tournaments.host import Setup
 from bot.store.db import open_database
 from bot.store.models import Heartbeat, Lease, Match, MatchPlayer, MatchResult, Move
-from tests.bot.conftest import ALICE, BOB, CHAN, GUILD, HOSTY, Harness, asking
+from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, DAVE, GUILD, HOSTY, Harness, asking
 from tests.bot.faults import FULL, GONE, LOCKED, Faults
 from tests.bot.test_tournament_host import log_of, swiss, world_on
 
@@ -258,6 +258,26 @@ async def test_the_watchdog_rearms_a_match_without_a_timer(h: Harness) -> None:
     assert h.host.matches.kit.health.rearmed == 1
     await h.clock.advance(700)
     assert (await status(h, match_id))[0] == MatchStatus.FINISHED
+
+
+async def test_the_watchdog_rearms_a_challenge_and_a_first_player_deadline(
+        h: Harness) -> None:
+    await h.host.challenge(GUILD, CHAN, ALICE, "cairo", [BOB], first="me")
+    r = await h.host.start_dm(GUILD, "c2", HOSTY, "cairo", [CAROL, DAVE], chooser="carol",
+                              within=1200.0)
+    assert r.posts
+    matches = h.host.matches
+    lost = list(matches.lobby._expiries.values()) + list(matches.choosing._timers.values())
+    assert len(lost) == 2
+    for handle in lost:  # a bug, say
+        handle.cancel()
+    await h.clock.advance(SWEEP_EVERY + WATCHDOG_EVERY)
+    assert matches.kit.health.rearmed == 2
+    await h.clock.advance(1200)
+    texts = h.texts()
+    assert sum("lapsed" in t for t in texts) == 1, texts
+    assert sum("lots were drawn" in t for t in texts) == 1, texts
+    assert matches.kit.health.rearmed == 2
 
 
 # ---- the restore's bound ------------------------------------------------------------------

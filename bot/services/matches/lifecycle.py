@@ -37,8 +37,9 @@ A write that fails changes nothing of that schedule (the next tick writes again)
 the heartbeat cannot be written every running clock stands still (``Timing.stall``), and
 the first heartbeat written again wakes them.
 
-A watchdog (every ``WATCHDOG_EVERY``) looks for what runs without a timer: a live match,
-a challenge, a DM's First Player deadline, a tournament's round (``kit.sweeps``); it arms
+A watchdog (every ``WATCHDOG_EVERY``, the database's part every ``SWEEP_EVERY``) looks
+for what runs without a timer: a live match, a challenge, a DM's First Player deadline,
+a tournament's round (``kit.sweeps``); it arms
 each again, logs it and counts it (``kit.health.rearmed``). With timers that retry until
 they succeed, each one it finds is a bug: the operators are to hear of it.
 """
@@ -69,7 +70,11 @@ from engine.registry import get_game
 
 log = logging.getLogger(__name__)
 
-WATCHDOG_EVERY = 30.0  # the watchdog's round: what runs without a timer is armed again
+# The watchdog's round: a live match without a timer is armed again (in memory, cheap);
+# every SWEEP_EVERY it also reads what waits in the database (challenges, First Player
+# deadlines, tournament rounds), whose deadlines are minutes away.
+WATCHDOG_EVERY = 60.0
+SWEEP_EVERY = 300.0
 
 
 class Lifecycle:
@@ -85,6 +90,7 @@ class Lifecycle:
         self._grid = 0.0  # the start: every tick falls on it plus a multiple of ``_step``
         self._renewed = 0.0
         self._watchdog: Handle | None = None
+        self._swept = 0.0  # when the watchdog last read the database
         kit.alive = self._alive
         kit.clock_runs = self._wake
         kit.leases.on_lost.append(self.abandon)
@@ -138,6 +144,7 @@ class Lifecycle:
             elif match.status == MatchStatus.CHOOSING:
                 self.choosing.restore(match)
         self._schedule_heartbeat()
+        self._swept = self.kit.now()
         self._arm_watchdog()
         log.info("matches started on shards %s: %d restored, %d waiting for their boards",
                  shards, len(self.kit.live), len(boards))
@@ -217,9 +224,10 @@ class Lifecycle:
 
         self._watchdog = self.kit.clock.call_at(self.kit.now() + WATCHDOG_EVERY, round_)
 
-    async def watch(self) -> int:
+    async def watch(self, sweep: bool | None = None) -> int:
         """One round of the watchdog: everything that runs and has no armed timer is
-        armed again, logged and counted. How many it armed."""
+        armed again, logged and counted; what waits in the database only with ``sweep``
+        (None: when ``SWEEP_EVERY`` has passed). How many it armed."""
         if self.kit.leases.lost:
             return 0
         found = 0
@@ -229,6 +237,13 @@ class Lifecycle:
                 log.error("WATCHDOG: match %s was running without a timer; armed again",
                           live.id)
                 self.timing.arm(live)
+        now = self.kit.now()
+        if sweep is None:
+            sweep = now >= self._swept + SWEEP_EVERY - 1e-6
+        if not sweep:
+            self.kit.health.rearmed += found
+            return found
+        self._swept = now
         shards = self.kit.leases.shards
         async with self.kit.db.session() as s:
             waiting = [m for m in (await s.scalars(select(Match).where(
@@ -245,8 +260,8 @@ class Lifecycle:
                 log.error("WATCHDOG: DM %s had no First Player deadline; armed again",
                           match.id)
                 self.choosing.restore(match)
-        for sweep in self.kit.sweeps:
-            found += await sweep()
+        for sweep_more in self.kit.sweeps:
+            found += await sweep_more()
         self.kit.health.rearmed += found
         return found
 
