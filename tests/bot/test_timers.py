@@ -29,9 +29,14 @@ from tests.bot.test_tournament_host import log_of, swiss, world_on
 
 @pytest.fixture
 async def faults(h: Harness) -> AsyncIterator[Faults]:
+    """The fault injector; after the test, no timer may be lost: the watchdog (with its
+    database sweep) finds nothing to re-arm, and found nothing during the test."""
     f = Faults(h.db, h.clock)
     yield f
     f.close()
+    matches = h.host.matches
+    assert await matches.lifecycle.watch(sweep=True) == 0
+    assert matches.kit.health.rearmed == 0
 
 
 async def dm(h: Harness, turn: float = 60, banks: int = 0) -> int:
