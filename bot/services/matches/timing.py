@@ -204,8 +204,7 @@ class Timing:
                 self.arm(live)
                 return
             response = await self.on_idle(live)
-        for post in response.posts:
-            await self.kit.deliver(post)
+        await self._deliver(live, response.posts)
 
     def start_turn(self, live: LiveMatch, now: float) -> TurnStart:
         """The next player's turn, waiting for its board: its clock starts when the
@@ -279,8 +278,18 @@ class Timing:
             posts = await self._due(live)
         # Posted outside the lock: a board that starts the next turn (a game of more
         # than two plays on after a flag) is reported back under it (board_posted).
+        await self._deliver(live, posts)
+
+    async def _deliver(self, live: LiveMatch, posts: list[Post]) -> None:
+        """A timer's posts, once what they say is committed. One that fails is logged
+        (the adapter reports what it cannot post): it is no database failure, and the
+        timer is not run again for it (that would post the rest twice)."""
         for post in posts:
-            await self.kit.deliver(post)
+            try:
+                await self.kit.deliver(post)
+            except Exception:
+                log.exception("match %s: a post of its timer could not be delivered",
+                              live.id)
 
     async def _due(self, live: LiveMatch) -> list[Post]:
         """What falls due at a tick (the caller holds the lock): the end of a stall, the
