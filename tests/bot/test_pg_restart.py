@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / ".ci" / "postgres"
 PORT = str(5400 + os.getpid() % 90)
 DOWN = 6.0
+pytestmark = pytest.mark.realtime
 
 
 def _pg(action: str, env: dict[str, str]) -> str:
@@ -62,6 +63,7 @@ async def _heartbeat(url: str) -> float | None:
         await engine.dispose()
 
 
+@pytest.mark.sqlite_only("it runs its own PostgreSQL cluster: once a run, in the SQLite pass")
 async def test_the_heartbeat_resumes_after_a_6_s_postgresql_restart(
         cluster: tuple[str, dict[str, str]]) -> None:
     url, env = cluster

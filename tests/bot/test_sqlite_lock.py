@@ -24,12 +24,12 @@ from bot.services.matches.timing import MAX_LAG
 from bot.store.db import open_database
 from bot.store.models import Match, MatchPlayer
 from tests.bot.conftest import ALICE, BOB, CHAN, GUILD, asking
-from tests.database import backend
 
 LOCK = 25.0
+pytestmark = pytest.mark.realtime
 
 
-@pytest.mark.skipif(backend() != "sqlite", reason="a SQLite file's lock")
+@pytest.mark.sqlite_only("a SQLite file's lock (the fault injector covers PostgreSQL)")
 async def test_a_flag_that_falls_during_a_real_25_s_lock_is_applied_after_it(
         tmp_path: Path) -> None:
     path = tmp_path / "garnet.db"
