@@ -40,6 +40,7 @@ from bot.services.matches.kit import (
     MatchEnd,
     MatchKit,
     Reach,
+    Sweep,
     ThreadMaker,
 )
 from bot.services.matches.lifecycle import Lifecycle
@@ -142,6 +143,11 @@ class Matches:
     def watch_ends(self, watcher: EndWatcher) -> None:
         """``watcher`` hears of every match that ends, after its result is committed."""
         self.kit.watchers.append(watcher)
+
+    def watch_timers(self, sweep: Sweep) -> None:
+        """``sweep`` runs in each round of the watchdog (``lifecycle``): it re-arms the
+        timers it finds missing and says how many."""
+        self.kit.sweeps.append(sweep)
 
     def around(self, started: Hook, stopping: Hook) -> None:
         """``started`` runs once the matches are restored; ``stopping`` before they stop."""

@@ -182,8 +182,10 @@ class Choosing:
             order = [first_user] + [u for u in ids if u != first_user]
             if note is None:
                 note = texts.first_chosen(actor.id, first_user) if actor is not None else ""
+            started = await self.lobby.start(match_id, order, note)
+            # Only once started: a deadline whose start failed is tried again.
             self._disarm(match_id)
-            return await self.lobby.start(match_id, order, note)
+            return started
 
     # ==== the deadline ====================================================================
 
@@ -225,24 +227,33 @@ class Choosing:
             handle.cancel()
         self._timers.clear()
 
+    def armed(self, match_id: int) -> bool:
+        """Has the DM its deadline's timer (for the watchdog)?"""
+        handle = self._timers.get(match_id)
+        return handle is not None and handle.armed
+
     async def _remind(self, match_id: int, choose_by: float) -> None:
-        self._arm(match_id, choose_by, None)
+        # Read first: a read that fails is tried again (the clock's backoff) with the
+        # reminder still due; once read, the deadline's timer replaces this one.
         async with self.kit.db.session() as s:
             match = await s.get(Match, match_id)
         if match is None or match.status != MatchStatus.CHOOSING:
             self._disarm(match_id)
             return
+        self._arm(match_id, choose_by, None)
         await self.kit.deliver(Post(texts.choose_reminder(
             _chooser_of(match), texts.match_label(match.number, match.kind),
             choose_by - self.kit.now(), str(match.time_control.get("missed", "lots"))),
             match.channel_id))
 
     async def _expire(self, match_id: int) -> None:
-        """The deadline passed: the DM's rule applies (lots, or void), announced."""
-        self._timers.pop(match_id, None)
+        """The deadline passed: the DM's rule applies (lots, or void), announced. Safe
+        to run again after a failure (the clock does): it rereads the DM, and its timer
+        stays armed until it is done."""
         async with self.kit.db.session() as s:
             match = await s.get(Match, match_id)
         if match is None or match.status != MatchStatus.CHOOSING:
+            self._timers.pop(match_id, None)
             return
         label = texts.match_label(match.number, match.kind)
         within = float(match.time_control.get("choose_within",
@@ -254,6 +265,7 @@ class Choosing:
                     Match.id == match_id, Match.status == MatchStatus.CHOOSING).values(
                     status=MatchStatus.VOIDED, finished_at=self.kit.now(),
                     end_reason=EndReason.VOID, result_text=texts.unchosen_record(within)))
+            self._timers.pop(match_id, None)
             if done.rowcount:  # type: ignore[attr-defined]
                 await self.kit.deliver(Post(texts.unchosen_voided(who, label, within),
                                             match.channel_id))
@@ -268,6 +280,7 @@ class Choosing:
             self._arm(match_id, self.kit.now() + RETRY, None)
             return
         except Refusal:  # chosen meanwhile
+            self._timers.pop(match_id, None)
             return
         for post in started.posts:
             await self.kit.deliver(post)

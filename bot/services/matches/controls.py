@@ -68,6 +68,7 @@ class Controls:
         live.turn_elapsed = elapsed
         live.resumed_at = None
         live.suspended_at = None
+        live.stalled_at = None  # a host's pause now, committed
         live.waiting = None  # a turn waiting for its board starts at the resume
         self.timing.arm(live)
 

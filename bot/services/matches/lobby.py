@@ -268,18 +268,32 @@ class Lobby:
         return Response(reply=Post(texts.withdrawn(actor.id, number), where))
 
     def arm_expiry(self, match_id: int, when: float) -> None:
+        """The challenge lapses at ``when``. A write that fails is tried again (the
+        clock's backoff): the handle stays in ``_expiries`` until it is done."""
         async def expire() -> None:
-            self._expiries.pop(match_id, None)
             async with self.kit.lock(match_id), self.kit.db.session() as s, s.begin():
                 match = await s.get(Match, match_id)
                 if match is None or match.status != MatchStatus.PENDING:
+                    self._forget_expiry(match_id, handle)
                     return
                 match.status = MatchStatus.EXPIRED
                 match.finished_at = self.kit.now()
                 channel, number = match.channel_id, match.number
+            self._forget_expiry(match_id, handle)
             await self.kit.deliver(Post(texts.lapsed(number), channel))
 
-        self._expiries[match_id] = self.kit.clock.call_at(when, expire)
+        self._cancel_expiry(match_id)
+        handle = self.kit.clock.call_at(when, expire)
+        self._expiries[match_id] = handle
+
+    def _forget_expiry(self, match_id: int, handle: Handle) -> None:
+        if self._expiries.get(match_id) is handle:
+            del self._expiries[match_id]
+
+    def expiry_armed(self, match_id: int) -> bool:
+        """Has the challenge its expiry (for the watchdog)?"""
+        handle = self._expiries.get(match_id)
+        return handle is not None and handle.armed
 
     def _cancel_expiry(self, match_id: int) -> None:
         handle = self._expiries.pop(match_id, None)
@@ -289,6 +303,7 @@ class Lobby:
     def stop(self) -> None:
         for handle in self._expiries.values():
             handle.cancel()
+        self._expiries.clear()
 
     # ==== the start =======================================================================
 

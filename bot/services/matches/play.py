@@ -106,7 +106,8 @@ class Play:
                 raise self._not_your_turn(live)
             if seat != live.to_move:
                 raise self._not_your_turn(live)
-            if live.paused and live.suspended_at is None:  # not a gateway outage's stop
+            if (live.paused and live.suspended_at is None  # not a gateway outage's stop
+                    and live.stalled_at is None):  # nor a database outage's
                 raise Refusal("The match is paused; wait for the host to resume it.")
             elapsed = live.elapsed(received)
             if self.timing.flagged(live, elapsed):
