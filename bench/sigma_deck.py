@@ -65,6 +65,39 @@ ROUNDS: dict[int, dict[str, dict[str, Any]]] = {
         "hint-t4w-s": HINT | {"white.T4.arrows": ["0,0,W", "0,2,E"]},
         "hint-i3w-2": HINT | {"white.I3.count": 1, "white.I2.count": 3},
     },
+    # Round 3: Black's arrows make strong Blacks win, the Special card's distance makes
+    # weak Blacks lose (they never set out towards White): a Special card nearer than
+    # the experiment and fewer arrows on Black's cards.
+    3: {
+        "c3-u5": {"special": [-1, 3], "black.U5.arrows": ["0,0,N"]},
+        "c3-u5-l4": {"special": [-1, 3], "black.U5.arrows": ["0,0,N"],
+                     "black.L4.arrows": ["0,0,N"]},
+        "c2-u5-l4-v5": {"black.U5.arrows": ["0,0,N"], "black.L4.arrows": ["0,0,N"],
+                        "black.V5.arrows": ["2,2,E"]},
+        "c4-u5": {"special": [-1, 4], "black.U5.arrows": ["0,0,N"]},
+        "c4-u5-l4": {"special": [-1, 4], "black.U5.arrows": ["0,0,N"],
+                     "black.L4.arrows": ["0,0,N"]},
+        "c3-u5-t4x2": {"special": [-1, 3], "black.U5.arrows": ["0,0,N"],
+                       "black.T4.arrows": ["0,0,W", "0,2,E"]},
+        "c3-hub4-y2": {"special": [-1, 3],
+                       "white.Hub.arrows": ["0,0,W", "0,0,N", "0,0,E", "0,0,S"],
+                       "white.Y2.arrows": ["0,0,W", "0,1,E", "0,1,N", "0,0,S"]},
+        "diag-u5": {"special": [-2, 3], "black.U5.arrows": ["0,0,N"]},
+    },
+    # Round 4: L4 with one arrow is a dead end for Black (its only arrow is the one it
+    # was laid with) and swings every level to White; its second arrow elsewhere
+    # moves strong play less.
+    4: {
+        "c3-u5-l4e1": {"special": [-1, 3], "black.U5.arrows": ["0,0,N"],
+                       "black.L4.arrows": ["0,0,N", "1,0,E"]},
+        "c3-u5-l4w2": {"special": [-1, 3], "black.U5.arrows": ["0,0,N"],
+                       "black.L4.arrows": ["0,0,N", "2,0,W"]},
+        "c3-u5-l4s": {"special": [-1, 3], "black.U5.arrows": ["0,0,N"],
+                      "black.L4.arrows": ["0,0,N", "2,1,S"]},
+        "c2-l4": {"black.L4.arrows": ["0,0,N"]},
+        "c2-u5-l4": {"black.U5.arrows": ["0,0,N"], "black.L4.arrows": ["0,0,N"]},
+        "c3-l4": {"special": [-1, 3], "black.L4.arrows": ["0,0,N"]},
+    },
 }
 
 

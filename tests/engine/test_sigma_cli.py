@@ -106,7 +106,8 @@ def test_render_animate_and_deck_show(capsys: pytest.CaptureFixture[str],
 
 
 def test_analyze_and_bench(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(["analyze", "sigma", "--moves", "T4 3.3", "--json"], capsys)
+    code, out, _ = run(["analyze", "sigma", "--moves", "T4 3.3", "--deck", "reconstructed-v1",
+                          "--json"], capsys)
     data = json.loads(out)
     assert data["to_move"] == 1 and data["sides"][0] == "1 -1,3,N"
     code, out, err = run(["bench", "sigma", "--seconds", "0.05", "--json"], capsys)

@@ -34,7 +34,7 @@ def test_the_reconstructed_deck_is_the_default_and_says_so() -> None:
 
 
 def base() -> dict[str, Any]:
-    return copy.deepcopy(shipped_deck("reconstructed").to_data())
+    return copy.deepcopy(shipped_deck("reconstructed-v1").to_data())
 
 
 def test_data_round_trip_and_json_files(tmp_path: Path) -> None:
@@ -79,7 +79,7 @@ def test_an_arrow_not_on_an_open_edge() -> None:
 
 def test_an_arrow_across_a_transparent_cell_is_fine() -> None:
     # L4's E arrow on (2,1) points at a transparent cell of its own box
-    deck = shipped_deck("reconstructed")
+    deck = shipped_deck("reconstructed-v1")
     l4 = next(card for card, _ in deck.hands[1] if card.name == "L4")
     assert l4.rows[2][2] == "."
 
