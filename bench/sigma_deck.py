@@ -30,7 +30,8 @@ from engine.sigma.deck import Deck, deck_from_data, shipped_deck
 BASE = "reconstructed-v1"
 
 # An edit: "special" -> [row, col] of the Special card's box; "SEAT.CARD.arrows" or
-# "SEAT.CARD.cells" -> the card's new arrows or cells; "SEAT.CARD.count" -> copies.
+# "SEAT.CARD.cells" -> the card's new arrows or cells; "SEAT.CARD.count" -> copies;
+# "add.SEAT" -> cards added to the end of that hand.
 Edits = Mapping[str, Any]
 
 HINT: dict[str, Any] = {
@@ -38,6 +39,19 @@ HINT: dict[str, Any] = {
     "black.U5.arrows": ["0,0,N"],
     "black.T4.arrows": ["0,0,W", "0,2,E", "1,1,S", "0,1,N"],
 }
+
+B: dict[str, Any] = {"special": [-1, 3], "black.U5.arrows": ["0,0,N"],
+                    "black.L4.arrows": ["0,0,N", "1,0,E"]}
+
+ROUNDS_4_C3_L4: dict[str, Any] = {"special": [-1, 3], "black.L4.arrows": ["0,0,N"]}
+
+SPLIT: dict[str, Any] = {
+    "black.U5.arrows": ["0,0,N"], "black.L4.arrows": ["0,0,N"], "black.L4.count": 1,
+    "add.black": [{"name": "L4+", "cells": ["#..", "#..", "##."],
+                   "arrows": ["0,0,N", "1,0,E"]}],
+}
+
+M4: dict[str, Any] = SPLIT | {"special": [-1, 4]}
 
 #: The candidates by round: round 1 moves the Special card and the arrows the issue's
 #: experiment touched; later rounds refine around the best of the round before.
@@ -96,7 +110,52 @@ ROUNDS: dict[int, dict[str, dict[str, Any]]] = {
                       "black.L4.arrows": ["0,0,N", "2,1,S"]},
         "c2-l4": {"black.L4.arrows": ["0,0,N"]},
         "c2-u5-l4": {"black.U5.arrows": ["0,0,N"], "black.L4.arrows": ["0,0,N"]},
-        "c3-l4": {"special": [-1, 3], "black.L4.arrows": ["0,0,N"]},
+        "c3-l4": ROUNDS_4_C3_L4,
+    },
+    # Round 5: around c3-u5-l4e1 (L4's second arrow on the side of its stem, into its
+    # own box), the nearest to even so far: the Special card one cell farther, a dead
+    # end of V5, L4's second arrow on the stem's other side, Black's T4 with four.
+    5: {
+        "B": B,
+        "B-c4": B | {"special": [-1, 4]},
+        "B-v5e": B | {"black.V5.arrows": ["2,2,E"]},
+        "B-l4w1": B | {"black.L4.arrows": ["0,0,N", "1,0,W"]},
+        "B-c4-l4w1": B | {"special": [-1, 4], "black.L4.arrows": ["0,0,N", "1,0,W"]},
+        "B-c4-t4x4": B | {"special": [-1, 4],
+                          "black.T4.arrows": ["0,0,W", "0,2,E", "1,1,S", "0,1,N"]},
+        "B-hub2": B | {"white.Hub.arrows": ["0,0,W", "0,0,E"]},
+    },
+    # Round 6: B with level 5; more arrows for White (which helps Black: each is a side
+    # Black may cover and a way for White to spread thin) to bring greedy players to
+    # the middle.
+    6: {
+        "B": B,
+        "B-hub4": B | {"white.Hub.arrows": ["0,0,W", "0,0,N", "0,0,E", "0,0,S"]},
+        "B-y2s": B | {"white.Y2.arrows": ["0,0,W", "0,1,E", "0,1,N", "0,0,S"]},
+    },
+    # Round 7: the candidates whose weak and strong levels lie closest together, with
+    # more games (100 a level).
+    7: {
+        "B": B,
+        "c3-l4": ROUNDS_4_C3_L4,
+        "c4-u5-l4": {"special": [-1, 4], "black.U5.arrows": ["0,0,N"],
+                     "black.L4.arrows": ["0,0,N"]},
+        "hint-l3+-s": HINT | {"white.L3+.arrows": ["0,0,N", "1,1,E"]},
+        "c4-l4": {"special": [-1, 4], "black.L4.arrows": ["0,0,N"]},
+    },
+    # Round 8: B favours Black at level 5, c4-u5-l4 White between greedy players: half
+    # way, one L4 a dead end and one (L4+) with its second arrow, as in B.
+    8: {
+        "M3": SPLIT | {"special": [-1, 3]},
+        "M4": M4,
+    },
+    # Round 9: M4 with the two changes that moved greedy players towards Black and
+    # strong ones towards White: a fourth arrow on Black's T4, no S arrow on L3+.
+    9: {
+        "M4-t4x4": M4 | {"black.T4.arrows": ["0,0,W", "0,2,E", "1,1,S", "0,1,N"]},
+        "M4-l3s": M4 | {"white.L3+.arrows": ["0,0,N", "1,1,E"]},
+        "M4-t4x4-l3s": M4 | {"black.T4.arrows": ["0,0,W", "0,2,E", "1,1,S", "0,1,N"],
+                             "white.L3+.arrows": ["0,0,N", "1,1,E"]},
     },
 }
 
@@ -129,6 +188,9 @@ def variant(edits: Edits, base: Deck | None = None, key: str = "candidate") -> D
     for path, value in edits.items():
         if path == "special":
             data["presets"][1]["at"] = list(value)
+            continue
+        if path.startswith("add."):  # "add.SEAT": [card, ...] after the seat's cards
+            data[path.removeprefix("add.")].extend(dict(card) for card in value)
             continue
         seat, name, what = path.split(".")
         cards = [c for c in data[seat] if c["name"] == name]

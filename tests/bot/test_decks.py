@@ -47,7 +47,8 @@ async def test_a_host_adds_a_deck_and_a_match_is_played_with_it(h: Harness,
     assert "already has a deck `mydeck`" in _said(out)[-1]
     await console.handle_line("alice: /deck list")
     listing = out.getvalue()
-    assert "• `reconstructed`: Reconstructed deck — a reconstruction" in listing
+    assert "• `reconstructed`: Reconstructed deck v2 — a reconstruction" in listing
+    assert "• `reconstructed-v1`: Reconstructed deck v1 — a reconstruction" in listing
     assert "• `mydeck`: My **own** <@\u200b1> deck" in listing
     # On Discord the deck's own name is plain text: no markdown, no mention.
     shown = (await console.services.decks.listing("console")).reply

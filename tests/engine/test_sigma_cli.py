@@ -19,7 +19,8 @@ def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
 
 def test_replay_reports_the_common_keys_and_the_hands(capsys: pytest.CaptureFixture[str]
                                                       ) -> None:
-    code, out, err = run(["replay", "sigma", "--moves", "t4 3.3, I3 1.1", "--json"], capsys)
+    code, out, err = run(["replay", "sigma", "--moves", "t4 3.3, I3 1.1", "--deck",
+                          "reconstructed-v1", "--json"], capsys)
     assert code == 0, err
     data = json.loads(out)
     assert list(data) == ["moves", "over", "winner", "draw", "score", "to_move", "legal",
@@ -96,7 +97,7 @@ def test_render_animate_and_deck_show(capsys: pytest.CaptureFixture[str],
     code, out, _ = run(["deck", "list", "--json"], capsys)
     assert json.loads(out)[0]["key"] == "reconstructed"
     code, out, _ = run(["deck", "check", "reconstructed"], capsys)
-    assert out.startswith("ok: Reconstructed deck (reconstruction)")
+    assert out.startswith("ok: Reconstructed deck v2 (reconstruction)")
     bad = tmp_path / "bad.json"
     data = shipped_deck("reconstructed").to_data()
     data["white"][0]["arrows"] = []
