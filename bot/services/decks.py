@@ -23,6 +23,7 @@ from bot.services.permissions import HostRoles
 from bot.store.db import Database
 from bot.store.models import ServerDeck
 from bot.texts import decks as texts
+from engine.balance import SHIPPED_BALANCE
 from engine.game import EngineError
 from engine.registry import get_game
 from engine.sigma.deck import deck_from_bytes, deck_from_data, shipped_deck, shipped_decks
@@ -162,5 +163,8 @@ class Decks:
             deck, number = live.state.deck, live.number
         # In the renderer's worker, in the server's turn, with a time limit.
         image = await self.matches.renderer.sheet(deck_sheet, deck, guild_id, actor.id)
-        return Response(reply=Post(texts.sheet(deck.key, deck.name, number), ephemeral=True,
+        shipped = deck.key in shipped_decks() and deck == shipped_deck(deck.key)
+        balance = SHIPPED_BALANCE.get(deck.key) if shipped else None
+        return Response(reply=Post(texts.sheet(deck.key, deck.name, number, balance),
+                                   ephemeral=True,
                                    image=Image(image, f"deck-{deck.key}.png")))
