@@ -48,7 +48,7 @@ async def test_a_host_adds_a_deck_and_a_match_is_played_with_it(h: Harness,
     assert "already has a deck `mydeck`" in _said(out)[-1]
     await console.handle_line("alice: /deck list")
     listing = out.getvalue()
-    assert "• `reconstructed`: Reconstructed deck v2 — a reconstruction" in listing
+    assert "• `reconstructed`: Reconstructed deck — a reconstruction" in listing
     assert "• `reconstructed-v1`: Reconstructed deck v1 — a reconstruction" in listing
     assert "• `mydeck`: My **own** <@\u200b1> deck" in listing
     # On Discord the deck's own name is plain text: no markdown, no mention.
@@ -81,7 +81,7 @@ async def test_deck_option_refusals(h: Harness, tmp_path: Path) -> None:
                               "Cairo Corridor is played without cards.")
     await console.handle_line("alice: /challenge @bob game:sigma deck:nosuch")
     assert _said(out)[-1] == ("bot (to alice only): There is no deck 'nosuch' on this server "
-                              "(decks: reconstructed, reconstructed-v1).")
+                              "(decks: reconstructed, reconstructed-v1, reconstructed-v2).")
     await console.handle_line("alice: /deck show")
     assert "ask in the channel of a Sigma Escape match" in _said(out)[-1]
     await console.handle_line("host: /dm game:sigma player1:@a player2:@b chooser:host "
@@ -132,7 +132,8 @@ async def test_a_servers_decks_are_its_own(h: Harness, tmp_path: Path) -> None:
     assert "There is no deck 'mydeck' on this server" in _said(out)[-1]
     assert await console.services.decks.choices("other", "") == [
         ("reconstructed (shipped)", "reconstructed"),
-        ("reconstructed-v1 (shipped)", "reconstructed-v1")]
+        ("reconstructed-v1 (shipped)", "reconstructed-v1"),
+        ("reconstructed-v2 (shipped)", "reconstructed-v2")]
 
 
 async def test_removing_an_unknown_deck_holds_no_connection(h: Harness, tmp_path: Path) -> None:

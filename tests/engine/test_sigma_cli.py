@@ -97,7 +97,7 @@ def test_render_animate_and_deck_show(capsys: pytest.CaptureFixture[str],
     code, out, _ = run(["deck", "list", "--json"], capsys)
     assert json.loads(out)[0]["key"] == "reconstructed"
     code, out, _ = run(["deck", "check", "reconstructed"], capsys)
-    assert out.startswith("ok: Reconstructed deck v2 (reconstruction)")
+    assert out.startswith("ok: Reconstructed deck (reconstruction)")
     bad = tmp_path / "bad.json"
     data = shipped_deck("reconstructed").to_data()
     data["white"][0]["arrows"] = []

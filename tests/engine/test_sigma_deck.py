@@ -20,7 +20,7 @@ from engine.sigma.deck import (
 
 
 def test_the_reconstructed_deck_is_the_default_and_says_so() -> None:
-    assert shipped_decks() == ("reconstructed", "reconstructed-v1")
+    assert shipped_decks() == ("reconstructed", "reconstructed-v1", "reconstructed-v2")
     for key in shipped_decks():
         deck = shipped_deck(key)
         assert deck.reconstruction and deck.source == "reconstruction"
@@ -29,8 +29,12 @@ def test_the_reconstructed_deck_is_the_default_and_says_so() -> None:
         assert all(len(card.rows) <= 3 and len(card.rows[0]) <= 3
                    for hand in deck.hands for card, _ in hand)
         assert deck_from_data(deck.to_data(), key) == deck
-    assert shipped_deck("reconstructed").name == "Reconstructed deck v2"
+    assert shipped_deck("reconstructed").name == "Reconstructed deck"
     assert shipped_deck("reconstructed-v1").name == "Reconstructed deck v1"
+    assert shipped_deck("reconstructed-v2").name == "Reconstructed deck v2 (trial)"
+    # The default is the first reconstruction until a deck fair at every level is found.
+    default, first = shipped_deck("reconstructed"), shipped_deck("reconstructed-v1")
+    assert (default.presets, default.hands) == (first.presets, first.hands)
 
 
 def test_the_first_reconstruction_is_kept_as_it_was() -> None:
@@ -47,7 +51,7 @@ def test_the_first_reconstruction_is_kept_as_it_was() -> None:
 
 
 def test_the_second_reconstruction_is_the_first_with_the_searched_edits() -> None:
-    v1, v2 = shipped_deck("reconstructed-v1"), shipped_deck("reconstructed")
+    v1, v2 = shipped_deck("reconstructed-v1"), shipped_deck("reconstructed-v2")
     # White's hand and the Special card's shape are v1's; the Special card lies
     # farther from Nothing: three empty cells between them.
     assert v2.hands[0] == v1.hands[0]
@@ -74,7 +78,7 @@ def test_an_old_match_replays_with_the_first_deck() -> None:
     assert outcome is not None and outcome.winner == 1 and not state.board.blanks
     assert state.deck == shipped_deck("reconstructed-v1")
     with pytest.raises(EngineError):
-        game.replay(OLD_GAME, 2, {})  # the default deck is another
+        game.replay(OLD_GAME, 2, {"deck": "reconstructed-v2"})  # another deck
 
 
 def base() -> dict[str, Any]:

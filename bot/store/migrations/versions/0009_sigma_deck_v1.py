@@ -4,11 +4,13 @@ Revision ID: 0009_sigma_deck_v1
 Revises: 0008_event_review
 Create Date: 2026-11-26 00:30:00
 
-The default deck ``reconstructed`` is now the fairer second reconstruction; the first
-ships on as ``reconstructed-v1``. A match stores a shipped deck by its key, or no deck
-at all for the default, so every Sigma Escape match stored before this revision (with
-no deck or ``reconstructed``) is pinned to ``reconstructed-v1``: finished matches
-replay, and running ones go on, with the cards they were started with.
+The first reconstruction ships as ``reconstructed-v1``, a name that never changes,
+beside the default ``reconstructed`` (the same cards today; a fairer deck may take its
+place). A match stores a shipped deck by its key, or no deck at all for the default, so
+every Sigma Escape match stored before this revision (with no deck or
+``reconstructed``) is pinned to ``reconstructed-v1``: whatever the default becomes,
+finished matches replay, and running ones go on, with the cards they were started
+with.
 """
 
 from collections.abc import Sequence
