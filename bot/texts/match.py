@@ -8,6 +8,7 @@ from typing import Any
 from bot.core.escape import plain, plains
 from bot.core.messages import mention
 from bot.core.timecontrol import Reminder, TimeControl, clock_text
+from bot.texts.words import span
 from engine.game import Game
 
 TIE_RULES = {
@@ -133,16 +134,6 @@ def goes_first_button(name: str) -> str:
 
 
 MISSED = {"lots": "lots are drawn", "void": "the DM is void"}
-
-
-def span(seconds: float) -> str:
-    """A stretch of time in the largest whole unit: "1 hour", "90 minutes", "2 days"."""
-    minutes = max(1, math.ceil(seconds / 60 - 1e-9))
-    for size, unit in ((1440, "day"), (60, "hour")):
-        if minutes % size == 0:
-            n = minutes // size
-            return f"{n} {unit}" if n == 1 else f"{n} {unit}s"
-    return "1 minute" if minutes == 1 else f"{minutes} minutes"
 
 
 def choose_first(intro: str, chooser: str, within: float | None = None,

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from bot.core.escape import plain
 from bot.core.messages import mention
 from bot.texts.match import live_time
+from bot.texts.words import garnets, span
 
 FORMATS = {"swiss": "Swiss", "roundrobin": "Round robin", "single": "Single elimination",
            "double": "Double elimination"}
@@ -40,17 +41,6 @@ def points(x: float) -> str:
 
 def points_word(x: float) -> str:
     return f"{points(x)} {'pt' if x in (0.5, 1) else 'pts'}"
-
-
-def span(seconds: float) -> str:
-    """A duration for people: 45 min, 2 h, 1 h 30 min, 3 days."""
-    minutes = round(seconds / 60)
-    if minutes < 60:
-        return f"{max(1, minutes)} min"
-    hours, rest = divmod(minutes, 60)
-    if hours >= 48 and not rest and hours % 24 == 0:
-        return f"{hours // 24} days"
-    return f"{hours} h" + (f" {rest} min" if rest else "")
 
 
 def at(instant: float) -> str:
@@ -94,10 +84,6 @@ def rules(*, fmt: str, rounds: int | None, best_of: int, first: str, double: boo
     elif event:
         line += f"\nIts matches count for **{plain(event)}**."
     return line
-
-
-def garnets(n: int) -> str:
-    return f"{n} garnet" if n == 1 else f"{n} garnets"
 
 
 def place_name(n: int) -> str:

@@ -282,7 +282,7 @@ async def test_the_deadline_settles_the_unplayed_and_lets_a_game_in_play_finish(
     assert "ends in" not in w.said()
     await w.clock.advance(2)
     reminder = w.posts[-1]
-    assert "ends in 7 min" in reminder.text and set(reminder.pinged()) >= set(live[2].users)
+    assert "ends in 7 minutes" in reminder.text and set(reminder.pinged()) >= set(live[2].users)
     await w.clock.advance(7 * 60)
     said = w.said()
     assert "neither played, both lose by forfeit" in said
