@@ -187,14 +187,21 @@ def challenge(label: str, title: str, challenger: str, opponents: list[str], opt
             f"({open_for}).")
 
 
-def busy(user: str, match_id: int) -> str:
+def busy(user: str, match_id: int, waiting: bool) -> str:
+    """A player is in another match in this channel: a new match is refused, one that
+    is set up already (``waiting``) starts once it ends."""
+    if waiting:
+        return (f"{mention(user)} is playing match #{match_id} in this channel; this one "
+                "can start once it ends.")
     return (f"{mention(user)} is already in match #{match_id} in this channel; "
             f"finish it first or play in another channel or thread.")
 
 
-def playing_here(user: str, match_id: int) -> str:
-    return (f"{mention(user)} is playing match #{match_id} in this channel; this one can "
-            "start once it ends.")
+def no_such_match(number: int | None) -> str:
+    """No match of that number on this server (None: none in this channel fits)."""
+    if number is None:
+        return "There is no such match in this channel."
+    return f"There is no match #{number} on this server."
 
 
 def declined(user: str, label: str) -> str:

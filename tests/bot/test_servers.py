@@ -12,7 +12,7 @@ from bot.core.escape import plain
 from bot.core.messages import Actor, Post, Role
 from bot.core.refusal import answered
 from bot.services.history import History
-from bot.services.limits import Busy, ServerQueues
+from bot.services.limits import ServerBusy, ServerQueues
 from bot.store.models import LedgerEntry, Match
 from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, DAVE, GUILD, HOSTY, Harness
 from tests.bot.economy_helpers import eco, make_event, private, public, refused
@@ -239,7 +239,7 @@ async def test_heavy_work_is_queued_per_server() -> None:
     a1 = asyncio.create_task(job("a", "a1"))
     a2 = asyncio.create_task(job("a", "a2"))
     await asyncio.sleep(0)
-    with pytest.raises(Busy):  # server a: one running, one waiting; a third is refused
+    with pytest.raises(ServerBusy):  # server a: one running, one waiting; a third is refused
         async with queues.slot("a"):
             pass
     b1 = asyncio.create_task(job("b", "b1"))  # server b is not held up by a

@@ -27,6 +27,7 @@ from bot.services.events import plan_dm
 from bot.services.matches.kit import MatchKit
 from bot.services.matches.lobby import Lobby
 from bot.services.matches.lookup import Lookup
+from bot.services.matches.refusals import Busy
 from bot.services.users import remember
 from bot.store.models import Match, MatchPlayer
 from bot.store.numbers import next_number
@@ -40,14 +41,6 @@ MISSED = ("lots", "void")  # what happens when the First Player is not chosen in
 MAX_WITHIN = 7 * 86_400.0  # a week
 REMIND_BEFORE = 600.0  # the chooser is reminded this long before the deadline (at most)
 RETRY = 60.0  # a deadline passed while a player plays here: try again this much later
-
-
-class Busy(Refusal):
-    """The DM cannot start yet: one of its players is playing a match in its channel."""
-
-    def __init__(self, user: str, number: int) -> None:
-        super().__init__(texts.playing_here(user, number))
-        self.user, self.number = user, number
 
 
 class Choosing:
@@ -178,7 +171,7 @@ class Choosing:
                 raise Refusal("The First Player must be one of the two players.")
             playing = self.lobby.playing_here(match.guild_id, match.channel_id, ids)
             if playing is not None:
-                raise Busy(*playing)
+                raise Busy(*playing, waiting=True)
             order = [first_user] + [u for u in ids if u != first_user]
             if note is None:
                 note = texts.first_chosen(actor.id, first_user) if actor is not None else ""

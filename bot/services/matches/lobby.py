@@ -21,6 +21,7 @@ from bot.services.matches.ending import reward_of
 from bot.services.matches.kit import CHALLENGE_TTL, MatchKit
 from bot.services.matches.live import LiveMatch
 from bot.services.matches.lookup import Lookup
+from bot.services.matches.refusals import Busy
 from bot.services.matches.timing import BOARD_WAIT, Timing
 from bot.services.users import remember
 from bot.store.models import Match, MatchPlayer
@@ -191,7 +192,7 @@ class Lobby:
                        Match.status.in_(BLOCKING),
                        MatchPlayer.user_id.in_(user_ids)))).first()
         if row is not None:
-            raise Refusal(texts.busy(row[0], row[1]))
+            raise Busy(row[0], row[1])
 
     def playing_here(self, guild_id: str, channel_id: str,
                      user_ids: Sequence[str]) -> tuple[str, int] | None:
@@ -230,7 +231,7 @@ class Lobby:
                     playing = self.playing_here(match.guild_id, match.channel_id,
                                                 [p.user_id for p in match.players])
                     if playing is not None:
-                        raise Refusal(texts.playing_here(*playing))
+                        raise Busy(*playing, waiting=True)
                 await remember(s, match.guild_id, [actor])
                 me.accepted = True
                 first = match.chooser or "random"

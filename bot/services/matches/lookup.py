@@ -76,7 +76,7 @@ class Lookup:
                     if latest is not None:
                         await self._why_not(s, latest)
                 if not only:
-                    raise Refusal("There is no such match in this channel.")
+                    raise NoSuchMatch(None)
             raise Ambiguous(running=False)
 
     async def _why_not(self, s: AsyncSession, match: Match) -> None:
