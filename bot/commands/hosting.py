@@ -19,6 +19,7 @@ from bot.commands.spec import Audience, Call, Command, Kind, Option, Reply, Serv
 from bot.core.messages import Response
 from bot.core.refusal import Refusal
 from bot.texts import match as texts
+from bot.texts import refused
 from engine.registry import get_game
 
 SECTION = "Hosting"
@@ -33,7 +34,7 @@ async def _dm(s: Services, c: Call) -> Response:
     channel, abandon = c.channel_id, None
     if c.get("thread", False) and await s.roles.is_host(c.guild_id, c.actor):
         if c.open_thread is None:
-            raise Refusal("Threads cannot be made here.")
+            raise Refusal(refused.no_threads_here())
         # An unknown game is refused here, before a thread is made for nothing.
         name = texts.dm_thread(get_game(c.options["game"]).title, players[0].name,
                                players[1].name)
@@ -83,7 +84,7 @@ async def _void(s: Services, c: Call) -> Response:
 async def _adjudicate(s: Services, c: Call) -> Response:
     winner, draw = c.get("winner"), c.get("draw", False)
     if (winner is None) == (not draw):
-        raise Refusal("Name the `winner`, or set `draw:true` — one of the two.")
+        raise Refusal(refused.winner_or_draw())
     return await s.matches.adjudicate(c.get("match"), c.guild_id, c.channel_id, c.actor,
                                       winner.id if winner is not None else None,
                                       c.options["reason"])
@@ -97,7 +98,7 @@ async def _takeback(s: Services, c: Call) -> Response:
 async def _correct(s: Services, c: Call) -> Response:
     winner, draw = c.get("winner"), c.get("draw", False)
     if (winner is None) == (not draw):
-        raise Refusal("Name the `winner`, or set `draw:true` — one of the two.")
+        raise Refusal(refused.winner_or_draw())
     return await s.matches.correct(c.options["match"], c.guild_id, c.actor,
                                    winner.id if winner is not None else None,
                                    c.options["reason"])

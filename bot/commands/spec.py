@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.core.messages import Actor, Response, Role, Upload
 from bot.core.refusal import Refusal
+from bot.texts import input as say
 
 if TYPE_CHECKING:
     from bot.services.decks import Decks
@@ -83,9 +84,8 @@ NUMBER_RANGE = (-1e9, 1e9)
 
 
 class OutOfBounds(Refusal):
-    def __init__(self, option: str, span: str, shown: str) -> None:
-        super().__init__(f"`{option}` is {span}, not {shown}."
-                         if shown else f"`{option}` has {span}.")
+    def __init__(self, option: str, span: str, shown: str = "") -> None:
+        super().__init__(say.out_of_bounds(option, span, shown))
         self.option = option
 
 
@@ -119,8 +119,7 @@ class Option:
         """Refuse a file larger than the bound, before it is read."""
         _, high = self.bounds()
         if high is not None and size > high:
-            raise OutOfBounds(self.name, f"a file of at most {high / 1024:g} KB",
-                              f"{size / 1024:.1f} KB")
+            raise OutOfBounds(self.name, say.file_bound(high), say.file_size(size))
 
     def check(self, value: Any) -> None:
         """Refuse a value outside the bounds (both adapters and buttons come here)."""
@@ -130,18 +129,16 @@ class Option:
             return
         if self.kind is Kind.USERS and isinstance(value, tuple | list):
             if len(value) > MAX_PEOPLE:
-                raise OutOfBounds(self.name, f"at most {MAX_PEOPLE} people at once", "")
+                raise OutOfBounds(self.name, say.people_bound(MAX_PEOPLE))
         elif self.kind is Kind.TEXT and isinstance(value, str):
             if high is not None and len(value) > high:
-                raise OutOfBounds(self.name, f"at most {high:g} characters", "")
+                raise OutOfBounds(self.name, say.most_characters(high))
             if low is not None and len(value.strip()) < low:
-                raise OutOfBounds(self.name, f"at least {low:g} characters", "")
+                raise OutOfBounds(self.name, say.least_characters(low))
         elif (self.kind in (Kind.INT, Kind.NUMBER) and isinstance(value, int | float)
               and not isinstance(value, bool)
               and ((low is not None and value < low) or (high is not None and value > high))):
-            span = (f"from {low:g} to {high:g}" if low is not None and high is not None
-                    else f"at least {low:g}" if low is not None else f"at most {high:g}")
-            raise OutOfBounds(self.name, span, f"{value:g}")
+            raise OutOfBounds(self.name, say.number_bound(low, high), say.number(value))
 
 
 Thread = tuple[str, Callable[[], Awaitable[None]]]

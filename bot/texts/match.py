@@ -537,3 +537,4 @@ def not_our_shard() -> str:
     """A match asked of a bot process that does not run this server (another shard)."""
     return ("This bot process does not run this server's matches (another shard does); "
             "nothing was started. Please try again in a moment.")
+

@@ -96,3 +96,7 @@ def cannot_post_in(channel_id: str, missing: list[str]) -> str:
     """``/logchannel`` naming a channel garnet could not post in."""
     return (f"garnet could not tell the hosts anything in {channel(channel_id)}: it lacks "
             f"{', '.join(missing)} there. Grant it in the channel's permissions first.")
+
+
+def channel_or_clear() -> str:
+    return "Name a `channel`, or set `clear:true` — not both."

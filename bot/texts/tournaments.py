@@ -510,3 +510,11 @@ def export_ready(*, name: str) -> str:
 
 def image_caption(*, name: str) -> str:
     return name
+
+
+def best_of_bounds(most: int) -> str:
+    return f"`bestof` is 1 to {most}."
+
+
+def event_closed(name: str) -> str:
+    return f"The event {name} is closed."

@@ -40,6 +40,7 @@ from bot.core.escape import unescape
 from bot.core.failures import Cause, PostFailure
 from bot.core.messages import MENTION, Actor, Post, Response, Role
 from bot.core.refusal import Refusal, answered
+from bot.texts import input as say
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +79,7 @@ class ConsoleError(Refusal):
 def _seconds(text: str) -> float:
     match = WAIT.match(text.strip().lower())
     if not match:
-        raise ConsoleError(f"cannot read '{text}' as a time; say e.g. `~ wait 65s`")
+        raise ConsoleError(say.not_a_time(text))
     number = float(match.group(1))
     unit = match.group(2) or "s"
     if unit == "ms":
@@ -336,14 +337,11 @@ class Console:
             elif word == "server" and rest.strip():
                 name = rest.strip()
                 if not SERVER.match(name):
-                    raise ConsoleError("a server's name is letters, digits, `-` and `_` "
-                                       "(at most 32)")
+                    raise ConsoleError(say.server_name())
                 await self.enter_server(name)
                 self.out.write(f"console: on server {name} now (#{self._channels[name]})\n")
             else:
-                raise ConsoleError(f"unknown directive '~ {text}' "
-                                   "(directives: wait, host, channel, server, role, deny, "
-                                   "allow, delete, disconnect, reconnect, leave)")
+                raise ConsoleError(say.unknown_directive(text))
         except ConsoleError as exc:
             self.out.write(f"console: {exc}\n")
 

@@ -36,6 +36,7 @@ from bot.core.buttons import ButtonCall
 from bot.core.failures import Cause, PostFailure
 from bot.core.messages import Actor, Post, Response, Role, TurnStart, Upload
 from bot.core.refusal import answered
+from bot.texts import input as input_texts
 from bot.texts import match as texts
 from bot.texts import outages as outage_texts
 from engine.registry import game_keys
@@ -125,7 +126,7 @@ def _can_post_boards(interaction: discord.Interaction, new_thread: bool) -> None
 
 async def _open_thread(interaction: discord.Interaction, name: str) -> Thread:
     if not isinstance(interaction.channel, discord.TextChannel):
-        raise UserError("`thread:true` works in a text channel (not in a thread).")
+        raise UserError(input_texts.thread_in_text_channel())
     made = await interaction.channel.create_thread(
         name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440,
         reason="garnet Death Match")

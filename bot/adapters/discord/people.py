@@ -11,6 +11,7 @@ import discord
 
 from bot.adapters.discord.delivery import UserError, player_of
 from bot.core.messages import Actor
+from bot.texts import input as say
 
 log = logging.getLogger(__name__)
 
@@ -23,11 +24,10 @@ async def people(interaction: discord.Interaction, option: str, text: str
     """The members a text of mentions names, in order, each once."""
     ids = MENTIONED.findall(text)
     if not ids or BETWEEN.sub("", MENTIONED.sub("", text)):
-        raise UserError(f"`{option}` takes mentions: type @ and pick each person "
-                        f"(`{option}:@a @b @c`).")
+        raise UserError(say.takes_mentions(option))
     guild = interaction.guild
     if guild is None:
-        raise UserError("garnet works in server channels only.")
+        raise UserError(say.servers_only())
     found = []
     for user_id in dict.fromkeys(ids):
         member = guild.get_member(int(user_id))
@@ -35,6 +35,6 @@ async def people(interaction: discord.Interaction, option: str, text: str
             try:
                 member = await guild.fetch_member(int(user_id))
             except discord.HTTPException:
-                raise UserError(f"<@{user_id}> is not a member of this server.") from None
+                raise UserError(say.not_a_member(user_id)) from None
         found.append(player_of(member))
     return tuple(found)

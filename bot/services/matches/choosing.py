@@ -32,6 +32,7 @@ from bot.services.users import remember
 from bot.store.models import Match, MatchPlayer
 from bot.store.numbers import next_number
 from bot.texts import match as texts
+from bot.texts import refused
 from engine.registry import get_game
 
 log = logging.getLogger(__name__)
@@ -81,10 +82,10 @@ class Choosing:
         host opened, whose nominator picked the opponent); ``note`` ends the intro."""
         game = get_game(game_name)
         if len(players) != 2:
-            raise Refusal("A Death Match is between exactly two players.")
+            raise Refusal(refused.dm_of_two())
         ids = [p.id for p in players]
         if ids[0] == ids[1]:
-            raise Refusal("The two players of a Death Match must be different people.")
+            raise Refusal(refused.dm_players_different())
         if hints:
             raise Refusal(texts.no_hints_in_dm())
         if within is not None and not 60 <= within <= MAX_WITHIN:
@@ -100,9 +101,9 @@ class Choosing:
                              self.kit.config.dm_reward)
         chooser = plan.chooser
         if chooser not in ("host", "lots") and chooser not in ids:
-            raise Refusal("The chooser is one of the two players, `host` or `lots`.")
+            raise Refusal(refused.chooser_is())
         if reward is not None and not 0 <= reward <= MAX_REWARD:
-            raise Refusal("The reward is a number of garnets from 0 up.")
+            raise Refusal(refused.reward_from_zero())
         now = self.kit.now()
         kept: dict[str, Any] = {"reward": plan.reward}
         if chooser != "lots":
@@ -161,14 +162,14 @@ class Choosing:
             async with self.kit.db.session() as s:
                 match = await s.get(Match, match_id)
             if match is None or match.status != MatchStatus.CHOOSING:
-                raise Refusal("The First Player of that match is already chosen.")
+                raise Refusal(refused.first_already_chosen())
             ids = [p.user_id for p in sorted(match.players, key=lambda p: p.order)]
             # Hosts may always choose: they stand in for a chooser who is away.
             if (actor is not None and actor.id != match.chooser
                     and not await self.kit.roles.is_host(match.guild_id, actor)):
                 raise Refusal(texts.not_the_chooser(match.chooser or ""))
             if first_user not in ids:
-                raise Refusal("The First Player must be one of the two players.")
+                raise Refusal(refused.first_is_a_player())
             playing = self.lobby.playing_here(match.guild_id, match.channel_id, ids)
             if playing is not None:
                 raise Busy(*playing, waiting=True)

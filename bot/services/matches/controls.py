@@ -20,6 +20,7 @@ from bot.services.matches.timing import Timing
 from bot.store.models import HostAction, Match
 from bot.texts import match as texts
 from bot.texts import outages as outage_texts
+from bot.texts import refused
 
 MAX_EXTEND = 86_400.0
 GARNET = "garnet"  # who the log names for what garnet did on its own (a pause)
@@ -47,7 +48,7 @@ class Controls:
                     actor: Actor, reason: str = "") -> Response:
         async with self._held(match_id, guild_id, channel_id, actor) as live:
             if live.paused and live.suspended_at is None:
-                raise Refusal("That match is already paused.")
+                raise Refusal(refused.already_paused())
             await self.stop_clock(live, actor, reason)
         return Response(reply=Post(
             texts.paused(texts.match_label(live.number, live.kind), actor.id, reason),
@@ -75,7 +76,7 @@ class Controls:
                      actor: Actor) -> Response:
         async with self._held(match_id, guild_id, channel_id, actor) as live:
             if not live.paused or live.suspended_at is not None:
-                raise Refusal("That match is not paused.")
+                raise Refusal(refused.not_paused())
             halted = live.halted
             if halted is not None and self.kit.reach is not None:
                 # Paused because garnet could not post there: only once it can again.
@@ -105,10 +106,10 @@ class Controls:
                      actor: Actor, seconds: float) -> Response:
         """Add seconds to the turn time of the player to move, for this turn."""
         if not 1 <= seconds <= MAX_EXTEND:
-            raise Refusal("Extend by 1 s to 24 h.")
+            raise Refusal(refused.extend_bounds())
         async with self._held(match_id, guild_id, channel_id, actor) as live:
             if not live.tc.enabled:
-                raise Refusal("That match has no clock.")
+                raise Refusal(refused.no_clock())
             extra = live.extra + seconds
             if extra > MAX_EXTEND:
                 # Many extensions in a row add up: a turn gets 24 h more at most.
@@ -198,12 +199,12 @@ class Controls:
         async with self._decided(match_id, guild_id, channel_id, actor) as target:
             if not isinstance(target, LiveMatch):
                 if winner and winner not in {p.user_id for p in target.players}:
-                    raise Refusal("The winner must be a player of that match.")
+                    raise Refusal(refused.winner_is_a_player())
                 return await self.ending.decide_unstarted(
                     target, winner, texts.adjudicated(reason), action)
             seat = target.seat_of(winner) if winner else None
             if winner and seat is None:
-                raise Refusal("The winner must be a player of that match.")
+                raise Refusal(refused.winner_is_a_player())
             return await self.ending.finish_by(
                 target, seat, EndReason.ADJUDICATED, texts.adjudicated(reason),
                 draw=seat is None, action=action)

@@ -44,6 +44,7 @@ from bot.store.models import (
 )
 from bot.store.queries import user_names
 from bot.texts import match as texts
+from bot.texts import refused
 from bot.texts import season as season_say
 from bot.texts import tools as say
 from engine.animation import Ply, final_position
@@ -145,7 +146,7 @@ class Corrections:
             users = [p.user_id for p in sorted(match.players, key=lambda p: p.seat or 0)]
             seat = users.index(winner) if winner in users else None
             if winner is not None and seat is None:
-                raise Refusal("The winner must be a player of that match.")
+                raise Refusal(refused.winner_is_a_player())
             if (seat, seat is None) == (match.winner_seat, match.draw or
                                          match.winner_seat is None):
                 raise Refusal(say.same_result(label))

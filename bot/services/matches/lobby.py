@@ -27,6 +27,7 @@ from bot.services.users import remember
 from bot.store.models import Match, MatchPlayer
 from bot.store.numbers import next_number
 from bot.texts import match as texts
+from bot.texts import refused
 from engine.registry import get_game
 
 MAX_OPEN_CHALLENGES = 5  # open challenges of one challenger on one server
@@ -62,9 +63,9 @@ class Lobby:
         game = get_game(game_name)
         ids = [p.id for p in players]
         if len(ids) != 2 or ids[0] == ids[1]:
-            raise Refusal("A match is between two different players.")
+            raise Refusal(refused.two_different_players())
         if (first is None) == (chooser is None) or (first or chooser) not in ids:
-            raise Refusal("Either the First Player or the chooser is one of the players.")
+            raise Refusal(refused.first_or_chooser_a_player())
         options = game.check_options(options)
         tc = tc or TimeControl()
         async with self.kit.creating:
@@ -126,16 +127,15 @@ class Lobby:
         game = get_game(game_name)
         ids = [actor.id, *[o.id for o in opponents]]
         if not opponents:
-            raise Refusal("Name who you challenge, e.g. `/challenge opponent:@name`.")
+            raise Refusal(refused.name_who_you_challenge())
         if len(set(ids)) != len(ids):
-            raise Refusal("Every player of a match must be a different person "
-                          "(and you cannot challenge yourself).")
+            raise Refusal(refused.players_all_different())
         game.check_seats(len(ids))
         options = game.check_options(options)
         game.new_state(len(ids), options)
         first = first.strip().lower()
         if first not in ("me", "them", "random"):
-            raise Refusal("`first` is `me`, `them` or `random`.")
+            raise Refusal(refused.first_is())
         tc = tc or TimeControl()
         async with self.kit.creating:
             await self.busy(guild_id, channel_id, ids)
@@ -213,10 +213,10 @@ class Lobby:
             async with self.kit.db.session() as s, s.begin():
                 match = await s.get(Match, match_id)
                 if match is None or match.status != MatchStatus.PENDING:
-                    raise Refusal("That challenge is no longer open.")
+                    raise Refusal(refused.challenge_not_open())
                 me = next((p for p in match.players if p.user_id == actor.id), None)
                 if me is None or me.order == 0:
-                    raise Refusal("Only the challenged players can answer this challenge.")
+                    raise Refusal(refused.only_the_challenged_answer())
                 label = texts.match_label(match.number, match.kind)
                 if not accept:
                     match.status = MatchStatus.DECLINED
@@ -257,10 +257,10 @@ class Lobby:
         async with self.kit.lock(match_id), self.kit.db.session() as s, s.begin():
             match = await s.get(Match, match_id)
             if match is None or match.status != MatchStatus.PENDING:
-                raise Refusal("That challenge is no longer open.")
+                raise Refusal(refused.challenge_not_open())
             challenger = next(p for p in match.players if p.order == 0)
             if challenger.user_id != actor.id:
-                raise Refusal("Only the challenger can withdraw a challenge.")
+                raise Refusal(refused.only_the_challenger_withdraws())
             match.status = MatchStatus.CANCELLED
             match.finished_at = self.kit.now()
             match.result_text = texts.withdrawn_record(actor.id)

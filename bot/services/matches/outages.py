@@ -164,7 +164,7 @@ class Outages:
         """``/logchannel``: set (``channel_id``), clear, or show the server's log channel."""
         await self.kit.roles.require_host(guild_id, actor)
         if channel_id is not None and clear:
-            raise Refusal("Name a `channel`, or set `clear:true` — not both.")
+            raise Refusal(texts.channel_or_clear())
         if channel_id is None and not clear:
             return Response.say(texts.log_channel_is(await self.log_channel(guild_id)))
         async with self.kit.db.session() as s, s.begin():

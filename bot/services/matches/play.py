@@ -23,6 +23,7 @@ from bot.services.matches.timing import BOARD_WAIT, Timing
 from bot.store.models import MatchPlayer, Move
 from bot.store.movelog import MoveRecord
 from bot.texts import match as texts
+from bot.texts import refused
 from engine.game import GameOverError, MoveError, NotAMove
 
 log = logging.getLogger(__name__)
@@ -101,13 +102,12 @@ class Play:
                 raise Refusal(defang(str(exc))) from None
             if live.ply != ply_seen:
                 if seat == live.to_move:
-                    raise Refusal("Your message arrived before the last move was in; it is "
-                                  "your turn now: send your move again.")
+                    raise Refusal(refused.move_arrived_early())
                 raise self._not_your_turn(live)
             if seat != live.to_move:
                 raise self._not_your_turn(live)
             if live.paused and live.suspended_at is None:  # not a gateway outage's stop
-                raise Refusal("The match is paused; wait for the host to resume it.")
+                raise Refusal(refused.paused_wait())
             elapsed = live.elapsed(received)
             if self.timing.flagged(live, elapsed):
                 return await self.ending.timeout(live)
@@ -174,7 +174,7 @@ class Play:
                         EndReason.RULES, rules_reason(live, outcome), now)
         except IntegrityError:
             log.warning("match %s: ply %s was already written", live.id, live.ply + 1)
-            raise Refusal("That move could not be saved; please send it again.") from None
+            raise Refusal(refused.move_not_saved()) from None
         live.state = new_state
         live.ply += 1
         live.banks_left = banks_left

@@ -125,7 +125,7 @@ class Tournaments:
         if third_place and form is not Format.SINGLE:
             raise TournamentRefusal(say.third_only_single())
         if not 1 <= best_of <= MAX_BEST_OF:
-            raise TournamentRefusal(f"`bestof` is 1 to {MAX_BEST_OF}.")
+            raise TournamentRefusal(say.best_of_bounds(MAX_BEST_OF))
         rule = FirstRule(first) if first else FirstRule.ALTERNATE
         core = Options(rounds=rounds, double=double, best_of=best_of, first=rule,
                        third_place=third_place, seed=self.rng.randrange(1, 2**31))
@@ -134,7 +134,7 @@ class Tournaments:
         async with self.db.session() as s, s.begin():
             event_row = await events.find_event(s, guild_id, event) if event else None
             if event_row is not None and not event_row.open:
-                raise TournamentRefusal(f"The event {event_row.name} is closed.")
+                raise TournamentRefusal(say.event_closed(event_row.name))
             same = await s.scalar(select(TournamentRow.number).where(
                 TournamentRow.guild_id == guild_id,
                 func.lower(TournamentRow.name) == name.lower()))
