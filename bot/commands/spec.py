@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.core.messages import Actor, Response, Role, Upload
 from bot.core.refusal import Refusal
+from bot.core.requests import Asker
 from bot.texts import input as say
 
 if TYPE_CHECKING:
@@ -148,20 +149,31 @@ Members = Callable[[Role], Awaitable[Sequence[Actor] | None]]
 
 @dataclass(frozen=True)
 class Call:
-    """One use of a command: who, where, and the options as typed values.
+    """One use of a command: who asks and where (``asker``), and the options as typed
+    values.
 
     ``open_thread`` is the adapter's way to start a thread for a match: given its
     name, it returns the new channel's id and a way to archive it unused; ``members``
     its way to list a role's members."""
 
-    guild_id: str
-    channel_id: str
-    actor: Actor
+    asker: Asker
     options: Mapping[str, Any]
     open_thread: Callable[[str], Awaitable[Thread]] | None = None
     sent_at: float | None = None  # when the user sent it (the platform's timestamp)
     request_id: str | None = None  # the platform's id of this request (a retry has it too)
     members: Members | None = None
+
+    @property
+    def guild_id(self) -> str:
+        return self.asker.guild_id
+
+    @property
+    def channel_id(self) -> str:
+        return self.asker.channel_id
+
+    @property
+    def actor(self) -> Actor:
+        return self.asker.actor
 
     def get(self, name: str, default: Any = None) -> Any:
         value = self.options.get(name)

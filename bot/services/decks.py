@@ -18,6 +18,7 @@ from sqlalchemy import func, select
 from bot.core.clock import Clock
 from bot.core.messages import Actor, Image, Post, Response, Upload
 from bot.core.refusal import Refusal
+from bot.core.requests import Asker
 from bot.services.matches import Matches
 from bot.services.matches.refusals import NoneRunningHere
 from bot.services.permissions import HostRoles
@@ -156,7 +157,7 @@ class Decks:
                 deck = deck_from_data(row.data, row.key)
         else:
             try:
-                live = self.matches.lookup.live(match, guild_id, channel_id, actor,
+                live = self.matches.lookup.live(Asker(guild_id, channel_id, actor), match,
                                                 player=False)
             except NoneRunningHere:
                 raise Refusal(texts.no_match_deck()) from None

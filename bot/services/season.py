@@ -23,6 +23,7 @@ from sqlalchemy import select
 from bot.core import buttons
 from bot.core.clock import Clock
 from bot.core.messages import Actor, Button, Post, Response
+from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
 from bot.services import events
 from bot.services.events import EventError
@@ -195,7 +196,7 @@ class Season:
                     event=chosen.name, first=nominator.name, second=opponent.name))
             try:
                 started = await self.matches.create_dm(
-                    guild_id, where, host, fresh.game, [nominator, opponent], None,
+                    Asker(guild_id, where, host), fresh.game, [nominator, opponent], None,
                     settings.options, settings.tc, settings.hints, settings.reward,
                     str(chosen.number), note=say.nominated(nominator_id=nominator.id,
                                                            user_id=opponent.id))

@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy import select
 
 from bot.core.escape import unescape
+from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
 from bot.store.models import HostAction, LedgerEntry, MatchResult, Rating, RatingChange
 from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, GUILD, HOSTY, Harness
@@ -20,14 +21,14 @@ async def test_take_back_restores_the_board_and_the_clocks(h: Harness) -> None:
     await h.clock.advance(10)
     await h.play(ALICE, "D left")
     await h.clock.advance(40)
-    await h.host.extend(None, GUILD, CHAN, HOSTY, 30)
+    await h.host.extend(Asker(GUILD, CHAN, HOSTY), None, 30)
     await h.clock.advance(45)  # Bob: 85 s of a 60+30 s turn, no bank spent
     await h.play(BOB, "J up")
     await h.clock.advance(70)  # Alice: 70 s, two banks
     await h.play(ALICE, "W up")
     live = next(iter(h.host.live.values()))
     assert (live.ply, live.banks_left, live.time_used) == (3, [34, 36], [80.0, 85.0])
-    r = await h.host.take_back(None, GUILD, CHAN, HOSTY, "misclick")
+    r = await h.host.take_back(Asker(GUILD, CHAN, HOSTY), None, "misclick")
     assert r.reply is not None and not r.reply.ephemeral and r.reply.image is not None
     said = unescape(r.reply.text)
     assert said.startswith("↩ <@hosty> took back move 3 of Match #1 (WU by <@alice>): "
@@ -38,7 +39,7 @@ async def test_take_back_restores_the_board_and_the_clocks(h: Harness) -> None:
         in said
     assert (live.ply, live.banks_left, live.time_used) == (2, [36, 36], [10.0, 85.0])
     # Then Bob's move, whose turn had 30 s added: the extension comes back too.
-    await h.host.take_back(None, GUILD, CHAN, HOSTY, "both")
+    await h.host.take_back(Asker(GUILD, CHAN, HOSTY), None, "both")
     assert (live.ply, live.to_move, live.extra) == (1, 1, 30.0)
     assert abs(live.elapsed(h.clock.now()) - 85) < 1e-6
     await h.clock.advance(184.9)  # 60 + 30 + 180 of reserve = 270
@@ -54,15 +55,15 @@ async def test_take_back_restores_the_board_and_the_clocks(h: Harness) -> None:
 async def test_take_back_of_the_first_move_and_who_may(h: Harness) -> None:
     await h.casual(first="me", tc=TimeControl.off())
     await h.play(ALICE, "D left")
-    await h.host.take_back(None, GUILD, CHAN, HOSTY, "oops")
+    await h.host.take_back(Asker(GUILD, CHAN, HOSTY), None, "oops")
     live = next(iter(h.host.live.values()))
     assert live.ply == 0 and live.to_move == 0
     moved = await h.play(ALICE, "J up")
     assert moved.posts and "move 1: <@alice> (Black) played **JU**" in moved.posts[0].text
-    await h.host.take_back(None, GUILD, CHAN, HOSTY, "again")
-    nothing = await h.host.take_back(None, GUILD, CHAN, HOSTY, "once more")
+    await h.host.take_back(Asker(GUILD, CHAN, HOSTY), None, "again")
+    nothing = await h.host.take_back(Asker(GUILD, CHAN, HOSTY), None, "once more")
     assert nothing.reply is not None and "nothing to take back" in nothing.reply.text
-    refusal = await h.host.take_back(None, GUILD, CHAN, ALICE, "me")
+    refusal = await h.host.take_back(Asker(GUILD, CHAN, ALICE), None, "me")
     assert refusal.reply is not None and "Only hosts" in refusal.reply.text
 
 

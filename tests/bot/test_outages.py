@@ -11,6 +11,7 @@ from pathlib import Path
 from sqlalchemy import select
 
 from bot.core.failures import Cause, PostFailure
+from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
 from bot.services.matches.outages import OUTAGE_NOTICE
 from bot.store.models import HostAction, Match
@@ -20,10 +21,10 @@ LOG = "log-1"
 
 
 async def running(h: Harness, turn: float = 60) -> int:
-    r = await h.host.start_dm(GUILD, CHAN, HOSTY, "cairo", [ALICE, BOB], chooser="host",
+    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY), "cairo", [ALICE, BOB], chooser="host",
                               tc=TimeControl.build(turn=turn, banks=0))
     assert r.posts, r.reply
-    first = await h.host.choose_first(None, GUILD, CHAN, HOSTY, "alice")
+    first = await h.host.choose_first(Asker(GUILD, CHAN, HOSTY), None, "alice")
     assert first.posts and first.posts[0].image is not None
     return next(iter(h.host.live))
 
@@ -68,12 +69,12 @@ async def test_a_denied_channel_pauses_the_match_then_resume_once_garnet_can_pos
         return blocked[0]
 
     h.host.matches.reach = reach
-    refused = await h.host.resume(1, GUILD, LOG, HOSTY)
+    refused = await h.host.resume(Asker(GUILD, LOG, HOSTY), 1)
     assert refused.reply is not None and refused.reply.ephemeral
     assert "stays paused" in refused.reply.text and "Send Messages" in refused.reply.text
     assert live.paused
     blocked[0] = None
-    resumed = await h.host.resume(1, GUILD, LOG, HOSTY)
+    resumed = await h.host.resume(Asker(GUILD, LOG, HOSTY), 1)
     assert resumed.reply is not None and resumed.reply.channel_id == CHAN
     assert resumed.reply.image is not None  # the board the players may have missed
     assert "DM #1 resumes" in resumed.reply.text and "<@alice>" in resumed.reply.text
@@ -109,7 +110,7 @@ async def test_a_failure_elsewhere_touches_no_match(h: Harness) -> None:
 async def test_a_host_paused_match_is_told_but_keeps_the_hosts_pause(h: Harness) -> None:
     match_id = await running(h)
     await h.clock.advance(5)
-    await h.host.pause(None, GUILD, CHAN, HOSTY, "tea")
+    await h.host.pause(Asker(GUILD, CHAN, HOSTY), None, "tea")
     notices = await h.host.outages.post_failed(PostFailure(CHAN, Cause.LOCKED, fallback="p"))
     assert len(notices) == 1 and "Unlock (and unarchive)" in notices[0].text
     assert [a[1] for a in await actions(h)] == ["pause"]
@@ -173,7 +174,7 @@ async def test_a_move_replayed_before_the_reconnect_counts_and_starts_the_next_t
     h.host.outages.disconnected()
     await h.clock.advance(100)  # longer than the turn
     # Discord replays the missed messages before it says RESUMED.
-    r = await h.host.typed(GUILD, CHAN, ALICE, "D left", sent_at=h.clock.now() - 95)
+    r = await h.host.typed(Asker(GUILD, CHAN, ALICE), "D left", sent_at=h.clock.now() - 95)
     assert r.posts and "played **DL**" in r.posts[0].text
     assert live.ply == 1 and not live.paused and live.elapsed(h.clock.now()) == 0
     async with h.db.session() as s:
@@ -188,7 +189,7 @@ async def test_a_host_pause_during_an_outage_stays_after_it(h: Harness) -> None:
     await h.clock.advance(4)
     h.host.outages.disconnected()
     await h.clock.advance(10)
-    paused = await h.host.pause(None, GUILD, CHAN, HOSTY, "")
+    paused = await h.host.pause(Asker(GUILD, CHAN, HOSTY), None, "")
     assert paused.reply is not None and "paused" in paused.reply.text
     assert await h.host.outages.reconnected() == []
     live = h.host.live[match_id]

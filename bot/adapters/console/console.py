@@ -40,6 +40,7 @@ from bot.core.escape import unescape
 from bot.core.failures import Cause, PostFailure
 from bot.core.messages import MENTION, Actor, Post, Response, Role
 from bot.core.refusal import Refusal, answered
+from bot.core.requests import Asker
 from bot.texts import input as say
 
 log = logging.getLogger(__name__)
@@ -298,7 +299,7 @@ class Console:
             self._messages += 1
             message_id = f"console-{self._messages}"
             response = await answered(lambda: self.services.matches.typed(
-                self.guild, self.channel, actor, message, message_id=message_id))
+                Asker(self.guild, self.channel, actor), message, message_id=message_id))
         await self.emit(response, actor)
 
     async def directive(self, text: str) -> None:
@@ -386,9 +387,9 @@ class Console:
             for option in command.options:  # a channel by name, as this server calls it
                 if option.kind is Kind.CHANNEL and option.name in options:
                     options[option.name] = self._channel_id(options[option.name])
-            asker = (self.actor(actor.id, manager=True)
-                     if command.audience is Audience.MANAGERS else actor)
-            call = Call(self.guild, self.channel, asker, options,
+            who = (self.actor(actor.id, manager=True)
+                   if command.audience is Audience.MANAGERS else actor)
+            call = Call(Asker(self.guild, self.channel, who), options,
                         open_thread=self._open_thread, members=self._members)
             return await command.invoke(self.services, call)
 

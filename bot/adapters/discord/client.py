@@ -36,6 +36,7 @@ from bot.core.buttons import ButtonCall
 from bot.core.failures import Cause, PostFailure
 from bot.core.messages import Actor, Post, Response, Role, TurnStart, Upload
 from bot.core.refusal import answered
+from bot.core.requests import Asker
 from bot.texts import input as input_texts
 from bot.texts import match as texts
 from bot.texts import outages as outage_texts
@@ -230,8 +231,8 @@ class GarnetBot(commands.AutoShardedBot):
 
     def _call(self, interaction: discord.Interaction, command: Command,
               options: dict[str, Any]) -> Call:
-        return Call(str(interaction.guild_id), str(interaction.channel_id),
-                    actor_of(interaction.user), options,
+        return Call(Asker(str(interaction.guild_id), str(interaction.channel_id),
+                          actor_of(interaction.user)), options,
                     open_thread=lambda name: _open_thread(interaction, name),
                     sent_at=interaction.created_at.timestamp(),
                     request_id=str(interaction.id),
@@ -422,7 +423,7 @@ class GarnetBot(commands.AutoShardedBot):
         actor = actor_of(message.author)
         try:
             response = await answered(lambda: self.services.matches.typed(
-                guild, here, actor, message.content, message_id=str(message.id),
+                Asker(guild, here, actor), message.content, message_id=str(message.id),
                 sent_at=message.created_at.timestamp()))
         except Exception:
             log.exception("typed message %s failed", message.id)

@@ -22,6 +22,7 @@ from bot.core.clock import Handle
 from bot.core.enums import EndReason, MatchKind, MatchStatus
 from bot.core.messages import Actor, Button, Post, Response
 from bot.core.refusal import Refusal
+from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
 from bot.services.events import plan_dm
 from bot.services.matches.kit import MatchKit
@@ -53,12 +54,11 @@ class Choosing:
 
     # ==== setting a DM up =================================================================
 
-    async def start_dm(self, guild_id: str, channel_id: str, actor: Actor, game_name: str,
-                       players: Sequence[Actor], chooser: str | None = None,
-                       options: dict[str, Any] | None = None, tc: TimeControl | None = None,
-                       hints: bool = False, reward: int | None = None,
-                       event: str | None = None, within: float | None = None,
-                       missed: str | None = None) -> Response:
+    async def start_dm(self, asker: Asker, game_name: str, players: Sequence[Actor],
+                       chooser: str | None = None, options: dict[str, Any] | None = None,
+                       tc: TimeControl | None = None, hints: bool = False,
+                       reward: int | None = None, event: str | None = None,
+                       within: float | None = None, missed: str | None = None) -> Response:
         """A host starts a Death Match between two players.
 
         ``chooser`` is a player's id (the one with higher priority chooses the First
@@ -67,17 +67,16 @@ class Choosing:
         ``bot.services.events.plan_dm``). ``within`` seconds to choose (default: the
         server's), then ``missed`` applies: "lots" (default) or "void".
         """
-        await self.kit.roles.require_host(guild_id, actor)
-        return await self.create_dm(guild_id, channel_id, actor, game_name, players, chooser,
+        await self.kit.roles.require_host(asker.guild_id, asker.actor)
+        return await self.create_dm(asker, game_name, players, chooser,
                                     options, tc, hints, reward, event, within=within,
                                     missed=missed)
 
-    async def create_dm(self, guild_id: str, channel_id: str, actor: Actor, game_name: str,
-                        players: Sequence[Actor], chooser: str | None = None,
-                        options: dict[str, Any] | None = None, tc: TimeControl | None = None,
-                        hints: bool = False, reward: int | None = None,
-                        event: str | None = None, note: str = "", within: float | None = None,
-                        missed: str | None = None) -> Response:
+    async def create_dm(self, asker: Asker, game_name: str, players: Sequence[Actor],
+                        chooser: str | None = None, options: dict[str, Any] | None = None,
+                        tc: TimeControl | None = None, hints: bool = False,
+                        reward: int | None = None, event: str | None = None, note: str = "",
+                        within: float | None = None, missed: str | None = None) -> Response:
         """``start_dm`` for a caller that has checked the host already (a nomination a
         host opened, whose nominator picked the opponent); ``note`` ends the intro."""
         game = get_game(game_name)
@@ -97,7 +96,7 @@ class Choosing:
         options = game.check_options(options)
         game.new_state(2, options)
         tc = tc or TimeControl()
-        plan = await plan_dm(self.kit.db, guild_id, event, ids, chooser, reward,
+        plan = await plan_dm(self.kit.db, asker.guild_id, event, ids, chooser, reward,
                              self.kit.config.dm_reward)
         chooser = plan.chooser
         if chooser not in ("host", "lots") and chooser not in ids:
@@ -109,15 +108,15 @@ class Choosing:
         if chooser != "lots":
             kept |= {"choose_by": now + within, "choose_within": within, "missed": missed}
         async with self.kit.creating:
-            await self.lobby.busy(guild_id, channel_id, ids)
+            await self.lobby.busy(asker.guild_id, asker.channel_id, ids)
             async with self.kit.db.session() as s, s.begin():
-                await remember(s, guild_id, [actor, *players])
+                await remember(s, asker.guild_id, [asker.actor, *players])
                 match = Match(
-                    guild_id=guild_id, number=await next_number(s, guild_id, "match"),
-                    channel_id=channel_id, game=game.key, kind=MatchKind.DM,
+                    guild_id=asker.guild_id, number=await next_number(s, asker.guild_id, "match"),
+                    channel_id=asker.channel_id, game=game.key, kind=MatchKind.DM,
                     status=MatchStatus.CHOOSING, seats=2,
                     options=options, time_control=tc.to_json() | kept,
-                    hints=False, rated=True, host_id=actor.id, chooser=chooser,
+                    hints=False, rated=True, host_id=asker.actor.id, chooser=chooser,
                     created_at=now, event_id=plan.event_id)
                 s.add(match)
                 await s.flush()
@@ -136,23 +135,21 @@ class Choosing:
                                              texts.first_by_lots(first))
             except Busy as busy:  # a player is playing here: lots when the match ends
                 self._arm(match_id, now + RETRY, None)
-                return Response(reply=done, posts=[Post(f"{intro}\n{busy.text}", channel_id)])
-            return Response(reply=done, posts=[Post(intro, channel_id), *started.posts])
+                return Response(reply=done, posts=[Post(f"{intro}\n{busy.text}", asker.channel_id)])
+            return Response(reply=done, posts=[Post(intro, asker.channel_id), *started.posts])
         self._arm(match_id, now + within, now + within - min(within / 2, REMIND_BEFORE))
         choices = tuple(Button(texts.goes_first_button(p.name), buttons.first(number, p.id),
                                "primary") for p in players)
         return Response(reply=done, posts=[Post(
-            texts.choose_first(intro, chooser, within, missed, now + within), channel_id,
+            texts.choose_first(intro, chooser, within, missed, now + within), asker.channel_id,
             buttons=choices)])
 
     # ==== the choice ======================================================================
 
-    async def choose_first(self, match_id: int | None, guild_id: str, channel_id: str,
-                           actor: Actor, first_user: str) -> Response:
+    async def choose_first(self, asker: Asker, match_id: int | None, first_user: str) -> Response:
         """The chooser (or a host) names the First Player of a Death Match."""
-        match_id = await self.lookup.stored(match_id, guild_id, channel_id, actor,
-                                            (MatchStatus.CHOOSING,))
-        return await self._choose(match_id, actor, first_user)
+        match_id = await self.lookup.stored(asker, match_id, (MatchStatus.CHOOSING,))
+        return await self._choose(match_id, asker.actor, first_user)
 
     async def _choose(self, match_id: int, actor: Actor | None, first_user: str,
                       note: str | None = None) -> Response:

@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.core.enums import DONE, EndReason, MatchKind, MatchStatus, MoveKind
 from bot.core.messages import Actor, Post, Response
 from bot.core.refusal import Refusal
+from bot.core.requests import Asker
 from bot.services import ledger, ratings
 from bot.services.matches import menus
 from bot.services.matches.ending import Ending, reward_of
@@ -59,14 +60,13 @@ class Corrections:
 
     # ==== taking back the last move =======================================================
 
-    async def take_back(self, match_id: int | None, guild_id: str, channel_id: str,
-                        actor: Actor, reason: str) -> Response:
+    async def take_back(self, asker: Asker, match_id: int | None, reason: str) -> Response:
         """Undo the last move of a match being played; its mover is on turn again with
         the clock as it stood when the move came in."""
         if not reason.strip():
             raise NeedsReason()
-        await self.kit.roles.require_host(guild_id, actor)
-        live = self.lookup.live(match_id, guild_id, channel_id, actor, player=False)
+        await self.kit.roles.require_host(asker.guild_id, asker.actor)
+        live = self.lookup.live(asker, match_id, player=False)
         async with live.lock:
             if live.finished:
                 raise MatchOver()
@@ -94,7 +94,7 @@ class Corrections:
                     turn_resumed_at=None if live.paused else now))
                 detail = say.took_back_log(last.ply, last.notation, live.names[last.seat],
                                            reason)
-                await self.ending.log(s, live, actor, "takeback", detail)
+                await self.ending.log(s, live, asker.actor, "takeback", detail)
             state = final_position(live.game, [Ply(m.kind, m.seat, m.notation)
                                                for m in moves[:-1]], len(live.users),
                                    live.options)
@@ -109,7 +109,7 @@ class Corrections:
             self.timing.arm(live)
             self.kit.on_turn(live)  # the computer's seat thinks again
             image = await self.kit.render(live.game, live.state, live.names, live.hints)
-            text = say.took_back(actor.id, texts.match_label(live.number, live.kind),
+            text = say.took_back(asker.actor.id, texts.match_label(live.number, live.kind),
                                  last.ply, last.notation, live.users[last.seat], reason,
                                  self.kit.turn_line(live))
         return Response(reply=Post(text, live.channel_id, image=image,

@@ -14,6 +14,7 @@ from bot.core.clock import Handle
 from bot.core.enums import ACTIVE, EndReason, MatchKind, MatchStatus
 from bot.core.messages import Actor, Button, Post, Response
 from bot.core.refusal import Refusal
+from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
 from bot.services.limits import RateLimit
 from bot.services.matches import menus
@@ -47,13 +48,12 @@ class Lobby:
 
     # ==== matches made for others (a tournament's pairings) ================================
 
-    async def host_match(self, guild_id: str, channel_id: str, host: Actor, game_name: str,
-                         players: Sequence[Actor], *, first: str | None = None,
-                         chooser: str | None = None, options: dict[str, Any] | None = None,
-                         tc: TimeControl | None = None, hints: bool = False,
-                         event_id: int | None = None, note: str = "",
-                         link: Callable[[AsyncSession, int], Awaitable[None]] | None = None,
-                         ) -> tuple[int, Response]:
+    async def host_match(self, asker: Asker, game_name: str, players: Sequence[Actor], *,
+                         first: str | None = None, chooser: str | None = None,
+                         options: dict[str, Any] | None = None, tc: TimeControl | None = None,
+                         hints: bool = False, event_id: int | None = None, note: str = "",
+                         link: Callable[[AsyncSession, int], Awaitable[None]] | None = None
+                        ) -> tuple[int, Response]:
         """A rated two-player match that a service sets up for its players (a pairing
         of a tournament): no reward, no challenge. ``first`` moves first and the match
         starts at once; or ``chooser`` (a player's id) picks the First Player with the
@@ -69,14 +69,14 @@ class Lobby:
         options = game.check_options(options)
         tc = tc or TimeControl()
         async with self.kit.creating:
-            await self.busy(guild_id, channel_id, ids)
+            await self.busy(asker.guild_id, asker.channel_id, ids)
             async with self.kit.db.session() as s, s.begin():
-                await remember(s, guild_id, [host, *players])
+                await remember(s, asker.guild_id, [asker.actor, *players])
                 match = Match(
-                    guild_id=guild_id, number=await next_number(s, guild_id, "match"),
-                    channel_id=channel_id, game=game.key, kind=MatchKind.CASUAL,
+                    guild_id=asker.guild_id, number=await next_number(s, asker.guild_id, "match"),
+                    channel_id=asker.channel_id, game=game.key, kind=MatchKind.CASUAL,
                     status=MatchStatus.CHOOSING, seats=2, options=options,
-                    time_control=tc.to_json(), hints=hints, rated=True, host_id=host.id,
+                    time_control=tc.to_json(), hints=hints, rated=True, host_id=asker.actor.id,
                     chooser=chooser, created_at=self.kit.now(), event_id=event_id)
                 s.add(match)
                 await s.flush()
@@ -97,7 +97,7 @@ class Lobby:
         assert chooser is not None
         choices = tuple(Button(texts.goes_first_button(p.name), buttons.first(number, p.id),
                                "primary") for p in players)
-        return match_id, Response(posts=[Post(texts.choose_first(intro, chooser), channel_id,
+        return match_id, Response(posts=[Post(texts.choose_first(intro, chooser), asker.channel_id,
                                               buttons=choices)])
 
     async def close_unstarted(self, match_id: int, reason: str) -> Response | None:
@@ -119,13 +119,13 @@ class Lobby:
 
     # ==== challenges ======================================================================
 
-    async def challenge(self, guild_id: str, channel_id: str, actor: Actor, game_name: str,
-                        opponents: Sequence[Actor], first: str = "random",
-                        options: dict[str, Any] | None = None, tc: TimeControl | None = None,
-                        hints: bool = False, rated: bool = True) -> Response:
+    async def challenge(self, asker: Asker, game_name: str, opponents: Sequence[Actor],
+                        first: str = "random", options: dict[str, Any] | None = None,
+                        tc: TimeControl | None = None, hints: bool = False,
+                        rated: bool = True) -> Response:
         """A casual game: the challenger names opponents, who each accept or decline."""
         game = get_game(game_name)
-        ids = [actor.id, *[o.id for o in opponents]]
+        ids = [asker.actor.id, *[o.id for o in opponents]]
         if not opponents:
             raise Refusal(refused.name_who_you_challenge())
         if len(set(ids)) != len(ids):
@@ -138,14 +138,14 @@ class Lobby:
             raise Refusal(refused.first_is())
         tc = tc or TimeControl()
         async with self.kit.creating:
-            await self.busy(guild_id, channel_id, ids)
-            await self._bound_challenges(guild_id, actor)
+            await self.busy(asker.guild_id, asker.channel_id, ids)
+            await self._bound_challenges(asker.guild_id, asker.actor)
             now = self.kit.now()
             async with self.kit.db.session() as s, s.begin():
-                await remember(s, guild_id, [actor, *opponents])
+                await remember(s, asker.guild_id, [asker.actor, *opponents])
                 match = Match(
-                    guild_id=guild_id, number=await next_number(s, guild_id, "match"),
-                    channel_id=channel_id, game=game.key, kind=MatchKind.CASUAL,
+                    guild_id=asker.guild_id, number=await next_number(s, asker.guild_id, "match"),
+                    channel_id=asker.channel_id, game=game.key, kind=MatchKind.CASUAL,
                     status=MatchStatus.PENDING, seats=len(ids),
                     options=options, time_control=tc.to_json(), hints=hints, rated=rated,
                     host_id=None, chooser=first, created_at=now)
@@ -157,12 +157,12 @@ class Lobby:
                 match_id, number = match.id, match.number
         self.arm_expiry(match_id, now + CHALLENGE_TTL)
         text = texts.challenge(texts.match_label(number, MatchKind.CASUAL), game.title,
-                               actor.id, [o.id for o in opponents],
+                               asker.actor.id, [o.id for o in opponents],
                                texts.options_line(game, options, tc), hints, rated,
                                int(CHALLENGE_TTL // 60), now + CHALLENGE_TTL)
         answers = (Button("Accept", buttons.accept(number), "success"),
                    Button("Decline", buttons.decline(number), "danger"))
-        return Response(reply=Post(text, channel_id, buttons=answers))
+        return Response(reply=Post(text, asker.channel_id, buttons=answers))
 
     async def _bound_challenges(self, guild_id: str, actor: Actor) -> None:
         """A bounded number of open challenges per challenger, and of challenges and
@@ -204,39 +204,37 @@ class Lobby:
                 return user, live.number
         return None
 
-    async def answer(self, match_id: int | None, guild_id: str, channel_id: str,
-                     actor: Actor, accept: bool) -> Response:
+    async def answer(self, asker: Asker, match_id: int | None, accept: bool) -> Response:
         """Accept or decline a challenge."""
-        match_id = await self.lookup.stored(match_id, guild_id, channel_id, actor,
-                                            (MatchStatus.PENDING,))
+        match_id = await self.lookup.stored(asker, match_id, (MatchStatus.PENDING,))
         async with self.kit.lock(match_id):
             async with self.kit.db.session() as s, s.begin():
                 match = await s.get(Match, match_id)
                 if match is None or match.status != MatchStatus.PENDING:
                     raise Refusal(refused.challenge_not_open())
-                me = next((p for p in match.players if p.user_id == actor.id), None)
+                me = next((p for p in match.players if p.user_id == asker.actor.id), None)
                 if me is None or me.order == 0:
                     raise Refusal(refused.only_the_challenged_answer())
                 label = texts.match_label(match.number, match.kind)
                 if not accept:
                     match.status = MatchStatus.DECLINED
                     match.finished_at = self.kit.now()
-                    match.result_text = texts.declined_record(actor.id)
+                    match.result_text = texts.declined_record(asker.actor.id)
                     self._cancel_expiry(match.id)
-                    return Response(reply=Post(texts.declined(actor.id, label),
+                    return Response(reply=Post(texts.declined(asker.actor.id, label),
                                                match.channel_id))
                 waiting = [p.user_id for p in match.players
-                           if not p.accepted and p.user_id != actor.id]
+                           if not p.accepted and p.user_id != asker.actor.id]
                 if not waiting:  # this answer would start it: everyone must be free here
                     playing = self.playing_here(match.guild_id, match.channel_id,
                                                 [p.user_id for p in match.players])
                     if playing is not None:
                         raise Busy(*playing, waiting=True)
-                await remember(s, match.guild_id, [actor])
+                await remember(s, match.guild_id, [asker.actor])
                 me.accepted = True
                 first = match.chooser or "random"
             if waiting:
-                return Response(reply=Post(texts.accepted(actor.id, label, waiting),
+                return Response(reply=Post(texts.accepted(asker.actor.id, label, waiting),
                                            match.channel_id))
             self._cancel_expiry(match_id)
             order = [p.user_id for p in sorted(match.players, key=lambda p: p.order)]
@@ -245,28 +243,26 @@ class Lobby:
             elif first == "them":
                 order = order[1:] + order[:1]
             result = await self.start(match_id, order, note="")
-            result.reply = Post(texts.accepted(actor.id, label), match.channel_id)
+            result.reply = Post(texts.accepted(asker.actor.id, label), match.channel_id)
             return result
 
-    async def cancel(self, match_id: int | None, guild_id: str, channel_id: str,
-                     actor: Actor) -> Response:
+    async def cancel(self, asker: Asker, match_id: int | None) -> Response:
         """The challenger withdraws a challenge not yet accepted by all."""
-        match_id = await self.lookup.stored(match_id, guild_id, channel_id, actor,
-                                            (MatchStatus.PENDING,))
-        self.asking.take((guild_id, actor.id))
+        match_id = await self.lookup.stored(asker, match_id, (MatchStatus.PENDING,))
+        self.asking.take((asker.guild_id, asker.actor.id))
         async with self.kit.lock(match_id), self.kit.db.session() as s, s.begin():
             match = await s.get(Match, match_id)
             if match is None or match.status != MatchStatus.PENDING:
                 raise Refusal(refused.challenge_not_open())
             challenger = next(p for p in match.players if p.order == 0)
-            if challenger.user_id != actor.id:
+            if challenger.user_id != asker.actor.id:
                 raise Refusal(refused.only_the_challenger_withdraws())
             match.status = MatchStatus.CANCELLED
             match.finished_at = self.kit.now()
-            match.result_text = texts.withdrawn_record(actor.id)
+            match.result_text = texts.withdrawn_record(asker.actor.id)
             where, number = match.channel_id, match.number
         self._cancel_expiry(match_id)
-        return Response(reply=Post(texts.withdrawn(actor.id, number), where))
+        return Response(reply=Post(texts.withdrawn(asker.actor.id, number), where))
 
     def arm_expiry(self, match_id: int, when: float) -> None:
         async def expire() -> None:
