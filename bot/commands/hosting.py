@@ -19,6 +19,7 @@ from bot.commands.spec import Audience, Call, Command, Kind, Option, Reply, Serv
 from bot.core.messages import Response
 from bot.core.refusal import Refusal
 from bot.core.requests import Asker
+from bot.services.matches import DMSetup
 from bot.texts import match as texts
 from bot.texts import refused
 from engine.registry import get_game
@@ -42,11 +43,11 @@ async def _dm(s: Services, c: Call) -> Response:
         channel, abandon = await c.open_thread(name)
     try:
         return await s.matches.start_dm(
-            Asker(c.guild_id, channel, c.actor), c.options["game"], players, chooser=picked,
+            Asker(c.guild_id, channel, c.actor), DMSetup(c.options["game"], players, chooser=picked,
             options=await match_options(s, c), tc=time_control(c), hints=c.get("hints", False),
             reward=c.get("reward"), event=c.get("event"),
             within=c.get("deadline") * 60.0 if c.get("deadline") is not None else None,
-            missed=c.get("missed"))
+            missed=c.get("missed")))
     except BaseException:
         if abandon is not None:
             await abandon()

@@ -27,7 +27,7 @@ from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
 from bot.services import events
 from bot.services.events import EventError
-from bot.services.matches import Matches
+from bot.services.matches import DMSetup, Matches
 from bot.services.permissions import HostRoles
 from bot.services.users import remember
 from bot.store import season as store
@@ -196,10 +196,10 @@ class Season:
                     event=chosen.name, first=nominator.name, second=opponent.name))
             try:
                 started = await self.matches.create_dm(
-                    Asker(guild_id, where, host), fresh.game, [nominator, opponent], None,
+                    Asker(guild_id, where, host), DMSetup(fresh.game, [nominator, opponent], None,
                     settings.options, settings.tc, settings.hints, settings.reward,
                     str(chosen.number), note=say.nominated(nominator_id=nominator.id,
-                                                           user_id=opponent.id))
+                                                           user_id=opponent.id)))
             except BaseException:
                 if abandon is not None:
                     await abandon()

@@ -12,7 +12,7 @@ from bot.core.messages import Actor, Response
 from bot.core.refusal import answered
 from bot.core.requests import Asker
 from bot.services.economy import Economy
-from bot.services.matches import Matches
+from bot.services.matches import DMSetup, Matches
 from bot.store.models import LedgerEntry
 from tests.bot.conftest import CHAN, GUILD, HOSTY, Harness
 
@@ -80,8 +80,8 @@ async def make_event(h: Harness, name: str, players: Sequence[Actor] = (),
 async def dm(h: Harness, a: Actor, b: Actor, event: str | None = None, channel: str = CHAN,
              game: str = "cairo", **kw: object) -> int:
     """A DM between a and b, started at once by lots; its match id."""
-    r = await h.host.start_dm(Asker(GUILD, channel, HOSTY), game, [a, b], chooser="lots",
-                              event=event, **kw)  # type: ignore[arg-type]
+    r = await h.host.start_dm(Asker(GUILD, channel, HOSTY), DMSetup(game, [a, b], chooser="lots",
+                              event=event, **kw))  # type: ignore[arg-type]
     assert r.posts, r.reply
     found = re.search(r"DM #(\d+)", r.posts[-1].text)
     assert found

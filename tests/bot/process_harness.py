@@ -38,6 +38,7 @@ from bot.core.refusal import answered
 from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
 from bot.services.leases import LeaseHeld
+from bot.services.matches import DMSetup
 from bot.store.db import open_database
 
 HOST_ROLE = Role("host-role", "Host")
@@ -84,8 +85,8 @@ async def carry_out(services: Services, cmd: dict[str, Any]) -> Response:
         tc = TimeControl(turn=float(cmd["turn"]), banks=0, bank=1.0,
                          turn_reminders=(float(cmd["remind"]),), reserve_every=0,
                          reserve_reminder=False)
-        return await m.start_dm(Asker(guild, channel, HOSTY), "cairo",
-                                [actor(cmd["a"]), actor(cmd["b"])], chooser="lots", tc=tc)
+        return await m.start_dm(Asker(guild, channel, HOSTY), DMSetup("cairo",
+                                [actor(cmd["a"]), actor(cmd["b"])], chooser="lots", tc=tc))
     if cmd["op"] == "typed":
         return await m.typed(Asker(guild, channel, actor(cmd["who"])), str(cmd["text"]))
     raise ValueError(f"unknown op {cmd['op']!r}")

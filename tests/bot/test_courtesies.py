@@ -9,6 +9,7 @@ from bot.core import buttons
 from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
 from bot.services.history import history_post
+from bot.services.matches import DMSetup
 from bot.store.models import Match, RatingChange
 from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, GUILD, HOSTY, Harness
 
@@ -40,7 +41,8 @@ async def test_a_move_declines_a_draw_offer(h: Harness) -> None:
 
 
 async def test_no_draws_or_aborts_by_players_in_a_dm(h: Harness) -> None:
-    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY), "cairo", [ALICE, BOB], chooser="lots")
+    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
+                              DMSetup("cairo", [ALICE, BOB], chooser="lots"))
     assert r.posts
     for ask in (h.host.draw, h.host.abort):
         refused = await ask(Asker(GUILD, CHAN, ALICE), None)

@@ -11,6 +11,7 @@ from sqlalchemy import select
 from bot.core.messages import Actor, Post, Response, Role
 from bot.core.requests import Asker
 from bot.services.economy import Economy
+from bot.services.matches import DMSetup
 from bot.store.models import Event, EventPlayer, Match
 from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, DAVE, GUILD, HOST_ROLE, HOSTY, Harness
 from tests.bot.economy_helpers import (
@@ -203,7 +204,8 @@ async def test_close_then_no_more_players_or_dms(h: Harness) -> None:
     assert "— closed" in info
     assert "is closed" in refused(await eco(h).event_add(GUILD, HOSTY, [CAROL], "1"))
     assert "already closed" in refused(await eco(h).event_close(GUILD, HOSTY, "1"))
-    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY), "cairo", [ALICE, BOB], event="Season 1")
+    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
+                              DMSetup("cairo", [ALICE, BOB], event="Season 1"))
     assert refused(r) == "The event Season 1 is closed."
 
 
@@ -272,7 +274,7 @@ async def test_players_see_the_priority(h: Harness) -> None:
 async def test_the_higher_priority_player_chooses_the_first_player(h: Harness) -> None:
     await make_event(h, "Season 1", [ALICE, BOB, CAROL])
     await eco(h).priority_set(GUILD, HOSTY, CAROL, 1)  # Carol 1, Alice 2, Bob 3
-    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY), "cairo", [ALICE, CAROL])
+    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY), DMSetup("cairo", [ALICE, CAROL]))
     (intro,) = r.posts
     assert ("Event: **Season 1** · <@carol> has the higher priority (1 vs 2) and chooses "
             "the First Player.") in intro.text
@@ -289,13 +291,14 @@ async def test_the_higher_priority_player_chooses_the_first_player(h: Harness) -
 
 async def test_an_explicit_chooser_overrides_priority(h: Harness) -> None:
     await make_event(h, "Season 1", [ALICE, BOB])
-    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY), "cairo", [ALICE, BOB], chooser="host")
+    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
+                              DMSetup("cairo", [ALICE, BOB], chooser="host"))
     assert "the host, choose the First Player" in r.posts[0].text
     assert "has the higher priority" not in r.posts[0].text
 
 
 async def test_outside_events_the_host_chooses(h: Harness) -> None:
-    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY), "cairo", [ALICE, BOB])
+    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY), DMSetup("cairo", [ALICE, BOB]))
     assert "the host, choose the First Player" in r.posts[0].text
     assert "Event:" not in r.posts[0].text
 
@@ -321,7 +324,8 @@ async def test_default_event_only_when_both_play_in_it(h: Harness) -> None:
     await h.host.resign(Asker(GUILD, CHAN, BOB), in_event)
     # Carol is not in it: the host is asked, and says the DM is outside events.
     assert "<@carol> does not" in refused(
-        await h.host.start_dm(Asker(GUILD, CHAN, HOSTY), "cairo", [ALICE, CAROL], chooser="lots"))
+        await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
+                              DMSetup("cairo", [ALICE, CAROL], chooser="lots")))
     outside = await dm(h, ALICE, CAROL, event="none")
     await h.host.resign(Asker(GUILD, CHAN, CAROL), outside)
     opted_out = await dm(h, ALICE, BOB, event="none")
@@ -335,9 +339,11 @@ async def test_default_event_only_when_both_play_in_it(h: Harness) -> None:
 
 async def test_a_named_event_needs_both_players(h: Harness) -> None:
     await make_event(h, "Season 1", [ALICE])
-    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY), "cairo", [ALICE, BOB], event="Season 1")
+    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
+                              DMSetup("cairo", [ALICE, BOB], event="Season 1"))
     assert refused(r).startswith("<@bob> is not playing in Season 1; add them")
-    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY), "cairo", [ALICE, BOB], event="Winter")
+    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
+                              DMSetup("cairo", [ALICE, BOB], event="Winter"))
     assert "no event called 'Winter'" in refused(r)
     assert h.host.live == {}
 

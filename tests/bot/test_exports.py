@@ -9,6 +9,7 @@ import json
 from bot.core.messages import Actor
 from bot.core.requests import Asker
 from bot.services.exports import export_matches, export_text, safe_cell
+from bot.services.matches import DMSetup
 from tests.bot.conftest import ALICE, BOB, CHAN, GUILD, HOSTY, Harness
 from tests.bot.economy_helpers import eco, make_event
 
@@ -49,8 +50,9 @@ async def test_export_of_every_match_reads_plainly_and_keeps_iso_times(h: Harnes
     await h.play(ALICE, "D left")
     await h.host.pause(Asker(GUILD, CHAN, HOSTY), match_id, "a **break**")
     await h.host.resign(Asker(GUILD, CHAN, BOB), match_id)
-    dm = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY), "cairo", [ALICE, BOB], chooser="lots",
-                               reward=1500)
+    dm = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
+                               DMSetup("cairo", [ALICE, BOB], chooser="lots",
+                               reward=1500))
     assert dm.posts
     records = await export_matches(h.db)
     casual, duel = records

@@ -14,7 +14,7 @@ from bot.core.escape import unescape
 from bot.core.messages import Post
 from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
-from bot.services.matches import Matches
+from bot.services.matches import DMSetup, Matches
 from bot.store.db import open_database
 from bot.store.models import HostAction, LedgerEntry, Match, RatingChange
 from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, DAVE, GUILD, HOST_ROLE, HOSTY, Harness
@@ -22,8 +22,9 @@ from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, DAVE, GUILD, HOST_ROLE, 
 
 async def waiting_dm(h: Harness, players: tuple = (ALICE, BOB), channel: str = CHAN,
                      **kw: object) -> int:
-    r = await h.host.start_dm(Asker(GUILD, channel, HOSTY), "cairo", list(players), chooser="host",
-                              **kw)  # type: ignore[arg-type]
+    r = await h.host.start_dm(Asker(GUILD, channel, HOSTY),
+                              DMSetup("cairo", list(players), chooser="host",
+                              **kw))  # type: ignore[arg-type]
     assert r.posts and "choose the First Player" in r.posts[0].text, r
     async with h.db.session() as s:
         return int(await s.scalar(select(Match.number).order_by(Match.id.desc()).limit(1)))
@@ -72,7 +73,8 @@ async def test_a_waiting_dm_can_be_decided_without_a_rating(h: Harness) -> None:
 
 async def test_void_asks_which_when_a_running_and_a_waiting_dm_share_the_channel(
         h: Harness) -> None:
-    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY), "cairo", [CAROL, DAVE], chooser="lots")
+    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
+                              DMSetup("cairo", [CAROL, DAVE], chooser="lots"))
     assert r.posts
     await waiting_dm(h)
     refused = await h.host.void(Asker(GUILD, CHAN, HOSTY), None, "which?")
@@ -104,8 +106,9 @@ async def test_a_waiting_dm_blocks_nobody_and_starts_once_they_are_free(h: Harne
 
 
 async def test_the_deadline_reminds_then_draws_lots_and_says_so(h: Harness) -> None:
-    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY), "cairo", [ALICE, BOB], chooser="alice",
-                              within=600.0)
+    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
+                              DMSetup("cairo", [ALICE, BOB], chooser="alice",
+                              within=600.0))
     assert "<@alice>, choose the First Player within 10 minutes" in r.posts[0].text
     assert "(then lots are drawn)" in r.posts[0].text
     await h.clock.advance(299)
@@ -151,8 +154,9 @@ async def test_a_deadline_survives_a_restart(tmp_path: Path) -> None:
     host1 = Matches(db1, clock1, rng=random.Random(1))
     await host1.start()
     await host1.roles.adopt(GUILD, [HOST_ROLE])
-    r = await host1.start_dm(Asker(GUILD, CHAN, HOSTY), "cairo", [ALICE, BOB], chooser="alice",
-                             within=1200.0)
+    r = await host1.start_dm(Asker(GUILD, CHAN, HOSTY),
+                             DMSetup("cairo", [ALICE, BOB], chooser="alice",
+                             within=1200.0))
     assert r.posts
     await host1.stop()
     await db1.close()

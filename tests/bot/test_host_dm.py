@@ -13,6 +13,7 @@ from sqlalchemy import func, select
 from bot.core.options import time_control
 from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
+from bot.services.matches import DMSetup
 from bot.store.models import HostAction, LedgerEntry, Match, Move
 from engine import get_game
 from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, GUILD, HOSTY, Harness
@@ -25,8 +26,9 @@ def match_id_of(text: str) -> int:
 
 
 async def start_dm(h: Harness, chooser: str = "alice", **kw: object) -> int:
-    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY), "cairo", [ALICE, BOB], chooser=chooser,
-                              **kw)  # type: ignore[arg-type]
+    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
+                              DMSetup("cairo", [ALICE, BOB], chooser=chooser,
+                              **kw))  # type: ignore[arg-type]
     assert r.posts, r.reply
     return match_id_of(r.posts[-1].text)
 
@@ -97,12 +99,13 @@ async def test_whole_dm_with_reminders_reserve_banks_and_loss_on_time(h: Harness
 
 
 async def test_dm_by_lots_starts_at_once(h: Harness) -> None:
-    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY), "cairo", [ALICE, BOB], chooser="lots")
+    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
+                              DMSetup("cairo", [ALICE, BOB], chooser="lots"))
     assert "Lots were drawn" in r.posts[1].text and r.posts[1].image is not None
 
 
 async def test_only_hosts_start_dms(h: Harness) -> None:
-    r = await h.host.start_dm(Asker(GUILD, CHAN, CAROL), "cairo", [ALICE, BOB])
+    r = await h.host.start_dm(Asker(GUILD, CHAN, CAROL), DMSetup("cairo", [ALICE, BOB]))
     assert r.reply and r.reply.ephemeral and "Only hosts" in r.reply.text
     assert r.posts == []
 

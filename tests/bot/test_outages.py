@@ -13,6 +13,7 @@ from sqlalchemy import select
 from bot.core.failures import Cause, PostFailure
 from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
+from bot.services.matches import DMSetup
 from bot.services.matches.outages import OUTAGE_NOTICE
 from bot.store.models import HostAction, Match
 from tests.bot.conftest import ALICE, BOB, CHAN, GUILD, HOSTY, Harness, console_for
@@ -21,8 +22,9 @@ LOG = "log-1"
 
 
 async def running(h: Harness, turn: float = 60) -> int:
-    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY), "cairo", [ALICE, BOB], chooser="host",
-                              tc=TimeControl.build(turn=turn, banks=0))
+    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
+                              DMSetup("cairo", [ALICE, BOB], chooser="host",
+                              tc=TimeControl.build(turn=turn, banks=0)))
     assert r.posts, r.reply
     first = await h.host.choose_first(Asker(GUILD, CHAN, HOSTY), None, "alice")
     assert first.posts and first.posts[0].image is not None

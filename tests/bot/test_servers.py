@@ -14,6 +14,7 @@ from bot.core.refusal import answered
 from bot.core.requests import Asker
 from bot.services.history import History
 from bot.services.limits import ServerBusy, ServerQueues
+from bot.services.matches import DMSetup
 from bot.store.models import LedgerEntry, Match
 from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, DAVE, GUILD, HOSTY, Harness
 from tests.bot.economy_helpers import eco, make_event, private, public, refused
@@ -30,8 +31,9 @@ async def two(h: Harness) -> Harness:
 
 
 async def running_dm_on_a(h: Harness) -> int:
-    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY), "cairo", [ALICE, BOB], chooser="lots",
-                              event="none")
+    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
+                              DMSetup("cairo", [ALICE, BOB], chooser="lots",
+                              event="none"))
     assert r.reply is not None and "DM #1" in r.reply.text
     assert h.host.matches.live
     return 1

@@ -26,7 +26,7 @@ import random
 
 from bot.core.clock import Clock
 from bot.core.messages import Response
-from bot.services.matches.choosing import Choosing
+from bot.services.matches.choosing import Choosing, DMSetup
 from bot.services.matches.controls import Controls
 from bot.services.matches.corrections import Corrections
 from bot.services.matches.courtesy import Courtesy
@@ -57,8 +57,8 @@ from bot.services.render import Renderer
 from bot.services.workers import Workers
 from bot.store.db import Database
 
-__all__ = ["CHALLENGE_TTL", "Deliver", "EndWatcher", "MatchConfig", "MatchEnd", "Matches",
-           "Reach", "ThreadMaker"]
+__all__ = ["CHALLENGE_TTL", "DMSetup", "Deliver", "EndWatcher", "MatchConfig", "MatchEnd",
+           "Matches", "Reach", "ThreadMaker"]
 
 
 class Matches:

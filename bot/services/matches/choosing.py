@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import update
@@ -45,6 +46,29 @@ REMIND_BEFORE = 600.0  # the chooser is reminded this long before the deadline (
 RETRY = 60.0  # a deadline passed while a player plays here: try again this much later
 
 
+@dataclass(frozen=True)
+class DMSetup:
+    """What a Death Match is set up with, built whole by the command (or a nomination).
+
+    ``chooser`` is a player's id (the one with higher priority chooses the First
+    Player), "host" (the host chooses) or "lots" (the bot draws). ``event`` (a number or
+    a name) is the event the DM counts for (see ``bot.services.events.plan_dm``).
+    ``within`` seconds to choose (default: the server's), then ``missed`` applies:
+    "lots" (default) or "void". ``note`` ends the intro."""
+
+    game: str
+    players: Sequence[Actor]
+    chooser: str | None = None
+    options: dict[str, Any] | None = None
+    tc: TimeControl | None = None
+    hints: bool = False
+    reward: int | None = None
+    event: str | None = None
+    within: float | None = None
+    missed: str | None = None
+    note: str = ""
+
+
 class Choosing:
     def __init__(self, kit: MatchKit, lookup: Lookup, lobby: Lobby) -> None:
         self.kit = kit
@@ -54,49 +78,33 @@ class Choosing:
 
     # ==== setting a DM up =================================================================
 
-    async def start_dm(self, asker: Asker, game_name: str, players: Sequence[Actor],
-                       chooser: str | None = None, options: dict[str, Any] | None = None,
-                       tc: TimeControl | None = None, hints: bool = False,
-                       reward: int | None = None, event: str | None = None,
-                       within: float | None = None, missed: str | None = None) -> Response:
-        """A host starts a Death Match between two players.
-
-        ``chooser`` is a player's id (the one with higher priority chooses the First
-        Player), "host" (the host chooses) or "lots" (the bot draws). ``event`` (a
-        number or a name) is the event the DM counts for (see
-        ``bot.services.events.plan_dm``). ``within`` seconds to choose (default: the
-        server's), then ``missed`` applies: "lots" (default) or "void".
-        """
+    async def start_dm(self, asker: Asker, setup: DMSetup) -> Response:
+        """A host starts a Death Match between two players (see ``DMSetup``)."""
         await self.kit.roles.require_host(asker.guild_id, asker.actor)
-        return await self.create_dm(asker, game_name, players, chooser,
-                                    options, tc, hints, reward, event, within=within,
-                                    missed=missed)
+        return await self.create_dm(asker, setup)
 
-    async def create_dm(self, asker: Asker, game_name: str, players: Sequence[Actor],
-                        chooser: str | None = None, options: dict[str, Any] | None = None,
-                        tc: TimeControl | None = None, hints: bool = False,
-                        reward: int | None = None, event: str | None = None, note: str = "",
-                        within: float | None = None, missed: str | None = None) -> Response:
+    async def create_dm(self, asker: Asker, setup: DMSetup) -> Response:
         """``start_dm`` for a caller that has checked the host already (a nomination a
-        host opened, whose nominator picked the opponent); ``note`` ends the intro."""
-        game = get_game(game_name)
+        host opened, whose nominator picked the opponent)."""
+        game = get_game(setup.game)
+        players, chooser, reward = setup.players, setup.chooser, setup.reward
         if len(players) != 2:
             raise Refusal(refused.dm_of_two())
         ids = [p.id for p in players]
         if ids[0] == ids[1]:
             raise Refusal(refused.dm_players_different())
-        if hints:
+        if setup.hints:
             raise Refusal(texts.no_hints_in_dm())
-        if within is not None and not 60 <= within <= MAX_WITHIN:
+        if setup.within is not None and not 60 <= setup.within <= MAX_WITHIN:
             raise Refusal(texts.bad_choose_within(MAX_WITHIN / 60))
-        within = self.kit.config.choose_within if within is None else within
-        missed = (missed or "lots").strip().lower()
+        within = self.kit.config.choose_within if setup.within is None else setup.within
+        missed = (setup.missed or "lots").strip().lower()
         if missed not in MISSED:
             raise Refusal(texts.bad_missed(MISSED))
-        options = game.check_options(options)
+        options = game.check_options(setup.options)
         game.new_state(2, options)
-        tc = tc or TimeControl()
-        plan = await plan_dm(self.kit.db, asker.guild_id, event, ids, chooser, reward,
+        tc = setup.tc or TimeControl()
+        plan = await plan_dm(self.kit.db, asker.guild_id, setup.event, ids, chooser, reward,
                              self.kit.config.dm_reward)
         chooser = plan.chooser
         if chooser not in ("host", "lots") and chooser not in ids:
@@ -126,7 +134,7 @@ class Choosing:
                 match_id, number = match.id, match.number
         label = texts.match_label(number, MatchKind.DM)
         intro = texts.dm_intro(label, game.title, ids, texts.options_line(game, options, tc),
-                               plan.note + note)
+                               plan.note + setup.note)
         done = Post(texts.set_up(label), ephemeral=True)
         if chooser == "lots":
             first = self.kit.rng.choice(ids)
