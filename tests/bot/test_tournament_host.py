@@ -25,7 +25,7 @@ from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
 from bot.services.matches import MatchConfig
 from bot.services.tournaments import Outcome, Reported, Round
-from bot.services.tournaments.host import Setup
+from bot.services.tournaments.host import Setup, TournamentSettings
 from bot.store.db import Database, open_database
 from bot.store.models import (
     Elimination,
@@ -196,11 +196,11 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
 
 
 async def swiss(w: World, setup: Setup, rounds: int = 2) -> None:
-    texts = await w.ask("create", GUILD, CHAN, HOST, "Weekly", "cairo", "swiss",
-                        rounds=rounds, setup=setup)
+    texts = await w.ask("create", Asker(GUILD, CHAN, HOST),
+                        TournamentSettings("Weekly", "cairo", "swiss", rounds=rounds, setup=setup))
     assert "opened" in texts[0], texts
-    await w.ask("add", GUILD, CHAN, HOST, PEOPLE)
-    texts = await w.ask("start", GUILD, CHAN, HOST)
+    await w.ask("add", Asker(GUILD, CHAN, HOST), PEOPLE)
+    texts = await w.ask("start", Asker(GUILD, CHAN, HOST))
     assert "begins with 4 players" in texts[0], texts
 
 
