@@ -141,8 +141,8 @@ class Decks:
         own = [(row.key, str(row.data.get("name", row.key))) for row in await self._own(guild_id)]
         return Response.say(texts.listing(shipped, own))
 
-    async def show(self, guild_id: str, channel_id: str, actor: Actor,
-                   name: str | None = None, match: int | None = None) -> Response:
+    async def show(self, asker: Asker, name: str | None = None,
+                   match: int | None = None) -> Response:
         """A deck's sheet (any player may ask): the deck named, else the deck of the
         Sigma Escape match named or being played in the channel."""
         number: int | None = None
@@ -151,14 +151,13 @@ class Decks:
             if key in shipped_decks():
                 deck = shipped_deck(key)
             else:
-                row = await self._find(guild_id, key)
+                row = await self._find(asker.guild_id, key)
                 if row is None:
-                    raise Refusal(texts.unknown(name, await self.names(guild_id)))
+                    raise Refusal(texts.unknown(name, await self.names(asker.guild_id)))
                 deck = deck_from_data(row.data, row.key)
         else:
             try:
-                live = self.matches.lookup.live(Asker(guild_id, channel_id, actor), match,
-                                                player=False)
+                live = self.matches.lookup.live(asker, match, player=False)
             except NoneRunningHere:
                 raise Refusal(texts.no_match_deck()) from None
             if live.game.key != GAME:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from sqlalchemy import select
 
+from bot.core.requests import Asker
 from bot.store.models import Match
 from engine.registry import get_game
 from engine.sigma.deck import shipped_deck
@@ -134,7 +135,7 @@ async def test_a_servers_decks_are_its_own(h: Harness, tmp_path: Path) -> None:
 async def test_a_deck_sheet_on_request(h: Harness, tmp_path: Path) -> None:
     out = io.StringIO()
     console = console_for(h, tmp_path / "images", out)
-    response = await console.services.decks.show("console", "console",
-                                                 console.actor("alice"), "reconstructed")
+    response = await console.services.decks.show(
+        Asker("console", "console", console.actor("alice")), "reconstructed")
     assert response.reply is not None and response.reply.ephemeral
     assert response.reply.image is not None and response.reply.image.data.startswith(PNG)
