@@ -95,7 +95,7 @@ async def _correct(s: Services, c: Call) -> Response:
     winner, draw = c.get("winner"), c.get("draw", False)
     if (winner is None) == (not draw):
         raise Refusal(refused.winner_or_draw())
-    return await s.matches.correct(c.options["match"], c.guild_id, c.actor,
+    return await s.matches.correct(c.asker, c.options["match"],
                                    winner.id if winner is not None else None,
                                    c.options["reason"])
 
@@ -105,8 +105,7 @@ async def _matches(s: Services, c: Call) -> Response:
 
 
 async def _logchannel(s: Services, c: Call) -> Response:
-    return await s.matches.log_channel(c.guild_id, c.actor, c.get("channel"),
-                                       c.get("clear", False))
+    return await s.matches.log_channel(c.asker, c.get("channel"), c.get("clear", False))
 
 
 async def _hostrole(s: Services, c: Call) -> Response:

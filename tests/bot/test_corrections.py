@@ -75,7 +75,7 @@ async def test_a_corrected_result_rebooks_garnets_and_ratings_once(h: Harness) -
         before = {r.user_id: (r.mu, r.sigma) for r in (await s.scalars(select(Rating))).all()}
         first = {c.user_id: (c.mu_before, c.sigma_before)
                  for c in (await s.scalars(select(RatingChange))).all()}
-    r = await h.host.correct(number, GUILD, HOSTY, "bob", "alice's move was illegal")
+    r = await h.host.correct(Asker(GUILD, CHAN, HOSTY), number, "bob", "alice's move was illegal")
     text = unescape(r.reply.text)
     assert text.startswith("✏️ <@hosty> corrected the result of DM #1: <@bob> wins (before: "
                            "Alice won) — alice's move was illegal. Reversed: <@alice> −12, "
@@ -102,8 +102,8 @@ async def test_a_corrected_result_rebooks_garnets_and_ratings_once(h: Harness) -
     assert now["bob"].mu > 25 > now["alice"].mu and before["alice"][0] > 25
     # The same result again is refused; a draw is a second correction, booked once more.
     assert "already has that result" in refused(
-        await h.host.correct(number, GUILD, HOSTY, "bob", "again"))
-    await h.host.correct(number, GUILD, HOSTY, None, "a draw after all")
+        await h.host.correct(Asker(GUILD, CHAN, HOSTY), number, "bob", "again"))
+    await h.host.correct(Asker(GUILD, CHAN, HOSTY), number, None, "a draw after all")
     # A draw: no reward, no confiscation; Bob has his own 7 back.
     assert {p: await _balance(h, p) for p in ("alice", "bob")} == {"alice": 0, "bob": 7}
     async with h.db.session() as s:
@@ -115,8 +115,8 @@ async def test_a_corrected_result_rebooks_garnets_and_ratings_once(h: Harness) -
 async def test_two_corrections_at_once_book_one(h: Harness) -> None:
     await make_event(h, "Season 1", [ALICE, BOB])
     number = await win_dm(h, ALICE, BOB)
-    a, b = await asyncio.gather(h.host.correct(number, GUILD, HOSTY, "bob", "x"),
-                                h.host.correct(number, GUILD, HOSTY, "bob", "x"))
+    a, b = await asyncio.gather(h.host.correct(Asker(GUILD, CHAN, HOSTY), number, "bob", "x"),
+                                h.host.correct(Asker(GUILD, CHAN, HOSTY), number, "bob", "x"))
     assert sorted(bool(r.reply.ephemeral) for r in (a, b)) == [False, True]
     assert {p: await _balance(h, p) for p in ("alice", "bob")} == {"alice": 0, "bob": 3}
 
@@ -124,13 +124,12 @@ async def test_two_corrections_at_once_book_one(h: Harness) -> None:
 async def test_corrections_refuse_what_they_cannot_correct(h: Harness) -> None:
     await make_event(h, "Season 1", [ALICE, BOB])
     number = await win_dm(h, ALICE, BOB)
-    assert "must be a player" in refused(await h.host.correct(number, GUILD, HOSTY, "carol",
-                                                              "x"))
-    assert "Only hosts" in refused(await h.host.correct(number, GUILD, ALICE, "alice", "x"))
-    assert "no match #9" in refused(await h.host.correct(9, GUILD, HOSTY, "alice", "x"))
+    host, player = Asker(GUILD, CHAN, HOSTY), Asker(GUILD, CHAN, ALICE)
+    assert "must be a player" in refused(await h.host.correct(host, number, "carol", "x"))
+    assert "Only hosts" in refused(await h.host.correct(player, number, "alice", "x"))
+    assert "no match #9" in refused(await h.host.correct(host, 9, "alice", "x"))
     await eco(h).event_close(GUILD, HOSTY)
-    assert "which is closed" in refused(await h.host.correct(number, GUILD, HOSTY, "bob",
-                                                             "x"))
+    assert "which is closed" in refused(await h.host.correct(host, number, "bob", "x"))
 
 
 async def _balance(h: Harness, user: str) -> int:

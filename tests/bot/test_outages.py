@@ -41,7 +41,7 @@ async def test_a_denied_channel_pauses_the_match_then_resume_once_garnet_can_pos
         h: Harness) -> None:
     match_id = await running(h)
     live = h.host.live[match_id]
-    await h.host.log_channel(GUILD, HOSTY, LOG, False)
+    await h.host.log_channel(Asker(GUILD, CHAN, HOSTY), LOG, False)
     await h.clock.advance(12)
     denied = PostFailure(CHAN, Cause.DENIED, ("Send Messages",))
     notices = await h.host.outages.post_failed(denied)
@@ -207,25 +207,25 @@ async def test_a_player_who_leaves_is_reported_to_the_hosts(h: Harness) -> None:
         "and the clock runs; a host decides: `/pause`, `/adjudicate` or `/void` (match:1).")
     assert told[0].pinged() == ()
     assert not h.host.live[match_id].paused
-    await h.host.log_channel(GUILD, HOSTY, LOG, False)
+    await h.host.log_channel(Asker(GUILD, CHAN, HOSTY), LOG, False)
     assert [p.channel_id for p in await h.host.outages.member_left(GUILD, "bob")] == [LOG]
     assert await h.host.outages.member_left(GUILD, "carol") == []
     assert await h.host.outages.member_left("g2", "bob") == []
 
 
 async def test_the_log_channel_is_set_shown_and_cleared_by_hosts(h: Harness) -> None:
-    refused = await h.host.log_channel(GUILD, ALICE, LOG, False)
+    refused = await h.host.log_channel(Asker(GUILD, CHAN, ALICE), LOG, False)
     assert refused.reply is not None and "Only hosts" in refused.reply.text
-    shown = await h.host.log_channel(GUILD, HOSTY, None, False)
+    shown = await h.host.log_channel(Asker(GUILD, CHAN, HOSTY), None, False)
     assert shown.reply is not None and shown.reply.text.startswith("No log channel")
-    set_ = await h.host.log_channel(GUILD, HOSTY, LOG, False)
+    set_ = await h.host.log_channel(Asker(GUILD, CHAN, HOSTY), LOG, False)
     assert set_.reply is not None and f"<#{LOG}>" in set_.reply.text
     assert not set_.reply.ephemeral
-    both = await h.host.log_channel(GUILD, HOSTY, LOG, True)
+    both = await h.host.log_channel(Asker(GUILD, CHAN, HOSTY), LOG, True)
     assert both.reply is not None and "not both" in both.reply.text
     assert await h.host.outages.log_channel(GUILD) == LOG
     assert await h.host.outages.log_channel("g2") is None
-    await h.host.log_channel(GUILD, HOSTY, None, True)
+    await h.host.log_channel(Asker(GUILD, CHAN, HOSTY), None, True)
     assert await h.host.outages.log_channel(GUILD) is None
 
 
@@ -285,7 +285,7 @@ async def test_the_console_denies_deletes_disconnects_and_leaves(h: Harness,
 
 async def test_a_log_channel_that_fails_itself_gives_way_to_the_fallback(h: Harness) -> None:
     await running(h)
-    await h.host.log_channel(GUILD, HOSTY, CHAN, False)  # the match's own channel
+    await h.host.log_channel(Asker(GUILD, CHAN, HOSTY), CHAN, False)  # the match's own channel
     notices = await h.host.outages.post_failed(PostFailure(CHAN, Cause.DENIED, (), "home"))
     assert [n.channel_id for n in notices] == ["home"]
     assert "View Channel, Send Messages and Attach Files" in notices[0].text

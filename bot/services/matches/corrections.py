@@ -20,7 +20,7 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core.enums import DONE, EndReason, MatchKind, MatchStatus, MoveKind
-from bot.core.messages import Actor, Post, Response
+from bot.core.messages import Post, Response
 from bot.core.refusal import Refusal
 from bot.core.requests import Asker
 from bot.services import ledger, ratings
@@ -117,16 +117,16 @@ class Corrections:
 
     # ==== correcting a result =============================================================
 
-    async def correct(self, number: int, guild_id: str, actor: Actor, winner: str | None,
+    async def correct(self, asker: Asker, number: int, winner: str | None,
                       reason: str) -> Response:
         """Give a finished match another result: ``winner`` a player's id, or None for a
         draw. Garnets, standings and ratings follow, each exactly once."""
         if not reason.strip():
             raise NeedsReason()
-        await self.kit.roles.require_host(guild_id, actor)
+        await self.kit.roles.require_host(asker.guild_id, asker.actor)
         now = self.kit.now()
         async with self.kit.db.session() as s, s.begin():
-            match = await s.scalar(select(Match).where(Match.guild_id == guild_id,
+            match = await s.scalar(select(Match).where(Match.guild_id == asker.guild_id,
                                                        Match.number == number))
             if match is None:
                 raise NoSuchMatch(number)
@@ -157,24 +157,25 @@ class Corrections:
             n = 1 + int(await s.scalar(select(func.count()).select_from(HostAction).where(
                 HostAction.match_id == match.id, HostAction.action == "correct")) or 0)
             key = f"match:{match.id}:correction:{n}"
-            await remember(s, guild_id, [actor])
-            names = await user_names(s, guild_id, users)
+            await remember(s, asker.guild_id, [asker.actor])
+            names = await user_names(s, asker.guild_id, users)
             was = _result_words(match.winner_seat, match.draw, users, names)
-            reversed_ = await _reverse(s, match, key, actor.id, label, now)
-            moved = await _move_elimination(s, match, event, users, seat, actor.id, label, now)
+            reversed_ = await _reverse(s, match, key, asker.actor.id, label, now)
+            moved = await _move_elimination(s, match, event, users, seat, asker.actor.id, label,
+                                            now)
             paid = await pay(s, match, users, seat, reward_of(match, self.kit.config.dm_reward),
-                             now, key, author=actor.id)
+                             now, key, author=asker.actor.id)
             for index, user in enumerate(users):
                 await s.execute(update(MatchResult).where(
                     MatchResult.match_id == match.id, MatchResult.user_id == user).values(
                     outcome=DRAWN if seat is None else WON if index == seat else LOST))
             changes = await ratings.rerate_match(s, match, users, seat, now)
             now_text = _result_words(seat, seat is None, users, names)
-            head = say.corrected(actor.id, label, winner, reason, was)
+            head = say.corrected(asker.actor.id, label, winner, reason, was)
             text = head + reversed_ + paid + moved + await rating_text(s, match, changes)
             match.winner_seat, match.draw = seat, seat is None
             match.result_text = texts.result(label, winner, texts.adjudicated(reason))
-            s.add(HostAction(match_id=match.id, actor_id=actor.id, action="correct",
+            s.add(HostAction(match_id=match.id, actor_id=asker.actor.id, action="correct",
                              detail=say.corrected_log(was, now_text, reason), at=now))
             channel = match.channel_id
         return Response(reply=Post(text, channel))
