@@ -9,7 +9,7 @@ from bot.core import buttons
 from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
 from bot.services.history import history_post
-from bot.services.matches import DMSetup
+from bot.services.matches import DMSetup, HostedMatch
 from bot.store.models import Match, RatingChange
 from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, GUILD, HOSTY, Harness
 
@@ -105,8 +105,8 @@ async def test_a_game_a_tournament_set_up_has_no_courtesies(h: Harness) -> None:
     """A game made for its players by a service (a tournament's pairing), not by a
     challenge: no draw by agreement, no abort, no idle lapse, no rematch; its result
     is the rules' or a host's."""
-    _, started = await h.host.host_match(Asker(GUILD, CHAN, HOSTY), "cairo", [ALICE, BOB],
-                                         first=ALICE.id, tc=TimeControl.off())
+    _, started = await h.host.host_match(Asker(GUILD, CHAN, HOSTY), HostedMatch(
+        "cairo", [ALICE, BOB], first=ALICE.id, tc=TimeControl.off()))
     assert started.posts
     for ask in (h.host.draw, h.host.abort):
         refused = await ask(Asker(GUILD, CHAN, ALICE), None)

@@ -44,7 +44,7 @@ from bot.services.matches.kit import (
 )
 from bot.services.matches.lifecycle import Lifecycle
 from bot.services.matches.live import LiveMatch
-from bot.services.matches.lobby import Lobby
+from bot.services.matches.lobby import HostedMatch, Lobby
 from bot.services.matches.lookup import Lookup
 from bot.services.matches.outages import Outages
 from bot.services.matches.picks import Menus
@@ -57,8 +57,8 @@ from bot.services.render import Renderer
 from bot.services.workers import Workers
 from bot.store.db import Database
 
-__all__ = ["CHALLENGE_TTL", "DMSetup", "Deliver", "EndWatcher", "MatchConfig", "MatchEnd",
-           "Matches", "Reach", "ThreadMaker"]
+__all__ = ["CHALLENGE_TTL", "DMSetup", "Deliver", "EndWatcher", "HostedMatch", "MatchConfig",
+           "MatchEnd", "Matches", "Reach", "ThreadMaker"]
 
 
 class Matches:

@@ -4,6 +4,7 @@ start of the clock. (Death Matches and their First Player: ``choosing``.)"""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import func, select
@@ -37,6 +38,23 @@ CHALLENGES_PER_WINDOW, CHALLENGE_WINDOW = 12, 600.0  # challenges and withdrawal
 BLOCKING = tuple(s for s in ACTIVE if s != MatchStatus.CHOOSING)
 
 
+@dataclass(frozen=True)
+class HostedMatch:
+    """A match a service sets up for its players: ``first`` moves first and the match
+    starts at once; or ``chooser`` (a player's id) picks the First Player with the
+    buttons, as in a Death Match. ``note`` is a line of the intro."""
+
+    game: str
+    players: Sequence[Actor]
+    first: str | None = None
+    chooser: str | None = None
+    options: dict[str, Any] | None = None
+    tc: TimeControl | None = None
+    hints: bool = False
+    event_id: int | None = None
+    note: str = ""
+
+
 class Lobby:
     def __init__(self, kit: MatchKit, lookup: Lookup, timing: Timing) -> None:
         self.kit = kit
@@ -48,18 +66,17 @@ class Lobby:
 
     # ==== matches made for others (a tournament's pairings) ================================
 
-    async def host_match(self, asker: Asker, game_name: str, players: Sequence[Actor], *,
-                         first: str | None = None, chooser: str | None = None,
-                         options: dict[str, Any] | None = None, tc: TimeControl | None = None,
-                         hints: bool = False, event_id: int | None = None, note: str = "",
-                         link: Callable[[AsyncSession, int], Awaitable[None]] | None = None
-                        ) -> tuple[int, Response]:
+    async def host_match(self, asker: Asker, setup: HostedMatch,
+                         link: Callable[[AsyncSession, int], Awaitable[None]] | None = None,
+                         ) -> tuple[int, Response]:
         """A rated two-player match that a service sets up for its players (a pairing
-        of a tournament): no reward, no challenge. ``first`` moves first and the match
-        starts at once; or ``chooser`` (a player's id) picks the First Player with the
-        buttons, as in a Death Match. ``note`` is a line of the intro; ``link`` writes
+        of a tournament; see ``HostedMatch``): no reward, no challenge. ``link`` writes
         what the caller keeps of the match in the same transaction as the match (so a
         crash leaves both or neither). The match's internal id and the posts."""
+        game_name, players, first, chooser = (setup.game, setup.players, setup.first,
+                                               setup.chooser)
+        options, tc, hints, event_id, note = (setup.options, setup.tc, setup.hints,
+                                              setup.event_id, setup.note)
         game = get_game(game_name)
         ids = [p.id for p in players]
         if len(ids) != 2 or ids[0] == ids[1]:
