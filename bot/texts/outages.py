@@ -108,3 +108,7 @@ def saved_again(number: int, kind: str, seconds: float, turn: str) -> str:
     """In the same match, once the write that resumes it is committed."""
     return (f"💾 garnet can save again after {seconds:.0f} s; {match_label(number, kind)} "
             f"goes on and the clock runs. Nobody was charged. {turn}")
+
+
+def channel_or_clear() -> str:
+    return "Name a `channel`, or set `clear:true` — not both."

@@ -46,8 +46,10 @@ from bot.config import Settings
 from bot.core.clock import RealClock
 from bot.core.messages import Actor, Post, Response, Role
 from bot.core.refusal import answered
+from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
 from bot.services.leases import LeaseHeld
+from bot.services.matches import DMSetup
 from bot.store.db import open_database
 
 HOST_ROLE = Role("host-role", "Host")
@@ -106,21 +108,21 @@ async def carry_out(services: Services, cmd: dict[str, Any]) -> Response:
     m = services.matches
     guild, channel = str(cmd["guild"]), str(cmd["channel"])
     if cmd["op"] == "challenge":
-        r = await m.challenge(guild, channel, actor(cmd["a"]), "cairo", [actor(cmd["b"])],
+        r = await m.challenge(Asker(guild, channel, actor(cmd["a"])), "cairo", [actor(cmd["b"])],
                               first="me", tc=TimeControl.off())
         if r.reply is not None and r.reply.ephemeral:
             return r
-        accepted = await m.answer(None, guild, channel, actor(cmd["b"]), accept=True)
+        accepted = await m.answer(Asker(guild, channel, actor(cmd["b"])), None, accept=True)
         return Response(reply=r.reply, posts=r.posts + accepted.posts)
     if cmd["op"] == "dm":
         await m.roles.adopt(guild, [HOST_ROLE])
         tc = TimeControl(turn=float(cmd["turn"]), banks=0, bank=1.0,
                          turn_reminders=(float(cmd["remind"]),), reserve_every=0,
                          reserve_reminder=False)
-        return await m.start_dm(guild, channel, HOSTY, "cairo",
-                                [actor(cmd["a"]), actor(cmd["b"])], chooser="lots", tc=tc)
+        return await m.start_dm(Asker(guild, channel, HOSTY), DMSetup("cairo",
+                                [actor(cmd["a"]), actor(cmd["b"])], chooser="lots", tc=tc))
     if cmd["op"] == "typed":
-        return await m.typed(guild, channel, actor(cmd["who"]), str(cmd["text"]))
+        return await m.typed(Asker(guild, channel, actor(cmd["who"])), str(cmd["text"]))
     if cmd["op"] == "clock":
         live = next(x for x in m.live.values()
                     if x.guild_id == guild and x.channel_id == channel)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from sqlalchemy import select
 
+from bot.core.requests import Asker
 from bot.store.models import Match
 from engine.balance import SHIPPED_BALANCE
 from engine.registry import get_game
@@ -151,8 +152,8 @@ async def test_removing_an_unknown_deck_holds_no_connection(h: Harness, tmp_path
 async def test_a_deck_sheet_on_request(h: Harness, tmp_path: Path) -> None:
     out = io.StringIO()
     console = console_for(h, tmp_path / "images", out)
-    response = await console.services.decks.show("console", "console",
-                                                 console.actor("alice"), "reconstructed")
+    response = await console.services.decks.show(
+        Asker("console", "console", console.actor("alice")), "reconstructed")
     assert response.reply is not None and response.reply.ephemeral
     assert response.reply.image is not None and response.reply.image.data.startswith(PNG)
     # A shipped deck comes with its measured balance; a server's own deck without one.

@@ -91,7 +91,8 @@ def _nothing_runs() -> None:
 
 class MatchKit:
     def __init__(self, db: Database, clock: Clock, config: MatchConfig, rng: random.Random,
-                 renderer: Renderer, roles: HostRoles, deliver: Deliver | None) -> None:
+                 renderer: Renderer, roles: HostRoles, *, deliver: Deliver | None,
+                 on_turn: Callable[[LiveMatch], None] = _no_one) -> None:
         self.db = db
         self.clock = clock
         self.config = config
@@ -131,7 +132,7 @@ class MatchKit:
         self.stopping: list[Hook] = []
         # Told whenever a turn starts (a start, a move, a restart, a resume): the
         # computer player's seat thinks then (see ``practice``).
-        self.on_turn: Callable[[LiveMatch], None] = _no_one
+        self.on_turn = on_turn
 
     def now(self) -> float:
         return self.clock.now()

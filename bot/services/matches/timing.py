@@ -49,18 +49,13 @@ MAX_LAG = 2.0
 BOARD_WAIT = 30.0
 
 
-async def _no_flag(live: LiveMatch) -> Response:
-    raise RuntimeError("the flag handler is wired by Matches")
-
-
 class Timing:
-    def __init__(self, kit: MatchKit) -> None:
+    def __init__(self, kit: MatchKit, on_flag: OnFlag, on_idle: OnFlag) -> None:
         self.kit = kit
         # What happens when the reserve runs out (Ending.timeout), and when a casual
-        # match without a clock has waited too long for a move (Courtesy.lapse): wired
-        # by Matches.
-        self.on_flag: OnFlag = _no_flag
-        self.on_idle: OnFlag = _no_flag
+        # match without a clock has waited too long for a move (Courtesy.lapse).
+        self.on_flag = on_flag
+        self.on_idle = on_idle
 
     def arm(self, live: LiveMatch) -> None:
         """Set the one timer of a match: the next reminder or the flag, whichever first."""

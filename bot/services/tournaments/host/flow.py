@@ -24,8 +24,9 @@ from bot.core.clock import Clock, Handle
 from bot.core.enums import ACTIVE
 from bot.core.messages import Actor, Image, Post, Response
 from bot.core.refusal import Refusal
+from bot.core.requests import Asker
 from bot.services import ledger
-from bot.services.matches import MatchEnd, Matches
+from bot.services.matches import HostedMatch, MatchEnd, Matches
 from bot.services.tournaments import (
     Event,
     Pairing,
@@ -236,9 +237,10 @@ class Flow:
         players = [Actor(u, loaded.name(u)) for u in pairing.players]
         try:
             _, started = await self.matches.host_match(
-                row.guild_id, channel, Actor(row.created_by, loaded.name(row.created_by)),
-                row.game, players, first=first, chooser=chooser, options=setup.game_options,
-                tc=setup.time_control, hints=setup.hints, event_id=row.event_id, note=note,
+                Asker(row.guild_id, channel, Actor(row.created_by, loaded.name(row.created_by))),
+                HostedMatch(row.game, players, first=first, chooser=chooser,
+                            options=setup.game_options, tc=setup.time_control,
+                            hints=setup.hints, event_id=row.event_id, note=note),
                 link=link)
         except Refusal:
             if abandon is not None:
