@@ -26,6 +26,7 @@ from typing import Any
 from bot.app import build_services
 from bot.core.clock import RealClock
 from bot.core.messages import Actor, Post, ai_level
+from bot.core.requests import Asker
 from bot.services.matches import MatchConfig
 from bot.store.db import open_database
 from engine.registry import get_game
@@ -74,7 +75,7 @@ async def run_game(game_key: str, level: int, seconds: float, seed: int = 1) -> 
 
     async def new_match() -> int:
         games_before = set(host.live)
-        response = await host.start_practice(GUILD, f"chan{games}", _person(games), game_key,
+        response = await host.start_practice(Asker(GUILD, f"chan{games}", _person(games)), game_key,
                                              level,
                                              first="bot")
         assert response.posts, response.reply
@@ -114,7 +115,7 @@ async def run_game(game_key: str, level: int, seconds: float, seed: int = 1) -> 
                 continue
             move_times.append(time.perf_counter() - thinking_since)
             move = game.notation(rng.choice(game.legal_moves(live.state)))
-            await host.typed(GUILD, live.channel_id, _person(games), move)
+            await host.typed(Asker(GUILD, live.channel_id, _person(games)), move)
             thinking_since = time.perf_counter()
 
     await asyncio.gather(sampler(), person())

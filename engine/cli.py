@@ -130,9 +130,32 @@ def _cmd_perft(args: argparse.Namespace) -> int:
 
 
 def _cmd_deck(args: argparse.Namespace) -> int:
+    if args.action == "balance":
+        return _deck_balance(args)
     from engine.sigma.commands import deck_command
 
     return deck_command(args.action, args.file, args.out, args.json)
+
+
+def _deck_balance(args: argparse.Namespace) -> int:
+    from engine.balance import measure, parse_levels
+    from engine.sigma.deck import find_deck
+
+    if args.file is None:
+        raise EngineError("deck balance needs a deck file or the name of a shipped deck")
+    deck = find_deck(args.file)
+
+    def progress(line: str) -> None:
+        if args.verbose:
+            print(line, file=sys.stderr, flush=True)
+
+    result = measure(deck, parse_levels(args.levels), games=args.games, plies=args.openings,
+                     seed=args.seed, solve_nodes=args.solve_nodes, progress=progress)
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        print("\n".join(result.lines()))
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -192,10 +215,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_bench)
 
     p = sub.add_parser("deck", help="Sigma Escape decks: list the shipped ones, check a "
-                       "deck file, or draw its cards (show FILE --out PNG)")
-    p.add_argument("action", choices=("list", "check", "show"))
+                       "deck file, draw its cards (show FILE --out PNG), or measure how "
+                       "fair it is (balance FILE)")
+    p.add_argument("action", choices=("list", "check", "show", "balance"))
     p.add_argument("file", nargs="?", help="a deck file (TOML or JSON) or a shipped deck")
     p.add_argument("--out", help="PNG file to write (show)")
+    p.add_argument("--levels", default="4,5", help="balance: the levels, each against "
+                   "itself and the level below (1 to 5, greedy, random; default 4,5)")
+    p.add_argument("--games", type=int, default=40, help="balance: games a pairing (even: "
+                   "each opening twice, seats swapped; default 40)")
+    p.add_argument("--openings", type=int, default=2, metavar="PLIES",
+                   help="balance: random plies before each pair of games (default 2)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--solve-nodes", type=int, default=500_000, metavar="NODES",
+                   help="balance: node budget of the exact solve of each opening (0: none)")
+    p.add_argument("--verbose", action="store_true", help="balance: each pairing on stderr")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_deck)
 

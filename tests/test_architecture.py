@@ -4,6 +4,7 @@ is checked against the commands by ``tests/test_docs.py``."""
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import grimp
@@ -49,3 +50,65 @@ def test_modules_of_bot_stay_readable() -> None:
     long = {str(p.relative_to(ROOT)): n for p in (ROOT / "bot").rglob("*.py")
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
     assert not long, f"modules over {MAX_LINES} lines: {long}"
+
+
+def _refusal_classes(trees: dict[Path, ast.Module]) -> set[str]:
+    """``Refusal`` and every class of bot/ derived from it, by name."""
+    names = {"Refusal"}
+    grew = True
+    while grew:
+        grew = False
+        for tree in trees.values():
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ClassDef) and node.name not in names and any(
+                        (base.id if isinstance(base, ast.Name) else
+                         base.attr if isinstance(base, ast.Attribute) else None) in names
+                        for base in node.bases):
+                    names.add(node.name)
+                    grew = True
+    return names
+
+
+def _literal_refusals(trees: dict[Path, ast.Module], names: set[str]) -> list[str]:
+    """Each call of a refusal class outside bot/texts given a sentence as a string
+    literal or an f-string (the sentence belongs in bot/texts)."""
+    found = []
+    for path, tree in trees.items():
+        if "texts" in path.relative_to(ROOT / "bot").parts[:1]:
+            continue
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            name = (func.id if isinstance(func, ast.Name) else
+                    func.attr if isinstance(func, ast.Attribute) else None)
+            args = [*node.args, *(k.value for k in node.keywords)]
+            if name in names and any(
+                    isinstance(a, ast.JoinedStr)
+                    or (isinstance(a, ast.Constant) and isinstance(a.value, str))
+                    for a in args):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def _bot_trees() -> dict[Path, ast.Module]:
+    return {p: ast.parse(p.read_text(encoding="utf-8")) for p in (ROOT / "bot").rglob("*.py")}
+
+
+def test_refusals_take_their_sentences_from_texts() -> None:
+    trees = _bot_trees()
+    literal = _literal_refusals(trees, _refusal_classes(trees))
+    assert not literal, "sentences of refusals belong in bot/texts:\n" + "\n".join(literal)
+
+
+def test_a_literal_refusal_is_caught() -> None:
+    trees = _bot_trees()
+    names = _refusal_classes(trees)
+    assert {"Refusal", "NoSuchMatch", "TournamentRefusal", "UserError"} <= names
+    sample = ast.parse('class Odd(NoSuchMatch):\n    pass\n\n'
+                       'raise Refusal("No.")\nraise Odd(f"#{n} is odd")\n'
+                       'raise Refusal(texts.no())\n')
+    path = ROOT / "bot" / "services" / "sample.py"
+    caught = _literal_refusals({path: sample}, _refusal_classes({path: sample} | trees))
+    assert [line.split(":")[1] for line in caught] == ["4", "5"]
+    assert not _literal_refusals({ROOT / "bot" / "texts" / "sample.py": sample}, names)

@@ -22,7 +22,7 @@ async def _list(s: Services, c: Call) -> Response:
 
 
 async def _show(s: Services, c: Call) -> Response:
-    return await s.decks.show(c.guild_id, c.channel_id, c.actor, c.get("name"), c.get("match"))
+    return await s.decks.show(c.asker, c.get("name"), c.get("match"))
 
 
 async def _remove(s: Services, c: Call) -> Response:

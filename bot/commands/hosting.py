@@ -18,7 +18,10 @@ from bot.commands.common import (
 from bot.commands.spec import Audience, Call, Command, Kind, Option, Reply, Services, Suggest
 from bot.core.messages import Response
 from bot.core.refusal import Refusal
+from bot.core.requests import Asker
+from bot.services.matches import DMSetup
 from bot.texts import match as texts
+from bot.texts import refused
 from engine.registry import get_game
 
 SECTION = "Hosting"
@@ -33,18 +36,18 @@ async def _dm(s: Services, c: Call) -> Response:
     channel, abandon = c.channel_id, None
     if c.get("thread", False) and await s.roles.is_host(c.guild_id, c.actor):
         if c.open_thread is None:
-            raise Refusal("Threads cannot be made here.")
+            raise Refusal(refused.no_threads_here())
         # An unknown game is refused here, before a thread is made for nothing.
         name = texts.dm_thread(get_game(c.options["game"]).title, players[0].name,
                                players[1].name)
         channel, abandon = await c.open_thread(name)
     try:
         return await s.matches.start_dm(
-            c.guild_id, channel, c.actor, c.options["game"], players, chooser=picked,
+            Asker(c.guild_id, channel, c.actor), DMSetup(c.options["game"], players, chooser=picked,
             options=await match_options(s, c), tc=time_control(c), hints=c.get("hints", False),
             reward=c.get("reward"), event=c.get("event"),
             within=c.get("deadline") * 60.0 if c.get("deadline") is not None else None,
-            missed=c.get("missed"))
+            missed=c.get("missed")))
     except BaseException:
         if abandon is not None:
             await abandon()
@@ -52,53 +55,47 @@ async def _dm(s: Services, c: Call) -> Response:
 
 
 async def _first(s: Services, c: Call) -> Response:
-    return await s.matches.choose_first(c.get("match"), c.guild_id, c.channel_id, c.actor,
-                                        c.options["player"].id)
+    return await s.matches.choose_first(c.asker, c.get("match"), c.options["player"].id)
 
 
 async def _repost(s: Services, c: Call) -> Response:
-    return await s.matches.board(c.get("match"), c.guild_id, c.channel_id, c.actor,
-                                 public=True)
+    return await s.matches.board(c.asker, c.get("match"), public=True)
 
 
 async def _pause(s: Services, c: Call) -> Response:
-    return await s.matches.pause(c.get("match"), c.guild_id, c.channel_id, c.actor,
-                                 c.get("reason", ""))
+    return await s.matches.pause(c.asker, c.get("match"), c.get("reason", ""))
 
 
 async def _resume(s: Services, c: Call) -> Response:
-    return await s.matches.resume(c.get("match"), c.guild_id, c.channel_id, c.actor)
+    return await s.matches.resume(c.asker, c.get("match"))
 
 
 async def _extend(s: Services, c: Call) -> Response:
-    return await s.matches.extend(c.get("match"), c.guild_id, c.channel_id, c.actor,
-                                  c.options["seconds"])
+    return await s.matches.extend(c.asker, c.get("match"), c.options["seconds"])
 
 
 async def _void(s: Services, c: Call) -> Response:
-    return await s.matches.void(c.get("match"), c.guild_id, c.channel_id, c.actor,
-                                c.options["reason"])
+    return await s.matches.void(c.asker, c.get("match"), c.options["reason"])
 
 
 async def _adjudicate(s: Services, c: Call) -> Response:
     winner, draw = c.get("winner"), c.get("draw", False)
     if (winner is None) == (not draw):
-        raise Refusal("Name the `winner`, or set `draw:true` — one of the two.")
-    return await s.matches.adjudicate(c.get("match"), c.guild_id, c.channel_id, c.actor,
+        raise Refusal(refused.winner_or_draw())
+    return await s.matches.adjudicate(c.asker, c.get("match"),
                                       winner.id if winner is not None else None,
                                       c.options["reason"])
 
 
 async def _takeback(s: Services, c: Call) -> Response:
-    return await s.matches.take_back(c.get("match"), c.guild_id, c.channel_id, c.actor,
-                                     c.options["reason"])
+    return await s.matches.take_back(c.asker, c.get("match"), c.options["reason"])
 
 
 async def _correct(s: Services, c: Call) -> Response:
     winner, draw = c.get("winner"), c.get("draw", False)
     if (winner is None) == (not draw):
-        raise Refusal("Name the `winner`, or set `draw:true` — one of the two.")
-    return await s.matches.correct(c.options["match"], c.guild_id, c.actor,
+        raise Refusal(refused.winner_or_draw())
+    return await s.matches.correct(c.asker, c.options["match"],
                                    winner.id if winner is not None else None,
                                    c.options["reason"])
 
@@ -108,8 +105,7 @@ async def _matches(s: Services, c: Call) -> Response:
 
 
 async def _logchannel(s: Services, c: Call) -> Response:
-    return await s.matches.log_channel(c.guild_id, c.actor, c.get("channel"),
-                                       c.get("clear", False))
+    return await s.matches.log_channel(c.asker, c.get("channel"), c.get("clear", False))
 
 
 async def _hostrole(s: Services, c: Call) -> Response:

@@ -49,12 +49,12 @@ async def _reinstate(s: Services, c: Call) -> Response:
 async def _open(s: Services, c: Call) -> Response:
     settings = DmSettings(await match_options(s, c), time_control(c), c.get("hints", False),
                           c.get("reward"), c.get("thread", False))
-    return await s.season.nominate(c.guild_id, c.channel_id, c.actor, c.options["nominator"],
+    return await s.season.nominate(c.asker, c.options["nominator"],
                                    c.options["game"], settings, c.get("event"))
 
 
 async def _pick(s: Services, c: Call) -> Response:
-    return await s.season.pick(c.guild_id, c.channel_id, c.actor, c.options["opponent"],
+    return await s.season.pick(c.asker, c.options["opponent"],
                                c.get("event"))
 
 

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from bot.core.messages import Actor, Response, Role, Upload
 from bot.core.refusal import Refusal
+from bot.core.requests import Asker
+from bot.texts import input as say
 
 if TYPE_CHECKING:
     from bot.services.decks import Decks
@@ -83,9 +85,8 @@ NUMBER_RANGE = (-1e9, 1e9)
 
 
 class OutOfBounds(Refusal):
-    def __init__(self, option: str, span: str, shown: str) -> None:
-        super().__init__(f"`{option}` is {span}, not {shown}."
-                         if shown else f"`{option}` has {span}.")
+    def __init__(self, option: str, span: str, shown: str = "") -> None:
+        super().__init__(say.out_of_bounds(option, span, shown))
         self.option = option
 
 
@@ -119,8 +120,7 @@ class Option:
         """Refuse a file larger than the bound, before it is read."""
         _, high = self.bounds()
         if high is not None and size > high:
-            raise OutOfBounds(self.name, f"a file of at most {high / 1024:g} KB",
-                              f"{size / 1024:.1f} KB")
+            raise OutOfBounds(self.name, say.file_bound(high), say.file_size(size))
 
     def check(self, value: Any) -> None:
         """Refuse a value outside the bounds (both adapters and buttons come here)."""
@@ -130,18 +130,16 @@ class Option:
             return
         if self.kind is Kind.USERS and isinstance(value, tuple | list):
             if len(value) > MAX_PEOPLE:
-                raise OutOfBounds(self.name, f"at most {MAX_PEOPLE} people at once", "")
+                raise OutOfBounds(self.name, say.people_bound(MAX_PEOPLE))
         elif self.kind is Kind.TEXT and isinstance(value, str):
             if high is not None and len(value) > high:
-                raise OutOfBounds(self.name, f"at most {high:g} characters", "")
+                raise OutOfBounds(self.name, say.most_characters(high))
             if low is not None and len(value.strip()) < low:
-                raise OutOfBounds(self.name, f"at least {low:g} characters", "")
+                raise OutOfBounds(self.name, say.least_characters(low))
         elif (self.kind in (Kind.INT, Kind.NUMBER) and isinstance(value, int | float)
               and not isinstance(value, bool)
               and ((low is not None and value < low) or (high is not None and value > high))):
-            span = (f"from {low:g} to {high:g}" if low is not None and high is not None
-                    else f"at least {low:g}" if low is not None else f"at most {high:g}")
-            raise OutOfBounds(self.name, span, f"{value:g}")
+            raise OutOfBounds(self.name, say.number_bound(low, high), say.number(value))
 
 
 Thread = tuple[str, Callable[[], Awaitable[None]]]
@@ -151,20 +149,31 @@ Members = Callable[[Role], Awaitable[Sequence[Actor] | None]]
 
 @dataclass(frozen=True)
 class Call:
-    """One use of a command: who, where, and the options as typed values.
+    """One use of a command: who asks and where (``asker``), and the options as typed
+    values.
 
     ``open_thread`` is the adapter's way to start a thread for a match: given its
     name, it returns the new channel's id and a way to archive it unused; ``members``
     its way to list a role's members."""
 
-    guild_id: str
-    channel_id: str
-    actor: Actor
+    asker: Asker
     options: Mapping[str, Any]
     open_thread: Callable[[str], Awaitable[Thread]] | None = None
     sent_at: float | None = None  # when the user sent it (the platform's timestamp)
     request_id: str | None = None  # the platform's id of this request (a retry has it too)
     members: Members | None = None
+
+    @property
+    def guild_id(self) -> str:
+        return self.asker.guild_id
+
+    @property
+    def channel_id(self) -> str:
+        return self.asker.channel_id
+
+    @property
+    def actor(self) -> Actor:
+        return self.asker.actor
 
     def get(self, name: str, default: Any = None) -> Any:
         value = self.options.get(name)

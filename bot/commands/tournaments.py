@@ -28,7 +28,13 @@ from bot.commands.spec import (
 )
 from bot.core.messages import Response
 from bot.core.refusal import Refusal
-from bot.services.tournaments.host import DOUBLE, FORFEIT, Setup, parse_prizes
+from bot.services.tournaments.host import (
+    DOUBLE,
+    FORFEIT,
+    Setup,
+    TournamentSettings,
+    parse_prizes,
+)
 from bot.services.tournaments.host.manage import MAX_BEST_OF
 from bot.texts import tournaments as say
 
@@ -50,19 +56,18 @@ async def _create(s: Services, c: Call) -> Response:
                   deadline=None if deadline is None else deadline * 60.0,
                   no_show=c.get("noshow", FORFEIT), prizes=parse_prizes(c.get("prizes")),
                   checkin=c.get("checkin", False), auto=c.get("auto", True))
-    return await s.tournaments.create(
-        c.guild_id, c.channel_id, c.actor, c.options["name"], c.options["game"],
-        c.options["format"], rounds=c.get("rounds"), best_of=c.get("bestof", 1),
-        first=c.get("first"), double=c.get("double", False),
-        third_place=c.get("thirdplace", False), event=c.get("event"), setup=setup)
+    return await s.tournaments.create(c.asker, TournamentSettings(
+        c.options["name"], c.options["game"], c.options["format"], rounds=c.get("rounds"),
+        best_of=c.get("bestof", 1), first=c.get("first"), double=c.get("double", False),
+        third_place=c.get("thirdplace", False), event=c.get("event"), setup=setup))
 
 
 async def _join(s: Services, c: Call) -> Response:
-    return await s.tournaments.join(c.guild_id, c.channel_id, c.actor, c.get("tournament"))
+    return await s.tournaments.join(c.asker, c.get("tournament"))
 
 
 async def _leave(s: Services, c: Call) -> Response:
-    return await s.tournaments.leave(c.guild_id, c.channel_id, c.actor, c.get("tournament"))
+    return await s.tournaments.leave(c.asker, c.get("tournament"))
 
 
 async def _add(s: Services, c: Call) -> Response:
@@ -79,59 +84,56 @@ async def _add(s: Services, c: Call) -> Response:
         people += found
     if not people:
         raise Refusal(say.name_player_or_role())
-    return await s.tournaments.add(c.guild_id, c.channel_id, c.actor, people,
+    return await s.tournaments.add(c.asker, people,
                                    c.get("tournament"))
 
 
 async def _checkin(s: Services, c: Call) -> Response:
-    return await s.tournaments.checkin(c.guild_id, c.channel_id, c.actor, c.get("tournament"))
+    return await s.tournaments.checkin(c.asker, c.get("tournament"))
 
 
 async def _start(s: Services, c: Call) -> Response:
-    return await s.tournaments.start(c.guild_id, c.channel_id, c.actor, c.get("tournament"))
+    return await s.tournaments.start(c.asker, c.get("tournament"))
 
 
 async def _next(s: Services, c: Call) -> Response:
-    return await s.tournaments.next_round(c.guild_id, c.channel_id, c.actor,
-                                          c.get("tournament"))
+    return await s.tournaments.next_round(c.asker, c.get("tournament"))
 
 
 async def _drop(s: Services, c: Call) -> Response:
-    return await s.tournaments.drop(c.guild_id, c.channel_id, c.actor, c.options["player"],
+    return await s.tournaments.drop(c.asker, c.options["player"],
                                     c.get("tournament"))
 
 
 async def _reinstate(s: Services, c: Call) -> Response:
-    return await s.tournaments.reinstate(c.guild_id, c.channel_id, c.actor,
-                                         c.options["player"], c.get("tournament"))
+    return await s.tournaments.reinstate(c.asker, c.options["player"], c.get("tournament"))
 
 
 async def _adjudicate(s: Services, c: Call) -> Response:
-    return await s.tournaments.adjudicate(c.guild_id, c.channel_id, c.actor, c.options["board"],
+    return await s.tournaments.adjudicate(c.asker, c.options["board"],
                                           c.options["result"], c.get("round"),
                                           c.get("reason", ""), c.get("tournament"))
 
 
 async def _cancel(s: Services, c: Call) -> Response:
-    return await s.tournaments.cancel(c.guild_id, c.channel_id, c.actor, c.get("tournament"))
+    return await s.tournaments.cancel(c.asker, c.get("tournament"))
 
 
 async def _standings(s: Services, c: Call) -> Response:
-    return await s.tournaments.standings(c.guild_id, c.channel_id, c.actor,
-                                         c.get("tournament"))
+    return await s.tournaments.standings(c.asker, c.get("tournament"))
 
 
 async def _pairings(s: Services, c: Call) -> Response:
-    return await s.tournaments.pairings(c.guild_id, c.channel_id, c.actor, c.get("round"),
+    return await s.tournaments.pairings(c.asker, c.get("round"),
                                         c.get("tournament"))
 
 
 async def _info(s: Services, c: Call) -> Response:
-    return await s.tournaments.info(c.guild_id, c.channel_id, c.actor, c.get("tournament"))
+    return await s.tournaments.info(c.asker, c.get("tournament"))
 
 
 async def _export(s: Services, c: Call) -> Response:
-    return await s.tournaments.export(c.guild_id, c.channel_id, c.actor, c.get("tournament"))
+    return await s.tournaments.export(c.asker, c.get("tournament"))
 
 
 ROUND = Option("round", Kind.INT, "The round (default: the current one)", min=1,

@@ -17,12 +17,14 @@ from sqlalchemy import func, select
 from bot.core.clock import Clock
 from bot.core.messages import Actor, Image, Post, Response, Upload
 from bot.core.refusal import Refusal
+from bot.core.requests import Asker
 from bot.services.matches import Matches
 from bot.services.matches.refusals import NoneRunningHere
 from bot.services.permissions import HostRoles
 from bot.store.db import Database
 from bot.store.models import ServerDeck
 from bot.texts import decks as texts
+from engine.balance import SHIPPED_BALANCE
 from engine.game import EngineError
 from engine.registry import get_game
 from engine.sigma.deck import deck_from_bytes, deck_from_data, shipped_deck, shipped_decks
@@ -137,8 +139,8 @@ class Decks:
         own = [(row.key, str(row.data.get("name", row.key))) for row in await self._own(guild_id)]
         return Response.say(texts.listing(shipped, own))
 
-    async def show(self, guild_id: str, channel_id: str, actor: Actor,
-                   name: str | None = None, match: int | None = None) -> Response:
+    async def show(self, asker: Asker, name: str | None = None,
+                   match: int | None = None) -> Response:
         """A deck's sheet (any player may ask): the deck named, else the deck of the
         Sigma Escape match named or being played in the channel."""
         number: int | None = None
@@ -147,20 +149,23 @@ class Decks:
             if key in shipped_decks():
                 deck = shipped_deck(key)
             else:
-                row = await self._find(guild_id, key)
+                row = await self._find(asker.guild_id, key)
                 if row is None:
-                    raise Refusal(texts.unknown(name, await self.names(guild_id)))
+                    raise Refusal(texts.unknown(name, await self.names(asker.guild_id)))
                 deck = deck_from_data(row.data, row.key)
         else:
             try:
-                live = self.matches.lookup.live(match, guild_id, channel_id, actor,
-                                                player=False)
+                live = self.matches.lookup.live(asker, match, player=False)
             except NoneRunningHere:
                 raise Refusal(texts.no_match_deck()) from None
             if live.game.key != GAME:
                 raise Refusal(texts.no_match_deck())
             deck, number = live.state.deck, live.number
         # In the renderer's worker, in the server's turn, with a time limit.
-        image = await self.matches.renderer.sheet(deck_sheet, deck, guild_id, actor.id)
-        return Response(reply=Post(texts.sheet(deck.key, deck.name, number), ephemeral=True,
+        image = await self.matches.renderer.sheet(deck_sheet, deck, asker.guild_id,
+                                                  asker.actor.id)
+        shipped = deck.key in shipped_decks() and deck == shipped_deck(deck.key)
+        balance = SHIPPED_BALANCE.get(deck.key) if shipped else None
+        return Response(reply=Post(texts.sheet(deck.key, deck.name, number, balance),
+                                   ephemeral=True,
                                    image=Image(image, f"deck-{deck.key}.png")))

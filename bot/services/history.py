@@ -21,6 +21,7 @@ from bot.services.history_queries import (
 )
 from bot.services.history_view import caption, history_buttons, history_text, match_texts
 from bot.services.limits import ServerQueues
+from bot.services.matches.refusals import NoSuchMatch
 from bot.services.render import Renderer
 from bot.services.review import Reviews
 from bot.services.workers import Workers
@@ -37,12 +38,6 @@ SMALL_WIDTH = 600  # a replay too big at full size is drawn this wide
 
 class HistoryError(Refusal):
     """A history request that cannot be answered; the message is for the asker."""
-
-
-class NoSuchMatch(HistoryError):
-    def __init__(self, match_id: int) -> None:
-        super().__init__(say.no_such_match(match_id=match_id))
-        self.match_id = match_id
 
 
 async def history_post(db: Database, guild_id: str, user_id: str, game: str | None = None,

@@ -8,7 +8,7 @@ things keep one server, or one user, from taking them from everybody else:
   worker goes to the server served longest ago (round robin), never to more than
   ``per_server`` jobs of one server at once; so another server's job waits for at most
   the jobs already running, never for a server's backlog. Caps on what a server or a
-  user may have waiting are checked before a job joins (``Busy``, ``UserBusy``); the
+  user may have waiting are checked before a job joins (``ServerBusy``, ``UserBusy``); the
   board renders of running matches are never refused, only ordered.
 * ``Slots``: each worker is one process of its own (a thread in tests). A job past its
   time limit cannot be cancelled in a process pool: its process is killed and the
@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from bot.core.refusal import Refusal
-from bot.services.limits import Busy
+from bot.services.limits import ServerBusy
 from bot.texts import match as texts
 
 log = logging.getLogger(__name__)
@@ -93,7 +93,7 @@ class FairQueue:
         With a cap, a server or user that already has that many jobs waiting or running
         is refused at once."""
         if server_cap is not None and self._load[server] >= server_cap:
-            raise Busy()
+            raise ServerBusy()
         if user is not None and user_cap is not None and self._users[user] >= user_cap:
             raise UserBusy(user_cap)
         self._load[server] += 1

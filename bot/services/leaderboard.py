@@ -22,8 +22,8 @@ from bot.services.events import EventError, Scope
 from bot.services.results import DRAWN, WON
 from bot.store.models import EventPlayer, LedgerEntry, MatchResult, MemberName, Rating
 from bot.store.queries import named_on
-from bot.texts import economy as say
 from bot.texts import standings as standing_texts
+from bot.texts.words import garnets
 
 BY = ("garnets", "wins", "rating")
 PER_PAGE = 10
@@ -87,7 +87,7 @@ async def by_garnets(s: AsyncSession, guild_id: str, scope: Scope) -> Board:
     found = {user_id: (name, int(total)) for user_id, name, total in rows.all()}
     for user_id, name in (await _members(s, scope)).items():
         found.setdefault(user_id, (name, 0))
-    return ranked([Standing(u, name, (float(n),), say.garnets(n))
+    return ranked([Standing(u, name, (float(n),), garnets(n))
                    for u, (name, n) in found.items()])
 
 

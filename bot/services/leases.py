@@ -117,6 +117,10 @@ class Leases:
         # SQLite: one process per file, so a second one is refused; PostgreSQL: wait.
         self.wait = wait if wait is not None else not db.url.startswith("sqlite")
         self.held: set[str] = set()
+        # When each lease was last renewed before we took it (its row's expiry less the
+        # lease): a committed sign that its holder was alive then (the restore's bound
+        # on a heartbeat, see ``lifecycle``).
+        self.renewed_before: dict[str, float] = {}
         self.lost = False
         self.on_lost: list[Callable[[], None]] = []
 
@@ -180,6 +184,7 @@ class Leases:
             self.held.add(key)
             log.info("lease %s taken by %s", key, self.me.id)
             return None
+        self.renewed_before[key] = row.expires_at - self.seconds
         if row.owner == self.me.id:
             await self.renew()
             return None

@@ -24,7 +24,9 @@ class SlowDown(Refusal):
         self.seconds = seconds
 
 
-class Busy(Refusal):
+class ServerBusy(Refusal):
+    """Too much heavy work on the way for this server."""
+
     def __init__(self) -> None:
         super().__init__(texts.server_busy())
 
@@ -66,7 +68,7 @@ class ServerQueues:
     @asynccontextmanager
     async def slot(self, guild_id: str) -> AsyncIterator[None]:
         if self._queued[guild_id] >= self.per_server + self.waiting:
-            raise Busy()
+            raise ServerBusy()
         self._queued[guild_id] += 1
         try:
             server = self._servers.setdefault(guild_id, asyncio.Semaphore(self.per_server))

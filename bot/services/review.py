@@ -14,9 +14,9 @@ from bot.core.messages import Image, Post, Response, mention
 from bot.core.refusal import Refusal
 from bot.services.history_queries import MatchRecord, match_record
 from bot.services.jobs import JobTooLong
+from bot.services.matches.refusals import NoSuchMatch
 from bot.services.workers import Workers
 from bot.store.db import Database
-from bot.texts import history as history_texts
 from bot.texts import match as texts
 from bot.texts import practice as say
 from engine.ai import player_for
@@ -35,7 +35,7 @@ class ReviewTooLong(Refusal):
 async def reviewable(db: Database, guild_id: str, number: int) -> MatchRecord:
     record = await match_record(db, guild_id, number)
     if record is None:
-        raise Refusal(history_texts.no_such_match(match_id=number))
+        raise NoSuchMatch(number)
     if record.status != MatchStatus.FINISHED:
         raise Refusal(say.not_finished(record.number))
     game = get_game(record.game)

@@ -23,10 +23,11 @@ from sqlalchemy import select
 from bot.core import buttons
 from bot.core.clock import Clock
 from bot.core.messages import Actor, Button, Post, Response
+from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
 from bot.services import events
 from bot.services.events import EventError
-from bot.services.matches import Matches
+from bot.services.matches import DMSetup, Matches
 from bot.services.permissions import HostRoles
 from bot.services.users import remember
 from bot.store import season as store
@@ -124,11 +125,10 @@ class Season:
 
     # ==== nominations =====================================================================
 
-    async def nominate(self, guild_id: str, channel_id: str, actor: Actor, nominator: Actor,
-                       game_name: str, settings: DmSettings,
+    async def nominate(self, asker: Asker, nominator: Actor, game_name: str, settings: DmSettings,
                        event: str | None = None) -> Response:
         """A host names the nominator; they are asked to pick an opponent."""
-        await self.roles.require_host(guild_id, actor)
+        await self.roles.require_host(asker.guild_id, asker.actor)
         if settings.hints:  # refused now, not when the nominator picks an opponent
             raise SeasonError(match_say.no_hints_in_dm())
         game = get_game(game_name)
@@ -137,7 +137,7 @@ class Season:
         settings = DmSettings(options, settings.tc, settings.hints, settings.reward,
                               settings.thread)
         async with self.db.session() as s, s.begin():
-            chosen = await events.require_event(s, guild_id, event)
+            chosen = await events.require_event(s, asker.guild_id, event)
             if not chosen.open:
                 raise SeasonError(economy_say.event_closed(event=chosen.name))
             if await events.player(s, chosen.id, nominator.id) is None:
@@ -153,27 +153,27 @@ class Season:
             eligible, protected, out = await self._field(s, chosen, nominator.id)
             if not eligible:
                 raise SeasonError(say.nobody_to_nominate(event=chosen.name))
-            await remember(s, guild_id, [actor, nominator])
-            s.add(Nomination(guild_id=guild_id, event_id=chosen.id, nominator_id=nominator.id,
-                             host_id=actor.id, channel_id=channel_id, game=game.key,
+            await remember(s, asker.guild_id, [asker.actor, nominator])
+            s.add(Nomination(guild_id=asker.guild_id, event_id=chosen.id, nominator_id=nominator.id,
+                             host_id=asker.actor.id, channel_id=asker.channel_id, game=game.key,
                              settings=settings.to_json(), status=OPEN,
                              created_at=self.clock.now()))
-            names = await user_names(s, guild_id, eligible)
+            names = await user_names(s, asker.guild_id, eligible)
         offered = eligible if len(eligible) <= MAX_BUTTONS else []
         choices = tuple(Button(say.pick_button(name=names.get(u, u)),
                                buttons.nominate(chosen.number, u), "primary") for u in offered)
-        text = say.nomination(host_id=actor.id, user_id=nominator.id, event=chosen.name,
+        text = say.nomination(host_id=asker.actor.id, user_id=nominator.id, event=chosen.name,
                               game=game.title, eligible=eligible, protected=protected,
                               out=out, buttons=bool(choices))
-        return Response(reply=Post(text, channel_id, buttons=choices, pings=(nominator.id,)))
+        return Response(reply=Post(text, asker.channel_id, buttons=choices, pings=(nominator.id,)))
 
-    async def pick(self, guild_id: str, channel_id: str, actor: Actor, opponent: Actor,
-                   event: str | None = None) -> Response:
+    async def pick(self, asker: Asker, opponent: Actor, event: str | None = None) -> Response:
         """The nominator (or a host in their place) picks the opponent: the Death Match
         starts as ``/dm`` starts it, in the event, the higher priority choosing."""
         async with self.db.session() as s:
-            row, chosen = await self._open(s, guild_id, actor, event)
-        if actor.id != row.nominator_id and not await self.roles.is_host(guild_id, actor):
+            row, chosen = await self._open(s, asker.guild_id, asker.actor, event)
+        if (asker.actor.id != row.nominator_id
+                and not await self.roles.is_host(asker.guild_id, asker.actor)):
             raise SeasonError(say.not_the_nominator(user_id=row.nominator_id))
         async with self._locks.setdefault(row.id, asyncio.Lock()):
             async with self.db.session() as s:
@@ -181,7 +181,7 @@ class Season:
                 if fresh is None or fresh.status != OPEN:
                     raise SeasonError(say.no_open_nomination())
                 await self._check_pick(s, chosen, fresh.nominator_id, opponent.id)
-                names = await user_names(s, guild_id, [fresh.host_id, fresh.nominator_id,
+                names = await user_names(s, asker.guild_id, [fresh.host_id, fresh.nominator_id,
                                                        opponent.id])
             if opponent.name == opponent.id:  # a button names the opponent by id only
                 opponent = Actor(opponent.id, names.get(opponent.id, opponent.id))
@@ -195,10 +195,11 @@ class Season:
                     event=chosen.name, first=nominator.name, second=opponent.name))
             try:
                 started = await self.matches.create_dm(
-                    guild_id, where, host, fresh.game, [nominator, opponent], None,
-                    settings.options, settings.tc, settings.hints, settings.reward,
-                    str(chosen.number), note=say.nominated(nominator_id=nominator.id,
-                                                           user_id=opponent.id))
+                    Asker(asker.guild_id, where, host),
+                    DMSetup(fresh.game, [nominator, opponent], None, settings.options,
+                            settings.tc, settings.hints, settings.reward, str(chosen.number),
+                            note=say.nominated(nominator_id=nominator.id,
+                                               user_id=opponent.id)))
             except BaseException:
                 if abandon is not None:
                     await abandon()
@@ -209,7 +210,7 @@ class Season:
                 done.status = DONE
                 done.match_id = await s.scalar(
                     select(Match.id).join(MatchPlayer, MatchPlayer.match_id == Match.id)
-                    .where(Match.guild_id == guild_id, Match.channel_id == where,
+                    .where(Match.guild_id == asker.guild_id, Match.channel_id == where,
                            MatchPlayer.user_id == opponent.id)
                     .order_by(Match.id.desc()).limit(1))
         return started

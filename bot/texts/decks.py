@@ -84,6 +84,8 @@ def listing(shipped: Sequence[tuple[str, str, bool]],
     return "\n".join(lines)
 
 
-def sheet(name: str, title: str, match: int | None) -> str:
+def sheet(name: str, title: str, match: int | None, balance: str | None = None) -> str:
+    """``balance``: the measured balance of a shipped deck (``engine.balance``)."""
     of = f" (the deck of match #{match})" if match is not None else ""
-    return f"Deck `{name}`{of}: {_title(title)}"
+    measured = f"\nMeasured balance: {balance}" if balance else ""
+    return f"Deck `{name}`{of}: {_title(title)}{measured}"

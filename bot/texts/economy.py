@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 from bot.core.escape import plain, plains
 from bot.core.messages import mention
+from bot.texts.words import garnets
 
 PREV, NEXT = "◀ Prev", "Next ▶"
 OUTSIDE_EVENTS = "outside events"
@@ -33,10 +34,6 @@ WIDER_CHOICES = (("Overall (every event)", "all"), ("Outside events", "none"))
 
 def stamp(at: float) -> str:
     return datetime.fromtimestamp(at, UTC).strftime("%b %d %H:%M")
-
-
-def garnets(n: int) -> str:
-    return f"{n:,} garnet" if n in (1, -1) else f"{n:,} garnets"
 
 
 def scope_label(*, event: str | None, overall: bool) -> str:

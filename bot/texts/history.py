@@ -93,10 +93,6 @@ def no_such_page(*, page: int, name: str, pages: int, total: int) -> str:
             f"page{'' if pages == 1 else 's'} ({count(total, 'match')}).")
 
 
-def no_such_match(*, match_id: int) -> str:
-    return f"There is no match #{match_id} on this server."
-
-
 def still_playing(*, label: str, match_id: int) -> str:
     return (f"{label} is still being played; `/replay` works once it "
             f"is over (`/match id:{match_id}` shows the moves so far).")

@@ -8,6 +8,7 @@ from typing import Any
 from bot.core.escape import plain, plains
 from bot.core.messages import mention
 from bot.core.timecontrol import Reminder, TimeControl, clock_text
+from bot.texts.words import span
 from engine.game import Game
 
 TIE_RULES = {
@@ -135,16 +136,6 @@ def goes_first_button(name: str) -> str:
 MISSED = {"lots": "lots are drawn", "void": "the DM is void"}
 
 
-def span(seconds: float) -> str:
-    """A stretch of time in the largest whole unit: "1 hour", "90 minutes", "2 days"."""
-    minutes = max(1, math.ceil(seconds / 60 - 1e-9))
-    for size, unit in ((1440, "day"), (60, "hour")):
-        if minutes % size == 0:
-            n = minutes // size
-            return f"{n} {unit}" if n == 1 else f"{n} {unit}s"
-    return "1 minute" if minutes == 1 else f"{minutes} minutes"
-
-
 def choose_first(intro: str, chooser: str, within: float | None = None,
                  missed: str = "lots", by: float | None = None) -> str:
     """Who chooses the First Player, and (a DM) within what time, then what."""
@@ -196,14 +187,21 @@ def challenge(label: str, title: str, challenger: str, opponents: list[str], opt
             f"({open_for}).")
 
 
-def busy(user: str, match_id: int) -> str:
+def busy(user: str, match_id: int, waiting: bool) -> str:
+    """A player is in another match in this channel: a new match is refused, one that
+    is set up already (``waiting``) starts once it ends."""
+    if waiting:
+        return (f"{mention(user)} is playing match #{match_id} in this channel; this one "
+                "can start once it ends.")
     return (f"{mention(user)} is already in match #{match_id} in this channel; "
             f"finish it first or play in another channel or thread.")
 
 
-def playing_here(user: str, match_id: int) -> str:
-    return (f"{mention(user)} is playing match #{match_id} in this channel; this one can "
-            "start once it ends.")
+def no_such_match(number: int | None) -> str:
+    """No match of that number on this server (None: none in this channel fits)."""
+    if number is None:
+        return "There is no such match in this channel."
+    return f"There is no match #{number} on this server."
 
 
 def declined(user: str, label: str) -> str:
@@ -552,3 +550,4 @@ def not_our_shard() -> str:
     """A match asked of a bot process that does not run this server (another shard)."""
     return ("This bot process does not run this server's matches (another shard does); "
             "nothing was started. Please try again in a moment.")
+

@@ -96,3 +96,19 @@ def cannot_post_in(channel_id: str, missing: list[str]) -> str:
     """``/logchannel`` naming a channel garnet could not post in."""
     return (f"garnet could not tell the hosts anything in {channel(channel_id)}: it lacks "
             f"{', '.join(missing)} there. Grant it in the channel's permissions first.")
+
+
+def cannot_save(number: int, kind: str) -> str:
+    """In a match whose timer could not write to the database: its clock stands still."""
+    return (f"💾 garnet cannot save right now; {match_label(number, kind)} is paused and "
+            f"nobody is charged. It goes on by itself once garnet can save again.")
+
+
+def saved_again(number: int, kind: str, seconds: float, turn: str) -> str:
+    """In the same match, once the write that resumes it is committed."""
+    return (f"💾 garnet can save again after {seconds:.0f} s; {match_label(number, kind)} "
+            f"goes on and the clock runs. Nobody was charged. {turn}")
+
+
+def channel_or_clear() -> str:
+    return "Name a `channel`, or set `clear:true` — not both."

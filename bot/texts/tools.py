@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from bot.core.escape import plain
 from bot.core.messages import mention
-from bot.texts.match import span
+from bot.texts.words import span
 
 # ==== taking back a move ================================================================
 

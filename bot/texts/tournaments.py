@@ -8,11 +8,13 @@ arbiters write them (1-0, 0-1, ½-½, +/- and -/+ for forfeits, -/- for a double
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from bot.core.escape import plain
 from bot.core.messages import mention
 from bot.texts.match import live_time
+from bot.texts.words import garnets, span
 
 FORMATS = {"swiss": "Swiss", "roundrobin": "Round robin", "single": "Single elimination",
            "double": "Double elimination"}
@@ -42,17 +44,6 @@ def points_word(x: float) -> str:
     return f"{points(x)} {'pt' if x in (0.5, 1) else 'pts'}"
 
 
-def span(seconds: float) -> str:
-    """A duration for people: 45 min, 2 h, 1 h 30 min, 3 days."""
-    minutes = round(seconds / 60)
-    if minutes < 60:
-        return f"{max(1, minutes)} min"
-    hours, rest = divmod(minutes, 60)
-    if hours >= 48 and not rest and hours % 24 == 0:
-        return f"{hours // 24} days"
-    return f"{hours} h" + (f" {rest} min" if rest else "")
-
-
 def at(instant: float) -> str:
     return datetime.fromtimestamp(instant, UTC).strftime("%b %d %H:%M UTC")
 
@@ -64,40 +55,57 @@ def label(*, name: str, number: int) -> str:
 # ---- settings and entries ------------------------------------------------------------------
 
 
-def rules(*, fmt: str, rounds: int | None, best_of: int, first: str, double: bool,
-          third_place: bool, game: str, clock: str, deadline: float | None, no_show: str,
-          prizes: Sequence[int], event: str | None, checkin: bool, auto: bool,
-          thread: bool) -> str:
-    parts = [FORMATS[fmt] + (" (twice)" if double else "")]
-    if rounds:
-        parts.append(f"{rounds} rounds")
-    parts.append(game)
-    if best_of > 1:
-        parts.append(f"best of {best_of}")
-    if third_place:
+@dataclass(frozen=True)
+class Rules:
+    """What a tournament's rules say, as ``rules`` writes them: its format (``fmt``,
+    ``double``, ``rounds``), game and games a pairing, who moves first (``FIRSTS``),
+    how each match is played (``clock``), the round's ``deadline`` and what settles it,
+    how rounds start, threads, check-in, prizes and the event."""
+
+    fmt: str
+    game: str
+    first: str
+    clock: str
+    rounds: int | None = None
+    best_of: int = 1
+    double: bool = False
+    third_place: bool = False
+    deadline: float | None = None
+    no_show: str = "forfeit"
+    prizes: Sequence[int] = ()
+    event: str | None = None
+    checkin: bool = False
+    auto: bool = True
+    thread: bool = False
+
+
+def rules(r: Rules) -> str:
+    parts = [FORMATS[r.fmt] + (" (twice)" if r.double else "")]
+    if r.rounds:
+        parts.append(f"{r.rounds} rounds")
+    parts.append(r.game)
+    if r.best_of > 1:
+        parts.append(f"best of {r.best_of}")
+    if r.third_place:
         parts.append("a match for third place")
-    parts.append(FIRSTS[first])
+    parts.append(FIRSTS[r.first])
     line = " · ".join(parts) + "."
-    more = [clock]
-    if deadline:
-        more.append(f"each round has {span(deadline)}; then {NO_SHOW[no_show]}")
-    more.append("rounds start by themselves" if auto else "a host starts each round")
-    if thread:
+    more = [r.clock]
+    if r.deadline:
+        more.append(f"each round has {span(r.deadline)}; then {NO_SHOW[r.no_show]}")
+    more.append("rounds start by themselves" if r.auto else "a host starts each round")
+    if r.thread:
         more.append("a thread per match")
-    if checkin:
+    if r.checkin:
         more.append("players check in before the start")
     line += "\n" + " · ".join(more) + "."
-    if prizes:
+    if r.prizes:
         line += "\nPrizes: " + ", ".join(f"{place_name(i)} {garnets(p)}"
-                                         for i, p in enumerate(prizes, start=1) if p)
-        line += f" (in **{plain(event)}**)." if event else "."
-    elif event:
-        line += f"\nIts matches count for **{plain(event)}**."
+                                         for i, p in enumerate(r.prizes, start=1) if p)
+        line += f" (in **{plain(r.event)}**)." if r.event else "."
+    elif r.event:
+        line += f"\nIts matches count for **{plain(r.event)}**."
     return line
-
-
-def garnets(n: int) -> str:
-    return f"{n} garnet" if n == 1 else f"{n} garnets"
 
 
 def place_name(n: int) -> str:
@@ -528,3 +536,11 @@ def export_ready(*, name: str) -> str:
 
 def image_caption(*, name: str) -> str:
     return name
+
+
+def best_of_bounds(most: int) -> str:
+    return f"`bestof` is 1 to {most}."
+
+
+def event_closed(name: str) -> str:
+    return f"The event {name} is closed."

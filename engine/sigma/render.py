@@ -27,7 +27,7 @@ from engine.game import Outcome
 from engine.imaging import fit_text, font, to_png
 from engine.palette import Palette, give_back_memory, png_of
 from engine.sigma import rules
-from engine.sigma.deck import BLACK, DEFAULT_DECK, WHITE, Card, Deck
+from engine.sigma.deck import BLACK, WHITE, Card, Deck
 from engine.sigma.geometry import NOTHING, Cell, neighbours, opposite, step
 from engine.sigma.state import SEAT_NAMES, Board, SigmaState
 from engine.text import draw_text, fit_line, text_art, text_length
@@ -42,6 +42,8 @@ HAND_TOP = BOARD_Y + BOARD_H + 12
 HAND_ROW = 166
 HEIGHT = HAND_TOP + 2 * HAND_ROW + 72
 MAX_CELL = 64
+# The deck whose boards the palette is fitted on (``_palette``): one that never changes.
+PALETTE_DECK = "reconstructed-v1"
 MIN_CELL = 28
 MINI = 22  # cell size of the cards drawn in the hands
 
@@ -451,11 +453,13 @@ def _fixed() -> Palette:
 def _palette() -> Image.Image:
     """One palette for every board, fitted once per process to a few boards of a game
     (start, middle, end): mapping to a known palette is ten times faster than fitting
-    one to each picture, and every colour the boards use is in these."""
+    one to each picture, and every colour the boards use is in these. Fitted on the
+    first reconstruction, a deck that never changes, so that a new default deck does
+    not change every picture."""
     from engine.sigma.deck import shipped_deck
 
     rng = random.Random(1)
-    state = rules.settle(SigmaState(shipped_deck(DEFAULT_DECK)))
+    state = rules.settle(SigmaState(shipped_deck(PALETTE_DECK)))
     samples = [board_image(state)]
     while rules.outcome(state) is None:
         moves = rules.placements(state)

@@ -16,6 +16,7 @@ from bot.commands.spec import Services
 from bot.core.clock import VirtualClock
 from bot.core.messages import Actor, Post, Response, Role, TurnStart
 from bot.core.refusal import answered
+from bot.core.requests import Asker
 from bot.services.economy import Economy
 from bot.services.matches import Matches
 from bot.store.db import Database
@@ -50,15 +51,15 @@ class Harness:
 
     async def casual(self, game: str = "cairo", first: str = "me", **kw: object) -> int:
         """Alice challenges Bob, Bob accepts; Alice moves first. Returns the match id."""
-        r = await self.host.challenge(GUILD, CHAN, ALICE, game, [BOB], first=first, **kw)  # type: ignore[arg-type]
+        r = await self.host.challenge(Asker(GUILD, CHAN, ALICE), game, [BOB], first=first, **kw)  # type: ignore[arg-type]
         assert r.reply is not None and not r.reply.ephemeral, r.reply
         match_id = int(re.search(r"#(\d+)", r.reply.text).group(1))  # type: ignore[union-attr]
-        started = await self.host.answer(match_id, GUILD, CHAN, BOB, accept=True)
+        started = await self.host.answer(Asker(GUILD, CHAN, BOB), match_id, accept=True)
         assert started.posts and started.posts[0].image is not None
         return match_id
 
     async def play(self, actor: Actor, text: str) -> Response:
-        return await self.host.typed(GUILD, CHAN, actor, text)
+        return await self.host.typed(Asker(GUILD, CHAN, actor), text)
 
 
 class Asking:

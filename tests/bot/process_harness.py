@@ -14,7 +14,15 @@ is carried out. Commands are JSON lines on stdin:
 - ``{"op": "dm", "guild", "channel", "a", "b", "turn", "remind"}``: a Death Match, the
   First Player by lots, ``turn`` seconds a turn, no banks, one reminder ``remind`` s
   before the turn's end;
-- ``{"op": "typed", "guild", "channel", "who", "text"}``: a message in a channel.
+- ``{"op": "typed", "guild", "channel", "who", "text"}``: a message in a channel;
+- ``{"op": "clock", "guild", "channel"}``: the seconds the turn of the channel's match
+  has used, now (the reply).
+
+``{"ready": pid, "clocks": {channel: seconds}}`` gives the turns' clocks as restored.
+Faults for the tests, from the environment: ``BOARD_DELAY`` (s): a board is reported
+out that long after it is posted, as a slow upload is; ``SLOW_REWARD`` (s): the write
+of a reward (the ledger, inside the result's transaction) stops that long, after
+``{"writing": "reward"}``, so that a kill lands in the middle of it.
 
 The log (the leases' waiting and takeovers) goes to stderr. Exit status 2: refused at
 start (SQLite: another process holds the database).
@@ -27,7 +35,10 @@ import json
 import logging
 import os
 import sys
+import time
 from typing import Any
+
+from sqlalchemy import event
 
 from bot.app import build_services, host_config
 from bot.commands.spec import Services
@@ -35,8 +46,10 @@ from bot.config import Settings
 from bot.core.clock import RealClock
 from bot.core.messages import Actor, Post, Response, Role
 from bot.core.refusal import answered
+from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
 from bot.services.leases import LeaseHeld
+from bot.services.matches import DMSetup
 from bot.store.db import open_database
 
 HOST_ROLE = Role("host-role", "Host")
@@ -51,12 +64,35 @@ def emit(**fields: Any) -> None:
 SERVICES: list[Services] = []  # the one process's services, once built
 
 
+BOARD_DELAY = float(os.environ.get("BOARD_DELAY", "0"))
+SLOW_REWARD = float(os.environ.get("SLOW_REWARD", "0"))
+_REPORTS: set[asyncio.Task[None]] = set()
+
+
 async def posted(post: Post) -> None:
     """Report a board that starts a turn as out, as an adapter does (its clock runs
-    from then)."""
-    if post.turn is not None and SERVICES:
-        matches = SERVICES[0].matches
-        await matches.board_posted(post.turn, matches.clock.now())
+    from then): at once, or ``BOARD_DELAY`` later (with the instant it went out)."""
+    if post.turn is None or not SERVICES:
+        return
+    matches = SERVICES[0].matches
+    turn = post.turn
+    if BOARD_DELAY <= 0:
+        await matches.board_posted(turn, matches.clock.now())
+        return
+
+    async def later() -> None:
+        await asyncio.sleep(BOARD_DELAY)
+        await matches.board_posted(turn, matches.clock.now())
+
+    task = asyncio.create_task(later())
+    _REPORTS.add(task)
+    task.add_done_callback(_REPORTS.discard)
+
+
+def slow_reward(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+    if statement.lstrip().upper().startswith("INSERT INTO LEDGER_ENTRIES"):
+        emit(writing="reward")
+        time.sleep(SLOW_REWARD)  # the whole process stands in the middle of the write
 
 
 async def deliver(post: Post) -> None:
@@ -72,27 +108,33 @@ async def carry_out(services: Services, cmd: dict[str, Any]) -> Response:
     m = services.matches
     guild, channel = str(cmd["guild"]), str(cmd["channel"])
     if cmd["op"] == "challenge":
-        r = await m.challenge(guild, channel, actor(cmd["a"]), "cairo", [actor(cmd["b"])],
+        r = await m.challenge(Asker(guild, channel, actor(cmd["a"])), "cairo", [actor(cmd["b"])],
                               first="me", tc=TimeControl.off())
         if r.reply is not None and r.reply.ephemeral:
             return r
-        accepted = await m.answer(None, guild, channel, actor(cmd["b"]), accept=True)
+        accepted = await m.answer(Asker(guild, channel, actor(cmd["b"])), None, accept=True)
         return Response(reply=r.reply, posts=r.posts + accepted.posts)
     if cmd["op"] == "dm":
         await m.roles.adopt(guild, [HOST_ROLE])
         tc = TimeControl(turn=float(cmd["turn"]), banks=0, bank=1.0,
                          turn_reminders=(float(cmd["remind"]),), reserve_every=0,
                          reserve_reminder=False)
-        return await m.start_dm(guild, channel, HOSTY, "cairo",
-                                [actor(cmd["a"]), actor(cmd["b"])], chooser="lots", tc=tc)
+        return await m.start_dm(Asker(guild, channel, HOSTY), DMSetup("cairo",
+                                [actor(cmd["a"]), actor(cmd["b"])], chooser="lots", tc=tc))
     if cmd["op"] == "typed":
-        return await m.typed(guild, channel, actor(cmd["who"]), str(cmd["text"]))
+        return await m.typed(Asker(guild, channel, actor(cmd["who"])), str(cmd["text"]))
+    if cmd["op"] == "clock":
+        live = next(x for x in m.live.values()
+                    if x.guild_id == guild and x.channel_id == channel)
+        return Response(reply=Post(f"{live.elapsed(m.clock.now()):.3f}"))
     raise ValueError(f"unknown op {cmd['op']!r}")
 
 
 async def main() -> int:
     settings = Settings.from_env(env_file=None)
     db = await open_database(settings.database_url)
+    if SLOW_REWARD > 0:
+        event.listen(db.engine.sync_engine, "before_cursor_execute", slow_reward)
     services = build_services(db, RealClock(), host_config(settings), deliver=deliver)
     SERVICES.append(services)
     try:
@@ -101,7 +143,9 @@ async def main() -> int:
         print(f"error: {exc}", file=sys.stderr)
         await db.close()
         return 2
-    emit(ready=os.getpid())
+    now = services.matches.clock.now()
+    emit(ready=os.getpid(), clocks={live.channel_id: live.elapsed(now)
+                                    for live in services.matches.live.values()})
     done = 0
     try:
         while line := await asyncio.to_thread(sys.stdin.readline):

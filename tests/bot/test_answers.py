@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 from bot.core.escape import unescape
+from bot.core.requests import Asker
 from bot.services.history import history_post
 from engine.cairo.notation import MOVE_HELP
 from engine.registry import get_game
@@ -14,7 +15,7 @@ from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, DAVE, GUILD, HOSTY, Harn
 
 async def test_move_says_how_moves_are_written_once(h: Harness) -> None:
     await h.casual(first="me")
-    r = await h.host.move(None, GUILD, CHAN, ALICE, "hello")
+    r = await h.host.move(Asker(GUILD, CHAN, ALICE), None, "hello")
     assert r.reply is not None and r.reply.ephemeral
     assert r.reply.text.count("group letter") == 1, r.reply.text
     assert MOVE_HELP in r.reply.text
@@ -43,23 +44,23 @@ async def test_a_try_at_a_move_by_the_player_on_turn_says_what_is_missing(h: Har
 async def test_board_after_the_end_shows_the_final_board(h: Harness) -> None:
     match_id = await h.casual(first="me")
     await h.play(ALICE, "D left")
-    await h.host.resign(None, GUILD, CHAN, BOB)
+    await h.host.resign(Asker(GUILD, CHAN, BOB), None)
     for number in (match_id, None):
-        r = await h.host.board(number, GUILD, CHAN, CAROL)
+        r = await h.host.board(Asker(GUILD, CHAN, CAROL), number)
         assert r.reply is not None and r.reply.ephemeral and r.reply.image is not None
         assert r.reply.image.data.startswith(b"\x89PNG")
         assert "Final board, after 1 move." in r.reply.text
         assert "<@alice> wins Match #1" in r.reply.text and "Bob resigned" in r.reply.text
     # A voided match shows its board and why it was voided.
     second = await h.casual(first="me")
-    await h.host.void(second, GUILD, CHAN, HOSTY, "wrong **game**")
-    r = await h.host.board(second, GUILD, CHAN, ALICE)
+    await h.host.void(Asker(GUILD, CHAN, HOSTY), second, "wrong **game**")
+    r = await h.host.board(Asker(GUILD, CHAN, ALICE), second)
     assert r.reply is not None and r.reply.image is not None
     assert r.reply.text.endswith("Voided by the host\\: wrong \\*\\*game\\*\\*.")
     # A match not started has no board; the host's repost is for running matches.
-    r = await h.host.board(99, GUILD, CHAN, ALICE)
+    r = await h.host.board(Asker(GUILD, CHAN, ALICE), 99)
     assert r.reply is not None and r.reply.text == "There is no match #99 on this server."
-    r = await h.host.board(match_id, GUILD, CHAN, HOSTY, public=True)
+    r = await h.host.board(Asker(GUILD, CHAN, HOSTY), match_id, public=True)
     assert r.reply is not None and r.reply.text == "Match #1 is not being played now."
 
 
@@ -94,15 +95,15 @@ async def test_a_tie_decided_by_the_tie_rule_says_so(h: Harness) -> None:
 
 
 async def test_accept_after_a_decline_says_who_declined(h: Harness) -> None:
-    r = await h.host.challenge(GUILD, CHAN, ALICE, "quoridor", [BOB, CAROL, DAVE])
+    r = await h.host.challenge(Asker(GUILD, CHAN, ALICE), "quoridor", [BOB, CAROL, DAVE])
     assert r.reply is not None and "Match #1" in r.reply.text
-    await h.host.answer(None, GUILD, CHAN, CAROL, accept=False)
+    await h.host.answer(Asker(GUILD, CHAN, CAROL), None, accept=False)
     for number in (None, 1):
-        late = await h.host.answer(number, GUILD, CHAN, BOB, accept=True)
+        late = await h.host.answer(Asker(GUILD, CHAN, BOB), number, accept=True)
         assert late.reply is not None and late.reply.ephemeral
         assert late.reply.text == ("Match #1 was declined by Carol; challenge again with "
                                    "`/challenge`."), late.reply.text
-    r = await h.host.challenge(GUILD, CHAN, ALICE, "cairo", [BOB])
-    await h.host.cancel(None, GUILD, CHAN, ALICE)
-    late = await h.host.answer(2, GUILD, CHAN, BOB, accept=True)
+    r = await h.host.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB])
+    await h.host.cancel(Asker(GUILD, CHAN, ALICE), None)
+    late = await h.host.answer(Asker(GUILD, CHAN, BOB), 2, accept=True)
     assert late.reply is not None and late.reply.text == "Match #2 was withdrawn by Alice."

@@ -3,35 +3,12 @@ what a member types is bounded before it reaches the database."""
 
 from __future__ import annotations
 
-import random
-from collections.abc import AsyncIterator
-
 import pytest
 
-from bot.app import build_services
 from bot.commands.spec import Services
-from bot.core.clock import VirtualClock
-from bot.core.messages import Post
-from bot.services.matches import MatchConfig
-from bot.store.db import open_database
 from bot.store.models import Tournament
 
 GUILD = "g1"
-
-
-@pytest.fixture
-async def services(database_url: str) -> AsyncIterator[Services]:
-    db = await open_database(database_url)
-
-    async def deliver(post: Post) -> None:
-        return None
-
-    built = build_services(db, VirtualClock(), MatchConfig(render_processes=0),
-                           deliver=deliver, rng=random.Random(1))
-    try:
-        yield built
-    finally:
-        await db.close()
 
 
 async def _tournaments(services: Services, count: int) -> None:

@@ -10,6 +10,7 @@ import pytest
 
 from bot.core.clock import VirtualClock
 from bot.core.messages import Post
+from bot.core.requests import Asker
 from bot.services.matches.timing import BOARD_WAIT
 from bot.store.db import open_database
 from bot.store.models import Match
@@ -85,8 +86,8 @@ async def test_without_a_report_the_turn_starts_after_the_bound(
 
 async def test_the_first_turn_waits_for_the_first_board(h: Harness) -> None:
     h.host.hold_boards = True
-    r = await h.host.challenge(GUILD, CHAN, ALICE, "cairo", [BOB], first="me")
-    started = await h.host.answer(None, GUILD, CHAN, BOB, accept=True)
+    r = await h.host.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB], first="me")
+    started = await h.host.answer(Asker(GUILD, CHAN, BOB), None, accept=True)
     token = started.posts[0].turn
     assert token is not None and token.ply == 0 and r.reply is not None
     live = h.host.live[token.match_id]
@@ -102,14 +103,14 @@ async def test_a_host_pause_while_waiting_starts_the_turn_at_the_resume(h: Harne
     r = await h.play(ALICE, "D left")
     token = r.posts[0].turn
     assert token is not None
-    await h.host.pause(None, GUILD, CHAN, HOSTY)
+    await h.host.pause(Asker(GUILD, CHAN, HOSTY), None)
     live = h.host.live[match_id]
     assert live.paused and live.waiting is None
     await h.clock.advance(100)
     await h.host.board_posted(token, h.clock.now())  # too late: the pause decided
     assert live.paused
     h.host.hold_boards = False  # the resume's post is out at once
-    await h.host.resume(None, GUILD, CHAN, HOSTY)
+    await h.host.resume(Asker(GUILD, CHAN, HOSTY), None)
     await h.clock.advance(7)
     assert live.elapsed(h.clock.now()) == pytest.approx(7.0)
 
@@ -130,11 +131,11 @@ async def test_a_restart_while_waiting_posts_the_board_again_and_charges_no_one(
     clock1 = VirtualClock()
     host1 = asking(bot_process(db1, clock1))
     await host1.start()
-    await host1.challenge(GUILD, CHAN, ALICE, "cairo", [BOB], first="me")
-    await host1.answer(None, GUILD, CHAN, BOB, accept=True)
+    await host1.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB], first="me")
+    await host1.answer(Asker(GUILD, CHAN, BOB), None, accept=True)
     await clock1.advance(10)
     host1.hold_boards = True
-    await host1.typed(GUILD, CHAN, ALICE, "D left")
+    await host1.typed(Asker(GUILD, CHAN, ALICE), "D left")
     await clock1.advance(1)  # the upload is under way ... and the bot dies.
 
     db2 = await open_database(database_url)

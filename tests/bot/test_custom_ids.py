@@ -26,7 +26,8 @@ from pathlib import Path
 import pytest
 
 from bot.core.messages import Actor, Button, Post
-from bot.services.tournaments.host import Setup
+from bot.core.requests import Asker
+from bot.services.tournaments.host import Setup, TournamentSettings
 from tests.bot.conftest import Harness, console_for
 from tests.bot.discord_fake import (
     ALICE,
@@ -165,8 +166,9 @@ async def test_history_buttons_show_their_page(world: World) -> None:
 
 async def test_tournament_join_and_checkin_buttons(world: World) -> None:
     hana = Actor(str(HANA.id), "Hana", roles=frozenset({str(HOST_ROLE_ID)}))
-    await world.bot.services.tournaments.create(GUILD, str(CHANNEL_ID), hana, "Cup", "cairo",
-                                                "swiss", setup=Setup(checkin=True))
+    await world.bot.services.tournaments.create(
+        Asker(GUILD, str(CHANNEL_ID), hana),
+        TournamentSettings("Cup", "cairo", "swiss", setup=Setup(checkin=True)))
     (joined,) = sends(await press(world, BOB, "garnet:tjoin:1"))
     assert joined.content == f"✅ <@{BOB.id}> joined **Cup** (1 entered)."
     (checked,) = sends(await press(world, BOB, "garnet:tcheck:1"))

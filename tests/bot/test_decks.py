@@ -11,7 +11,9 @@ from pathlib import Path
 
 from sqlalchemy import select
 
+from bot.core.requests import Asker
 from bot.store.models import Match
+from engine.balance import SHIPPED_BALANCE
 from engine.registry import get_game
 from engine.sigma.deck import shipped_deck
 from tests.bot.conftest import Harness, console_for
@@ -48,6 +50,7 @@ async def test_a_host_adds_a_deck_and_a_match_is_played_with_it(h: Harness,
     await console.handle_line("alice: /deck list")
     listing = out.getvalue()
     assert "• `reconstructed`: Reconstructed deck — a reconstruction" in listing
+    assert "• `reconstructed-v1`: Reconstructed deck v1 — a reconstruction" in listing
     assert "• `mydeck`: My **own** <@\u200b1> deck" in listing
     # On Discord the deck's own name is plain text: no markdown, no mention.
     shown = (await console.services.decks.listing("console")).reply
@@ -79,7 +82,7 @@ async def test_deck_option_refusals(h: Harness, tmp_path: Path) -> None:
                               "Cairo Corridor is played without cards.")
     await console.handle_line("alice: /challenge @bob game:sigma deck:nosuch")
     assert _said(out)[-1] == ("bot (to alice only): There is no deck 'nosuch' on this server "
-                              "(decks: reconstructed).")
+                              "(decks: reconstructed, reconstructed-v1, reconstructed-v2).")
     await console.handle_line("alice: /deck show")
     assert "ask in the channel of a Sigma Escape match" in _said(out)[-1]
     await console.handle_line("host: /dm game:sigma player1:@a player2:@b chooser:host "
@@ -129,7 +132,9 @@ async def test_a_servers_decks_are_its_own(h: Harness, tmp_path: Path) -> None:
     await console.handle_line("alice: /deck show name:mydeck")
     assert "There is no deck 'mydeck' on this server" in _said(out)[-1]
     assert await console.services.decks.choices("other", "") == [
-        ("reconstructed (shipped)", "reconstructed")]
+        ("reconstructed (shipped)", "reconstructed"),
+        ("reconstructed-v1 (shipped)", "reconstructed-v1"),
+        ("reconstructed-v2 (shipped)", "reconstructed-v2")]
 
 
 async def test_removing_an_unknown_deck_holds_no_connection(h: Harness, tmp_path: Path) -> None:
@@ -147,7 +152,17 @@ async def test_removing_an_unknown_deck_holds_no_connection(h: Harness, tmp_path
 async def test_a_deck_sheet_on_request(h: Harness, tmp_path: Path) -> None:
     out = io.StringIO()
     console = console_for(h, tmp_path / "images", out)
-    response = await console.services.decks.show("console", "console",
-                                                 console.actor("alice"), "reconstructed")
+    response = await console.services.decks.show(
+        Asker("console", "console", console.actor("alice")), "reconstructed")
     assert response.reply is not None and response.reply.ephemeral
     assert response.reply.image is not None and response.reply.image.data.startswith(PNG)
+    # A shipped deck comes with its measured balance; a server's own deck without one.
+    for key in ("reconstructed", "reconstructed-v1"):
+        shown = await console.services.decks.show("console", "console",
+                                                  console.actor("alice"), key)
+        assert shown.reply is not None
+        assert f"\nMeasured balance: {SHIPPED_BALANCE[key]}" in shown.reply.text
+    await console.handle_line(f"host: /deck add file:{_deck_file(tmp_path)}")
+    own = await console.services.decks.show("console", "console", console.actor("alice"),
+                                            "mydeck")
+    assert own.reply is not None and "Measured balance" not in own.reply.text

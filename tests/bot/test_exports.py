@@ -7,7 +7,9 @@ import io
 import json
 
 from bot.core.messages import Actor
+from bot.core.requests import Asker
 from bot.services.exports import export_matches, export_text, safe_cell
+from bot.services.matches import DMSetup
 from tests.bot.conftest import ALICE, BOB, CHAN, GUILD, HOSTY, Harness
 from tests.bot.economy_helpers import eco, make_event, win_dm
 
@@ -61,10 +63,11 @@ async def test_export_of_every_match_reads_plainly_and_keeps_iso_times(h: Harnes
     match_id = await h.casual(first="me")
     await h.clock.advance(3)
     await h.play(ALICE, "D left")
-    await h.host.pause(match_id, GUILD, CHAN, HOSTY, "a **break**")
-    await h.host.resign(match_id, GUILD, CHAN, BOB)
-    dm = await h.host.start_dm(GUILD, CHAN, HOSTY, "cairo", [ALICE, BOB], chooser="lots",
-                               reward=1500)
+    await h.host.pause(Asker(GUILD, CHAN, HOSTY), match_id, "a **break**")
+    await h.host.resign(Asker(GUILD, CHAN, BOB), match_id)
+    dm = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
+                               DMSetup("cairo", [ALICE, BOB], chooser="lots",
+                               reward=1500))
     assert dm.posts
     records = await export_matches(h.db)
     casual, duel = records

@@ -12,6 +12,7 @@ from PIL import Image
 from bot.core.enums import DONE
 from bot.core.messages import Actor, Response
 from bot.core.refusal import answered
+from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
 from bot.services import history, history_queries, history_view
 from bot.services.history_queries import MatchMove, match_record, player_history
@@ -152,12 +153,12 @@ async def played_match(h: Harness) -> int:
     await h.play(ALICE, "D left")
     await h.clock.advance(75)  # 15 s into the reserve: 3 banks
     await h.play(BOB, "JU")
-    await h.host.pause(match_id, GUILD, "c1", HOSTY, "phone call")
+    await h.host.pause(Asker(GUILD, "c1", HOSTY), match_id, "phone call")
     await h.clock.advance(600)
-    await h.host.resume(match_id, GUILD, "c1", HOSTY)
+    await h.host.resume(Asker(GUILD, "c1", HOSTY), match_id)
     await h.clock.advance(3.5)
     await h.play(ALICE, "w-up")
-    await h.host.resign(match_id, GUILD, "c1", BOB)
+    await h.host.resign(Asker(GUILD, "c1", BOB), match_id)
     return match_id
 
 
@@ -272,7 +273,7 @@ async def test_replay_posts_the_animation_in_the_channel(h: Harness) -> None:
 async def test_a_voided_match_replays_to_the_void(h: Harness) -> None:
     match_id = await h.casual("cairo", first="me")
     await h.play(ALICE, "D left")
-    await h.host.void(match_id, GUILD, "c1", HOSTY, "wrong players")
+    await h.host.void(Asker(GUILD, "c1", HOSTY), match_id, "wrong players")
     answer = await ask(history.replay(h.db, h.host.renderer, GUILD, match_id))
     assert answer.reply is not None and answer.reply.image is not None
     assert "Voided by the host · 1 move" in answer.reply.text

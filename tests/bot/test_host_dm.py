@@ -11,7 +11,9 @@ from PIL import Image as PILImage
 from sqlalchemy import func, select
 
 from bot.core.options import time_control
+from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
+from bot.services.matches import DMSetup
 from bot.store.models import HostAction, LedgerEntry, Match, Move
 from engine import get_game
 from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, GUILD, HOSTY, Harness
@@ -24,8 +26,9 @@ def match_id_of(text: str) -> int:
 
 
 async def start_dm(h: Harness, chooser: str = "alice", **kw: object) -> int:
-    r = await h.host.start_dm(GUILD, CHAN, HOSTY, "cairo", [ALICE, BOB], chooser=chooser,
-                              **kw)  # type: ignore[arg-type]
+    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
+                              DMSetup("cairo", [ALICE, BOB], chooser=chooser,
+                              **kw))  # type: ignore[arg-type]
     assert r.posts, r.reply
     return match_id_of(r.posts[-1].text)
 
@@ -34,10 +37,10 @@ async def test_whole_dm_with_reminders_reserve_banks_and_loss_on_time(h: Harness
     match_id = await start_dm(h)
     # The chooser (higher priority) sees buttons for either player going first.
     # Bob is not the chooser and cannot choose.
-    refused = await h.host.choose_first(None, GUILD, CHAN, BOB, "bob")
+    refused = await h.host.choose_first(Asker(GUILD, CHAN, BOB), None, "bob")
     assert refused.reply and refused.reply.ephemeral and "chooses the First Player" in \
         refused.reply.text
-    started = await h.host.choose_first(None, GUILD, CHAN, ALICE, "bob")
+    started = await h.host.choose_first(Asker(GUILD, CHAN, ALICE), None, "bob")
     board = started.posts[0]
     assert board.image is not None and board.image.data.startswith(b"\x89PNG")
     assert "<@alice> chose <@bob> as the First Player" in board.text
@@ -96,12 +99,13 @@ async def test_whole_dm_with_reminders_reserve_banks_and_loss_on_time(h: Harness
 
 
 async def test_dm_by_lots_starts_at_once(h: Harness) -> None:
-    r = await h.host.start_dm(GUILD, CHAN, HOSTY, "cairo", [ALICE, BOB], chooser="lots")
+    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
+                              DMSetup("cairo", [ALICE, BOB], chooser="lots"))
     assert "Lots were drawn" in r.posts[1].text and r.posts[1].image is not None
 
 
 async def test_only_hosts_start_dms(h: Harness) -> None:
-    r = await h.host.start_dm(GUILD, CHAN, CAROL, "cairo", [ALICE, BOB])
+    r = await h.host.start_dm(Asker(GUILD, CHAN, CAROL), DMSetup("cairo", [ALICE, BOB]))
     assert r.reply and r.reply.ephemeral and "Only hosts" in r.reply.text
     assert r.posts == []
 
@@ -136,9 +140,9 @@ async def test_a_game_played_to_its_end_pays_the_reward_once(h: Harness) -> None
 async def test_pause_stops_the_clock_and_resume_restarts_it(h: Harness) -> None:
     await start_dm(h, chooser="lots", tc=TimeControl.build(turn=20, banks=0))
     await h.clock.advance(10)
-    refused = await h.host.pause(None, GUILD, CHAN, ALICE)
+    refused = await h.host.pause(Asker(GUILD, CHAN, ALICE), None)
     assert refused.reply and "Only hosts" in refused.reply.text
-    paused = await h.host.pause(None, GUILD, CHAN, HOSTY, "connection trouble")
+    paused = await h.host.pause(Asker(GUILD, CHAN, HOSTY), None, "connection trouble")
     assert paused.reply and "paused" in paused.reply.text and "connection trouble" in \
         paused.reply.text
     await h.clock.advance(3600)
@@ -147,7 +151,7 @@ async def test_pause_stops_the_clock_and_resume_restarts_it(h: Harness) -> None:
     mover = ALICE if live.users[live.to_move or 0] == "alice" else BOB
     blocked = await h.play(mover, "DL")
     assert blocked.reply and "paused" in blocked.reply.text
-    await h.host.resume(None, GUILD, CHAN, HOSTY)
+    await h.host.resume(Asker(GUILD, CHAN, HOSTY), None)
     await h.clock.advance(9.9)
     assert not any("wins" in t for t in h.texts())
     await h.clock.advance(2.2)  # the flag waits MAX_LAG
@@ -160,7 +164,7 @@ async def test_pause_stops_the_clock_and_resume_restarts_it(h: Harness) -> None:
 async def test_extend_adds_to_the_current_turn_only(h: Harness) -> None:
     await start_dm(h, chooser="lots", tc=TimeControl.build(turn=20, banks=0))
     await h.clock.advance(15)
-    r = await h.host.extend(None, GUILD, CHAN, HOSTY, 30)
+    r = await h.host.extend(Asker(GUILD, CHAN, HOSTY), None, 30)
     assert r.reply and "added 30 s" in r.reply.text
     await h.clock.advance(30)
     assert not any("wins" in t for t in h.texts())
@@ -170,21 +174,21 @@ async def test_extend_adds_to_the_current_turn_only(h: Harness) -> None:
 
 async def test_extensions_of_one_turn_add_up_to_a_day_at_most(h: Harness) -> None:
     await start_dm(h, chooser="lots", tc=TimeControl.build(turn=20, banks=0))
-    r = await h.host.extend(None, GUILD, CHAN, HOSTY, 86_000)
+    r = await h.host.extend(Asker(GUILD, CHAN, HOSTY), None, 86_000)
     assert r.reply and not r.reply.ephemeral
-    r = await h.host.extend(None, GUILD, CHAN, HOSTY, 401)
+    r = await h.host.extend(Asker(GUILD, CHAN, HOSTY), None, 401)
     assert r.reply and r.reply.ephemeral
     assert r.reply.text == ("A turn can be extended by 24 h in all; this one has 86000 s "
                             "added already.")
-    r = await h.host.extend(None, GUILD, CHAN, HOSTY, 400)
+    r = await h.host.extend(Asker(GUILD, CHAN, HOSTY), None, 400)
     assert r.reply and "added 400 s" in r.reply.text
 
 
 async def test_void_and_adjudicate_need_reasons_and_are_logged(h: Harness) -> None:
     match_id = await start_dm(h, chooser="lots")
-    r = await h.host.void(None, GUILD, CHAN, HOSTY, "  ")
+    r = await h.host.void(Asker(GUILD, CHAN, HOSTY), None, "  ")
     assert r.reply and "reason" in r.reply.text
-    r = await h.host.adjudicate(None, GUILD, CHAN, HOSTY, "bob", "alice left the server")
+    r = await h.host.adjudicate(Asker(GUILD, CHAN, HOSTY), None, "bob", "alice left the server")
     assert "🏆 **<@bob> wins DM" in r.posts[0].text and "adjudicated" in r.posts[0].text
     async with h.db.session() as s:
         match = await s.get(Match, match_id)
@@ -196,7 +200,7 @@ async def test_void_and_adjudicate_need_reasons_and_are_logged(h: Harness) -> No
     assert [(e.user_id, e.amount) for e in ledger] == [("bob", 3)]
     # A second DM, voided: no result, no reward.
     h2 = await start_dm(h, chooser="lots")
-    r = await h.host.void(h2, GUILD, CHAN, HOSTY, "wrong players")
+    r = await h.host.void(Asker(GUILD, CHAN, HOSTY), h2, "wrong players")
     assert r.reply and "void" in r.reply.text
     async with h.db.session() as s:
         voided = await s.get(Match, h2)
@@ -211,13 +215,13 @@ async def test_a_move_counts_when_it_was_sent_within_the_lag_allowance(h: Harnes
     match_id = await h.casual(first="me", tc=time_control(turn=10.0, banks=0,
                                                           reminders="off"))
     await h.clock.advance(11.0)  # Alice sent at 9 s; it arrives at 11 s
-    r = await h.host.typed(GUILD, CHAN, ALICE, "D left", sent_at=h.clock.now() - 2.0)
+    r = await h.host.typed(Asker(GUILD, CHAN, ALICE), "D left", sent_at=h.clock.now() - 2.0)
     assert r.posts and "played **DL**" in r.posts[0].text
     live = h.host.matches.live[match_id]
     assert live.time_used[0] == pytest.approx(9.0)
     # Bob's message claims to be from long ago: it counts only 2 s before arrival.
     await h.clock.advance(5.0)
-    await h.host.typed(GUILD, CHAN, BOB, "J up", sent_at=h.clock.now() - 600.0)
+    await h.host.typed(Asker(GUILD, CHAN, BOB), "J up", sent_at=h.clock.now() - 600.0)
     assert live.time_used[1] == pytest.approx(3.0)
     # Sent after the flag and the allowance: the loss stands.
     await h.clock.advance(12.5)

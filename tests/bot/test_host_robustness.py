@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from sqlalchemy import func, select
 
 from bot.adapters.console.parse import split
+from bot.core.requests import Asker
 from bot.store.models import Move
 from tests.bot.conftest import ALICE, BOB, CHAN, GUILD, Harness, console_for
 
@@ -43,8 +44,8 @@ async def test_both_players_at_the_same_moment(h: Harness) -> None:
 async def test_a_message_delivered_twice_moves_once(h: Harness) -> None:
     await h.casual(first="me")
     first, second = await asyncio.gather(
-        h.host.typed(GUILD, CHAN, ALICE, "D left", message_id="m1"),
-        h.host.typed(GUILD, CHAN, ALICE, "D left", message_id="m1"),
+        h.host.typed(Asker(GUILD, CHAN, ALICE), "D left", message_id="m1"),
+        h.host.typed(Asker(GUILD, CHAN, ALICE), "D left", message_id="m1"),
     )
     assert first.posts and second.posts == [] and second.reply is None
     assert await moves_in_db(h) == 1
@@ -60,7 +61,7 @@ async def test_garbage_never_crashes_or_changes_the_game(h: Harness, text: str) 
     before = live.game.to_json(live.state)
     mover = ALICE if live.to_move == 0 else BOB
     for response in (await h.play(mover, text),
-                     await h.host.move(None, "g1", CHAN, mover, text or "x")):
+                     await h.host.move(Asker("g1", CHAN, mover), None, text or "x")):
         if response.posts:  # it was a legal move after all: exactly that move
             after = live.game.to_json(live.state)
             assert after != before

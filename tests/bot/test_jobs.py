@@ -11,7 +11,7 @@ import time
 import pytest
 
 from bot.services.jobs import FairQueue, JobTooLong, Lane, Slots, UserBusy
-from bot.services.limits import Busy
+from bot.services.limits import ServerBusy as Busy
 
 
 async def _settle() -> None:

@@ -14,6 +14,7 @@ from sqlalchemy import func, select, text
 
 from bot.core.clock import VirtualClock
 from bot.core.messages import Actor
+from bot.core.requests import Asker
 from bot.services import results
 from bot.services.matches import MatchConfig
 from bot.store.db import open_database
@@ -296,7 +297,7 @@ async def test_a_restart_pays_nothing_again(h: Harness) -> None:
     second = bot_process(h.db, h.clock, MatchConfig(), rng=random.Random(1))
     await second.start()
     h.host = second
-    r = await second.resign(match_id, GUILD, CHAN, BOB)
+    r = await second.resign(Asker(GUILD, CHAN, BOB), match_id)
     assert "<@alice> receives 3 garnets." in r.posts[0].text
     await second.stop()
     # ...and a third one books it again: nothing changes.
@@ -317,7 +318,7 @@ async def test_adjudication_racing_the_flag_pays_once(h: Harness) -> None:
     # The player to move is 0.05 s from losing on time as the host adjudicates for them.
     await h.clock.advance(live.flag_at() - 0.05)
     verdict, _ = await asyncio.gather(
-        h.host.adjudicate(match_id, GUILD, CHAN, HOSTY, loser, "disconnect"),
+        h.host.adjudicate(Asker(GUILD, CHAN, HOSTY), match_id, loser, "disconnect"),
         h.clock.advance(0.1))
     async with h.db.session() as s:
         match = await s.get(Match, match_id)
@@ -340,8 +341,8 @@ async def test_two_processes_finishing_one_match_pay_once(h: Harness) -> None:
     try:
         assert match_id in other.live
         await asyncio.gather(
-            h.host.adjudicate(match_id, GUILD, CHAN, HOSTY, "alice", "host one"),
-            other.adjudicate(match_id, GUILD, CHAN, HOSTY, "alice", "host two"))
+            h.host.adjudicate(Asker(GUILD, CHAN, HOSTY), match_id, "alice", "host one"),
+            other.adjudicate(Asker(GUILD, CHAN, HOSTY), match_id, "alice", "host two"))
     finally:
         await other.stop()
         await other_db.close()
@@ -363,7 +364,7 @@ async def test_confiscation_takes_the_losers_whole_balance(h: Harness, mode: str
     await eco(h).grant(GUILD, HOSTY, BOB, 6, "start")
     await eco(h).grant(GUILD, HOSTY, CAROL, 2, "start")
     match_id = await dm(h, ALICE, BOB)
-    r = await h.host.resign(match_id, GUILD, CHAN, BOB)
+    r = await h.host.resign(Asker(GUILD, CHAN, BOB), match_id)
     assert text in r.posts[0].text
     assert await raw_sum(h, 1, "alice") == winner_gets
     assert await raw_sum(h, 1, "bob") == 0
@@ -386,6 +387,6 @@ async def test_a_voided_match_pays_and_rates_nothing(h: Harness) -> None:
     await make_event(h, "Season 1", [ALICE, BOB], confiscate="winner")
     await eco(h).grant(GUILD, HOSTY, BOB, 6, "start")
     match_id = await dm(h, ALICE, BOB)
-    await h.host.void(match_id, GUILD, CHAN, HOSTY, "wrong players")
+    await h.host.void(Asker(GUILD, CHAN, HOSTY), match_id, "wrong players")
     assert await entries(h, match_id=match_id) == []
     assert await ratings_of(h) == {}

@@ -26,6 +26,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from bot.__main__ import main as bot_main
 from bot.core.clock import VirtualClock
 from bot.core.messages import Actor
+from bot.core.requests import Asker
 from bot.migrate_db import run
 from bot.store.copydb import CopyError, read_rows
 from bot.store.db import alembic_config, open_database
@@ -82,11 +83,11 @@ async def test_everything_is_copied_and_the_bot_goes_on_there(
     db = await open_database(source)
     host = bot_process(db, VirtualClock(start=LATER))
     await host.start()
-    r = await host.challenge(GUILD, CHAN, ALICE, "cairo", [BOB], first="me")
+    r = await host.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB], first="me")
     assert r.reply is not None
-    await host.answer(None, GUILD, CHAN, BOB, accept=True)
+    await host.answer(Asker(GUILD, CHAN, BOB), None, accept=True)
     running = max(host.live)
-    await host.typed(GUILD, CHAN, ALICE, "D left")
+    await host.typed(Asker(GUILD, CHAN, ALICE), "D left")
     await host.stop()
     await db.close()
 
@@ -113,7 +114,7 @@ async def test_everything_is_copied_and_the_bot_goes_on_there(
     await host.start()
     try:
         assert list(host.live) == [running] and host.live[running].ply == 1
-        r = await host.challenge(GUILD, "c2", ERIN, "cairo", [ALICE])
+        r = await host.challenge(Asker(GUILD, "c2", ERIN), "cairo", [ALICE])
         assert r.reply is not None and "challenges" in r.reply.text, r.reply
         async with db.session() as s:  # its row follows the copied ones
             assert await s.scalar(select(func.max(Match.id))) == running + 1

@@ -107,3 +107,43 @@ async def test_numbers_names_and_roles_survive_the_server_revision(
     # A role stored by name waits to be resolved to an id.
     assert await on(url, rows("SELECT host_role, host_role_name FROM guild_settings")) == [
         (None, "Game Master")]
+
+
+SIGMA_MATCHES = """
+    INSERT INTO matches (id, guild_id, number, channel_id, game, kind, status, seats, options,
+                         time_control, hints, rated, created_at, turn_elapsed,
+                         turn_extra, draw)
+        VALUES (1, 'g1', 1, 'c', 'sigma', 'casual', 'finished', 2, '{}', '{}', FALSE, TRUE,
+                0, 0, 0, FALSE),
+               (2, 'g1', 2, 'c', 'sigma', 'casual', 'running', 2,
+                '{"deck": "reconstructed"}', '{}', FALSE, TRUE, 0, 0, 0, FALSE),
+               (3, 'g1', 3, 'c', 'sigma', 'casual', 'finished', 2,
+                '{"deck": {"name": "own"}}', '{}', FALSE, TRUE, 0, 0, 0, FALSE),
+               (4, 'g1', 4, 'c', 'cairo', 'casual', 'finished', 2, '{}', '{}', FALSE, TRUE,
+                0, 0, 0, FALSE)
+"""
+
+
+async def test_sigma_matches_stored_before_the_second_deck_keep_the_first(
+        make_database: Callable[..., str]) -> None:
+    url = make_database(migrated=False)
+    config = alembic_config(url)
+    await asyncio.to_thread(command.upgrade, config, "0008_event_review")
+    await on(url, lambda connection: connection.execute(text(SIGMA_MATCHES)))
+    await asyncio.to_thread(command.upgrade, config, "head")
+
+    def options(connection: Connection) -> list[Any]:
+        import json
+
+        rows = connection.execute(text("SELECT id, options FROM matches ORDER BY id"))
+        return [(i, o if isinstance(o, dict) else json.loads(o)) for i, o in rows]
+
+    # The default and the old key become the first deck; a server's own deck and other
+    # games stay as they were.
+    assert await on(url, options) == [
+        (1, {"deck": "reconstructed-v1"}), (2, {"deck": "reconstructed-v1"}),
+        (3, {"deck": {"name": "own"}}), (4, {})]
+    await asyncio.to_thread(command.downgrade, config, "0008_event_review")
+    assert await on(url, options) == [
+        (1, {"deck": "reconstructed"}), (2, {"deck": "reconstructed"}),
+        (3, {"deck": {"name": "own"}}), (4, {})]

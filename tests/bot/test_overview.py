@@ -5,7 +5,9 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
+from bot.services.matches import DMSetup
 from tests.bot.conftest import ALICE, CAROL, DAVE, GUILD, HOSTY, Harness, console_for
 
 
@@ -17,9 +19,10 @@ async def test_matches_lists_running_and_waiting_ones_with_turn_and_clock(h: Har
     await h.clock.advance(20)
     await h.play(ALICE, "D left")
     await h.clock.advance(75)
-    r = await h.host.start_dm(GUILD, "c2", HOSTY, "cairo", [CAROL, DAVE], chooser="carol")
+    r = await h.host.start_dm(Asker(GUILD, "c2", HOSTY),
+                              DMSetup("cairo", [CAROL, DAVE], chooser="carol"))
     assert r.posts
-    await h.host.challenge(GUILD, "c3", DAVE, "pathwayz", [ALICE], tc=TimeControl.off())
+    await h.host.challenge(Asker(GUILD, "c3", DAVE), "pathwayz", [ALICE], tc=TimeControl.off())
     await h.clock.advance(60)
     r = await h.host.overview(GUILD)
     assert r.reply is not None and r.reply.ephemeral

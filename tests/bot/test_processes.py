@@ -181,6 +181,55 @@ async def test_one_owner_per_match_and_a_takeover_after_kill(database_url: str) 
         await db.close()
 
 
+async def test_the_clock_after_a_takeover_and_a_kill_in_the_middle_of_a_reward(
+        database_url: str) -> None:
+    """Boards that take a second to go out; a kill in the middle of a turn: the next
+    process restores its clock within the heartbeat's bound (never charged, at most one
+    step back); a kill in the middle of the result's write (its reward): the next one
+    books it once."""
+    a = await Proc.start(database_url, "a", BOARD_DELAY="1.0")
+    b: Proc | None = None
+    c: Proc | None = None
+    try:
+        await until(lambda: a.ready, "a to start", a)
+        await a.do(op="dm", guild=GUILD, channel="c3", a="carol", b="dave", turn=8, remind=2)
+        await asyncio.sleep(1.0 + 3.0)  # the board out after 1 s, then 3 s of the turn
+        used = float(await a.do(op="clock", guild=GUILD, channel="c3") or "nan")
+        await a.kill()
+        assert 2.0 <= used <= 4.0, used
+        b = await Proc.start(database_url, "b", SLOW_REWARD="30")
+        await until(lambda: b is not None and b.ready, "b to take over", a, b)
+        restored = next(e["clocks"] for e in b.events if "ready" in e)["c3"]
+        given_back = used - restored
+        print(f"clock after the takeover: {given_back:.2f} s given back "
+              f"({used:.2f} s used, {restored:.2f} s restored)")
+        assert -0.3 <= given_back <= 2.0 + 0.3  # never charged; at most one heartbeat
+        # The flag falls on b, which is killed in the middle of writing its result.
+        await until(lambda: b is not None and any("writing" in e for e in b.events),
+                    "b to write the result's reward", a, b, timeout=20)
+        await b.kill()
+        c = await Proc.start(database_url, "c")
+        await until(lambda: c is not None and c.ready, "c to take over", b, c)
+        await until(lambda: c is not None and any("ran out of time" in p
+                                                  for p in c.posts("c3")),
+                    "the DM's time-out on c", b, c)
+        assert not any("ran out of time" in p for p in a.posts("c3") + b.posts("c3"))
+        assert await c.stop() == 0
+    finally:
+        for p in (a, b, c):
+            if p is not None and p.proc.returncode is None:
+                await p.kill()
+    db = await open_database(database_url)
+    try:
+        dm = await match_in(db, "c3")
+        assert dm.status == MatchStatus.FINISHED and dm.end_reason == EndReason.TIMEOUT
+        _, keys, results = await booked(db, dm.id)
+        assert keys == [f"match:{dm.id}:reward"]
+        assert results == ["carol", "dave"]
+    finally:
+        await db.close()
+
+
 @pytest.mark.skipif(not os.environ.get("TEST_DATABASE_URL", "").startswith("postgres"),
                     reason="several processes on one database need PostgreSQL")
 async def test_processes_on_different_shards_split_the_servers(database_url: str) -> None:

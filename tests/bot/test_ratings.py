@@ -7,6 +7,7 @@ import pytest
 from openskill.models import PlackettLuce, PlackettLuceRating
 from sqlalchemy import select
 
+from bot.core.requests import Asker
 from bot.services.ratings import finishing_ranks
 from bot.store.models import Rating, RatingChange
 from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, DAVE, GUILD, HOSTY, Harness
@@ -67,7 +68,7 @@ async def test_a_draw_ranks_both_alike(h: Harness) -> None:
     before = await stored(h)
     match_id = await dm(h, ALICE, BOB)
     by_seat = list(h.host.live[match_id].users)
-    r = await h.host.adjudicate(match_id, GUILD, CHAN, HOSTY, None, "agreed draw")
+    r = await h.host.adjudicate(Asker(GUILD, CHAN, HOSTY), match_id, None, "agreed draw")
     assert "ends in a draw" in r.posts[0].text
     wanted = expect({u: LIBRARY.rating(mu=m, sigma=s) for u, (m, s, _) in before.items()},
                     by_seat, [1, 1])
@@ -75,15 +76,15 @@ async def test_a_draw_ranks_both_alike(h: Harness) -> None:
 
 
 async def test_four_player_quoridor_rates_all_four_by_finishing_order(h: Harness) -> None:
-    r = await h.host.challenge(GUILD, CHAN, ALICE, "quoridor", [BOB, CAROL, DAVE],
+    r = await h.host.challenge(Asker(GUILD, CHAN, ALICE), "quoridor", [BOB, CAROL, DAVE],
                                first="me", tc=None)
     for player in (BOB, CAROL, DAVE):
-        started = await h.host.answer(1, GUILD, CHAN, player, accept=True)
+        started = await h.host.answer(Asker(GUILD, CHAN, player), 1, accept=True)
     assert started.posts, r
     # Dave leaves first, then Bob; with two left, Carol resigns and Alice wins.
-    await h.host.resign(1, GUILD, CHAN, DAVE)
-    await h.host.resign(1, GUILD, CHAN, BOB)
-    final = await h.host.resign(1, GUILD, CHAN, CAROL)
+    await h.host.resign(Asker(GUILD, CHAN, DAVE), 1)
+    await h.host.resign(Asker(GUILD, CHAN, BOB), 1)
+    final = await h.host.resign(Asker(GUILD, CHAN, CAROL), 1)
     assert "<@alice> wins Match #1" in final.posts[0].text
     assert "Ratings (Quoridor):" in final.posts[0].text
     wanted = expect({}, ["alice", "bob", "carol", "dave"], [1, 3, 2, 4])
@@ -93,10 +94,10 @@ async def test_four_player_quoridor_rates_all_four_by_finishing_order(h: Harness
 
 async def test_unrated_casual_games_change_no_rating(h: Harness) -> None:
     match_id = await h.casual(rated=False)
-    await h.host.resign(match_id, GUILD, CHAN, BOB)
+    await h.host.resign(Asker(GUILD, CHAN, BOB), match_id)
     assert await stored(h) == {}
     rated = await h.casual(rated=True)
-    r = await h.host.resign(rated, GUILD, CHAN, BOB)
+    r = await h.host.resign(Asker(GUILD, CHAN, BOB), rated)
     same(await stored(h), expect({}, ["alice", "bob"], [1, 2]))
     assert "Ratings (Cairo Corridor): Alice 27.6 ± " in r.posts[0].text
     # A casual match pays no garnets.

@@ -6,6 +6,7 @@ import random
 import re
 
 from bot.core.refusal import Refusal, answered
+from bot.core.requests import Asker
 from bot.services.history import History
 from bot.services.history_queries import match_record
 from bot.services.review import review_notations, review_text
@@ -80,18 +81,18 @@ async def test_review_is_of_finished_matches_of_this_server(h: Harness) -> None:
 
 
 async def test_review_of_a_four_player_quoridor_game(h: Harness) -> None:
-    await h.host.challenge(GUILD, CHAN, ALICE, "quoridor", [BOB, CAROL, DAVE], first="me",
+    await h.host.challenge(Asker(GUILD, CHAN, ALICE), "quoridor", [BOB, CAROL, DAVE], first="me",
                            tc=None)
     for player in (BOB, CAROL, DAVE):
-        await h.host.answer(1, GUILD, CHAN, player, accept=True)
+        await h.host.answer(Asker(GUILD, CHAN, player), 1, accept=True)
     for actor, move in ((ALICE, "e2"), (BOB, "b5"), (CAROL, "e8"), (DAVE, "h5")):
         await h.play(actor, move)
-    await h.host.resign(1, GUILD, CHAN, BOB)  # ply 5: Bob leaves
+    await h.host.resign(Asker(GUILD, CHAN, BOB), 1)  # ply 5: Bob leaves
     for actor, move in ((ALICE, "e3"), (CAROL, "e7"), (DAVE, "g5")):
         r = await h.play(actor, move)
         assert r.posts and r.posts[0].image is not None, r
-    await h.host.resign(1, GUILD, CHAN, DAVE)
-    await h.host.resign(1, GUILD, CHAN, CAROL)
+    await h.host.resign(Asker(GUILD, CHAN, DAVE), 1)
+    await h.host.resign(Asker(GUILD, CHAN, CAROL), 1)
     workers = Workers(0)
     history = History(h.db, h.host.matches.renderer, workers=workers)
     r = await history.review(GUILD, 1)

@@ -9,6 +9,7 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from bot.core.clock import VirtualClock
+from bot.core.requests import Asker
 from bot.store.db import open_database
 from bot.store.models import Event, LedgerEntry, Match, MatchPlayer, Move, User
 from bot.store.sequences import reset_sequences
@@ -60,11 +61,11 @@ async def test_after_explicit_ids_the_next_match_gets_a_new_id(database_url: str
     await host.start()
     await host.roles.adopt(GUILD, [HOST_ROLE])
     try:
-        r = await host.challenge(GUILD, CHAN, ALICE, "cairo", [BOB], first="me")
+        r = await host.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB], first="me")
         assert r.reply is not None and "#4" in r.reply.text, r.reply  # the server's 4th
-        await host.answer(4, GUILD, CHAN, BOB, accept=True)
+        await host.answer(Asker(GUILD, CHAN, BOB), 4, accept=True)
         assert list(host.live) == [41]  # its row: the 41st
-        played = await host.typed(GUILD, CHAN, ALICE, "D left")
+        played = await host.typed(Asker(GUILD, CHAN, ALICE), "D left")
         assert played.posts, played
         await economy_of(host).event_create(GUILD, HOSTY, "New", transfers=True)
         async with db.session() as s:

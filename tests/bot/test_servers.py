@@ -11,8 +11,10 @@ from sqlalchemy import select
 from bot.core.escape import plain
 from bot.core.messages import Actor, Post, Role
 from bot.core.refusal import answered
+from bot.core.requests import Asker
 from bot.services.history import History
-from bot.services.limits import Busy, ServerQueues
+from bot.services.limits import ServerBusy, ServerQueues
+from bot.services.matches import DMSetup
 from bot.store.models import LedgerEntry, Match
 from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, DAVE, GUILD, HOSTY, Harness
 from tests.bot.economy_helpers import eco, make_event, private, public, refused
@@ -29,8 +31,9 @@ async def two(h: Harness) -> Harness:
 
 
 async def running_dm_on_a(h: Harness) -> int:
-    r = await h.host.start_dm(GUILD, CHAN, HOSTY, "cairo", [ALICE, BOB], chooser="lots",
-                              event="none")
+    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
+                              DMSetup("cairo", [ALICE, BOB], chooser="lots",
+                              event="none"))
     assert r.reply is not None and "DM #1" in r.reply.text
     assert h.host.matches.live
     return 1
@@ -43,21 +46,21 @@ async def test_a_host_of_server_b_cannot_touch_a_match_of_server_a(two: Harness)
     before = (live.ply, live.paused, live.extra, live.finished)
     for asker in (OTHER_HOST, OWNER_B):
         for attempt in (
-            h.host.pause(number, OTHER, "x", asker, "mine now"),
-            h.host.resume(number, OTHER, "x", asker),
-            h.host.extend(number, OTHER, "x", asker, 600),
-            h.host.board(number, OTHER, "x", asker, public=True),
-            h.host.time(number, OTHER, "x", asker),
-            h.host.move(number, OTHER, "x", asker, "D left"),
-            h.host.resign(number, OTHER, "x", asker),
+            h.host.pause(Asker(OTHER, "x", asker), number, "mine now"),
+            h.host.resume(Asker(OTHER, "x", asker), number),
+            h.host.extend(Asker(OTHER, "x", asker), number, 600),
+            h.host.board(Asker(OTHER, "x", asker), number, public=True),
+            h.host.time(Asker(OTHER, "x", asker), number),
+            h.host.move(Asker(OTHER, "x", asker), number, "D left"),
+            h.host.resign(Asker(OTHER, "x", asker), number),
         ):
             r = await attempt
             assert r.reply is not None and r.reply.ephemeral and not r.posts
             assert r.reply.text == "Match #1 is not being played now."
         # Finished and stored matches are not found either.
-        for attempt in (h.host.choose_first(number, OTHER, "x", asker, ALICE.id),
-                        h.host.void(number, OTHER, "x", asker, "gone"),
-                        h.host.adjudicate(number, OTHER, "x", asker, BOB.id, "bob wins")):
+        for attempt in (h.host.choose_first(Asker(OTHER, "x", asker), number, ALICE.id),
+                        h.host.void(Asker(OTHER, "x", asker), number, "gone"),
+                        h.host.adjudicate(Asker(OTHER, "x", asker), number, BOB.id, "bob wins")):
             r = await attempt
             assert r.reply is not None and r.reply.text == ("There is no match #1 on this "
                                                             "server.")
@@ -75,7 +78,7 @@ async def test_history_and_replays_stay_on_their_server(two: Harness) -> None:
     h = two
     await running_dm_on_a(h)
     live = next(iter(h.host.matches.live.values()))
-    await h.host.resign(1, GUILD, CHAN, Actor(live.users[0], "x"))
+    await h.host.resign(Asker(GUILD, CHAN, Actor(live.users[0], "x")), 1)
     history = History(h.db, h.host.matches.renderer)
     shown = await answered(lambda: history.show(OTHER, 1))
     assert shown.reply is not None and shown.reply.text == "There is no match #1 on this server."
@@ -87,15 +90,15 @@ async def test_history_and_replays_stay_on_their_server(two: Harness) -> None:
 
 async def test_numbers_count_from_one_on_every_server(two: Harness) -> None:
     h = two
-    a1 = await h.host.challenge(GUILD, CHAN, ALICE, "cairo", [BOB])
-    a2 = await h.host.challenge(GUILD, "c2", CAROL, "cairo", [DAVE])
-    b1 = await h.host.challenge(OTHER, "b-chan", ALICE, "cairo", [BOB])
+    a1 = await h.host.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB])
+    a2 = await h.host.challenge(Asker(GUILD, "c2", CAROL), "cairo", [DAVE])
+    b1 = await h.host.challenge(Asker(OTHER, "b-chan", ALICE), "cairo", [BOB])
     assert [r.reply.text.split(":")[0] for r in (a1, a2, b1)] == [  # type: ignore[union-attr]
         "**Match #1", "**Match #2", "**Match #1"]
     assert [b.custom_id for b in b1.reply.buttons] == [  # type: ignore[union-attr]
         "garnet:accept:1", "garnet:decline:1"]
     # Server B's #1 is accepted on server B; server A's #1 stays pending.
-    started = await h.host.answer(1, OTHER, "b-chan", BOB, accept=True)
+    started = await h.host.answer(Asker(OTHER, "b-chan", BOB), 1, accept=True)
     assert started.posts and started.posts[0].channel_id == "b-chan"
     async with h.db.session() as s:
         rows = (await s.execute(select(Match.guild_id, Match.number, Match.status)
@@ -176,17 +179,17 @@ async def test_user_text_in_every_kind_pings_nobody_and_renders_plain(two: Harne
     assert ledger.reply is not None
     _harmless(ledger.reply, set())
     await running_dm_on_a(h)
-    paused = await h.host.pause(1, GUILD, CHAN, HOSTY, NASTY)
+    paused = await h.host.pause(Asker(GUILD, CHAN, HOSTY), 1, NASTY)
     assert paused.reply is not None
     _harmless(paused.reply, {HOSTY.id})
-    await h.host.resume(1, GUILD, CHAN, HOSTY)
-    voided = await h.host.void(1, GUILD, CHAN, HOSTY, NASTY)
+    await h.host.resume(Asker(GUILD, CHAN, HOSTY), 1)
+    voided = await h.host.void(Asker(GUILD, CHAN, HOSTY), 1, NASTY)
     assert voided.reply is not None
     _harmless(voided.reply, set())
     # Chat quoted in a refusal of /move: escaped, and a refusal pings nobody.
-    await h.host.challenge(GUILD, "c9", ALICE, "quoridor", [BOB], first="me")
-    await h.host.answer(None, GUILD, "c9", BOB, accept=True)
-    refusal = await h.host.move(None, GUILD, "c9", ALICE, "@everyone [x](y)")
+    await h.host.challenge(Asker(GUILD, "c9", ALICE), "quoridor", [BOB], first="me")
+    await h.host.answer(Asker(GUILD, "c9", BOB), None, accept=True)
+    refusal = await h.host.move(Asker(GUILD, "c9", ALICE), None, "@everyone [x](y)")
     assert refusal.reply is not None and refusal.reply.pings == ()
     assert "@everyone" not in refusal.reply.text and "[x](y)" not in refusal.reply.text
 
@@ -197,23 +200,23 @@ async def test_user_text_in_every_kind_pings_nobody_and_renders_plain(two: Harne
 async def test_open_challenges_and_challenge_loops_are_bounded(two: Harness) -> None:
     h = two
     for n in range(5):
-        r = await h.host.challenge(GUILD, f"c{n}", ALICE, "cairo", [BOB])
+        r = await h.host.challenge(Asker(GUILD, f"c{n}", ALICE), "cairo", [BOB])
         assert r.reply is not None and not r.reply.ephemeral
-    r = await h.host.challenge(GUILD, "c9", ALICE, "cairo", [CAROL])
+    r = await h.host.challenge(Asker(GUILD, "c9", ALICE), "cairo", [CAROL])
     assert r.reply is not None and r.reply.text == (
         "You have 5 open challenges on this server already; wait for answers or `/cancel` "
         "one first.")
     # Withdrawing and challenging again in a loop soon meets the rate limit.
     said = []
     for n in range(10):
-        said.append((await h.host.cancel(n + 1 if n < 5 else None, GUILD, f"c{n % 5}",
-                                         ALICE)).reply.text)  # type: ignore[union-attr]
-        said.append((await h.host.challenge(GUILD, f"c{n % 5}", ALICE, "cairo",
+        said.append((await h.host.cancel(Asker(GUILD, f"c{n % 5}", ALICE),
+                                         n + 1 if n < 5 else None)).reply.text)  # type: ignore[union-attr]
+        said.append((await h.host.challenge(Asker(GUILD, f"c{n % 5}", ALICE), "cairo",
                                             [BOB])).reply.text)  # type: ignore[union-attr]
     assert any(s.startswith("Too many requests in a short time; try again in") for s in said)
     # After the window, Alice may challenge again.
     await h.clock.advance(601)
-    r = await h.host.challenge(GUILD, "c20", ALICE, "cairo", [CAROL])
+    r = await h.host.challenge(Asker(GUILD, "c20", ALICE), "cairo", [CAROL])
     assert r.reply is not None and "challenges" in r.reply.text, r.reply.text
 
 
@@ -239,7 +242,7 @@ async def test_heavy_work_is_queued_per_server() -> None:
     a1 = asyncio.create_task(job("a", "a1"))
     a2 = asyncio.create_task(job("a", "a2"))
     await asyncio.sleep(0)
-    with pytest.raises(Busy):  # server a: one running, one waiting; a third is refused
+    with pytest.raises(ServerBusy):  # server a: one running, one waiting; a third is refused
         async with queues.slot("a"):
             pass
     b1 = asyncio.create_task(job("b", "b1"))  # server b is not held up by a
@@ -255,10 +258,10 @@ async def test_match_autocomplete_searches_by_number_and_name_open_first(h: Harn
     for n in range(30):
         await h.clock.advance(60)
         channel = f"old{n}"
-        await h.host.challenge(GUILD, channel, CAROL, "cairo", [DAVE])
-        await h.host.answer(None, GUILD, channel, DAVE, accept=True)
-        await h.host.resign(None, GUILD, channel, DAVE)
-    await h.host.challenge(GUILD, "open", ALICE, "cairo", [BOB])  # #31, pending
+        await h.host.challenge(Asker(GUILD, channel, CAROL), "cairo", [DAVE])
+        await h.host.answer(Asker(GUILD, channel, DAVE), None, accept=True)
+        await h.host.resign(Asker(GUILD, channel, DAVE), None)
+    await h.host.challenge(Asker(GUILD, "open", ALICE), "cairo", [BOB])  # #31, pending
     lookup = h.host.matches.open_matches
     found = await lookup(GUILD)
     assert found[0][0] == 31 and len(found) == 25  # the open one first

@@ -17,9 +17,10 @@ from bot.app import build_services
 from bot.commands.spec import Services
 from bot.core.clock import VirtualClock
 from bot.core.messages import Actor
+from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
 from bot.services.tournaments import Outcome, Reported, Round
-from bot.services.tournaments.host import Setup
+from bot.services.tournaments.host import Setup, TournamentSettings
 from bot.store.db import Database, open_database
 from bot.store.models import (
     Elimination,
@@ -141,11 +142,11 @@ async def _the_season(db: Database) -> None:
 
 
 async def swiss(w: TournamentWorld, setup: Setup, rounds: int = 2) -> None:
-    texts = await w.ask("create", GUILD, CHAN, HOST, "Weekly", "cairo", "swiss",
-                        rounds=rounds, setup=setup)
+    texts = await w.ask("create", Asker(GUILD, CHAN, HOST),
+                        TournamentSettings("Weekly", "cairo", "swiss", rounds=rounds, setup=setup))
     assert "opened" in texts[0], texts
-    await w.ask("add", GUILD, CHAN, HOST, PEOPLE)
-    texts = await w.ask("start", GUILD, CHAN, HOST)
+    await w.ask("add", Asker(GUILD, CHAN, HOST), PEOPLE)
+    texts = await w.ask("start", Asker(GUILD, CHAN, HOST))
     assert "begins with 4 players" in texts[0], texts
 
 
@@ -156,7 +157,7 @@ def running(w: TournamentWorld) -> dict[int, object]:
 async def resign(w: TournamentWorld, number: int, who: str) -> None:
     live = w.services.matches.live
     match = next(m for m in live.values() if m.number == number)
-    r = await w.services.matches.resign(number, GUILD, match.channel_id, Actor(who, who))
+    r = await w.services.matches.resign(Asker(GUILD, match.channel_id, Actor(who, who)), number)
     assert r.posts, r
     w.posts += r.posts  # as an adapter delivers them
 
@@ -223,12 +224,12 @@ async def test_the_deadline_settles_the_unplayed_and_lets_a_game_in_play_finish(
     live = running(w)
     # Match #1 is being played (a move is in); no one moves in match #2.
     first = live[1]
-    await w.services.matches.typed(GUILD, CHAN, Actor(first.users[0], "x"), "D left")
+    await w.services.matches.typed(Asker(GUILD, CHAN, Actor(first.users[0], "x")), "D left")
     await w.clock.advance(1800 - 7 * 60 - 1)
     assert "ends in" not in w.said()
     await w.clock.advance(2)
     reminder = w.posts[-1]
-    assert "ends in 7 min" in reminder.text and set(reminder.pinged()) >= set(live[2].users)
+    assert "ends in 7 minutes" in reminder.text and set(reminder.pinged()) >= set(live[2].users)
     await w.clock.advance(7 * 60)
     said = w.said()
     assert "neither played, both lose by forfeit" in said

@@ -51,7 +51,10 @@ CASES = (
 def state_of(case: Golden) -> tuple[Game[Any, Any], Any]:
     game = get_game(case.game)
     rng = random.Random(case.seed)
-    state = game.new_state(case.seats)
+    # Sigma Escape's boards are those of the first reconstruction, a deck that never
+    # changes.
+    options = {"deck": "reconstructed-v1"} if case.game == "sigma" else None
+    state = game.new_state(case.seats, options)
     count = 0
     while game.outcome(state) is None and (case.plies < 0 or count < case.plies):
         state = game.apply(state, rng.choice(game.legal_moves(state)))

@@ -19,7 +19,8 @@ def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
 
 def test_replay_reports_the_common_keys_and_the_hands(capsys: pytest.CaptureFixture[str]
                                                       ) -> None:
-    code, out, err = run(["replay", "sigma", "--moves", "t4 3.3, I3 1.1", "--json"], capsys)
+    code, out, err = run(["replay", "sigma", "--moves", "t4 3.3, I3 1.1", "--deck",
+                          "reconstructed-v1", "--json"], capsys)
     assert code == 0, err
     data = json.loads(out)
     assert list(data) == ["moves", "over", "winner", "draw", "score", "to_move", "legal",
@@ -106,7 +107,8 @@ def test_render_animate_and_deck_show(capsys: pytest.CaptureFixture[str],
 
 
 def test_analyze_and_bench(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(["analyze", "sigma", "--moves", "T4 3.3", "--json"], capsys)
+    code, out, _ = run(["analyze", "sigma", "--moves", "T4 3.3", "--deck", "reconstructed-v1",
+                          "--json"], capsys)
     data = json.loads(out)
     assert data["to_move"] == 1 and data["sides"][0] == "1 -1,3,N"
     code, out, err = run(["bench", "sigma", "--seconds", "0.05", "--json"], capsys)

@@ -20,21 +20,69 @@ from engine.sigma.deck import (
 
 
 def test_the_reconstructed_deck_is_the_default_and_says_so() -> None:
-    assert shipped_decks()[0] == "reconstructed"
-    deck = shipped_deck("reconstructed")
-    assert deck.reconstruction and deck.source == "reconstruction"
-    assert deck.hand_size(0) == 10 and deck.hand_size(1) == 9
-    assert [p.card.name for p in deck.presets] == ["Nothing", "Special"]
+    assert shipped_decks() == ("reconstructed", "reconstructed-v1", "reconstructed-v2")
+    for key in shipped_decks():
+        deck = shipped_deck(key)
+        assert deck.reconstruction and deck.source == "reconstruction"
+        assert deck.hand_size(0) == 10 and deck.hand_size(1) == 9
+        assert [p.card.name for p in deck.presets] == ["Nothing", "Special"]
+        assert all(len(card.rows) <= 3 and len(card.rows[0]) <= 3
+                   for hand in deck.hands for card, _ in hand)
+        assert deck_from_data(deck.to_data(), key) == deck
+    assert shipped_deck("reconstructed").name == "Reconstructed deck"
+    assert shipped_deck("reconstructed-v1").name == "Reconstructed deck v1"
+    assert shipped_deck("reconstructed-v2").name == "Reconstructed deck v2 (trial)"
+    # The default is the first reconstruction until a deck fair at every level is found.
+    default, first = shipped_deck("reconstructed"), shipped_deck("reconstructed-v1")
+    assert (default.presets, default.hands) == (first.presets, first.hands)
+
+
+def test_the_first_reconstruction_is_kept_as_it_was() -> None:
+    deck = shipped_deck("reconstructed-v1")
     assert deck.presets[1].cells == ((-1, 3), (0, 2), (0, 3), (0, 4), (1, 3))
     names = [card.name for card, _ in deck.hands[0]]
     assert names == ["I2", "I3", "L3", "L3+", "T4", "Y2", "Hub"]
+    black = {card.name: (count, [a.text() for a in card.arrows]) for card, count in deck.hands[1]}
+    assert black == {"I3": (3, ["0,0,W", "0,2,E"]), "L4": (2, ["0,0,N", "2,1,E"]),
+                     "U5": (2, ["0,0,N", "0,2,N"]), "T4": (1, ["0,0,W", "0,2,E", "1,1,S"]),
+                     "V5": (1, ["0,0,N", "2,2,E"])}
     l4 = next(card for card, _ in deck.hands[1] if card.name == "L4")
-    assert l4.rows == ("#..", "#..", "##.") and [a.text() for a in l4.arrows] == ["0,0,N",
-                                                                                 "2,1,E"]
+    assert l4.rows == ("#..", "#..", "##.")
+
+
+def test_the_second_reconstruction_is_the_first_with_the_searched_edits() -> None:
+    v1, v2 = shipped_deck("reconstructed-v1"), shipped_deck("reconstructed-v2")
+    # White's hand and the Special card's shape are v1's; the Special card lies
+    # farther from Nothing: three empty cells between them.
+    assert v2.hands[0] == v1.hands[0]
+    assert v2.presets[1].card == v1.presets[1].card
+    assert v2.presets[1].cells == ((-1, 5), (0, 4), (0, 5), (0, 6), (1, 5))
+    black = {card.name: (count, [a.text() for a in card.arrows]) for card, count in v2.hands[1]}
+    assert black == {"I3": (3, ["0,0,W", "0,2,E"]), "L4": (1, ["0,0,N"]),
+                     "U5": (2, ["0,0,N"]), "T4": (1, ["0,0,W", "0,2,E", "1,1,S"]),
+                     "V5": (1, ["0,0,N", "2,2,E"]), "L4+": (1, ["0,0,N", "1,0,E"])}
+
+
+# A game of the first deck (greedy against greedy): Black closes White in with U5's
+# second arrow, which the second deck's U5 does not have.
+OLD_GAME = ["T4 4.1", "T4 1.3", "I3 1.1", "V5 1.1", "I3 1.2", "U5 5.1", "Y2 1.3", "U5 7.2"]
+
+
+def test_an_old_match_replays_with_the_first_deck() -> None:
+    from engine.game import EngineError
+    from engine.sigma import SigmaEscape
+
+    game = SigmaEscape()
+    state = game.replay(OLD_GAME, 2, {"deck": "reconstructed-v1"})
+    outcome = game.outcome(state)
+    assert outcome is not None and outcome.winner == 1 and not state.board.blanks
+    assert state.deck == shipped_deck("reconstructed-v1")
+    with pytest.raises(EngineError):
+        game.replay(OLD_GAME, 2, {"deck": "reconstructed-v2"})  # another deck
 
 
 def base() -> dict[str, Any]:
-    return copy.deepcopy(shipped_deck("reconstructed").to_data())
+    return copy.deepcopy(shipped_deck("reconstructed-v1").to_data())
 
 
 def test_data_round_trip_and_json_files(tmp_path: Path) -> None:
@@ -79,7 +127,7 @@ def test_an_arrow_not_on_an_open_edge() -> None:
 
 def test_an_arrow_across_a_transparent_cell_is_fine() -> None:
     # L4's E arrow on (2,1) points at a transparent cell of its own box
-    deck = shipped_deck("reconstructed")
+    deck = shipped_deck("reconstructed-v1")
     l4 = next(card for card, _ in deck.hands[1] if card.name == "L4")
     assert l4.rows[2][2] == "."
 

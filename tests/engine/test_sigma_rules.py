@@ -12,7 +12,9 @@ from engine.sigma.deck import Deck, deck_from_data, shipped_deck
 from engine.sigma.state import Placed
 
 GAME = SigmaEscape()
-RECON = shipped_deck("reconstructed")
+# The rules are checked on the first reconstruction, a shipped deck that never changes.
+RECON = shipped_deck("reconstructed-v1")
+V1 = {"deck": "reconstructed-v1"}
 
 
 def card(name: str, cells: list[str], arrows: list[str], **more: Any) -> dict[str, Any]:
@@ -75,7 +77,7 @@ def play(state: SigmaState, *texts: str) -> SigmaState:
 
 
 def test_the_start_of_the_reconstructed_deck() -> None:
-    state = GAME.new_state()
+    state = GAME.new_state(2, V1)
     board = state.board
     assert GAME.to_move(state) == 0 and GAME.outcome(state) is None
     assert sorted(board.blanks) == [(-1, 0), (0, -1), (0, 1), (1, 0)]
@@ -90,20 +92,20 @@ def test_the_start_of_the_reconstructed_deck() -> None:
 
 def test_placement_meets_arrows_face_to_face() -> None:
     # T4's arrow 3 (S on its stem) meets Nothing's S side: the T hangs below, upside down.
-    state = GAME.play(GAME.new_state(), "T4 3.3")
+    state = GAME.play(GAME.new_state(2, V1), "T4 3.3")
     layer = state.board.layers[-1]
     assert sorted(layer.cells) == [(1, 0), (2, -1), (2, 0), (2, 1)]
     assert sorted(layer.arrows) == [((1, 0), 0), ((2, -1), 3), ((2, 1), 1)]
     assert GAME.to_move(state) == 1
     # the same card and side with arrow 1 (W on the bar's end): a quarter turn
     # clockwise points it N; the bar hangs down, the stem points W
-    other = GAME.play(GAME.new_state(), "T4 3.1")
+    other = GAME.play(GAME.new_state(2, V1), "T4 3.1")
     assert sorted(other.board.layers[-1].cells) == [(1, 0), (2, -1), (2, 0), (3, 0)]
 
 
 def test_every_arrow_fits_every_side_and_identical_results_are_separate() -> None:
     # Hub is one cell: its three arrows give the same cells on a side, three placements.
-    moves = legal(GAME.new_state())
+    moves = legal(GAME.new_state(2, V1))
     assert {"Hub 1.1", "Hub 1.2", "Hub 1.3"} <= set(moves)
     assert len(moves) == len(set(moves))
 
@@ -112,7 +114,7 @@ def test_every_arrow_fits_every_side_and_identical_results_are_separate() -> Non
 
 
 def test_a_white_card_is_refused_on_a_black_cell() -> None:
-    state = GAME.new_state()
+    state = GAME.new_state(2, V1)
     with pytest.raises(MoveError, match=r"I3 2.1 would lay a white cell on a black one"):
         GAME.parse_move(state, "I3 2.1")
     assert "I3 2.1" not in legal(state) and "I2 2.1" not in legal(state)
@@ -120,7 +122,7 @@ def test_a_white_card_is_refused_on_a_black_cell() -> None:
 
 
 def test_a_placement_may_not_cover_the_nothing_card() -> None:
-    state = GAME.play(GAME.new_state(), "T4 3.3")
+    state = GAME.play(GAME.new_state(2, V1), "T4 3.3")
     # Black's side 2 is the Special's W arm pointing at (0,1): an I3 there reaches (0,0).
     assert rules.sides(state)[1] == ((0, 2), 3)
     with pytest.raises(MoveError, match=r"I3 2.1 would cover the Nothing card"):
@@ -150,7 +152,7 @@ def test_a_black_card_covers_white_cells_and_their_arrows_are_gone() -> None:
 def test_an_own_card_covers_an_arrow_too() -> None:
     # White's I2 stands on (-1,0)-(-2,0); a white Hub laid on (-1,0) covers the I2's
     # arrow there (gone), while the I2's arrow on (-2,0) stays.
-    state = play(GAME.new_state(), "I2 1.1", "I3 1.1")
+    state = play(GAME.new_state(2, V1), "I2 1.1", "I3 1.1")
     assert ((-1, 0), 2) in rules.sides(state) and ((-2, 0), 0) in rules.sides(state)
     side = rules.sides(state).index(((0, 0), 0)) + 1
     after = GAME.play(state, f"Hub {side}.2")
@@ -166,7 +168,7 @@ def test_an_own_card_covers_an_arrow_too() -> None:
 
 
 def test_both_arrows_of_a_connection_stay_usable() -> None:
-    state = play(GAME.new_state(), "I2 1.1", "I3 1.1")
+    state = play(GAME.new_state(2, V1), "I2 1.1", "I3 1.1")
     sides = rules.sides(state)
     # Nothing's N arrow and I2's S arrow face each other across one edge: both count.
     assert ((0, 0), 0) in sides and ((-1, 0), 2) in sides
@@ -303,7 +305,7 @@ def test_a_game_over_at_the_start() -> None:
 
 
 def test_side_numbering_by_row_column_then_n_e_s_w() -> None:
-    state = play(GAME.new_state(), "Y2 4.1", "I3 1.1")
+    state = play(GAME.new_state(2, V1), "Y2 4.1", "I3 1.1")
     sides = rules.sides(state)
     assert sides == sorted(sides)
     keys = [(cell[0], cell[1], d) for cell, d in sides]
@@ -311,7 +313,7 @@ def test_side_numbering_by_row_column_then_n_e_s_w() -> None:
 
 
 def test_move_errors_say_what_is_wrong() -> None:
-    state = GAME.new_state()
+    state = GAME.new_state(2, V1)
     with pytest.raises(MoveError, match=r"no such card in your hand: White has no card 'V5'"):
         GAME.parse_move(state, "V5 1.1")
     with pytest.raises(NotAMove):
@@ -328,7 +330,7 @@ def test_move_errors_say_what_is_wrong() -> None:
 
 
 def test_names_are_read_in_any_case_and_written_as_in_the_deck() -> None:
-    state = GAME.new_state()
+    state = GAME.new_state(2, V1)
     assert GAME.notation(GAME.parse_move(state, "l3+ 1.2")) == "L3+ 1.2"
     assert GAME.notation(GAME.parse_move(state, "  hub   2 . 1 ")) == "Hub 2.1"
     # the short form when exactly one arrow fits

@@ -40,6 +40,8 @@ from bot.core.escape import unescape
 from bot.core.failures import Cause, PostFailure
 from bot.core.messages import MENTION, Actor, Post, Response, Role
 from bot.core.refusal import Refusal, answered
+from bot.core.requests import Asker
+from bot.texts import input as say
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +80,7 @@ class ConsoleError(Refusal):
 def _seconds(text: str) -> float:
     match = WAIT.match(text.strip().lower())
     if not match:
-        raise ConsoleError(f"cannot read '{text}' as a time; say e.g. `~ wait 65s`")
+        raise ConsoleError(say.not_a_time(text))
     number = float(match.group(1))
     unit = match.group(2) or "s"
     if unit == "ms":
@@ -297,7 +299,7 @@ class Console:
             self._messages += 1
             message_id = f"console-{self._messages}"
             response = await answered(lambda: self.services.matches.typed(
-                self.guild, self.channel, actor, message, message_id=message_id))
+                Asker(self.guild, self.channel, actor), message, message_id=message_id))
         await self.emit(response, actor)
 
     async def directive(self, text: str) -> None:
@@ -336,14 +338,11 @@ class Console:
             elif word == "server" and rest.strip():
                 name = rest.strip()
                 if not SERVER.match(name):
-                    raise ConsoleError("a server's name is letters, digits, `-` and `_` "
-                                       "(at most 32)")
+                    raise ConsoleError(say.server_name())
                 await self.enter_server(name)
                 self.out.write(f"console: on server {name} now (#{self._channels[name]})\n")
             else:
-                raise ConsoleError(f"unknown directive '~ {text}' "
-                                   "(directives: wait, host, channel, server, role, deny, "
-                                   "allow, delete, disconnect, reconnect, leave)")
+                raise ConsoleError(say.unknown_directive(text))
         except ConsoleError as exc:
             self.out.write(f"console: {exc}\n")
 
@@ -388,9 +387,9 @@ class Console:
             for option in command.options:  # a channel by name, as this server calls it
                 if option.kind is Kind.CHANNEL and option.name in options:
                     options[option.name] = self._channel_id(options[option.name])
-            asker = (self.actor(actor.id, manager=True)
-                     if command.audience is Audience.MANAGERS else actor)
-            call = Call(self.guild, self.channel, asker, options,
+            who = (self.actor(actor.id, manager=True)
+                   if command.audience is Audience.MANAGERS else actor)
+            call = Call(Asker(self.guild, self.channel, who), options,
                         open_thread=self._open_thread, members=self._members)
             return await command.invoke(self.services, call)
 

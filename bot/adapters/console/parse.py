@@ -21,6 +21,7 @@ from bot.core import options as opt
 from bot.core.escape import plain
 from bot.core.messages import MENTION, Actor, Role, Upload
 from bot.core.refusal import Refusal
+from bot.texts import input as say
 
 NUMBER = re.compile(r"^#?\d+(?:\.\d+)?s?$")
 
@@ -43,13 +44,10 @@ def find(words: list[str], free: list[str]) -> Command:
         sub = free.pop(0).lower() if free else ""
         if sub not in subs:
             example = next(c for c in COMMANDS if c.group == name)
-            raise Refusal(f"`/{name} {'|'.join(subs)}`, e.g. `/{example.name}"
-                          f"{' ' + example.usage if example.usage else ''}`")
+            raise Refusal(say.group_usage(name, subs, example.name, example.usage))
         return BY_NAME[f"{name} {sub}"]
     if name not in BY_NAME:
-        raise Refusal(f"Unknown command /{name}. Commands: "
-                      + ", ".join(f"/{c}" for c in sorted({c.name.split()[0]
-                                                            for c in COMMANDS})))
+        raise Refusal(say.unknown_command(name, sorted({c.name.split()[0] for c in COMMANDS})))
     return BY_NAME[name]
 
 
@@ -92,14 +90,9 @@ def _place(command: Command, free: list[str], named: dict[str, str]) -> None:
         text = next((o for o in command.options if o.name not in named
                      and o.kind in (Kind.TEXT, Kind.ROLE)), None)
         if text is None:
-            raise Refusal(f"`/{command.name}` cannot read '{' '.join(rest)}'; "
-                          f"write `option:value` ({_takes(command)}).")
+            raise Refusal(say.cannot_place(command.name, " ".join(rest),
+                                           [o.name for o in command.options]))
         named[text.name] = " ".join(rest)
-
-
-def _takes(command: Command) -> str:
-    names = [o.name for o in command.options]
-    return f"it takes {', '.join(names)}" if names else "it takes no options"
 
 
 def upload(option: Option, raw: str) -> Upload:
@@ -112,8 +105,7 @@ def upload(option: Option, raw: str) -> Upload:
         option.check_size(size)
         return Upload(path.name, path.read_bytes())
     except OSError:
-        raise Refusal(f"`{option.name}` is the path of a file; cannot read "
-                      f"'{plain(raw.strip())}'.") from None
+        raise Refusal(say.not_a_file(option.name, plain(raw.strip()))) from None
 
 
 def convert(option: Option, raw: str, actor_of: Callable[[str], Actor]) -> Any:
@@ -121,12 +113,12 @@ def convert(option: Option, raw: str, actor_of: Callable[[str], Actor]) -> Any:
     if option.kind is Kind.USER:
         who = person(raw)
         if who is None:
-            raise Refusal(f"`{option.name}` names a person: `{option.name}:@name`.")
+            raise Refusal(say.names_a_person(option.name))
         return actor_of(who)
     if option.kind is Kind.USERS:
         words = raw.replace(",", " ").split()
         if not words or not all(w.startswith("@") or MENTION.fullmatch(w) for w in words):
-            raise Refusal(f"`{option.name}` names people: `{option.name}:@a @b @c`.")
+            raise Refusal(say.names_people(option.name))
         people = tuple(dict.fromkeys(actor_of(who) for w in words
                                      if (who := person(w)) is not None))
         option.check(people)
@@ -135,7 +127,7 @@ def convert(option: Option, raw: str, actor_of: Callable[[str], Actor]) -> Any:
         # Console channels are known by name; the console makes the name its id.
         name = raw.strip().lstrip("#")
         if not name or len(name) > 100 or any(c.isspace() for c in name):
-            raise Refusal(f"`{option.name}` names a channel: `{option.name}:#name`.")
+            raise Refusal(say.names_a_channel(option.name))
         return name
     if option.kind is Kind.ROLE:
         # Console roles are known by name: the name is their id.
@@ -159,7 +151,7 @@ def convert(option: Option, raw: str, actor_of: Callable[[str], Actor]) -> Any:
     if option.choices:
         values = [v for _, v in option.choices]
         if text.lower() not in values:
-            raise Refusal(f"`{option.name}` is one of {', '.join(values)}, not '{text}'.")
+            raise Refusal(say.one_of(option.name, values, text))
         return text.lower()
     option.check(text)
     return text
@@ -172,15 +164,14 @@ def parse(text: str, actor_of: Callable[[str], Actor]) -> tuple[Command, dict[st
     known = {o.name for o in command.options}
     unknown = set(named) - known
     if unknown:
-        raise Refusal(f"unknown option(s) {', '.join(sorted(unknown))}; {_takes(command)}")
+        raise Refusal(say.unknown_options(sorted(unknown), [o.name for o in command.options]))
     _place(command, free, named)
     values = {}
     for option in command.options:
         raw = named.get(option.name)
         if raw is None or raw == "":
             if option.required:
-                raise Refusal(f"`/{command.name}` needs `{option.name}:` "
-                              f"({option.description[0].lower()}{option.description[1:]}).")
+                raise Refusal(say.needs_option(command.name, option.name, option.description))
             continue
         values[option.name] = convert(option, raw, actor_of)
     return command, values

@@ -37,6 +37,8 @@ from bot.core.buttons import ButtonCall
 from bot.core.failures import Cause, PostFailure
 from bot.core.messages import Actor, Post, Response, Role, TurnStart, Upload
 from bot.core.refusal import answered
+from bot.core.requests import Asker
+from bot.texts import input as input_texts
 from bot.texts import match as texts
 from bot.texts import outages as outage_texts
 from engine.registry import game_keys
@@ -126,7 +128,7 @@ def _can_post_boards(interaction: discord.Interaction, new_thread: bool) -> None
 
 async def _open_thread(interaction: discord.Interaction, name: str) -> Thread:
     if not isinstance(interaction.channel, discord.TextChannel):
-        raise UserError("`thread:true` works in a text channel (not in a thread).")
+        raise UserError(input_texts.thread_in_text_channel())
     made = await interaction.channel.create_thread(
         name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440,
         reason="garnet Death Match")
@@ -231,8 +233,8 @@ class GarnetBot(commands.AutoShardedBot):
 
     def _call(self, interaction: discord.Interaction, command: Command,
               options: dict[str, Any]) -> Call:
-        return Call(str(interaction.guild_id), str(interaction.channel_id),
-                    actor_of(interaction.user), options,
+        return Call(Asker(str(interaction.guild_id), str(interaction.channel_id),
+                          actor_of(interaction.user)), options,
                     open_thread=lambda name: _open_thread(interaction, name),
                     sent_at=interaction.created_at.timestamp(),
                     request_id=str(interaction.id),
@@ -428,7 +430,7 @@ class GarnetBot(commands.AutoShardedBot):
         actor = actor_of(message.author)
         try:
             response = await answered(lambda: self.services.matches.typed(
-                guild, here, actor, message.content, message_id=str(message.id),
+                Asker(guild, here, actor), message.content, message_id=str(message.id),
                 sent_at=message.created_at.timestamp()))
         except Exception:
             log.exception("typed message %s failed", message.id)

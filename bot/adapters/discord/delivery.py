@@ -22,6 +22,7 @@ from bot.adapters.discord.buttons import view_for
 from bot.adapters.discord.pacing import pause
 from bot.core.messages import Actor, Post, Response, TurnStart
 from bot.core.refusal import Refusal, answered
+from bot.texts import input as say
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +95,7 @@ def actor_of(user: discord.Member | discord.User) -> Actor:
 def player_of(user: discord.Member | discord.User) -> Actor:
     """Someone named in an option (an opponent, a player of a DM)."""
     if user.bot:
-        raise UserError(f"{user.display_name} is a bot; bots do not play.")
+        raise UserError(say.is_a_bot(user.display_name))
     return Actor(id=str(user.id), name=user.display_name)
 
 

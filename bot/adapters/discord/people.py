@@ -21,6 +21,7 @@ from bot.adapters.discord.delivery import UserError, player_of
 from bot.commands.spec import MAX_PEOPLE, Audience, Command
 from bot.core.messages import Actor
 from bot.services.permissions import HostRoles
+from bot.texts import input as say
 from bot.texts import match as texts
 
 log = logging.getLogger(__name__)
@@ -69,11 +70,10 @@ def mentioned(option: str, text: str) -> list[str]:
     """The user ids a text of mentions names, in order, each once, within the bound."""
     ids = MENTIONED.findall(text)
     if not ids or BETWEEN.sub("", MENTIONED.sub("", text)):
-        raise UserError(f"`{option}` takes mentions: type @ and pick each person "
-                        f"(`{option}:@a @b @c`).")
+        raise UserError(say.takes_mentions(option))
     unique = list(dict.fromkeys(ids))
     if len(unique) > MAX_PEOPLE:
-        raise UserError(f"`{option}` has at most {MAX_PEOPLE} people at once.")
+        raise UserError(say.too_many_people(option, MAX_PEOPLE))
     return unique
 
 
@@ -84,7 +84,7 @@ async def people(interaction: discord.Interaction, option: str, text: str,
     unique = mentioned(option, text)
     guild = interaction.guild
     if guild is None:
-        raise UserError("garnet works in server channels only.")
+        raise UserError(say.servers_only())
     cached = {uid: guild.get_member(int(uid)) for uid in unique}
     if fetches is not None:
         fetches.take(str(guild.id), sum(1 for m in cached.values() if m is None))
@@ -95,6 +95,6 @@ async def people(interaction: discord.Interaction, option: str, text: str,
             try:
                 member = await guild.fetch_member(int(user_id))
             except discord.HTTPException:
-                raise UserError(f"<@{user_id}> is not a member of this server.") from None
+                raise UserError(say.not_a_member(user_id)) from None
         found.append(player_of(member))
     return tuple(found)

@@ -26,7 +26,7 @@ import random
 
 from bot.core.clock import Clock
 from bot.core.messages import Response
-from bot.services.matches.choosing import Choosing
+from bot.services.matches.choosing import Choosing, DMSetup
 from bot.services.matches.controls import Controls
 from bot.services.matches.corrections import Corrections
 from bot.services.matches.courtesy import Courtesy
@@ -40,11 +40,12 @@ from bot.services.matches.kit import (
     MatchEnd,
     MatchKit,
     Reach,
+    Sweep,
     ThreadMaker,
 )
 from bot.services.matches.lifecycle import Lifecycle
 from bot.services.matches.live import LiveMatch
-from bot.services.matches.lobby import Lobby
+from bot.services.matches.lobby import HostedMatch, Lobby
 from bot.services.matches.lookup import Lookup
 from bot.services.matches.outages import Outages
 from bot.services.matches.picks import Menus
@@ -57,8 +58,8 @@ from bot.services.render import Renderer
 from bot.services.workers import Workers
 from bot.store.db import Database
 
-__all__ = ["CHALLENGE_TTL", "Deliver", "EndWatcher", "MatchConfig", "MatchEnd", "Matches",
-           "Reach", "ThreadMaker"]
+__all__ = ["CHALLENGE_TTL", "DMSetup", "Deliver", "EndWatcher", "HostedMatch", "MatchConfig",
+           "MatchEnd", "Matches", "Reach", "ThreadMaker"]
 
 
 class Matches:
@@ -69,27 +70,28 @@ class Matches:
                  roles: HostRoles | None = None, renderer: Renderer | None = None,
                  workers: Workers | None = None) -> None:
         config = config or MatchConfig()
+        # Built in dependency order; what runs later on a collaborator built after
+        # (the flag, an idle lapse, the computer's turn) is passed in as a call to it.
         self.kit = MatchKit(db, clock, config, rng or random.Random(),
                             renderer or Renderer(config.render_processes),
-                            roles or HostRoles(db, config.default_host_role), deliver)
+                            roles or HostRoles(db, config.default_host_role), deliver=deliver,
+                            on_turn=lambda live: self.practice.wake(live))
         self.lookup = Lookup(self.kit)
-        self.timing = Timing(self.kit)
+        self.timing = Timing(self.kit, on_flag=lambda live: self.ending.timeout(live),
+                             on_idle=lambda live: self.courtesy.lapse(live))
         self.ending = Ending(self.kit, self.timing)
-        self.timing.on_flag = self.ending.timeout
         self.lobby = Lobby(self.kit, self.lookup, self.timing)
         self.choosing = Choosing(self.kit, self.lookup, self.lobby)
         self.play = Play(self.kit, self.lookup, self.timing, self.ending)
         self.controls = Controls(self.kit, self.lookup, self.timing, self.ending)
         self.corrections = Corrections(self.kit, self.lookup, self.timing, self.ending)
         self.courtesy = Courtesy(self.kit, self.lookup, self.lobby, self.ending)
-        self.timing.on_idle = self.courtesy.lapse
         self.viewing = Viewing(self.kit, self.lookup)
         self.menus = Menus(self.kit, self.lookup, self.play)
         self.outages = Outages(self.kit, self.timing, self.controls)
         self.lifecycle = Lifecycle(self.kit, self.timing, self.lobby, self.choosing)
         self.practice = Practice(self.kit, self.lobby, self.play,
                                  workers or Workers(config.ai_processes))
-        self.kit.on_turn = self.practice.wake
         # The requests, as the commands call them.
         self.start_dm = self.choosing.start_dm
         self.create_dm = self.choosing.create_dm
@@ -142,6 +144,11 @@ class Matches:
     def watch_ends(self, watcher: EndWatcher) -> None:
         """``watcher`` hears of every match that ends, after its result is committed."""
         self.kit.watchers.append(watcher)
+
+    def watch_timers(self, sweep: Sweep) -> None:
+        """``sweep`` runs in each round of the watchdog (``lifecycle``): it re-arms the
+        timers it finds missing and says how many."""
+        self.kit.sweeps.append(sweep)
 
     def around(self, started: Hook, stopping: Hook) -> None:
         """``started`` runs once the matches are restored; ``stopping`` before they stop."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import update
@@ -22,15 +23,18 @@ from bot.core.clock import Handle
 from bot.core.enums import EndReason, MatchKind, MatchStatus
 from bot.core.messages import Actor, Button, Post, Response
 from bot.core.refusal import Refusal
+from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
 from bot.services.events import plan_dm
 from bot.services.matches.kit import MatchKit
 from bot.services.matches.lobby import Lobby
 from bot.services.matches.lookup import Lookup
+from bot.services.matches.refusals import Busy
 from bot.services.users import remember
 from bot.store.models import Match, MatchPlayer
 from bot.store.numbers import next_number
 from bot.texts import match as texts
+from bot.texts import refused
 from engine.registry import get_game
 
 log = logging.getLogger(__name__)
@@ -42,12 +46,27 @@ REMIND_BEFORE = 600.0  # the chooser is reminded this long before the deadline (
 RETRY = 60.0  # a deadline passed while a player plays here: try again this much later
 
 
-class Busy(Refusal):
-    """The DM cannot start yet: one of its players is playing a match in its channel."""
+@dataclass(frozen=True)
+class DMSetup:
+    """What a Death Match is set up with, built whole by the command (or a nomination).
 
-    def __init__(self, user: str, number: int) -> None:
-        super().__init__(texts.playing_here(user, number))
-        self.user, self.number = user, number
+    ``chooser`` is a player's id (the one with higher priority chooses the First
+    Player), "host" (the host chooses) or "lots" (the bot draws). ``event`` (a number or
+    a name) is the event the DM counts for (see ``bot.services.events.plan_dm``).
+    ``within`` seconds to choose (default: the server's), then ``missed`` applies:
+    "lots" (default) or "void". ``note`` ends the intro."""
+
+    game: str
+    players: Sequence[Actor]
+    chooser: str | None = None
+    options: dict[str, Any] | None = None
+    tc: TimeControl | None = None
+    hints: bool = False
+    reward: int | None = None
+    event: str | None = None
+    within: float | None = None
+    missed: str | None = None
+    note: str = ""
 
 
 class Choosing:
@@ -59,71 +78,53 @@ class Choosing:
 
     # ==== setting a DM up =================================================================
 
-    async def start_dm(self, guild_id: str, channel_id: str, actor: Actor, game_name: str,
-                       players: Sequence[Actor], chooser: str | None = None,
-                       options: dict[str, Any] | None = None, tc: TimeControl | None = None,
-                       hints: bool = False, reward: int | None = None,
-                       event: str | None = None, within: float | None = None,
-                       missed: str | None = None) -> Response:
-        """A host starts a Death Match between two players.
+    async def start_dm(self, asker: Asker, setup: DMSetup) -> Response:
+        """A host starts a Death Match between two players (see ``DMSetup``)."""
+        await self.kit.roles.require_host(asker.guild_id, asker.actor)
+        return await self.create_dm(asker, setup)
 
-        ``chooser`` is a player's id (the one with higher priority chooses the First
-        Player), "host" (the host chooses) or "lots" (the bot draws). ``event`` (a
-        number or a name) is the event the DM counts for (see
-        ``bot.services.events.plan_dm``). ``within`` seconds to choose (default: the
-        server's), then ``missed`` applies: "lots" (default) or "void".
-        """
-        await self.kit.roles.require_host(guild_id, actor)
-        return await self.create_dm(guild_id, channel_id, actor, game_name, players, chooser,
-                                    options, tc, hints, reward, event, within=within,
-                                    missed=missed)
-
-    async def create_dm(self, guild_id: str, channel_id: str, actor: Actor, game_name: str,
-                        players: Sequence[Actor], chooser: str | None = None,
-                        options: dict[str, Any] | None = None, tc: TimeControl | None = None,
-                        hints: bool = False, reward: int | None = None,
-                        event: str | None = None, note: str = "", within: float | None = None,
-                        missed: str | None = None) -> Response:
+    async def create_dm(self, asker: Asker, setup: DMSetup) -> Response:
         """``start_dm`` for a caller that has checked the host already (a nomination a
-        host opened, whose nominator picked the opponent); ``note`` ends the intro."""
-        game = get_game(game_name)
+        host opened, whose nominator picked the opponent)."""
+        game = get_game(setup.game)
+        players, chooser, reward = setup.players, setup.chooser, setup.reward
         if len(players) != 2:
-            raise Refusal("A Death Match is between exactly two players.")
+            raise Refusal(refused.dm_of_two())
         ids = [p.id for p in players]
         if ids[0] == ids[1]:
-            raise Refusal("The two players of a Death Match must be different people.")
-        if hints:
+            raise Refusal(refused.dm_players_different())
+        if setup.hints:
             raise Refusal(texts.no_hints_in_dm())
-        if within is not None and not 60 <= within <= MAX_WITHIN:
+        if setup.within is not None and not 60 <= setup.within <= MAX_WITHIN:
             raise Refusal(texts.bad_choose_within(MAX_WITHIN / 60))
-        within = self.kit.config.choose_within if within is None else within
-        missed = (missed or "lots").strip().lower()
+        within = self.kit.config.choose_within if setup.within is None else setup.within
+        missed = (setup.missed or "lots").strip().lower()
         if missed not in MISSED:
             raise Refusal(texts.bad_missed(MISSED))
-        options = game.check_options(options)
+        options = game.check_options(setup.options)
         game.new_state(2, options)
-        tc = tc or TimeControl()
-        plan = await plan_dm(self.kit.db, guild_id, event, ids, chooser, reward,
+        tc = setup.tc or TimeControl()
+        plan = await plan_dm(self.kit.db, asker.guild_id, setup.event, ids, chooser, reward,
                              self.kit.config.dm_reward)
         chooser = plan.chooser
         if chooser not in ("host", "lots") and chooser not in ids:
-            raise Refusal("The chooser is one of the two players, `host` or `lots`.")
+            raise Refusal(refused.chooser_is())
         if reward is not None and not 0 <= reward <= MAX_REWARD:
-            raise Refusal("The reward is a number of garnets from 0 up.")
+            raise Refusal(refused.reward_from_zero())
         now = self.kit.now()
         kept: dict[str, Any] = {"reward": plan.reward}
         if chooser != "lots":
             kept |= {"choose_by": now + within, "choose_within": within, "missed": missed}
         async with self.kit.creating:
-            await self.lobby.busy(guild_id, channel_id, ids)
+            await self.lobby.busy(asker.guild_id, asker.channel_id, ids)
             async with self.kit.db.session() as s, s.begin():
-                await remember(s, guild_id, [actor, *players])
+                await remember(s, asker.guild_id, [asker.actor, *players])
                 match = Match(
-                    guild_id=guild_id, number=await next_number(s, guild_id, "match"),
-                    channel_id=channel_id, game=game.key, kind=MatchKind.DM,
+                    guild_id=asker.guild_id, number=await next_number(s, asker.guild_id, "match"),
+                    channel_id=asker.channel_id, game=game.key, kind=MatchKind.DM,
                     status=MatchStatus.CHOOSING, seats=2,
                     options=options, time_control=tc.to_json() | kept,
-                    hints=False, rated=True, host_id=actor.id, chooser=chooser,
+                    hints=False, rated=True, host_id=asker.actor.id, chooser=chooser,
                     created_at=now, event_id=plan.event_id)
                 s.add(match)
                 await s.flush()
@@ -133,7 +134,7 @@ class Choosing:
                 match_id, number = match.id, match.number
         label = texts.match_label(number, MatchKind.DM)
         intro = texts.dm_intro(label, game.title, ids, texts.options_line(game, options, tc),
-                               plan.note + note)
+                               plan.note + setup.note)
         done = Post(texts.set_up(label), ephemeral=True)
         if chooser == "lots":
             first = self.kit.rng.choice(ids)
@@ -142,23 +143,21 @@ class Choosing:
                                              texts.first_by_lots(first))
             except Busy as busy:  # a player is playing here: lots when the match ends
                 self._arm(match_id, now + RETRY, None)
-                return Response(reply=done, posts=[Post(f"{intro}\n{busy.text}", channel_id)])
-            return Response(reply=done, posts=[Post(intro, channel_id), *started.posts])
+                return Response(reply=done, posts=[Post(f"{intro}\n{busy.text}", asker.channel_id)])
+            return Response(reply=done, posts=[Post(intro, asker.channel_id), *started.posts])
         self._arm(match_id, now + within, now + within - min(within / 2, REMIND_BEFORE))
         choices = tuple(Button(texts.goes_first_button(p.name), buttons.first(number, p.id),
                                "primary") for p in players)
         return Response(reply=done, posts=[Post(
-            texts.choose_first(intro, chooser, within, missed, now + within), channel_id,
+            texts.choose_first(intro, chooser, within, missed, now + within), asker.channel_id,
             buttons=choices)])
 
     # ==== the choice ======================================================================
 
-    async def choose_first(self, match_id: int | None, guild_id: str, channel_id: str,
-                           actor: Actor, first_user: str) -> Response:
+    async def choose_first(self, asker: Asker, match_id: int | None, first_user: str) -> Response:
         """The chooser (or a host) names the First Player of a Death Match."""
-        match_id = await self.lookup.stored(match_id, guild_id, channel_id, actor,
-                                            (MatchStatus.CHOOSING,))
-        return await self._choose(match_id, actor, first_user)
+        match_id = await self.lookup.stored(asker, match_id, (MatchStatus.CHOOSING,))
+        return await self._choose(match_id, asker.actor, first_user)
 
     async def _choose(self, match_id: int, actor: Actor | None, first_user: str,
                       note: str | None = None) -> Response:
@@ -168,22 +167,24 @@ class Choosing:
             async with self.kit.db.session() as s:
                 match = await s.get(Match, match_id)
             if match is None or match.status != MatchStatus.CHOOSING:
-                raise Refusal("The First Player of that match is already chosen.")
+                raise Refusal(refused.first_already_chosen())
             ids = [p.user_id for p in sorted(match.players, key=lambda p: p.order)]
             # Hosts may always choose: they stand in for a chooser who is away.
             if (actor is not None and actor.id != match.chooser
                     and not await self.kit.roles.is_host(match.guild_id, actor)):
                 raise Refusal(texts.not_the_chooser(match.chooser or ""))
             if first_user not in ids:
-                raise Refusal("The First Player must be one of the two players.")
+                raise Refusal(refused.first_is_a_player())
             playing = self.lobby.playing_here(match.guild_id, match.channel_id, ids)
             if playing is not None:
-                raise Busy(*playing)
+                raise Busy(*playing, waiting=True)
             order = [first_user] + [u for u in ids if u != first_user]
             if note is None:
                 note = texts.first_chosen(actor.id, first_user) if actor is not None else ""
+            started = await self.lobby.start(match_id, order, note)
+            # Only once started: a deadline whose start failed is tried again.
             self._disarm(match_id)
-            return await self.lobby.start(match_id, order, note)
+            return started
 
     # ==== the deadline ====================================================================
 
@@ -225,24 +226,33 @@ class Choosing:
             handle.cancel()
         self._timers.clear()
 
+    def armed(self, match_id: int) -> bool:
+        """Has the DM its deadline's timer (for the watchdog)?"""
+        handle = self._timers.get(match_id)
+        return handle is not None and handle.armed
+
     async def _remind(self, match_id: int, choose_by: float) -> None:
-        self._arm(match_id, choose_by, None)
+        # Read first: a read that fails is tried again (the clock's backoff) with the
+        # reminder still due; once read, the deadline's timer replaces this one.
         async with self.kit.db.session() as s:
             match = await s.get(Match, match_id)
         if match is None or match.status != MatchStatus.CHOOSING:
             self._disarm(match_id)
             return
+        self._arm(match_id, choose_by, None)
         await self.kit.deliver(Post(texts.choose_reminder(
             _chooser_of(match), texts.match_label(match.number, match.kind),
             choose_by - self.kit.now(), str(match.time_control.get("missed", "lots"))),
             match.channel_id))
 
     async def _expire(self, match_id: int) -> None:
-        """The deadline passed: the DM's rule applies (lots, or void), announced."""
-        self._timers.pop(match_id, None)
+        """The deadline passed: the DM's rule applies (lots, or void), announced. Safe
+        to run again after a failure (the clock does): it rereads the DM, and its timer
+        stays armed until it is done."""
         async with self.kit.db.session() as s:
             match = await s.get(Match, match_id)
         if match is None or match.status != MatchStatus.CHOOSING:
+            self._timers.pop(match_id, None)
             return
         label = texts.match_label(match.number, match.kind)
         within = float(match.time_control.get("choose_within",
@@ -254,6 +264,7 @@ class Choosing:
                     Match.id == match_id, Match.status == MatchStatus.CHOOSING).values(
                     status=MatchStatus.VOIDED, finished_at=self.kit.now(),
                     end_reason=EndReason.VOID, result_text=texts.unchosen_record(within)))
+            self._timers.pop(match_id, None)
             if done.rowcount:  # type: ignore[attr-defined]
                 await self.kit.deliver(Post(texts.unchosen_voided(who, label, within),
                                             match.channel_id))
@@ -268,6 +279,7 @@ class Choosing:
             self._arm(match_id, self.kit.now() + RETRY, None)
             return
         except Refusal:  # chosen meanwhile
+            self._timers.pop(match_id, None)
             return
         for post in started.posts:
             await self.kit.deliver(post)

@@ -11,6 +11,7 @@ from sqlalchemy import update
 from bot.core.enums import EndReason, MatchStatus
 from bot.core.messages import Actor, Post, Response
 from bot.core.refusal import Refusal
+from bot.core.requests import Asker
 from bot.services.matches.ending import Ending, Seated, Unstarted
 from bot.services.matches.kit import MatchKit
 from bot.services.matches.live import LiveMatch
@@ -20,6 +21,7 @@ from bot.services.matches.timing import Timing
 from bot.store.models import HostAction, Match
 from bot.texts import match as texts
 from bot.texts import outages as outage_texts
+from bot.texts import refused
 
 MAX_EXTEND = 86_400.0
 GARNET = "garnet"  # who the log names for what garnet did on its own (a pause)
@@ -33,24 +35,22 @@ class Controls:
         self.ending = ending
 
     @asynccontextmanager
-    async def _held(self, match_id: int | None, guild_id: str, channel_id: str,
-                    actor: Actor) -> AsyncIterator[LiveMatch]:
+    async def _held(self, asker: Asker, match_id: int | None) -> AsyncIterator[LiveMatch]:
         """A host's hold on a running match: checked, found, locked, not yet over."""
-        await self.kit.roles.require_host(guild_id, actor)
-        live = self.lookup.live(match_id, guild_id, channel_id, actor, player=False)
+        await self.kit.roles.require_host(asker.guild_id, asker.actor)
+        live = self.lookup.live(asker, match_id, player=False)
         async with live.lock:
             if live.finished:
                 raise MatchOver()
             yield live
 
-    async def pause(self, match_id: int | None, guild_id: str, channel_id: str,
-                    actor: Actor, reason: str = "") -> Response:
-        async with self._held(match_id, guild_id, channel_id, actor) as live:
+    async def pause(self, asker: Asker, match_id: int | None, reason: str = "") -> Response:
+        async with self._held(asker, match_id) as live:
             if live.paused and live.suspended_at is None:
-                raise Refusal("That match is already paused.")
-            await self.stop_clock(live, actor, reason)
+                raise Refusal(refused.already_paused())
+            await self.stop_clock(live, asker.actor, reason)
         return Response(reply=Post(
-            texts.paused(texts.match_label(live.number, live.kind), actor.id, reason),
+            texts.paused(texts.match_label(live.number, live.kind), asker.actor.id, reason),
             live.channel_id))
 
     async def stop_clock(self, live: LiveMatch, actor: Actor | None, reason: str) -> None:
@@ -68,14 +68,14 @@ class Controls:
         live.turn_elapsed = elapsed
         live.resumed_at = None
         live.suspended_at = None
+        live.stalled_at = None  # a host's pause now, committed
         live.waiting = None  # a turn waiting for its board starts at the resume
         self.timing.arm(live)
 
-    async def resume(self, match_id: int | None, guild_id: str, channel_id: str,
-                     actor: Actor) -> Response:
-        async with self._held(match_id, guild_id, channel_id, actor) as live:
+    async def resume(self, asker: Asker, match_id: int | None) -> Response:
+        async with self._held(asker, match_id) as live:
             if not live.paused or live.suspended_at is not None:
-                raise Refusal("That match is not paused.")
+                raise Refusal(refused.not_paused())
             halted = live.halted
             if halted is not None and self.kit.reach is not None:
                 # Paused because garnet could not post there: only once it can again.
@@ -96,21 +96,20 @@ class Controls:
             async with self.kit.db.session() as s, s.begin():
                 await s.execute(update(Match).where(Match.id == live.id).values(
                     status=MatchStatus.RUNNING, turn_resumed_at=live.resumed_at))
-                await self.ending.log(s, live, actor, "resume", "")
+                await self.ending.log(s, live, asker.actor, "resume", "")
             self.kit.on_turn(live)
             line = self.kit.turn_line(live)
         return Response(reply=Post(
             texts.resumes(texts.match_label(live.number, live.kind), line), live.channel_id,
             image=image, turn=turn))
 
-    async def extend(self, match_id: int | None, guild_id: str, channel_id: str,
-                     actor: Actor, seconds: float) -> Response:
+    async def extend(self, asker: Asker, match_id: int | None, seconds: float) -> Response:
         """Add seconds to the turn time of the player to move, for this turn."""
         if not 1 <= seconds <= MAX_EXTEND:
-            raise Refusal("Extend by 1 s to 24 h.")
-        async with self._held(match_id, guild_id, channel_id, actor) as live:
+            raise Refusal(refused.extend_bounds())
+        async with self._held(asker, match_id) as live:
             if not live.tc.enabled:
-                raise Refusal("That match has no clock.")
+                raise Refusal(refused.no_clock())
             extra = live.extra + seconds
             if extra > MAX_EXTEND:
                 # Many extensions in a row add up: a turn gets 24 h more at most.
@@ -118,7 +117,7 @@ class Controls:
             async with self.kit.db.session() as s, s.begin():
                 await s.execute(update(Match).where(Match.id == live.id).values(
                     turn_extra=extra))
-                await self.ending.log(s, live, actor, "extend", f"{seconds:g} s")
+                await self.ending.log(s, live, asker.actor, "extend", f"{seconds:g} s")
             live.extra = extra
             if not live.paused and live.waiting is None:
                 now = self.kit.now()
@@ -126,15 +125,15 @@ class Controls:
             live.plan_reminders()
             self.timing.arm(live)
             line = self.kit.turn_line(live)
-        return Response(reply=Post(texts.extended(actor.id, seconds, line), live.channel_id))
+        return Response(reply=Post(texts.extended(asker.actor.id, seconds, line), live.channel_id))
 
     @asynccontextmanager
-    async def _decided(self, match_id: int | None, guild_id: str, channel_id: str,
-                       actor: Actor) -> AsyncIterator[LiveMatch | Match]:
+    async def _decided(self, asker: Asker,
+                       match_id: int | None) -> AsyncIterator[LiveMatch | Match]:
         """A host's hold on a match to void or decide: one being played, or a DM still
         waiting for its First Player; checked, locked, not yet over."""
-        await self.kit.roles.require_host(guild_id, actor)
-        target = await self.lookup.decided(match_id, guild_id, channel_id)
+        await self.kit.roles.require_host(asker.guild_id, asker.actor)
+        target = await self.lookup.decided(match_id, asker.guild_id, asker.channel_id)
         if isinstance(target, LiveMatch):
             async with target.lock:
                 if target.finished:
@@ -148,19 +147,18 @@ class Controls:
                 raise MatchOver()
             yield match
 
-    async def void(self, match_id: int | None, guild_id: str, channel_id: str,
-                   actor: Actor, reason: str) -> Response:
+    async def void(self, asker: Asker, match_id: int | None, reason: str) -> Response:
         """Cancel a match without a result (no reward, no rating); a DM waiting for its
         First Player too."""
         if not reason.strip():
             raise NeedsReason()
-        async with self._decided(match_id, guild_id, channel_id, actor) as target:
+        async with self._decided(asker, match_id) as target:
             async with self.kit.db.session() as s, s.begin():
                 await s.execute(update(Match).where(Match.id == target.id).values(
                     status=MatchStatus.VOIDED, finished_at=self.kit.now(),
                     end_reason=EndReason.VOID, turn_resumed_at=None,
                     result_text=texts.void_record(reason)))
-                await self.ending.log(s, target, actor, "void", reason)
+                await self.ending.log(s, target, asker.actor, "void", reason)
             if isinstance(target, LiveMatch):
                 self.ending.forget(target)
                 seated: Seated = target
@@ -190,22 +188,22 @@ class Controls:
                 texts.voided(texts.match_label(live.number, live.kind), reason),
                 live.channel_id)]), voided=True)
 
-    async def adjudicate(self, match_id: int | None, guild_id: str, channel_id: str,
-                         actor: Actor, winner: str | None, reason: str) -> Response:
+    async def adjudicate(self, asker: Asker, match_id: int | None, winner: str | None,
+                         reason: str) -> Response:
         """The host decides the result: a player wins, or (``winner`` None) a draw; a DM
         waiting for its First Player too (a player who never came)."""
         if not reason.strip():
             raise NeedsReason()
-        action = (actor, "adjudicate", texts.adjudication_log(winner, reason))
-        async with self._decided(match_id, guild_id, channel_id, actor) as target:
+        action = (asker.actor, "adjudicate", texts.adjudication_log(winner, reason))
+        async with self._decided(asker, match_id) as target:
             if not isinstance(target, LiveMatch):
                 if winner and winner not in {p.user_id for p in target.players}:
-                    raise Refusal("The winner must be a player of that match.")
+                    raise Refusal(refused.winner_is_a_player())
                 return await self.ending.decide_unstarted(
                     target, winner, texts.adjudicated(reason), action)
             seat = target.seat_of(winner) if winner else None
             if winner and seat is None:
-                raise Refusal("The winner must be a player of that match.")
+                raise Refusal(refused.winner_is_a_player())
             return await self.ending.finish_by(
                 target, seat, EndReason.ADJUDICATED, texts.adjudicated(reason),
                 draw=seat is None, action=action)

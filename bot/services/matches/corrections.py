@@ -20,8 +20,9 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core.enums import DONE, EndReason, MatchKind, MatchStatus, MoveKind
-from bot.core.messages import Actor, Post, Response
+from bot.core.messages import Post, Response
 from bot.core.refusal import Refusal
+from bot.core.requests import Asker
 from bot.services import ledger, ratings
 from bot.services.matches import menus
 from bot.services.matches.ending import Ending, reward_of
@@ -44,6 +45,7 @@ from bot.store.models import (
 )
 from bot.store.queries import user_names
 from bot.texts import match as texts
+from bot.texts import refused
 from bot.texts import season as season_say
 from bot.texts import tools as say
 from engine.animation import Ply, final_position
@@ -58,14 +60,13 @@ class Corrections:
 
     # ==== taking back the last move =======================================================
 
-    async def take_back(self, match_id: int | None, guild_id: str, channel_id: str,
-                        actor: Actor, reason: str) -> Response:
+    async def take_back(self, asker: Asker, match_id: int | None, reason: str) -> Response:
         """Undo the last move of a match being played; its mover is on turn again with
         the clock as it stood when the move came in."""
         if not reason.strip():
             raise NeedsReason()
-        await self.kit.roles.require_host(guild_id, actor)
-        live = self.lookup.live(match_id, guild_id, channel_id, actor, player=False)
+        await self.kit.roles.require_host(asker.guild_id, asker.actor)
+        live = self.lookup.live(asker, match_id, player=False)
         async with live.lock:
             if live.finished:
                 raise MatchOver()
@@ -94,7 +95,7 @@ class Corrections:
                     turn_resumed_at=None if live.paused else now + BOARD_WAIT))
                 detail = say.took_back_log(last.ply, last.notation, live.names[last.seat],
                                            reason)
-                await self.ending.log(s, live, actor, "takeback", detail)
+                await self.ending.log(s, live, asker.actor, "takeback", detail)
             state = final_position(live.game, [Ply(m.kind, m.seat, m.notation)
                                                for m in moves[:-1]], len(live.users),
                                    live.options)
@@ -114,7 +115,7 @@ class Corrections:
             self.kit.on_turn(live)  # the computer's seat thinks again
             image = await self.kit.render(live.game, live.state, live.names, live.hints,
                                           server=live.guild_id)
-            text = say.took_back(actor.id, texts.match_label(live.number, live.kind),
+            text = say.took_back(asker.actor.id, texts.match_label(live.number, live.kind),
                                  last.ply, last.notation, live.users[last.seat], reason,
                                  self.kit.turn_line(live))
         return Response(reply=Post(text, live.channel_id, image=image,
@@ -122,16 +123,16 @@ class Corrections:
 
     # ==== correcting a result =============================================================
 
-    async def correct(self, number: int, guild_id: str, actor: Actor, winner: str | None,
+    async def correct(self, asker: Asker, number: int, winner: str | None,
                       reason: str) -> Response:
         """Give a finished match another result: ``winner`` a player's id, or None for a
         draw. Garnets, standings and ratings follow, each exactly once."""
         if not reason.strip():
             raise NeedsReason()
-        await self.kit.roles.require_host(guild_id, actor)
+        await self.kit.roles.require_host(asker.guild_id, asker.actor)
         now = self.kit.now()
         async with self.kit.db.session() as s, s.begin():
-            match = await s.scalar(select(Match).where(Match.guild_id == guild_id,
+            match = await s.scalar(select(Match).where(Match.guild_id == asker.guild_id,
                                                        Match.number == number))
             if match is None:
                 raise NoSuchMatch(number)
@@ -151,7 +152,7 @@ class Corrections:
             users = [p.user_id for p in sorted(match.players, key=lambda p: p.seat or 0)]
             seat = users.index(winner) if winner in users else None
             if winner is not None and seat is None:
-                raise Refusal("The winner must be a player of that match.")
+                raise Refusal(refused.winner_is_a_player())
             if (seat, seat is None) == (match.winner_seat, match.draw or
                                          match.winner_seat is None):
                 raise Refusal(say.same_result(label))
@@ -162,24 +163,25 @@ class Corrections:
             n = 1 + int(await s.scalar(select(func.count()).select_from(HostAction).where(
                 HostAction.match_id == match.id, HostAction.action == "correct")) or 0)
             key = f"match:{match.id}:correction:{n}"
-            await remember(s, guild_id, [actor])
-            names = await user_names(s, guild_id, users)
+            await remember(s, asker.guild_id, [asker.actor])
+            names = await user_names(s, asker.guild_id, users)
             was = _result_words(match.winner_seat, match.draw, users, names)
-            reversed_ = await _reverse(s, match, key, actor.id, label, now)
-            moved = await _move_elimination(s, match, event, users, seat, actor.id, label, now)
+            reversed_ = await _reverse(s, match, key, asker.actor.id, label, now)
+            moved = await _move_elimination(s, match, event, users, seat, asker.actor.id, label,
+                                            now)
             paid = await pay(s, match, users, seat, reward_of(match, self.kit.config.dm_reward),
-                             now, key, author=actor.id)
+                             now, key, author=asker.actor.id)
             for index, user in enumerate(users):
                 await s.execute(update(MatchResult).where(
                     MatchResult.match_id == match.id, MatchResult.user_id == user).values(
                     outcome=DRAWN if seat is None else WON if index == seat else LOST))
             changes = await ratings.rerate_match(s, match, users, seat, now)
             now_text = _result_words(seat, seat is None, users, names)
-            head = say.corrected(actor.id, label, winner, reason, was)
+            head = say.corrected(asker.actor.id, label, winner, reason, was)
             text = head + reversed_ + paid + moved + await rating_text(s, match, changes)
             match.winner_seat, match.draw = seat, seat is None
             match.result_text = texts.result(label, winner, texts.adjudicated(reason))
-            s.add(HostAction(match_id=match.id, actor_id=actor.id, action="correct",
+            s.add(HostAction(match_id=match.id, actor_id=asker.actor.id, action="correct",
                              detail=say.corrected_log(was, now_text, reason), at=now))
             channel = match.channel_id
         return Response(reply=Post(text, channel))

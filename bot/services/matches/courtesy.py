@@ -13,6 +13,7 @@ from bot.core import buttons
 from bot.core.enums import DONE, EndReason, MatchKind
 from bot.core.messages import Actor, Button, Post, Response
 from bot.core.refusal import Refusal
+from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
 from bot.services.matches.ending import Ending
 from bot.services.matches.kit import MatchKit
@@ -42,17 +43,16 @@ class Courtesy:
         if live.kind != MatchKind.CASUAL and what == "draw":
             raise Refusal(say.no_draw_with_the_computer())
 
-    async def draw(self, match_id: int | None, guild_id: str, channel_id: str,
-                   actor: Actor) -> Response:
+    async def draw(self, asker: Asker, match_id: int | None) -> Response:
         """Offer a draw, or accept the one the opponent offered."""
-        live = self.lookup.live(match_id, guild_id, channel_id, actor, player=True)
+        live = self.lookup.live(asker, match_id, player=True)
         self._casual(live, "draw")
         async with live.lock:
             if live.finished:
                 raise MatchOver()
             if len(live.users) != 2:
                 raise Refusal(say.draw_for_two())
-            seat = live.seat_of(actor.id)
+            seat = live.seat_of(asker.actor.id)
             assert seat is not None
             label = match_label(live.number, live.kind)
             if live.draw_offer == seat:
@@ -66,16 +66,15 @@ class Courtesy:
                                           "draw_offer": [seat, live.ply]}
                 live.draw_offer = seat
                 accept = Button(say.accept_draw_button(), buttons.draw(live.number), "success")
-                return Response(reply=Post(say.draw_offered(actor.id, live.users[1 - seat],
+                return Response(reply=Post(say.draw_offered(asker.actor.id, live.users[1 - seat],
                                                             label),
                                            live.channel_id, buttons=(accept,)))
             return await self.ending.finish_by(live, None, EndReason.AGREED, say.agreed_draw(),
                                                draw=True)
 
-    async def abort(self, match_id: int | None, guild_id: str, channel_id: str,
-                    actor: Actor) -> Response:
+    async def abort(self, asker: Asker, match_id: int | None) -> Response:
         """End a casual match in its first two moves, without a result."""
-        live = self.lookup.live(match_id, guild_id, channel_id, actor, player=True)
+        live = self.lookup.live(asker, match_id, player=True)
         self._casual(live, "abort")
         async with live.lock:
             if live.finished:
@@ -84,9 +83,9 @@ class Courtesy:
             if live.ply >= ABORT_BEFORE:
                 raise Refusal(say.too_late_to_abort(label))
             await self.ending.void_live(live, EndReason.ABORTED,
-                                        say.aborted_record(actor.id, live.ply))
+                                        say.aborted_record(asker.actor.id, live.ply))
             return await self.ending.told(live, None, Response(
-                reply=Post(say.aborted(actor.id, label), live.channel_id)), voided=True)
+                reply=Post(say.aborted(asker.actor.id, label), live.channel_id)), voided=True)
 
     async def lapse(self, live: LiveMatch) -> Response:
         """A casual match without a clock left without a move for the idle time (the
@@ -97,18 +96,17 @@ class Courtesy:
             say.lapsed(match_label(live.number, live.kind), idle), live.channel_id)]),
             voided=True)
 
-    async def rematch(self, match_id: int, guild_id: str, channel_id: str,
-                      actor: Actor) -> Response:
+    async def rematch(self, asker: Asker, match_id: int) -> Response:
         """Challenge the opponent of a finished casual match to the same game, with the
         same options and the colours swapped."""
         async with self.kit.db.session() as s:
-            match = await s.scalar(select(Match).where(Match.guild_id == guild_id,
+            match = await s.scalar(select(Match).where(Match.guild_id == asker.guild_id,
                                                        Match.number == match_id))
         if match is None:
             raise NoSuchMatch(match_id)
         label = match_label(match.number, match.kind)
         seats = sorted(match.players, key=lambda p: (p.seat is None, p.seat, p.order))
-        mine = next((p for p in seats if p.user_id == actor.id), None)
+        mine = next((p for p in seats if p.user_id == asker.actor.id), None)
         if mine is None:
             raise Refusal(say.not_your_match(label))
         if match.kind != MatchKind.CASUAL or match.host_id is not None or len(seats) != 2:
@@ -118,9 +116,10 @@ class Courtesy:
         other = next(p for p in seats if p is not mine)
         # The second player of this game moves first in the next.
         first = "me" if mine.seat == 1 else "them"
-        names = await self.kit.names(guild_id, [other.user_id])
+        names = await self.kit.names(asker.guild_id, [other.user_id])
         return await self.lobby.challenge(
-            guild_id, match.channel_id, actor, match.game, [Actor(other.user_id, names[0])],
+            Asker(asker.guild_id, match.channel_id, asker.actor), match.game,
+            [Actor(other.user_id, names[0])],
             first=first, options=dict(match.options),
             tc=TimeControl.from_json(match.time_control), hints=match.hints,
             rated=match.rated)

@@ -19,6 +19,7 @@ from bot.services.matches.live import LiveMatch
 from bot.services.matches.registry import LiveMatches
 from bot.services.permissions import HostRoles
 from bot.services.render import Renderer
+from bot.services.vitals import Health
 from bot.store.db import Database
 from bot.store.movelog import MoveWriter
 from bot.store.queries import user_names
@@ -31,6 +32,7 @@ Deliver = Callable[[Post], Awaitable[None]]
 # to archive it unused.
 ThreadMaker = Callable[[str, str], Awaitable[tuple[str, Callable[[], Awaitable[None]]]]]
 Hook = Callable[[], Awaitable[None]]
+Sweep = Callable[[], Awaitable[int]]
 # The adapter's way to tell whether garnet can post to a channel now: None if it can,
 # else what stands in the way (a ``/resume`` after a failure checks it first).
 Reach = Callable[[str], Awaitable[PostFailure | None]]
@@ -89,7 +91,8 @@ def _nothing_runs() -> None:
 
 class MatchKit:
     def __init__(self, db: Database, clock: Clock, config: MatchConfig, rng: random.Random,
-                 renderer: Renderer, roles: HostRoles, deliver: Deliver | None) -> None:
+                 renderer: Renderer, roles: HostRoles, *, deliver: Deliver | None,
+                 on_turn: Callable[[LiveMatch], None] = _no_one) -> None:
         self.db = db
         self.clock = clock
         self.config = config
@@ -98,6 +101,7 @@ class MatchKit:
         self.roles = roles
         self.deliver: Deliver = deliver or _nowhere
         self.live = LiveMatches()
+        self.health = Health()  # counters for the operators (see ``bot.services.vitals``)
         self.moves = MoveWriter(db.engine)
         # One owner per match: the leases of our shards fence every deciding write.
         self.leases = Leases(db, clock, config.shards, config.instance,
@@ -121,11 +125,14 @@ class MatchKit:
         self.threads: ThreadMaker | None = None
         self.reach: Reach | None = None
         self.watchers: list[EndWatcher] = []
+        # The watchdog's rounds beyond the matches (a tournament's deadlines): each
+        # arms what it finds without a timer and says how many it armed.
+        self.sweeps: list[Sweep] = []
         self.started: list[Hook] = []
         self.stopping: list[Hook] = []
         # Told whenever a turn starts (a start, a move, a restart, a resume): the
         # computer player's seat thinks then (see ``practice``).
-        self.on_turn: Callable[[LiveMatch], None] = _no_one
+        self.on_turn = on_turn
 
     def now(self) -> float:
         return self.clock.now()

@@ -59,6 +59,10 @@ class LiveMatch:
     # Since when its clock stands still because the gateway is down (in memory only:
     # the turn goes on when the connection is back); None while connected.
     suspended_at: float | None = None
+    # Since when its clock stands still because the database could not be written (a
+    # timer's write or the heartbeat failed; see ``timing``): in memory only, nobody is
+    # charged; it goes on by itself once a write for it is committed. None otherwise.
+    stalled_at: float | None = None
     # The turn's board is not out yet: the clock starts when the adapter reports it
     # (``resumed_at`` holds the latest start meanwhile, ``TurnStart`` in timing), and not
     # before ``board_from``, when the move was processed. Not a pause: no host set it.
@@ -107,6 +111,7 @@ class LiveMatch:
         self.board_from = now
         self.waiting = TurnStart(self.guild_id, self.id, self.ply) if wait > 0 else None
         self.suspended_at = None  # a move replayed after an outage starts a live turn
+        self.stalled_at = None  # a committed move: the database is back
         self.plan_reminders()
         return self.waiting
 

@@ -4,6 +4,7 @@ start of the clock. (Death Matches and their First Player: ``choosing``.)"""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import func, select
@@ -14,6 +15,7 @@ from bot.core.clock import Handle
 from bot.core.enums import ACTIVE, EndReason, MatchKind, MatchStatus
 from bot.core.messages import Actor, Button, Post, Response
 from bot.core.refusal import Refusal
+from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
 from bot.services.limits import RateLimit
 from bot.services.matches import menus
@@ -21,17 +23,36 @@ from bot.services.matches.ending import reward_of
 from bot.services.matches.kit import CHALLENGE_TTL, MatchKit
 from bot.services.matches.live import LiveMatch
 from bot.services.matches.lookup import Lookup
+from bot.services.matches.refusals import Busy
 from bot.services.matches.timing import BOARD_WAIT, Timing
 from bot.services.users import remember
 from bot.store.models import Match, MatchPlayer
 from bot.store.numbers import next_number
 from bot.texts import match as texts
+from bot.texts import refused
 from engine.registry import get_game
 
 MAX_OPEN_CHALLENGES = 5  # open challenges of one challenger on one server
 CHALLENGES_PER_WINDOW, CHALLENGE_WINDOW = 12, 600.0  # challenges and withdrawals
 # What keeps a player from another match in the same channel.
 BLOCKING = tuple(s for s in ACTIVE if s != MatchStatus.CHOOSING)
+
+
+@dataclass(frozen=True)
+class HostedMatch:
+    """A match a service sets up for its players: ``first`` moves first and the match
+    starts at once; or ``chooser`` (a player's id) picks the First Player with the
+    buttons, as in a Death Match. ``note`` is a line of the intro."""
+
+    game: str
+    players: Sequence[Actor]
+    first: str | None = None
+    chooser: str | None = None
+    options: dict[str, Any] | None = None
+    tc: TimeControl | None = None
+    hints: bool = False
+    event_id: int | None = None
+    note: str = ""
 
 
 class Lobby:
@@ -45,36 +66,34 @@ class Lobby:
 
     # ==== matches made for others (a tournament's pairings) ================================
 
-    async def host_match(self, guild_id: str, channel_id: str, host: Actor, game_name: str,
-                         players: Sequence[Actor], *, first: str | None = None,
-                         chooser: str | None = None, options: dict[str, Any] | None = None,
-                         tc: TimeControl | None = None, hints: bool = False,
-                         event_id: int | None = None, note: str = "",
+    async def host_match(self, asker: Asker, setup: HostedMatch,
                          link: Callable[[AsyncSession, int], Awaitable[None]] | None = None,
                          ) -> tuple[int, Response]:
         """A rated two-player match that a service sets up for its players (a pairing
-        of a tournament): no reward, no challenge. ``first`` moves first and the match
-        starts at once; or ``chooser`` (a player's id) picks the First Player with the
-        buttons, as in a Death Match. ``note`` is a line of the intro; ``link`` writes
+        of a tournament; see ``HostedMatch``): no reward, no challenge. ``link`` writes
         what the caller keeps of the match in the same transaction as the match (so a
         crash leaves both or neither). The match's internal id and the posts."""
+        game_name, players, first, chooser = (setup.game, setup.players, setup.first,
+                                               setup.chooser)
+        options, tc, hints, event_id, note = (setup.options, setup.tc, setup.hints,
+                                              setup.event_id, setup.note)
         game = get_game(game_name)
         ids = [p.id for p in players]
         if len(ids) != 2 or ids[0] == ids[1]:
-            raise Refusal("A match is between two different players.")
+            raise Refusal(refused.two_different_players())
         if (first is None) == (chooser is None) or (first or chooser) not in ids:
-            raise Refusal("Either the First Player or the chooser is one of the players.")
+            raise Refusal(refused.first_or_chooser_a_player())
         options = game.check_options(options)
         tc = tc or TimeControl()
         async with self.kit.creating:
-            await self.busy(guild_id, channel_id, ids)
+            await self.busy(asker.guild_id, asker.channel_id, ids)
             async with self.kit.db.session() as s, s.begin():
-                await remember(s, guild_id, [host, *players])
+                await remember(s, asker.guild_id, [asker.actor, *players])
                 match = Match(
-                    guild_id=guild_id, number=await next_number(s, guild_id, "match"),
-                    channel_id=channel_id, game=game.key, kind=MatchKind.CASUAL,
+                    guild_id=asker.guild_id, number=await next_number(s, asker.guild_id, "match"),
+                    channel_id=asker.channel_id, game=game.key, kind=MatchKind.CASUAL,
                     status=MatchStatus.CHOOSING, seats=2, options=options,
-                    time_control=tc.to_json(), hints=hints, rated=True, host_id=host.id,
+                    time_control=tc.to_json(), hints=hints, rated=True, host_id=asker.actor.id,
                     chooser=chooser, created_at=self.kit.now(), event_id=event_id)
                 s.add(match)
                 await s.flush()
@@ -95,7 +114,7 @@ class Lobby:
         assert chooser is not None
         choices = tuple(Button(texts.goes_first_button(p.name), buttons.first(number, p.id),
                                "primary") for p in players)
-        return match_id, Response(posts=[Post(texts.choose_first(intro, chooser), channel_id,
+        return match_id, Response(posts=[Post(texts.choose_first(intro, chooser), asker.channel_id,
                                               buttons=choices)])
 
     async def close_unstarted(self, match_id: int, reason: str) -> Response | None:
@@ -117,34 +136,33 @@ class Lobby:
 
     # ==== challenges ======================================================================
 
-    async def challenge(self, guild_id: str, channel_id: str, actor: Actor, game_name: str,
-                        opponents: Sequence[Actor], first: str = "random",
-                        options: dict[str, Any] | None = None, tc: TimeControl | None = None,
-                        hints: bool = False, rated: bool = True) -> Response:
+    async def challenge(self, asker: Asker, game_name: str, opponents: Sequence[Actor],
+                        first: str = "random", options: dict[str, Any] | None = None,
+                        tc: TimeControl | None = None, hints: bool = False,
+                        rated: bool = True) -> Response:
         """A casual game: the challenger names opponents, who each accept or decline."""
         game = get_game(game_name)
-        ids = [actor.id, *[o.id for o in opponents]]
+        ids = [asker.actor.id, *[o.id for o in opponents]]
         if not opponents:
-            raise Refusal("Name who you challenge, e.g. `/challenge opponent:@name`.")
+            raise Refusal(refused.name_who_you_challenge())
         if len(set(ids)) != len(ids):
-            raise Refusal("Every player of a match must be a different person "
-                          "(and you cannot challenge yourself).")
+            raise Refusal(refused.players_all_different())
         game.check_seats(len(ids))
         options = game.check_options(options)
         game.new_state(len(ids), options)
         first = first.strip().lower()
         if first not in ("me", "them", "random"):
-            raise Refusal("`first` is `me`, `them` or `random`.")
+            raise Refusal(refused.first_is())
         tc = tc or TimeControl()
         async with self.kit.creating:
-            await self.busy(guild_id, channel_id, ids)
-            await self._bound_challenges(guild_id, actor)
+            await self.busy(asker.guild_id, asker.channel_id, ids)
+            await self._bound_challenges(asker.guild_id, asker.actor)
             now = self.kit.now()
             async with self.kit.db.session() as s, s.begin():
-                await remember(s, guild_id, [actor, *opponents])
+                await remember(s, asker.guild_id, [asker.actor, *opponents])
                 match = Match(
-                    guild_id=guild_id, number=await next_number(s, guild_id, "match"),
-                    channel_id=channel_id, game=game.key, kind=MatchKind.CASUAL,
+                    guild_id=asker.guild_id, number=await next_number(s, asker.guild_id, "match"),
+                    channel_id=asker.channel_id, game=game.key, kind=MatchKind.CASUAL,
                     status=MatchStatus.PENDING, seats=len(ids),
                     options=options, time_control=tc.to_json(), hints=hints, rated=rated,
                     host_id=None, chooser=first, created_at=now)
@@ -156,12 +174,12 @@ class Lobby:
                 match_id, number = match.id, match.number
         self.arm_expiry(match_id, now + CHALLENGE_TTL)
         text = texts.challenge(texts.match_label(number, MatchKind.CASUAL), game.title,
-                               actor.id, [o.id for o in opponents],
+                               asker.actor.id, [o.id for o in opponents],
                                texts.options_line(game, options, tc), hints, rated,
                                int(CHALLENGE_TTL // 60), now + CHALLENGE_TTL)
         answers = (Button("Accept", buttons.accept(number), "success"),
                    Button("Decline", buttons.decline(number), "danger"))
-        return Response(reply=Post(text, channel_id, buttons=answers))
+        return Response(reply=Post(text, asker.channel_id, buttons=answers))
 
     async def _bound_challenges(self, guild_id: str, actor: Actor) -> None:
         """A bounded number of open challenges per challenger, and of challenges and
@@ -191,7 +209,7 @@ class Lobby:
                        Match.status.in_(BLOCKING),
                        MatchPlayer.user_id.in_(user_ids)))).first()
         if row is not None:
-            raise Refusal(texts.busy(row[0], row[1]))
+            raise Busy(row[0], row[1])
 
     def playing_here(self, guild_id: str, channel_id: str,
                      user_ids: Sequence[str]) -> tuple[str, int] | None:
@@ -203,39 +221,37 @@ class Lobby:
                 return user, live.number
         return None
 
-    async def answer(self, match_id: int | None, guild_id: str, channel_id: str,
-                     actor: Actor, accept: bool) -> Response:
+    async def answer(self, asker: Asker, match_id: int | None, accept: bool) -> Response:
         """Accept or decline a challenge."""
-        match_id = await self.lookup.stored(match_id, guild_id, channel_id, actor,
-                                            (MatchStatus.PENDING,))
+        match_id = await self.lookup.stored(asker, match_id, (MatchStatus.PENDING,))
         async with self.kit.lock(match_id):
             async with self.kit.db.session() as s, s.begin():
                 match = await s.get(Match, match_id)
                 if match is None or match.status != MatchStatus.PENDING:
-                    raise Refusal("That challenge is no longer open.")
-                me = next((p for p in match.players if p.user_id == actor.id), None)
+                    raise Refusal(refused.challenge_not_open())
+                me = next((p for p in match.players if p.user_id == asker.actor.id), None)
                 if me is None or me.order == 0:
-                    raise Refusal("Only the challenged players can answer this challenge.")
+                    raise Refusal(refused.only_the_challenged_answer())
                 label = texts.match_label(match.number, match.kind)
                 if not accept:
                     match.status = MatchStatus.DECLINED
                     match.finished_at = self.kit.now()
-                    match.result_text = texts.declined_record(actor.id)
+                    match.result_text = texts.declined_record(asker.actor.id)
                     self._cancel_expiry(match.id)
-                    return Response(reply=Post(texts.declined(actor.id, label),
+                    return Response(reply=Post(texts.declined(asker.actor.id, label),
                                                match.channel_id))
                 waiting = [p.user_id for p in match.players
-                           if not p.accepted and p.user_id != actor.id]
+                           if not p.accepted and p.user_id != asker.actor.id]
                 if not waiting:  # this answer would start it: everyone must be free here
                     playing = self.playing_here(match.guild_id, match.channel_id,
                                                 [p.user_id for p in match.players])
                     if playing is not None:
-                        raise Refusal(texts.playing_here(*playing))
-                await remember(s, match.guild_id, [actor])
+                        raise Busy(*playing, waiting=True)
+                await remember(s, match.guild_id, [asker.actor])
                 me.accepted = True
                 first = match.chooser or "random"
             if waiting:
-                return Response(reply=Post(texts.accepted(actor.id, label, waiting),
+                return Response(reply=Post(texts.accepted(asker.actor.id, label, waiting),
                                            match.channel_id))
             self._cancel_expiry(match_id)
             order = [p.user_id for p in sorted(match.players, key=lambda p: p.order)]
@@ -244,42 +260,54 @@ class Lobby:
             elif first == "them":
                 order = order[1:] + order[:1]
             result = await self.start(match_id, order, note="")
-            result.reply = Post(texts.accepted(actor.id, label), match.channel_id)
+            result.reply = Post(texts.accepted(asker.actor.id, label), match.channel_id)
             return result
 
-    async def cancel(self, match_id: int | None, guild_id: str, channel_id: str,
-                     actor: Actor) -> Response:
+    async def cancel(self, asker: Asker, match_id: int | None) -> Response:
         """The challenger withdraws a challenge not yet accepted by all."""
-        match_id = await self.lookup.stored(match_id, guild_id, channel_id, actor,
-                                            (MatchStatus.PENDING,))
-        self.asking.take((guild_id, actor.id))
+        match_id = await self.lookup.stored(asker, match_id, (MatchStatus.PENDING,))
+        self.asking.take((asker.guild_id, asker.actor.id))
         async with self.kit.lock(match_id), self.kit.db.session() as s, s.begin():
             match = await s.get(Match, match_id)
             if match is None or match.status != MatchStatus.PENDING:
-                raise Refusal("That challenge is no longer open.")
+                raise Refusal(refused.challenge_not_open())
             challenger = next(p for p in match.players if p.order == 0)
-            if challenger.user_id != actor.id:
-                raise Refusal("Only the challenger can withdraw a challenge.")
+            if challenger.user_id != asker.actor.id:
+                raise Refusal(refused.only_the_challenger_withdraws())
             match.status = MatchStatus.CANCELLED
             match.finished_at = self.kit.now()
-            match.result_text = texts.withdrawn_record(actor.id)
+            match.result_text = texts.withdrawn_record(asker.actor.id)
             where, number = match.channel_id, match.number
         self._cancel_expiry(match_id)
-        return Response(reply=Post(texts.withdrawn(actor.id, number), where))
+        return Response(reply=Post(texts.withdrawn(asker.actor.id, number), where))
 
     def arm_expiry(self, match_id: int, when: float) -> None:
+        """The challenge lapses at ``when``. A write that fails is tried again (the
+        clock's backoff): the handle stays in ``_expiries`` until it is done."""
         async def expire() -> None:
-            self._expiries.pop(match_id, None)
             async with self.kit.lock(match_id), self.kit.db.session() as s, s.begin():
                 match = await s.get(Match, match_id)
                 if match is None or match.status != MatchStatus.PENDING:
+                    self._forget_expiry(match_id, handle)
                     return
                 match.status = MatchStatus.EXPIRED
                 match.finished_at = self.kit.now()
                 channel, number = match.channel_id, match.number
+            self._forget_expiry(match_id, handle)
             await self.kit.deliver(Post(texts.lapsed(number), channel))
 
-        self._expiries[match_id] = self.kit.clock.call_at(when, expire)
+        self._cancel_expiry(match_id)
+        handle = self.kit.clock.call_at(when, expire)
+        self._expiries[match_id] = handle
+
+    def _forget_expiry(self, match_id: int, handle: Handle) -> None:
+        if self._expiries.get(match_id) is handle:
+            del self._expiries[match_id]
+
+    def expiry_armed(self, match_id: int) -> bool:
+        """Has the challenge its expiry (for the watchdog)?"""
+        handle = self._expiries.get(match_id)
+        return handle is not None and handle.armed
 
     def _cancel_expiry(self, match_id: int) -> None:
         handle = self._expiries.pop(match_id, None)
@@ -289,6 +317,7 @@ class Lobby:
     def stop(self) -> None:
         for handle in self._expiries.values():
             handle.cancel()
+        self._expiries.clear()
 
     # ==== the start =======================================================================
 

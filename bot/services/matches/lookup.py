@@ -8,8 +8,9 @@ from sqlalchemy import String, case, cast, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core.enums import ACTIVE, MatchStatus
-from bot.core.messages import MENTION, Actor
+from bot.core.messages import MENTION
 from bot.core.refusal import Refusal
+from bot.core.requests import Asker
 from bot.services.matches.kit import MatchKit
 from bot.services.matches.live import LiveMatch
 from bot.services.matches.refusals import (
@@ -36,13 +37,12 @@ class Lookup:
     def __init__(self, kit: MatchKit) -> None:
         self.kit = kit
 
-    async def stored(self, number: int | None, guild_id: str, channel_id: str,
-                     actor: Actor, statuses: Sequence[str]) -> int:
+    async def stored(self, asker: Asker, number: int | None, statuses: Sequence[str]) -> int:
         """A match not yet being played (a challenge, a DM choosing its First Player),
         named by its number on this server or found in the channel; its internal id."""
         async with self.kit.db.session() as s:
             if number is not None:
-                match = await s.scalar(select(Match).where(Match.guild_id == guild_id,
+                match = await s.scalar(select(Match).where(Match.guild_id == asker.guild_id,
                                                            Match.number == number))
                 if match is None:
                     raise NoSuchMatch(number)
@@ -52,15 +52,15 @@ class Lookup:
                 return match.id
             rows = (await s.execute(
                 select(Match.id).join(MatchPlayer, MatchPlayer.match_id == Match.id).where(
-                    Match.guild_id == guild_id, Match.channel_id == channel_id,
+                    Match.guild_id == asker.guild_id, Match.channel_id == asker.channel_id,
                     Match.status.in_(statuses),
-                    MatchPlayer.user_id == actor.id))).scalars().all()
+                    MatchPlayer.user_id == asker.actor.id))).scalars().all()
             if len(rows) == 1:
                 return int(rows[0])
             if not rows:
                 # A chooser who is not playing (the host) names the match by channel.
                 only = (await s.execute(select(Match.id).where(
-                    Match.guild_id == guild_id, Match.channel_id == channel_id,
+                    Match.guild_id == asker.guild_id, Match.channel_id == asker.channel_id,
                     Match.status.in_(statuses)))).scalars().all()
                 if len(only) == 1:
                     return int(only[0])
@@ -68,15 +68,16 @@ class Lookup:
                     # A challenge that just ended unplayed: say what became of it.
                     latest = await s.scalar(
                         select(Match).join(MatchPlayer, MatchPlayer.match_id == Match.id)
-                        .where(Match.guild_id == guild_id, Match.channel_id == channel_id,
-                               MatchPlayer.user_id == actor.id,
+                        .where(Match.guild_id == asker.guild_id,
+                               Match.channel_id == asker.channel_id,
+                               MatchPlayer.user_id == asker.actor.id,
                                Match.status.in_(UNANSWERED),
                                Match.finished_at >= self.kit.now() - RECENT)
                         .order_by(Match.id.desc()).limit(1))
                     if latest is not None:
                         await self._why_not(s, latest)
                 if not only:
-                    raise Refusal("There is no such match in this channel.")
+                    raise NoSuchMatch(None)
             raise Ambiguous(running=False)
 
     async def _why_not(self, s: AsyncSession, match: Match) -> None:
@@ -91,25 +92,24 @@ class Lookup:
             name = found.get(by.group(1), by.group(1))
         raise Refusal(texts.no_longer_open(match.number, match.status, name))
 
-    def live(self, number: int | None, guild_id: str, channel_id: str, actor: Actor,
-             player: bool) -> LiveMatch:
+    def live(self, asker: Asker, number: int | None, player: bool) -> LiveMatch:
         """A match being played, named by its number on this server or found in the
         channel; ``player``: the asker must be playing in it."""
         if number is not None:
-            live = self.kit.live.get(guild_id, number)
+            live = self.kit.live.get(asker.guild_id, number)
             if live is None:
                 raise NotBeingPlayed(number)
         else:
-            live = self.kit.live.for_seat(guild_id, channel_id, actor.id)
+            live = self.kit.live.for_seat(asker.guild_id, asker.channel_id, asker.actor.id)
             if live is None and not player:
-                here = self.kit.live.in_channel(guild_id, channel_id)
+                here = self.kit.live.in_channel(asker.guild_id, asker.channel_id)
                 if len(here) == 1:
                     live = here[0]
                 elif len(here) > 1:
                     raise Ambiguous(running=True)
             if live is None:
                 raise NoneRunningHere()
-        if player and live.seat_of(actor.id) is None:
+        if player and live.seat_of(asker.actor.id) is None:
             raise NotAPlayer()
         return live
 

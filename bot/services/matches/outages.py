@@ -21,8 +21,9 @@ from sqlalchemy import update
 
 from bot.core.enums import MatchStatus
 from bot.core.failures import Cause, PostFailure
-from bot.core.messages import Actor, Post, Response
+from bot.core.messages import Post, Response
 from bot.core.refusal import Refusal
+from bot.core.requests import Asker
 from bot.services.matches.controls import Controls
 from bot.services.matches.kit import MatchKit
 from bot.services.matches.timing import Timing
@@ -159,12 +160,13 @@ class Outages:
             settings = await s.get(GuildSettings, guild_id)
         return settings.log_channel if settings is not None else None
 
-    async def set_log_channel(self, guild_id: str, actor: Actor,
-                              channel_id: str | None, clear: bool) -> Response:
+    async def set_log_channel(self, asker: Asker, channel_id: str | None,
+                              clear: bool) -> Response:
         """``/logchannel``: set (``channel_id``), clear, or show the server's log channel."""
-        await self.kit.roles.require_host(guild_id, actor)
+        guild_id = asker.guild_id
+        await self.kit.roles.require_host(guild_id, asker.actor)
         if channel_id is not None and clear:
-            raise Refusal("Name a `channel`, or set `clear:true` — not both.")
+            raise Refusal(texts.channel_or_clear())
         if channel_id is None and not clear:
             return Response.say(texts.log_channel_is(await self.log_channel(guild_id)))
         async with self.kit.db.session() as s, s.begin():

@@ -7,6 +7,7 @@ from __future__ import annotations
 from bot.core import buttons as ids
 from bot.core.messages import Actor, Choice, Post, Response, Select
 from bot.core.refusal import Refusal
+from bot.core.requests import Asker
 from bot.services.matches.kit import MatchKit
 from bot.services.matches.live import LiveMatch
 from bot.services.matches.lookup import Lookup
@@ -24,7 +25,7 @@ class Menus:
 
     def _current(self, match: int, guild_id: str, channel_id: str, actor: Actor,
                  seen: str) -> LiveMatch:
-        live = self.lookup.live(match, guild_id, channel_id, actor, player=True)
+        live = self.lookup.live(Asker(guild_id, channel_id, actor), match, player=True)
         if words(live) is None:
             raise Refusal(texts.not_for_menu())
         if seen != stamp(live):
@@ -60,5 +61,5 @@ class Menus:
                          seen: str, move: str, sent_at: float | None) -> Response:
         """The choice chosen, played as ``/move`` plays it, counted when chosen."""
         live = self._current(match, guild_id, channel_id, actor, seen)
-        return await self.play.move(live.number, guild_id, channel_id, actor, move,
+        return await self.play.move(Asker(guild_id, channel_id, actor), live.number, move,
                                     sent_at=sent_at)

@@ -13,6 +13,7 @@ from bot.core.enums import EndReason, MoveKind
 from bot.core.escape import defang
 from bot.core.messages import Actor, Post, Response
 from bot.core.refusal import Refusal
+from bot.core.requests import Asker
 from bot.services.matches import menus
 from bot.services.matches.ending import Ending, rules_reason
 from bot.services.matches.kit import MatchKit
@@ -23,6 +24,7 @@ from bot.services.matches.timing import BOARD_WAIT, Timing
 from bot.store.models import MatchPlayer, Move
 from bot.store.movelog import MoveRecord
 from bot.texts import match as texts
+from bot.texts import refused
 from engine.game import GameOverError, MoveError, NotAMove
 
 log = logging.getLogger(__name__)
@@ -35,29 +37,29 @@ class Play:
         self.timing = timing
         self.ending = ending
 
-    async def typed(self, guild_id: str, channel_id: str, actor: Actor, text: str,
-                    message_id: str | None = None, sent_at: float | None = None) -> Response:
+    async def typed(self, asker: Asker, text: str, message_id: str | None = None,
+                    sent_at: float | None = None) -> Response:
         """A message in a channel. Only a player's message can touch their match, and
         only one that reads as a move; everything else is ignored. ``sent_at`` is when
         the player sent it (the platform's timestamp): the move counts then, within
         ``timing.MAX_LAG`` of its arrival."""
         received = self.timing.counted_at(sent_at)
-        live = self.kit.live.for_seat(guild_id, channel_id, actor.id)
+        live = self.kit.live.for_seat(asker.guild_id, asker.channel_id, asker.actor.id)
         if live is None:
             return Response()
         try:
-            return await self._submit(live, actor, text, message_id, explicit=False,
+            return await self._submit(live, asker.actor, text, message_id, explicit=False,
                                       received=received, ply_seen=live.ply)
         except _Silent:
             return Response()
 
-    async def move(self, match_id: int | None, guild_id: str, channel_id: str,
-                   actor: Actor, text: str, sent_at: float | None = None) -> Response:
+    async def move(self, asker: Asker, match_id: int | None, text: str,
+                   sent_at: float | None = None) -> Response:
         """``/move``: the same as typing the move, with every problem reported; it
         counts when the command was sent, not after its round trip."""
         received = self.timing.counted_at(sent_at)
-        live = self.lookup.live(match_id, guild_id, channel_id, actor, player=True)
-        return await self._submit(live, actor, text, None, explicit=True, received=received,
+        live = self.lookup.live(asker, match_id, player=True)
+        return await self._submit(live, asker.actor, text, None, explicit=True, received=received,
                                   ply_seen=live.ply)
 
     async def _submit(self, live: LiveMatch, actor: Actor, text: str,
@@ -101,13 +103,13 @@ class Play:
                 raise Refusal(defang(str(exc))) from None
             if live.ply != ply_seen:
                 if seat == live.to_move:
-                    raise Refusal("Your message arrived before the last move was in; it is "
-                                  "your turn now: send your move again.")
+                    raise Refusal(refused.move_arrived_early())
                 raise self._not_your_turn(live)
             if seat != live.to_move:
                 raise self._not_your_turn(live)
-            if live.paused and live.suspended_at is None:  # not a gateway outage's stop
-                raise Refusal("The match is paused; wait for the host to resume it.")
+            if (live.paused and live.suspended_at is None  # not a gateway outage's stop
+                    and live.stalled_at is None):  # nor a database outage's
+                raise Refusal(refused.paused_wait())
             elapsed = live.elapsed(received)
             if self.timing.flagged(live, elapsed):
                 return await self.ending.timeout(live)
@@ -174,7 +176,7 @@ class Play:
                         EndReason.RULES, rules_reason(live, outcome), now)
         except IntegrityError:
             log.warning("match %s: ply %s was already written", live.id, live.ply + 1)
-            raise Refusal("That move could not be saved; please send it again.") from None
+            raise Refusal(refused.move_not_saved()) from None
         live.state = new_state
         live.ply += 1
         live.banks_left = banks_left
@@ -195,19 +197,18 @@ class Play:
                                     image=image, selects=menus.card_menu(live),
                                     turn=turn)])
 
-    async def resign(self, match_id: int | None, guild_id: str, channel_id: str,
-                     actor: Actor) -> Response:
-        live = self.lookup.live(match_id, guild_id, channel_id, actor, player=True)
+    async def resign(self, asker: Asker, match_id: int | None) -> Response:
+        live = self.lookup.live(asker, match_id, player=True)
         async with live.lock:
             if live.finished:
                 raise MatchOver()
-            seat = live.seat_of(actor.id)
+            seat = live.seat_of(asker.actor.id)
             assert seat is not None
             on_turn = live.to_move == seat
             elapsed = live.elapsed(self.kit.now()) if on_turn else 0.0
             if live.active_seats() > 2:
                 return await self.ending.eliminate(live, seat, elapsed,
-                                                   texts.resigned(actor.id))
+                                                   texts.resigned(asker.actor.id))
             return await self.ending.finish_by(
                 live, live.other_than(seat), EndReason.RESIGN,
                 texts.resigned_reason(live.names[seat]),

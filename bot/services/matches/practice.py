@@ -19,6 +19,7 @@ import logging
 from bot.core.enums import MatchKind, MatchStatus
 from bot.core.messages import Actor, Post, Response, ai_level, ai_name, ai_user
 from bot.core.refusal import Refusal
+from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
 from bot.services.jobs import JobTooLong
 from bot.services.matches.kit import MatchKit
@@ -51,9 +52,8 @@ class Practice:
         self._open.set()
         self._holds = 0
 
-    async def start(self, guild_id: str, channel_id: str, actor: Actor, game_name: str,
-                    level: int, first: str = "me", tc: TimeControl | None = None,
-                    hints: bool = False) -> Response:
+    async def start(self, asker: Asker, game_name: str, level: int, first: str = "me",
+                    tc: TimeControl | None = None, hints: bool = False) -> Response:
         """``/practice``: a match against the computer player at ``level``."""
         game = get_game(game_name)
         if level not in LEVELS:
@@ -71,24 +71,24 @@ class Practice:
         tc = tc or TimeControl.off()
         bot = Actor(ai_user(level), ai_name(level))
         async with self.kit.creating:
-            self.room_for(guild_id, actor.id)
-            await self.lobby.busy(guild_id, channel_id, [actor.id])
-            self.lobby.asking.take((guild_id, actor.id))
+            self.room_for(asker.guild_id, asker.actor.id)
+            await self.lobby.busy(asker.guild_id, asker.channel_id, [asker.actor.id])
+            self.lobby.asking.take((asker.guild_id, asker.actor.id))
             async with self.kit.db.session() as s, s.begin():
-                await remember(s, guild_id, [actor, bot])
+                await remember(s, asker.guild_id, [asker.actor, bot])
                 match = Match(
-                    guild_id=guild_id, number=await next_number(s, guild_id, "match"),
-                    channel_id=channel_id, game=game.key, kind=MatchKind.PRACTICE,
+                    guild_id=asker.guild_id, number=await next_number(s, asker.guild_id, "match"),
+                    channel_id=asker.channel_id, game=game.key, kind=MatchKind.PRACTICE,
                     status=MatchStatus.PENDING, seats=2, options=options,
                     time_control=tc.to_json(), hints=hints, rated=False, host_id=None,
                     chooser=first, created_at=self.kit.now())
                 s.add(match)
                 await s.flush()
-                for order, uid in enumerate((actor.id, bot.id)):
+                for order, uid in enumerate((asker.actor.id, bot.id)):
                     s.add(MatchPlayer(match_id=match.id, user_id=uid, order=order,
                                       accepted=True, banks_left=tc.banks))
                 match_id = match.id
-        seating = [actor.id, bot.id] if first == "me" else [bot.id, actor.id]
+        seating = [asker.actor.id, bot.id] if first == "me" else [bot.id, asker.actor.id]
         return await self.lobby.start(match_id, seating, say.intro(level))
 
     def room_for(self, guild_id: str, user_id: str) -> None:

@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 from bot.core.refusal import Refusal
+from bot.texts import match as texts
 
 
 class NoSuchMatch(Refusal):
-    def __init__(self, number: int) -> None:
-        super().__init__(f"There is no match #{number} on this server.")
+    """No match of that number on this server (``number`` None: none in this channel)."""
+
+    def __init__(self, number: int | None) -> None:
+        super().__init__(texts.no_such_match(number))
         self.number = number
+
+
+class Busy(Refusal):
+    """A player is playing a match in this channel: a new match cannot start here, and
+    one set up already (``waiting``, a DM) starts once it ends."""
+
+    def __init__(self, user: str, number: int, waiting: bool = False) -> None:
+        super().__init__(texts.busy(user, number, waiting))
+        self.user, self.number, self.waiting = user, number, waiting
 
 
 class WrongStatus(Refusal):

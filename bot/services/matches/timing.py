@@ -3,6 +3,18 @@
 Each match has one timer at a time: the next reminder or the flag, whichever is
 first. Everything is arithmetic on the seconds the turn has used (see
 ``bot.core.timecontrol``), so it is the same after a restart.
+
+A timer that cannot write (the database locked, disconnected, full) does not die: the
+clock runs it again with backoff (``bot.core.clock``) until it succeeds or the match is
+settled, and each callback rereads the match under its lock, so running it again is
+safe. Meanwhile the match is *stalled*: its clock stands still from the instant the
+failed attempt began (in memory; nobody is charged for the outage), its channel is told
+once, and moves are still taken (a committed move ends the stall). The first write that
+succeeds for it (the retried timer's, or a move's) ends the stall; the flag of a turn
+that had run out before the outage is applied then, else the clock goes on from that
+commit and the channel is told, after the commit. The heartbeat stalls every running
+clock of this process when it cannot write either, and wakes the stalled ones when it
+can again (``lifecycle``).
 """
 
 from __future__ import annotations
@@ -12,12 +24,15 @@ from collections.abc import Awaitable, Callable
 
 from sqlalchemy import update
 
+from bot.core.clock import RETRY_FIRST
 from bot.core.enums import MatchKind, MatchStatus
 from bot.core.messages import Post, Response, TurnStart
 from bot.services.matches.kit import MatchKit
 from bot.services.matches.live import LiveMatch
-from bot.store.models import Match
+from bot.services.vitals import CANNOT_SAVE
+from bot.store.models import Heartbeat, Match
 from bot.texts import match as texts
+from bot.texts import outages as outage_texts
 
 log = logging.getLogger(__name__)
 
@@ -34,25 +49,27 @@ MAX_LAG = 2.0
 BOARD_WAIT = 30.0
 
 
-async def _no_flag(live: LiveMatch) -> Response:
-    raise RuntimeError("the flag handler is wired by Matches")
-
-
 class Timing:
-    def __init__(self, kit: MatchKit) -> None:
+    def __init__(self, kit: MatchKit, on_flag: OnFlag, on_idle: OnFlag) -> None:
         self.kit = kit
         # What happens when the reserve runs out (Ending.timeout), and when a casual
-        # match without a clock has waited too long for a move (Courtesy.lapse): wired
-        # by Matches.
-        self.on_flag: OnFlag = _no_flag
-        self.on_idle: OnFlag = _no_flag
+        # match without a clock has waited too long for a move (Courtesy.lapse).
+        self.on_flag = on_flag
+        self.on_idle = on_idle
 
     def arm(self, live: LiveMatch) -> None:
         """Set the one timer of a match: the next reminder or the flag, whichever first."""
         if live.timer:
             live.timer.cancel()
             live.timer = None
-        if live.finished or live.paused or live.to_move is None:
+        if live.finished or live.to_move is None:
+            return
+        if live.stalled_at is not None and live.paused:
+            # Stalled: try to write again soon (then with the clock's backoff).
+            self.kit.clock_runs()
+            self._call(live, self.kit.now() + RETRY_FIRST, lambda: self._tick(live))
+            return
+        if live.paused:
             return
         if not live.tc.enabled:
             self._arm_idle(live)
@@ -62,14 +79,108 @@ class Timing:
         if live.waiting is not None:
             # Nothing is due before the turn starts: at the latest, when the wait ends.
             token = live.waiting
-            live.timer = self.kit.clock.call_at(live.resumed_at,
-                                                lambda: self._board_late(live, token))
+            self._call(live, live.resumed_at, lambda: self._board_late(live, token))
             return
         due = live.flag_at() + MAX_LAG
         if live.next_reminder < len(live.reminders):
             due = min(due, live.reminders[live.next_reminder].at)
         when = live.resumed_at + (due - live.turn_elapsed)
-        live.timer = self.kit.clock.call_at(when, lambda: self._tick(live))
+        self._call(live, when, lambda: self._tick(live))
+
+    def armed(self, live: LiveMatch) -> bool:
+        """Does the match have the timer it needs (for the watchdog)?"""
+        if live.timer is not None and live.timer.armed:
+            return True
+        if live.finished or live.to_move is None:
+            return True
+        if live.stalled_at is not None:
+            return False
+        if live.paused:
+            return True
+        if not live.tc.enabled:  # only a casual game's idle lapse
+            return (self.kit.config.casual_idle <= 0 or live.hosted
+                    or live.kind not in (MatchKind.CASUAL, MatchKind.PRACTICE))
+        return False
+
+    def kick(self, live: LiveMatch) -> None:
+        """A stalled match: try its write now (the heartbeat wrote again)."""
+        if live.finished or live.stalled_at is None:
+            return
+        if live.timer:
+            live.timer.cancel()
+        self._call(live, self.kit.now(), lambda: self._tick(live))
+
+    def _call(self, live: LiveMatch, when: float, action: Callable[[], Awaitable[None]]
+              ) -> None:
+        """The match's one timer: ``action`` at ``when``; a stalled match's tick instead
+        (it ends the stall first); a write that fails stalls the match and raises, so
+        that the clock runs it again."""
+        async def run() -> None:
+            began = self.kit.now()
+            try:
+                if live.stalled_at is not None:
+                    await self._tick(live)
+                else:
+                    await action()
+            except CANNOT_SAVE:
+                async with live.lock:
+                    stalled = self.stall(live, began)
+                if stalled:
+                    await self.tell(live, outage_texts.cannot_save(live.number, live.kind))
+                raise
+
+        live.timer = self.kit.clock.call_at(when, run)
+
+    def stall(self, live: LiveMatch, at: float) -> bool:
+        """The database cannot be written: the match's clock stands still from ``at``
+        (in memory; the caller holds its lock or knows it free). True if it ran until
+        now (its channel is to be told), False if it was stopped already."""
+        if live.finished or live.stalled_at is not None or live.paused:
+            return False
+        live.turn_elapsed = live.elapsed(at)
+        live.resumed_at = None
+        live.waiting = None  # a turn waiting for its board starts when it goes on
+        live.stalled_at = at
+        self.kit.health.stalls += 1
+        log.warning("match %s: the database cannot be written; its clock stands still "
+                    "at %.1f s of the turn", live.id, live.turn_elapsed)
+        return True
+
+    async def tell(self, live: LiveMatch, text: str) -> None:
+        """A notice in the match's channel; one that cannot be posted is logged only."""
+        try:
+            await self.kit.deliver(Post(text, live.channel_id, pings=()))
+        except Exception:
+            log.exception("match %s: a notice could not be posted", live.id)
+
+    async def _go_on(self, live: LiveMatch) -> list[Post]:
+        """End a stall: the turn goes on from now, committed first (raises while the
+        database still cannot be written), then told."""
+        now = self.kit.now()
+        assert live.stalled_at is not None
+        async with self.kit.db.session() as s, s.begin():
+            await s.execute(update(Match).where(
+                Match.id == live.id, Match.status == MatchStatus.RUNNING).values(
+                turn_elapsed=live.turn_elapsed, turn_resumed_at=now))
+            await s.execute(update(Heartbeat).where(
+                Heartbeat.instance == self.kit.leases.shards.key_of(live.guild_id))
+                .values(at=now))
+        return [self.went_on(live, now)]
+
+    def went_on(self, live: LiveMatch, now: float) -> Post:
+        """A stalled match whose resumption from ``now`` is committed: in memory, and
+        what its channel is told."""
+        assert live.stalled_at is not None
+        lasted = now - live.stalled_at
+        live.stalled_at = None
+        live.resumed_at = now
+        self.kit.health.recoveries += 1
+        log.warning("match %s: the database can be written again after %.1f s; its clock "
+                    "goes on", live.id, lasted)
+        self.kit.on_turn(live)
+        return Post(outage_texts.saved_again(live.number, live.kind, lasted,
+                                             self.kit.turn_line(live)),
+                    live.channel_id, pings=())
 
     def _arm_idle(self, live: LiveMatch) -> None:
         """A casual match without a clock lapses after the idle time without a move."""
@@ -78,19 +189,17 @@ class Timing:
             return
         assert live.resumed_at is not None
         when = live.resumed_at + (idle - live.turn_elapsed)
-        live.timer = self.kit.clock.call_at(when, lambda: self._idle(live))
+        self._call(live, when, lambda: self._idle(live))
 
     async def _idle(self, live: LiveMatch) -> None:
         async with live.lock:
-            live.timer = None
             if live.finished or live.paused or live.tc.enabled:
                 return
             if live.elapsed(self.kit.now()) < self.kit.config.casual_idle - 1e-6:
                 self.arm(live)
                 return
             response = await self.on_idle(live)
-        for post in response.posts:
-            await self.kit.deliver(post)
+        await self._deliver(live, response.posts)
 
     def start_turn(self, live: LiveMatch, now: float) -> TurnStart:
         """The next player's turn, waiting for its board: its clock starts when the
@@ -129,7 +238,6 @@ class Timing:
 
     async def _board_late(self, live: LiveMatch, token: TurnStart) -> None:
         async with live.lock:
-            live.timer = None
             if live.waiting != token or live.finished or live.resumed_at is None:
                 return
             log.warning("match %s: no report of the board of ply %s within %.0f s; "
@@ -138,11 +246,16 @@ class Timing:
 
     async def _started(self, live: LiveMatch, start: float) -> None:
         """The waiting turn starts at ``start``: in the database (what a restart reads)
-        and in memory."""
+        and in memory. Its shard's heartbeat is written with it, so that a restart never
+        takes a started turn for one still waiting for its board."""
         async with self.kit.db.session() as s, s.begin():
             await s.execute(update(Match).where(
                 Match.id == live.id, Match.status == MatchStatus.RUNNING).values(
                 turn_resumed_at=start))
+            if not self.kit.leases.lost:
+                await s.execute(update(Heartbeat).where(
+                    Heartbeat.instance == self.kit.leases.shards.key_of(live.guild_id))
+                    .values(at=max(start, self.kit.now())))
         live.waiting = None
         live.resumed_at = start
         self.arm(live)
@@ -167,30 +280,63 @@ class Timing:
         return live.tc.enabled and elapsed >= live.flag_at() - 1e-9
 
     async def _tick(self, live: LiveMatch) -> None:
-        posts: list[Post] = []
         async with live.lock:
-            live.timer = None
-            if live.finished or live.paused:
-                return
-            elapsed = live.elapsed(self.kit.now())
-            if elapsed >= live.flag_at() + MAX_LAG - 1e-6:
-                posts = (await self.on_flag(live)).posts
-            else:
-                due = None
-                while (live.next_reminder < len(live.reminders)
-                       and live.reminders[live.next_reminder].at <= elapsed + 1e-6):
-                    due = live.reminders[live.next_reminder]
-                    live.next_reminder += 1
-                self.arm(live)
-                seat = live.to_move
-                if due is not None and seat is not None:
-                    # Several overdue at once (the loop was stalled) post only the newest.
-                    if self.kit.on_reminder is not None:
-                        self.kit.on_reminder(elapsed - due.at)
-                    await self.kit.alive(live)  # once posted, never posted again by a takeover
-                    posts = [Post(texts.reminder(live.users[seat], due, live.tc),
-                                  live.channel_id)]
+            posts = await self._due(live)
         # Posted outside the lock: a board that starts the next turn (a game of more
         # than two plays on after a flag) is reported back under it (board_posted).
+        await self._deliver(live, posts)
+
+    async def _deliver(self, live: LiveMatch, posts: list[Post]) -> None:
+        """A timer's posts, once what they say is committed. One that fails is logged
+        (the adapter reports what it cannot post): it is no database failure, and the
+        timer is not run again for it (that would post the rest twice)."""
         for post in posts:
-            await self.kit.deliver(post)
+            try:
+                await self.kit.deliver(post)
+            except Exception:
+                log.exception("match %s: a post of its timer could not be delivered",
+                              live.id)
+
+    async def _due(self, live: LiveMatch) -> list[Post]:
+        """What falls due at a tick (the caller holds the lock): the end of a stall, the
+        flag, a reminder; the timer for the next."""
+        posts: list[Post] = []
+        if live.finished:
+            return posts
+        if live.stalled_at is not None:
+            if not live.paused:  # resumed meanwhile (a host): that write went through
+                live.stalled_at = None
+            elif (live.tc.enabled and live.to_move is not None
+                  and live.turn_elapsed >= live.flag_at() + MAX_LAG - 1e-6):
+                # Run out before the outage: the flag, which ends the stall.
+                posts = (await self.on_flag(live)).posts
+                live.stalled_at = None
+                return posts
+            else:
+                posts = await self._go_on(live)
+                if not live.tc.enabled:
+                    self.arm(live)
+                    return posts
+        if live.paused:
+            return posts
+        elapsed = live.elapsed(self.kit.now())
+        if elapsed >= live.flag_at() + MAX_LAG - 1e-6:
+            return posts + (await self.on_flag(live)).posts
+        due = None
+        passed = live.next_reminder
+        while passed < len(live.reminders) and live.reminders[passed].at <= elapsed + 1e-6:
+            due = live.reminders[passed]
+            passed += 1
+        seat = live.to_move
+        if due is not None and seat is not None:
+            # Once posted, never posted again by a takeover: written first (a failure
+            # leaves the reminder due, and the tick runs again).
+            await self.kit.alive(live)
+        live.next_reminder = passed
+        self.arm(live)
+        if due is not None and seat is not None:
+            # Several overdue at once (the loop was stalled) post only the newest.
+            if self.kit.on_reminder is not None:
+                self.kit.on_reminder(elapsed - due.at)
+            posts.append(Post(texts.reminder(live.users[seat], due, live.tc), live.channel_id))
+        return posts

@@ -6,8 +6,9 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from bot.core.enums import DONE, MatchStatus
-from bot.core.messages import Actor, Image, Post, Response
+from bot.core.messages import Image, Post, Response
 from bot.core.refusal import Refusal
+from bot.core.requests import Asker
 from bot.services.history_queries import match_record, position_of
 from bot.services.matches import menus
 from bot.services.matches.kit import CHALLENGE_TTL, MatchKit
@@ -24,18 +25,17 @@ class Viewing:
         self.kit = kit
         self.lookup = lookup
 
-    async def board(self, match_id: int | None, guild_id: str, channel_id: str,
-                    actor: Actor, public: bool = False) -> Response:
+    async def board(self, asker: Asker, match_id: int | None, public: bool = False) -> Response:
         """The current board: to the asker, or to the channel (``/repost``, hosts only).
         After the end, the final board (to the asker)."""
         if public:
-            await self.kit.roles.require_host(guild_id, actor)
+            await self.kit.roles.require_host(asker.guild_id, asker.actor)
         try:
-            live = self.lookup.live(match_id, guild_id, channel_id, actor, player=False)
+            live = self.lookup.live(asker, match_id, player=False)
         except (NotBeingPlayed, NoneRunningHere):
             if public:
                 raise
-            return await self._final(match_id, guild_id, channel_id, actor)
+            return await self._final(asker, match_id)
         image = await self.kit.render(live.game, live.state, live.names,
                                       live.hints and not live.finished,
                                       server=live.guild_id)
@@ -48,15 +48,14 @@ class Viewing:
                                         selects=menus.card_menu(live))])
         return Response(reply=Post(text, image=image, ephemeral=True))
 
-    async def _final(self, number: int | None, guild_id: str, channel_id: str,
-                     actor: Actor) -> Response:
+    async def _final(self, asker: Asker, number: int | None) -> Response:
         """The final board of a match that is over: the one named, else the asker's last
         here (or the channel's last)."""
         if number is None:
-            number = await self._last_here(guild_id, channel_id, actor)
+            number = await self._last_here(asker)
             if number is None:
                 raise NoneRunningHere()
-        record = await match_record(self.kit.db, guild_id, number)
+        record = await match_record(self.kit.db, asker.guild_id, number)
         if record is None:
             raise NoSuchMatch(number)
         label = texts.match_label(record.number, record.kind)
@@ -65,21 +64,21 @@ class Viewing:
         game = get_game(record.game)
         state = position_of(record)
         image = await self.kit.renderer.render(game, state, record.names, False,
-                                               server=guild_id)
+                                               server=asker.guild_id)
         users = [p.user_id for p in record.players]
         text = texts.final_board(label, game.title, texts.seat_line(game, state, users),
                                  sum(1 for m in record.moves if m.kind == "move"),
                                  record.status == MatchStatus.VOIDED, record.result_text or "")
         return Response(reply=Post(text, image=Image(image, f"{game.key}.png"), ephemeral=True))
 
-    async def _last_here(self, guild_id: str, channel_id: str, actor: Actor) -> int | None:
+    async def _last_here(self, asker: Asker) -> int | None:
         async with self.kit.db.session() as s:
-            here = select(Match.number).where(Match.guild_id == guild_id,
-                                              Match.channel_id == channel_id,
+            here = select(Match.number).where(Match.guild_id == asker.guild_id,
+                                              Match.channel_id == asker.channel_id,
                                               Match.status.in_(DONE))
             latest = here.order_by(Match.finished_at.desc(), Match.id.desc()).limit(1)
             mine = await s.scalar(latest.join(MatchPlayer, MatchPlayer.match_id == Match.id)
-                                  .where(MatchPlayer.user_id == actor.id))
+                                  .where(MatchPlayer.user_id == asker.actor.id))
             return mine if mine is not None else await s.scalar(latest)
 
     async def overview(self, guild_id: str) -> Response:
@@ -122,9 +121,8 @@ class Viewing:
                     match.created_at + CHALLENGE_TTL - now))
         return Response.say(texts.overview(lines, len(playing), len(waiting)))
 
-    async def time(self, match_id: int | None, guild_id: str, channel_id: str,
-                   actor: Actor) -> Response:
-        live = self.lookup.live(match_id, guild_id, channel_id, actor, player=False)
+    async def time(self, asker: Asker, match_id: int | None) -> Response:
+        live = self.lookup.live(asker, match_id, player=False)
         if not live.tc.enabled:
             return Response.say("This match has no clock.")
         now = self.kit.now()

@@ -20,6 +20,8 @@ from bot.services.tournaments.host.records import (
     FORFEIT,
     Setup,
     TournamentRefusal,
+    TournamentSettings,
 )
 
-__all__ = ["DOUBLE", "FORFEIT", "Setup", "TournamentRefusal", "Tournaments", "parse_prizes"]
+__all__ = ["DOUBLE", "FORFEIT", "Setup", "TournamentRefusal", "TournamentSettings",
+           "Tournaments", "parse_prizes"]

@@ -24,8 +24,9 @@ from bot.core.clock import Clock, Handle
 from bot.core.enums import ACTIVE
 from bot.core.messages import Actor, Image, Post, Response
 from bot.core.refusal import Refusal
+from bot.core.requests import Asker
 from bot.services import ledger
-from bot.services.matches import MatchEnd, Matches
+from bot.services.matches import HostedMatch, MatchEnd, Matches
 from bot.services.tournaments import (
     Event,
     Pairing,
@@ -46,6 +47,7 @@ from bot.services.tournaments.host.records import (
     load,
     series_of,
 )
+from bot.services.vitals import CANNOT_SAVE
 from bot.store.db import Database
 from bot.store.models import Match, MatchPlayer, TournamentGame
 from bot.store.models import Tournament as TournamentRow
@@ -81,6 +83,7 @@ class Flow:
         self._locks: dict[int, asyncio.Lock] = {}
         self._dirty: set[int] = set()
         self._timers: dict[int, list[Handle]] = {}
+        matches.watch_timers(self.sweep)  # a round's deadline never goes without a timer
         # Tournaments with a board that could not start (a player busy in the channel),
         # by server: looked at again whenever a match of that server ends.
         self.waiting: dict[int, str] = {}
@@ -234,9 +237,10 @@ class Flow:
         players = [Actor(u, loaded.name(u)) for u in pairing.players]
         try:
             _, started = await self.matches.host_match(
-                row.guild_id, channel, Actor(row.created_by, loaded.name(row.created_by)),
-                row.game, players, first=first, chooser=chooser, options=setup.game_options,
-                tc=setup.time_control, hints=setup.hints, event_id=row.event_id, note=note,
+                Asker(row.guild_id, channel, Actor(row.created_by, loaded.name(row.created_by))),
+                HostedMatch(row.game, players, first=first, chooser=chooser,
+                            options=setup.game_options, tc=setup.time_control,
+                            hints=setup.hints, event_id=row.event_id, note=note),
                 link=link)
         except Refusal:
             if abandon is not None:
@@ -294,11 +298,11 @@ class Flow:
         return posts
 
     async def _round_over(self, tournament_id: int) -> list[Post]:
-        self.disarm(tournament_id)
         async with self.db.session() as s, s.begin():
             stored = await s.get(TournamentRow, tournament_id)
             assert stored is not None
             stored.deadline_at = None
+        self.disarm(tournament_id)  # once written: a failed write is tried again
         loaded = await self.load(tournament_id)
         state = loaded.core.state(loaded.events)
         posts = split(views.round_results(loaded, state), loaded.row.channel_id, pings=())
@@ -380,14 +384,48 @@ class Flow:
             self.disarm(tournament_id)
 
     async def _fire(self, tournament_id: int, number: int, deadline: bool) -> None:
+        """A round's reminder or deadline. One the database refused is tried again (the
+        clock's backoff): both reread the tournament, and the deadline's timer stays
+        armed until its first write is committed."""
         try:
             work = self.deadline if deadline else self.remind
             response = await self.run(tournament_id, lambda: work(tournament_id, number))
-            for post in response.posts:
-                await self.matches.deliver(post)
+        except CANNOT_SAVE:
+            log.warning("tournament %s: the round %s %s could not be saved; trying again",
+                        tournament_id, number, "deadline" if deadline else "reminder")
+            raise
         except Exception:
             log.exception("tournament %s: the round %s %s failed", tournament_id, number,
                           "deadline" if deadline else "reminder")
+            return
+        for post in response.posts:
+            try:
+                await self.matches.deliver(post)
+            except Exception:
+                log.exception("tournament %s: a post could not be delivered", tournament_id)
+
+    def armed(self, tournament_id: int) -> bool:
+        return any(h.armed for h in self._timers.get(tournament_id, []))
+
+    async def sweep(self) -> int:
+        """The watchdog's round: every running tournament with a deadline and no armed
+        timer is caught up (a deadline passed is settled) and armed again."""
+        async with self.db.session() as s:
+            ids = list((await s.scalars(select(TournamentRow.id).where(
+                TournamentRow.status == RUNNING,
+                TournamentRow.deadline_at.is_not(None)))).all())
+        rearmed = 0
+        for tournament_id in ids:
+            if self.armed(tournament_id):
+                continue
+            rearmed += 1
+            log.error("WATCHDOG: tournament %s had no timer for its round's deadline; "
+                      "armed again", tournament_id)
+            response = await self.run(tournament_id,
+                                      functools.partial(self._catch_up, tournament_id))
+            for post in response.posts:
+                await self.matches.deliver(post)
+        return rearmed
 
     async def remind(self, tournament_id: int, number: int) -> Response:
         """Before the deadline: who still has to play, pinged."""
@@ -421,11 +459,11 @@ class Flow:
             self.arm(tournament_id, row.deadline_at, row.reminded, number,
                      loaded.setup.remind_before)
             return Response()
-        self.disarm(tournament_id)
         async with self.db.session() as s, s.begin():
             stored = await s.get(TournamentRow, tournament_id)
             assert stored is not None
             stored.deadline_at = None
+        self.disarm(tournament_id)  # once written: a failed write is tried again
         reports, lines, unplayed, playing = views.no_shows(loaded, state, rnd)
         posts: list[Post] = []
         for match_id in unplayed:

@@ -12,6 +12,7 @@ from sqlalchemy import func, select
 from bot.core import buttons
 from bot.core.clock import Clock
 from bot.core.messages import Actor, Button, Image, Post, Response
+from bot.core.requests import Asker
 from bot.services import events, ratings
 from bot.services.matches import MatchEnd, Matches
 from bot.services.permissions import HostRoles
@@ -35,6 +36,7 @@ from bot.services.tournaments.host.records import (
     Loaded,
     Setup,
     TournamentRefusal,
+    TournamentSettings,
     choices,
     core_of,
     entrants,
@@ -107,45 +109,43 @@ class Tournaments:
 
     # ---- creating and entering -------------------------------------------------------------
 
-    async def create(self, guild_id: str, channel_id: str, actor: Actor, name: str,
-                     game_name: str, fmt: str, *, rounds: int | None = None, best_of: int = 1,
-                     first: str | None = None, double: bool = False, third_place: bool = False,
-                     event: str | None = None, setup: Setup | None = None) -> Response:
-        await self.roles.require_host(guild_id, actor)
-        setup = setup or Setup()
-        name = check_name(name)
-        game = get_game(game_name)
+    async def create(self, asker: Asker, settings: TournamentSettings) -> Response:
+        await self.roles.require_host(asker.guild_id, asker.actor)
+        setup, event = settings.setup, settings.event
+        name = check_name(settings.name)
+        game = get_game(settings.game)
         options = game.check_options(setup.game_options)
         game.new_state(2, options)
-        form = Format(fmt)
-        if rounds is not None and form is not Format.SWISS:
+        form = Format(settings.fmt)
+        if settings.rounds is not None and form is not Format.SWISS:
             raise TournamentRefusal(say.rounds_only_swiss())
-        if double and form is not Format.ROUND_ROBIN:
+        if settings.double and form is not Format.ROUND_ROBIN:
             raise TournamentRefusal(say.double_only_round_robin())
-        if third_place and form is not Format.SINGLE:
+        if settings.third_place and form is not Format.SINGLE:
             raise TournamentRefusal(say.third_only_single())
-        if not 1 <= best_of <= MAX_BEST_OF:
-            raise TournamentRefusal(f"`bestof` is 1 to {MAX_BEST_OF}.")
-        rule = FirstRule(first) if first else FirstRule.ALTERNATE
-        core = Options(rounds=rounds, double=double, best_of=best_of, first=rule,
-                       third_place=third_place, seed=self.rng.randrange(1, 2**31))
+        if not 1 <= settings.best_of <= MAX_BEST_OF:
+            raise TournamentRefusal(say.best_of_bounds(MAX_BEST_OF))
+        rule = FirstRule(settings.first) if settings.first else FirstRule.ALTERNATE
+        core = Options(rounds=settings.rounds, double=settings.double,
+                       best_of=settings.best_of, first=rule, third_place=settings.third_place,
+                       seed=self.rng.randrange(1, 2**31))
         setup = Setup(setup.time_control, options, setup.hints, setup.thread, setup.deadline,
                       setup.no_show, setup.prizes, setup.checkin, setup.auto)
         async with self.db.session() as s, s.begin():
-            event_row = await events.find_event(s, guild_id, event) if event else None
+            event_row = await events.find_event(s, asker.guild_id, event) if event else None
             if event_row is not None and not event_row.open:
-                raise TournamentRefusal(f"The event {event_row.name} is closed.")
+                raise TournamentRefusal(say.event_closed(event_row.name))
             same = await s.scalar(select(TournamentRow.number).where(
-                TournamentRow.guild_id == guild_id,
+                TournamentRow.guild_id == asker.guild_id,
                 func.lower(TournamentRow.name) == name.lower()))
             if same is not None:
                 raise TournamentRefusal(say.name_exists(name=name, number=same))
-            await remember(s, guild_id, [actor])
+            await remember(s, asker.guild_id, [asker.actor])
             row = TournamentRow(
-                guild_id=guild_id, number=await next_number(s, guild_id, "tournament"),
+                guild_id=asker.guild_id, number=await next_number(s, asker.guild_id, "tournament"),
                 name=name, game=game.key, format=form.value, options=core.to_json(),
-                settings=setup.to_json(), status=OPEN, channel_id=channel_id,
-                event_id=event_row.id if event_row else None, created_by=actor.id,
+                settings=setup.to_json(), status=OPEN, channel_id=asker.channel_id,
+                event_id=event_row.id if event_row else None, created_by=asker.actor.id,
                 created_at=self.clock.now())
             s.add(row)
             await s.flush()
@@ -154,25 +154,24 @@ class Tournaments:
         entry = [Button(say.join_button(), buttons.tournament_join(number), "success")]
         if setup.checkin:
             entry.append(Button(say.checkin_button(), buttons.tournament_checkin(number)))
-        return Response(reply=Post(say.created(name=name, number=number, host_id=actor.id,
+        return Response(reply=Post(say.created(name=name, number=number, host_id=asker.actor.id,
                                                rules=rules, checkin=setup.checkin),
-                                   channel_id, buttons=tuple(entry)))
+                                   asker.channel_id, buttons=tuple(entry)))
 
-    async def join(self, guild_id: str, channel_id: str, actor: Actor,
-                   tournament: str | None = None) -> Response:
-        return await self._enter(guild_id, channel_id, actor, [actor], tournament)
+    async def join(self, asker: Asker, tournament: str | None = None) -> Response:
+        return await self._enter(asker, [asker.actor], tournament)
 
-    async def add(self, guild_id: str, channel_id: str, actor: Actor, people: Sequence[Actor],
+    async def add(self, asker: Asker, people: Sequence[Actor],
                   tournament: str | None = None) -> Response:
-        await self.roles.require_host(guild_id, actor)
+        await self.roles.require_host(asker.guild_id, asker.actor)
         if not people:
             raise TournamentRefusal(say.name_player_or_role())
-        return await self._enter(guild_id, channel_id, actor, people, tournament)
+        return await self._enter(asker, people, tournament)
 
-    async def _enter(self, guild_id: str, channel_id: str, actor: Actor,
-                     people: Sequence[Actor], tournament: str | None) -> Response:
+    async def _enter(self, asker: Asker, people: Sequence[Actor],
+                     tournament: str | None) -> Response:
         async with self.db.session() as s, s.begin():
-            row = await find(s, guild_id, tournament, channel_id)
+            row = await find(s, asker.guild_id, tournament, asker.channel_id)
             if row.status != OPEN:
                 raise TournamentRefusal(say.entries_closed(name=row.name))
             have = {p.user_id for p in await entrants(s, row.id)}
@@ -181,7 +180,7 @@ class Tournaments:
                 raise TournamentRefusal(say.already_in(user_id=people[0].id, name=row.name))
             if len(have) + len(fresh) > MAX_PLAYERS:
                 raise TournamentRefusal(say.full(name=row.name, most=MAX_PLAYERS))
-            await remember(s, guild_id, [actor, *fresh])
+            await remember(s, asker.guild_id, [asker.actor, *fresh])
             now = self.clock.now()
             for person in fresh:
                 s.add(TournamentPlayer(tournament_id=row.id, user_id=person.id,
@@ -190,39 +189,36 @@ class Tournaments:
         return Response(reply=Post(say.joined(user_ids=[p.id for p in fresh], name=row.name,
                                               count=count), row.channel_id, pings=()))
 
-    async def checkin(self, guild_id: str, channel_id: str, actor: Actor,
-                      tournament: str | None = None) -> Response:
+    async def checkin(self, asker: Asker, tournament: str | None = None) -> Response:
         async with self.db.session() as s, s.begin():
-            row = await find(s, guild_id, tournament, channel_id)
+            row = await find(s, asker.guild_id, tournament, asker.channel_id)
             if row.status != OPEN:
                 raise TournamentRefusal(say.entries_closed(name=row.name))
             if not Setup.from_json(row.settings).checkin:
                 raise TournamentRefusal(say.no_checkin())
             people = await entrants(s, row.id)
-            mine = next((p for p in people if p.user_id == actor.id), None)
+            mine = next((p for p in people if p.user_id == asker.actor.id), None)
             if mine is None:
-                raise TournamentRefusal(say.not_entered(user_id=actor.id, name=row.name))
+                raise TournamentRefusal(say.not_entered(user_id=asker.actor.id, name=row.name))
             mine.checked_in = True
             ready = sum(1 for p in people if p.checked_in)
-        return Response(reply=Post(say.checked_in(user_id=actor.id, name=row.name, ready=ready,
-                                                  count=len(people)), row.channel_id,
+        return Response(reply=Post(say.checked_in(user_id=asker.actor.id, name=row.name,
+                                                  ready=ready, count=len(people)),
+                                   row.channel_id,
                                    pings=()))
 
-    async def leave(self, guild_id: str, channel_id: str, actor: Actor,
-                    tournament: str | None = None) -> Response:
-        return await self._withdraw(guild_id, channel_id, actor, actor, tournament)
+    async def leave(self, asker: Asker, tournament: str | None = None) -> Response:
+        return await self._withdraw(asker, asker.actor, tournament)
 
-    async def drop(self, guild_id: str, channel_id: str, actor: Actor, person: Actor,
-                   tournament: str | None = None) -> Response:
-        await self.roles.require_host(guild_id, actor)
-        return await self._withdraw(guild_id, channel_id, actor, person, tournament)
+    async def drop(self, asker: Asker, person: Actor, tournament: str | None = None) -> Response:
+        await self.roles.require_host(asker.guild_id, asker.actor)
+        return await self._withdraw(asker, person, tournament)
 
-    async def _withdraw(self, guild_id: str, channel_id: str, actor: Actor, person: Actor,
-                        tournament: str | None) -> Response:
+    async def _withdraw(self, asker: Asker, person: Actor, tournament: str | None) -> Response:
         """Before the start, out of the entries; after it, withdrawn: not paired again,
         and an unfinished pairing of theirs is lost by forfeit."""
         async with self.db.session() as s, s.begin():
-            row = await find(s, guild_id, tournament, channel_id)
+            row = await find(s, asker.guild_id, tournament, asker.channel_id)
             if row.status == OPEN:
                 people = await entrants(s, row.id)
                 mine = next((p for p in people if p.user_id == person.id), None)
@@ -230,12 +226,12 @@ class Tournaments:
                     raise TournamentRefusal(say.not_entered(user_id=person.id, name=row.name))
                 await s.delete(mine)
                 text = (say.left(user_id=person.id, name=row.name, count=len(people) - 1)
-                        if actor.id == person.id
+                        if asker.actor.id == person.id
                         else say.removed(user_id=person.id, name=row.name,
                                          count=len(people) - 1))
                 return Response(reply=Post(text, row.channel_id, pings=()))
             tid = row.id
-        return await self.flow.run(tid, lambda: self._drop_running(tid, actor, person))
+        return await self.flow.run(tid, lambda: self._drop_running(tid, asker.actor, person))
 
     async def _drop_running(self, tid: int, actor: Actor, person: Actor) -> Response:
         loaded = await self._running(tid)
@@ -271,11 +267,10 @@ class Tournaments:
 
     # ---- running it -------------------------------------------------------------------------
 
-    async def start(self, guild_id: str, channel_id: str, actor: Actor,
-                    tournament: str | None = None) -> Response:
-        await self.roles.require_host(guild_id, actor)
+    async def start(self, asker: Asker, tournament: str | None = None) -> Response:
+        await self.roles.require_host(asker.guild_id, asker.actor)
         async with self.db.session() as s:
-            row = await find(s, guild_id, tournament, channel_id)
+            row = await find(s, asker.guild_id, tournament, asker.channel_id)
         return await self.flow.run(row.id, lambda: self._start(row.id))
 
     async def _start(self, tid: int) -> Response:
@@ -313,11 +308,10 @@ class Tournaments:
         posts = await self.flow.begin_round(loaded)
         return Response(reply=Post(text, channel, pings=()), posts=posts)
 
-    async def next_round(self, guild_id: str, channel_id: str, actor: Actor,
-                         tournament: str | None = None) -> Response:
-        await self.roles.require_host(guild_id, actor)
+    async def next_round(self, asker: Asker, tournament: str | None = None) -> Response:
+        await self.roles.require_host(asker.guild_id, asker.actor)
         async with self.db.session() as s:
-            row = await find(s, guild_id, tournament, channel_id)
+            row = await find(s, asker.guild_id, tournament, asker.channel_id)
         return await self.flow.run(row.id, lambda: self._next(row.id))
 
     async def _next(self, tid: int) -> Response:
@@ -331,34 +325,33 @@ class Tournaments:
             return Response(posts=await self.flow.advance(tid))
         return Response(posts=await self.flow.begin_round(loaded))
 
-    async def reinstate(self, guild_id: str, channel_id: str, actor: Actor, person: Actor,
+    async def reinstate(self, asker: Asker, person: Actor,
                         tournament: str | None = None) -> Response:
-        await self.roles.require_host(guild_id, actor)
+        await self.roles.require_host(asker.guild_id, asker.actor)
         async with self.db.session() as s:
-            row = await find(s, guild_id, tournament, channel_id)
+            row = await find(s, asker.guild_id, tournament, asker.channel_id)
 
         async def work() -> Response:
             loaded = await self._running(row.id)
             if person.id not in loaded.core.state(loaded.events).withdrawn:
                 raise TournamentRefusal(say.not_withdrawn(user_id=person.id, name=row.name))
-            posts = await self.flow.record(loaded, [Rejoined(person.id)], actor.id,
+            posts = await self.flow.record(loaded, [Rejoined(person.id)], asker.actor.id,
                                            "reinstated")
             return Response(reply=Post(say.reinstated(user_id=person.id, name=row.name),
                                        row.channel_id), posts=posts)
 
         return await self.flow.run(row.id, work)
 
-    async def adjudicate(self, guild_id: str, channel_id: str, actor: Actor, board: int,
-                         result: str, number: int | None = None, reason: str = "",
-                         tournament: str | None = None) -> Response:
+    async def adjudicate(self, asker: Asker, board: int, result: str, number: int | None = None,
+                         reason: str = "", tournament: str | None = None) -> Response:
         """A host decides a pairing (or corrects a result): its unfinished match is
         voided, and the result stands for the standings."""
-        await self.roles.require_host(guild_id, actor)
+        await self.roles.require_host(asker.guild_id, asker.actor)
         outcome = RESULTS.get(result.strip().lower().replace(" ", ""))
         if outcome is None:
             raise TournamentRefusal(say.bad_result())
         async with self.db.session() as s:
-            row = await find(s, guild_id, tournament, channel_id)
+            row = await find(s, asker.guild_id, tournament, asker.channel_id)
 
         async def work() -> Response:
             loaded = await self._running(row.id)
@@ -385,18 +378,17 @@ class Tournaments:
             loaded = await self._running(row.id)
             said = Post(say.adjudicated(name=row.name, number=wanted, board=board,
                                         first=pairing.first, second=pairing.second,
-                                        outcome=outcome.value, host_id=actor.id,
+                                        outcome=outcome.value, host_id=asker.actor.id,
                                         reason=reason), row.channel_id)
-            posts += await self.flow.record(loaded, [report], actor.id, reason)
+            posts += await self.flow.record(loaded, [report], asker.actor.id, reason)
             return Response(reply=said, posts=posts)
 
         return await self.flow.run(row.id, work)
 
-    async def cancel(self, guild_id: str, channel_id: str, actor: Actor,
-                     tournament: str | None = None) -> Response:
-        await self.roles.require_host(guild_id, actor)
+    async def cancel(self, asker: Asker, tournament: str | None = None) -> Response:
+        await self.roles.require_host(asker.guild_id, asker.actor)
         async with self.db.session() as s:
-            row = await find(s, guild_id, tournament, channel_id)
+            row = await find(s, asker.guild_id, tournament, asker.channel_id)
 
         async def work() -> Response:
             async with self.db.session() as s, s.begin():
@@ -415,7 +407,7 @@ class Tournaments:
                 if game.active:
                     posts += (await self.matches.close(game.match_id,
                                                        say.void_reason_cancelled())).posts
-            return Response(reply=Post(say.cancelled(name=row.name, host_id=actor.id),
+            return Response(reply=Post(say.cancelled(name=row.name, host_id=asker.actor.id),
                                        row.channel_id), posts=posts)
 
         return await self.flow.run(row.id, work)
@@ -434,9 +426,8 @@ class Tournaments:
                                                     status=loaded.row.status))
         return loaded
 
-    async def standings(self, guild_id: str, channel_id: str, actor: Actor,
-                        tournament: str | None = None) -> Response:
-        loaded = await self._loaded(guild_id, channel_id, tournament)
+    async def standings(self, asker: Asker, tournament: str | None = None) -> Response:
+        loaded = await self._loaded(asker.guild_id, asker.channel_id, tournament)
         if not loaded.events:
             raise TournamentRefusal(say.no_rounds_yet(name=loaded.row.name))
         post = await self.flow.standings_post(loaded)
@@ -444,23 +435,22 @@ class Tournaments:
         post.channel_id, post.ephemeral = None, True
         return Response(reply=post)
 
-    async def pairings(self, guild_id: str, channel_id: str, actor: Actor,
-                       number: int | None = None, tournament: str | None = None) -> Response:
-        loaded = await self._loaded(guild_id, channel_id, tournament)
+    async def pairings(self, asker: Asker, number: int | None = None,
+                       tournament: str | None = None) -> Response:
+        loaded = await self._loaded(asker.guild_id, asker.channel_id, tournament)
         played = len(loaded.core.state(loaded.events).rounds) if loaded.events else 0
         if not played:
             raise TournamentRefusal(say.no_rounds_yet(name=loaded.row.name))
         wanted = number or played
         if not 1 <= wanted <= played:
             raise TournamentRefusal(say.no_such_round(number=wanted, played=played))
-        return Response.say(views.pairings_text(loaded, wanted, actor.id))
+        return Response.say(views.pairings_text(loaded, wanted, asker.actor.id))
 
-    async def info(self, guild_id: str, channel_id: str, actor: Actor,
-                   tournament: str | None = None) -> Response:
+    async def info(self, asker: Asker, tournament: str | None = None) -> Response:
         async with self.db.session() as s:
-            row = await find(s, guild_id, tournament, channel_id)
+            row = await find(s, asker.guild_id, tournament, asker.channel_id)
             people = await entrants(s, row.id)
-            names = await user_names(s, guild_id, [p.user_id for p in people[:60]]
+            names = await user_names(s, asker.guild_id, [p.user_id for p in people[:60]]
                                      + [row.created_by])
             event = await views.event_name(s, row.event_id)
         setup = Setup.from_json(row.settings)
@@ -480,10 +470,9 @@ class Tournaments:
             checked=[p.checked_in and setup.checkin for p in people[:60]],
             count=len(people), round_line=round_line))
 
-    async def export(self, guild_id: str, channel_id: str, actor: Actor,
-                     tournament: str | None = None) -> Response:
-        await self.roles.require_host(guild_id, actor)
-        loaded = await self._loaded(guild_id, channel_id, tournament)
+    async def export(self, asker: Asker, tournament: str | None = None) -> Response:
+        await self.roles.require_host(asker.guild_id, asker.actor)
+        loaded = await self._loaded(asker.guild_id, asker.channel_id, tournament)
         if not loaded.events:
             raise TournamentRefusal(say.no_rounds_yet(name=loaded.row.name))
         files: list[Image] = views.export(loaded)

@@ -88,6 +88,25 @@ class Setup:
 
 
 @dataclass(frozen=True)
+class TournamentSettings:
+    """What a tournament is created with, built whole by the command: its name, game
+    and format; the core's rules (``rounds`` of a Swiss, a ``double`` round robin,
+    ``best_of`` games a pairing, who moves ``first``, a ``third_place`` match); the event
+    it counts for; and the host's ``setup`` around them."""
+
+    name: str
+    game: str
+    fmt: str
+    rounds: int | None = None
+    best_of: int = 1
+    first: str | None = None
+    double: bool = False
+    third_place: bool = False
+    event: str | None = None
+    setup: Setup = field(default_factory=Setup)
+
+
+@dataclass(frozen=True)
 class Played:
     """A match of a pairing, as the tournament reads it."""
 

@@ -93,13 +93,14 @@ def image_name(loaded: Loaded) -> str:
 def rules_text(row: TournamentRow, setup: Setup, event: str | None) -> str:
     options = Options.from_json(row.options)
     game = get_game(row.game)
-    return say.rules(fmt=row.format, rounds=options.rounds, best_of=options.best_of,
-                     first=options.first.value, double=options.double,
-                     third_place=options.third_place, game=game.title,
-                     clock=options_line(game, setup.game_options, setup.time_control)
-                     + (" · hints on" if setup.hints else ""),
-                     deadline=setup.deadline, no_show=setup.no_show, prizes=setup.prizes,
-                     event=event, checkin=setup.checkin, auto=setup.auto, thread=setup.thread)
+    return say.rules(say.Rules(
+        fmt=row.format, game=game.title, first=options.first.value,
+        clock=options_line(game, setup.game_options, setup.time_control)
+        + (" · hints on" if setup.hints else ""),
+        rounds=options.rounds, best_of=options.best_of, double=options.double,
+        third_place=options.third_place, deadline=setup.deadline, no_show=setup.no_show,
+        prizes=setup.prizes, event=event, checkin=setup.checkin, auto=setup.auto,
+        thread=setup.thread))
 
 
 async def event_name(s: AsyncSession, event_id: int | None) -> str | None:

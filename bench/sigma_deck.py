@@ -1,0 +1,281 @@
+"""The search for a fair Sigma Escape deck (issue 29; docs/sigma-deck.md).
+
+Every candidate is the first reconstruction (``reconstructed-v1``) with a few edits
+that stay within the rules page (§2, §3): where the Special card lies, which arrows
+a card has, a card's cells. A candidate is measured by the balance meter
+(``engine.balance``) with the levels against themselves only, and scored by its
+imbalance: the largest distance of White's share from one half over the levels.
+
+    python -m bench.sigma_deck --round 1 --levels greedy,3,4 --games 40 > /tmp/r1.jsonl
+    python -m bench.sigma_deck --only hint,near --levels 5 --games 60
+
+prints one JSON line per candidate, as each finishes; the cheap levels first (a
+screen), the expensive ones on the finalists (the rounds below). Deterministic for
+the seed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from engine.balance import measure, parse_levels
+from engine.sigma.deck import Deck, deck_from_data, shipped_deck
+
+BASE = "reconstructed-v1"
+
+# An edit: "special" -> [row, col] of the Special card's box; "SEAT.CARD.arrows" or
+# "SEAT.CARD.cells" -> the card's new arrows or cells; "SEAT.CARD.count" -> copies;
+# "add.SEAT" -> cards added to the end of that hand.
+Edits = Mapping[str, Any]
+
+HINT: dict[str, Any] = {
+    "special": [-1, 5],
+    "black.U5.arrows": ["0,0,N"],
+    "black.T4.arrows": ["0,0,W", "0,2,E", "1,1,S", "0,1,N"],
+}
+
+B: dict[str, Any] = {"special": [-1, 3], "black.U5.arrows": ["0,0,N"],
+                    "black.L4.arrows": ["0,0,N", "1,0,E"]}
+
+ROUNDS_4_C3_L4: dict[str, Any] = {"special": [-1, 3], "black.L4.arrows": ["0,0,N"]}
+
+SPLIT: dict[str, Any] = {
+    "black.U5.arrows": ["0,0,N"], "black.L4.arrows": ["0,0,N"], "black.L4.count": 1,
+    "add.black": [{"name": "L4+", "cells": ["#..", "#..", "##."],
+                   "arrows": ["0,0,N", "1,0,E"]}],
+}
+
+M4: dict[str, Any] = SPLIT | {"special": [-1, 4]}
+
+#: The candidates by round: round 1 moves the Special card and the arrows the issue's
+#: experiment touched; later rounds refine around the best of the round before.
+ROUNDS: dict[int, dict[str, dict[str, Any]]] = {
+    1: {
+        "v1": {},
+        "hint": HINT,
+        "hint-col4": HINT | {"special": [-1, 4]},
+        "hint-col6": HINT | {"special": [-1, 6]},
+        "hint-u5x2": {k: v for k, v in HINT.items() if k != "black.U5.arrows"},
+        "hint-t4x3": {k: v for k, v in HINT.items() if k != "black.T4.arrows"},
+        "col5": {"special": [-1, 5]},
+        "col4": {"special": [-1, 4]},
+    },
+    # Round 2: the issue's experiment (``hint``) with one more change each, to bring
+    # the weak levels (White wins most games between greedy players) to the middle
+    # without moving the strong ones.
+    2: {
+        "hint-l4+w": HINT | {"black.L4.arrows": ["0,0,N", "2,1,E", "1,0,W"]},
+        "hint-i3+n": HINT | {"black.I3.arrows": ["0,0,W", "0,2,E", "0,1,N"]},
+        "hint-v5+n": HINT | {"black.V5.arrows": ["0,0,N", "2,2,E", "2,1,S"]},
+        "hint-hub2": HINT | {"white.Hub.arrows": ["0,0,W", "0,0,E"]},
+        "hint-y2-n": HINT | {"white.Y2.arrows": ["0,0,W", "0,1,E"]},
+        "hint-l3+-s": HINT | {"white.L3+.arrows": ["0,0,N", "1,1,E"]},
+        "hint-t4w-s": HINT | {"white.T4.arrows": ["0,0,W", "0,2,E"]},
+        "hint-i3w-2": HINT | {"white.I3.count": 1, "white.I2.count": 3},
+    },
+    # Round 3: Black's arrows make strong Blacks win, the Special card's distance makes
+    # weak Blacks lose (they never set out towards White): a Special card nearer than
+    # the issue's experiment and fewer arrows on Black's cards.
+    3: {
+        "c3-u5": {"special": [-1, 3], "black.U5.arrows": ["0,0,N"]},
+        "c3-u5-l4": {"special": [-1, 3], "black.U5.arrows": ["0,0,N"],
+                     "black.L4.arrows": ["0,0,N"]},
+        "c2-u5-l4-v5": {"black.U5.arrows": ["0,0,N"], "black.L4.arrows": ["0,0,N"],
+                        "black.V5.arrows": ["2,2,E"]},
+        "c4-u5": {"special": [-1, 4], "black.U5.arrows": ["0,0,N"]},
+        "c4-u5-l4": {"special": [-1, 4], "black.U5.arrows": ["0,0,N"],
+                     "black.L4.arrows": ["0,0,N"]},
+        "c3-u5-t4x2": {"special": [-1, 3], "black.U5.arrows": ["0,0,N"],
+                       "black.T4.arrows": ["0,0,W", "0,2,E"]},
+        "c3-hub4-y2": {"special": [-1, 3],
+                       "white.Hub.arrows": ["0,0,W", "0,0,N", "0,0,E", "0,0,S"],
+                       "white.Y2.arrows": ["0,0,W", "0,1,E", "0,1,N", "0,0,S"]},
+        "diag-u5": {"special": [-2, 3], "black.U5.arrows": ["0,0,N"]},
+    },
+    # Round 4: L4 with one arrow is a dead end for Black (its only arrow is the one it
+    # was laid with) and swings every level to White; its second arrow elsewhere
+    # moves strong play less.
+    4: {
+        "c3-u5-l4e1": {"special": [-1, 3], "black.U5.arrows": ["0,0,N"],
+                       "black.L4.arrows": ["0,0,N", "1,0,E"]},
+        "c3-u5-l4w2": {"special": [-1, 3], "black.U5.arrows": ["0,0,N"],
+                       "black.L4.arrows": ["0,0,N", "2,0,W"]},
+        "c3-u5-l4s": {"special": [-1, 3], "black.U5.arrows": ["0,0,N"],
+                      "black.L4.arrows": ["0,0,N", "2,1,S"]},
+        "c2-l4": {"black.L4.arrows": ["0,0,N"]},
+        "c2-u5-l4": {"black.U5.arrows": ["0,0,N"], "black.L4.arrows": ["0,0,N"]},
+        "c3-l4": ROUNDS_4_C3_L4,
+    },
+    # Round 5: around c3-u5-l4e1 (L4's second arrow on the side of its stem, into its
+    # own box), the nearest to even so far: the Special card one cell farther, a dead
+    # end of V5, L4's second arrow on the stem's other side, Black's T4 with four.
+    5: {
+        "B": B,
+        "B-c4": B | {"special": [-1, 4]},
+        "B-v5e": B | {"black.V5.arrows": ["2,2,E"]},
+        "B-l4w1": B | {"black.L4.arrows": ["0,0,N", "1,0,W"]},
+        "B-c4-l4w1": B | {"special": [-1, 4], "black.L4.arrows": ["0,0,N", "1,0,W"]},
+        "B-c4-t4x4": B | {"special": [-1, 4],
+                          "black.T4.arrows": ["0,0,W", "0,2,E", "1,1,S", "0,1,N"]},
+        "B-hub2": B | {"white.Hub.arrows": ["0,0,W", "0,0,E"]},
+    },
+    # Round 6: B with level 5; more arrows for White (which helps Black: each is a side
+    # Black may cover and a way for White to spread thin) to bring greedy players to
+    # the middle.
+    6: {
+        "B": B,
+        "B-hub4": B | {"white.Hub.arrows": ["0,0,W", "0,0,N", "0,0,E", "0,0,S"]},
+        "B-y2s": B | {"white.Y2.arrows": ["0,0,W", "0,1,E", "0,1,N", "0,0,S"]},
+    },
+    # Round 7: the candidates whose weak and strong levels lie closest together, with
+    # more games (100 a level).
+    7: {
+        "B": B,
+        "c3-l4": ROUNDS_4_C3_L4,
+        "c4-u5-l4": {"special": [-1, 4], "black.U5.arrows": ["0,0,N"],
+                     "black.L4.arrows": ["0,0,N"]},
+        "hint-l3+-s": HINT | {"white.L3+.arrows": ["0,0,N", "1,1,E"]},
+        "c4-l4": {"special": [-1, 4], "black.L4.arrows": ["0,0,N"]},
+    },
+    # Round 8: B favours Black at level 5, c4-u5-l4 White between greedy players: half
+    # way, one L4 a dead end and one (L4+) with its second arrow, as in B.
+    8: {
+        "M3": SPLIT | {"special": [-1, 3]},
+        "M4": M4,
+    },
+    # Round 9: M4 with the two changes that moved greedy players towards Black and
+    # strong ones towards White: a fourth arrow on Black's T4, no S arrow on L3+.
+    9: {
+        "M4-t4x4": M4 | {"black.T4.arrows": ["0,0,W", "0,2,E", "1,1,S", "0,1,N"]},
+        "M4-l3s": M4 | {"white.L3+.arrows": ["0,0,N", "1,1,E"]},
+        "M4-t4x4-l3s": M4 | {"black.T4.arrows": ["0,0,W", "0,2,E", "1,1,S", "0,1,N"],
+                             "white.L3+.arrows": ["0,0,N", "1,1,E"]},
+    },
+}
+
+
+#: The knobs of the local search (``--search``): each a list of choices, the first
+#: being the first reconstruction's; a candidate is one choice per knob.
+KNOBS: dict[str, list[Any]] = {
+    "special": [[-1, 2], [-1, 3], [-1, 4], [-1, 5], [-1, 6], [-2, 3], [-2, 4], [0, 4]],
+    "black.U5.arrows": [["0,0,N", "0,2,N"], ["0,0,N"], ["0,0,N", "1,1,S"]],
+    "black.T4.arrows": [["0,0,W", "0,2,E", "1,1,S"], ["0,0,W", "0,2,E", "1,1,S", "0,1,N"],
+                        ["0,0,W", "0,2,E"]],
+    "black.L4.arrows": [["0,0,N", "2,1,E"], ["0,0,N", "2,1,E", "1,0,W"], ["0,0,N"]],
+    "black.I3.arrows": [["0,0,W", "0,2,E"], ["0,0,W", "0,2,E", "0,1,N"]],
+    "black.V5.arrows": [["0,0,N", "2,2,E"], ["0,0,N", "2,2,E", "2,1,S"], ["2,2,E"]],
+    "white.Hub.arrows": [["0,0,W", "0,0,N", "0,0,E"], ["0,0,W", "0,0,E"],
+                         ["0,0,W", "0,0,N", "0,0,E", "0,0,S"]],
+    "white.Y2.arrows": [["0,0,W", "0,1,E", "0,1,N"], ["0,0,W", "0,1,E", "0,1,N", "0,0,S"]],
+}
+
+
+def edits_of(choice: Mapping[str, int]) -> dict[str, Any]:
+    """The edits of a candidate given as a choice per knob (the first's left out)."""
+    return {knob: KNOBS[knob][i] for knob, i in choice.items() if i}
+
+
+def variant(edits: Edits, base: Deck | None = None, key: str = "candidate") -> Deck:
+    """``base`` (default: the first reconstruction) with ``edits``, checked."""
+    data = (base or shipped_deck(BASE)).to_data()
+    data["key"] = key
+    for path, value in edits.items():
+        if path == "special":
+            data["presets"][1]["at"] = list(value)
+            continue
+        if path.startswith("add."):  # "add.SEAT": [card, ...] after the seat's cards
+            data[path.removeprefix("add.")].extend(dict(card) for card in value)
+            continue
+        seat, name, what = path.split(".")
+        cards = [c for c in data[seat] if c["name"] == name]
+        if not cards:
+            raise KeyError(f"no card {name} in {seat}'s hand")
+        cards[0][what] = value
+    return deck_from_data(data, key)
+
+
+def objective(name: str, edits: Edits, games: Mapping[str, int], seed: int
+              ) -> dict[str, Any]:
+    """Measure a candidate: White's share per level against itself, and the score to
+    minimise: the imbalance plus a hundredth per edit (closeness to the first
+    reconstruction breaks ties)."""
+    began = time.process_time()
+    white: dict[str, float] = {}
+    for spec, count in games.items():
+        result = measure(variant(edits, key=name), [spec], games=count, seed=seed,
+                         solve_nodes=0, below=False)
+        white[spec] = result.pairings[0].white_share
+    imbalance = max(abs(v - 0.5) for v in white.values())
+    return {"candidate": name, "score": round(imbalance + 0.01 * len(edits), 3),
+            "imbalance": round(imbalance, 3), "white": white,
+            "cpu": round(time.process_time() - began, 1), "edits": dict(edits)}
+
+
+def local_search(steps: int, start: Mapping[str, int], games: Mapping[str, int],
+                 seed: int) -> None:
+    """Hill-climbing over ``KNOBS`` from ``start``: change one knob at random, keep the
+    change when the score does not get worse; one JSON line per candidate."""
+    rng = random.Random(seed)
+    current = dict(start)
+    best = objective("start", edits_of(current), games, seed)
+    print(json.dumps(best), flush=True)
+    seen = {tuple(sorted(current.items()))}
+    for step in range(1, steps + 1):
+        trial = dict(current)
+        for _ in range(20):
+            knob = rng.choice(sorted(KNOBS))
+            trial = dict(current) | {knob: rng.choice(
+                [i for i in range(len(KNOBS[knob])) if i != current.get(knob, 0)])}
+            if tuple(sorted(trial.items())) not in seen:
+                break
+        seen.add(tuple(sorted(trial.items())))
+        row = objective(f"step{step}", edits_of(trial), games, seed)
+        row["accepted"] = row["score"] <= best["score"]
+        print(json.dumps(row), flush=True)
+        if row["accepted"]:
+            current, best = trial, row
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.sigma_deck", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--round", type=int, default=1, choices=sorted(ROUNDS))
+    parser.add_argument("--only", help="comma-separated candidate names of the round")
+    parser.add_argument("--levels", default="greedy,3,4")
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--openings", type=int, default=2, metavar="PLIES")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--search", type=int, default=0, metavar="STEPS",
+                        help="hill-climb STEPS candidates over the knobs instead")
+    parser.add_argument("--start", default="{}", help="the search's start: JSON "
+                        "{knob: choice index}")
+    parser.add_argument("--weights", default='{"greedy": 100, "ai:4": 60}',
+                        help="the search's games per level, JSON")
+    args = parser.parse_args(argv)
+    if args.search:
+        local_search(args.search, json.loads(args.start), json.loads(args.weights),
+                     args.seed)
+        return 0
+    candidates = ROUNDS[args.round]
+    names = args.only.split(",") if args.only else list(candidates)
+    levels = parse_levels(args.levels)
+    for name in names:
+        began = time.process_time()
+        result = measure(variant(candidates[name], key=name), levels, games=args.games,
+                         plies=args.openings, seed=args.seed, solve_nodes=0, below=False)
+        row = {"candidate": name, "imbalance": round(result.imbalance, 3),
+               "white": {p.a: p.white_share for p in result.pairings},
+               "verdict": result.verdict, "cpu": round(time.process_time() - began, 1),
+               "edits": candidates[name]}
+        print(json.dumps(row), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,48 @@
+"""What the operators are told about garnet's own health: plain counters (the metrics
+export reads them) and a log line for each event.
+
+- ``rearmed``: timers a watchdog found missing and armed again (a running match, a
+  challenge, a First Player deadline, a tournament round): each one is a bug.
+- ``stalls``/``recoveries``: matches whose clock stood still because the database could
+  not be written (nobody charged), and those that went on once it could.
+- ``heartbeat_failures``: heartbeats (and lease renewals) that could not be written;
+  the heartbeat keeps its schedule and tries again at its next tick.
+- ``timer_failures``: failed attempts of timer callbacks (``bot.core.clock``), retried.
+- ``stale_heartbeats``: restores that found a heartbeat older than a later committed
+  sign of life (the lease) and trusted that instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy.exc import DBAPIError
+
+from bot.core.clock import FAILURES
+
+# What a write that the database refused raises: its driver's errors (locked, gone,
+# full), a connection that broke, a pool that timed out. A timer that fails with one of
+# these is tried again (with backoff) until it succeeds; its match stands still meanwhile.
+CANNOT_SAVE = (DBAPIError, OSError, TimeoutError)
+
+
+@dataclass
+class Health:
+    rearmed: int = 0
+    stalls: int = 0
+    recoveries: int = 0
+    heartbeat_failures: int = 0
+    stale_heartbeats: int = 0
+    db_down_since: float | None = None  # the first failed heartbeat of an outage
+
+    @property
+    def timer_failures(self) -> int:
+        return FAILURES.failed
+
+    def counters(self) -> dict[str, int]:
+        return {"rearmed": self.rearmed, "stalls": self.stalls,
+                "recoveries": self.recoveries,
+                "heartbeat_failures": self.heartbeat_failures,
+                "stale_heartbeats": self.stale_heartbeats,
+                "timer_failures": self.timer_failures,
+                "timer_recoveries": FAILURES.recovered}

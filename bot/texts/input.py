@@ -1,0 +1,130 @@
+"""What garnet says of input it refuses before a request reaches the services: an
+option out of its bounds, a console line it cannot read, a mention that names no
+member."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+# ---- an option's bounds (both adapters and buttons) ----------------------------------
+
+
+def out_of_bounds(option: str, bound: str, shown: str) -> str:
+    return f"`{option}` is {bound}, not {shown}." if shown else f"`{option}` has {bound}."
+
+
+def file_bound(most_bytes: float) -> str:
+    return f"a file of at most {most_bytes / 1024:g} KB"
+
+
+def file_size(size: int) -> str:
+    return f"{size / 1024:.1f} KB"
+
+
+def people_bound(most: int) -> str:
+    return f"at most {most} people at once"
+
+
+def most_characters(most: float) -> str:
+    return f"at most {most:g} characters"
+
+
+def least_characters(least: float) -> str:
+    return f"at least {least:g} characters"
+
+
+def number_bound(low: float | None, high: float | None) -> str:
+    if low is not None and high is not None:
+        return f"from {low:g} to {high:g}"
+    return f"at least {low:g}" if low is not None else f"at most {high:g}"
+
+
+def number(value: float) -> str:
+    return f"{value:g}"
+
+
+# ---- the console's typed lines ----------------------------------------------------------
+
+
+def group_usage(group: str, subs: Sequence[str], example: str, usage: str) -> str:
+    return f"`/{group} {'|'.join(subs)}`, e.g. `/{example}{' ' + usage if usage else ''}`"
+
+
+def unknown_command(name: str, commands: Sequence[str]) -> str:
+    return f"Unknown command /{name}. Commands: " + ", ".join(f"/{c}" for c in commands)
+
+
+def takes(options: Sequence[str]) -> str:
+    return f"it takes {', '.join(options)}" if options else "it takes no options"
+
+
+def cannot_place(command: str, words: str, options: Sequence[str]) -> str:
+    return f"`/{command}` cannot read '{words}'; write `option:value` ({takes(options)})."
+
+
+def not_a_file(option: str, path: str) -> str:
+    return f"`{option}` is the path of a file; cannot read '{path}'."
+
+
+def names_a_person(option: str) -> str:
+    return f"`{option}` names a person: `{option}:@name`."
+
+
+def names_people(option: str) -> str:
+    return f"`{option}` names people: `{option}:@a @b @c`."
+
+
+def names_a_channel(option: str) -> str:
+    return f"`{option}` names a channel: `{option}:#name`."
+
+
+def one_of(option: str, values: Sequence[str], text: str) -> str:
+    return f"`{option}` is one of {', '.join(values)}, not '{text}'."
+
+
+def unknown_options(unknown: Sequence[str], options: Sequence[str]) -> str:
+    return f"unknown option(s) {', '.join(unknown)}; {takes(options)}"
+
+
+def needs_option(command: str, option: str, description: str) -> str:
+    return f"`/{command}` needs `{option}:` ({description[0].lower()}{description[1:]})."
+
+
+def not_a_time(text: str) -> str:
+    return f"cannot read '{text}' as a time; say e.g. `~ wait 65s`"
+
+
+def server_name() -> str:
+    return "a server's name is letters, digits, `-` and `_` (at most 32)"
+
+
+def unknown_directive(text: str) -> str:
+    return (f"unknown directive '~ {text}' (directives: wait, host, channel, server, role, "
+            "deny, allow, delete, disconnect, reconnect, leave)")
+
+
+# ---- Discord: mentions, members, channels ----------------------------------------------
+
+
+def takes_mentions(option: str) -> str:
+    return f"`{option}` takes mentions: type @ and pick each person (`{option}:@a @b @c`)."
+
+
+def too_many_people(option: str, most: int) -> str:
+    return f"`{option}` has at most {most} people at once."
+
+
+def servers_only() -> str:
+    return "garnet works in server channels only."
+
+
+def not_a_member(user_id: str) -> str:
+    return f"<@{user_id}> is not a member of this server."
+
+
+def is_a_bot(name: str) -> str:
+    return f"{name} is a bot; bots do not play."
+
+
+def thread_in_text_channel() -> str:
+    return "`thread:true` works in a text channel (not in a thread)."

@@ -1,0 +1,101 @@
+"""Why a request about a match is refused: every such sentence, by what it says."""
+
+from __future__ import annotations
+
+
+def two_different_players() -> str:
+    return "A match is between two different players."
+
+
+def first_or_chooser_a_player() -> str:
+    return "Either the First Player or the chooser is one of the players."
+
+
+def name_who_you_challenge() -> str:
+    return "Name who you challenge, e.g. `/challenge opponent:@name`."
+
+
+def players_all_different() -> str:
+    return ("Every player of a match must be a different person "
+            "(and you cannot challenge yourself).")
+
+
+def first_is() -> str:
+    return "`first` is `me`, `them` or `random`."
+
+
+def challenge_not_open() -> str:
+    return "That challenge is no longer open."
+
+
+def only_the_challenged_answer() -> str:
+    return "Only the challenged players can answer this challenge."
+
+
+def only_the_challenger_withdraws() -> str:
+    return "Only the challenger can withdraw a challenge."
+
+
+def dm_of_two() -> str:
+    return "A Death Match is between exactly two players."
+
+
+def dm_players_different() -> str:
+    return "The two players of a Death Match must be different people."
+
+
+def chooser_is() -> str:
+    return "The chooser is one of the two players, `host` or `lots`."
+
+
+def reward_from_zero() -> str:
+    return "The reward is a number of garnets from 0 up."
+
+
+def first_already_chosen() -> str:
+    return "The First Player of that match is already chosen."
+
+
+def first_is_a_player() -> str:
+    return "The First Player must be one of the two players."
+
+
+def winner_is_a_player() -> str:
+    return "The winner must be a player of that match."
+
+
+def winner_or_draw() -> str:
+    return "Name the `winner`, or set `draw:true` — one of the two."
+
+
+def move_arrived_early() -> str:
+    return ("Your message arrived before the last move was in; it is your turn now: send "
+            "your move again.")
+
+
+def paused_wait() -> str:
+    return "The match is paused; wait for the host to resume it."
+
+
+def move_not_saved() -> str:
+    return "That move could not be saved; please send it again."
+
+
+def already_paused() -> str:
+    return "That match is already paused."
+
+
+def not_paused() -> str:
+    return "That match is not paused."
+
+
+def extend_bounds() -> str:
+    return "Extend by 1 s to 24 h."
+
+
+def no_clock() -> str:
+    return "That match has no clock."
+
+
+def no_threads_here() -> str:
+    return "Threads cannot be made here."
