@@ -157,9 +157,9 @@ async def test_a_deck_sheet_on_request(h: Harness, tmp_path: Path) -> None:
     assert response.reply is not None and response.reply.ephemeral
     assert response.reply.image is not None and response.reply.image.data.startswith(PNG)
     # A shipped deck comes with its measured balance; a server's own deck without one.
-    for key in ("reconstructed", "reconstructed-v1"):
-        shown = await console.services.decks.show("console", "console",
-                                                  console.actor("alice"), key)
+    for key in ("reconstructed", "reconstructed-v1", "reconstructed-v2"):
+        shown = await console.services.decks.show(
+            Asker("console", "console", console.actor("alice")), key)
         assert shown.reply is not None
         assert f"\nMeasured balance: {SHIPPED_BALANCE[key]}" in shown.reply.text
     await console.handle_line(f"host: /deck add file:{_deck_file(tmp_path)}")
