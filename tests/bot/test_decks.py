@@ -163,6 +163,6 @@ async def test_a_deck_sheet_on_request(h: Harness, tmp_path: Path) -> None:
         assert shown.reply is not None
         assert f"\nMeasured balance: {SHIPPED_BALANCE[key]}" in shown.reply.text
     await console.handle_line(f"host: /deck add file:{_deck_file(tmp_path)}")
-    own = await console.services.decks.show("console", "console", console.actor("alice"),
-                                            "mydeck")
+    own = await console.services.decks.show(
+        Asker("console", "console", console.actor("alice")), "mydeck")
     assert own.reply is not None and "Measured balance" not in own.reply.text
