@@ -9,6 +9,7 @@ from bot.commands.history import COMMANDS as HISTORY
 from bot.commands.hosting import COMMANDS as HOSTING
 from bot.commands.spec import Call, Command, Services
 from bot.core.messages import Post, Response
+from bot.core.requests import Asker
 from bot.services.requests import Once
 from tests.bot.conftest import CHAN, GUILD, HOSTY
 
@@ -36,13 +37,13 @@ async def test_replay_and_repost_are_carried_out_once_per_request() -> None:
         fake = Counting()
         services = Services(matches=fake, economy=None, history=fake, roles=None,  # type: ignore[arg-type]
                             season=None, tournaments=None, decks=None, once=Once())  # type: ignore[arg-type]
-        call = Call(GUILD, CHAN, HOSTY, {"id": 1}, request_id="interaction-1")
+        call = Call(Asker(GUILD, CHAN, HOSTY), {"id": 1}, request_id="interaction-1")
         first = await command.invoke(services, call)
         again = await command.invoke(services, call)
         assert fake.calls == 1, command.name
         assert first.reply is not None and first.reply.text == "board 1"
         assert again.reply is not None and again.reply.ephemeral and not again.posts
         # A new request (another interaction) is answered again.
-        await command.invoke(services, Call(GUILD, CHAN, HOSTY, {"id": 1},
+        await command.invoke(services, Call(Asker(GUILD, CHAN, HOSTY), {"id": 1},
                                             request_id="interaction-2"))
         assert fake.calls == 2
