@@ -44,6 +44,14 @@ WHITE, BLACK = 0, 1
 COLOUR_NAMES = ("white", "black")
 HAND_KEYS = ("white", "black")
 MAX_BOX = 3
+# Bounds on a deck, so that no deck file can make a game, a board or a sheet costly: a
+# board is drawn over the cards' bounding box, and a sheet draws every card.
+MAX_FILE_BYTES = 64 * 1024  # a deck file (the uploads' bound too)
+MAX_REACH = 10  # a preset's box lies within this many cells of Nothing, in rows and columns
+MAX_PRESETS = 8
+MAX_HAND = 30  # cards in a hand, copies included
+MAX_TEXT = 100  # characters of a deck's name or source
+MAX_NOTE = 500
 DECKS_DIR = Path(__file__).with_name("decks")
 DEFAULT_DECK = "reconstructed"
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9+\-_']{0,11}")
@@ -200,10 +208,14 @@ def deck_from_data(data: Any, key: str = "deck", where: str = "") -> Deck:
     note = data.get("note", "")
     if not isinstance(note, str):
         raise DeckError(f"{where}: 'note' is a text")
+    if len(note) > MAX_NOTE:
+        raise DeckError(f"{where}: 'note' has {len(note)} characters; at most {MAX_NOTE}")
     key = str(data.get("key", key))
     presets_data = data.get("presets")
     if not isinstance(presets_data, list) or not presets_data:
         raise DeckError(f"{where}: 'presets' is a list of cards, the Nothing card first")
+    if len(presets_data) > MAX_PRESETS:
+        raise DeckError(f"{where}: {len(presets_data)} presets; a deck has at most {MAX_PRESETS}")
     presets = []
     covered: dict[Cell, str] = {}
     for i, item in enumerate(presets_data, start=1):
@@ -216,6 +228,11 @@ def deck_from_data(data: Any, key: str = "deck", where: str = "") -> Deck:
             or not all(isinstance(v, int) and not isinstance(v, bool) for v in at)
         ):
             raise DeckError(f"{here}: 'at' is [row, col], the grid cell of the box's top-left")
+        if not all(-MAX_REACH <= v <= MAX_REACH for v in at):
+            raise DeckError(
+                f"{here}: 'at' {at} is too far from Nothing: a preset lies within "
+                f"{MAX_REACH} cells of it, rows and columns from -{MAX_REACH} to {MAX_REACH}"
+            )
         preset = Preset(card, (at[0], at[1]))
         if i == 1 and (card.colour != WHITE or preset.cells != (NOTHING,)):
             raise DeckError(
@@ -233,14 +250,19 @@ def deck_from_data(data: Any, key: str = "deck", where: str = "") -> Deck:
         items = data.get(hand_key)
         if not isinstance(items, list):
             raise DeckError(f"{where}: '{hand_key}' is the list of {hand_key.title()}'s cards")
+        if len(items) > MAX_HAND:
+            raise DeckError(f"{where}: {hand_key.title()}'s hand lists {len(items)} cards; a "
+                            f"hand has at most {MAX_HAND}")
         hand: list[tuple[Card, int]] = []
         names: dict[str, int] = {}
         for i, item in enumerate(items, start=1):
             here = f"{where}, {hand_key} hand, card {i}"
             card = _card(item, seat, here, extra={"count"})
             count = item.get("count", 1)
-            if not isinstance(count, int) or isinstance(count, bool) or count < 1:
-                raise DeckError(f"{here} '{card.name}': 'count' is a whole number from 1 up")
+            if (not isinstance(count, int) or isinstance(count, bool)
+                    or not 1 <= count <= MAX_HAND):
+                raise DeckError(f"{here} '{card.name}': 'count' is a whole number from 1 to "
+                                f"{MAX_HAND}")
             folded = card.name.casefold()
             if folded in names:
                 raise DeckError(
@@ -250,6 +272,9 @@ def deck_from_data(data: Any, key: str = "deck", where: str = "") -> Deck:
                 )
             names[folded] = i
             hand.append((card, count))
+        if sum(n for _, n in hand) > MAX_HAND:
+            raise DeckError(f"{where}: {hand_key.title()}'s hand holds "
+                            f"{sum(n for _, n in hand)} cards; a hand has at most {MAX_HAND}")
         hands.append(tuple(hand))
     return Deck(key, name, source, note, tuple(presets), (hands[0], hands[1]))
 
@@ -258,6 +283,9 @@ def _text(data: Mapping[str, Any], field: str, where: str) -> str:
     value = data.get(field)
     if not isinstance(value, str) or not value.strip():
         raise DeckError(f"{where}: '{field}' is a text and must be given")
+    if len(value.strip()) > MAX_TEXT:
+        raise DeckError(f"{where}: '{field}' has {len(value.strip())} characters; at most "
+                        f"{MAX_TEXT}")
     return value.strip()
 
 
@@ -359,7 +387,12 @@ def _arrow(spec: Any, where: str) -> Arrow:
         r, c = int(parts[0]), int(parts[1])
         d = parse_dir(str(parts[2]))
     except (TypeError, ValueError):
-        raise DeckError(f"{where}: {spec!r} is not 'row,col,dir' (dir N, E, S or W)") from None
+        shown = repr(spec)
+        shown = shown if len(shown) <= 40 else shown[:39] + "…"
+        raise DeckError(f"{where}: {shown} is not 'row,col,dir' (dir N, E, S or W)") from None
+    if not (abs(r) <= MAX_BOX and abs(c) <= MAX_BOX):
+        raise DeckError(f"{where}: ({r},{c}) is outside the card's box of at most "
+                        f"{MAX_BOX}×{MAX_BOX}")
     return Arrow((r, c), d)
 
 
@@ -381,6 +414,9 @@ def deck_from_bytes(raw: bytes, as_json: bool, key: str = "deck", where: str = "
     """A deck from the bytes of a deck file (JSON when ``as_json``, else TOML), as an
     upload brings them."""
     where = where or f"deck '{key}'"
+    if len(raw) > MAX_FILE_BYTES:
+        raise DeckError(f"{where} has {len(raw):,} bytes; a deck file has at most "
+                        f"{MAX_FILE_BYTES:,}")
     try:
         text = raw.decode("utf-8")
         data = json.loads(text) if as_json else tomllib.loads(text)
@@ -390,6 +426,11 @@ def deck_from_bytes(raw: bytes, as_json: bool, key: str = "deck", where: str = "
         raise DeckError(f"{where}: not valid JSON: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise DeckError(f"{where}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise DeckError(f"{where}: lists or tables nested too deeply for a deck") from None
+    except ValueError:  # Python's bound on digits: no deck needs such a number
+        raise DeckError(f"{where}: a number with thousands of digits; a deck's numbers are "
+                        f"small") from None
     return deck_from_data(data, key, where)
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from engine.sigma.deck import (
     DeckError,
+    deck_from_bytes,
     deck_from_data,
     find_deck,
     read_deck_file,
@@ -178,7 +179,7 @@ def test_the_first_preset_is_nothing() -> None:
 def test_other_mistakes() -> None:
     data = base()
     data["white"][0]["count"] = 0
-    assert "'count' is a whole number from 1 up" in error(data)
+    assert "'count' is a whole number from 1 to 30" in error(data)
     data = base()
     data["white"][0]["name"] = "pass"
     assert "is not usable" in error(data)
@@ -197,3 +198,49 @@ def test_files_that_do_not_parse(tmp_path: Path) -> None:
         read_deck_file(bad)
     with pytest.raises(DeckError, match="neither a shipped deck"):
         find_deck(str(tmp_path / "missing.toml"))
+
+
+# ---- bounds: no deck file can make a game, a board or a sheet costly ---------------------
+
+
+def test_a_preset_far_from_nothing_is_refused_precisely() -> None:
+    data = base()
+    data["presets"][1]["at"] = [0, 10**12]
+    assert error(data) == (
+        "deck 'test', preset 2 'Special': 'at' [0, 1000000000000] is too far from Nothing: "
+        "a preset lies within 10 cells of it, rows and columns from -10 to 10")
+
+
+@pytest.mark.parametrize(("change", "said"), [
+    (lambda d: d["white"][0].update(count=10**300), "'count' is a whole number from 1 to 30"),
+    (lambda d: d.update(white=d["white"] * 5), "White's hand lists 35 cards; a hand has at "
+                                               "most 30"),
+    (lambda d: d["black"][0].update(count=28), "Black's hand holds 34 cards; a hand has at "
+                                               "most 30"),
+    (lambda d: d.update(presets=d["presets"] + [d["presets"][1]] * 8), "a deck has at most 8"),
+    (lambda d: d.update(name="x" * 101), "'name' has 101 characters; at most 100"),
+    (lambda d: d.update(note="x" * 501), "'note' has 501 characters; at most 500"),
+    (lambda d: d["white"][0].update(arrows=["9" * 5000 + ",0,N"]), "is not 'row,col,dir'"),
+    (lambda d: d["white"][0].update(arrows=["99999999999,0,N"]),
+     "(99999999999,0) is outside the card's box of at most 3×3"),
+])
+def test_every_dimension_of_a_deck_is_bounded(change: Any, said: str) -> None:
+    data = base()
+    change(data)
+    message = error(data)
+    assert said in message
+    assert len(message) < 300  # what the host reads back is bounded too
+
+
+@pytest.mark.parametrize(("raw", "as_json", "said"), [
+    (b"[" * 5000 + b"]" * 5000, True, "nested too deeply"),
+    (b"a = " + b"[" * 5000 + b"]" * 5000, False, "nested too deeply"),
+    (b'{"name": ' + b"9" * 5000 + b"}", True, "a number with thousands of digits"),
+    (b"name = " + b"9" * 5000, False, "a number with thousands of digits"),
+    (b" " * (64 * 1024 + 1), True, "has 65,537 bytes; a deck file has at most 65,536"),
+])
+def test_deck_files_that_would_crash_a_parser_are_refused(raw: bytes, as_json: bool,
+                                                          said: str) -> None:
+    with pytest.raises(DeckError) as info:
+        deck_from_bytes(raw, as_json, "test")
+    assert said in str(info.value)
