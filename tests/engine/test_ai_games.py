@@ -13,21 +13,11 @@ from engine.ai.duel import duel, opening
 from engine.game import Game
 from engine.pathwayz.geometry import cheapest_route
 from engine.registry import get_game
+from tests.engine.positions import midgame
 
 GAMES = ("quoridor", "pathwayz", "sigma")
 
 
-def midgame(key: str, seed: int, plies: int, seats: int = 2) -> Any:
-    game = get_game(key)
-    rng = random.Random(seed)
-    state = game.new_state(seats)
-    for _ in range(plies):
-        moves = game.legal_moves(state)
-        after = game.apply(state, rng.choice(moves))
-        if game.outcome(after) is not None:
-            break
-        state = after
-    return state
 
 
 @pytest.mark.parametrize("key", GAMES)

@@ -12,7 +12,6 @@ search known to be right).
 from __future__ import annotations
 
 import json
-import random
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,7 @@ from typing import Any
 import pytest
 
 from engine.ai import LEVELS, player_with
-from engine.registry import get_game
+from tests.engine.positions import midgame
 
 RECORD = Path(__file__).parent / "golden" / "search.json"
 # (game, seats, seed, plies of random play)
@@ -29,17 +28,6 @@ POSITIONS = (("quoridor", 2, 1, 10), ("quoridor", 2, 2, 24), ("quoridor", 4, 3, 
              ("sigma", 2, 1, 3), ("sigma", 2, 2, 8))
 
 
-def _position(key: str, seats: int, seed: int, plies: int) -> Any:
-    game = get_game(key)
-    rng = random.Random(seed)
-    state = game.new_state(seats)
-    for _ in range(plies):
-        moves = game.legal_moves(state)
-        after = game.apply(state, rng.choice(moves))
-        if game.outcome(after) is not None:
-            break
-        state = after
-    return state
 
 
 def _sigma_values(state: Any) -> list[Any]:
@@ -67,7 +55,7 @@ def record() -> dict[str, Any]:
     try:
         out: dict[str, Any] = {}
         for key, seats, seed, plies in POSITIONS:
-            state = _position(key, seats, seed, plies)
+            state = midgame(key, seed, plies, seats)
             name = f"{key}-{seats}-{seed}-{plies}"
             decisions = []
             for level in sorted(LEVELS):

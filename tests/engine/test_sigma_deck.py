@@ -179,7 +179,7 @@ def test_the_first_preset_is_nothing() -> None:
 def test_other_mistakes() -> None:
     data = base()
     data["white"][0]["count"] = 0
-    assert "'count' is a whole number from 1 to 30" in error(data)
+    assert "'count' is a whole number from 1 to 40" in error(data)
     data = base()
     data["white"][0]["name"] = "pass"
     assert "is not usable" in error(data)
@@ -212,11 +212,11 @@ def test_a_preset_far_from_nothing_is_refused_precisely() -> None:
 
 
 @pytest.mark.parametrize(("change", "said"), [
-    (lambda d: d["white"][0].update(count=10**300), "'count' is a whole number from 1 to 30"),
-    (lambda d: d.update(white=d["white"] * 5), "White's hand lists 35 cards; a hand has at "
-                                               "most 30"),
-    (lambda d: d["black"][0].update(count=28), "Black's hand holds 34 cards; a hand has at "
-                                               "most 30"),
+    (lambda d: d["white"][0].update(count=10**300), "'count' is a whole number from 1 to 40"),
+    (lambda d: d.update(white=d["white"] * 6), "White's hand lists 42 cards; a hand has at "
+                                               "most 40"),
+    (lambda d: d["black"][0].update(count=35), "Black's hand holds 41 cards; a hand has at "
+                                               "most 40"),
     (lambda d: d.update(presets=d["presets"] + [d["presets"][1]] * 8), "a deck has at most 8"),
     (lambda d: d.update(name="x" * 101), "'name' has 101 characters; at most 100"),
     (lambda d: d.update(note="x" * 501), "'note' has 501 characters; at most 500"),
