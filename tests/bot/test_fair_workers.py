@@ -99,6 +99,9 @@ async def test_reviews_past_a_users_share_are_refused(
     try:
         asked = [asyncio.create_task(history.review(GUILD, 1, ALICE.id)) for _ in range(2)]
         await _until(lambda: "review" in stalls.started)
+        # Both of Alice's are on their way (the second reads its match first: on
+        # PostgreSQL that can take longer than the first's start).
+        await _until(lambda: workers.reviews.queue.user_load(ALICE.id) == 2)
         with pytest.raises(Exception, match="You already have 2 requests"):
             await history.review(GUILD, 1, ALICE.id)
         dave = Actor("dave", "Dave")
