@@ -12,7 +12,7 @@ MAX_PAGE = 100_000
 async def _history(s: Services, c: Call) -> Response:
     player = c.get("player")
     return await s.history.page(c.guild_id, player.id if player else c.actor.id,
-                                c.get("game"), c.get("page", 1))
+                                c.get("game"), c.get("page", 1), named=player or c.actor)
 
 
 async def _match(s: Services, c: Call) -> Response:

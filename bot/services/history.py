@@ -8,7 +8,7 @@ request that cannot be answered raises a ``HistoryError``.
 from __future__ import annotations
 
 from bot.core.enums import DONE, PLAYING, MoveKind
-from bot.core.messages import Image, Post, Response
+from bot.core.messages import Actor, Image, Post, Response
 from bot.core.refusal import Refusal
 from bot.services.history_queries import (
     NEVER_PLAYED,
@@ -23,6 +23,7 @@ from bot.services.history_view import caption, history_buttons, history_text, ma
 from bot.services.limits import ServerQueues
 from bot.services.matches.refusals import NoSuchMatch
 from bot.services.render import Renderer
+from bot.services.users import remember
 from bot.services.review import Reviews
 from bot.services.workers import Workers
 from bot.store.db import Database
@@ -125,7 +126,13 @@ class History:
         self.reviews = Reviews(db, workers or Workers(0))
 
     async def page(self, guild_id: str, user_id: str, game: str | None = None,
-                   page: int = 1) -> Response:
+                   page: int = 1, named: Actor | None = None) -> Response:
+        """A page of ``user_id``'s matches. ``named``: the person the asker named (a
+        member's name, as the platform gives it), remembered first on this server, so
+        that a player garnet has not met by name yet is called by it, not by an id."""
+        if named is not None:
+            async with self.db.session() as s, s.begin():
+                await remember(s, guild_id, [named])
         return await history(self.db, guild_id, user_id, game, page)
 
     async def show(self, guild_id: str, match_id: int) -> Response:
