@@ -23,8 +23,8 @@ from bot.services.history_view import caption, history_buttons, history_text, ma
 from bot.services.limits import ServerQueues
 from bot.services.matches.refusals import NoSuchMatch
 from bot.services.render import Renderer
-from bot.services.users import remember
 from bot.services.review import Reviews
+from bot.services.users import remember
 from bot.services.workers import Workers
 from bot.store.db import Database
 from bot.texts import history as say
