@@ -11,8 +11,11 @@ MAX_PAGE = 100_000
 
 async def _history(s: Services, c: Call) -> Response:
     player = c.get("player")
+    # A page button names the player by id only (its Actor's name is the id): only a
+    # member the platform named comes with a name worth remembering.
+    named = c.actor if player is None else player if player.name != player.id else None
     return await s.history.page(c.guild_id, player.id if player else c.actor.id,
-                                c.get("game"), c.get("page", 1), named=player or c.actor)
+                                c.get("game"), c.get("page", 1), named=named)
 
 
 async def _match(s: Services, c: Call) -> Response:
