@@ -150,7 +150,7 @@ def ai_level(user_id: str) -> int | None:
 
 
 def ai_name(level: int) -> str:
-    return f"garnet AI (level {level})"
+    return f"garnet AI, level {level}"
 
 
 def mention(user_id: str) -> str:

@@ -35,12 +35,23 @@ def least_characters(least: float) -> str:
 
 def number_bound(low: float | None, high: float | None) -> str:
     if low is not None and high is not None:
-        return f"from {low:g} to {high:g}"
-    return f"at least {low:g}" if low is not None else f"at most {high:g}"
+        return f"from {number(low)} to {number(high)}"
+    return f"at least {number(low)}" if low is not None else f"at most {number(high)}"
 
 
-def number(value: float) -> str:
-    return f"{value:g}"
+def number(value: float | None) -> str:
+    """A number as it is typed in an option: 86400 and 100000000, never 1e+08; a
+    fraction with the digits it has (2.5); only an absurd one in exponent form."""
+    if value is None:
+        return ""
+    if value != value or value in (float("inf"), float("-inf")):
+        return str(value)
+    if float(value).is_integer() and abs(value) < 1e21:
+        return str(int(value))
+    if abs(value) >= 1e21:
+        return f"{value:.3g}"
+    text = f"{value:.6f}".rstrip("0").rstrip(".")
+    return text if text not in ("0", "-0") else f"{value:g}"
 
 
 # ---- the console's typed lines ----------------------------------------------------------

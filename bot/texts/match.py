@@ -251,6 +251,8 @@ def first_by_lots(user: str) -> str:
 
 
 def first_chosen(chooser: str, user: str) -> str:
+    if chooser == user:
+        return f"{mention(chooser)} chose to be the First Player."
     return f"{mention(chooser)} chose {mention(user)} as the First Player."
 
 

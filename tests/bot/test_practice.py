@@ -28,13 +28,13 @@ async def test_practice_starts_says_unrated_and_the_bot_answers(h: Harness) -> N
     r = await h.host.start_practice(Asker(GUILD, CHAN, ALICE), "cairo", 1)
     text = r.posts[0].text
     assert "not rated" in text and "Practice #1" in text
-    assert "garnet AI (level 1)" in text
+    assert "garnet AI, level 1" in text
     live = host.live[1]
     assert live.users == ["alice", BOT1]
     await h.play(ALICE, "D left")
     await host.practice.idle()
     assert live.ply == 2 and live.to_move == 0
-    assert "garnet AI (level 1) (Red) played" in h.delivered[-1].text
+    assert "garnet AI, level 1 (Red) played" in h.delivered[-1].text
     assert h.delivered[-1].image is not None
 
 
@@ -49,7 +49,7 @@ async def test_every_game_has_a_practice_opponent(h: Harness, game: str, move: s
     await h.play(ALICE, move)
     await host.practice.idle()
     assert live.ply >= 2 and live.to_move == 0
-    assert "garnet AI (level 1)" in h.delivered[-1].text and "played" in h.delivered[-1].text
+    assert "garnet AI, level 1" in h.delivered[-1].text and "played" in h.delivered[-1].text
 
 
 async def test_the_bot_moves_first_and_thinks_in_the_executor(h: Harness) -> None:
@@ -138,7 +138,7 @@ async def test_after_a_restart_the_bot_thinks_again(database_url: str) -> None:
     await host2.practice.idle()
     live = host2.live[1]
     assert live.ply == 2 and live.to_move == 0
-    assert "garnet AI (level 1) (Red) played" in posts[-1].text
+    assert "garnet AI, level 1 (Red) played" in posts[-1].text
     await host2.stop()
     await host1.stop()
     await db1.close()
