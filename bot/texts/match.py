@@ -246,6 +246,12 @@ def not_the_chooser(chooser: str) -> str:
     return f"{who} chooses the First Player of this match, not you."
 
 
+def none_running_here(player: bool) -> str:
+    if player:
+        return "There is no match of yours running in this channel."
+    return "No match is running in this channel; name one with `match:`."
+
+
 def first_by_lots(user: str) -> str:
     return f"Lots were drawn: {mention(user)} is the First Player."
 

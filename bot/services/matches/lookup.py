@@ -108,7 +108,7 @@ class Lookup:
                 elif len(here) > 1:
                     raise Ambiguous(running=True)
             if live is None:
-                raise NoneRunningHere()
+                raise NoneRunningHere(player)
         if player and live.seat_of(asker.actor.id) is None:
             raise NotAPlayer()
         return live

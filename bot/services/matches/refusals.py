@@ -36,8 +36,12 @@ class NotBeingPlayed(Refusal):
 
 
 class NoneRunningHere(Refusal):
-    def __init__(self) -> None:
-        super().__init__("There is no match of yours running in this channel.")
+    """Nothing being played in this channel: of the asker's (``player``), or at all (a
+    host's request, which may be about anyone's match)."""
+
+    def __init__(self, player: bool = True) -> None:
+        super().__init__(texts.none_running_here(player))
+        self.player = player
 
 
 class MatchOver(Refusal):
