@@ -69,13 +69,29 @@ def _refusal_classes(trees: dict[Path, ast.Module]) -> set[str]:
     return names
 
 
+def _sentence(node: ast.expr) -> bool:
+    """A sentence written in place: a string literal, an f-string, or a choice of them."""
+    if isinstance(node, ast.IfExp):
+        return _sentence(node.body) or _sentence(node.orelse)
+    return isinstance(node, ast.JoinedStr) or (
+        isinstance(node, ast.Constant) and isinstance(node.value, str))
+
+
 def _literal_refusals(trees: dict[Path, ast.Module], names: set[str]) -> list[str]:
     """Each call of a refusal class outside bot/texts given a sentence as a string
-    literal or an f-string (the sentence belongs in bot/texts)."""
+    literal or an f-string, and each refusal class that hands one to ``super().__init__``
+    (the sentence belongs in bot/texts)."""
     found = []
     for path, tree in trees.items():
         if "texts" in path.relative_to(ROOT / "bot").parts[:1]:
             continue
+        inits = {id(node) for cls in ast.walk(tree)
+                 if isinstance(cls, ast.ClassDef) and cls.name in names
+                 for node in ast.walk(cls)
+                 if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                 and node.func.attr == "__init__" and isinstance(node.func.value, ast.Call)
+                 and isinstance(node.func.value.func, ast.Name)
+                 and node.func.value.func.id == "super"}
         for node in ast.walk(tree):
             if not isinstance(node, ast.Call):
                 continue
@@ -83,10 +99,7 @@ def _literal_refusals(trees: dict[Path, ast.Module], names: set[str]) -> list[st
             name = (func.id if isinstance(func, ast.Name) else
                     func.attr if isinstance(func, ast.Attribute) else None)
             args = [*node.args, *(k.value for k in node.keywords)]
-            if name in names and any(
-                    isinstance(a, ast.JoinedStr)
-                    or (isinstance(a, ast.Constant) and isinstance(a.value, str))
-                    for a in args):
+            if (name in names or id(node) in inits) and any(_sentence(a) for a in args):
                 found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
     return found
 
@@ -107,8 +120,14 @@ def test_a_literal_refusal_is_caught() -> None:
     assert {"Refusal", "NoSuchMatch", "TournamentRefusal", "UserError"} <= names
     sample = ast.parse('class Odd(NoSuchMatch):\n    pass\n\n'
                        'raise Refusal("No.")\nraise Odd(f"#{n} is odd")\n'
-                       'raise Refusal(texts.no())\n')
+                       'raise Refusal(texts.no())\n'
+                       'class Own(Refusal):\n'
+                       '    def __init__(self, n):\n'
+                       '        super().__init__("Yes." if n else f"{n}.")\n'
+                       'class Fine(Refusal):\n'
+                       '    def __init__(self):\n'
+                       '        super().__init__(texts.fine())\n')
     path = ROOT / "bot" / "services" / "sample.py"
     caught = _literal_refusals({path: sample}, _refusal_classes({path: sample} | trees))
-    assert [line.split(":")[1] for line in caught] == ["4", "5"]
+    assert [line.split(":")[1] for line in caught] == ["4", "5", "9"]
     assert not _literal_refusals({ROOT / "bot" / "texts" / "sample.py": sample}, names)

@@ -99,3 +99,41 @@ def no_clock() -> str:
 
 def no_threads_here() -> str:
     return "Threads cannot be made here."
+
+
+# ---- the refusal classes of bot/services/matches/refusals.py ---------------------------
+
+
+def match_is(number: int, status: str) -> str:
+    return f"Match #{number} is {status}."
+
+
+def not_being_played(number: int) -> str:
+    return f"Match #{number} is not being played now."
+
+
+def match_over() -> str:
+    return "That match is over."
+
+
+def not_a_player() -> str:
+    return "You are not playing in that match."
+
+
+def nobody() -> str:
+    """Whose turn it is when it is nobody's (the game is over)."""
+    return "nobody"
+
+
+def not_your_turn(name: str) -> str:
+    return f"It is {name}'s turn, not yours."
+
+
+def ambiguous(running: bool) -> str:
+    if running:
+        return "Several matches are running here; add `match:` with its number."
+    return "Several matches could be meant here; add `match:` with its number."
+
+
+def needs_reason() -> str:
+    return "Give a reason: it is logged with the match."

@@ -15,6 +15,7 @@ from bot.services.matches.menus import MENUS, PER_MENU, groups, stamp, words
 from bot.services.matches.play import Play
 from bot.services.matches.refusals import NotYourTurn
 from bot.texts import menus as texts
+from bot.texts import refused
 
 
 class Menus:
@@ -32,7 +33,7 @@ class Menus:
             raise Refusal(texts.stale())
         seat = live.to_move
         if seat is None or live.users[seat] != actor.id:
-            raise NotYourTurn(live.names[seat] if seat is not None else "nobody")
+            raise NotYourTurn(live.names[seat] if seat is not None else refused.nobody())
         return live
 
     async def pick_card(self, match: int, guild_id: str, channel_id: str, actor: Actor,

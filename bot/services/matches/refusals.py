@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.core.refusal import Refusal
 from bot.texts import match as texts
+from bot.texts import refused
 
 
 class NoSuchMatch(Refusal):
@@ -25,13 +26,13 @@ class Busy(Refusal):
 
 class WrongStatus(Refusal):
     def __init__(self, number: int, status: str) -> None:
-        super().__init__(f"Match #{number} is {status}.")
+        super().__init__(refused.match_is(number, status))
         self.number, self.status = number, status
 
 
 class NotBeingPlayed(Refusal):
     def __init__(self, number: int) -> None:
-        super().__init__(f"Match #{number} is not being played now.")
+        super().__init__(refused.not_being_played(number))
         self.number = number
 
 
@@ -46,17 +47,17 @@ class NoneRunningHere(Refusal):
 
 class MatchOver(Refusal):
     def __init__(self) -> None:
-        super().__init__("That match is over.")
+        super().__init__(refused.match_over())
 
 
 class NotAPlayer(Refusal):
     def __init__(self) -> None:
-        super().__init__("You are not playing in that match.")
+        super().__init__(refused.not_a_player())
 
 
 class NotYourTurn(Refusal):
     def __init__(self, name: str) -> None:
-        super().__init__(f"It is {name}'s turn, not yours.")
+        super().__init__(refused.not_your_turn(name))
         self.name = name
 
 
@@ -64,11 +65,9 @@ class Ambiguous(Refusal):
     """More than one match could be meant; the asker must name one."""
 
     def __init__(self, running: bool) -> None:
-        super().__init__(
-            "Several matches are running here; add `match:` with its number." if running
-            else "Several matches could be meant here; add `match:` with its number.")
+        super().__init__(refused.ambiguous(running))
 
 
 class NeedsReason(Refusal):
     def __init__(self) -> None:
-        super().__init__("Give a reason: it is logged with the match.")
+        super().__init__(refused.needs_reason())
