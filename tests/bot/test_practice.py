@@ -143,3 +143,29 @@ async def test_after_a_restart_the_bot_thinks_again(database_url: str) -> None:
     await host1.stop()
     await db1.close()
     await db2.close()
+
+
+async def test_a_computer_move_the_database_refused_is_saved_when_it_can(
+        h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sqlalchemy.exc import OperationalError
+
+    host = h.host.matches
+    await h.host.start_practice(Asker(GUILD, CHAN, ALICE), "cairo", 1)
+    live = host.live[1]
+    real = host.practice.play.machine_move
+    refusals = []
+
+    async def locked_once(*args: object) -> object:
+        if not refusals:
+            refusals.append(1)
+            raise OperationalError("INSERT INTO moves", {}, Exception("database is locked"))
+        return await real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(host.practice.play, "machine_move", locked_once)
+    await h.play(ALICE, "D left")
+    await host.practice.idle()
+    assert refusals and live.ply == 1 and live.to_move == 1  # not given up: waiting
+    await h.clock.advance(5)
+    await host.practice.idle()
+    assert live.ply == 2 and live.to_move == 0
+    assert "could not find a move" not in " ".join(p.text for p in h.delivered)

@@ -27,6 +27,7 @@ from bot.services.matches.live import LiveMatch
 from bot.services.matches.lobby import Lobby
 from bot.services.matches.play import Play
 from bot.services.users import remember
+from bot.services.vitals import CANNOT_SAVE
 from bot.services.workers import Workers
 from bot.store.models import Match, MatchPlayer
 from bot.store.numbers import next_number
@@ -38,6 +39,7 @@ from engine.registry import get_game
 log = logging.getLogger(__name__)
 PER_USER = 3  # practice matches one user may have going at once
 PER_SERVER = 25  # and one server
+SAVE_RETRY = 5.0  # seconds before the computer tries again to save a move it could not
 
 
 class Practice:
@@ -154,6 +156,17 @@ class Practice:
                 await self.kit.deliver(post)
         except asyncio.CancelledError:
             raise
+        except CANNOT_SAVE:
+            # The database refused the move (locked, restarting, full): the computer's
+            # turn is not given up, it thinks again (the same seed, the same move) and
+            # saves it once the database takes writes again, as every timer does.
+            log.warning("match %s: the computer's move could not be saved; again in %.0f s",
+                        live.id, SAVE_RETRY)
+
+            async def again() -> None:
+                self.wake(live)
+
+            self.kit.clock.call_at(self.kit.now() + SAVE_RETRY, again)
         except Exception:  # a failing search must not take the bot down
             log.exception("match %s: the computer player failed", live.id)
             await self.kit.deliver(Post(say.failed(), live.channel_id))
