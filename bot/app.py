@@ -59,7 +59,7 @@ def build_services(db: Database, clock: Clock, config: MatchConfig | None = None
     matches.threads = threads
     heavy = ServerQueues()  # replays and exports: one queue per server, one cap overall
     history = History(db, renderer, heavy, workers)
-    # An event's DMs reviewed when they end (``/event create review:yes``), in a worker.
+    # An event's DMs reviewed when they end (``/host event create review:yes``), in a worker.
     auto_reviews = EventReviews(db, history.reviews, matches)
     matches.watch_ends(auto_reviews.match_ended)
     matches.around(_nothing, auto_reviews.stop)

@@ -4,8 +4,8 @@
 
 - every relative link resolves: the file exists in the repository and, where the
   link names an ``#anchor``, a heading of that page has it (as GitHub makes anchors);
-- every slash command the docs write in code (``/name``, ``/group sub``) is declared
-  in ``bot/commands/``, every option written as ``name:`` after it is one of that
+- every slash command the docs write in code (``/name``, ``/group sub``,
+  ``/host group sub``) is declared in ``bot/commands/``, every option written as ``name:`` after it is one of that
   command's, and a value written with an option that has choices is one of them;
 - every declared command, and every subcommand of a group, is documented on the page
   of its audience (the page of its help section; and, where anyone may use it, the
@@ -118,7 +118,10 @@ def declared() -> Declared:
     commands = {c.name: frozenset(o.name for o in c.options) for c in COMMANDS}
     choices = {(c.name, o.name): frozenset(v for pair in o.choices for v in pair)
                for c in COMMANDS for o in c.options if o.choices}
-    groups = {g.name: frozenset(c.leaf for c in COMMANDS if c.group == g.name)
+    # A group's subcommands and its groups (``/host`` holds ``tournament``, a group).
+    groups = {g.name: frozenset([c.leaf for c in COMMANDS if c.group == g.name]
+                                + [s.name.split()[-1] for s in GROUPS
+                                   if s.name.rsplit(" ", 1)[0] == g.name and " " in s.name])
               for g in GROUPS}
     pages: dict[str, frozenset[str]] = {}
     for c in COMMANDS:
@@ -266,18 +269,20 @@ def check_commands(name: str, text: str, known: Declared) -> tuple[list[Problem]
             end = found[i + 1].start() if i + 1 < len(found) else len(piece)
             words = piece[m.end():end].replace("\\|", "|").split()
             command = m.group(1)
-            if command in known.groups:
+            while command in known.groups:  # ``/host tournament create``: down the groups
                 if words and words[0] in known.groups[command]:
                     command = f"{command} {words.pop(0)}"
-                elif words and re.fullmatch(r"[a-z]+", words[0]):
+                    continue
+                if words and re.fullmatch(r"[a-z]+", words[0]):
                     problems.append(Problem(name, line, f"/{command} has no subcommand "
                                             f"{words[0]!r} (it has: "
                                             f"{', '.join(sorted(known.groups[command]))})"))
-                    continue
                 else:
                     mentions.append(Mention(line, command))
-                    continue
-            elif command not in known.commands:
+                break
+            if command in known.groups:
+                continue
+            if command not in known.commands:
                 problems.append(Problem(name, line, f"no command /{command} is declared "
                                         "in bot/commands/"))
                 continue
@@ -399,7 +404,7 @@ def test_the_docs_agree_with_the_code() -> None:
 def test_the_declarations_were_read() -> None:
     # A reader that found nothing would pass everything: make sure it found the code.
     known = declared()
-    assert {"challenge", "dm", "tournament create", "deck show"} <= set(known.commands)
+    assert {"challenge", "dm", "host tournament create", "deck show"} <= set(known.commands)
     assert {"bench", "migrate-db", "tournament"} <= set(known.cli["bot"].subcommands)
     assert "simulate" in known.cli["bot"].subcommands["tournament"].subcommands
     assert {"review", "duel", "deck"} <= set(known.cli["engine"].subcommands)
@@ -442,6 +447,7 @@ See [the rules](docs/rules/nowhere.md) and [hosting](docs/hosting.md#no-such-par
 - `/dm game:cairo chooser:sometimes` — a wrong choice
 - `/duel game:cairo` — no such command
 - `/tournament launch` — no such subcommand
+- `/host tournament launch`, `/host event create colour:red` — the same in /host's groups
 - `python -m engine solve cairo --depth 3` and `python -m bot frobnicate`
 - the fake is in `tests/bot/fake_transport.py`
 
@@ -475,10 +481,12 @@ def test_the_checker_names_each_problem(tmp_path: Path) -> None:
         "README.md:8: /dm chooser: has no choice 'sometimes'",
         "README.md:9: no command /duel is declared in bot/commands/",
         "README.md:10: /tournament has no subcommand 'launch'",
-        "README.md:11: python -m engine solve has no option --depth",
-        "README.md:11: python -m bot has no subcommand 'frobnicate'",
-        "README.md:12: there is no tests/bot/fake_transport.py in the repository",
-        "README.md:16: python -m bot tournament simulate has no option --colours",
+        "README.md:11: /host tournament has no subcommand 'launch'",
+        "README.md:11: /host event create has no option colour:",
+        "README.md:12: python -m engine solve has no option --depth",
+        "README.md:12: python -m bot has no subcommand 'frobnicate'",
+        "README.md:13: there is no tests/bot/fake_transport.py in the repository",
+        "README.md:17: python -m bot tournament simulate has no option --colours",
     ]
     for message in expected:
         assert any(f.startswith(message) for f in found), (message, found)
@@ -490,7 +498,7 @@ def test_the_checker_names_each_problem(tmp_path: Path) -> None:
     # Everything undocumented is named, on the page of its audience.
     assert "docs/playing.md:1: /challenge is not documented here (its audience reads " \
            "this page)" in found
-    assert "docs/tournaments.md:1: /tournament create is not documented here (its " \
+    assert "docs/tournaments.md:1: /host tournament create is not documented here (its " \
            "audience reads this page)" in found
     assert len([f for f in found if "not documented" in f]) == len(
         [p for wanted in declared().pages.values() for p in wanted]) - 1

@@ -4,7 +4,7 @@ from this list."""
 from __future__ import annotations
 
 from bot.commands import decks, events, history, hosting, play, season, tournaments
-from bot.commands.spec import Audience, Call, Command, Group, Reply, Services
+from bot.commands.spec import Audience, Call, Command, Group, Reply, Services, misplaced
 from bot.core.messages import Response
 from bot.texts import help as help_texts
 from engine.registry import game_keys
@@ -21,8 +21,10 @@ HELP = Command("help", "How to play and host with garnet", _help, section=play.S
 COMMANDS: tuple[Command, ...] = (*play.COMMANDS, HELP, *hosting.COMMANDS, *history.COMMANDS,
                                  *events.COMMANDS, *season.COMMANDS, *tournaments.COMMANDS,
                                  *decks.COMMANDS)
-GROUPS: tuple[Group, ...] = (*events.GROUPS, *season.GROUPS, *tournaments.GROUPS,
-                              *decks.GROUPS)
+GROUPS: tuple[Group, ...] = (*hosting.GROUPS, *events.GROUPS, *season.GROUPS,
+                              *tournaments.GROUPS, *decks.GROUPS)
+if misplaced(COMMANDS, GROUPS):  # a host's command where players would see it
+    raise ValueError("; ".join(misplaced(COMMANDS, GROUPS)))
 BY_NAME = {c.name: c for c in COMMANDS}
 #: the commands buttons and menus may stand for: every command, and the menus' own
 PRESSABLE = BY_NAME | {c.name: c for c in play.MENU_COMMANDS}
@@ -30,11 +32,12 @@ PRESSABLE = BY_NAME | {c.name: c for c in play.MENU_COMMANDS}
 
 def _usages(commands: list[Command]) -> list[str]:
     """Each command's usage; a group's commands without an example in one:
-    ``/deck add|list|show|remove`` (the help stays within one Discord message)."""
+    ``/deck list|show``, and the hosts' commands of a group always so:
+    ``/host deck add|remove`` (the help stays within one Discord message)."""
     out: list[str] = []
     leaves: list[str] = []
     for command in commands:
-        if command.group is not None and not command.usage:
+        if command.group is not None and (not command.usage or command.for_hosts):
             if leaves and not out[-1].startswith(f"`/{command.group} "):
                 leaves = []
             leaves.append(command.leaf)
@@ -53,7 +56,10 @@ def help_text() -> str:
     """The summary ``/help`` gives: every command by section, from the declarations."""
     sections = []
     for section in SECTIONS:
-        shown = [c for c in COMMANDS if c.section == section]
+        # The players' commands first, then the hosts' (``/host …``), each in the
+        # order declared: a group's commands come together.
+        shown = sorted((c for c in COMMANDS if c.section == section),
+                       key=lambda c: c.for_hosts)
         sections.append((section, _usages(shown),
                          any(c.audience is not Audience.ANYONE for c in shown)))
     return help_texts.summary(game_keys(), sections)

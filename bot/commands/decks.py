@@ -29,9 +29,10 @@ async def _remove(s: Services, c: Call) -> Response:
     return await s.decks.remove(c.guild_id, c.actor, c.options["name"])
 
 
-GROUPS = (Group("deck", "The decks of Sigma Escape: the shipped ones and this server's"),)
+GROUPS = (Group("deck", "The decks of Sigma Escape: the shipped ones and this server's"),
+          Group("host deck", "Add or remove this server's decks of Sigma Escape"))
 COMMANDS = (
-    Command("deck add", "Add a deck of Sigma Escape to this server (a .toml or .json file)",
+    Command("host deck add", "Add a deck of Sigma Escape to this server (a .toml or .json file)",
             _add, (
                 Option("file", Kind.ATTACHMENT, "The deck file (.toml or .json, at most 64 KB)",
                        required=True),
@@ -47,6 +48,6 @@ COMMANDS = (
                        suggest=DECK.suggest, max=MAX_KEY),
                 ANY_MATCH,
             ), reply=Reply.PRIVATE, section=SECTION),
-    Command("deck remove", "Remove one of this server's decks", _remove, (NAME,),
+    Command("host deck remove", "Remove one of this server's decks", _remove, (NAME,),
             audience=Audience.HOSTS, section=SECTION, once=True),
 )

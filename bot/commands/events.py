@@ -12,6 +12,8 @@ SECTION = "Events and garnets"
 GROUPS = (
     Group("event", "Events: a season of play with its own garnets and priority"),
     Group("priority", "Priority in an event (1 is the highest)"),
+    Group("host event", "Open, fill and close events"),
+    Group("host priority", "Set priority in an event"),
 )
 PLAYER = Option("player", Kind.USER, "The player", required=True)
 PLAYERS = Option("players", Kind.USERS, "Several players at once, as mentions: @a @b @c")
@@ -110,7 +112,7 @@ async def _export(s: Services, c: Call) -> Response:
 
 
 COMMANDS = (
-    Command("event create", "Open an event on this server (hosts)", _create, (
+    Command("host event create", "Open an event on this server (hosts)", _create, (
         Option("name", Kind.TEXT, "The event's name, e.g. Season 1", required=True, min=1,
                max=50),
         Option("reward", Kind.INT, "Garnets for the winner of each DM (default from the "
@@ -125,23 +127,23 @@ COMMANDS = (
         Option("review", Kind.BOOL, "Post the computer's review of each DM when it ends? "
                "(default no)"),
     ), audience=Audience.HOSTS, section=SECTION, usage="name:Season 1 reward:3", once=True),
-    Command("event add", "Add players to an event: one, several, or a role's members (hosts)",
+    Command("host event add", "Add players to an event: one, several, or a role's members (hosts)",
             _add, (Option("player", Kind.USER, "The player"), PLAYERS, ROLE, EVENT),
             audience=Audience.HOSTS, section=SECTION, usage="players:@x @y", once=True),
-    Command("event remove", "Take a player out of an event (hosts)", _remove, (PLAYER, EVENT),
+    Command("host event remove", "Take a player out of an event (hosts)", _remove, (PLAYER, EVENT),
             audience=Audience.HOSTS, section=SECTION, usage="player:@x", once=True),
-    Command("event close", "Close an event (hosts)", _close, (EVENT,),
+    Command("host event close", "Close an event (hosts)", _close, (EVENT,),
             audience=Audience.HOSTS, section=SECTION, once=True),
     Command("event info", "An event's rules and players by priority", _info, (EVENT,),
             section=SECTION),
-    Command("priority set", "Give a player a priority; the others move to make room (hosts)",
+    Command("host priority set", "Give a player a priority; the others move to make room (hosts)",
             _priority_set, (
                 PLAYER,
                 Option("rank", Kind.INT, "The new priority (1 is the highest)", required=True,
                        min=1, max=10_000),
                 EVENT,
             ), audience=Audience.HOSTS, section=SECTION, usage="player:@x rank:1", once=True),
-    Command("priority order", "Set the priority order at once: the players named take 1, 2, "
+    Command("host priority order", "Set the priority order at once: the players named take 1, 2, "
             "3, … (hosts)", _priority_order, (
                 Option("players", Kind.USERS, "The players from the highest priority down, "
                        "as mentions: @a @b @c", required=True),

@@ -15,7 +15,17 @@ from bot.commands.common import (
     match_options,
     time_control,
 )
-from bot.commands.spec import Audience, Call, Command, Kind, Option, Reply, Services, Suggest
+from bot.commands.spec import (
+    Audience,
+    Call,
+    Command,
+    Group,
+    Kind,
+    Option,
+    Reply,
+    Services,
+    Suggest,
+)
 from bot.core.messages import Response
 from bot.core.refusal import Refusal
 from bot.core.requests import Asker
@@ -25,6 +35,11 @@ from bot.texts import refused
 from engine.registry import get_game
 
 SECTION = "Hosting"
+# The hosts' top-level command: what hosts do in a group that players use too
+# (``/host tournament create`` beside ``/tournament join``) is typed under it, so
+# Discord shows it to hosts only (see ``spec.misplaced``).
+GROUPS = (Group("host", "For hosts: tournaments, events, decks, nominations, priority, "
+                "tokens", audience=Audience.HOSTS),)
 REASON = Option("reason", Kind.TEXT, "Why; it is logged with the match", required=True,
                 max=MAX_REASON)
 

@@ -22,9 +22,10 @@ from bot.services.season import DmSettings
 
 SECTION = "The season's Death Match"
 GROUPS = (
-    Group("token", "Tokens of Life: a player holding one cannot be nominated for a DM"),
+    Group("host token", "Tokens of Life: a player holding one cannot be nominated for a DM"),
     Group("nomination", "The Death Match nomination: the main match's loser picks an "
           "opponent"),
+    Group("host nomination", "Open or cancel a Death Match nomination"),
 )
 PLAYER = Option("player", Kind.USER, "The player", required=True)
 REASON = Option("reason", Kind.TEXT, "Why; it is written with the token", required=True,
@@ -63,13 +64,13 @@ async def _cancel(s: Services, c: Call) -> Response:
 
 
 COMMANDS = (
-    Command("token grant", "Give a player a Token of Life in an event (hosts)", _token_grant,
+    Command("host token grant", "Give a player a Token of Life in an event (hosts)", _token_grant,
             (PLAYER, REASON, EVENT), audience=Audience.HOSTS, once=True, section=SECTION,
             usage="player:@x reason:…"),
-    Command("token remove", "Take a Token of Life from a player (hosts)", _token_remove,
+    Command("host token remove", "Take a Token of Life from a player (hosts)", _token_remove,
             (PLAYER, REASON, EVENT), audience=Audience.HOSTS, once=True, section=SECTION,
             usage="player:@x reason:…"),
-    Command("nomination open", "Name the main match's loser, who nominates a DM opponent "
+    Command("host nomination open", "Name the main match's loser, who nominates a DM opponent "
             "(hosts)", _open, (
                 Option("nominator", Kind.USER, "The main match's loser, who nominates",
                        required=True),
@@ -86,9 +87,9 @@ COMMANDS = (
             "host)", _pick, (
                 Option("opponent", Kind.USER, "Who you nominate", required=True), EVENT,
             ), reply=Reply.PUBLIC, once=True, section=SECTION, usage="opponent:@x"),
-    Command("nomination cancel", "End an open nomination without a DM (hosts)", _cancel,
+    Command("host nomination cancel", "End an open nomination without a DM (hosts)", _cancel,
             (EVENT,), audience=Audience.HOSTS, once=True, section=SECTION),
-    Command("event reinstate", "Bring an eliminated player back into the event (hosts)",
+    Command("host event reinstate", "Bring an eliminated player back into the event (hosts)",
             _reinstate, (
                 PLAYER, EVENT,
                 Option("reason", Kind.TEXT, "Why (shown with it)", max=MAX_REASON),

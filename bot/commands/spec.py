@@ -224,7 +224,17 @@ class Command:
 
     @property
     def group(self) -> str | None:
-        return self.name.split()[0] if " " in self.name else None
+        """The group it is typed under: "host tournament" for "host tournament create"."""
+        return self.name.rsplit(" ", 1)[0] if " " in self.name else None
+
+    @property
+    def top(self) -> str:
+        """The top-level command it is typed under (Discord shows or hides that one)."""
+        return self.name.split()[0]
+
+    @property
+    def for_hosts(self) -> bool:
+        return self.audience in FOR_HOSTS
 
     @property
     def leaf(self) -> str:
@@ -249,5 +259,41 @@ class Command:
 
 @dataclass(frozen=True)
 class Group:
+    """A group of subcommands: "event" (top level) or "host event" (in ``host``).
+    A top-level group for hosts only carries Discord's default permission itself."""
+
     name: str
     description: str
+    audience: Audience = Audience.ANYONE
+
+    @property
+    def for_hosts(self) -> bool:
+        return self.audience in FOR_HOSTS
+
+
+# Discord honours ``default_member_permissions`` on top-level commands only: a
+# subcommand is shown to whoever is shown its top-level command. So every command of
+# hosts is typed under a top-level command shown to hosts only (itself, or a group
+# such as ``/host`` whose audience is hosts), and every command of players under one
+# shown to everyone. ``misplaced`` is that rule; ``bot.commands`` refuses to load
+# declarations that break it.
+FOR_HOSTS = (Audience.HOSTS, Audience.MANAGERS)
+
+
+def misplaced(commands: Sequence[Command], groups: Sequence[Group]) -> list[str]:
+    """Why each declaration breaks the rule above (empty: none does)."""
+    hidden = {g.name: g.for_hosts for g in groups}
+    problems = [f"/{g.name} is for hosts but is not a top-level command: Discord would "
+                "show it to everyone" for g in groups if g.for_hosts and " " in g.name]
+    for command in commands:
+        if command.group is not None and command.group not in hidden:
+            problems.append(f"/{command.name}: no group /{command.group} is declared")
+        shown_to_hosts_only = command.for_hosts if command.group is None \
+            else hidden.get(command.top, False)
+        if command.for_hosts and not shown_to_hosts_only:
+            problems.append(f"/{command.name} is for hosts but /{command.top} is shown to "
+                            f"everyone: declare it as 'host {command.name}'")
+        elif not command.for_hosts and shown_to_hosts_only:
+            problems.append(f"/{command.name} is for everyone but /{command.top} is shown "
+                            "to hosts only")
+    return problems

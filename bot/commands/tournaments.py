@@ -40,7 +40,8 @@ from bot.texts import tournaments as say
 
 SECTION = "Tournaments"
 GROUPS = (Group("tournament", "Tournaments: Swiss, round robin, single and double "
-                "elimination"),)
+                "elimination"),
+          Group("host tournament", "Run tournaments: create, enter, start, pair, settle"))
 TOURNAMENT = Option("tournament", Kind.TEXT, "The tournament: its name or number (default: "
                     "the one open or running here)", suggest=Suggest.TOURNAMENTS,
                     max=MAX_NAME)
@@ -139,7 +140,7 @@ async def _export(s: Services, c: Call) -> Response:
 ROUND = Option("round", Kind.INT, "The round (default: the current one)", min=1,
                max=10_000)
 COMMANDS = (
-    Command("tournament create", "Open a tournament for entries (hosts)", _create, (
+    Command("host tournament create", "Open a tournament for entries (hosts)", _create, (
         Option("name", Kind.TEXT, "The tournament's name, e.g. Spring Cup", required=True,
                min=1, max=50),
         GAME,
@@ -173,25 +174,25 @@ COMMANDS = (
             section=SECTION),
     Command("tournament leave", "Leave a tournament (after its start: withdraw)", _leave,
             (TOURNAMENT,), reply=Reply.PUBLIC, once=True, section=SECTION),
-    Command("tournament add", "Enter players, or a role's members (hosts)", _add, (
+    Command("host tournament add", "Enter players, or a role's members (hosts)", _add, (
         Option("player", Kind.USER, "A player to enter"),
         Option("role", Kind.ROLE, "Enter every member of this role"),
         TOURNAMENT,
     ), audience=Audience.HOSTS, once=True, section=SECTION, usage="player:@x"),
     Command("tournament checkin", "Confirm you will play (where the tournament asks)",
             _checkin, (TOURNAMENT,), once=True, section=SECTION),
-    Command("tournament start", "Close entries, seed the players and pair round 1 (hosts)",
+    Command("host tournament start", "Close entries, seed the players and pair round 1 (hosts)",
             _start, (TOURNAMENT,), audience=Audience.HOSTS, reply=Reply.PUBLIC,
             once=True, section=SECTION),
-    Command("tournament next", "Pair the next round (hosts)", _next, (TOURNAMENT,),
+    Command("host tournament next", "Pair the next round (hosts)", _next, (TOURNAMENT,),
             audience=Audience.HOSTS, reply=Reply.PUBLIC, once=True, section=SECTION),
-    Command("tournament drop", "Withdraw a player: not paired again (hosts)", _drop,
+    Command("host tournament drop", "Withdraw a player: not paired again (hosts)", _drop,
             (PLAYER, TOURNAMENT), audience=Audience.HOSTS, reply=Reply.PUBLIC,
             once=True, section=SECTION, usage="player:@x"),
-    Command("tournament reinstate", "Bring a withdrawn player back from the next round "
+    Command("host tournament reinstate", "Bring a withdrawn player back from the next round "
             "(hosts)", _reinstate, (PLAYER, TOURNAMENT), audience=Audience.HOSTS,
             once=True, section=SECTION, usage="player:@x"),
-    Command("tournament adjudicate", "Decide a pairing's result (hosts)", _adjudicate, (
+    Command("host tournament adjudicate", "Decide a pairing's result (hosts)", _adjudicate, (
         Option("board", Kind.INT, "The board (its number in the pairings)", required=True,
                min=1, max=10_000),
         Option("result", Kind.TEXT, "From the first-named player's side", required=True,
@@ -205,7 +206,7 @@ COMMANDS = (
         TOURNAMENT,
     ), audience=Audience.HOSTS, reply=Reply.PUBLIC, once=True, section=SECTION,
         usage="board:2 result:1-0 reason:…"),
-    Command("tournament cancel", "Cancel a tournament: no prizes (hosts)", _cancel,
+    Command("host tournament cancel", "Cancel a tournament: no prizes (hosts)", _cancel,
             (TOURNAMENT,), audience=Audience.HOSTS, reply=Reply.PUBLIC, once=True, section=SECTION),
     Command("tournament standings", "The standings (or the bracket), with the image",
             _standings, (TOURNAMENT,), reply=Reply.PRIVATE, section=SECTION),
@@ -213,7 +214,7 @@ COMMANDS = (
             (ROUND, TOURNAMENT), section=SECTION),
     Command("tournament info", "A tournament's rules and players", _info, (TOURNAMENT,),
             section=SECTION),
-    Command("tournament export", "A tournament's standings and games as CSV files (hosts)",
+    Command("host tournament export", "A tournament's standings and games as CSV files (hosts)",
             _export, (TOURNAMENT,), audience=Audience.HOSTS, reply=Reply.PRIVATE,
             section=SECTION),
 )

@@ -65,7 +65,7 @@ class Image:
 
 @dataclass(frozen=True)
 class Upload:
-    """A file a user attached to a command (``/deck add``): its name and its bytes,
+    """A file a user attached to a command (``/host deck add``): its name and its bytes,
     within the option's bound (the adapters check the size before reading it)."""
 
     filename: str

@@ -1,6 +1,6 @@
 """The decks of Sigma Escape on a server: the shipped ones and those its hosts add.
 
-A host adds a deck file (``/deck add``); it is checked by the engine (whose errors say
+A host adds a deck file (``/host deck add``); it is checked by the engine (whose errors say
 exactly where a deck is wrong) and stored for that server only. ``deck:`` on the
 commands that start a match names a shipped deck or one of the server's; the match
 keeps the deck in its options (a shipped deck by its key, a server's deck as its data),

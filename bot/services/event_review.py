@@ -1,4 +1,4 @@
-"""The automatic review of an event's Death Matches (``/event create … review:yes``).
+"""The automatic review of an event's Death Matches (``/host event create … review:yes``).
 
 When a DM of such an event ends with a result, the computer reviews it exactly as
 ``/review`` does (``bot.services.review``: in the computer player's worker process,

@@ -527,7 +527,7 @@ class Nomination(Base):
 
 
 class ServerDeck(Base):
-    """A deck of Sigma Escape a host added to one server (``/deck add``): its checked
+    """A deck of Sigma Escape a host added to one server (``/host deck add``): its checked
     data as ``Deck.to_data`` writes it, under a name unique on the server (``key``, in
     lower case). A match keeps its own copy in its options, so removing a deck never
     changes a match that was played with it."""

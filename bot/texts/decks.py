@@ -24,12 +24,12 @@ def shipped_name(name: str) -> str:
 
 
 def taken(name: str) -> str:
-    return (f"This server already has a deck `{name}`; `/deck remove name:{name}` first, "
+    return (f"This server already has a deck `{name}`; `/host deck remove name:{name}` first, "
             "or give another `name:`.")
 
 
 def too_many(most: int) -> str:
-    return f"This server has {most} decks, the most it may keep; `/deck remove` one first."
+    return f"This server has {most} decks, the most it may keep; `/host deck remove` one first."
 
 
 def not_deck_file(filename: str) -> str:
@@ -78,7 +78,7 @@ def listing(shipped: Sequence[tuple[str, str, bool]],
         lines.append("Added on this server:")
         lines += [f"• `{key}`: {_title(title)}" for key, title in own]
     else:
-        lines.append("None added on this server yet (hosts: `/deck add file:`).")
+        lines.append("None added on this server yet (hosts: `/host deck add file:`).")
     lines.append("Pick one with `deck:` on `/challenge` or `/dm`; `/deck show name:` "
                  "draws its cards.")
     return "\n".join(lines)

@@ -55,7 +55,7 @@ def where(*, event: str | None, overall: bool) -> str:
 
 
 def event_name_missing() -> str:
-    return "Name the event, e.g. `/event create name:Season 1`."
+    return "Name the event, e.g. `/host event create name:Season 1`."
 
 
 def event_name_too_long(*, limit: int) -> str:
@@ -99,7 +99,7 @@ def several_open(*, names: Sequence[str]) -> str:
 
 def no_open_event() -> str:
     return ("No event is open on this server: name one with `event:`, or "
-            "create one with `/event create`.")
+            "create one with `/host event create`.")
 
 
 def event_choice(*, name: str, event_id: int, open: bool) -> str:
@@ -119,7 +119,7 @@ def not_in_event_for_dm(*, user_ids: Sequence[str], event: str) -> str:
     event = plain(event)
     return (f"{' and '.join(mention(m) for m in user_ids)} "
             f"{'is' if len(user_ids) == 1 else 'are'} not playing in {event}; "
-            "add them with `/event add`, or start the DM with `event:none`.")
+            "add them with `/host event add`, or start the DM with `event:none`.")
 
 
 def half_in_event_for_dm(*, playing: Sequence[str], missing: Sequence[str],
@@ -129,7 +129,7 @@ def half_in_event_for_dm(*, playing: Sequence[str], missing: Sequence[str],
     ins = " and ".join(mention(m) for m in playing)
     outs = " and ".join(mention(m) for m in missing)
     return (f"{ins} {'plays' if len(playing) == 1 else 'play'} in {event} but {outs} "
-            f"{'does' if len(missing) == 1 else 'do'} not: add {outs} with `/event add` "
+            f"{'does' if len(missing) == 1 else 'do'} not: add {outs} with `/host event add` "
             "and start the DM again, or start it with `event:none` to play it outside "
             "the event.")
 
@@ -176,12 +176,12 @@ def event_created(*, name: str, event_id: int, reward: int, transfers: bool,
     if review:
         rules.append(REVIEWED)
     return (f"🏁 Event **{name}** (#{event_id}) is open: {' · '.join(rules)}.\n"
-            f"Hosts add players with `/event add`; DMs between its players count for it.")
+            f"Hosts add players with `/host event add`; DMs between its players count for it.")
 
 
 def name_player_to_add() -> str:
-    return ("Name the players to add, e.g. `/event add players:@a @b`, or a role: "
-            "`/event add role:@Players`.")
+    return ("Name the players to add, e.g. `/host event add players:@a @b`, or a role: "
+            "`/host event add role:@Players`.")
 
 
 def event_closed(*, event: str) -> str:
@@ -217,7 +217,7 @@ def players_added(*, event: str, added: Sequence[tuple[str, int]], total: int,
     if already:
         text += (" Already playing: "
                  + _listed([f"{plain(name)} ({priority})" for name, priority in already]) + ".")
-    return text + " Hosts reorder priority with `/priority set`."
+    return text + " Hosts reorder priority with `/host priority set`."
 
 
 def all_already_playing(*, event: str, players: Sequence[tuple[str, int]]) -> str:
@@ -249,7 +249,7 @@ def not_playing(*, user_id: str | Sequence[str], event: str) -> str:
 
 def not_playing_add_them(*, user_id: str, event: str) -> str:
     event = plain(event)
-    return f"{mention(user_id)} is not playing in {event}; add them with `/event add`."
+    return f"{mention(user_id)} is not playing in {event}; add them with `/host event add`."
 
 
 def player_removed(*, user_id: str, event: str) -> str:
@@ -283,7 +283,7 @@ def event_info(*, name: str, event_id: int, closed_at: float | None, creator: st
     ]
     still = f", {count - out} still in" if out else ""
     lines.append(f"Players by priority ({count}{still}):" if count
-                 else "No players yet: hosts add them with `/event add`.")
+                 else "No players yet: hosts add them with `/host event add`.")
     for i, (priority, player, have) in enumerate(players):
         note = notes[i] if i < len(notes) else ""
         lines.append(f"{priority}. {plain(player)} — {garnets(have)}{note}")
@@ -330,7 +330,7 @@ def priority_ordered(*, event: str, named: int, first: str, last: str, others: i
 
 
 def name_the_order() -> str:
-    return "Name the players in order, e.g. `/priority order players:@a @b @c`."
+    return "Name the players in order, e.g. `/host priority order players:@a @b @c`."
 
 
 def named_twice() -> str:

@@ -57,8 +57,15 @@ def number(value: float | None) -> str:
 # ---- the console's typed lines ----------------------------------------------------------
 
 
-def group_usage(group: str, subs: Sequence[str], example: str, usage: str) -> str:
-    return f"`/{group} {'|'.join(subs)}`, e.g. `/{example}{' ' + usage if usage else ''}`"
+def group_usage(group: str, subs: Sequence[str], example: str, usage: str,
+                hosts: Sequence[str] = ()) -> str:
+    """``hosts``: the hosts' commands of the group, typed under ``/host``."""
+    text = f"`/{group} {'|'.join(subs)}`, e.g. `/{example}{' ' + usage if usage else ''}`"
+    return text + (f"; hosts: `/host {group} {'|'.join(hosts)}`" if hosts else "")
+
+
+def under_host(typed: str) -> str:
+    return f"`/{typed}` is a host's command: type `/host {typed}`."
 
 
 def unknown_command(name: str, commands: Sequence[str]) -> str:

@@ -108,7 +108,7 @@ or use `/move`. `/resign` gives up, `/board` shows the board to you, `/time` the
 `/replay id:12` posts it as an animation.
 • Events: `/garnets`, `/ledger`, `/leaderboard by:garnets|wins|rating`, `/rating`, \
 `/priority show`, `/event info`; `/transfer` where the event allows. Hosts: \
-`/event create|add|remove|close`, `/priority set`, `/grant`, `/fine`, `/export`.
+`/host event create|add|remove|close`, `/host priority set`, `/grant`, `/fine`, `/export`.
 """
 
 

@@ -67,7 +67,7 @@ def eliminated_cannot_play(*, user_ids: Sequence[str], event: str) -> str:
     who = " and ".join(mention(u) for u in user_ids)
     verb = "was" if len(user_ids) == 1 else "were"
     return (f"{who} {verb} eliminated from {plain(event)}: a host can bring them back with "
-            "`/event reinstate`, or start the DM with `event:none`.")
+            "`/host event reinstate`, or start the DM with `event:none`.")
 
 
 def not_eliminated(*, user_id: str, event: str) -> str:
@@ -84,17 +84,17 @@ def reinstated(*, host_id: str, user_id: str, event: str, reason: str) -> str:
 
 
 def nominator_not_playing(*, user_id: str, event: str) -> str:
-    return f"{mention(user_id)} is not playing in {plain(event)}; add them with `/event add`."
+    return f"{mention(user_id)} is not playing in {plain(event)}; add them with `/host event add`."
 
 
 def nominator_out(*, user_id: str, event: str) -> str:
     return (f"{mention(user_id)} is eliminated from {plain(event)} and cannot nominate; "
-            "`/event reinstate` brings them back.")
+            "`/host event reinstate` brings them back.")
 
 
 def nomination_open_already(*, user_id: str, event: str) -> str:
     return (f"{mention(user_id)}'s nomination in {plain(event)} is still open: they pick "
-            "with `/nomination pick`, or a host ends it with `/nomination cancel`.")
+            "with `/nomination pick`, or a host ends it with `/host nomination cancel`.")
 
 
 def nobody_to_nominate(*, event: str) -> str:

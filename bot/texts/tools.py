@@ -48,7 +48,7 @@ def practice_has_no_result(label: str) -> str:
 
 def tournament_game(label: str) -> str:
     return (f"{label} is a game of a tournament: its result is the tournament's, corrected "
-            "with `/tournament adjudicate`.")
+            "with `/host tournament adjudicate`.")
 
 
 def same_result(label: str) -> str:

@@ -182,13 +182,13 @@ def no_such_tournament(*, number: str) -> str:
 
 def no_tournament_called(*, name: str, known: Sequence[str]) -> str:
     listed = (f" Tournaments here: {', '.join(plain(k) for k in known)}." if known
-              else " There are none yet: `/tournament create`.")
+              else " There are none yet: `/host tournament create`.")
     return f"There is no tournament called '{plain(name)}' on this server.{listed}"
 
 
 def no_tournament() -> str:
     return "There is no tournament on this server yet: a host creates one with " \
-           "`/tournament create`."
+           "`/host tournament create`."
 
 
 def several_tournaments(*, names: Sequence[str]) -> str:
@@ -250,7 +250,7 @@ def cannot_run(*, reason: str) -> str:
 def round_unfinished(*, number: int, boards: Sequence[int]) -> str:
     listed = ", ".join(str(b) for b in boards)
     return (f"Round {number} is still being played (board{'s' if len(boards) > 1 else ''} "
-            f"{listed}); a host can settle a pairing with `/tournament adjudicate`.")
+            f"{listed}); a host can settle a pairing with `/host tournament adjudicate`.")
 
 
 def no_such_board(*, number: int, board: int) -> str:
@@ -385,7 +385,7 @@ def standings_head(*, name: str, done: int, of: int, final: bool, cancelled: boo
 
 
 def next_by_host(*, number: int) -> str:
-    return f"A host starts round {number} with `/tournament next`."
+    return f"A host starts round {number} with `/host tournament next`."
 
 
 def finished(*, name: str, winner_id: str) -> str:
@@ -436,7 +436,7 @@ def no_show_line(*, absent: Sequence[str], winner: str | None) -> str:
 
 def withdrawn_note() -> str:
     return ("Who loses by forfeit is withdrawn from later rounds; a host brings them back "
-            "with `/tournament reinstate`.")
+            "with `/host tournament reinstate`.")
 
 
 def void_reason_deadline() -> str:
@@ -523,7 +523,8 @@ def pairing_row(*, board: int, spot: str | None, first: str, second: str,
 
 
 def more_boards(*, count: int) -> str:
-    return f"… and {count} more board{'s' if count != 1 else ''} (`/tournament export` has all)."
+    return (f"… and {count} more board{'s' if count != 1 else ''} "
+            "(`/host tournament export` has all).")
 
 
 def no_rounds_yet(*, name: str) -> str:

@@ -14,11 +14,15 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 
 from bot.app import build_discord_bot as build_bot
+from bot.commands import BY_NAME
+from bot.commands.spec import Audience, Call, Command, Group, Services, misplaced
 from bot.config import Settings
 from bot.core.clock import VirtualClock
+from bot.core.messages import Response
 from bot.store.db import open_database
 from tests import snapshots
 from tests.bot.discord_fake import APP_ID, GUILD_ID, FakeDiscord
@@ -84,3 +88,69 @@ async def test_the_test_server_gets_the_same_commands(tmp_path: Path,
     assert not [c for c in body if set(c) & set(only_global)]
     assert normalised(body) == normalised([
         {k: v for k, v in c.items() if k not in only_global} for c in global_sync[1]])
+
+
+# ---- who is shown what -------------------------------------------------------------
+
+MANAGE_SERVER = str(discord.Permissions(manage_guild=True).value)  # "32"
+
+
+def _leaves(command: dict[str, Any], path: str = "") -> list[str]:
+    """The typed names a synced command holds: itself, or its subcommands (in groups)."""
+    name = f"{path}{command['name']}"
+    subs = [o for o in command.get("options", []) if o["type"] in (1, 2)]
+    return [leaf for sub in subs for leaf in _leaves(sub, f"{name} ")] if subs else [name]
+
+
+def test_leaves_of_a_group_of_groups() -> None:
+    host = {"name": "host", "options": [
+        {"name": "event", "type": 2, "options": [{"name": "close", "type": 1}]},
+        {"name": "note", "type": 1, "options": [{"name": "text", "type": 3}]}]}
+    assert _leaves(host) == ["host event close", "host note"]
+
+
+async def test_a_member_is_shown_no_hosts_command(global_sync: tuple[str, Any]) -> None:
+    """Discord honours ``default_member_permissions`` on top-level commands only, and a
+    member without Manage Server is shown every top-level command without it with all
+    its subcommands. So: no host's action under such a command, and every player's
+    action under one (an admin shows the hosts' commands to the host role under Server
+    Settings → Integrations, docs/hosting.md)."""
+    _, body = global_sync
+    shown: dict[str, bool] = {}  # typed name -> shown to a member without Manage Server
+    for command in body:
+        permissions = command.get("default_member_permissions")
+        assert permissions in (None, MANAGE_SERVER), command["name"]  # a string, or none
+        for leaf in _leaves(command):
+            assert leaf not in shown, f"/{leaf} is synced twice"
+            shown[leaf] = permissions is None
+    assert set(shown) == set(BY_NAME)  # every declared command, by the name typed
+    for_hosts = sorted(name for name, command in BY_NAME.items() if command.for_hosts)
+    assert [name for name in for_hosts if shown[name]] == []
+    assert [name for name in BY_NAME if name not in for_hosts and not shown[name]] == []
+    # The hosts' actions of groups players use too are under /host, as the docs say.
+    assert {"host tournament create", "host event create", "host deck add",
+            "host nomination open", "host priority set", "host token grant"} <= set(shown)
+    assert {"tournament join", "event info", "deck show", "priority show",
+            "nomination pick"} <= {name for name, member in shown.items() if member}
+
+
+def test_a_hosts_command_declared_where_members_look_is_refused() -> None:
+    async def run(s: Services, c: Call) -> Response:
+        raise AssertionError
+
+    groups = (Group("tournament", "Tournaments"), Group("host", "Hosts", Audience.HOSTS),
+              Group("host tournament", "Run tournaments"))
+    good = (Command("tournament join", "Join", run),
+            Command("host tournament undrop", "Undo a drop", run, audience=Audience.HOSTS),
+            Command("void", "Void a match", run, audience=Audience.HOSTS))
+    assert misplaced(good, groups) == []
+    bad = (Command("tournament undrop", "Undo a drop", run, audience=Audience.HOSTS),
+           Command("host tournament join", "Join", run))
+    assert misplaced(bad, groups) == [
+        "/tournament undrop is for hosts but /tournament is shown to everyone: declare it "
+        "as 'host tournament undrop'",
+        "/host tournament join is for everyone but /host is shown to hosts only"]
+    nested = (Group("tournament", "Tournaments"),
+              Group("tournament staff", "Staff", Audience.HOSTS))
+    assert misplaced((), nested) == ["/tournament staff is for hosts but is not a top-level "
+                                     "command: Discord would show it to everyone"]

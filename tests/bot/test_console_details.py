@@ -54,21 +54,21 @@ async def test_event_add_takes_a_list_and_a_role_in_the_console(h: Harness,
                                                                 tmp_path: Path) -> None:
     out = io.StringIO()
     console = console_for(h, tmp_path / "images", out)
-    for line in ("host: /event create name:Season 1",
-                 "host: /event add @bob",
-                 "host: /event add @bob @carol @dave @erin",
+    for line in ("host: /host event create name:Season 1",
+                 "host: /host event add @bob",
+                 "host: /host event add @bob @carol @dave @erin",
                  "~ role Players @erin @frank @gina",
-                 "host: /event add role:Players",
-                 "host: /event add role:Nobody",
-                 "host: /event add players:bob"):
+                 "host: /host event add role:Players",
+                 "host: /host event add role:Nobody",
+                 "host: /host event add players:bob"):
         await console.handle_line(line)
     said = out.getvalue().splitlines()[3:]
     assert said[0] == ("bot: @carol, @dave, @erin join **Season 1** with priorities 2–4 — "
                        "4 players. Already playing: bob (1). Hosts reorder priority with "
-                       "`/priority set`.")
+                       "`/host priority set`.")
     assert said[1] == ("bot: @frank, @gina join **Season 1** with priorities 5–6 — 6 players. "
                        "Already playing: erin (4). Hosts reorder priority with "
-                       "`/priority set`.")
+                       "`/host priority set`.")
     assert said[2].startswith("bot (to host only): The role Nobody has no members")
     assert said[3] == "bot (to host only): `players` names people: `players:@a @b @c`."
 
@@ -76,9 +76,9 @@ async def test_event_add_takes_a_list_and_a_role_in_the_console(h: Harness,
 async def test_bulk_priority_and_grants_in_the_console(h: Harness, tmp_path: Path) -> None:
     out = io.StringIO()
     console = console_for(h, tmp_path / "images", out)
-    for line in ("host: /event create name:Season 1",
-                 "host: /event add @ann @ben @cal",
-                 "host: /priority order @cal @ann",
+    for line in ("host: /host event create name:Season 1",
+                 "host: /host event add @ann @ben @cal",
+                 "host: /host priority order @cal @ann",
                  "host: /grant @ann @ben 3 reason:first week"):
         await console.handle_line(line)
     said = out.getvalue().splitlines()

@@ -25,8 +25,12 @@ from pathlib import Path
 
 import pytest
 
+from bot.commands import PRESSABLE
+from bot.core import options
+from bot.core.buttons import decode
 from bot.core.messages import Actor, Button, Post
 from bot.core.requests import Asker
+from bot.services.season import DmSettings
 from bot.services.tournaments.host import Setup, TournamentSettings
 from tests.bot.conftest import Harness, console_for
 from tests.bot.discord_fake import (
@@ -173,6 +177,36 @@ async def test_tournament_join_and_checkin_buttons(world: World) -> None:
     assert joined.content == f"✅ <@{BOB.id}> joined **Cup** (1 entered)."
     (checked,) = sends(await press(world, BOB, "garnet:tcheck:1"))
     assert checked.content == f"☑ <@{BOB.id}> checked in for **Cup** (1 of 1)."
+
+
+async def test_nominate_button_posted_before_the_host_commands_moved(world: World) -> None:
+    """The hosts' commands moved under ``/host`` (``/host nomination open``); a
+    nomination's button posted before stands for ``/nomination pick``, the
+    nominator's command, which stayed where players find it: a press still picks."""
+    hana = Actor(str(HANA.id), "Hana", roles=frozenset({str(HOST_ROLE_ID)}))
+    alice, bob = Actor(str(ALICE.id), "Alice"), Actor(str(BOB.id), "Bob")
+    await world.bot.services.economy.event_create(GUILD, hana, "Season 1")
+    await world.bot.services.economy.event_add(GUILD, hana, [alice, bob])
+    await world.bot.services.season.nominate(
+        Asker(GUILD, str(CHANNEL_ID), hana), alice, "cairo",
+        DmSettings({}, options.time_control()))
+    await world.restart()  # the bot that posted the button is gone
+    calls = sends(await press(world, ALICE, "garnet:nominate:1:310000000000000003"))
+    intro = next(c for c in calls if "DM #1: Cairo Corridor" in c.content)
+    assert f"<@{ALICE.id}>" in intro.content and f"<@{BOB.id}>" in intro.content
+
+
+def test_every_button_stands_for_a_players_command() -> None:
+    """A button is pressed by players: the command it stands for is one a member is
+    shown (never one under ``/host``)."""
+    for custom_id in ("garnet:accept:1", "garnet:decline:1", "garnet:first:1:2",
+                      "garnet:draw:1", "garnet:rematch:1", "garnet:nominate:1:2",
+                      "garnet:tjoin:1", "garnet:tcheck:1", "garnet:lb:garnets:-:all:1",
+                      "garnet:ledger:2:all:1", "garnet:hist:2:1", "garnet:sc:1:x",
+                      "garnet:sp:1:x:I2:0"):
+        call = decode(custom_id)
+        assert call is not None, custom_id
+        assert not PRESSABLE[call.command].for_hosts, custom_id
 
 
 # ---- the console: each button is shown as the command it stands for ------------------

@@ -39,13 +39,13 @@ async def test_a_host_adds_a_deck_and_a_match_is_played_with_it(h: Harness,
     out = io.StringIO()
     console = console_for(h, tmp_path / "images", out)
     path = _deck_file(tmp_path)
-    await console.handle_line(f"bob: /deck add file:{path}")
+    await console.handle_line(f"bob: /host deck add file:{path}")
     assert _said(out)[-1].startswith("bot (to bob only): Only hosts"), _said(out)[-1]
-    await console.handle_line(f"host: /deck add file:{path}")
+    await console.handle_line(f"host: /host deck add file:{path}")
     assert _said(out)[-1] == (
         "bot: Deck `mydeck` added: My **own** <@\u200b1> deck (White 10 cards, "
         "Black 9). Start a Sigma Escape match with `deck:mydeck`.")
-    await console.handle_line(f"host: /deck add file:{path}")
+    await console.handle_line(f"host: /host deck add file:{path}")
     assert "already has a deck `mydeck`" in _said(out)[-1]
     await console.handle_line("alice: /deck list")
     listing = out.getvalue()
@@ -64,7 +64,7 @@ async def test_a_host_adds_a_deck_and_a_match_is_played_with_it(h: Harness,
     assert match.options["deck"]["key"] == "mydeck"
     assert match.options["deck"]["name"] == "My **own** <@1> deck"
     # The match keeps its copy: removing the deck changes nothing for it.
-    await console.handle_line("host: /deck remove name:mydeck")
+    await console.handle_line("host: /host deck remove name:mydeck")
     assert _said(out)[-1] == ("bot: Deck `mydeck` removed. Matches played with it keep "
                               "their own copy.")
     state = get_game("sigma").new_state(2, match.options)
@@ -96,33 +96,34 @@ async def test_bad_deck_files_are_refused_precisely(h: Harness, tmp_path: Path) 
     black_in_white = shipped_deck("reconstructed").to_data()["white"]
     black_in_white[2] = black_in_white[2] | {"colour": "black"}
     bad = _deck_file(tmp_path, "bad.json", white=black_in_white)
-    await console.handle_line(f"host: /deck add file:{bad}")
+    await console.handle_line(f"host: /host deck add file:{bad}")
     assert _said(out)[-1] == (
         "bot (to host only): That deck cannot be used: deck file 'bad.json', white hand, "
         "card 3 'L3': a black card in White's hand")
     big = tmp_path / "big.toml"
     big.write_text("# " + "x" * 70_000)
-    await console.handle_line(f"host: /deck add file:{big}")
+    await console.handle_line(f"host: /host deck add file:{big}")
     assert _said(out)[-1] == ("bot (to host only): `file` is a file of at most 64 KB, "
                               "not 68.4 KB.")
     other = tmp_path / "deck.txt"
     other.write_text("name = 'x'")
-    await console.handle_line(f"host: /deck add file:{other}")
+    await console.handle_line(f"host: /host deck add file:{other}")
     assert "is not a deck file" in _said(out)[-1]
-    await console.handle_line(f"host: /deck add file:{_deck_file(tmp_path)} name:reconstructed")
+    await console.handle_line(
+        f"host: /host deck add file:{_deck_file(tmp_path)} name:reconstructed")
     assert "is the name of a shipped deck" in _said(out)[-1]
-    await console.handle_line(f"host: /deck add file:{_deck_file(tmp_path)} name:my deck!")
+    await console.handle_line(f"host: /host deck add file:{_deck_file(tmp_path)} name:my deck!")
     assert "A deck's name is a letter or digit" in _said(out)[-1]
-    await console.handle_line(f"host: /deck add file:{tmp_path / 'missing.toml'}")
+    await console.handle_line(f"host: /host deck add file:{tmp_path / 'missing.toml'}")
     assert "is the path of a file" in _said(out)[-1]
-    await console.handle_line("host: /deck remove name:reconstructed")
+    await console.handle_line("host: /host deck remove name:reconstructed")
     assert "ships with garnet and cannot be removed" in _said(out)[-1]
 
 
 async def test_a_servers_decks_are_its_own(h: Harness, tmp_path: Path) -> None:
     out = io.StringIO()
     console = console_for(h, tmp_path / "images", out)
-    await console.handle_line(f"host: /deck add file:{_deck_file(tmp_path)}")
+    await console.handle_line(f"host: /host deck add file:{_deck_file(tmp_path)}")
     assert "Deck `mydeck` added" in _said(out)[-1]
     await console.handle_line("~ server other")
     await console.handle_line("alice: /deck list")
@@ -143,8 +144,8 @@ async def test_removing_an_unknown_deck_holds_no_connection(h: Harness, tmp_path
     # removal's own, for 60 s, stalling every server's moves meanwhile.
     out = io.StringIO()
     console = console_for(h, tmp_path / "images", out)
-    await console.handle_line(f"host: /deck add file:{_deck_file(tmp_path)}")
-    await asyncio.wait_for(console.handle_line("host: /deck remove name:nosuch"), timeout=10)
+    await console.handle_line(f"host: /host deck add file:{_deck_file(tmp_path)}")
+    await asyncio.wait_for(console.handle_line("host: /host deck remove name:nosuch"), timeout=10)
     assert "There is no deck 'nosuch' on this server" in _said(out)[-1]
     assert "mydeck" in _said(out)[-1]
 
@@ -162,7 +163,7 @@ async def test_a_deck_sheet_on_request(h: Harness, tmp_path: Path) -> None:
             Asker("console", "console", console.actor("alice")), key)
         assert shown.reply is not None
         assert f"\nMeasured balance: {SHIPPED_BALANCE[key]}" in shown.reply.text
-    await console.handle_line(f"host: /deck add file:{_deck_file(tmp_path)}")
+    await console.handle_line(f"host: /host deck add file:{_deck_file(tmp_path)}")
     own = await console.services.decks.show(
         Asker("console", "console", console.actor("alice")), "mydeck")
     assert own.reply is not None and "Measured balance" not in own.reply.text

@@ -43,10 +43,12 @@ def economy(world: World) -> Any:
 async def test_groups_and_commands_are_synced_with_descriptions(world: World) -> None:
     (sync,) = [c for c in world.fake.calls if c.method == "PUT"]
     commands = {c["name"]: c for c in sync.body}
-    for group, subs in (("event", {"create", "add", "remove", "close", "info", "reinstate"}),
-                        ("priority", {"set", "order", "show"})):
-        assert "contexts" not in commands[group]  # a server's commands: global only
-        found = {o["name"]: o for o in commands[group]["options"]}
+    hosts = {o["name"]: o for o in commands["host"]["options"]}
+    for group, subs in ((commands["event"], {"info"}), (commands["priority"], {"show"}),
+                        (hosts["event"], {"create", "add", "remove", "close", "reinstate"}),
+                        (hosts["priority"], {"set", "order"})):
+        assert "contexts" not in group  # a server's commands: global only
+        found = {o["name"]: o for o in group["options"]}
         assert set(found) == subs
         for option in found.values():
             assert option["type"] == 1 and option["description"]
@@ -59,19 +61,19 @@ async def test_groups_and_commands_are_synced_with_descriptions(world: World) ->
 
 
 async def test_event_create_is_for_hosts(world: World) -> None:
-    (refusal,) = sends(await sub(world, CAROL, "event", "create", name="Season 1"))
+    (refusal,) = sends(await sub(world, CAROL, "host event", "create", name="Season 1"))
     assert refusal.ephemeral and "Only hosts can do that" in refusal.content
-    (made,) = sends(await sub(world, HANA, "event", "create", name="Season 1", reward=5,
+    (made,) = sends(await sub(world, HANA, "host event", "create", name="Season 1", reward=5,
                               transfers=True, confiscate="winner"))
     assert not made.ephemeral
     assert made.content.startswith("🏁 Event **Season 1** (#1) is open: 5 garnets per DM win")
 
 
 async def test_priority_decides_who_chooses_on_discord(world: World) -> None:
-    await sub(world, HANA, "event", "create", name="Season 1")
-    await sub(world, HANA, "event", "add", player=ALICE)
-    await sub(world, HANA, "event", "add", player=BOB)
-    (moved,) = sends(await sub(world, HANA, "priority", "set", player=BOB, rank=1))
+    await sub(world, HANA, "host event", "create", name="Season 1")
+    await sub(world, HANA, "host event", "add", player=ALICE)
+    await sub(world, HANA, "host event", "add", player=BOB)
+    (moved,) = sends(await sub(world, HANA, "host priority", "set", player=BOB, rank=1))
     assert f"<@{BOB.id}> now has priority 1 of 2 in **Season 1**" in moved.content
     (shown,) = await sub(world, ALICE, "priority", "show")
     assert shown.ephemeral and shown.content.splitlines()[1:] == ["1. Bob", "2. Alice ← you"]
@@ -85,8 +87,8 @@ async def test_priority_decides_who_chooses_on_discord(world: World) -> None:
 
 
 async def test_event_autocomplete(world: World) -> None:
-    await sub(world, HANA, "event", "create", name="Spring Cup")
-    await sub(world, HANA, "event", "create", name="Summer Cup")
+    await sub(world, HANA, "host event", "create", name="Spring Cup")
+    await sub(world, HANA, "host event", "create", name="Summer Cup")
     (call,) = await sub(world, HANA, "event", "info", focused="event", event="sum")
     assert call.callback_type == 8
     assert call.body["data"]["choices"] == [{"name": "Summer Cup (#2, open)", "value": "2"}]
@@ -122,9 +124,9 @@ async def test_leaderboard_pages_turn_in_place(world: World) -> None:
 
 
 async def test_transfer_grant_and_garnets(world: World) -> None:
-    await sub(world, HANA, "event", "create", name="Season 1", transfers=True)
-    await sub(world, HANA, "event", "add", player=ALICE)
-    await sub(world, HANA, "event", "add", player=BOB)
+    await sub(world, HANA, "host event", "create", name="Season 1", transfers=True)
+    await sub(world, HANA, "host event", "add", player=ALICE)
+    await sub(world, HANA, "host event", "add", player=BOB)
     (refusal,) = sends(await world.slash(ALICE, "grant", player=ALICE, amount=5, reason="me"))
     assert refusal.ephemeral and "Only hosts" in refusal.content
     (granted,) = sends(await world.slash(HANA, "grant", player=ALICE, amount=5, reason="bonus"))
@@ -138,8 +140,8 @@ async def test_transfer_grant_and_garnets(world: World) -> None:
 
 
 async def test_export_sends_three_csv_files_to_the_host_only(world: World) -> None:
-    await sub(world, HANA, "event", "create", name="Season 1")
-    await sub(world, HANA, "event", "add", player=ALICE)
+    await sub(world, HANA, "host event", "create", name="Season 1")
+    await sub(world, HANA, "host event", "add", player=ALICE)
     await world.slash(HANA, "grant", player=ALICE, amount=5, reason="bonus")
     calls = await world.slash(HANA, "export")
     assert calls[0].callback_type == 5 and calls[0].ephemeral
@@ -156,24 +158,25 @@ async def test_export_sends_three_csv_files_to_the_host_only(world: World) -> No
 
 
 async def test_event_add_takes_several_players(world: World) -> None:
-    await sub(world, HANA, "event", "create", name="Season 1")
-    (one,) = sends(await sub(world, HANA, "event", "add", player=BOB))
+    await sub(world, HANA, "host event", "create", name="Season 1")
+    (one,) = sends(await sub(world, HANA, "host event", "add", player=BOB))
     assert one.content.startswith(f"<@{BOB.id}> joins **Season 1** with priority 1")
-    calls = await sub(world, HANA, "event", "add", players=f"<@{BOB.id}> <@{CAROL.id}>")
+    calls = await sub(world, HANA, "host event", "add", players=f"<@{BOB.id}> <@{CAROL.id}>")
     # Each mention is looked up on the server (from the cache, else Discord's API).
     (several,) = [c for c in sends(calls) if c.method != "GET"]
     assert not several.ephemeral
     assert several.content == (f"<@{CAROL.id}> joins **Season 1** with priority 2 — "
                                "2 players. Already playing: Bob (1). Hosts reorder priority "
-                               "with `/priority set`.")
+                               "with `/host priority set`.")
     # Only Carol is pinged: Bob was in already.
     assert several.message["allowed_mentions"]["users"] == [CAROL.id]
     # A role's members need the Server Members intent, which this bot was not given.
-    (by_role,) = sends(await sub(world, HANA, "event", "add", role=PLAYER_ROLE_ID))
+    (by_role,) = sends(await sub(world, HANA, "host event", "add", role=PLAYER_ROLE_ID))
     assert by_role.ephemeral and "MEMBERS_INTENT" in by_role.content
-    (bad,) = sends(await sub(world, HANA, "event", "add", players="bob and carol"))
+    (bad,) = sends(await sub(world, HANA, "host event", "add", players="bob and carol"))
     assert bad.ephemeral and "`players` takes mentions" in bad.content
-    stranger = [c for c in sends(await sub(world, HANA, "event", "add", players="<@123456789>"))
+    stranger = [c for c in sends(await sub(world, HANA, "host event", "add",
+                                           players="<@123456789>"))
                 if c.method != "GET"]
     assert stranger[0].ephemeral
     assert stranger[0].content == "<@123456789> is not a member of this server."
@@ -183,9 +186,9 @@ async def test_a_transfer_delivered_twice_is_booked_once(world: World) -> None:
     """The same interaction twice (a gateway that replays it after a resume, a retry
     after "unknown interaction"): one booking, and the second try is told so; after a
     restart between the two, the ledger's request key still books it once."""
-    await sub(world, HANA, "event", "create", name="Season 1", transfers=True)
-    await sub(world, HANA, "event", "add", player=ALICE)
-    await sub(world, HANA, "event", "add", player=BOB)
+    await sub(world, HANA, "host event", "create", name="Season 1", transfers=True)
+    await sub(world, HANA, "host event", "add", player=ALICE)
+    await sub(world, HANA, "host event", "add", player=BOB)
     await world.slash(HANA, "grant", player=ALICE, amount=10, reason="start")
     payload = world.fake.slash(world.bot.tree, ALICE, "transfer", to=BOB, amount=3,
                                reason="deal")

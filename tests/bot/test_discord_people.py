@@ -24,24 +24,24 @@ async def test_a_non_host_names_people_and_nobody_is_looked_up(world: World) -> 
 
 
 async def test_more_than_the_bound_is_refused_before_any_lookup(world: World) -> None:
-    await sub(world, HANA, "event", "create", name="Season 1")
-    calls = await sub(world, HANA, "event", "add", players=STRANGERS)
+    await sub(world, HANA, "host event", "create", name="Season 1")
+    calls = await sub(world, HANA, "host event", "add", players=STRANGERS)
     assert not gets(calls)
     (refusal,) = sends(calls)
     assert refusal.ephemeral and "at most 60 people" in refusal.content
 
 
 async def test_lookups_are_bounded_per_server_per_minute(world: World) -> None:
-    await sub(world, HANA, "event", "create", name="Season 1")
+    await sub(world, HANA, "host event", "create", name="Season 1")
     world.bot.fetches = MemberFetches(most=2, per=60.0, now=lambda: 0.0)
     three = " ".join(STRANGERS.split()[:3])
-    calls = await sub(world, HANA, "event", "add", players=three)
+    calls = await sub(world, HANA, "host event", "add", players=three)
     assert not gets(calls)
     (refusal,) = sends(calls)
     assert refusal.ephemeral and "Too many requests" in refusal.content
     # Within the budget they are looked up; past it, refused again.
-    calls = await sub(world, HANA, "event", "add", players=f"<@{BOB.id}> <@{CAROL.id}>")
+    calls = await sub(world, HANA, "host event", "add", players=f"<@{BOB.id}> <@{CAROL.id}>")
     assert len(gets(calls)) == 2
     assert any("join **Season 1**" in c.content for c in sends(calls))
-    calls = await sub(world, HANA, "event", "add", players=STRANGERS.split()[5])
+    calls = await sub(world, HANA, "host event", "add", players=STRANGERS.split()[5])
     assert not gets(calls) and "Too many requests" in sends(calls)[0].content

@@ -113,8 +113,8 @@ async def test_server_two_cannot_reach_server_ones_match(both: World) -> None:
 
 async def test_events_and_garnets_stay_on_their_server(both: World) -> None:
     world = both
-    await sub_in(world, HANA, CHANNEL_ID, "event", "create", name="Season 1")
-    await sub_in(world, HANA, CHANNEL_ID, "event", "add", player=ALICE)
+    await sub_in(world, HANA, CHANNEL_ID, "host event", "create", name="Season 1")
+    await sub_in(world, HANA, CHANNEL_ID, "host event", "add", player=ALICE)
     await world.slash(HANA, "grant", player=ALICE, amount=5, reason="bonus")
     call = only(await sub_in(world, OSCAR, CHANNEL2_ID, "event", "info", event="1"))
     assert call.content == "There is no event #1 on this server."
@@ -130,7 +130,7 @@ async def test_events_and_garnets_stay_on_their_server(both: World) -> None:
     call = only(await slash_in(world, OSCAR, CHANNEL2_ID, "export", event="1"))
     assert call.content == "There is no event #1 on this server." and not call.files
     # Server two numbers its own events from #1.
-    call = only(await sub_in(world, OSCAR, CHANNEL2_ID, "event", "create", name="B League"))
+    call = only(await sub_in(world, OSCAR, CHANNEL2_ID, "host event", "create", name="B League"))
     assert "(#1)" in call.content and not call.ephemeral
 
 
@@ -163,8 +163,8 @@ INJECTION = "@everyone <@310000000000000004> **b** [x](https://e.example) # H"
 
 async def test_user_text_pings_nobody_and_renders_plain(both: World) -> None:
     world = both
-    event = only(await sub_in(world, HANA, CHANNEL_ID, "event", "create", name=INJECTION[:50]))
-    await sub_in(world, HANA, CHANNEL_ID, "event", "add", player=ALICE)
+    event = only(await sub_in(world, HANA, CHANNEL_ID, "host event", "create", name=INJECTION[:50]))
+    await sub_in(world, HANA, CHANNEL_ID, "host event", "add", player=ALICE)
     grant = only(await world.slash(HANA, "grant", player=ALICE, amount=2, reason=INJECTION))
     await a_dm_on_server_one(world)
     pause = only(await world.slash(HANA, "pause", reason=INJECTION))
@@ -184,12 +184,12 @@ async def test_user_text_pings_nobody_and_renders_plain(both: World) -> None:
 
 
 async def test_a_player_who_left_can_still_be_named(world: World) -> None:
-    await sub_in(world, HANA, CHANNEL_ID, "event", "create", name="Season 1")
-    await sub_in(world, HANA, CHANNEL_ID, "event", "add", player=BOB)
+    await sub_in(world, HANA, CHANNEL_ID, "host event", "create", name="Season 1")
+    await sub_in(world, HANA, CHANNEL_ID, "host event", "add", player=BOB)
     world.fake.departed.add(BOB.id)  # Bob leaves the server
     fine = only(await world.slash(HANA, "fine", player=BOB, amount=1, reason="left"))
     assert not fine.ephemeral and f"fined <@{BOB.id}> 1 garnet" in fine.content
-    gone = only(await sub_in(world, HANA, CHANNEL_ID, "event", "remove", player=BOB))
+    gone = only(await sub_in(world, HANA, CHANNEL_ID, "host event", "remove", player=BOB))
     assert f"<@{BOB.id}> leaves **Season 1**" in gone.content
 
 

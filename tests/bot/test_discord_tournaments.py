@@ -10,7 +10,7 @@ PNG = b"\x89PNG\r\n\x1a\n"
 
 
 async def test_a_tournament_from_the_join_button_to_the_final_image(world: World) -> None:
-    (made,) = sends(await sub(world, HANA, "tournament", "create", name="Cup", game="cairo",
+    (made,) = sends(await sub(world, HANA, "host tournament", "create", name="Cup", game="cairo",
                         format="swiss", rounds=1, prizes="4"))
     assert not made.ephemeral and "opened **Cup** (tournament #1)" in made.content
     assert [(b["label"], b["custom_id"]) for b in made.buttons] == [
@@ -23,9 +23,9 @@ async def test_a_tournament_from_the_join_button_to_the_final_image(world: World
     (again,) = sends(await world.press(ALICE, made.sent, "garnet:tjoin:1"))
     assert again.ephemeral and "has already entered Cup" in again.content
     await sub(world, BOB, "tournament", "join")
-    (refused,) = sends(await sub(world, ALICE, "tournament", "start"))
+    (refused,) = sends(await sub(world, ALICE, "host tournament", "start"))
     assert refused.ephemeral and "Only hosts" in refused.content
-    calls = sends(await sub(world, HANA, "tournament", "start"))
+    calls = sends(await sub(world, HANA, "host tournament", "start"))
     begins, pairings, board = calls[-3:]
     assert "**Cup** (tournament #1) begins with 2 players" in begins.content
     assert pairings.content.startswith("**Cup — round 1 of 1**")
@@ -50,14 +50,15 @@ async def test_a_tournament_from_the_join_button_to_the_final_image(world: World
 
 
 async def test_a_nomination_by_button(world: World) -> None:
-    await sub(world, HANA, "event", "create", name="Season 1")
+    await sub(world, HANA, "host event", "create", name="Season 1")
     for person in (ALICE, BOB, CAROL):
-        await sub(world, HANA, "event", "add", player=person)
-    (token,) = sends(await sub(world, HANA, "token", "grant", player=BOB,
+        await sub(world, HANA, "host event", "add", player=person)
+    (token,) = sends(await sub(world, HANA, "host token", "grant", player=BOB,
                                reason="won the main match"))
     assert f"gave <@{BOB.id}> a Token of Life" in token.content
     assert token.message["allowed_mentions"]["users"] == [BOB.id]
-    (asked,) = sends(await sub(world, HANA, "nomination", "open", nominator=ALICE, game="cairo"))
+    (asked,) = sends(await sub(world, HANA, "host nomination", "open", nominator=ALICE,
+                               game="cairo"))
     assert f"Protected by a Token of Life: <@{BOB.id}>" in asked.content
     assert [b["custom_id"] for b in asked.buttons] == [f"garnet:nominate:1:{CAROL.id}"]
     # A button of an older post naming Bob: he holds a token now.

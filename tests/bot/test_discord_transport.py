@@ -180,9 +180,9 @@ async def test_a_late_interaction_answer_is_unknown_interaction(world: World) ->
 
 
 async def _season(world: World) -> None:
-    await sub(world, HANA, "event", "create", name="Season 1", transfers=True)
-    await sub(world, HANA, "event", "add", player=ALICE)
-    await sub(world, HANA, "event", "add", player=BOB)
+    await sub(world, HANA, "host event", "create", name="Season 1", transfers=True)
+    await sub(world, HANA, "host event", "add", player=ALICE)
+    await sub(world, HANA, "host event", "add", player=BOB)
     await world.slash(HANA, "grant", player=ALICE, amount=5, reason="bonus")
 
 
@@ -232,8 +232,8 @@ async def test_a_500_on_the_transfer_answer_is_retried_and_books_once(world: Wor
 @pytest.mark.parametrize(("group", "name", "values"), [
     (None, "grant", {"player": BOB, "amount": 1, "reason": "r"}),
     (None, "fine", {"player": ALICE, "amount": 1, "reason": "r"}),
-    ("priority", "set", {"player": BOB, "rank": 1}),
-    ("event", "remove", {"player": BOB}),
+    ("host priority", "set", {"player": BOB, "rank": 1}),
+    ("host event", "remove", {"player": BOB}),
 ])
 async def test_host_writes_defer_first_and_a_late_one_writes_nothing(
         world: World, group: str | None, name: str, values: dict[str, Any]) -> None:

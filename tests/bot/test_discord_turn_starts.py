@@ -127,12 +127,12 @@ async def test_resume(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def test_a_tournament_pairing(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
-    await sub(world, HANA, "tournament", "create", name="Cup", game="cairo", format="swiss",
+    await sub(world, HANA, "host tournament", "create", name="Cup", game="cairo", format="swiss",
               rounds=1, prizes="4")
     await sub(world, ALICE, "tournament", "join")
     await sub(world, BOB, "tournament", "join")
     charged = await slowly(world, monkeypatch, FOLLOW,
-                           lambda: sub(world, HANA, "tournament", "start"))
+                           lambda: sub(world, HANA, "host tournament", "start"))
     assert charged == pytest.approx(0.0, abs=0.002)
 
 

@@ -33,7 +33,7 @@ async def test_a_dm_between_an_event_player_and_an_outsider_asks_which(h: Harnes
                               DMSetup("cairo", [ALICE, CAROL], chooser="lots"))
     assert r.reply is not None and r.reply.ephemeral and not r.posts
     assert r.reply.text == ("<@alice> plays in Season 1 but <@carol> does not: add <@carol> "
-                            "with `/event add` and start the DM again, or start it with "
+                            "with `/host event add` and start the DM again, or start it with "
                             "`event:none` to play it outside the event.")
     # Outside the event, on purpose: no reward of the event's, no word of it.
     r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
@@ -63,9 +63,9 @@ async def test_players_of_several_open_events_name_one(h: Harness) -> None:
 async def test_a_nomination_refuses_hints_when_it_is_opened(h: Harness, tmp_path: Path) -> None:
     out = io.StringIO()
     console = console_for(h, tmp_path / "images", out)
-    for line in ("host: /event create name:Season 1",
-                 "host: /event add @alice @bob",
-                 "host: /nomination open nominator:@alice game:cairo hints:yes"):
+    for line in ("host: /host event create name:Season 1",
+                 "host: /host event add @alice @bob",
+                 "host: /host nomination open nominator:@alice game:cairo hints:yes"):
         await console.handle_line(line)
     assert out.getvalue().splitlines()[-1].startswith(
         "bot (to host only): A Death Match is played without hints")

@@ -1,4 +1,4 @@
-"""An event's DMs reviewed automatically when they end (``/event create review:yes``)."""
+"""An event's DMs reviewed automatically when they end (``/host event create review:yes``)."""
 
 from __future__ import annotations
 
@@ -86,8 +86,8 @@ async def test_the_console_shows_the_review_after_the_line_that_ended_the_dm(
     console = console_for(h, tmp_path / "images", out, hosts=("host",))
     auto, recording, workers = watch(h)
     console.services.event_reviews = auto
-    for line in ("host: /event create name:Season review:yes eliminate:no",
-                 "host: /event add players:@alice @bob",
+    for line in ("host: /host event create name:Season review:yes eliminate:no",
+                 "host: /host event add players:@alice @bob",
                  "host: /dm game:quoridor player1:@alice player2:@bob chooser:lots"):
         await console.handle_line(line)
     first = re.search(r"Lots were drawn: @(\w+) is the First Player", out.getvalue())

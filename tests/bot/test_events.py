@@ -176,7 +176,7 @@ async def test_adding_several_adds_the_new_ones_and_says_who_was_in(h: Harness) 
     text = public(await eco(h).event_add(GUILD, HOSTY, [BOB, CAROL, DAVE, erin, CAROL]))
     assert text == ("<@carol>, <@dave>, <@erin> join **Season 1** with priorities 3–5 — "
                     "5 players. Already playing: Bob (2). Hosts reorder priority with "
-                    "`/priority set`.")
+                    "`/host priority set`.")
     assert await priorities(h, event_id) == ["alice", "bob", "carol", "dave", "erin"]
     # Those already in are named, not pinged again.
     assert Post(text).pinged() == ("carol", "dave", "erin")

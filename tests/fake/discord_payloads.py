@@ -291,15 +291,22 @@ class Payloads:
                    name: str, channel_id: int = CHANNEL_ID, /, *, ago: float = 0.0,
                    focused: str | None = None, **values: Any) -> dict[str, Any]:
         """``/group name`` (or, with ``focused``, its autocomplete) as the gateway
-        sends it."""
-        found = tree.get_command(group, guild=discord.Object(GUILD_ID))
+        sends it; ``group`` may name a group in a group (``host tournament``)."""
+        top, *inner = group.split()
+        found = tree.get_command(top, guild=discord.Object(GUILD_ID))
+        for word in inner:
+            assert isinstance(found, app_commands.Group), group
+            found = found.get_command(word)
         assert isinstance(found, app_commands.Group), group
         command = found.get_command(name)
         assert isinstance(command, app_commands.Command), name
         options, resolved = self._options(command, channel_id, focused, values)
-        data = {"id": str(self.snowflake()), "name": group, "type": 1,
+        chosen: list[dict[str, Any]] = [{"name": name, "type": 1, "options": options}]
+        for word in reversed(inner):  # a subcommand group (type 2) holds the subcommand
+            chosen = [{"name": word, "type": 2, "options": chosen}]
+        data = {"id": str(self.snowflake()), "name": top, "type": 1,
                 "guild_id": str(self.guild_of(channel_id)), "resolved": resolved,
-                "options": [{"name": name, "type": 1, "options": options}]}
+                "options": chosen}
         return self._interaction(4 if focused else 2, person, data, channel_id, ago)
 
     def press(self, person: Person, message: dict[str, Any], custom_id: str,

@@ -11,8 +11,8 @@ directives of the console itself:
     ~ server NAME     speak on another server from now on (each has its own
                       matches, events, hosts and channels; the first is "console")
     ~ role NAME P...  give the people P... the role NAME (on the current server), for
-                      commands that take a role's members (``/tournament add role:``,
-                      ``/event add role:``)
+                      commands that take a role's members (``/host tournament add role:``,
+                      ``/host event add role:``)
     ~ deny #NAME      garnet loses Send Messages in channel NAME (``~ allow #NAME``
                       gives it back); ``~ delete #NAME`` deletes the channel
     ~ disconnect      garnet loses its connection (``~ reconnect``: it is back)

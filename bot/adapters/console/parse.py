@@ -39,13 +39,19 @@ def split(text: str) -> tuple[list[str], list[str], dict[str, str]]:
 def find(words: list[str], free: list[str]) -> Command:
     name = words[0].lower() if words else ""
     groups = {g.name for g in GROUPS}
-    if name in groups:
-        subs = [c.leaf for c in COMMANDS if c.group == name]
+    while name in groups:  # ``/host tournament create``: a group, its group, the command
+        subs = list(dict.fromkeys(
+            [g.name.split()[-1] for g in GROUPS if g.name.rsplit(" ", 1)[0] == name
+             and " " in g.name] + [c.leaf for c in COMMANDS if c.group == name]))
         sub = free.pop(0).lower() if free else ""
         if sub not in subs:
-            example = next(c for c in COMMANDS if c.group == name)
-            raise Refusal(say.group_usage(name, subs, example.name, example.usage))
-        return BY_NAME[f"{name} {sub}"]
+            # ``/event create``: the hosts' commands of a group are typed under /host.
+            hosts = [c.leaf for c in COMMANDS if c.group == f"host {name}"]
+            if sub in hosts:
+                raise Refusal(say.under_host(f"{name} {sub}"))
+            example = next(c for c in COMMANDS if c.name.startswith(f"{name} "))
+            raise Refusal(say.group_usage(name, subs, example.name, example.usage, hosts))
+        name = f"{name} {sub}"
     if name not in BY_NAME:
         raise Refusal(say.unknown_command(name, sorted({c.name.split()[0] for c in COMMANDS})))
     return BY_NAME[name]

@@ -19,9 +19,13 @@ from bot.adapters.discord.delivery import Defer
 from bot.adapters.discord.suggest import SUGGESTERS
 from bot.commands import COMMANDS, GROUPS
 from bot.commands.play import SECTION as PLAY
-from bot.commands.spec import Audience, Command, Kind, Option, Reply
+from bot.commands.spec import Command, Group, Kind, Option, Reply
 
 SERVERS = app_commands.AppCommandContext(guild=True)  # like @guild_only() commands
+# Discord shows a command for hosts to Manage Server by default; a server's admins let
+# the host role use it in Server Settings → Integrations (docs/hosting.md). The
+# services still check the host role on every use.
+HOSTS_SHOWN = discord.Permissions(manage_guild=True)
 # Fields of a command that Discord documents for global commands only.
 GLOBAL_ONLY = ("contexts", "integration_types")
 
@@ -137,19 +141,28 @@ def _command(command: Command, invoke: Invoke,
         callback=_callback(command, invoke), parent=parent)
     if parent is None:
         made = app_commands.guild_only()(made)
-    if command.audience in (Audience.MANAGERS, Audience.HOSTS):
-        # Discord shows these to Manage Server by default; admins let the host role
-        # (or anyone) use them in Server Settings → Integrations. The services still
-        # check the host role on every use.
-        made = app_commands.default_permissions(manage_guild=True)(made)
+        if command.for_hosts:
+            made = app_commands.default_permissions(HOSTS_SHOWN)(made)
     return made
 
 
+def _group(group: Group, parent: app_commands.Group | None) -> app_commands.Group:
+    if parent is not None:
+        return app_commands.Group(name=group.name.split()[-1],
+                                  description=group.description, parent=parent)
+    return app_commands.Group(name=group.name, description=group.description,
+                              guild_only=True, allowed_contexts=SERVERS,
+                              default_permissions=HOSTS_SHOWN if group.for_hosts else None)
+
+
 def install(tree: app_commands.CommandTree[Any], invoke: Invoke) -> None:
-    """Every declared command on ``tree``, each answered through ``invoke``."""
-    groups = {g.name: app_commands.Group(name=g.name, description=g.description,
-                                         guild_only=True, allowed_contexts=SERVERS)
-              for g in GROUPS}
+    """Every declared command on ``tree``, each answered through ``invoke``. Discord
+    honours default permissions on top-level commands only (``spec.misplaced``): a
+    top-level command or group for hosts carries them, and its subcommands follow."""
+    groups: dict[str, app_commands.Group] = {}
+    for group in sorted(GROUPS, key=lambda g: g.name.count(" ")):  # parents first
+        parent = groups.get(group.name.rsplit(" ", 1)[0]) if " " in group.name else None
+        groups[group.name] = _group(group, parent)  # a subgroup joins its parent
     for command in COMMANDS:
         parent = groups[command.group] if command.group else None
         made = _command(command, invoke, parent)
@@ -157,5 +170,6 @@ def install(tree: app_commands.CommandTree[Any], invoke: Invoke) -> None:
             tree.add_command(made)
         else:
             parent.add_command(made)
-    for group in groups.values():
-        tree.add_command(group)
+    for name, top in groups.items():
+        if " " not in name:
+            tree.add_command(top)
