@@ -5,8 +5,9 @@
 - every relative link resolves: the file exists in the repository and, where the
   link names an ``#anchor``, a heading of that page has it (as GitHub makes anchors);
 - every slash command the docs write in code (``/name``, ``/group sub``,
-  ``/host group sub``) is declared in ``bot/commands/``, every option written as ``name:`` after it is one of that
-  command's, and a value written with an option that has choices is one of them;
+  ``/host group sub``) is declared in ``bot/commands/``, every option written as
+  ``name:`` after it is one of that command's, and a value written with an option
+  that has choices is one of them;
 - every declared command, and every subcommand of a group, is documented on the page
   of its audience (the page of its help section; and, where anyone may use it, the
   players' page too);
