@@ -415,6 +415,19 @@ def test_the_declarations_were_read() -> None:
     assert mentioned > 100
 
 
+def test_the_admin_is_told_every_command_hosts_are_shown_by() -> None:
+    """Discord lists a host's command to Manage Server only; an admin shows it to the
+    host role command by command (docs/hosting.md). The page names each top-level
+    command for hosts (``/host`` and those of their own), so none is forgotten."""
+    text = (ROOT / "docs" / "hosting.md").read_text(encoding="utf-8")
+    section = text.split("### Where the host commands are, and who sees them")[1]
+    section = section.split("\n## ")[0]
+    named = {m.group(1) for m in SLASH.finditer(section)}
+    tops = {g.name for g in GROUPS if g.for_hosts and " " not in g.name}
+    tops |= {c.name for c in COMMANDS if c.for_hosts and c.group is None}
+    assert "host" in tops and tops <= named, sorted(tops - named)
+
+
 def test_no_file_points_at_rules_outside_the_repository() -> None:
     """The rules live in docs/rules/; a user of garnet has no ../shared/ folder."""
     listed = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True,
