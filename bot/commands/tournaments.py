@@ -1,5 +1,6 @@
-"""Commands of tournaments: ``/tournament create|join|leave|add|checkin|start|next|drop|
-reinstate|adjudicate|cancel|standings|pairings|info|export``."""
+"""Commands of tournaments: the players' ``/tournament join|leave|checkin|standings|
+pairings|info`` and the hosts' ``/host tournament create|add|start|next|drop|reinstate|
+adjudicate|cancel|export``."""
 
 from __future__ import annotations
 
