@@ -113,7 +113,8 @@ async def feed(world: World, payload: dict[str, Any]) -> list[Call]:
 
 async def sub(world: World, person: Person, group: str, command_name: str, /,
               focused: str | None = None, **values: Any) -> list[Call]:
-    """A subcommand (``/group name``) as the gateway sends it; the requests it caused."""
+    """A subcommand (``/group name``; ``group`` may be a group of ``/host``: ``host
+    tournament``) as the gateway sends it; the requests it caused."""
     return await feed(world, world.fake.subcommand(
         world.bot.tree, person, group, command_name, focused=focused, **values))
 
