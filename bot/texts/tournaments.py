@@ -384,6 +384,13 @@ def standings_head(*, name: str, done: int, of: int, final: bool, cancelled: boo
     return f"**{plain(name)} — standings after round {done} of {total}**"
 
 
+def round_not_counted(*, number: int, finished: int, boards: int) -> str:
+    """Under standings asked for while a round is played: what they leave out."""
+    return (f"Round {number} is being played ({finished} of {boards} "
+            f"board{'s' if boards != 1 else ''} finished): its results and byes count "
+            "once it is over.")
+
+
 def next_by_host(*, number: int) -> str:
     return f"A host starts round {number} with `/tournament next`."
 
