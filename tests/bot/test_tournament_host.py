@@ -58,6 +58,8 @@ async def test_tournament_transcript(tmp_path: Path, database_url: str) -> None:
             await console.handle_line(line)
         actual = out.getvalue().replace(str(tmp_path), "<tmp>")
         assert "something went wrong" not in actual
+        # The runner-up of a bracket is second, not "out" (eliminated) once it is over.
+        assert "**Cup — final standings**\n     1. alice\n     2. bob\n" in actual
         snapshots.compare(GOLDEN / "tournament.out", actual, "the console transcript",
                           "console now")
         await _swiss_equals_the_hand_calculation(db, services)
@@ -287,3 +289,21 @@ async def test_standings_mid_round_count_what_their_title_says(
     assert note.startswith("Round 2 is being played (1 of 2 boards finished)")
     assert "\n".join(table) == "\n".join(posted.splitlines()[1:len(table) + 1])
     assert f"{bye.capitalize()} — 0 pts" in mid
+
+
+async def test_matches_calls_a_tournament_game_by_its_tournament_round_and_board(
+        tournament_world: TournamentWorld) -> None:
+    w = tournament_world
+    host = Asker(GUILD, CHAN, HOST)
+    await w.ask("create", host, TournamentSettings(
+        "Weekly", "cairo", "swiss", rounds=2, first="chooses",
+        setup=Setup(time_control=TimeControl.off())))
+    await w.ask("add", host, PEOPLE)
+    await w.ask("start", host)
+    r = await w.services.matches.overview(GUILD)
+    assert r.reply is not None
+    lines = r.reply.text.splitlines()[1:]
+    assert len(lines) == 2 and all("DM #" not in line for line in lines), lines
+    assert lines[0].startswith("`Match #1` (🏆 Weekly, round 1, board 1) Cairo Corridor"), lines
+    assert lines[1].startswith("`Match #2` (🏆 Weekly, round 1, board 2) Cairo Corridor"), lines
+    assert "to choose the First Player" in lines[0]

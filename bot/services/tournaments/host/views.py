@@ -189,14 +189,17 @@ def round_results(loaded: Loaded, state: State) -> str:
     return say.round_over(name=loaded.row.name, number=rnd.number, results=results)
 
 
-def standing_rows(loaded: Loaded, table: Sequence[Standing],
-                  limit: int | None = SHOWN) -> list[tuple[str, str, str, str]]:
+def standing_rows(loaded: Loaded, table: Sequence[Standing], limit: int | None = SHOWN,
+                  final: bool = False) -> list[tuple[str, str, str, str]]:
+    """Each row shown; "(out)" marks a withdrawn player, and in a bracket still played
+    one eliminated (a bracket's final places say it all: the runner-up is not "out")."""
     core = loaded.core
     shown = [t for t in core.tiebreaks if t is not Tiebreak.HEAD_TO_HEAD
              or any(r.tiebreaks.get(t.value) for r in table)][:3]
     rows = []
     for st in table[:limit]:
-        name = loaded.name(st.player) + ("" if st.active else " (out)")
+        out = not st.active and not (final and core.format.elimination)
+        name = loaded.name(st.player) + (" (out)" if out else "")
         rows.append((st.place or str(st.rank), name, say.points_word(st.points),
                      say.tiebreak_text([(t.value, st.tiebreaks.get(t.value, 0.0))
                                         for t in shown])))
@@ -207,18 +210,19 @@ def standings_text(loaded: Loaded, final: bool = False, limit: int | None = SHOW
     core = loaded.core
     state = core.state(loaded.events)
     cancelled = loaded.row.status == "cancelled"
+    final = final or loaded.row.status == "finished"
     events = counted(core, loaded.events, cancelled)
     done = len([e for e in events if isinstance(e, Round)])
     table = core.standings(events)
     head = say.standings_head(name=loaded.row.name, done=done, of=core.rounds,
-                              final=final or loaded.row.status == "finished",
-                              cancelled=cancelled, at_most=core.format.value == "double")
+                              final=final, cancelled=cancelled,
+                              at_most=core.format.value == "double")
     if not state.round_complete and not cancelled:
         rnd = state.rounds[-1]
         head += "\n" + say.round_not_counted(
             number=rnd.number, finished=len(rnd.pairings) - len(state.pending()),
             boards=len(rnd.pairings))
-    return head + "\n" + say.standings_lines(rows=standing_rows(loaded, table, limit),
+    return head + "\n" + say.standings_lines(rows=standing_rows(loaded, table, limit, final),
                                              total=len(table),
                                              elimination=core.format.elimination)
 
