@@ -166,7 +166,7 @@ def role_empty(*, role: str) -> str:
 
 
 def name_player_or_role() -> str:
-    return "Name a `player:` or a `role:` whose members join."
+    return "Name a `player:`, several `players:` or a `role:` whose members join."
 
 
 def no_checkin() -> str:
