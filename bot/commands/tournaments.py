@@ -74,6 +74,7 @@ async def _leave(s: Services, c: Call) -> Response:
 
 async def _add(s: Services, c: Call) -> Response:
     people = [c.options["player"]] if c.get("player") is not None else []
+    people += list(c.get("players", ()))
     role = c.get("role")
     if role is not None:
         if c.members is None:
@@ -86,8 +87,8 @@ async def _add(s: Services, c: Call) -> Response:
         people += found
     if not people:
         raise Refusal(say.name_player_or_role())
-    return await s.tournaments.add(c.asker, people,
-                                   c.get("tournament"))
+    once = list({p.id: p for p in people}.values())  # each once, in order
+    return await s.tournaments.add(c.asker, once, c.get("tournament"))
 
 
 async def _checkin(s: Services, c: Call) -> Response:
@@ -177,9 +178,10 @@ COMMANDS = (
             (TOURNAMENT,), reply=Reply.PUBLIC, once=True, section=SECTION),
     Command("host tournament add", "Enter players, or a role's members (hosts)", _add, (
         Option("player", Kind.USER, "A player to enter"),
+        Option("players", Kind.USERS, "Several at once: @a @b @c"),
         Option("role", Kind.ROLE, "Enter every member of this role"),
         TOURNAMENT,
-    ), audience=Audience.HOSTS, once=True, section=SECTION, usage="player:@x"),
+    ), audience=Audience.HOSTS, once=True, section=SECTION, usage="players:@x @y"),
     Command("tournament checkin", "Confirm you will play (where the tournament asks)",
             _checkin, (TOURNAMENT,), once=True, section=SECTION),
     Command("host tournament start", "Close entries, seed the players and pair round 1 (hosts)",

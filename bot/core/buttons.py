@@ -30,6 +30,8 @@ class ButtonCall:
     # True: the buttons stay until the request is settled for everyone (a challenge
     # to several players stays open until the last one accepts).
     waits_for_all: bool = False
+    # A select menu's: the option its chosen value fills.
+    choice: str = "choice"
 
 
 def _id(*parts: object) -> str:
@@ -95,6 +97,12 @@ def place_menu(match: int, stamp: str, card: str, row: int) -> str:
     return _id("sp", match, stamp, card, row)
 
 
+def nominate_menu(event: int, row: int) -> str:
+    """A menu of the players the nominator may pick (one of several rows of 25): for
+    more than a message's buttons hold."""
+    return _id("sn", event, row)
+
+
 _NUMBER = r"[0-9]+"
 _WORD = r"[^:]+"
 _FORMATS: list[tuple[re.Pattern[str], Any]] = [
@@ -130,12 +138,14 @@ _FORMATS += [
     (re.compile(rf"garnet:sp:(?P<match>{_NUMBER}):(?P<stamp>{_WORD}):(?P<card>{_WORD}):"
                 rf"(?P<row>{_NUMBER})"),
      lambda m: ButtonCall("pick place", {"match": int(m["match"]), "stamp": m["stamp"]})),
+    (re.compile(rf"garnet:sn:(?P<event>{_NUMBER}):(?P<row>{_NUMBER})"),
+     lambda m: ButtonCall("nomination pick", {"event": m["event"]}, choice="opponent")),
 ]
 
 #: what Discord's dynamic items match: any button id of ours (``decode`` says which)
-TEMPLATE = r"garnet:(?P<rest>(?!s[cp]:).+)"
+TEMPLATE = r"garnet:(?P<rest>(?!s[cpn]:).+)"
 #: and any select menu id of ours
-MENU_TEMPLATE = r"garnet:(?P<rest>s[cp]:.+)"
+MENU_TEMPLATE = r"garnet:(?P<rest>s[cpn]:.+)"
 
 
 def decode(custom_id: str) -> ButtonCall | None:

@@ -120,3 +120,13 @@ async def entries(s: AsyncSession, guild_id: str, scope: Scope, user_id: str,
     rows = (await s.scalars(select(LedgerEntry).where(*where)
                             .order_by(LedgerEntry.id.desc()).offset(offset).limit(limit))).all()
     return total, rows
+
+
+async def balance_through(s: AsyncSession, guild_id: str, scope: Scope, user_id: str,
+                          entry_id: int) -> int:
+    """The balance a player had right after the entry ``entry_id`` (entries in the
+    order they were booked)."""
+    total = await s.scalar(select(func.coalesce(func.sum(LedgerEntry.amount), 0)).where(
+        *in_scope(guild_id, scope), LedgerEntry.user_id == user_id,
+        LedgerEntry.id <= entry_id))
+    return int(total or 0)

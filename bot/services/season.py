@@ -22,7 +22,7 @@ from sqlalchemy import select
 
 from bot.core import buttons
 from bot.core.clock import Clock
-from bot.core.messages import Actor, Button, Post, Response
+from bot.core.messages import Actor, Button, Choice, Post, Response, Select
 from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
 from bot.services import events
@@ -41,6 +41,7 @@ from engine.registry import get_game
 
 MAX_TOKENS = 9  # Tokens of Life one player may hold
 MAX_BUTTONS = 20  # names offered as buttons under a nomination (Discord shows 25)
+PER_MENU, MENUS = 25, 5  # beyond: menus of 25 names, five in a message (Discord's limits)
 OPEN, DONE, CANCELLED = "open", "done", "cancelled"
 
 
@@ -162,10 +163,12 @@ class Season:
         offered = eligible if len(eligible) <= MAX_BUTTONS else []
         choices = tuple(Button(say.pick_button(name=names.get(u, u)),
                                buttons.nominate(chosen.number, u), "primary") for u in offered)
+        menus = () if offered else _menus(chosen.number, eligible, names)
         text = say.nomination(host_id=asker.actor.id, user_id=nominator.id, event=chosen.name,
                               game=game.title, eligible=eligible, protected=protected,
-                              out=out, buttons=bool(choices))
-        return Response(reply=Post(text, asker.channel_id, buttons=choices, pings=(nominator.id,)))
+                              out=out, picker="buttons" if choices else "menus")
+        return Response(reply=Post(text, asker.channel_id, buttons=choices, selects=menus,
+                                   pings=(nominator.id,)))
 
     async def pick(self, asker: Asker, opponent: Actor, event: str | None = None) -> Response:
         """The nominator (or a host in their place) picks the opponent: the Death Match
@@ -284,3 +287,15 @@ class Season:
 
 
 __all__ = ["DmSettings", "Season", "SeasonError"]
+
+
+def _menus(event: int, eligible: list[str], names: dict[str, str]) -> tuple[Select, ...]:
+    """The players the nominator may pick as select menus of 25, in priority order (the
+    first 125; any of them can be named with ``/nomination pick`` too)."""
+    shown = eligible[:PER_MENU * MENUS]
+    return tuple(
+        Select(buttons.nominate_menu(event, row // PER_MENU),
+               say.pick_placeholder(first=row + 1, last=row + len(chunk), total=len(eligible)),
+               tuple(Choice(say.pick_button(name=names.get(u, u)), u) for u in chunk))
+        for row in range(0, len(shown), PER_MENU)
+        for chunk in [shown[row:row + PER_MENU]])

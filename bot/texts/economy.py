@@ -475,6 +475,11 @@ def ledger_line(*, at: float, amount: int, kind: str, note: str, author: str | N
     return f"`{stamp(at)}` **{sign}{abs(amount):,}** {KINDS.get(kind, kind)}{about}{by}{where}"
 
 
+def ledger_balance(*, line: str, after: int) -> str:
+    """An entry's line with the balance it left (the same on every page)."""
+    return f"{line} · balance {after:,}"
+
+
 # ---- what a result changes ---------------------------------------------------------------
 
 

@@ -382,22 +382,29 @@ def overview(lines: list[str], playing: int, waiting: int) -> str:
     return "\n".join([head, *lines[:MAX_OVERVIEW]]) + more
 
 
-def overview_playing(number: int, kind: str, title: str, channel: str, names: list[str],
+def overview_label(number: int, kind: str, tournament: tuple[str, int, int] | None) -> str:
+    """A match in ``/matches``; a tournament's game says which: (name, round, board)."""
+    if tournament is None:
+        return f"`{match_label(number, kind)}`"
+    name, round_number, board = tournament
+    return f"`Match #{number}` (🏆 {plain(name)}, round {round_number}, board {board})"
+
+
+def overview_playing(label: str, title: str, channel: str, names: list[str],
                      ply: int, to_move: str | None, clock: str | None, paused: bool) -> str:
-    label = match_label(number, kind)
     turn = f"{plain(to_move)} to move" if to_move is not None else "over"
     if clock is not None:
         turn += f" ({clock})"
     state = "paused · " if paused else ""
-    return (f"`{label}` {title} in <#{channel}> — {' vs '.join(plains(names))} · "
+    return (f"{label} {title} in <#{channel}> — {' vs '.join(plains(names))} · "
             f"move {ply} · {state}{turn}")
 
 
-def overview_choosing(number: int, title: str, channel: str, names: list[str],
+def overview_choosing(label: str, title: str, channel: str, names: list[str],
                       chooser: str | None, left: float | None) -> str:
     who = plain(chooser) if chooser is not None else "the host"
     deadline = f" ({span(left)} left)" if left is not None and left > 0 else ""
-    return (f"`DM #{number}` {title} in <#{channel}> — {' vs '.join(plains(names))} · "
+    return (f"{label} {title} in <#{channel}> — {' vs '.join(plains(names))} · "
             f"waiting for {who} to choose the First Player{deadline}")
 
 

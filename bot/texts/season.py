@@ -104,7 +104,7 @@ def nobody_to_nominate(*, event: str) -> str:
 
 def nomination(*, host_id: str, user_id: str, event: str, game: str,
                eligible: Sequence[str], protected: Sequence[str], out: Sequence[str],
-               buttons: bool) -> str:
+               picker: str) -> str:
     """The post that asks the nominator to pick: everyone who may be picked, and why
     the others may not."""
     lines = [f"⚔ **{plain(event)}: Death Match nomination** ({game}) — {mention(user_id)} "
@@ -116,7 +116,7 @@ def nomination(*, host_id: str, user_id: str, event: str, game: str,
                      + ", ".join(mention(u) for u in protected) + ".")
     if out:
         lines.append("💀 Eliminated: " + ", ".join(mention(u) for u in out) + ".")
-    how = "press a name or use" if buttons else "use"
+    how = "press a name or use" if picker == "buttons" else "choose a name in the menu or use"
     lines.append(f"{mention(user_id)}: {how} `/nomination pick opponent:@name`. The player "
                  "with the higher priority then chooses the First Player.")
     return "\n".join(lines)
@@ -124,6 +124,11 @@ def nomination(*, host_id: str, user_id: str, event: str, game: str,
 
 def pick_button(*, name: str) -> str:
     return name[:80]
+
+
+def pick_placeholder(*, first: int, last: int, total: int) -> str:
+    """A menu of the players a nominator may pick: which of them it holds."""
+    return f"Pick your opponent ({first}–{last} of {total}, by priority)"
 
 
 def no_open_nomination() -> str:

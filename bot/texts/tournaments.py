@@ -166,7 +166,7 @@ def role_empty(*, role: str) -> str:
 
 
 def name_player_or_role() -> str:
-    return "Name a `player:` or a `role:` whose members join."
+    return "Name a `player:`, several `players:` or a `role:` whose members join."
 
 
 def no_checkin() -> str:
@@ -382,6 +382,13 @@ def standings_head(*, name: str, done: int, of: int, final: bool, cancelled: boo
         return f"**{plain(name)} — standings before round 1**"
     total = f"at most {of}" if at_most else str(of)
     return f"**{plain(name)} — standings after round {done} of {total}**"
+
+
+def round_not_counted(*, number: int, finished: int, boards: int) -> str:
+    """Under standings asked for while a round is played: what they leave out."""
+    return (f"Round {number} is being played ({finished} of {boards} "
+            f"board{'s' if boards != 1 else ''} finished): its results and byes count "
+            "once it is over.")
 
 
 def next_by_host(*, number: int) -> str:

@@ -15,6 +15,7 @@ Formats:
     garnet:hist:USER:PAGE            garnet:hist:USER:PAGE:GAME
     garnet:tjoin:TOURNAMENT          garnet:tcheck:TOURNAMENT
     garnet:nominate:EVENT:USER
+    garnet:sn:EVENT:ROW              (a select menu of players to nominate; value: USER)
     garnet:draw:MATCH                garnet:rematch:MATCH
 """
 
@@ -28,7 +29,7 @@ import pytest
 from bot.commands import PRESSABLE
 from bot.core import options
 from bot.core.buttons import decode
-from bot.core.messages import Actor, Button, Post
+from bot.core.messages import Actor, Button, Choice, Post, Select
 from bot.core.requests import Asker
 from bot.services.season import DmSettings
 from bot.services.tournaments.host import Setup, TournamentSettings
@@ -143,7 +144,8 @@ async def test_ledger_button_shows_its_page(world: World) -> None:
     lines = page.content.splitlines()
     assert lines[0] == ("**Ledger of Alice** in **Season 1** — balance 11 garnets "
                         "(page 2/2, 11 entries)")
-    assert len(lines) == 2 and lines[1].endswith("**+1** host grant — week 1 (by Hana)")
+    assert len(lines) == 2 and lines[1].endswith(
+        "**+1** host grant — week 1 (by Hana) · balance 1")
     assert [b["custom_id"] for b in page.buttons] == ["garnet:ledger:310000000000000002:1:1"]
     (overall,) = await press(world, CAROL, "garnet:ledger:310000000000000002:all:1")
     assert overall.content.startswith(
@@ -247,3 +249,15 @@ async def test_console_shows_several_buttons_in_one_line(h: Harness, tmp_path: P
                                                         "danger"))))
     assert out.getvalue().splitlines()[-1] == (
         "     [Accept: /accept match:3] [Decline: /decline match:3]")
+
+
+async def test_console_shows_the_command_of_a_nomination_menu(h: Harness,
+                                                              tmp_path: Path) -> None:
+    out = io.StringIO()
+    console = console_for(h, tmp_path, out)
+    await console.show(Post("Pick", selects=(Select(
+        "garnet:sn:2:1", "Pick your opponent (26–27 of 27)",
+        (Choice("Alice", "alice"), Choice("Bob", "bob"))),)))
+    assert out.getvalue().splitlines()[-1] == (
+        "     [Pick your opponent (26–27 of 27): /nomination pick event:2 "
+        "opponent:@alice | @bob]")

@@ -3,10 +3,29 @@ tree and buttons, Discord faked at the HTTP boundary (see discord_fake)."""
 
 from __future__ import annotations
 
-from tests.bot.discord_fake import ALICE, BOB, CAROL, HANA
+from typing import Any
+
+from bot.core.messages import Actor
+from tests.bot.discord_fake import (
+    ALICE,
+    BOB,
+    CAROL,
+    GUILD_ID,
+    HANA,
+    HOST_ROLE_ID,
+    Call,
+    Person,
+    select_menu,
+)
 from tests.discord_bot import World, press_old, sends, sub
 
 PNG = b"\x89PNG\r\n\x1a\n"
+
+
+async def choose(world: World, person: Person, message: dict[str, Any], custom_id: str,
+                 value: str) -> list[Call]:
+    return await world._feed(lambda: world.state.parse_interaction_create(
+        select_menu(world.fake, person, message, custom_id, value)))
 
 
 async def test_a_tournament_from_the_join_button_to_the_final_image(world: World) -> None:
@@ -78,3 +97,28 @@ async def test_a_nomination_by_button(world: World) -> None:
     (info,) = sends(await sub(world, BOB, "event", "info"))
     assert "3. Carol — 0 garnets · 💀 eliminated (DM #1)" in info.content
     assert "Bob — 0 garnets · 🛡 1 Token of Life" in info.content
+
+
+async def test_a_nomination_among_38_players_by_menu(world: World) -> None:
+    """More players than a message's buttons hold: the nominator picks in select menus
+    of 25 (in priority order), and a name chosen starts the Death Match."""
+    await sub(world, HANA, "host event", "create", name="Season 1")
+    others = [Actor(str(320_000_000_000_000_000 + i), f"P{i:02}") for i in range(1, 39)]
+    host = Actor(str(HANA.id), "Hana", roles=frozenset({str(HOST_ROLE_ID)}))
+    await world.bot.services.economy.event_add(str(GUILD_ID), host,
+                                               [Actor(str(ALICE.id), "Alice"), *others])
+    (asked,) = sends(await sub(world, HANA, "host nomination", "open", nominator=ALICE, game="cairo"))
+    assert "choose a name in the menu or use `/nomination pick" in asked.content
+    menus = [c for c in asked.buttons if c.get("type") == 3]
+    assert [m["custom_id"] for m in menus] == ["garnet:sn:1:0", "garnet:sn:1:1"]
+    assert [m["placeholder"] for m in menus] == [
+        "Pick your opponent (1–25 of 38, by priority)",
+        "Pick your opponent (26–38 of 38, by priority)"]
+    offered = [(o["label"], o["value"]) for m in menus for o in m["options"]]
+    assert offered == [(p.name, p.id) for p in others]
+    # Only the nominator (or a host) may choose.
+    (refused,) = sends(await choose(world, CAROL, asked.sent, "garnet:sn:1:1", others[29].id))
+    assert refused.ephemeral and f"Only <@{ALICE.id}> (or a host)" in refused.content
+    calls = sends(await choose(world, ALICE, asked.sent, "garnet:sn:1:1", others[29].id))
+    intro = next(c for c in calls if "DM #1: Cairo Corridor" in c.content)
+    assert f"<@{others[29].id}>" in intro.content

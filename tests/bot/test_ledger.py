@@ -220,14 +220,22 @@ async def test_ledger_pages_newest_first_with_buttons(h: Harness) -> None:
     lines = r.reply.text.splitlines()
     assert lines[0] == ("**Ledger of Alice** in **Season 1** — balance 276 garnets "
                         "(page 1/3, 23 entries)")
-    assert lines[1].endswith("**+23** host grant — grant 23 (by Hosty)")
+    assert lines[1].endswith("**+23** host grant — grant 23 (by Hosty) · balance 276")
     assert len(lines) == 11
     assert [(b.label, b.custom_id) for b in r.reply.buttons] == [
         ("Next ▶", "garnet:ledger:alice:1:2")]
     last = await eco(h).ledger(GUILD, BOB, ALICE, "1", page=3)
     assert last.reply is not None
     assert [line.split("— ")[-1] for line in last.reply.text.splitlines()[1:]] == [
-        "grant 3 (by Hosty)", "grant 2 (by Hosty)", "grant 1 (by Hosty)"]
+        "grant 3 (by Hosty) · balance 6", "grant 2 (by Hosty) · balance 3",
+        "grant 1 (by Hosty) · balance 1"]
+    # Each line shows the balance it left, and the pages agree where they meet: the
+    # balance after grant 13 (page 2's first line) is 91, grant 14's is 105 (page 1's last).
+    middle = await eco(h).ledger(GUILD, BOB, ALICE, "1", page=2)
+    assert middle.reply is not None
+    assert lines[-1].endswith("grant 14 (by Hosty) · balance 105")
+    assert middle.reply.text.splitlines()[1].endswith("grant 13 (by Hosty) · balance 91")
+    assert middle.reply.text.splitlines()[-1].endswith("grant 4 (by Hosty) · balance 10")
     assert [b.custom_id for b in last.reply.buttons] == ["garnet:ledger:alice:1:2"]
     # Past the end: the last page.
     beyond = await eco(h).ledger(GUILD, BOB, ALICE, "1", page=9)

@@ -233,8 +233,10 @@ def test_swiss_ends_when_no_round_can_be_paired_without_a_rematch() -> None:
 
 
 def test_too_many_swiss_rounds_are_refused() -> None:
-    with pytest.raises(TournamentError, match="1 to 5"):
+    with pytest.raises(TournamentError, match=r"^6 players can play 1 to 5 Swiss rounds$"):
         Tournament(Format.SWISS, names(6), Options(rounds=6))
+    with pytest.raises(TournamentError, match=r"^2 players can play only 1 Swiss round$"):
+        Tournament(Format.SWISS, names(2), Options(rounds=2))
     with pytest.raises(TournamentError, match="only a Swiss"):
         Tournament(Format.SINGLE, names(6), Options(rounds=2))
 

@@ -58,6 +58,8 @@ async def test_tournament_transcript(tmp_path: Path, database_url: str) -> None:
             await console.handle_line(line)
         actual = out.getvalue().replace(str(tmp_path), "<tmp>")
         assert "something went wrong" not in actual
+        # The runner-up of a bracket is second, not "out" (eliminated) once it is over.
+        assert "**Cup — final standings**\n     1. alice\n     2. bob\n" in actual
         snapshots.compare(GOLDEN / "tournament.out", actual, "the console transcript",
                           "console now")
         await _swiss_equals_the_hand_calculation(db, services)
@@ -248,3 +250,60 @@ async def test_the_deadline_settles_the_unplayed_and_lets_a_game_in_play_finish(
         | (set(live[2].users))
     assert loaded.row.status == "finished" and "is over" in w.said()
     assert len([e for e in loaded.events if isinstance(e, Round)]) == 1
+
+
+# ---- standings asked for while a round is played ------------------------------------------
+
+
+async def test_standings_mid_round_count_what_their_title_says(
+        tournament_world: TournamentWorld) -> None:
+    """Asked for while a round is played, the standings count the complete rounds only:
+    "after round 1 of 3" is the table posted at the end of round 1, whatever of round 2
+    (results, its bye) is known already; the round being played is named below."""
+    w = tournament_world
+    host = Asker(GUILD, CHAN, HOST)
+    await w.ask("create", host, TournamentSettings(
+        "Weekly", "cairo", "swiss", rounds=3, setup=Setup(time_control=TimeControl.off())))
+    await w.ask("add", host, [*PEOPLE, Actor("eve", "Eve")])
+    await w.ask("start", host)
+    # Round 1: two boards and a bye. One board ends: nothing counts yet.
+    first, second = (live for _, live in sorted(running(w).items()))
+    await resign(w, first.number, first.users[1])
+    mid = (await w.ask("standings", host))[0]
+    assert "standings before round 1" in mid
+    assert "Round 1 is being played (1 of 2 boards finished)" in mid
+    assert all("— 0 pts" in line for line in mid.splitlines()[2:])
+    await resign(w, second.number, second.users[1])
+    posted = next(p.text for p in w.posts if "standings after round 1 of 3" in p.text)
+    loaded = await w.services.tournaments.flow.load(1)
+    rnd2 = [e for e in loaded.events if isinstance(e, Round)][1]
+    bye = rnd2.byes[0]
+    assert bye in (first.users[1], second.users[1])  # a loser of round 1 has the bye
+    assert f"{bye.capitalize()} — 0 pts" in posted
+    # Round 2 is being played: its bye and a finished board do not count yet.
+    board = next(live for n, live in sorted(running(w).items()) if n > second.number)
+    await resign(w, board.number, board.users[1])
+    mid = (await w.ask("standings", host))[0]
+    head, note, *table = mid.splitlines()
+    assert head == "**Weekly — standings after round 1 of 3**"
+    assert note.startswith("Round 2 is being played (1 of 2 boards finished)")
+    assert "\n".join(table) == "\n".join(posted.splitlines()[1:len(table) + 1])
+    assert f"{bye.capitalize()} — 0 pts" in mid
+
+
+async def test_matches_calls_a_tournament_game_by_its_tournament_round_and_board(
+        tournament_world: TournamentWorld) -> None:
+    w = tournament_world
+    host = Asker(GUILD, CHAN, HOST)
+    await w.ask("create", host, TournamentSettings(
+        "Weekly", "cairo", "swiss", rounds=2, first="chooses",
+        setup=Setup(time_control=TimeControl.off())))
+    await w.ask("add", host, PEOPLE)
+    await w.ask("start", host)
+    r = await w.services.matches.overview(GUILD)
+    assert r.reply is not None
+    lines = r.reply.text.splitlines()[1:]
+    assert len(lines) == 2 and all("DM #" not in line for line in lines), lines
+    assert lines[0].startswith("`Match #1` (🏆 Weekly, round 1, board 1) Cairo Corridor"), lines
+    assert lines[1].startswith("`Match #2` (🏆 Weekly, round 1, board 2) Cairo Corridor"), lines
+    assert "to choose the First Player" in lines[0]

@@ -38,7 +38,7 @@ from bot.core import buttons
 from bot.core.clock import VirtualClock
 from bot.core.escape import unescape
 from bot.core.failures import Cause, PostFailure
-from bot.core.messages import MENTION, Actor, Post, Response, Role
+from bot.core.messages import MENTION, Actor, Post, Response, Role, Select
 from bot.core.refusal import Refusal, answered
 from bot.core.requests import Asker
 from bot.texts import input as say
@@ -200,6 +200,10 @@ class Console:
             shown = " ".join(f"[{b.label}: {self.button_command(b.custom_id)}]"
                              for b in post.buttons)
             self.out.write(f"     {shown}\n")
+        for menu in post.selects:
+            typed = self.menu_command(menu)
+            if typed is not None:  # (a board's menus of moves are typed as moves)
+                self.out.write(f"     [{menu.placeholder}: {typed}]\n")
         self.out.flush()
         if post.turn is not None:
             # Out at once: the turn this board starts begins now.
@@ -243,6 +247,19 @@ class Console:
         words = [f"{k}:@{v}" if kinds.get(k) is Kind.USER else f"{k}:{v}"
                  for k, v in call.options.items()]
         return " ".join([f"/{command.name}", *words])
+
+    @classmethod
+    def menu_command(cls, menu: Select) -> str | None:
+        """The command a select menu stands for, with its choices, as one would type it
+        (None for a menu of no typed command)."""
+        call = buttons.decode(menu.custom_id)
+        if call is None or call.command not in BY_NAME:
+            return None
+        kind = next((o.kind for o in BY_NAME[call.command].options if o.name == call.choice),
+                    None)
+        values = " | ".join(f"@{c.value}" if kind is Kind.USER else c.value
+                            for c in menu.choices)
+        return f"{cls.button_command(menu.custom_id)} {call.choice}:{values}"
 
     async def emit(self, response: Response, actor: Actor) -> None:
         if response.reply is not None:

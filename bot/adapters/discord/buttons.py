@@ -76,7 +76,8 @@ class CommandSelect(ui.DynamicItem[ui.Select[ui.View]], template=buttons.MENU_TE
             await interaction.response.send_message("This menu no longer does anything.",
                                                     ephemeral=True)
             return
-        chosen = buttons.ButtonCall(self.call.command, self.call.options | {"choice": values[0]})
+        chosen = buttons.ButtonCall(self.call.command,
+                                    self.call.options | {self.call.choice: values[0]})
         await client.press(interaction, chosen)
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from sqlalchemy import select
 
@@ -19,7 +19,7 @@ from bot.services.economy.base import (
 )
 from bot.services.events import EventError, Scope
 from bot.services.users import remember
-from bot.store.models import Event
+from bot.store.models import Event, LedgerEntry
 from bot.store.queries import user_names
 from bot.texts import economy as say
 
@@ -137,6 +137,8 @@ class Garnets(EconomyBase):
                 total, rows = await ledger.entries(s, guild_id, scope, who.id,
                                                    (page - 1) * LEDGER_PAGE, LEDGER_PAGE)
             have = await ledger.balance(s, guild_id, scope, who.id)
+            after = (await ledger.balance_through(s, guild_id, scope, who.id, rows[0].id)
+                     if rows else have)
             name = await name_of(s, guild_id, who)
             authors = await user_names(s, guild_id, {r.author_id for r in rows if r.author_id})
             event_names = {}
@@ -148,12 +150,23 @@ class Garnets(EconomyBase):
             return Response.say(say.ledger_empty(name=name, where=here, balance=have))
         text = say.ledger_page(name=name, where=here, balance=have, page=max(1, page),
                                pages=pages, total=total,
-                               lines=[say.ledger_line(
-                                   at=e.at, amount=e.amount, kind=e.kind, note=e.note,
-                                   author=authors.get(e.author_id, e.author_id)
-                                   if e.author_id and e.kind in ("grant", "fine") else None,
-                                   event=str(event_names.get(e.event_id, e.event_id))
-                                   if e.event_id is not None and event_names else None)
-                                   for e in rows])
+                               lines=_lines(rows, after, authors, event_names))
         return Response(reply=Post(text, ephemeral=True, buttons=page_buttons(
             lambda n: buttons.ledger(who.id, scope.key, n), max(1, page), pages)))
+
+
+def _lines(rows: Sequence[LedgerEntry], after: int, authors: Mapping[str, str],
+           event_names: Mapping[int, str]) -> list[str]:
+    """A page's lines, newest first, each with the balance it left: ``after`` is the
+    balance after the page's newest entry."""
+    lines = []
+    for e in rows:
+        line = say.ledger_line(
+            at=e.at, amount=e.amount, kind=e.kind, note=e.note,
+            author=authors.get(e.author_id, e.author_id)
+            if e.author_id and e.kind in ("grant", "fine") else None,
+            event=str(event_names.get(e.event_id, e.event_id))
+            if e.event_id is not None and event_names else None)
+        lines.append(say.ledger_balance(line=line, after=after))
+        after -= e.amount
+    return lines

@@ -4,6 +4,7 @@ A match that is over shows its final board."""
 from __future__ import annotations
 
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core.enums import DONE, MatchStatus
 from bot.core.messages import Image, Post, Response
@@ -14,7 +15,7 @@ from bot.services.matches import menus
 from bot.services.matches.kit import CHALLENGE_TTL, MatchKit
 from bot.services.matches.lookup import Lookup
 from bot.services.matches.refusals import NoneRunningHere, NoSuchMatch, NotBeingPlayed
-from bot.store.models import Match, MatchPlayer
+from bot.store.models import Match, MatchPlayer, Tournament, TournamentGame
 from bot.store.queries import user_names
 from bot.texts import match as texts
 from engine.registry import get_game
@@ -88,15 +89,6 @@ class Viewing:
         lines = []
         playing = sorted((m for m in self.kit.live if m.guild_id == guild_id and not m.finished),
                          key=lambda m: m.number)
-        for live in playing:
-            seat = live.to_move
-            clock = None
-            if seat is not None and live.tc.enabled:
-                clock = texts.clock_left(live.tc, live.elapsed(now), live.banks_left[seat],
-                                         live.extra)
-            lines.append(texts.overview_playing(
-                live.number, live.kind, live.game.title, live.channel_id, live.names,
-                live.ply, live.names[seat] if seat is not None else None, clock, live.paused))
         async with self.kit.db.session() as s:
             waiting = list((await s.scalars(select(Match).where(
                 Match.guild_id == guild_id,
@@ -104,6 +96,18 @@ class Viewing:
                 .order_by(Match.number))).all())
             names = await user_names(s, guild_id, [p.user_id for m in waiting
                                                    for p in m.players])
+            hosted = await _tournament_games(s, [m.id for m in playing]
+                                             + [m.id for m in waiting])
+        for live in playing:
+            seat = live.to_move
+            clock = None
+            if seat is not None and live.tc.enabled:
+                clock = texts.clock_left(live.tc, live.elapsed(now), live.banks_left[seat],
+                                         live.extra)
+            lines.append(texts.overview_playing(
+                texts.overview_label(live.number, live.kind, hosted.get(live.id)),
+                live.game.title, live.channel_id, live.names,
+                live.ply, live.names[seat] if seat is not None else None, clock, live.paused))
         for match in waiting:
             players = sorted(match.players, key=lambda p: p.order)
             named = [names.get(p.user_id, p.user_id) for p in players]
@@ -111,7 +115,8 @@ class Viewing:
                 chooser = match.chooser if match.chooser not in (None, "host") else None
                 by = match.time_control.get("choose_by")
                 lines.append(texts.overview_choosing(
-                    match.number, get_game(match.game).title, match.channel_id, named,
+                    texts.overview_label(match.number, match.kind, hosted.get(match.id)),
+                    get_game(match.game).title, match.channel_id, named,
                     names.get(chooser, chooser) if chooser else None,
                     float(by) - now if by is not None else None))
             else:
@@ -141,3 +146,14 @@ class Viewing:
         if live.paused:
             lines.append("The clock is paused.")
         return Response.say("\n".join(lines))
+
+
+async def _tournament_games(s: AsyncSession,
+                            match_ids: list[int]) -> dict[int, tuple[str, int, int]]:
+    """The tournament games among ``match_ids``: (tournament, round, board) by match."""
+    rows = await s.execute(
+        select(TournamentGame.match_id, Tournament.name, TournamentGame.round,
+               TournamentGame.board)
+        .join(Tournament, Tournament.id == TournamentGame.tournament_id)
+        .where(TournamentGame.match_id.in_(match_ids)))
+    return {match_id: (name, number, board) for match_id, name, number, board in rows}

@@ -15,11 +15,19 @@ put together (as FIDE's Dutch rules order theirs):
    one (a player with a forfeit win comes after the others, C.04.1 d);
 2. players meet players of their own score: the score differences, largest first,
    are as small as they can be (FIDE's "pairing score difference");
-3. first-player balance (``FirstRule.ALTERNATE`` only): no two players who must both
-   move first (or second) meet, then as few preferences as possible go unmet;
+3. first-player balance (``FirstRule.ALTERNATE`` only): as few preferences as
+   possible go unmet (two topscorers of the last round who must both move first, or
+   second, may meet: see below);
 4. nobody floats down (or up) two rounds running;
 5. within a score group the top half meets the bottom half in order (1–5, 2–6, … in
    a group of eight) and a player floating down meets the top of the group below.
+
+Under the alternate rule one more rule stands above the score differences, as in
+FIDE's Dutch rules (C.04.3 C3): two players with the same absolute preference (two
+firsts, or seconds, ahead, or the same twice running) do not meet, so nobody moves
+first (or second) three rounds running or gets three more firsts than seconds (or
+the reverse); only topscorers (over half the points possible) may in the last
+round. Should no pairing avoid it, as few such pairs as possible meet.
 
 Ranking for pairing is by score, then seed, as in the Dutch system. A search
 widens the allowed score difference step by step, so the graph stays small (the
@@ -52,6 +60,7 @@ class _Player:
     forfeit_win: bool
     floated: int  # last round: +1 floated down (or bye), -1 floated up, 0 neither
     firsts: Firsts
+    topscorer: bool  # the last round and over half the points possible (FIDE A.7)
 
 
 def pair(seeds: Mapping[str, int], active: Sequence[str],
@@ -62,12 +71,12 @@ def pair(seeds: Mapping[str, int], active: Sequence[str],
     preferences (the alternate rule). ``remaining``: rounds still to come after
     this one; late in a long Swiss the round is chosen so that the next one can
     still be paired (FIDE's "the tournament can be completed", one round ahead)."""
-    ranked = _ranked(seeds, active, records)
+    played = max((len(records[p]) for p in active), default=0)
+    ranked = _ranked(seeds, active, records, played if remaining == 0 else None)
     byes: list[_Player | None] = [None]
     if len(ranked) % 2 == 1:
         eligible = [p for p in ranked if not p.had_bye]
         byes = [p for p in sorted(eligible, key=lambda p: (p.forfeit_win, -p.rank))]
-    played = max((len(records[p]) for p in active), default=0)
     # Up to n/2 rounds a pairing without rematches always exists (Dirac's theorem).
     tight = remaining > 0 and played + 1 >= len(ranked) // 2
     fallback: tuple[list[Pair], str | None] | None = None
@@ -85,6 +94,10 @@ def pair(seeds: Mapping[str, int], active: Sequence[str],
                 pairs = _match(rest, balance, step, avoid)
                 if pairs is None:
                     break
+                if balance and step < steps[-1] and _clashes(rest, pairs):
+                    # Avoiding a clash of absolute preferences outranks the score
+                    # differences: the widest step minimises clashes first.
+                    pairs = _match(rest, balance, steps[-1], avoid) or pairs
                 found = pairs, bye.name if bye else None
                 if not tight or _next_round_possible(ranked, *found):
                     return found
@@ -115,7 +128,9 @@ _BYE = "\x00bye"
 
 
 def _ranked(seeds: Mapping[str, int], active: Sequence[str],
-            records: Mapping[str, tuple[Entry, ...]]) -> list[_Player]:
+            records: Mapping[str, tuple[Entry, ...]], last: int | None) -> list[_Player]:
+    """The players in pairing order. ``last``: the rounds played before this one
+    when it is the last round (topscorers then have over half of them in points)."""
     points = {p: round(score(records[p]) * 2) for p in active}
     order = sorted(active, key=lambda p: (-points[p], seeds[p]))
     groups: dict[int, list[str]] = {}
@@ -130,8 +145,20 @@ def _ranked(seeds: Mapping[str, int], active: Sequence[str],
             frozenset(e.opponent for e in entries if e.opponent is not None),
             any(e.kind is Kind.BYE for e in entries),
             any(e.kind is Kind.FORFEIT_WIN for e in entries),
-            _floated(entries, records), Firsts.of(entries)))
+            _floated(entries, records), Firsts.of(entries),
+            last is not None and points[name] > last))
     return players
+
+
+def _clash(a: _Player, b: _Player) -> int:
+    """1 if ``a`` and ``b`` may not meet for their first-player histories: the same
+    absolute preference, unless both are topscorers of the last round."""
+    return 0 if a.topscorer and b.topscorer else violation(a.firsts, b.firsts)[0]
+
+
+def _clashes(players: list[_Player], pairs: list[Pair]) -> int:
+    by_name = {p.name: p for p in players}
+    return sum(_clash(by_name[a], by_name[b]) for a, b in pairs)
 
 
 def _floated(entries: tuple[Entry, ...], records: Mapping[str, tuple[Entry, ...]]) -> int:
@@ -178,6 +205,7 @@ def _match(players: list[_Player], balance: bool, step: int,
 
 def _tiers(a: _Player, b: _Player, psd: int, balance: bool) -> tuple[int, ...]:
     absolute, unmet = violation(a.firsts, b.firsts) if balance else (0, 0)
+    clash = _clash(a, b) if balance else 0
     high, low = (a, b) if (a.half_points, -a.rank) >= (b.half_points, -b.rank) else (b, a)
     floats = 0
     if high.half_points > low.half_points:
@@ -185,7 +213,7 @@ def _tiers(a: _Player, b: _Player, psd: int, balance: bool) -> tuple[int, ...]:
         order = low.group_pos + (high.group_size - 1 - high.group_pos)
     else:
         order = abs(abs(a.group_pos - b.group_pos) - a.group_size // 2)
-    return psd, absolute, unmet, floats, order
+    return clash, psd, absolute, unmet, floats, order
 
 
 def _weights(edges: list[tuple[str, str, tuple[int, ...]]],

@@ -80,8 +80,11 @@ class Tournament:
         if rounds is not None and self.format is not Format.SWISS:
             raise TournamentError("only a Swiss tournament takes a number of rounds")
         if rounds is not None and not 1 <= rounds <= max_swiss_rounds(len(self.players)):
-            raise TournamentError(f"{len(self.players)} players can play 1 to "
-                                  f"{max_swiss_rounds(len(self.players))} Swiss rounds")
+            most = max_swiss_rounds(len(self.players))
+            raise TournamentError(f"{len(self.players)} players can play only 1 Swiss round"
+                                  if most == 1 else
+                                  f"{len(self.players)} players can play 1 to {most} Swiss "
+                                  "rounds")
 
     # What the options imply
 

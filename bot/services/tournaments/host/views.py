@@ -76,14 +76,30 @@ def display(loaded: Loaded) -> tuple[Tournament, list[Event]]:
     return Tournament(core.format, tuple(shown[p] for p in core.players), core.options), events
 
 
+def counted(core: Tournament, events: Sequence[Event], cancelled: bool = False) -> list[Event]:
+    """The events standings count: every complete round, with its corrections and the
+    withdrawals; a round still being played (its pairings, results and byes) is left
+    out until it is over, so "after round N" means the same mid-round as at its end.
+    Standings "when it was cancelled" count every result."""
+    state = core.state(events)
+    if state.round_complete or cancelled:
+        return list(events)
+    running = state.rounds[-1].number
+    return [e for e in events if not ((isinstance(e, Round) and e.number == running)
+                                      or (isinstance(e, Reported) and e.round == running))]
+
+
 def image(loaded: Loaded) -> bytes:
-    """The standings or the bracket as a PNG (CPU work: call it off the event loop)."""
+    """The standings or the bracket as a PNG (CPU work: call it off the event loop),
+    counting complete rounds only (``counted``)."""
     core, events = display(loaded)
-    return tournament_png(core, events, loaded.row.name)
+    return tournament_png(core, counted(core, events, loaded.row.status == "cancelled"),
+                          loaded.row.name)
 
 
 def image_name(loaded: Loaded) -> str:
-    done = len([e for e in loaded.events if isinstance(e, Round)])
+    done = len([e for e in counted(loaded.core, loaded.events,
+                                   loaded.row.status == "cancelled") if isinstance(e, Round)])
     return f"tournament-{loaded.row.number}-round-{done}.png"
 
 
@@ -173,14 +189,17 @@ def round_results(loaded: Loaded, state: State) -> str:
     return say.round_over(name=loaded.row.name, number=rnd.number, results=results)
 
 
-def standing_rows(loaded: Loaded, table: Sequence[Standing],
-                  limit: int | None = SHOWN) -> list[tuple[str, str, str, str]]:
+def standing_rows(loaded: Loaded, table: Sequence[Standing], limit: int | None = SHOWN,
+                  final: bool = False) -> list[tuple[str, str, str, str]]:
+    """Each row shown; "(out)" marks a withdrawn player, and in a bracket still played
+    one eliminated (a bracket's final places say it all: the runner-up is not "out")."""
     core = loaded.core
     shown = [t for t in core.tiebreaks if t is not Tiebreak.HEAD_TO_HEAD
              or any(r.tiebreaks.get(t.value) for r in table)][:3]
     rows = []
     for st in table[:limit]:
-        name = loaded.name(st.player) + ("" if st.active else " (out)")
+        out = not st.active and not (final and core.format.elimination)
+        name = loaded.name(st.player) + (" (out)" if out else "")
         rows.append((st.place or str(st.rank), name, say.points_word(st.points),
                      say.tiebreak_text([(t.value, st.tiebreaks.get(t.value, 0.0))
                                         for t in shown])))
@@ -190,13 +209,20 @@ def standing_rows(loaded: Loaded, table: Sequence[Standing],
 def standings_text(loaded: Loaded, final: bool = False, limit: int | None = SHOWN) -> str:
     core = loaded.core
     state = core.state(loaded.events)
-    done = len(state.rounds) - (0 if state.round_complete else 1)
-    table = core.standings(loaded.events)
+    cancelled = loaded.row.status == "cancelled"
+    final = final or loaded.row.status == "finished"
+    events = counted(core, loaded.events, cancelled)
+    done = len([e for e in events if isinstance(e, Round)])
+    table = core.standings(events)
     head = say.standings_head(name=loaded.row.name, done=done, of=core.rounds,
-                              final=final or loaded.row.status == "finished",
-                              cancelled=loaded.row.status == "cancelled",
+                              final=final, cancelled=cancelled,
                               at_most=core.format.value == "double")
-    return head + "\n" + say.standings_lines(rows=standing_rows(loaded, table, limit),
+    if not state.round_complete and not cancelled:
+        rnd = state.rounds[-1]
+        head += "\n" + say.round_not_counted(
+            number=rnd.number, finished=len(rnd.pairings) - len(state.pending()),
+            boards=len(rnd.pairings))
+    return head + "\n" + say.standings_lines(rows=standing_rows(loaded, table, limit, final),
                                              total=len(table),
                                              elimination=core.format.elimination)
 
