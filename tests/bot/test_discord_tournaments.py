@@ -107,7 +107,8 @@ async def test_a_nomination_among_38_players_by_menu(world: World) -> None:
     host = Actor(str(HANA.id), "Hana", roles=frozenset({str(HOST_ROLE_ID)}))
     await world.bot.services.economy.event_add(str(GUILD_ID), host,
                                                [Actor(str(ALICE.id), "Alice"), *others])
-    (asked,) = sends(await sub(world, HANA, "host nomination", "open", nominator=ALICE, game="cairo"))
+    (asked,) = sends(await sub(world, HANA, "host nomination", "open", nominator=ALICE,
+                               game="cairo"))
     assert "choose a name in the menu or use `/nomination pick" in asked.content
     menus = [c for c in asked.buttons if c.get("type") == 3]
     assert [m["custom_id"] for m in menus] == ["garnet:sn:1:0", "garnet:sn:1:1"]
