@@ -12,6 +12,7 @@ from sqlalchemy.exc import IntegrityError
 from bot.core.enums import EndReason, MoveKind
 from bot.core.escape import defang
 from bot.core.messages import Actor, Post, Response
+from bot.core.metrics import MOVES
 from bot.core.refusal import Refusal
 from bot.core.requests import Asker
 from bot.services.matches import menus
@@ -179,6 +180,7 @@ class Play:
             raise Refusal(refused.move_not_saved()) from None
         live.state = new_state
         live.ply += 1
+        MOVES.labels(game.key).inc()
         live.banks_left = banks_left
         live.time_used = time_used
         head = texts.played(texts.match_label(live.number, live.kind), live.ply, live.users[seat],

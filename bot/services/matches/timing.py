@@ -27,6 +27,7 @@ from sqlalchemy import update
 from bot.core.clock import RETRY_FIRST
 from bot.core.enums import MatchKind, MatchStatus
 from bot.core.messages import Post, Response, TurnStart
+from bot.core.metrics import REMINDER_LATE
 from bot.services.matches.kit import MatchKit
 from bot.services.matches.live import LiveMatch
 from bot.services.vitals import CANNOT_SAVE
@@ -336,6 +337,7 @@ class Timing:
         self.arm(live)
         if due is not None and seat is not None:
             # Several overdue at once (the loop was stalled) post only the newest.
+            REMINDER_LATE.observe(max(0.0, elapsed - due.at))
             if self.kit.on_reminder is not None:
                 self.kit.on_reminder(elapsed - due.at)
             posts.append(Post(texts.reminder(live.users[seat], due, live.tc), live.channel_id))
