@@ -13,34 +13,27 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections import Counter
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from prometheus_client.core import Metric
 from sqlalchemy import text
 
 from bot.core.metrics import REGISTRY, SOURCES, gauge
+from bot.services.jobs import Lane
 from bot.services.leases import Leases
+from bot.services.matches.registry import LiveMatches
 from bot.store.db import Database
 
 log = logging.getLogger(__name__)
 
 READY_TIMEOUT = 2.0  # seconds a readiness check may take before it counts as failed
-DEFAULT_HOST = "127.0.0.1"
 
 # A check: None when fine, else why not (one line, for the operator).
 Check = Callable[[], Awaitable[str | None]]
-
-
-def parse_address(raw: str) -> tuple[str, int]:
-    """``METRICS_ADDRESS``: ``PORT`` (on loopback), ``HOST:PORT`` or ``[V6]:PORT``."""
-    raw = raw.strip()
-    host, _, port = raw.rpartition(":")
-    host = host.strip("[]") or DEFAULT_HOST
-    if not port.isdigit() or not 0 < int(port) < 65536:
-        raise ValueError(f"'{raw}' is not PORT or HOST:PORT")
-    return host, int(port)
 
 
 def database_check(db: Database) -> Check:
@@ -62,13 +55,25 @@ def lease_check(leases: Leases) -> Check:
     return held
 
 
-def lease_gauge(leases: Leases) -> None:
-    def part() -> list[object]:
-        g = gauge("garnet_leases_held")
-        g.add_metric([], float(len(leases.held)))
-        return [g]
+def watch(live: LiveMatches, leases: Leases, lanes: Iterable[Lane]) -> None:
+    """The gauges read when Prometheus scrapes: matches running (by game and kind),
+    leases held, the jobs waiting in each worker pool."""
+    pools = list(lanes)
 
-    SOURCES.add("leases", part)  # type: ignore[arg-type]
+    def running() -> list[Metric]:
+        counts: Counter[tuple[str, str]] = Counter(
+            (m.game.key, str(m.kind)) for m in live if not m.finished)
+        g = gauge("garnet_matches_running", ["game", "kind"])
+        for (game, kind), n in sorted(counts.items()):
+            g.add_metric([game, kind], float(n))
+        held = gauge("garnet_leases_held")
+        held.add_metric([], float(len(leases.held)))
+        depth = gauge("garnet_worker_queue_depth", ["pool"])
+        for lane in pools:
+            depth.add_metric([lane.slots.name], float(lane.queue.waiting()))
+        return [g, held, depth]
+
+    SOURCES.add("services", running)
 
 
 @dataclass

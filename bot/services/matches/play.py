@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import insert, update
 from sqlalchemy.exc import IntegrityError
 
+from bot.core import logs
 from bot.core.enums import EndReason, MoveKind
 from bot.core.escape import defang
 from bot.core.messages import Actor, Post, Response
@@ -73,6 +74,7 @@ class Play:
         and never counts, even if the turn is theirs by the time it is read. A typed
         message that is not meant as a move (chat, a stranger) is ignored silently.
         """
+        logs.MATCH.set(live.id)  # the log's match, in this task
         async with live.lock:
             if live.finished:
                 raise MatchOver() if explicit else _Silent()
