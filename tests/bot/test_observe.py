@@ -146,7 +146,7 @@ def test_routes_are_templates_without_ids_or_tokens() -> None:
 
 
 def test_metrics_address_port_alone_is_loopback(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("METRICS_ADDRESS", "9108")
+    monkeypatch.setenv("METRICS_ADDRESS", " 9108")
     assert Settings.from_env(env_file=None).metrics_address == ("127.0.0.1", 9108)
     monkeypatch.setenv("METRICS_ADDRESS", "0.0.0.0:9108")
     assert Settings.from_env(env_file=None).metrics_address == ("0.0.0.0", 9108)
