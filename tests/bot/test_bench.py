@@ -28,3 +28,20 @@ def test_quick_bench_reports_every_figure() -> None:
     # Games finished are booked once: a result and a rating change per player.
     assert report["finished_in_db"] == report["games_finished"]
     assert report["results"] == report["rating_changes"] == 2 * report["games_finished"]
+
+
+def test_the_figures_are_read_from_the_metrics_buckets() -> None:
+    """The bench reports what Prometheus's histogram_quantile would: the buckets of the
+    bot's /metrics, counted between two scrapes (``bench.scrape``)."""
+    from bench.scrape import delta, figures, merged
+
+    key = ("garnet_reminder_lateness_seconds", ())
+    before = {key: {0.01: 1.0, 0.02: 1.0, 0.05: 1.0, float("inf"): 1.0}}
+    after = {key: {0.01: 2.0, 0.02: 4.0, 0.05: 5.0, float("inf"): 5.0}}
+    counted = delta(before, after)["reminder_late_ms"]
+    assert counted == {0.01: 1.0, 0.02: 3.0, 0.05: 4.0, float("inf"): 4.0}
+    assert figures(counted) == {"p50": 15.0, "p99": 48.8, "max": 50.0, "n": 4}
+    both = merged([{"reminder_late_ms": counted}, {"reminder_late_ms": {
+        str(le): n for le, n in counted.items()}}])  # as a child's JSON gives them
+    assert figures(both["reminder_late_ms"])["n"] == 8
+    assert figures({}) == {"p50": None, "p99": None, "max": None, "n": 0}

@@ -39,7 +39,7 @@ from bot.core import logs
 from bot.core.buttons import ButtonCall
 from bot.core.failures import Cause, PostFailure
 from bot.core.messages import Actor, Post, Response, Role, TurnStart, Upload
-from bot.core.metrics import board_on_its_way
+from bot.core.metrics import RECEIVED, board_on_its_way
 from bot.core.refusal import answered
 from bot.core.requests import Asker
 from bot.texts import input as input_texts
@@ -450,8 +450,19 @@ class GarnetBot(commands.AutoShardedBot):
 
     # ---- typed moves ----------------------------------------------------------------
 
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        """discord.py's dispatch; a message's handlers inherit when it arrived."""
+        if event_name != "message":
+            super().dispatch(event_name, *args, **kwargs)
+            return
+        token = RECEIVED.set(time.perf_counter())
+        try:
+            super().dispatch(event_name, *args, **kwargs)
+        finally:
+            RECEIVED.reset(token)
+
     async def on_message(self, message: discord.Message) -> None:
-        received = time.perf_counter()
+        received = RECEIVED.get() or time.perf_counter()
         if (message.author.bot or message.webhook_id is not None or message.guild is None
                 or message.type not in TYPED or not message.content.strip()):
             return
