@@ -34,7 +34,7 @@ REGISTRY = CollectorRegistry(auto_describe=True)
 ProcessCollector(namespace="garnet", registry=REGISTRY)
 
 # Latencies from milliseconds to two minutes (a board behind Discord's global limit).
-LATENCY = (0.0025, 0.005, 0.01, 0.02, 0.035, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5,
+LATENCY = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.02, 0.035, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5,
            0.75, 1.0, 1.5, 2.0, 3.0, 5.0, 7.5, 10.0, 15.0, 20.0, 30.0, 45.0, 60.0, 90.0,
            120.0)
 SHORT = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.035, 0.05, 0.075, 0.1, 0.15, 0.25,
