@@ -46,7 +46,7 @@ from typing import Any
 
 from sqlalchemy import text
 
-from bench.scrape import delta, figures, merged, scrape
+from bench.scrape import delta, figures, merged, scrape, total
 from bot.app import build_discord_bot as build_bot
 from bot.app import observed, watch_bot
 from bot.config import Settings
@@ -280,7 +280,13 @@ class Bench:
                                  *(self.player(bot, e) for e in self.channels))
             elapsed = time.perf_counter() - begin
             self.measuring = False
-            buckets = delta(before, await scrape(port))
+            after = await scrape(port)
+            buckets = delta(before, after)
+            # What operators would see moving: moves accepted, leases held.
+            seen = {"moves": total(after, "garnet_moves_total")
+                    - total(before, "garnet_moves_total"),
+                    "leases_held": total(after, "garnet_leases_held"),
+                    "matches_running": total(after, "garnet_matches_running")}
             pids = [os.getpid(), *_descendants(os.getpid())]
             memory = rss_mb(pids)
             await asyncio.sleep(1.0)  # the last results being written
@@ -298,7 +304,7 @@ class Bench:
             "memory_mb": {"processes": len(memory), "total": round(sum(memory.values()), 1),
                           "main": memory.get(str(os.getpid())), "each": memory,
                           "peak_total": round(sum(self.peak.values()), 1)},
-            "games_finished": self.finished, "buckets": buckets,
+            "games_finished": self.finished, "buckets": buckets, "metrics": seen,
         }
 
     async def booked(self, db: Any, guilds: set[str]) -> dict[str, int]:
@@ -340,6 +346,7 @@ def _merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
                         "peak_total": round(sum(p["memory_mb"]["peak_total"] for p in parts),
                                             1)}
     out["buckets"] = buckets
+    out["metrics"] = {k: sum(p["metrics"][k] for p in parts) for k in first["metrics"]}
     return out
 
 

@@ -36,11 +36,15 @@ def _get(url: str) -> str:
 
 async def scrape(port: int) -> Scrape:
     """Every histogram's buckets on the bot's /metrics (in a thread: the bot's server
-    answers on this very event loop)."""
+    answers on this very event loop); every other sample as a bucket of its own
+    (``TOTAL``), summed over its labels (``total``)."""
     text = await asyncio.to_thread(_get, f"http://127.0.0.1:{port}/metrics")
     found: Scrape = {}
     for family in text_string_to_metric_families(text):
         if family.type != "histogram":
+            for sample in family.samples:
+                into = found.setdefault((sample.name, ()), {TOTAL: 0.0})
+                into[TOTAL] += sample.value
             continue
         for sample in family.samples:
             if not sample.name.endswith("_bucket"):
@@ -50,6 +54,14 @@ async def scrape(port: int) -> Scrape:
             key = (family.name, tuple(sorted(labels.items())))
             found.setdefault(key, {})[le] = sample.value
     return found
+
+
+TOTAL = -1.0  # the key of a counter's or a gauge's sum in a ``Scrape``
+
+
+def total(scraped: Scrape, name: str) -> float:
+    """A counter's or a gauge's value, summed over its labels (0 if absent)."""
+    return scraped.get((name, ()), {}).get(TOTAL, 0.0)
 
 
 def delta(before: Scrape, after: Scrape) -> dict[str, Buckets]:

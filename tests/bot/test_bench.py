@@ -1,5 +1,6 @@
 """``python -m bot bench --quick``: the honest benchmark runs end to end (the real
-adapter through the transport-level fake, render workers, a database) in seconds."""
+adapter through the transport-level fake, render workers, a database) in seconds, a
+real bot process whose /metrics it scrapes over HTTP for its figures."""
 
 from __future__ import annotations
 
@@ -22,6 +23,10 @@ def test_quick_bench_reports_every_figure() -> None:
     assert 0 < report["posts_per_second"] <= 50 and report["429s"] == 0
     assert report["reminder_late_ms"]["n"] > 0  # reminders at 59 s left fall due
     assert report["loop_lag_ms"]["n"] > 0
+    # Scraped from the bot's /metrics as the DMs went: moves, leases, matches.
+    seen = report["metrics"]
+    assert 6 <= seen["moves"] <= report["moves"]
+    assert seen["leases_held"] >= 1 and seen["matches_running"] >= 1
     memory = report["memory_mb"]
     assert memory["processes"] >= 3  # the bot and its two render workers, at least
     assert memory["total"] > memory["main"] > 0
