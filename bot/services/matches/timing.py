@@ -24,6 +24,7 @@ from collections.abc import Awaitable, Callable
 
 from sqlalchemy import update
 
+from bot.core import logs
 from bot.core.clock import RETRY_FIRST
 from bot.core.enums import MatchKind, MatchStatus
 from bot.core.messages import Post, Response, TurnStart
@@ -118,6 +119,8 @@ class Timing:
         that the clock runs it again."""
         async def run() -> None:
             began = self.kit.now()
+            # The log's match and server while the timer runs (given back after).
+            match, server = logs.MATCH.set(live.id), logs.SERVER.set(live.guild_id)
             try:
                 if live.stalled_at is not None:
                     await self._tick(live)
@@ -129,6 +132,9 @@ class Timing:
                 if stalled:
                     await self.tell(live, outage_texts.cannot_save(live.number, live.kind))
                 raise
+            finally:
+                logs.SERVER.reset(server)
+                logs.MATCH.reset(match)
 
         live.timer = self.kit.clock.call_at(when, run)
 
