@@ -14,14 +14,18 @@ Then for ``--seconds`` the player to move in each DM types a random legal move a
 think time (``--pace realistic``: 10–20 s at random; ``stress``: 2 s). A finished DM
 (result, reward, rating, the final board) is followed by a new one in its channel.
 
-Reported: the bot's own share of message→board latency (from the MESSAGE_CREATE handed
-to the client to the board's POST entering discord.py's HTTP client) and, separately,
-the time discord.py then waited on a rate limit before the POST reached the fake;
-moves and posts per second (against the global limit) and the 429s seen; reminder
-lateness; event-loop lag; resident memory of every process (the bot and each render
-worker, from /proc); games finished and the results, rewards and ratings the database
-holds for them. ``--processes N --shards K`` runs N bot processes (``--child``), each
-on its share of the K shards against one database, and adds their figures up.
+Reported: the bot's own share of message→board latency (from the message reaching the
+bot to the board's POST entering discord.py's HTTP client) and, separately, the time
+the POST then waited in discord.py's route buckets and garnet's global pacer; moves
+and posts per second (against the global limit) and the 429s seen; reminder lateness;
+event-loop lag; resident memory of every process (the bot and each render worker,
+from /proc); games finished and the results, rewards and ratings the database holds
+for them. The latency, wait, lateness and lag figures are the operators' own: the
+bot serves its metrics on loopback (``METRICS_ADDRESS``), and the bench scrapes its
+/metrics before and after the run (``bench.scrape``): they come from the histograms'
+buckets, as Prometheus's ``histogram_quantile`` would give them. ``--processes N
+--shards K`` runs N bot processes (``--child``), each on its share of the K shards
+against one database, and adds their figures (and buckets) up.
 """
 
 from __future__ import annotations
@@ -40,11 +44,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-import discord
-import discord.http
 from sqlalchemy import text
 
+from bench.scrape import delta, figures, merged, scrape, total
 from bot.app import build_discord_bot as build_bot
+from bot.app import observed, watch_bot
 from bot.config import Settings
 from bot.core.clock import RealClock
 from bot.store.db import open_database
@@ -58,18 +62,6 @@ REMINDERS = "59,50,45"
 PER_SERVER = 50
 GUILD_BASE = 1_000  # guild ids are (GUILD_BASE + k) << 22: shard k % shards
 BOARD_WAIT = 120.0  # seconds a player waits for the board before moving on
-
-
-def _pct(values: list[float], q: float) -> float | None:
-    if not values:
-        return None
-    ordered = sorted(values)
-    return round(ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] * 1000, 1)
-
-
-def _ms(values: list[float]) -> dict[str, float | None]:
-    return {"p50": _pct(values, 0.5), "p99": _pct(values, 0.99), "max": _pct(values, 1.0),
-            "n": len(values)}
 
 
 def _descendants(pid: int) -> list[int]:
@@ -121,13 +113,7 @@ class Bench:
         self.game = get_game("cairo")
         self.fake = FakeDiscord(RealTime(), keep_calls=False)
         self.fake.global_window = Window(plan.global_limit, GLOBAL_LIMIT[1])
-        self.sent_at: dict[int, float] = {}  # channel -> the move's MESSAGE_CREATE handed
-        self.entered: dict[int, float] = {}  # channel -> the board entered discord.py
         self.arrived: dict[int, asyncio.Event] = {}
-        self.own: list[float] = []
-        self.limited: list[float] = []
-        self.lags: list[float] = []
-        self.lateness: list[float] = []
         self.posts = 0
         self.too_many = 0
         self.moves = 0
@@ -149,29 +135,8 @@ class Bench:
         if (call.method, call.path) != ("POST", MESSAGES) or not call.files:
             return
         channel = int(call.url.rstrip("/").split("/")[-2])
-        sent = self.sent_at.pop(channel, None)
-        entered = self.entered.pop(channel, None)
-        if sent is not None and entered is not None:
-            self.own.append(entered - sent)
-            self.limited.append(arrived - entered)
         if channel in self.arrived:
             self.arrived[channel].set()
-
-    def wrap_http(self) -> Any:
-        """Stamp when each board's POST enters discord.py's HTTP client (its limiter
-        and retries are what follows)."""
-        original = discord.http.HTTPClient.request
-        bench = self
-
-        async def request(client: Any, route: Any, **kwargs: Any) -> Any:
-            if route.method == "POST" and kwargs.get("files") and route.channel_id:
-                channel = int(route.channel_id)
-                if channel in bench.sent_at and channel not in bench.entered:
-                    bench.entered[channel] = time.perf_counter()
-            return await original(client, route, **kwargs)
-
-        setattr(discord.http.HTTPClient, "request", request)  # noqa: B010
-        return original
 
     # ---- set-up ----------------------------------------------------------------------
 
@@ -250,8 +215,6 @@ class Bench:
             event.clear()
             payload = self.fake.message_create(people[live.users[seat]], move,
                                                channel_id=channel)
-            self.sent_at[channel] = time.perf_counter()
-            self.entered.pop(channel, None)
             bot._connection.parse_message_create(payload)
             self.moves += 1
             with contextlib.suppress(TimeoutError):
@@ -261,17 +224,12 @@ class Bench:
                     BOARD_WAIT, self.stop_at + 5.0 - time.perf_counter())))
             await asyncio.sleep(self.rng.uniform(low, high))
 
-    async def lag_monitor(self) -> None:
+    async def memory_monitor(self) -> None:
         pids = [os.getpid()]
-        last_rss = 0.0
         while time.perf_counter() < self.stop_at:
-            before = time.perf_counter()
-            await asyncio.sleep(0.05)
-            self.lags.append(time.perf_counter() - before - 0.05)
-            if before - last_rss > 2.0:
-                last_rss = before
-                for pid, mb in rss_mb(pids + _descendants(os.getpid())).items():
-                    self.peak[pid] = max(self.peak.get(pid, 0.0), mb)
+            for pid, mb in rss_mb(pids + _descendants(os.getpid())).items():
+                self.peak[pid] = max(self.peak.get(pid, 0.0), mb)
+            await asyncio.sleep(2.0)
 
     async def run(self) -> dict[str, Any]:
         plan = self.plan
@@ -284,15 +242,26 @@ class Bench:
             instance=f"bench-{os.getpid()}", render_processes=plan.render_processes,
             shard_count=plan.shards, shard_ids=plan.shard_ids,
             # This process's share of the global limit, as a deployment would set it.
-            global_requests_per_second=plan.global_limit)
+            global_requests_per_second=plan.global_limit,
+            # The operators' metrics, on a free port of loopback: the bench reads them.
+            metrics_address=("127.0.0.1", 0))
         self.servers()
         self.fake.observe = self.observe
         self.fake.install(real_time=True)
-        original = self.wrap_http()
         bot = build_bot(settings, db, clock=RealClock())
+        async with observed(settings) as observatory:
+            assert observatory is not None
+            watch_bot(observatory, bot, db)
+            result = await self.measure(bot, observatory.port)
+        booked = await self.booked(db, {str(e[0]) for e in self.channels})
+        await db.close()
+        return {**result, **booked, "database": "postgresql" if url.startswith(
+            "postgresql") else "sqlite"}
+
+    async def measure(self, bot: Any, port: int) -> dict[str, Any]:
+        plan = self.plan
         try:
             await bot.login("bench")
-            bot.services.matches.kit.on_reminder = self._reminded
             for gid in {entry[0] for entry in self.channels}:
                 self.fake._dispatch("GUILD_CREATE", self.fake.guild_payload(gid))
             await asyncio.sleep(0.5)
@@ -303,43 +272,40 @@ class Bench:
                 batch = self.channels[i:i + 20]
                 ok += sum(await asyncio.gather(*(self.start_dm(bot, e) for e in batch)))
             setup = time.perf_counter() - started
+            before = await scrape(port)
             self.measuring = True
             begin = time.perf_counter()
             self.stop_at = begin + plan.seconds
-            await asyncio.gather(self.lag_monitor(),
+            await asyncio.gather(self.memory_monitor(),
                                  *(self.player(bot, e) for e in self.channels))
             elapsed = time.perf_counter() - begin
             self.measuring = False
+            after = await scrape(port)
+            buckets = delta(before, after)
+            # What operators would see moving: moves accepted, leases held.
+            seen = {"moves": total(after, "garnet_moves_total")
+                    - total(before, "garnet_moves_total"),
+                    "leases_held": total(after, "garnet_leases_held"),
+                    "matches_running": total(after, "garnet_matches_running")}
             pids = [os.getpid(), *_descendants(os.getpid())]
             memory = rss_mb(pids)
             await asyncio.sleep(1.0)  # the last results being written
         finally:
             await bot.close()
             self.fake.uninstall()
-            setattr(discord.http.HTTPClient, "request", original)  # noqa: B010
-        booked = await self.booked(db, {str(e[0]) for e in self.channels})
-        await db.close()
         return {
             "dms": plan.dms, "started": ok, "pace": plan.pace,
-            "database": "postgresql" if url.startswith("postgresql") else "sqlite",
             "shards": list(plan.shard_ids), "seconds": round(elapsed, 1),
             "setup_seconds": round(setup, 1), "moves": self.moves,
             "moves_per_second": round(self.moves / elapsed, 1),
             "posts": self.posts, "posts_per_second": round(self.posts / elapsed, 1),
             "global_limit": plan.global_limit, "429s": self.too_many,
-            "bot_latency_ms": _ms(self.own), "rate_limit_wait_ms": _ms(self.limited),
-            "reminder_late_ms": _ms(self.lateness), "loop_lag_ms": _ms(self.lags),
+            **{figure: figures(counts) for figure, counts in buckets.items()},
             "memory_mb": {"processes": len(memory), "total": round(sum(memory.values()), 1),
                           "main": memory.get(str(os.getpid())), "each": memory,
                           "peak_total": round(sum(self.peak.values()), 1)},
-            "games_finished": self.finished, **booked,
-            "samples": {"own": self.own, "limited": self.limited,
-                        "late": self.lateness, "lags": self.lags},
+            "games_finished": self.finished, "buckets": buckets, "metrics": seen,
         }
-
-    def _reminded(self, late: float) -> None:
-        if self.measuring:
-            self.lateness.append(late)
 
     async def booked(self, db: Any, guilds: set[str]) -> dict[str, int]:
         """What the database holds for this run's servers: finished DMs, results,
@@ -366,22 +332,21 @@ class Bench:
 
 def _merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
     first = parts[0]
-    samples = {k: [v for p in parts for v in p["samples"][k]] for k in first["samples"]}
+    buckets = merged([p["buckets"] for p in parts])
     summed = ("started", "moves", "moves_per_second", "posts", "posts_per_second",
               "global_limit", "429s", "games_finished", "finished_in_db", "results",
               "rewards", "rating_changes")
     out = {**first, **{k: round(sum(p[k] for p in parts), 1) for k in summed}}
     out["processes"] = len(parts)
     out["shards"] = sorted(s for p in parts for s in p["shards"])
-    out["bot_latency_ms"] = _ms(samples["own"])
-    out["rate_limit_wait_ms"] = _ms(samples["limited"])
-    out["reminder_late_ms"] = _ms(samples["late"])
-    out["loop_lag_ms"] = _ms(samples["lags"])
+    for figure, counts in buckets.items():
+        out[figure] = figures(counts)
     out["memory_mb"] = {"processes": sum(p["memory_mb"]["processes"] for p in parts),
                         "total": round(sum(p["memory_mb"]["total"] for p in parts), 1),
                         "peak_total": round(sum(p["memory_mb"]["peak_total"] for p in parts),
                                             1)}
-    out["samples"] = samples
+    out["buckets"] = buckets
+    out["metrics"] = {k: sum(p["metrics"][k] for p in parts) for k in first["metrics"]}
     return out
 
 
@@ -469,7 +434,7 @@ def main(args: argparse.Namespace) -> int:
         if args.child:
             print(json.dumps(result))
             return 0
-        result.pop("samples")
+        result.pop("buckets")
         results.append(result)
         if not args.json:
             print(describe(result), flush=True)

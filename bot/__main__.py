@@ -145,7 +145,7 @@ def _run(args: argparse.Namespace, settings: Settings) -> int:
     if settings.discord_token:
         from bot.app import run_discord, setup_logging
 
-        setup_logging(settings.log_level)
+        setup_logging(settings.log_level, settings)
         return _serving(lambda: run_discord(settings))
     return _console(argparse.Namespace(script=None, virtual_clock=False, host=None), settings)
 
@@ -153,7 +153,7 @@ def _run(args: argparse.Namespace, settings: Settings) -> int:
 def _console(args: argparse.Namespace, settings: Settings) -> int:
     from bot.app import run_console, setup_logging
 
-    setup_logging("WARNING")
+    setup_logging("WARNING", settings)
     if args.script is not None and not args.script.is_file():
         print(f"error: no script file {args.script}", file=sys.stderr)
         return 2

@@ -7,6 +7,7 @@ tests: every part is built here once and handed what it needs.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import sys
@@ -19,13 +20,16 @@ from sqlalchemy import func, select
 from bot.adapters.console import Console
 from bot.commands.spec import Services
 from bot.config import ConfigError, Settings
+from bot.core import logs
 from bot.core.clock import Clock, RealClock, VirtualClock
+from bot.core.metrics import watch_loop_lag
 from bot.services.decks import Decks
 from bot.services.economy import Economy
 from bot.services.event_review import EventReviews
 from bot.services.history import History
 from bot.services.limits import ServerQueues
 from bot.services.matches import Deliver, MatchConfig, Matches, ThreadMaker
+from bot.services.observe import Observatory, database_check, lease_check, watch
 from bot.services.permissions import HostRoles
 from bot.services.render import Renderer
 from bot.services.season import Season
@@ -178,28 +182,66 @@ MESSAGE_CONTENT_OFF = ("MESSAGE_CONTENT=off: typed moves are not read; players m
 
 async def serve_discord(settings: Settings, db: Database, clock: Clock | None = None) -> None:
     """Serve on Discord; if Discord refuses the privileged Message Content intent
-    (``MESSAGE_CONTENT=auto``), say so once and serve again without it."""
+    (``MESSAGE_CONTENT=auto``), say so once and serve again without it. With
+    ``METRICS_ADDRESS``, /metrics, /healthz and /readyz are served meanwhile."""
     import discord
 
     content = settings.message_content != "off"
     if not content:
         logging.getLogger(__name__).warning(MESSAGE_CONTENT_OFF)
-    while True:
-        bot = build_discord_bot(settings, db, clock, message_content=content)
-        # The leases of our shards first (waiting while another process holds them):
-        # a process must not connect to Discord for shards whose matches it cannot run.
-        await bot.services.matches.claim()
-        try:
-            async with bot:
-                await bot.start(settings.discord_token or "")
-            return
-        except discord.PrivilegedIntentsRequired:
-            if not content:
-                raise  # another privileged intent (MEMBERS_INTENT) is refused
-            logging.getLogger(__name__).warning(NO_MESSAGE_CONTENT)
-            content = False
+    async with observed(settings) as observatory:
+        while True:
+            bot = build_discord_bot(settings, db, clock, message_content=content)
+            if observatory is not None:
+                watch_bot(observatory, bot, db)
+            # The leases of our shards first (waiting while another process holds
+            # them): a process must not connect to Discord for shards whose matches it
+            # cannot run.
+            await bot.services.matches.claim()
+            try:
+                async with bot:
+                    await bot.start(settings.discord_token or "")
+                return
+            except discord.PrivilegedIntentsRequired:
+                if not content:
+                    raise  # another privileged intent (MEMBERS_INTENT) is refused
+                logging.getLogger(__name__).warning(NO_MESSAGE_CONTENT)
+                content = False
 
 
-def setup_logging(level: str) -> None:
-    logging.basicConfig(level=getattr(logging, level, logging.INFO),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+@contextlib.asynccontextmanager
+async def observed(settings: Settings) -> AsyncIterator[Observatory | None]:
+    """The metrics server on ``METRICS_ADDRESS`` and the event loop's lag watch, for
+    as long as the bot serves; nothing when it is off."""
+    if settings.metrics_address is None:
+        yield None
+        return
+    observatory = Observatory(*settings.metrics_address)
+    await observatory.start()
+    lag = asyncio.create_task(watch_loop_lag())
+    try:
+        yield observatory
+    finally:
+        lag.cancel()
+        await observatory.stop()
+
+
+def watch_bot(observatory: Observatory, bot: GarnetBot, db: Database) -> None:
+    """What /readyz checks and the gauges read, on this bot and its services."""
+    matches = bot.services.matches
+    kit, renderer = matches.kit, matches.kit.renderer
+    workers = matches.practice.workers
+    observatory.checks = {"gateway": bot.gateway.check,
+                          "leases": lease_check(kit.leases),
+                          "database": database_check(db)}
+    bot.gateway.watch()
+    watch(kit.live, kit.leases, [renderer.boards, renderer.heavy, workers.moves,
+                                 workers.reviews])
+
+
+def setup_logging(level: str, settings: Settings | None = None) -> None:
+    """The log on stderr: ``LOG_FORMAT`` text or json, the token never in it."""
+    if settings is None:
+        logs.setup(level)
+        return
+    logs.setup(level, settings.log_format, settings.instance, [settings.discord_token])

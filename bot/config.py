@@ -52,6 +52,19 @@ def _database_url() -> str:
     return url
 
 
+def _address(name: str) -> tuple[str, int] | None:
+    """``PORT`` (on loopback), ``HOST:PORT`` or ``[IPV6]:PORT``; unset: None (off)."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return None
+    host, _, port = raw.rpartition(":")
+    host = host.strip("[]") or "127.0.0.1"
+    if not port.isdigit() or not 0 <= int(port) < 65536:
+        raise ConfigError(f"{name} must be PORT or HOST:PORT (e.g. 9108 or "
+                          f"0.0.0.0:9108), not '{raw[:60]}'")
+    return host, int(port)
+
+
 def _choice(name: str, choices: tuple[str, ...], default: str) -> str:
     value = os.environ.get(name, "").strip().lower() or default
     if value not in choices:
@@ -93,6 +106,9 @@ class Settings:
     # Discord's Message Content intent (typed moves): "auto" asks for it and starts
     # without it when Discord refuses; "off" never asks (players move with /move).
     message_content: str = "auto"
+    # METRICS_ADDRESS: where /metrics, /healthz and /readyz are served (None: nowhere).
+    metrics_address: tuple[str, int] | None = None
+    log_format: str = "text"  # LOG_FORMAT: text, or json (one object a line)
 
     @classmethod
     def from_env(cls, env_file: str | None = ".env") -> Settings:
@@ -121,6 +137,8 @@ class Settings:
             global_requests_per_second=_int("GLOBAL_REQUESTS_PER_SECOND", 50, minimum=1,
                                             maximum=MAX_REQUESTS_PER_SECOND),
             message_content=_choice("MESSAGE_CONTENT", ("auto", "off"), "auto"),
+            metrics_address=_address("METRICS_ADDRESS"),
+            log_format=_choice("LOG_FORMAT", ("text", "json"), "text"),
         )
 
 

@@ -33,6 +33,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from bot.core.metrics import JOB_SECONDS, JOB_WAIT
 from bot.core.refusal import Refusal
 from bot.services.limits import ServerBusy
 from bot.texts import match as texts
@@ -265,9 +266,15 @@ class Lane:
     async def run(self, server: str, limit: float | None, fn: Callable[..., T], *args: Any,
                   user: str | None = None, server_cap: int | None = None,
                   user_cap: int | None = None) -> T:
+        asked = time.perf_counter()
         async with self.queue.turn(server, user, server_cap=server_cap,
                                    user_cap=user_cap) as slot:
-            return await self.slots.run(slot, limit, fn, *args)
+            started = time.perf_counter()
+            JOB_WAIT.labels(self.slots.name).observe(started - asked)
+            try:
+                return await self.slots.run(slot, limit, fn, *args)
+            finally:
+                JOB_SECONDS.labels(self.slots.name).observe(time.perf_counter() - started)
 
     def close(self, wait: bool = True) -> None:
         self.slots.close(wait)

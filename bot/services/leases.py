@@ -33,6 +33,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from bot.core.clock import Clock
+from bot.core.metrics import LEASES_LOST, LEASES_TAKEN
 from bot.core.refusal import Refusal
 from bot.core.shards import Shards
 from bot.store.db import Database
@@ -182,6 +183,7 @@ class Leases:
             except IntegrityError:
                 return await self._take(key)  # another process inserted it first
             self.held.add(key)
+            LEASES_TAKEN.labels("free").inc()
             log.info("lease %s taken by %s", key, self.me.id)
             return None
         self.renewed_before[key] = row.expires_at - self.seconds
@@ -200,6 +202,7 @@ class Leases:
         if not taken:
             return await self._take(key)
         self.held.add(key)
+        LEASES_TAKEN.labels("takeover").inc()
         log.warning("TAKING OVER %s from %s: its lease %s; restoring its matches", key,
                     holder_of(row), f"lapsed at {_when(row.expires_at)}" if lapsed
                     else "holder is gone (its process no longer runs)")
@@ -233,6 +236,7 @@ class Leases:
             return
         self.lost = True
         self.held.clear()
+        LEASES_LOST.inc()
         log.error("LEASE LOST: another process has taken over shards %s from %s; this "
                   "process stops running their matches and writes nothing more for them. "
                   "Restart it to wait for the shards again.", self.shards, self.me.id)

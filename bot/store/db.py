@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import time
 import traceback
 import weakref
@@ -21,6 +22,8 @@ from sqlalchemy.ext.asyncio import (
 )
 from sqlalchemy.util import await_only
 
+from bot.core.metrics import DB_ERRORS, TRANSACTIONS
+
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 
@@ -32,8 +35,22 @@ def alembic_config(url: str) -> Config:
 
 
 def upgrade(url: str) -> None:
-    """Apply every migration not yet applied (blocking: run it in a thread)."""
-    command.upgrade(alembic_config(url), "head")
+    """Apply every migration not yet applied (blocking: run it in a thread).
+
+    Processes started together migrate one at a time: PostgreSQL through an advisory
+    lock (``migrations/env.py``); an SQLite file through a lock on ``FILE.migrating``
+    beside it (the second process then finds the schema up to date)."""
+    parsed = make_url(url)
+    path = parsed.database if parsed.get_backend_name() == "sqlite" else None
+    if not path or path == ":memory:" or path.startswith("file:"):
+        command.upgrade(alembic_config(url), "head")
+        return
+    with open(f"{path}.migrating", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            command.upgrade(alembic_config(url), "head")
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 STATEMENT_SECONDS = 15.0  # an SQLite statement running longer is interrupted
@@ -89,6 +106,34 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=5000")
     cursor.close()
+
+
+def _begun(conn: Any) -> None:
+    conn.info["began"] = time.perf_counter()
+
+
+def _ended(outcome: str) -> Any:
+    observe = TRANSACTIONS.labels(outcome).observe
+
+    def ended(conn: Any) -> None:
+        began = conn.info.pop("began", None)
+        if began is not None:
+            observe(time.perf_counter() - began)
+
+    return ended
+
+
+def _failed(_context: Any) -> None:
+    DB_ERRORS.inc()
+
+
+def _measured(engine: AsyncEngine) -> None:
+    """Every transaction's length and every failed statement, for the operators."""
+    sync = engine.sync_engine
+    event.listen(sync, "begin", _begun)
+    event.listen(sync, "commit", _ended("commit"))
+    event.listen(sync, "rollback", _ended("rollback"))
+    event.listen(sync, "handle_error", _failed)
 
 
 class Nesting:
@@ -160,6 +205,7 @@ class Database:
             event.listen(sync, "handle_error", _statement_failed)
         else:
             self.engine = create_async_engine(url, pool_size=10, max_overflow=10)
+        _measured(self.engine)
         self.session = async_sessionmaker(self.engine, class_=Session, expire_on_commit=False)
 
     async def migrate(self) -> None:

@@ -1,5 +1,6 @@
 """``python -m bot bench --quick``: the honest benchmark runs end to end (the real
-adapter through the transport-level fake, render workers, a database) in seconds."""
+adapter through the transport-level fake, render workers, a database) in seconds, a
+real bot process whose /metrics it scrapes over HTTP for its figures."""
 
 from __future__ import annotations
 
@@ -22,9 +23,30 @@ def test_quick_bench_reports_every_figure() -> None:
     assert 0 < report["posts_per_second"] <= 50 and report["429s"] == 0
     assert report["reminder_late_ms"]["n"] > 0  # reminders at 59 s left fall due
     assert report["loop_lag_ms"]["n"] > 0
+    # Scraped from the bot's /metrics as the DMs went: moves, leases, matches.
+    seen = report["metrics"]
+    assert 6 <= seen["moves"] <= report["moves"]
+    assert seen["leases_held"] >= 1 and seen["matches_running"] >= 1
     memory = report["memory_mb"]
     assert memory["processes"] >= 3  # the bot and its two render workers, at least
     assert memory["total"] > memory["main"] > 0
     # Games finished are booked once: a result and a rating change per player.
     assert report["finished_in_db"] == report["games_finished"]
     assert report["results"] == report["rating_changes"] == 2 * report["games_finished"]
+
+
+def test_the_figures_are_read_from_the_metrics_buckets() -> None:
+    """The bench reports what Prometheus's histogram_quantile would: the buckets of the
+    bot's /metrics, counted between two scrapes (``bench.scrape``)."""
+    from bench.scrape import delta, figures, merged
+
+    key = ("garnet_reminder_lateness_seconds", ())
+    before = {key: {0.01: 1.0, 0.02: 1.0, 0.05: 1.0, float("inf"): 1.0}}
+    after = {key: {0.01: 2.0, 0.02: 4.0, 0.05: 5.0, float("inf"): 5.0}}
+    counted = delta(before, after)["reminder_late_ms"]
+    assert counted == {0.01: 1.0, 0.02: 3.0, 0.05: 4.0, float("inf"): 4.0}
+    assert figures(counted) == {"p50": 15.0, "p99": 48.8, "max": 50.0, "n": 4}
+    both = merged([{"reminder_late_ms": counted}, {"reminder_late_ms": {
+        str(le): n for le, n in counted.items()}}])  # as a child's JSON gives them
+    assert figures(both["reminder_late_ms"])["n"] == 8
+    assert figures({}) == {"p50": None, "p99": None, "max": None, "n": 0}

@@ -71,6 +71,8 @@ import discord
 import discord.http
 import discord.state
 import discord.webhook.async_
+import yarl
+from multidict import CIMultiDict
 
 from tests.fake.discord_payloads import Payloads
 from tests.fake.discord_spec import check_events, check_exchange
@@ -190,7 +192,7 @@ class FakeDiscord(Payloads):
 
         def request(session: aiohttp.ClientSession, method: str, url: Any,
                     **kwargs: Any) -> Exchange:
-            return Exchange(fake._exchange(method, url, kwargs))
+            return Exchange(fake._traced(session, method, url, kwargs))
 
         login = discord.Client.login
 
@@ -360,6 +362,17 @@ class FakeDiscord(Payloads):
                 self._dispatch("GUILD_CREATE", self.guild_payload(guild))
 
     # ---- REST answers -------------------------------------------------------------
+
+    async def _traced(self, session: aiohttp.ClientSession, method: str, url: Any,
+                      kwargs: dict[str, Any]) -> Response:
+        """The exchange, and the session's trace hooks told of its end, as aiohttp's
+        own ``request`` does (the bot counts Discord's answers with one)."""
+        response = await self._exchange(method, url, kwargs)
+        for config in session.trace_configs:
+            await config.on_request_end.send(
+                session, config.trace_config_ctx(), aiohttp.TraceRequestEndParams(
+                    method, yarl.URL(str(url)), CIMultiDict(), response))  # type: ignore[arg-type]
+        return response
 
     async def _exchange(self, method: str, url: Any, kwargs: dict[str, Any]) -> Response:
         await asyncio.sleep(0)  # the network

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import replace
 from typing import Any
 
@@ -31,11 +32,14 @@ from bot.adapters.discord.pacing import DISCORD_GLOBAL_LIMIT, GlobalPacer
 from bot.adapters.discord.pacing import install as install_pacing
 from bot.adapters.discord.people import MemberFetches, may_name, people
 from bot.adapters.discord.suggest import game_title
+from bot.adapters.discord.watch import Gateway, http_trace, observe_pacer
 from bot.commands import PRESSABLE
 from bot.commands.spec import Call, Command, Kind, Services, Thread
+from bot.core import logs
 from bot.core.buttons import ButtonCall
 from bot.core.failures import Cause, PostFailure
 from bot.core.messages import Actor, Post, Response, Role, TurnStart, Upload
+from bot.core.metrics import RECEIVED, board_on_its_way
 from bot.core.refusal import answered
 from bot.core.requests import Asker
 from bot.texts import input as input_texts
@@ -159,6 +163,12 @@ async def _nothing() -> None:
     return None
 
 
+def _in_server(guild: discord.Guild | None) -> None:
+    if guild is not None:
+        logs.SERVER.set(str(guild.id))
+        logs.SHARD.set(guild.shard_id)
+
+
 class GarnetBot(commands.AutoShardedBot):
     """Every command, button and typed move goes to the services through the commands.
 
@@ -183,12 +193,15 @@ class GarnetBot(commands.AutoShardedBot):
         super().__init__(command_prefix=commands.when_mentioned,
                          intents=intents(members_intent, message_content),
                          help_command=None, allowed_mentions=MENTIONS, tree_cls=GarnetTree,
-                         **sharding)
+                         http_trace=http_trace(), **sharding)
         self._services = services
         self.command_guild = command_guild
         self.pacer = GlobalPacer(global_requests_per_second)
         self.fetches = MemberFetches()  # members looked up on Discord, per server
         install_pacing(self.http, self.pacer)
+        observe_pacer(self.pacer)
+        self.gateway = Gateway(list(shard_ids) if shard_ids is not None
+                               else list(range(shard_count or 1)))
         self._started = False
 
     @property
@@ -233,6 +246,7 @@ class GarnetBot(commands.AutoShardedBot):
 
     def _call(self, interaction: discord.Interaction, command: Command,
               options: dict[str, Any]) -> Call:
+        _in_server(interaction.guild)  # the log's server and shard, in this task
         return Call(Asker(str(interaction.guild_id), str(interaction.channel_id),
                           actor_of(interaction.user)), options,
                     open_thread=lambda name: _open_thread(interaction, name),
@@ -381,15 +395,29 @@ class GarnetBot(commands.AutoShardedBot):
 
     async def on_disconnect(self) -> None:
         """No one is charged while the gateway is down."""
+        if len(self.gateway.shard_ids) == 1:  # else on_shard_disconnect says which
+            self.gateway.disconnected()
         if self._started:
             self.services.matches.outages.disconnected()
 
     async def on_resumed(self) -> None:
+        if len(self.gateway.shard_ids) == 1:
+            self.gateway.connected()
         await self._announce(await self.services.matches.outages.reconnected())
 
     async def on_ready(self) -> None:
+        self.gateway.connected()  # every shard of this process
         if self._started:
             await self._announce(await self.services.matches.outages.reconnected())
+
+    async def on_shard_disconnect(self, shard_id: int) -> None:
+        self.gateway.disconnected(shard_id)
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        self.gateway.connected(shard_id)
+
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        self.gateway.connected(shard_id)
 
     async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
         """A player who leaves during a match is reported to the hosts (needs the
@@ -422,11 +450,24 @@ class GarnetBot(commands.AutoShardedBot):
 
     # ---- typed moves ----------------------------------------------------------------
 
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        """discord.py's dispatch; a message's handlers inherit when it arrived."""
+        if event_name != "message":
+            super().dispatch(event_name, *args, **kwargs)
+            return
+        token = RECEIVED.set(time.perf_counter())
+        try:
+            super().dispatch(event_name, *args, **kwargs)
+        finally:
+            RECEIVED.reset(token)
+
     async def on_message(self, message: discord.Message) -> None:
+        received = RECEIVED.get() or time.perf_counter()
         if (message.author.bot or message.webhook_id is not None or message.guild is None
                 or message.type not in TYPED or not message.content.strip()):
             return
         here, guild = str(message.channel.id), str(message.guild.id)
+        _in_server(message.guild)
         actor = actor_of(message.author)
         try:
             response = await answered(lambda: self.services.matches.typed(
@@ -444,9 +485,16 @@ class GarnetBot(commands.AutoShardedBot):
             except discord.HTTPException as error:
                 log.warning("could not answer message %s: %s", message.id, error)
                 await self.post_failed(here, error)
+        timed = False
         for post in response.posts:
             # A board refused for good pauses its match (``deliver``).
-            await self.deliver(post if post.channel_id else replace(post, channel_id=here))
+            post = post if post.channel_id else replace(post, channel_id=here)
+            if post.image is None or timed:
+                await self.deliver(post)
+                continue
+            timed = True  # the move's board: its latency, for the operators
+            with board_on_its_way(received):
+                await self.deliver(post)
 
 
 __all__ = ["GarnetBot", "view_for"]

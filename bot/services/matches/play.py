@@ -9,9 +9,11 @@ from typing import Any
 from sqlalchemy import insert, update
 from sqlalchemy.exc import IntegrityError
 
+from bot.core import logs
 from bot.core.enums import EndReason, MoveKind
 from bot.core.escape import defang
 from bot.core.messages import Actor, Post, Response
+from bot.core.metrics import MOVES
 from bot.core.refusal import Refusal
 from bot.core.requests import Asker
 from bot.services.matches import menus
@@ -72,6 +74,7 @@ class Play:
         and never counts, even if the turn is theirs by the time it is read. A typed
         message that is not meant as a move (chat, a stranger) is ignored silently.
         """
+        logs.MATCH.set(live.id)  # the log's match, in this task
         async with live.lock:
             if live.finished:
                 raise MatchOver() if explicit else _Silent()
@@ -179,6 +182,7 @@ class Play:
             raise Refusal(refused.move_not_saved()) from None
         live.state = new_state
         live.ply += 1
+        MOVES.labels(game.key).inc()
         live.banks_left = banks_left
         live.time_used = time_used
         head = texts.played(texts.match_label(live.number, live.kind), live.ply, live.users[seat],

@@ -24,9 +24,11 @@ from collections.abc import Awaitable, Callable
 
 from sqlalchemy import update
 
+from bot.core import logs
 from bot.core.clock import RETRY_FIRST
 from bot.core.enums import MatchKind, MatchStatus
 from bot.core.messages import Post, Response, TurnStart
+from bot.core.metrics import REMINDER_LATE
 from bot.services.matches.kit import MatchKit
 from bot.services.matches.live import LiveMatch
 from bot.services.vitals import CANNOT_SAVE
@@ -117,6 +119,8 @@ class Timing:
         that the clock runs it again."""
         async def run() -> None:
             began = self.kit.now()
+            # The log's match and server while the timer runs (given back after).
+            match, server = logs.MATCH.set(live.id), logs.SERVER.set(live.guild_id)
             try:
                 if live.stalled_at is not None:
                     await self._tick(live)
@@ -128,6 +132,9 @@ class Timing:
                 if stalled:
                     await self.tell(live, outage_texts.cannot_save(live.number, live.kind))
                 raise
+            finally:
+                logs.SERVER.reset(server)
+                logs.MATCH.reset(match)
 
         live.timer = self.kit.clock.call_at(when, run)
 
@@ -336,6 +343,7 @@ class Timing:
         self.arm(live)
         if due is not None and seat is not None:
             # Several overdue at once (the loop was stalled) post only the newest.
+            REMINDER_LATE.observe(max(0.0, elapsed - due.at))
             if self.kit.on_reminder is not None:
                 self.kit.on_reminder(elapsed - due.at)
             posts.append(Post(texts.reminder(live.users[seat], due, live.tc), live.channel_id))

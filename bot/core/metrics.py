@@ -1,0 +1,219 @@
+"""What garnet tells Prometheus: every metric it exports, on one registry per process.
+
+The metrics live on ``REGISTRY``, garnet's own (not ``prometheus_client``'s default
+one, so that nothing a library registers leaks into it); ``bot.services.observe``
+serves it on ``METRICS_ADDRESS``. Counters and histograms are moved where the thing
+happens (a move accepted, a reminder out, a request answered); what is a state rather
+than an event (matches running, leases held, queues) is read when Prometheus scrapes,
+from ``SOURCES``: the composition root registers a function per part, which costs the
+hot path nothing.
+
+Names follow Prometheus's conventions (``garnet_`` prefix, base units, ``_total`` for
+counters, ``_seconds``/``_bytes``); no label takes a value a user chose: games and kinds
+are the registry's and the enums', routes are Discord's templates with every id
+replaced, shards are numbers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import re
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.process_collector import ProcessCollector
+from prometheus_client.registry import Collector
+
+REGISTRY = CollectorRegistry(auto_describe=True)
+# Resident and virtual memory, CPU seconds, open files: garnet_process_*.
+ProcessCollector(namespace="garnet", registry=REGISTRY)
+
+# Latencies from milliseconds to two minutes (a board behind Discord's global limit).
+LATENCY = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.02, 0.035, 0.05, 0.075, 0.1, 0.15, 0.2,
+           0.3, 0.4, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 5.0, 7.5, 10.0, 15.0, 20.0, 30.0,
+           45.0, 60.0, 90.0, 120.0)
+SHORT = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.035, 0.05, 0.075, 0.1, 0.15, 0.25,
+         0.5, 1.0, 2.5, 5.0, 10.0)
+
+MOVES = Counter("garnet_moves", "Moves accepted (people's and the computer's).",
+                ["game"], registry=REGISTRY)
+BOARD_LATENCY = Histogram(
+    "garnet_board_latency_seconds",
+    "A typed move to its board: part=bot from the message reaching garnet to the "
+    "board's request entering discord.py; part=rate_limit the wait in discord.py's "
+    "route buckets and garnet's global pacer after that.",
+    ["part"], buckets=LATENCY, registry=REGISTRY)
+REQUESTS = Counter("garnet_discord_requests",
+                   "Requests sent to Discord's HTTP API with the bot token, by answer.",
+                   ["method", "route", "status"], registry=REGISTRY)
+RATE_LIMITED = Counter("garnet_discord_rate_limited",
+                       "429 answers from Discord, by route and scope (global, user, "
+                       "shared).", ["route", "scope"], registry=REGISTRY)
+PACED = Histogram("garnet_pacing_wait_seconds",
+                  "The wait of a request for its turn at the global pacer.",
+                  buckets=LATENCY, registry=REGISTRY)
+PACING_WAITING = Gauge("garnet_pacing_waiting",
+                       "Requests waiting for their turn at the global pacer now.",
+                       registry=REGISTRY)
+REMINDER_LATE = Histogram("garnet_reminder_lateness_seconds",
+                          "How late a turn reminder fell due after its moment.",
+                          buckets=SHORT, registry=REGISTRY)
+LOOP_LAG = Histogram("garnet_event_loop_lag_seconds",
+                     "How late the event loop woke a 0.1 s sleep (its lag).",
+                     buckets=SHORT, registry=REGISTRY)
+JOB_SECONDS = Histogram("garnet_worker_job_seconds",
+                        "A job in a worker pool (render, replays, ai-moves, ai-reviews), "
+                        "from its start to its result.", ["pool"], buckets=LATENCY,
+                        registry=REGISTRY)
+JOB_WAIT = Histogram("garnet_worker_queue_wait_seconds",
+                     "A job's wait in its pool's fair queue before a worker took it.",
+                     ["pool"], buckets=LATENCY, registry=REGISTRY)
+TRANSACTIONS = Histogram("garnet_db_transaction_seconds",
+                         "A database transaction from its begin to its commit or "
+                         "rollback.", ["outcome"], buckets=SHORT, registry=REGISTRY)
+DB_ERRORS = Counter("garnet_db_errors", "Database statements that failed.",
+                    registry=REGISTRY)
+LEASES_TAKEN = Counter("garnet_leases_taken", "Shard leases taken: how=free (a free or "
+                       "own lease) or takeover (from a lapsed or dead holder).", ["how"],
+                       registry=REGISTRY)
+LEASES_LOST = Counter("garnet_leases_lost", "Times this process lost its leases to "
+                      "another (it stops running their matches).", registry=REGISTRY)
+GATEWAY_OUTAGES = Counter("garnet_gateway_outages", "Disconnects of the Discord "
+                          "gateway.", registry=REGISTRY)
+GATEWAY_OUTAGE_SECONDS = Histogram("garnet_gateway_outage_seconds",
+                                   "How long each gateway outage lasted.",
+                                   buckets=(1.0, 5.0, 15.0, 30.0, 60.0, 120.0, 300.0, 900.0,
+                                            3600.0), registry=REGISTRY)
+
+# The names of the gauges SOURCES yields (for the docs' and dashboards' check).
+LIVE_GAUGES = {
+    "garnet_matches_running": "Matches running in this process, by game and kind.",
+    "garnet_leases_held": "Shard leases this process holds now.",
+    "garnet_gateway_connected": "1 while the Discord gateway is connected on a shard.",
+    "garnet_worker_queue_depth": "Jobs waiting in a worker pool's fair queue.",
+}
+
+
+def gauge(name: str, labels: Iterable[str] = ()) -> GaugeMetricFamily:
+    """One of ``LIVE_GAUGES``, to fill with ``add_metric``."""
+    return GaugeMetricFamily(name, LIVE_GAUGES[name], labels=list(labels))
+
+
+class Sources(Collector):
+    """The gauges read at scrape time: one function per part, registered by name (a
+    part built again, as tests do, replaces its function)."""
+
+    def __init__(self) -> None:
+        self.parts: dict[str, Callable[[], Iterable[Metric]]] = {}
+
+    def add(self, name: str, part: Callable[[], Iterable[Metric]]) -> None:
+        self.parts[name] = part
+
+    def collect(self) -> Iterator[Metric]:
+        families: dict[str, Metric] = {}
+        for part in list(self.parts.values()):
+            for family in part():
+                known = families.get(family.name)
+                if known is None:
+                    families[family.name] = family
+                else:
+                    known.samples += family.samples
+        yield from families.values()
+
+    def describe(self) -> Iterator[Metric]:
+        return iter(())
+
+
+SOURCES = Sources()
+REGISTRY.register(SOURCES)
+
+
+def exported() -> set[str]:
+    """Every metric name garnet exports, as Prometheus queries it (counters with
+    ``_total``, histograms with ``_bucket``, ``_sum``, ``_count``)."""
+    names: set[str] = set(LIVE_GAUGES)
+    for family in REGISTRY.collect():
+        names.update(sample.name for sample in family.samples)
+        if family.type == "counter":
+            names.add(family.name + "_total")
+        if family.type == "histogram":
+            names.update(family.name + end for end in ("_bucket", "_sum", "_count"))
+    return names
+
+
+# ---- Discord's routes, bounded ----------------------------------------------------------
+
+_WORD = re.compile(r"[a-z@][a-z\-_]{0,30}")
+
+
+def route_of(path: str) -> str:
+    """A request's path as a bounded label: every segment that is not a word of the
+    API (an id, an interaction's token, an emoji) becomes ``{id}``."""
+    path = path.split("?", 1)[0]
+    if "/api/v" in path:
+        path = path.split("/api/v", 1)[1].split("/", 1)[-1]
+    parts = [p if _WORD.fullmatch(p) else "{id}" for p in path.strip("/").split("/")]
+    return "/" + "/".join(parts[:8])
+
+
+# ---- a board's moments, across discord.py -----------------------------------------------
+
+
+@dataclass
+class BoardStamp:
+    """A typed move's board on its way: when the message reached garnet, when the
+    board's request entered discord.py, when the pacer let it go."""
+
+    received: float
+    entered: float = 0.0
+    paced: float = 0.0
+
+
+BOARD: contextvars.ContextVar[BoardStamp | None] = contextvars.ContextVar(
+    "garnet_board", default=None)
+# When the platform handed a message to garnet (``time.perf_counter()``): set around
+# its dispatch, so that the task handling it inherits it (its wait for the event loop
+# is the bot's share too).
+RECEIVED: contextvars.ContextVar[float | None] = contextvars.ContextVar(
+    "garnet_received", default=None)
+
+
+def paced() -> None:
+    """A request has passed its rate limits: the board of this task's move, if any,
+    is stamped (the first request after ``entered``)."""
+    stamp = BOARD.get()
+    if stamp is not None and stamp.entered and not stamp.paced:
+        stamp.paced = time.perf_counter()
+
+
+@contextlib.contextmanager
+def board_on_its_way(received: float) -> Iterator[BoardStamp]:
+    """Around sending a move's board (``received``: ``time.perf_counter()`` when the
+    message reached garnet): the bot's share and the rate-limit wait are observed."""
+    stamp = BoardStamp(received, entered=time.perf_counter())
+    token = BOARD.set(stamp)
+    try:
+        yield stamp
+    finally:
+        BOARD.reset(token)
+        if stamp.paced:
+            BOARD_LATENCY.labels("bot").observe(stamp.entered - stamp.received)
+            BOARD_LATENCY.labels("rate_limit").observe(stamp.paced - stamp.entered)
+
+
+# ---- the event loop's lag ---------------------------------------------------------------
+
+LAG_EVERY = 0.1  # seconds between two looks: ten wake-ups a second cost nothing
+
+
+async def watch_loop_lag(every: float = LAG_EVERY) -> None:
+    """Observe how late the loop wakes a sleep, until cancelled (a real-time task)."""
+    while True:
+        before = time.perf_counter()
+        await asyncio.sleep(every)
+        LOOP_LAG.observe(max(0.0, time.perf_counter() - before - every))

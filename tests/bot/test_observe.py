@@ -1,0 +1,159 @@
+"""The operators' window (issue 30): /metrics, /healthz and /readyz of the Discord bot
+on the fake, served over real HTTP on loopback; the metrics move as a match is played;
+/readyz follows the gateway; the settings that turn them on."""
+
+from __future__ import annotations
+
+import asyncio
+import urllib.error
+import urllib.request
+from collections.abc import AsyncIterator
+
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from bot.app import watch_bot
+from bot.config import ConfigError, Settings
+from bot.core.metrics import exported, route_of
+from bot.services.observe import Observatory
+from tests.bot.discord_fake import ALICE, BOB
+from tests.discord_bot import World, challenge_accepted
+
+Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
+
+
+def _get(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as answer:
+            return answer.status, answer.read().decode()
+    except urllib.error.HTTPError as refused:
+        return refused.code, refused.read().decode()
+
+
+async def get(observatory: Observatory, path: str) -> tuple[int, str]:
+    """A real HTTP request (aiohttp's client is the fake's), from a thread."""
+    return await asyncio.to_thread(_get, f"http://127.0.0.1:{observatory.port}{path}")
+
+
+async def scrape(observatory: Observatory) -> Samples:
+    status, body = await get(observatory, "/metrics")
+    assert status == 200
+    return {(s.name, tuple(sorted(s.labels.items()))): s.value
+            for family in text_string_to_metric_families(body) for s in family.samples}
+
+
+def value(samples: Samples, name: str, **labels: str) -> float:
+    return samples.get((name, tuple(sorted(labels.items()))), 0.0)
+
+
+@pytest.fixture
+async def served(world: World) -> AsyncIterator[Observatory]:
+    observatory = Observatory("127.0.0.1", 0)
+    watch_bot(observatory, world.bot, world.db)
+    await observatory.start()
+    try:
+        yield observatory
+    finally:
+        await observatory.stop()
+
+
+async def test_a_move_moves_its_metrics_on_metrics(world: World,
+                                                   served: Observatory) -> None:
+    before = await scrape(served)
+    await challenge_accepted(world)
+    running = await scrape(served)
+    assert value(running, "garnet_matches_running", game="cairo", kind="casual") == 1
+    assert value(running, "garnet_leases_held") >= 1
+    live = world.live()
+    first = ALICE if str(ALICE.id) == live.users[live.to_move] else BOB
+    await world.say(first, "A down")
+    after = await scrape(served)
+    assert value(after, "garnet_moves_total", game="cairo") == value(
+        before, "garnet_moves_total", game="cairo") + 1
+    for part in ("bot", "rate_limit"):
+        assert value(after, "garnet_board_latency_seconds_count", part=part) == value(
+            before, "garnet_board_latency_seconds_count", part=part) + 1
+    posted = ("garnet_discord_requests_total",
+              {"method": "POST", "route": "/channels/{id}/messages", "status": "200"})
+    assert value(after, posted[0], **posted[1]) > value(before, posted[0], **posted[1])
+    assert value(after, "garnet_db_transaction_seconds_count", outcome="commit") > value(
+        before, "garnet_db_transaction_seconds_count", outcome="commit")
+    assert value(after, "garnet_process_resident_memory_bytes") > 0
+    # Every sample is one garnet exports, and no label carries a name or a message.
+    names = {name for name, _ in after}
+    assert names <= exported()
+    for _, labels in after:
+        for _, label in labels:
+            assert "Alice" not in label and "A down" not in label
+
+
+async def test_a_429_is_counted_by_route_and_scope(world: World, served: Observatory) -> None:
+    await challenge_accepted(world)
+    before = await scrape(served)
+    world.fake.fail("POST", "/channels/{channel_id}/messages", 429, retry_after=2)
+    live = world.live()
+    first = ALICE if str(ALICE.id) == live.users[live.to_move] else BOB
+    await world.say(first, "A down")
+    await world.advance(3)
+    after = await scrape(served)
+    route = "/channels/{id}/messages"
+    limited = [k for k in after if k[0] == "garnet_discord_rate_limited_total"
+               and ("route", route) in k[1]]
+    assert limited, sorted(k for k in after if "rate" in k[0])
+    assert sum(after[k] - before.get(k, 0.0) for k in limited) >= 1
+
+
+async def test_healthz_and_readyz_follow_the_gateway(world: World,
+                                                     served: Observatory) -> None:
+    assert await get(served, "/healthz") == (200, "ok\n")
+    status, body = await get(served, "/readyz")  # logged in, no READY yet
+    assert status == 503 and "gateway: not connected on shard 0" in body
+    await world._feed(world.fake.new_session)
+    assert await get(served, "/readyz") == (200, "ready\n")
+    await world._feed(world.fake.disconnect)
+    status, body = await get(served, "/readyz")
+    assert status == 503 and "gateway" in body
+    gauge = await scrape(served)
+    assert value(gauge, "garnet_gateway_connected", shard="0") == 0
+    await world._feed(world.fake.resume)
+    assert await get(served, "/readyz") == (200, "ready\n")
+    after = await scrape(served)
+    assert value(after, "garnet_gateway_connected", shard="0") == 1
+    assert value(after, "garnet_gateway_outage_seconds_count") >= 1
+
+
+async def test_readyz_names_a_lost_lease_and_an_unreachable_database(
+        world: World, served: Observatory) -> None:
+    await world._feed(world.fake.new_session)
+    world.bot.services.matches.kit.leases.lose()
+    status, body = await get(served, "/readyz")
+    assert status == 503 and "leases: lease lost" in body
+
+    async def gone() -> str | None:
+        raise OSError("connection refused")
+
+    served.checks["database"] = gone
+    status, body = await get(served, "/readyz")
+    assert "database: connection refused" in body
+
+
+def test_routes_are_templates_without_ids_or_tokens() -> None:
+    assert route_of("/api/v10/channels/123/messages") == "/channels/{id}/messages"
+    assert route_of("https://discord.com/api/v10/interactions/99/aW50ZXJh-X_tok/callback"
+                    ) == "/interactions/{id}/{id}/callback"
+    assert route_of("/api/v10/webhooks/1/Tok3n.abc/messages/@original"
+                    ) == "/webhooks/{id}/{id}/messages/@original"
+
+
+def test_metrics_address_port_alone_is_loopback(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("METRICS_ADDRESS", " 9108")
+    assert Settings.from_env(env_file=None).metrics_address == ("127.0.0.1", 9108)
+    monkeypatch.setenv("METRICS_ADDRESS", "0.0.0.0:9108")
+    assert Settings.from_env(env_file=None).metrics_address == ("0.0.0.0", 9108)
+    monkeypatch.setenv("METRICS_ADDRESS", "[::1]:9108")
+    assert Settings.from_env(env_file=None).metrics_address == ("::1", 9108)
+    monkeypatch.setenv("METRICS_ADDRESS", "metrics")
+    with pytest.raises(ConfigError, match="METRICS_ADDRESS"):
+        Settings.from_env(env_file=None)
+    monkeypatch.delenv("METRICS_ADDRESS")
+    assert Settings.from_env(env_file=None).metrics_address is None
