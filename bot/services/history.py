@@ -97,6 +97,9 @@ async def replay(db: Database, renderer: Renderer, guild_id: str, match_id: int)
         raise HistoryError(say.never_played(label=label))
     game = get_game(record.game)
     words = caption(record)
+    moves = sum(1 for m in record.moves if m.kind == MoveKind.MOVE)
+    if not moves:
+        raise HistoryError(say.no_moves_to_replay(label=label, caption=words))
     data = b""
     for width in (WIDTH, SMALL_WIDTH):
         data = await renderer.animate(game, record.plies, record.seats, record.options,
@@ -105,7 +108,6 @@ async def replay(db: Database, renderer: Renderer, guild_id: str, match_id: int)
             break
     else:
         raise HistoryError(say.too_long_to_animate(label=label))
-    moves = sum(1 for m in record.moves if m.kind == MoveKind.MOVE)
     text = say.replay_text(label=label, game=game.title,
                            players=[(p.name, p.colour) for p in record.players],
                            caption=words, moves=moves)

@@ -93,6 +93,12 @@ def one_of(option: str, values: Sequence[str], text: str) -> str:
     return f"`{option}` is one of {', '.join(values)}, not '{text}'."
 
 
+def repeated_option(option: str, several: str | None) -> str:
+    """``several``: the command's option of several people, when ``option`` is of one."""
+    hint = f" To name several people, use `{several}:@a @b`." if several else ""
+    return f"`{option}:` is given more than once; give each option once.{hint}"
+
+
 def unknown_options(unknown: Sequence[str], options: Sequence[str]) -> str:
     return f"unknown option(s) {', '.join(unknown)}; {takes(options)}"
 

@@ -32,8 +32,23 @@ def split(text: str) -> tuple[list[str], list[str], dict[str, str]]:
     body = text.strip()[1:]
     parts = re.split(r"(?:^|\s)([a-z_][a-z0-9_]*):", " " + body)
     head = parts[0].split()
-    named = {key: value.strip() for key, value in zip(parts[1::2], parts[2::2], strict=True)}
+    named: dict[str, str] = {}
+    for key, value in zip(parts[1::2], parts[2::2], strict=True):
+        if key in named:  # Discord takes an option once; the last must not win in silence
+            raise Refusal(say.repeated_option(key, _several(head[:2], key)))
+        named[key] = value.strip()
     return head[:1], head[1:], named
+
+
+def _several(head: list[str], key: str) -> str | None:
+    """The option of several people of the command ``head`` names, when ``key`` names
+    one person there (``player:`` twice in ``/event add``: ``players:``)."""
+    name = " ".join(w.lower() for w in head)
+    command = BY_NAME.get(name) or BY_NAME.get(name.split(" ")[0] if name else "")
+    if command is None or not any(o.name == key and o.kind is Kind.USER
+                                  for o in command.options):
+        return None
+    return next((o.name for o in command.options if o.kind is Kind.USERS), None)
 
 
 def find(words: list[str], free: list[str]) -> Command:
