@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from bot.core.messages import mention
+
 
 def two_different_players() -> str:
     return "A match is between two different players."
@@ -38,6 +40,13 @@ def only_the_challenger_withdraws() -> str:
 
 def dm_of_two() -> str:
     return "A Death Match is between exactly two players."
+
+
+def dm_already_set_up(label: str, number: int, ids: list[str]) -> str:
+    """A repeated ``/dm``: the same game and players, in the same channel."""
+    return (f"{label} between {mention(ids[0])} and {mention(ids[1])} is already set up "
+            f"in this channel and waits for its First Player; nothing new was set up. "
+            f"`/void match:{number}` cancels it, to set it up again.")
 
 
 def dm_players_different() -> str:
