@@ -129,10 +129,17 @@ class Review:
             by = f"by {abs(self.exact_margin)}" if self.exact_margin else "on the tie rule"
             result = f"{winner} wins {by} with best play"
         text = f"from move {self.exact_from + 1} the result was decided: {result}"
-        for number in self.decisive:
+        if self.decisive:  # the first throw said once, then how often it changed hands
+            number = self.decisive[0]
             before, after = self.turned[number]
             text += (f"; move {number} ({self.plies[number - 1].move}) turned "
                      f"{RESULTS[before]} into {RESULTS[after]}")
+        if len(self.decisive) > 1:
+            last = self.decisive[-1]
+            more = len(self.decisive) - 1
+            text += (f"; the result then changed hands {more} more "
+                     f"time{'s' if more > 1 else ''}, for the last time with move {last} "
+                     f"({self.plies[last - 1].move})")
         return text
 
     def summary(self, names: Sequence[str] | None = None, count: int = 3) -> list[str]:
