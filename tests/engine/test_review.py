@@ -10,6 +10,7 @@ import random
 import pytest
 from PIL import Image
 
+from engine.ai import player_for
 from engine.ai.ladder import bradley_terry, ladder, pairings
 from engine.ai.plot import plot
 from engine.ai.review import Ply, Review, accuracies, label_of, move_accuracy, review
@@ -166,6 +167,23 @@ def test_the_plot_draws_each_player_in_their_colour_with_a_legend_and_a_move_axi
     image = Image.open(io.BytesIO(plot(cairo))).convert("RGB")
     assert image.getpixel((left + 30, bottom - 10)) == black
     assert image.getpixel((left + 30, top + 30)) == plotting.NAMED_COLOURS["red"]
+
+
+def test_a_level_3_computer_s_opening_is_not_called_a_mistake_on_a_shallow_look() -> None:
+    """Issue 28, item 5: a level-3 computer's own opening was labelled ("OR??") by the
+    review's 80-playout search; a labelled move is judged again at least as deeply as
+    that player searched, and the label stands only where that search agrees."""
+    player = player_for("cairo", 3)
+    state, moves = CAIRO.new_state(), []
+    for ply in range(3):
+        move = player.decide(state, 1 + ply).move
+        moves.append(move)
+        state = CAIRO.play(state, move)
+    shallow = review(CAIRO, moves, seed=1, check=None)
+    assert shallow.plies[0].label  # the first look disagrees with the computer
+    checked = review(CAIRO, moves, seed=1)
+    assert [p.label for p in checked.plies] == ["", "", ""]
+    assert checked.accuracy[0] > shallow.accuracy[0]
 
 
 def test_reviews_are_of_the_game_s_seat_counts() -> None:
