@@ -8,6 +8,7 @@ request that cannot be answered raises a ``HistoryError``.
 from __future__ import annotations
 
 from bot.core.enums import DONE, PLAYING, MoveKind
+from bot.core.escape import defang, sentence
 from bot.core.messages import Actor, Image, Post, Response
 from bot.core.refusal import Refusal
 from bot.services.history_queries import (
@@ -49,7 +50,7 @@ async def history_post(db: Database, guild_id: str, user_id: str, game: str | No
         try:
             key = get_game(game).key
         except EngineError as exc:
-            raise HistoryError(str(exc)) from None
+            raise HistoryError(sentence(defang(str(exc)))) from None
     if page < 1:
         raise HistoryError(say.pages_from_one())
     found = await player_history(db, guild_id, user_id, page, PER_PAGE, key)

@@ -121,6 +121,16 @@ def not_being_played(number: int) -> str:
     return f"Match #{number} is not being played now."
 
 
+def finished_use_correct(label: str, number: int) -> str:
+    return (f"{label} has ended, so it can no longer be voided or decided. A host changes "
+            f"the result of a finished match with `/correct match:{number}` (a winner, or "
+            "`draw:true`, and a reason).")
+
+
+def already_void(label: str) -> str:
+    return f"{label} is void already: it has no result to decide."
+
+
 def match_over() -> str:
     return "That match is over."
 

@@ -108,7 +108,7 @@ async def test_history_holds_only_this_servers_matches_that_were_played_out(h: H
     assert filtered.reply.text.startswith("**Alice's matches of Quoridor** — 1")
     assert filtered.reply.buttons == ()
     unknown = await ask(history.history(h.db, GUILD, "alice", game="chess"))
-    assert unknown.reply is not None and "unknown game 'chess'" in unknown.reply.text
+    assert unknown.reply is not None and "Unknown game 'chess'" in unknown.reply.text
     none = await ask(history.history(h.db, GUILD, "carol"))
     assert none.reply is not None
     assert none.reply.text == "Carol has no finished matches on this server yet."
