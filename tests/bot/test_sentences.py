@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+from bot.adapters.console.console import relative
 from bot.core.escape import sentence
 from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
@@ -55,6 +56,12 @@ def test_a_countdown_agrees_with_the_clock_it_stands_beside() -> None:
     clock = texts.clock_left(tc, elapsed, 0, 0.0)
     line = texts.turn_line("alice", "Black", clock, "", now + 10.0 - elapsed)
     assert line == "<@alice> (Black) to move — 0:10, no reserve left; time runs out <t:1010:R>."
+    # The console says it against its clock, at any fraction of a second.
+    for start in (1_000.0, 1_000.2, 1_000.5, 1_000.7):
+        line = texts.turn_line("alice", "Black", texts.clock_left(tc, 0.0, 0, 0.0), "",
+                               start + 10.0)
+        epoch = int(line.split("<t:")[1].split(":")[0])
+        assert relative(epoch, start) == "in 10 s", start
 
 
 async def test_a_host_voiding_a_finished_match_is_told_of_correct(h: Harness) -> None:
