@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from bot.core.escape import defang
+from bot.core.escape import defang, sentence
 from bot.core.messages import Response
 from engine.game import EngineError
 
@@ -32,8 +32,8 @@ def refusal_of(exc: BaseException) -> Refusal | None:
         return exc
     if isinstance(exc, EngineError):
         # The engine's sentences quote what the player typed: echoed, it must not
-        # ping or render.
-        return Refusal(defang(str(exc)))
+        # ping or render; written for the command line, they become sentences.
+        return Refusal(sentence(defang(str(exc))))
     return None
 
 

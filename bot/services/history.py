@@ -8,6 +8,7 @@ request that cannot be answered raises a ``HistoryError``.
 from __future__ import annotations
 
 from bot.core.enums import DONE, PLAYING, MoveKind
+from bot.core.escape import defang, sentence
 from bot.core.messages import Actor, Image, Post, Response
 from bot.core.refusal import Refusal
 from bot.services.history_queries import (
@@ -49,7 +50,7 @@ async def history_post(db: Database, guild_id: str, user_id: str, game: str | No
         try:
             key = get_game(game).key
         except EngineError as exc:
-            raise HistoryError(str(exc)) from None
+            raise HistoryError(sentence(defang(str(exc)))) from None
     if page < 1:
         raise HistoryError(say.pages_from_one())
     found = await player_history(db, guild_id, user_id, page, PER_PAGE, key)
@@ -97,6 +98,9 @@ async def replay(db: Database, renderer: Renderer, guild_id: str, match_id: int)
         raise HistoryError(say.never_played(label=label))
     game = get_game(record.game)
     words = caption(record)
+    moves = sum(1 for m in record.moves if m.kind == MoveKind.MOVE)
+    if not moves:
+        raise HistoryError(say.no_moves_to_replay(label=label, caption=words))
     data = b""
     for width in (WIDTH, SMALL_WIDTH):
         data = await renderer.animate(game, record.plies, record.seats, record.options,
@@ -105,7 +109,6 @@ async def replay(db: Database, renderer: Renderer, guild_id: str, match_id: int)
             break
     else:
         raise HistoryError(say.too_long_to_animate(label=label))
-    moves = sum(1 for m in record.moves if m.kind == MoveKind.MOVE)
     text = say.replay_text(label=label, game=game.title,
                            players=[(p.name, p.colour) for p in record.players],
                            caption=words, moves=moves)

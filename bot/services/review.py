@@ -66,21 +66,25 @@ def review_text(record: MatchRecord, data: Review) -> str:
 
     players = [(who[i], data.names[i], data.accuracy[i]) for i in range(data.seats)]
     counts = data.counts()
-    worst = []
-    for ply in data.worst(WORST):
-        loss = ("" if ply.loss is None or not data.unit or ply.loss < 0.5
-                else f", −{ply.loss:.1f} {data.unit}")
-        worst.append((number_of(ply.number), who[ply.seat], ply.move, ply.label, ply.best, ply.drop,
-                      loss))
+    worst = [say.Mistake(number_of(ply.number), who[ply.seat], ply.move, ply.label, ply.best,
+                         ply.before, ply.after, say.loss_in_unit(ply.loss, data.unit))
+             for ply in data.worst(WORST)]
     verdict = None
     if data.exact_from is not None and data.exact_margin is not None:
         margin = data.exact_margin
         won = data.exact_result
         winner = None if won == 0 else data.names[0 if won > 0 else 1]
         lines = [say.exact_verdict(data.exact_from, winner, margin, data.unit or "points")]
-        for number in data.decisive:
-            ply = data.plies[number - 1]
-            lines.append(say.decisive(number_of(number), ply.move, *data.turned[number]))
+        if len(data.decisive) == 1:
+            number = data.decisive[0]
+            lines.append(say.decisive(number_of(number), data.plies[number - 1].move,
+                                      *data.turned[number]))
+        elif data.decisive:
+            # Said once: each later throw of the result is the same story again.
+            first, last = data.decisive[0], data.decisive[-1]
+            lines.append(say.changed_hands(
+                (number_of(first), data.plies[first - 1].move, *data.turned[first]),
+                (number_of(last), data.plies[last - 1].move), len(data.decisive) - 1))
         verdict = "\n".join(lines)
     elif (decided := data.decided_by()) is not None:
         verdict = say.decided(number_of(decided), data.plies[decided - 1].move)
@@ -100,10 +104,13 @@ class Reviews:
         refused past their caps, stopped (its worker replaced) past ``REVIEW_SECONDS``."""
         record = await reviewable(self.db, guild_id, number)
         notations = review_notations(record)
+        seated = sorted((p for p in record.players if p.seat is not None),
+                        key=lambda p: p.seat or 0)
+        names = [p.name for p in seated] if len(seated) == record.seats else None
         try:
             data, png = await self.workers.review(record.game, notations, record.seats,
                                                   dict(record.options), seed=record.id,
-                                                  server=guild_id, user=user_id)
+                                                  server=guild_id, user=user_id, names=names)
         except JobTooLong:
             raise ReviewTooLong() from None
         image = Image(png, f"review-{record.number}-{record.game}.png")

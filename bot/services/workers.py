@@ -30,12 +30,13 @@ def think_job(game_key: str, state: Any, level: int, seed: int, seconds: float) 
 
 
 def review_job(game_key: str, notations: list[str], seats: int, options: dict[str, Any],
-               seed: int) -> tuple[Review, bytes]:
-    """A finished game's review and its evaluation plot (PNG)."""
+               seed: int, names: list[str] | None = None) -> tuple[Review, bytes]:
+    """A finished game's review and its evaluation plot (PNG), whose legend names the
+    players (``names``, by seat)."""
     from engine.ai.plot import plot
 
     data = review(get_game(game_key), notations, seats, options, seed=seed)
-    return data, plot(data)
+    return data, plot(data, names)
 
 
 GRACE = 5.0  # seconds past its move time before a search is stopped (its worker killed)
@@ -72,12 +73,13 @@ class Workers:
 
     async def review(self, game_key: str, notations: list[str], seats: int,
                      options: dict[str, Any], seed: int, server: str = "",
-                     user: str | None = None) -> tuple[Review, bytes]:
+                     user: str | None = None, names: list[str] | None = None
+                     ) -> tuple[Review, bytes]:
         """A review, in its server's turn; refused when the server or the user already
         has their share waiting (``Busy``, ``UserBusy``), stopped after
         ``REVIEW_SECONDS`` (``JobTooLong``)."""
         return await self.reviews.run(server, REVIEW_SECONDS, review_job, game_key,
-                                      notations, seats, options, seed, user=user,
+                                      notations, seats, options, seed, names, user=user,
                                       server_cap=REVIEWS_PER_SERVER,
                                       user_cap=REVIEWS_PER_USER)
 

@@ -37,7 +37,8 @@ def not_deck_file(filename: str) -> str:
 
 
 def invalid(error: str) -> str:
-    return f"That deck cannot be used: {error}"
+    error = error.strip()
+    return f"That deck cannot be used: {error}" + ("" if error[-1:] in (".", "!", "?") else ".")
 
 
 def added(name: str, title: str, white: int, black: int) -> str:

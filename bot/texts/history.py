@@ -102,6 +102,17 @@ def never_played(*, label: str) -> str:
     return f"{label} was never played, so there is nothing to replay."
 
 
+def no_moves_to_replay(*, label: str, caption: str) -> str:
+    """A match that ended before its first move (voided, forfeited): its result only."""
+    return (f"{label} ended before its first move, so there is nothing to replay. "
+            f"{plain(caption)}.")
+
+
+def _named(name: str, colour: str | None) -> str:
+    """A player with their colour, or alone when they never had a seat."""
+    return f"{plain(name)} ({colour})" if colour else plain(name)
+
+
 def too_long_to_animate(*, label: str) -> str:
     return (f"{label} is too long to animate within Discord's upload "
             "limit; `/match` shows it move by move.")
@@ -141,7 +152,7 @@ def replay_text(*, label: str, game: str, players: Sequence[tuple[str, str | Non
                 caption: str, moves: int) -> str:
     """``players``: (name, colour) in seat order."""
     return (f"**Replay of {label}: {game}** — "
-            + " vs ".join(f"{plain(name)} ({colour})" for name, colour in players)
+            + " vs ".join(_named(name, colour) for name, colour in players)
             + f"\n{plain(caption)} · {count(moves, 'move')}")
 
 
@@ -158,4 +169,5 @@ def caption(*, voided: bool, winner: str | None, colour: str | None, end_reason:
     score = "–".join(str(s) for s in scores) if scores else ""
     if winner is None:
         return " ".join(x for x in ("Draw" + how, score) if x)
-    return " ".join(x for x in (f"{winner} ({colour}) wins{how}", score) if x)
+    who = f"{winner} ({colour})" if colour else winner  # drawn on an image: not escaped
+    return " ".join(x for x in (f"{who} wins{how}", score) if x)

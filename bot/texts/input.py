@@ -69,7 +69,7 @@ def under_host(typed: str) -> str:
 
 
 def unknown_command(name: str, commands: Sequence[str]) -> str:
-    return f"Unknown command /{name}. Commands: " + ", ".join(f"/{c}" for c in commands)
+    return f"Unknown command /{name}. Commands: " + ", ".join(f"/{c}" for c in commands) + "."
 
 
 def takes(options: Sequence[str]) -> str:
@@ -100,25 +100,33 @@ def one_of(option: str, values: Sequence[str], text: str) -> str:
     return f"`{option}` is one of {', '.join(values)}, not '{text}'."
 
 
+def repeated_option(option: str, several: str | None) -> str:
+    """``several``: the command's option of several people, when ``option`` is of one."""
+    hint = f" To name several people, use `{several}:@a @b`." if several else ""
+    return f"`{option}:` is given more than once; give each option once.{hint}"
+
+
 def unknown_options(unknown: Sequence[str], options: Sequence[str]) -> str:
-    return f"unknown option(s) {', '.join(unknown)}; {takes(options)}"
+    names = " or ".join(f"`{u}:`" for u in unknown)
+    return f"There is no option {names} here; {takes(options)}."
 
 
 def needs_option(command: str, option: str, description: str) -> str:
-    return f"`/{command}` needs `{option}:` ({description[0].lower()}{description[1:]})."
+    said = description.strip().rstrip(".")
+    return f"`/{command}` needs `{option}:` — {said[:1].lower()}{said[1:]}."
 
 
 def not_a_time(text: str) -> str:
-    return f"cannot read '{text}' as a time; say e.g. `~ wait 65s`"
+    return f"'{text}' is not a time; write e.g. `~ wait 65s`."
 
 
 def server_name() -> str:
-    return "a server's name is letters, digits, `-` and `_` (at most 32)"
+    return "A server's name is letters, digits, `-` and `_` (at most 32)."
 
 
 def unknown_directive(text: str) -> str:
-    return (f"unknown directive '~ {text}' (directives: wait, host, channel, server, role, "
-            "deny, allow, delete, disconnect, reconnect, leave)")
+    return (f"There is no directive '~ {text}'; the directives are wait, host, channel, "
+            "server, role, deny, allow, delete, disconnect, reconnect and leave.")
 
 
 # ---- Discord: mentions, members, channels ----------------------------------------------

@@ -33,7 +33,9 @@ def seat_line(game: Game[Any, Any], state: Any, users: list[str]) -> str:
 def live_time(epoch: float) -> str:
     """An instant as Discord shows it live in each reader's own terms ("in 45 seconds",
     "2 minutes ago"); the console renders it against its clock."""
-    return f"<t:{int(epoch)}:R>"
+    # Up to the whole second, as clocks are shown (``clock_text``): a turn showing
+    # 0:10 runs out "in 10 s", not "in 9 s".
+    return f"<t:{math.ceil(epoch - 1e-9)}:R>"
 
 
 def clock_left(tc: TimeControl, elapsed: float, banks_left: int, extra: float) -> str:
@@ -138,15 +140,15 @@ MISSED = {"lots": "lots are drawn", "void": "the DM is void"}
 
 def choose_first(intro: str, chooser: str, within: float | None = None,
                  missed: str = "lots", by: float | None = None) -> str:
-    """Who chooses the First Player, and (a DM) within what time, then what."""
-    who = "the host" if chooser == "host" else mention(chooser)
+    """Who chooses the First Player, and (a DM) until when, then what."""
+    how = "with a button below or `/first player:@name`"
+    ask = (f"Hosts, choose the First Player {how}." if chooser == "host"
+           else f"{mention(chooser)}, choose the First Player {how}.")
     if within is None:
-        return (f"{intro}\n{who}, choose the First Player: press a button or use "
-                f"`/first player:@name`.")
-    deadline = f" (the choice closes {live_time(by)})" if by is not None else ""
-    return (f"{intro}\n{who}, choose the First Player within {span(within)}{deadline}: "
-            f"press a button or use `/first player:@name` "
-            f"(then {MISSED.get(missed, missed)}).")
+        return f"{intro}\n{ask}"
+    closes = live_time(by) if by is not None else f"in {span(within)}"
+    return (f"{intro}\n{ask} The choice closes {closes}; if no one has chosen by then, "
+            f"{MISSED.get(missed, missed)}.")
 
 
 def choose_reminder(user: str, label: str, left: float, missed: str) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from bot.core.escape import plain
 
 LABELS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
@@ -51,13 +53,43 @@ def no_review(title: str) -> str:
     return f"There is no computer review for {plain(title)} yet."
 
 
+#: how a loss in a game's unit reads ("1.5 tempi"), by the review's unit, and the
+#: largest that is a count on the board: beyond it the search's value stands for a
+#: walled-off path or a lost race, not for so many cells
+UNITS = {"points": ("point", "points", 30.0), "tempi": ("tempo", "tempi", 20.0),
+         "cells": ("cell of path", "cells of path", 12.0)}
+
+
+def loss_in_unit(loss: float | None, unit: str) -> str:
+    """", a loss of 1.5 points" (no sign: "loss" says it), or "" when it rounds to
+    nothing, the game has no unit, or it is past what the board can count."""
+    one, many, most = UNITS.get(unit, (unit, unit, 0.0))
+    if loss is None or not unit or loss < 0.5 or (most and loss > most):
+        return ""
+    shown = f"{loss:.1f}".removesuffix(".0")
+    return f", a loss of {shown} {one if shown == '1' else many}"
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """One of the biggest mistakes: its move number, who played it, the move, its
+    label, the better move, the mover's win chance before and after (0..1), and the
+    loss in the game's unit (as ``loss_in_unit`` says it)."""
+
+    number: int
+    who: str
+    played: str
+    label: str
+    better: str
+    before: float
+    after: float
+    loss: str = ""
+
+
 def review(label: str, title: str, players: list[tuple[str, str, float]],
-           counts: list[dict[str, int]], worst: list[tuple[int, str, str, str, str,
-                                                           float, str]],
-           verdict: str | None) -> str:
+           counts: list[dict[str, int]], worst: list[Mistake], verdict: str | None) -> str:
     """The text of ``/review``. ``players``: (mention, colour, accuracy); ``counts``:
-    each player's inaccuracies, mistakes and blunders; ``worst``: (move number,
-    mention, played, label, better move, drop in points, loss text)."""
+    each player's inaccuracies, mistakes and blunders; ``worst``: the biggest mistakes."""
     lines = [f"**Review of {label}: {plain(title)}**"]
     for (who, colour, accuracy), tally in zip(players, counts, strict=True):
         parts = ", ".join(f"{tally.get(k, 0)} {k}{'s' if tally.get(k, 0) != 1 else ''}"
@@ -65,10 +97,10 @@ def review(label: str, title: str, players: list[tuple[str, str, float]],
         lines.append(f"{who} ({colour}): accuracy {accuracy:.0f}% — {parts}")
     if worst:
         lines.append("Biggest mistakes:")
-        for number, who, played, label, better, drop, loss in worst:
-            lines.append(f"· move {number} {plain(played)}{LABELS.get(label, '')} by {who} "
-                         f"({label}, −{drop:.0f} points of win chance{loss}); "
-                         f"better: {plain(better)}")
+        for m in worst:
+            lines.append(f"· move {m.number} {plain(m.played)}{LABELS.get(m.label, '')} by "
+                         f"{m.who} ({m.label}: win chance {100 * m.before:.0f}% → "
+                         f"{100 * m.after:.0f}%{m.loss}); better: {plain(m.better)}")
     else:
         lines.append("No inaccuracies, mistakes or blunders found.")
     if verdict:
@@ -83,9 +115,22 @@ def exact_verdict(ply: int, winner: str | None, margin: int, unit: str) -> str:
     return f"From move {ply + 1} the result was decided: {winner} wins {by} with best play."
 
 
+RESULTS = {1: "a win", 0: "a tie", -1: "a loss"}
+
+
 def decisive(ply: int, move: str, before: int, after: int) -> str:
-    words = {1: "a win", 0: "a tie", -1: "a loss"}
-    return f"Move {ply} ({plain(move)}) turned {words[before]} into {words[after]}."
+    return f"Move {ply} ({plain(move)}) turned {RESULTS[before]} into {RESULTS[after]}."
+
+
+def changed_hands(first: tuple[int, str, int, int], last: tuple[int, str], more: int) -> str:
+    """Several moves each threw the exact result away: the first said once, then how
+    often it changed hands after it and the move that settled it. ``first``: (move
+    number, move, its player's result before, after); ``last``: (move number, move)."""
+    number, move, before, after = first
+    times = "once more" if more == 1 else f"{more} more times"
+    return (f"Move {number} ({plain(move)}) turned {RESULTS[before]} into "
+            f"{RESULTS[after]}; the result then changed hands {times}, for the last time "
+            f"with move {last[0]} ({plain(last[1])}).")
 
 
 def decided(ply: int, move: str) -> str:

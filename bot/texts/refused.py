@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from bot.core.messages import mention
+
 
 def two_different_players() -> str:
     return "A match is between two different players."
@@ -38,6 +40,13 @@ def only_the_challenger_withdraws() -> str:
 
 def dm_of_two() -> str:
     return "A Death Match is between exactly two players."
+
+
+def dm_already_set_up(label: str, number: int, ids: list[str]) -> str:
+    """A repeated ``/dm``: the same game and players, in the same channel."""
+    return (f"{label} between {mention(ids[0])} and {mention(ids[1])} is already set up "
+            f"in this channel and waits for its First Player; nothing new was set up. "
+            f"`/void match:{number}` cancels it, to set it up again.")
 
 
 def dm_players_different() -> str:
@@ -110,6 +119,16 @@ def match_is(number: int, status: str) -> str:
 
 def not_being_played(number: int) -> str:
     return f"Match #{number} is not being played now."
+
+
+def finished_use_correct(label: str, number: int) -> str:
+    return (f"{label} has ended, so it can no longer be voided or decided. A host changes "
+            f"the result of a finished match with `/correct match:{number}` (a winner, or "
+            "`draw:true`, and a reason).")
+
+
+def already_void(label: str) -> str:
+    return f"{label} is void already: it has no result to decide."
 
 
 def match_over() -> str:

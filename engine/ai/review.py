@@ -45,6 +45,12 @@ THRESHOLDS = ((15.0, "blunder"), (10.0, "mistake"), (5.0, "inaccuracy"))
 REVIEW_BUDGET = Budget(iterations=80, seconds=1.0, exact=0, spread=0.0, level=0,
                        traps=False)
 EXACT_NODES = 60_000  # the exact solver's budget per position
+#: a labelled move is judged again by a search at least as deep as a level-3 computer's
+#: (whose own moves a review must not call mistakes on a shallower look): the played
+#: move and the preferred one, each searched after it is made, alike
+CHECK_BUDGET = Budget(iterations=600, seconds=4.0, exact=10, spread=0.0, level=3,
+                      traps=False)
+CHECKED = 6  # the biggest labelled moves judged again (the rest keep the first look)
 
 
 @dataclass
@@ -129,10 +135,17 @@ class Review:
             by = f"by {abs(self.exact_margin)}" if self.exact_margin else "on the tie rule"
             result = f"{winner} wins {by} with best play"
         text = f"from move {self.exact_from + 1} the result was decided: {result}"
-        for number in self.decisive:
+        if self.decisive:  # the first throw said once, then how often it changed hands
+            number = self.decisive[0]
             before, after = self.turned[number]
             text += (f"; move {number} ({self.plies[number - 1].move}) turned "
                      f"{RESULTS[before]} into {RESULTS[after]}")
+        if len(self.decisive) > 1:
+            last = self.decisive[-1]
+            more = len(self.decisive) - 1
+            text += (f"; the result then changed hands {more} more "
+                     f"time{'s' if more > 1 else ''}, for the last time with move {last} "
+                     f"({self.plies[last - 1].move})")
         return text
 
     def summary(self, names: Sequence[str] | None = None, count: int = 3) -> list[str]:
@@ -252,9 +265,11 @@ def _exact_solver(game_key: str) -> Callable[[Any], Exact | None] | None:
 def review(game: Game[Any, Any], notations: Sequence[str], seats: int = 2,
            options: dict[str, Any] | None = None, seed: int = 0,
            budget: Budget = REVIEW_BUDGET,
-           make_player: Callable[[Budget], Any] | None = None) -> Review:
+           make_player: Callable[[Budget], Any] | None = None,
+           check: Budget | None = CHECK_BUDGET) -> Review:
     """Review a game given by its moves (as typed or canonical; ``out N`` takes seat
-    N out of a game of more than two)."""
+    N out of a game of more than two). ``check``: the deeper search that judges the
+    biggest labelled moves of a two-seat game again (None: none)."""
     from engine.ai import player_with
 
     game.check_seats(seats)
@@ -336,6 +351,12 @@ def review(game: Game[Any, Any], notations: Sequence[str], seats: int = 2,
         ply = Ply(i + 1, seat, text, before, after, best[i], loss, forced=forced)
         ply.label = "" if forced else label_of(ply.drop)
         plies.append(ply)
+    if check is not None and seats == 2:
+        judge = (make_player(check) if make_player is not None
+                 else player_with(game.key, replace(check)))
+        for ply in sorted((p for p in plies if p.label and p.number - 1 not in exact),
+                          key=lambda p: -p.drop)[:CHECKED]:
+            _judge_again(game, states[ply.number - 1], ply, judge, seed + ply.number)
     final_first, _ = _final(end, 0)
     first_win.append(final_first if end is not None else (
         win[-1] if turns[-1] == 0 else 1 - win[-1]))
@@ -373,6 +394,34 @@ def review(game: Game[Any, Any], notations: Sequence[str], seats: int = 2,
                     result.decisive.append(i + 1)
                     result.turned[i + 1] = (before, after)
     return result
+
+
+def _judge_again(game: Game[Any, Any], state: Any, ply: Ply, judge: Any, seed: int) -> None:
+    """A labelled move judged again by the deeper ``judge``: the mover's win chance
+    after the played move against after the preferred one, both searched alike (the
+    opponent to move); the drop, the loss and the label become the deeper look's, so a
+    move is called a mistake only where a search as deep as a level-3 player's agrees."""
+    played = _after(game, game.apply(state, game.parse_move(state, ply.move)), ply.seat,
+                    judge, seed)
+    better = _after(game, game.apply(state, game.parse_move(state, ply.best)), ply.seat,
+                    judge, seed)
+    drop = max(0.0, better[0] - played[0])
+    ply.after = max(0.0, ply.before - drop)
+    if better[1] is not None and played[1] is not None:
+        ply.loss = max(0.0, better[1] - played[1])
+    ply.label = label_of(ply.drop)
+
+
+def _after(game: Game[Any, Any], state: Any, seat: int, judge: Any, seed: int
+           ) -> tuple[float, float | None]:
+    """``seat``'s win chance and margin in ``state``, by ``judge`` (or the result)."""
+    end = game.outcome(state)
+    if end is not None:
+        return _final(end, seat)
+    d: Decision = judge.decide(state, seed)
+    if game.to_move(state) == seat:
+        return d.win, d.margin
+    return 1.0 - d.win, None if d.margin is None else -d.margin
 
 
 def _leaving(text: str, seats: int) -> int | None:

@@ -86,3 +86,20 @@ async def test_bulk_priority_and_grants_in_the_console(h: Harness, tmp_path: Pat
                         "1. cal … 2. ann; the 1 other follows. `/priority show` lists it.")
     assert said[-1] == ("bot: 💎 @host granted @ann, @ben 3 garnets each in **Season 1**: "
                         "first week. `/garnets` shows a balance.")
+
+
+async def test_a_repeated_option_is_refused_naming_it(h: Harness, tmp_path: Path) -> None:
+    """Issue 28, item 11: `/host event add player:@bob player:@carol` added only carol."""
+    out = io.StringIO()
+    console = console_for(h, tmp_path / "images", out)
+    for line in ("host: /host event create name:Season 1",
+                 "host: /host event add player:@bob player:@carol",
+                 "host: /void reason:late match:3 reason:early",
+                 "host: /event info"):
+        await console.handle_line(line)
+    said = [line for line in out.getvalue().splitlines() if line.startswith("bot")][1:]
+    assert said[0] == ("bot (to host only): `player:` is given more than once; give each "
+                       "option once. To name several people, use `players:@a @b`.")
+    assert said[1] == ("bot (to host only): `reason:` is given more than once; give each "
+                       "option once.")
+    assert "carol" not in said[2] and "bob" not in said[2]

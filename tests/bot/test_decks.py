@@ -99,7 +99,7 @@ async def test_bad_deck_files_are_refused_precisely(h: Harness, tmp_path: Path) 
     await console.handle_line(f"host: /host deck add file:{bad}")
     assert _said(out)[-1] == (
         "bot (to host only): That deck cannot be used: deck file 'bad.json', white hand, "
-        "card 3 'L3': a black card in White's hand")
+        "card 3 'L3': a black card in White's hand.")
     big = tmp_path / "big.toml"
     big.write_text("# " + "x" * 70_000)
     await console.handle_line(f"host: /host deck add file:{big}")

@@ -74,7 +74,7 @@ async def test_bad_option_is_an_ephemeral_answer(world: World) -> None:
     # Discord checks the declared bounds in its client; the bot checks them again.
     assert call.ephemeral and call.content == "`turn` is from 5 to 86400, not 1."
     (call,) = await world.slash(ALICE, "challenge", opponent=BOB, game="chess")
-    assert call.ephemeral and "unknown game 'chess'" in call.content
+    assert call.ephemeral and "Unknown game 'chess'" in call.content
     assert world.bot.services.matches.live == {}
 
 
@@ -142,7 +142,7 @@ async def test_rejected_typed_move_gets_a_short_reply_and_changes_nothing(world:
     (reply,) = calls
     assert reply.url.endswith(CHANNEL_MESSAGES)
     assert str(reply.body["message_reference"]["message_id"]) == message_id
-    assert reply.content == "AD is already taken by Black"
+    assert reply.content == "AD is already taken by Black."
     assert not reply.files
     assert reply.body["allowed_mentions"]["replied_user"] is False
     calls, _ = await world.say(BOB, "A left")
@@ -172,7 +172,7 @@ async def test_slash_move_answers_with_the_board_and_errors_privately(world: Wor
     calls = await world.slash(BOB, "move", move="D left")
     assert calls[1].method == "DELETE"  # the public "thinking…" goes away
     (error,) = sends(calls)
-    assert error.ephemeral and error.content == "DL is already taken by Black"
+    assert error.ephemeral and error.content == "DL is already taken by Black."
     assert world.live().ply == 1
 
 
@@ -230,7 +230,7 @@ async def test_dm_with_first_player_buttons(world: World) -> None:
     assert calls[0].callback_type == 5 and calls[0].ephemeral
     setup, intro = sends(calls)
     assert setup.ephemeral and setup.content == "DM #1 is set up."
-    assert not intro.ephemeral and "the host, choose the First Player" in intro.content
+    assert not intro.ephemeral and "Hosts, choose the First Player" in intro.content
     assert [(b["label"], b["custom_id"]) for b in intro.buttons] == [
         ("Alice goes first", f"garnet:first:1:{ALICE.id}"),
         ("Bob goes first", f"garnet:first:1:{BOB.id}")]

@@ -293,13 +293,13 @@ async def test_an_explicit_chooser_overrides_priority(h: Harness) -> None:
     await make_event(h, "Season 1", [ALICE, BOB])
     r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
                               DMSetup("cairo", [ALICE, BOB], chooser="host"))
-    assert "the host, choose the First Player" in r.posts[0].text
+    assert "Hosts, choose the First Player" in r.posts[0].text
     assert "has the higher priority" not in r.posts[0].text
 
 
 async def test_outside_events_the_host_chooses(h: Harness) -> None:
     r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY), DMSetup("cairo", [ALICE, BOB]))
-    assert "the host, choose the First Player" in r.posts[0].text
+    assert "Hosts, choose the First Player" in r.posts[0].text
     assert "Event:" not in r.posts[0].text
 
 

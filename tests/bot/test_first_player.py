@@ -110,8 +110,11 @@ async def test_the_deadline_reminds_then_draws_lots_and_says_so(h: Harness) -> N
     r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
                               DMSetup("cairo", [ALICE, BOB], chooser="alice",
                               within=600.0))
-    assert "<@alice>, choose the First Player within 10 minutes" in r.posts[0].text
-    assert "(then lots are drawn)" in r.posts[0].text
+    # Issue 28, item 12: once, in a sentence: "within 1 hour (the choice closes in 1 h):
+    # … (then lots are drawn)" said the time twice and the rule after the buttons.
+    assert ("<@alice>, choose the First Player with a button below or `/first "
+            f"player:@name`. The choice closes <t:{int(h.clock.now()) + 600}:R>; if no one "
+            "has chosen by then, lots are drawn.") in r.posts[0].text
     await h.clock.advance(299)
     assert h.delivered == []
     await h.clock.advance(1)  # half the time, at most 10 minutes before the end

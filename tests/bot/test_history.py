@@ -8,6 +8,7 @@ from collections.abc import Awaitable
 from pathlib import Path
 
 from PIL import Image
+from sqlalchemy import select
 
 from bot.core.enums import DONE
 from bot.core.messages import Actor, Response
@@ -107,7 +108,7 @@ async def test_history_holds_only_this_servers_matches_that_were_played_out(h: H
     assert filtered.reply.text.startswith("**Alice's matches of Quoridor** — 1")
     assert filtered.reply.buttons == ()
     unknown = await ask(history.history(h.db, GUILD, "alice", game="chess"))
-    assert unknown.reply is not None and "unknown game 'chess'" in unknown.reply.text
+    assert unknown.reply is not None and "Unknown game 'chess'" in unknown.reply.text
     none = await ask(history.history(h.db, GUILD, "carol"))
     assert none.reply is not None
     assert none.reply.text == "Carol has no finished matches on this server yet."
@@ -278,6 +279,29 @@ async def test_a_voided_match_replays_to_the_void(h: Harness) -> None:
     assert answer.reply is not None and answer.reply.image is not None
     assert "Voided by the host · 1 move" in answer.reply.text
     assert gif_frames(answer.reply.image.data) == 2
+
+
+async def test_a_dm_voided_before_it_started_has_nothing_to_replay(h: Harness) -> None:
+    """Issue 28, item 10: a DM voided before anyone had a seat was replayed as
+    "Ivan (None) vs Judy (None)", an animation of an empty board."""
+    match_id = await add_match(h, ["ivan", "judy"], status="voided", kind="dm")
+    async with h.db.session() as s, s.begin():
+        for player in (await s.execute(select(MatchPlayer))).scalars():
+            player.seat = None
+    refused = await ask(history.replay(h.db, h.host.renderer, GUILD, match_id))
+    assert refused.reply is not None and refused.reply.image is None
+    assert "None" not in refused.reply.text
+    assert refused.reply.text == (f"DM #{match_id} ended before its first move, so there is "
+                                  "nothing to replay. Voided by the host.")
+
+
+def test_a_replay_names_a_player_without_a_seat_without_a_colour() -> None:
+    assert history_view.say.replay_text(label="DM #3", game="Cairo Corridor",
+                                        players=[("Ivan", None), ("Judy", "Red")],
+                                        caption="Judy (Red) wins", moves=1) == (
+        "**Replay of DM #3: Cairo Corridor** — Ivan vs Judy (Red)\nJudy (Red) wins · 1 move")
+    assert history_view.say.caption(voided=False, winner="Ivan", colour=None,
+                                    end_reason="forfeit", scores=None).startswith("Ivan wins")
 
 
 async def test_console_history_match_and_replay(h: Harness, tmp_path: Path) -> None:

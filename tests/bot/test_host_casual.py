@@ -87,11 +87,11 @@ async def test_one_active_match_per_player_and_channel(h: Harness) -> None:
 
 async def test_bad_challenges_are_explained(h: Harness) -> None:
     cases = [
-        (dict(game_name="chess", opponents=[BOB]), "unknown game 'chess'"),
+        (dict(game_name="chess", opponents=[BOB]), "Unknown game 'chess'"),
         (dict(game_name="cairo", opponents=[ALICE]), "cannot challenge yourself"),
         (dict(game_name="cairo", opponents=[BOB, CAROL]), "played by 2 players, not 3"),
         (dict(game_name="cairo", opponents=[BOB], options={"tie": "coin"}),
-         "option 'tie' is one of"),
+         "Option 'tie' is one of"),
         (dict(game_name="cairo", opponents=[BOB], first="second"), "`first` is"),
     ]
     for kwargs, message in cases:

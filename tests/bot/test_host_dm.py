@@ -104,6 +104,27 @@ async def test_dm_by_lots_starts_at_once(h: Harness) -> None:
     assert "Lots were drawn" in r.posts[1].text and r.posts[1].image is not None
 
 
+async def test_an_identical_second_dm_in_the_channel_is_refused(h: Harness) -> None:
+    """Issue 28, item 11: a second identical `/dm` was set up beside the first in silence."""
+    match_id = await start_dm(h)
+    again = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
+                                  DMSetup("cairo", [BOB, ALICE], chooser="alice"))
+    assert again.posts == [] and again.reply is not None and again.reply.ephemeral
+    assert again.reply.text == (
+        f"DM #{match_id} between <@alice> and <@bob> is already set up in this channel and "
+        "waits for its First Player; nothing new was set up. "
+        f"`/void match:{match_id}` cancels it, to set it up again.")
+    async with h.db.session() as s:
+        assert await s.scalar(select(func.count()).select_from(Match)) == 1
+    # Another game, or another channel, is another DM.
+    other = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
+                                  DMSetup("quoridor", [ALICE, BOB], chooser="alice"))
+    assert other.posts, other.reply
+    elsewhere = await h.host.start_dm(Asker(GUILD, "c2", HOSTY),
+                                      DMSetup("cairo", [ALICE, BOB], chooser="alice"))
+    assert elsewhere.posts, elsewhere.reply
+
+
 async def test_only_hosts_start_dms(h: Harness) -> None:
     r = await h.host.start_dm(Asker(GUILD, CHAN, CAROL), DMSetup("cairo", [ALICE, BOB]))
     assert r.reply and r.reply.ephemeral and "Only hosts" in r.reply.text

@@ -129,7 +129,7 @@ async def test_without_an_open_event_the_board_is_overall(h: Harness) -> None:
 @pytest.mark.parametrize(("by", "game", "why"), [
     ("gold", None, "`by` is garnets, wins, rating, not 'gold'"),
     ("garnets", "cairo", "Garnets are not counted per game"),
-    ("wins", "chess", "unknown game 'chess'"),
+    ("wins", "chess", "Unknown game 'chess'"),
 ])
 async def test_bad_options_are_refused(h: Harness, by: str, game: str | None,
                                        why: str) -> None:

@@ -119,7 +119,7 @@ async def test_rating_shows_mu_with_three_sigma_and_the_rank(h: Harness) -> None
                     f"Cairo Corridor: {mu:.1f} ± {3 * sigma:.1f} (1 rated game, #1 of 2)")
     assert "no rated games of Quoridor" in private(
         await eco(h).rating(GUILD, BOB, ALICE, "quoridor"))
-    assert "unknown game 'chess'" in private(await eco(h).rating(GUILD, BOB, ALICE, "chess"))
+    assert "Unknown game 'chess'" in private(await eco(h).rating(GUILD, BOB, ALICE, "chess"))
 
 
 @pytest.mark.parametrize(("seats", "winner", "out", "ranks"), [

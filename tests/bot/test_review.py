@@ -117,3 +117,40 @@ async def test_review_of_a_four_player_quoridor_game(h: Harness) -> None:
     assert "· move 6 e3?? by <@alice> (blunder" in written
     assert "Move 8 (g5) decided the game" in written  # the review's seventh move
     workers.close()
+
+
+FLIPS = " ".join(("GD CL KU FU WR VD WD RL JR BU ND AR XD VR JU LL QD UR VU AD SR NR HU WU",
+                  "GU SL CU KR BL CD CR AU RR NL NU SD DL PU IR QU RU WL KD ID HD RD HL OU",
+                  "KL ER QR VL GL GR SU")).split()
+
+
+async def test_a_result_thrown_away_again_and_again_is_said_once(h: Harness) -> None:
+    """Issue 28, item 5: "Move 33 (QR) turned a win into a loss." was said for every
+    later move that threw the result away again, under "the result was decided"."""
+    await h.casual("cairo")
+    live = next(iter(h.host.matches.live.values()))
+    for move in FLIPS:
+        await h.play(ALICE if live.to_move == 0 else BOB, move)
+    assert live.finished
+    workers = Workers(0)
+    history = History(h.db, h.host.matches.renderer, workers=workers)
+    r = await history.review(GUILD, 1)
+    workers.close()
+    assert r.reply is not None
+    text = r.reply.text
+    assert text.count("turned a win into a loss") == 1, text
+    assert ("Move 39 (IR) turned a win into a loss; the result then changed hands once "
+            "more, for the last time with move 40 (QU).") in text
+    # A loss said once, in words: no minus sign beside "win chance", a unit that counts.
+    assert "−" not in text and "win chance 100% → 0%, a loss of 2 points" in text
+
+
+def test_a_loss_is_said_in_a_unit_that_counts() -> None:
+    """Issue 28, item 5: "−34.0 cells" (a walled-off path, not a count of cells)."""
+    from bot.texts.practice import loss_in_unit
+
+    assert loss_in_unit(34.0, "cells") == ""
+    assert loss_in_unit(3.0, "cells") == ", a loss of 3 cells of path"
+    assert loss_in_unit(1.0, "points") == ", a loss of 1 point"
+    assert loss_in_unit(1.46, "tempi") == ", a loss of 1.5 tempi"
+    assert loss_in_unit(0.2, "points") == loss_in_unit(2.0, "") == ""

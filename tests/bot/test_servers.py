@@ -226,7 +226,7 @@ async def test_reminders_take_a_handful_of_points(h: Harness) -> None:
     async def make() -> object:
         return options.time_control(reminders="50,40,30,20,10,5,1")
     r = await answered(make)  # type: ignore[arg-type]
-    assert r.reply is not None and r.reply.text == "at most 6 reminder points, like '30,15,5'"
+    assert r.reply is not None and r.reply.text == "At most 6 reminder points, like '30,15,5'."
 
 
 async def test_heavy_work_is_queued_per_server() -> None:

@@ -10,6 +10,7 @@ import random
 import pytest
 from PIL import Image
 
+from engine.ai import player_for
 from engine.ai.ladder import bradley_terry, ladder, pairings
 from engine.ai.plot import plot
 from engine.ai.review import Ply, Review, accuracies, label_of, move_accuracy, review
@@ -20,7 +21,7 @@ from engine.game import EngineError
 from engine.registry import get_game
 
 CAIRO = CairoCorridor()
-PLOT_SIZE = (720, 260)
+PLOT_SIZE = (720, 300)
 
 
 def test_labels_are_lichess_thresholds() -> None:
@@ -139,6 +140,50 @@ def test_every_game_is_reviewed(key: str, moves: str, unit: str) -> None:
     assert all(0 <= w <= 1 for w in data.first_win)
     image = Image.open(io.BytesIO(plot(data)))
     assert image.size == PLOT_SIZE
+
+
+def test_the_plot_draws_each_player_in_their_colour_with_a_legend_and_a_move_axis() -> None:
+    """Issue 28, item 5: White was drawn as the dark area, Black in red, with no legend,
+    no move axis and no names."""
+    from engine.ai import plot as plotting
+
+    data = Review("pathwayz", 2, ["White", "Black"], [], [0.5] * 21, [100.0, 100.0])
+    image = Image.open(io.BytesIO(plot(data, ["Alice", "Bob"]))).convert("RGB")
+    left, top = plotting.LEFT, plotting.TOP
+    right, bottom = PLOT_SIZE[0] - plotting.RIGHT, PLOT_SIZE[1] - plotting.BOTTOM
+    white, black = plotting.NAMED_COLOURS["white"], plotting.NAMED_COLOURS["black"]
+    assert image.getpixel((left + 30, bottom - 10)) == white  # White's chance: below
+    assert image.getpixel((left + 30, top + 30)) == black  # Black's: above
+    # The legend: a swatch of each colour before the players' names, above the frame.
+    legend = [image.getpixel((x, 12)) for x in range(0, PLOT_SIZE[0])]
+    assert white in legend and black in legend
+    assert plotting.who(data, ["Alice", "Bob"], 0) == "Alice (White)"
+    # The move axis: ticks under the frame at round moves (0, 2, ..., 20).
+    ticks = [x for x in range(left - 2, right + 3)
+             if image.getpixel((x, bottom + 3)) == plotting.FRAME]
+    assert len(ticks) == 11
+    # Cairo Corridor's players are Black and Red.
+    cairo = Review("cairo", 2, ["Black", "Red"], [], [0.5] * 5, [100.0, 100.0])
+    image = Image.open(io.BytesIO(plot(cairo))).convert("RGB")
+    assert image.getpixel((left + 30, bottom - 10)) == black
+    assert image.getpixel((left + 30, top + 30)) == plotting.NAMED_COLOURS["red"]
+
+
+def test_a_level_3_computer_s_opening_is_not_called_a_mistake_on_a_shallow_look() -> None:
+    """Issue 28, item 5: a level-3 computer's own opening was labelled ("OR??") by the
+    review's 80-playout search; a labelled move is judged again at least as deeply as
+    that player searched, and the label stands only where that search agrees."""
+    player = player_for("cairo", 3)
+    state, moves = CAIRO.new_state(), []
+    for ply in range(3):
+        move = player.decide(state, 1 + ply).move
+        moves.append(move)
+        state = CAIRO.play(state, move)
+    shallow = review(CAIRO, moves, seed=1, check=None)
+    assert shallow.plies[0].label  # the first look disagrees with the computer
+    checked = review(CAIRO, moves, seed=1)
+    assert [p.label for p in checked.plies] == ["", "", ""]
+    assert checked.accuracy[0] > shallow.accuracy[0]
 
 
 def test_reviews_are_of_the_game_s_seat_counts() -> None:

@@ -17,7 +17,7 @@ from engine.game import EngineError
 from engine.registry import get_game
 
 QUORIDOR = get_game("quoridor")
-PLOT_SIZE = (720, 260)
+PLOT_SIZE = (720, 300)
 OPENING = ["e2", "b5", "e8", "h5", "e3", "c5", "e7", "g5", "e4"]
 
 

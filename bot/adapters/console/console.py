@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import re
 import sys
 from pathlib import Path
@@ -56,8 +57,10 @@ TIMESTAMP = re.compile(r"<t:(-?\d{1,12})(?::[tTdDfFR])?>")
 
 
 def relative(epoch: float, now: float) -> str:
-    """An instant as Discord's ``<t:…:R>`` reads: "in 45 s", "in 4 min", "2 h ago"."""
-    delta = round(epoch - now)
+    """An instant as Discord's ``<t:…:R>`` reads: "in 45 s", "in 4 min", "2 h ago". An
+    instant to come is given up to its whole second (``texts.match.live_time``): the
+    whole seconds before it agree with a clock shown beside it."""
+    delta = math.floor(epoch - now + 1e-9) if epoch >= now else round(epoch - now)
     size = abs(delta)
     if size < 60:
         amount = f"{size} s"

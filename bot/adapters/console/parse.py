@@ -32,8 +32,25 @@ def split(text: str) -> tuple[list[str], list[str], dict[str, str]]:
     body = text.strip()[1:]
     parts = re.split(r"(?:^|\s)([a-z_][a-z0-9_]*):", " " + body)
     head = parts[0].split()
-    named = {key: value.strip() for key, value in zip(parts[1::2], parts[2::2], strict=True)}
+    named: dict[str, str] = {}
+    for key, value in zip(parts[1::2], parts[2::2], strict=True):
+        if key in named:  # Discord takes an option once; the last must not win in silence
+            raise Refusal(say.repeated_option(key, _several(head[:3], key)))
+        named[key] = value.strip()
     return head[:1], head[1:], named
+
+
+def _several(head: list[str], key: str) -> str | None:
+    """The option of several people of the command ``head`` names, when ``key`` names
+    one person there (``player:`` twice in ``/host event add``: ``players:``)."""
+    words = [w.lower() for w in head]
+    # The longest name the words begin with: ``host event add``, else ``event``, ...
+    command = next((BY_NAME[n] for n in (" ".join(words[:k]) for k in range(len(words), 0, -1))
+                    if n in BY_NAME), None)
+    if command is None or not any(o.name == key and o.kind is Kind.USER
+                                  for o in command.options):
+        return None
+    return next((o.name for o in command.options if o.kind is Kind.USERS), None)
 
 
 def find(words: list[str], free: list[str]) -> Command:

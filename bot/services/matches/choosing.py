@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import select, update
 
 from bot.core import buttons
 from bot.core.clock import Handle
@@ -117,6 +117,7 @@ class Choosing:
             kept |= {"choose_by": now + within, "choose_within": within, "missed": missed}
         async with self.kit.creating:
             await self.lobby.busy(asker.guild_id, asker.channel_id, ids)
+            await self._not_twice(asker, game.key, ids)
             async with self.kit.db.session() as s, s.begin():
                 await remember(s, asker.guild_id, [asker.actor, *players])
                 match = Match(
@@ -151,6 +152,22 @@ class Choosing:
         return Response(reply=done, posts=[Post(
             texts.choose_first(intro, chooser, within, missed, now + within), asker.channel_id,
             buttons=choices)])
+
+    async def _not_twice(self, asker: Asker, game: str, ids: Sequence[str]) -> None:
+        """A second DM of the same game between the same two players in this channel,
+        while the first waits for its First Player, is a repeat: refused, naming it."""
+        async with self.kit.db.session() as s:
+            waiting = (await s.scalars(
+                select(Match).where(Match.guild_id == asker.guild_id,
+                                    Match.channel_id == asker.channel_id,
+                                    Match.kind == MatchKind.DM, Match.game == game,
+                                    Match.status == MatchStatus.CHOOSING)
+                .order_by(Match.id))).all()
+            for match in waiting:
+                pair = [p.user_id for p in match.players]
+                if sorted(pair) == sorted(ids):
+                    raise Refusal(refused.dm_already_set_up(
+                        texts.match_label(match.number, MatchKind.DM), match.number, pair))
 
     # ==== the choice ======================================================================
 

@@ -7,13 +7,14 @@ from collections.abc import Sequence
 from sqlalchemy import String, case, cast, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.core.enums import ACTIVE, MatchStatus
+from bot.core.enums import ACTIVE, DONE, MatchStatus
 from bot.core.messages import MENTION
 from bot.core.refusal import Refusal
 from bot.core.requests import Asker
 from bot.services.matches.kit import MatchKit
 from bot.services.matches.live import LiveMatch
 from bot.services.matches.refusals import (
+    AlreadyEnded,
     Ambiguous,
     NoneRunningHere,
     NoSuchMatch,
@@ -127,6 +128,9 @@ class Lookup:
                                                            Match.number == number))
                 if match is None:
                     raise NoSuchMatch(number)
+                if match.status in DONE:
+                    raise AlreadyEnded(number, texts.match_label(number, match.kind),
+                                       match.status == MatchStatus.VOIDED)
                 if match.status != MatchStatus.CHOOSING:
                     raise NotBeingPlayed(number)
                 return match

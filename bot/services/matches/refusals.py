@@ -36,6 +36,16 @@ class NotBeingPlayed(Refusal):
         self.number = number
 
 
+class AlreadyEnded(Refusal):
+    """A host's void or decision of a match that has ended: a finished result is
+    changed with ``/correct``; a void match has none to change."""
+
+    def __init__(self, number: int, label: str, voided: bool) -> None:
+        super().__init__(refused.already_void(label) if voided
+                         else refused.finished_use_correct(label, number))
+        self.number, self.voided = number, voided
+
+
 class NoneRunningHere(Refusal):
     """Nothing being played in this channel: of the asker's (``player``), or at all (a
     host's request, which may be about anyone's match)."""
