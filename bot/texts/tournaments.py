@@ -455,6 +455,10 @@ def void_reason_cancelled() -> str:
     return "the tournament was cancelled"
 
 
+def void_reason_over() -> str:
+    return "the tournament is over"
+
+
 def dropped(*, user_id: str, name: str, host_id: str | None, forfeit_to: str | None) -> str:
     who = mention(user_id)
     by = f" ({mention(host_id)})" if host_id and host_id != user_id else ""

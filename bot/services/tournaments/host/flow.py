@@ -157,12 +157,23 @@ class Flow:
             break
         return posts
 
-    def _due(self, loaded: Loaded, core: Tournament, state: State,
-             rnd: Round) -> tuple[list[Event], list[tuple[Pairing, Series]]]:
+    def decided(self, loaded: Loaded, boards: set[int]) -> list[Event]:
+        """The results of those boards of the running round that their games have
+        decided and the log does not hold yet (nothing is started)."""
+        state = loaded.core.state(loaded.events)
+        if not state.rounds:
+            return []
+        reports, _ = self._due(loaded, loaded.core, state, state.rounds[-1], boards)
+        return reports
+
+    def _due(self, loaded: Loaded, core: Tournament, state: State, rnd: Round,
+             boards: set[int] | None = None) -> tuple[list[Event], list[tuple[Pairing, Series]]]:
         reports: list[Event] = []
         due: list[tuple[Pairing, Series]] = []
         for pairing in rnd.pairings:
             if state.outcome(rnd.number, pairing) is not None:
+                continue
+            if boards is not None and pairing.board not in boards:
                 continue
             games = loaded.games_of(rnd.number, pairing.board)
             if any(g.active for g in games):
@@ -352,13 +363,18 @@ class Flow:
             event_name = await views.event_name(s, row.event_id)
         self.waiting.pop(row.id, None)
         loaded = await self.load(row.id)
+        leftovers: list[Post] = []
+        for game in loaded.games:  # nothing of a finished tournament plays on
+            if game.active:
+                leftovers += (await self.matches.close(game.match_id,
+                                                       say.void_reason_over())).posts
         head = say.finished(name=row.name, winner_id=table[0].player)
         if paid:
             head += "\n" + say.prizes_line(paid=[(u, a) for u, a, _ in paid], event=event_name)
         final = await self.standings_post(loaded, final=True)
         final.text = head + "\n" + final.text
         final.pings = tuple(u for u, _, _ in paid[:1]) or (table[0].player,)
-        return [final]
+        return [*leftovers, final]
 
     # ==== the round's deadline ===============================================================
 

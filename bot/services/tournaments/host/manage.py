@@ -252,10 +252,12 @@ class Tournaments:
                 if game.active:
                     posts += (await self.matches.close(game.match_id,
                                                        say.void_reason_withdrawn())).posts
-            posts += await self.flow.advance(tid)  # a game that just ended still counts
+            # A series its games decided before the drop keeps its result; otherwise the
+            # forfeit is the pairing's end: no further game of it is started (the drop,
+            # its forfeit and any result go to the log together, before anything more).
             loaded = await self._running(tid)
-            state = loaded.core.state(loaded.events)
-            if state.outcome(rnd.number, pairing) is None:
+            reports = self.flow.decided(loaded, boards={pairing.board})
+            if not reports:
                 forfeit_to = pairing.opponent(person.id)
                 reports.append(Reported(rnd.number, pairing.board,
                                         pairing.outcome(forfeit_to, forfeit=True)))
