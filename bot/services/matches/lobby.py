@@ -19,11 +19,11 @@ from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
 from bot.services.limits import RateLimit
 from bot.services.matches import menus
-from bot.services.matches.ending import reward_of
+from bot.services.matches.ending import Ending, reward_of
 from bot.services.matches.kit import CHALLENGE_TTL, MatchKit
 from bot.services.matches.live import LiveMatch
 from bot.services.matches.lookup import Lookup
-from bot.services.matches.refusals import Busy
+from bot.services.matches.refusals import Busy, startable
 from bot.services.matches.timing import BOARD_WAIT, Timing
 from bot.services.users import remember
 from bot.store.models import Match, MatchPlayer
@@ -56,10 +56,11 @@ class HostedMatch:
 
 
 class Lobby:
-    def __init__(self, kit: MatchKit, lookup: Lookup, timing: Timing) -> None:
+    def __init__(self, kit: MatchKit, lookup: Lookup, timing: Timing, ending: Ending) -> None:
         self.kit = kit
         self.lookup = lookup
         self.timing = timing
+        self.ending = ending
         self._expiries: dict[int, Handle] = {}
         # One user's challenges and withdrawals: a loop of them would flood a channel.
         self.asking = RateLimit(kit.clock, most=CHALLENGES_PER_WINDOW, per=CHALLENGE_WINDOW)
@@ -149,7 +150,7 @@ class Lobby:
             raise Refusal(refused.players_all_different())
         game.check_seats(len(ids))
         options = game.check_options(options)
-        game.new_state(len(ids), options)
+        startable(game, len(ids), options)
         first = first.strip().lower()
         if first not in ("me", "them", "random"):
             raise Refusal(refused.first_is())
@@ -353,13 +354,15 @@ class Lobby:
             hosted=match.host_id is not None,
             options=dict(match.options))
         self.kit.live.add(live)
-        turn = self.timing.start_turn(live, now)  # once the first board is out
-        self.kit.on_turn(live)
         label = texts.match_label(match.number, match.kind)
         lines = [note] if note else []
         lines.append(texts.begins(label, game.title, texts.seat_line(game, state, order)))
         if len(order) > 2:
             lines.append(texts.turn_order(names))
+        if game.outcome(state) is not None:  # over before its first move: ended as any
+            return await self.ending.by_rules(live, "\n".join(lines))
+        turn = self.timing.start_turn(live, now)  # once the first board is out
+        self.kit.on_turn(live)
         lines.append(self.kit.turn_line(live))
         return Response(posts=[Post("\n".join(lines), match.channel_id, image=image,
                                     selects=menus.card_menu(live), turn=turn)])

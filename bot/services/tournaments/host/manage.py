@@ -14,7 +14,7 @@ from bot.core.clock import Clock
 from bot.core.messages import Actor, Button, Image, Post, Response
 from bot.core.requests import Asker
 from bot.services import events, ratings
-from bot.services.matches import MatchEnd, Matches
+from bot.services.matches import MatchEnd, Matches, startable
 from bot.services.permissions import HostRoles
 from bot.services.tournaments import (
     Dropped,
@@ -115,7 +115,7 @@ class Tournaments:
         name = check_name(settings.name)
         game = get_game(settings.game)
         options = game.check_options(setup.game_options)
-        game.new_state(2, options)
+        startable(game, 2, options)
         form = Format(settings.fmt)
         if settings.rounds is not None and form is not Format.SWISS:
             raise TournamentRefusal(say.rounds_only_swiss())
