@@ -188,8 +188,9 @@ COMMANDS = (
     Command("tournament drop", "Withdraw a player: not paired again (hosts)", _drop,
             (PLAYER, TOURNAMENT), audience=Audience.HOSTS, reply=Reply.PUBLIC,
             once=True, section=SECTION, usage="player:@x"),
-    Command("tournament reinstate", "Bring a withdrawn player back from the next round "
-            "(hosts)", _reinstate, (PLAYER, TOURNAMENT), audience=Audience.HOSTS,
+    Command("tournament reinstate", "Bring a withdrawn player back; within the round "
+            "their forfeit is undone (hosts)", _reinstate, (PLAYER, TOURNAMENT),
+            audience=Audience.HOSTS,
             once=True, section=SECTION, usage="player:@x"),
     Command("tournament adjudicate", "Decide a pairing's result (hosts)", _adjudicate, (
         Option("board", Kind.INT, "The board (its number in the pairings)", required=True,

@@ -472,8 +472,26 @@ def removed(*, user_id: str, name: str, count: int) -> str:
     return f"{mention(user_id)} is no longer entered in **{plain(name)}** ({count} entered)."
 
 
-def reinstated(*, user_id: str, name: str) -> str:
-    return f"↩ {mention(user_id)} is back in **{plain(name)}** from the next round."
+def reinstated(*, user_id: str, name: str, board: int | None = None,
+               stands: str | None = None) -> str:
+    """A withdrawn player back: within the round their forfeit undone and the game of
+    ``board`` played after all; else from the next round, a forfeit that ``stands``."""
+    who, where = mention(user_id), f"**{plain(name)}**"
+    if board is not None:
+        return (f"↩ {who} is back in {where}: the withdrawal is undone, the forfeit on "
+                f"board {board} is cancelled and its game is played.")
+    line = f"↩ {who} is back in {where} from the next round."
+    if stands:
+        line += f" The forfeit this round stands: {stands}."
+    return line
+
+
+def forfeit_stands_round_over(*, number: int) -> str:
+    return f"round {number} is over"
+
+
+def forfeit_stands_opponent_out(*, user_id: str) -> str:
+    return f"{mention(user_id)} has withdrawn too"
 
 
 def adjudicated(*, name: str, number: int, board: int, first: str, second: str,

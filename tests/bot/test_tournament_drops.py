@@ -71,3 +71,42 @@ async def test_a_drop_forfeits_the_pairing_and_starts_no_ghost_match(
         await resign(w, number, match.users[0])  # type: ignore[attr-defined]
     loaded = await w.services.tournaments.flow.load(1)
     assert loaded.row.status == "finished" and running(w) == {}
+
+
+async def test_a_drop_made_by_mistake_is_undone_within_the_round(
+        tournament_world: TournamentWorld) -> None:
+    w = tournament_world
+    await swiss(w, Setup(time_control=CLOCKED))
+    ann_cat = next(m for m in running(w).values() if "cat" in m.users)
+    await w.ask("drop", Asker(GUILD, CHAN, HOST), Actor("cat", "Cat"))
+    assert ann_cat.number not in running(w)
+    texts = await w.ask("reinstate", Asker(GUILD, CHAN, HOST), Actor("cat", "Cat"))
+    said = "\n".join(texts)
+    assert "the withdrawal is undone, the forfeit on board" in said, said
+    assert "begins" in said, said  # the pairing's game is played after all
+    loaded = await w.services.tournaments.flow.load(1)
+    state = loaded.core.state(loaded.events)
+    assert "cat" not in state.withdrawn and len(state.pending()) == 2
+    replay = next(m for m in running(w).values() if "cat" in m.users)
+    assert replay.number not in (1, 2)
+    # The game decides the pairing: cat wins it, and the round goes on as usual.
+    await resign(w, replay.number, "ann")  # type: ignore[attr-defined]
+    loaded = await w.services.tournaments.flow.load(1)
+    results = [e for e in loaded.events if isinstance(e, Reported)]
+    assert not results[-1].outcome.forfeit
+    # Again reinstating someone who plays on is refused.
+    texts = await w.ask("reinstate", Asker(GUILD, CHAN, HOST), Actor("cat", "Cat"))
+    assert "there is nobody to reinstate" in texts[0]
+
+
+async def test_a_forfeit_stands_once_its_round_is_over(
+        tournament_world: TournamentWorld) -> None:
+    w = tournament_world
+    await swiss(w, Setup(time_control=CLOCKED, auto=False))
+    await w.ask("drop", Asker(GUILD, CHAN, HOST), Actor("cat", "Cat"))
+    (other,) = running(w)
+    await resign(w, other, running(w)[other].users[0])  # type: ignore[attr-defined]
+    texts = await w.ask("reinstate", Asker(GUILD, CHAN, HOST), Actor("cat", "Cat"))
+    assert texts[0].endswith("from the next round. The forfeit this round stands: round 1 "
+                             "is over."), texts
+    assert running(w) == {}

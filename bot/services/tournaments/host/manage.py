@@ -24,7 +24,9 @@ from bot.services.tournaments import (
     Options,
     Outcome,
     Rejoined,
+    Reopened,
     Reported,
+    State,
     TournamentError,
 )
 from bot.services.tournaments.host import views
@@ -43,6 +45,7 @@ from bot.services.tournaments.host.records import (
     find,
     series_of,
 )
+from bot.services.tournaments.model import LOSS
 from bot.services.users import remember
 from bot.store.db import Database
 from bot.store.models import Rating, TournamentPlayer
@@ -335,14 +338,41 @@ class Tournaments:
 
         async def work() -> Response:
             loaded = await self._running(row.id)
-            if person.id not in loaded.core.state(loaded.events).withdrawn:
+            state = loaded.core.state(loaded.events)
+            if person.id not in state.withdrawn:
                 raise TournamentRefusal(say.not_withdrawn(user_id=person.id, name=row.name))
-            posts = await self.flow.record(loaded, [Rejoined(person.id)], asker.actor.id,
-                                           "reinstated")
-            return Response(reply=Post(say.reinstated(user_id=person.id, name=row.name),
+            reports: list[Event] = [Rejoined(person.id)]
+            board, stands = self._undo_forfeit(state, person.id)
+            if board is not None:
+                reports.append(Reopened(len(state.rounds), board))
+            posts = await self.flow.record(loaded, reports, asker.actor.id, "reinstated")
+            if board is not None:
+                posts += await self.flow.advance(row.id)  # the pairing's game starts
+            return Response(reply=Post(say.reinstated(user_id=person.id, name=row.name,
+                                                      board=board, stands=stands),
                                        row.channel_id), posts=posts)
 
         return await self.flow.run(row.id, work)
+
+    @staticmethod
+    def _undo_forfeit(state: State, player: str) -> tuple[int | None, str | None]:
+        """A drop undone within its round: the board whose forfeit the player lost and
+        whose game can still be played; else why the forfeit stands (None: none to undo)."""
+        if not state.rounds:
+            return None, None
+        rnd = state.rounds[-1]
+        pairing = rnd.of(player)
+        outcome = state.outcome(rnd.number, pairing) if pairing is not None else None
+        if pairing is None or outcome is None or not outcome.forfeit:
+            return None, None
+        if outcome.points[pairing.players.index(player)] != LOSS:
+            return None, None
+        if state.round_complete:
+            return None, say.forfeit_stands_round_over(number=rnd.number)
+        opponent = pairing.opponent(player)
+        if opponent in state.withdrawn:
+            return None, say.forfeit_stands_opponent_out(user_id=opponent)
+        return pairing.board, None
 
     async def adjudicate(self, asker: Asker, board: int, result: str, number: int | None = None,
                          reason: str = "", tournament: str | None = None) -> Response:
