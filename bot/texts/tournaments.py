@@ -459,6 +459,23 @@ def void_reason_over() -> str:
     return "the tournament is over"
 
 
+def void_reason_no_show() -> str:
+    return "the First Player did not show"
+
+
+def show_up_note(*, seconds: float) -> str:
+    """Under a clocked pairing's first board: the no-show window."""
+    return (f"The First Player has {span(seconds)} to make the first move (the clock runs "
+            f"after that); whoever has not moved by then loses by forfeit and is withdrawn.")
+
+
+def no_show(*, name: str, number: int, board: int, absent: str, present: str,
+            seconds: float) -> str:
+    return (f"⏰ **{plain(name)}** round {number}, board {board}: {mention(absent)} did not "
+            f"make the first move within {span(seconds)}. {mention(present)} wins by forfeit; "
+            f"{mention(absent)} is withdrawn (a host can `/tournament reinstate` them).")
+
+
 def dropped(*, user_id: str, name: str, host_id: str | None, forfeit_to: str | None) -> str:
     who = mention(user_id)
     by = f" ({mention(host_id)})" if host_id and host_id != user_id else ""

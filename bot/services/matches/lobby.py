@@ -53,6 +53,7 @@ class HostedMatch:
     hints: bool = False
     event_id: int | None = None
     note: str = ""
+    show_up: float = 0.0  # seconds added to the First Player's first turn (a no-show window)
 
 
 class Lobby:
@@ -86,6 +87,8 @@ class Lobby:
             raise Refusal(refused.first_or_chooser_a_player())
         options = game.check_options(options)
         tc = tc or TimeControl()
+        clock = tc.to_json() | ({"show_up": setup.show_up}
+                                if setup.show_up > 0 and tc.enabled else {})
         async with self.kit.creating:
             await self.busy(asker.guild_id, asker.channel_id, ids)
             async with self.kit.db.session() as s, s.begin():
@@ -94,7 +97,7 @@ class Lobby:
                     guild_id=asker.guild_id, number=await next_number(s, asker.guild_id, "match"),
                     channel_id=asker.channel_id, game=game.key, kind=MatchKind.CASUAL,
                     status=MatchStatus.CHOOSING, seats=2, options=options,
-                    time_control=tc.to_json(), hints=hints, rated=True, host_id=asker.actor.id,
+                    time_control=clock, hints=hints, rated=True, host_id=asker.actor.id,
                     chooser=chooser, created_at=self.kit.now(), event_id=event_id)
                 s.add(match)
                 await s.flush()
@@ -331,6 +334,7 @@ class Lobby:
         state = game.new_state(match.seats, match.options)
         names = await self.kit.names(match.guild_id, order)
         tc = TimeControl.from_json(match.time_control)
+        extra = float(match.time_control.get("show_up", 0.0))  # the first turn's window
         image = await self.kit.render(game, state, names, match.hints,
                                       server=match.guild_id)
         now = self.kit.now()
@@ -344,12 +348,12 @@ class Lobby:
             row.started_at = now
             row.turn_elapsed = 0.0
             row.turn_resumed_at = now + BOARD_WAIT  # at the latest: see Timing.start_turn
-            row.turn_extra = 0.0
+            row.turn_extra = extra
         live = LiveMatch(
             id=match.id, number=match.number, guild_id=match.guild_id, channel_id=match.channel_id,
             kind=match.kind, game=game, state=state, users=order, names=names, tc=tc,
             banks_left=[tc.banks] * len(order), time_used=[0.0] * len(order),
-            out=[False] * len(order), ply=0, turn_elapsed=0.0, resumed_at=now, extra=0.0,
+            out=[False] * len(order), ply=0, turn_elapsed=0.0, resumed_at=now, extra=extra,
             hints=match.hints, reward=reward_of(match, self.kit.config.dm_reward),
             hosted=match.host_id is not None,
             options=dict(match.options))
@@ -362,6 +366,10 @@ class Lobby:
         if game.outcome(state) is not None:  # over before its first move: ended as any
             return await self.ending.by_rules(live, "\n".join(lines))
         turn = self.timing.start_turn(live, now)  # once the first board is out
+        if extra:  # a no-show window: the first turn's clock runs once it is over
+            live.extra = extra
+            live.plan_reminders()
+            self.timing.arm(live)
         self.kit.on_turn(live)
         lines.append(self.kit.turn_line(live))
         return Response(posts=[Post("\n".join(lines), match.channel_id, image=image,

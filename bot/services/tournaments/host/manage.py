@@ -133,7 +133,7 @@ class Tournaments:
                        best_of=settings.best_of, first=rule, third_place=settings.third_place,
                        seed=self.rng.randrange(1, 2**31))
         setup = Setup(setup.time_control, options, setup.hints, setup.thread, setup.deadline,
-                      setup.no_show, setup.prizes, setup.checkin, setup.auto)
+                      setup.no_show, setup.prizes, setup.checkin, setup.auto, setup.show_up)
         async with self.db.session() as s, s.begin():
             event_row = await events.find_event(s, asker.guild_id, event) if event else None
             if event_row is not None and not event_row.open:
