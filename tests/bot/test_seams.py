@@ -24,6 +24,7 @@ nomination's DM (a DM of an event once picked, as the "event dm" rows).
 from __future__ import annotations
 
 import io
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,8 +58,19 @@ class Row:
     next_step: str = ""  # what the tournament or season says next
 
 
-async def setup(console: object, context: str) -> list[str]:
-    """The context's match, running: the lines to type (before the end)."""
+TINY = {"name": "Tiny", "source": "test",
+        "presets": [{"name": "Nothing", "colour": "white", "cells": ["#"], "at": [0, 0],
+                     "arrows": ["0,0,N", "0,0,E", "0,0,S", "0,0,W"]},
+                    {"name": "Special", "colour": "black", "cells": ["#"], "at": [3, 3],
+                     "arrows": ["0,0,N"]}],
+        "white": [{"name": "Dot", "cells": ["#"], "arrows": ["0,0,S"]}], "black": []}
+
+
+def setup(context: str, tmp_path: Path, game: str) -> list[str]:
+    """The context's match, running: the lines to type (before the end). ``game``
+    "sigma" plays the tiny deck: White's one card ends the game by the rules."""
+    deck = tmp_path / "tiny.json"
+    deck.write_text(json.dumps(TINY), encoding="utf-8")
     lines = {
         "casual": ["alice: /challenge @bob game:cairo first:me turn:30 banks:1 bank:10",
                    "bob: /accept"],
@@ -75,16 +87,31 @@ async def setup(console: object, context: str) -> list[str]:
     }
     for fmt in ("swiss", "roundrobin", "single", "double"):
         lines[fmt] = [f"host: /tournament create name:T game:cairo format:{fmt} turn:30 "
-                      f"banks:1 bank:10 showup:0", "host: /tournament add player:@alice",
+                      f"banks:1 bank:10 showup:{5 if game == 'noshow' else 0}",
+                      "host: /tournament add player:@alice",
                       "host: /tournament add player:@bob", "host: /tournament start"]
+    if game == "sigma":
+        return [f"host: /deck add file:{deck}", *(line.replace(
+            "game:cairo", "game:sigma deck:tiny") for line in lines[context])]
     return lines[context]
+
+
+TOURNAMENTS = ("swiss", "roundrobin", "single", "double")
 
 
 def ends(context: str) -> dict[str, list[str]]:
     """Each end as typed; the player who resigns is the one who can (in practice, the
-    person: the computer never resigns)."""
+    person: the computer never resigns). A tournament's own ends (a drop, a no-show)
+    only in tournaments; the rules' end on the tiny deck where a deck can be chosen
+    (not in practice, not in tournaments: ``tests/bot/test_tournament_host.py`` plays
+    them to the end)."""
     quitter = "alice" if context == "practice" else "bob"
-    return {
+    own: dict[str, list[str]] = (
+        {"drop": ["host: /tournament drop player:@bob"], "noshow": ["~ wait 301"]}
+        if context in TOURNAMENTS else {})
+    if context in ("casual", "dm", "event dm"):
+        own["rules"] = ["alice: Dot 1.1"]
+    return own | {
         "resign": [f"{quitter}: /resign"],
         "timeout": ["~ wait 60"],  # alice, to move first, never does
         "draw": ["alice: /draw", "bob: /draw"],
@@ -101,6 +128,8 @@ OVER = "is over: @"  # a two-player tournament: its one decisive pairing ends it
 REPLAYED = "Match #2 begins"  # a voided tournament game is played again
 DRAW_HOSTED = "not drawn by agreement: a host decides"
 ABORT_HOSTED = "not aborted by its players: a host decides"
+FORFEIT = "@alice wins their pairing by forfeit"
+NO_SHOW = "did not make the first move within 5 minutes"
 # (context, end): match status, results, ledger kinds, rating changes, eliminations,
 # the tournament log's events, and a phrase of what comes next (or of the refusal).
 TABLE: dict[tuple[str, str], tuple[str, list[str], list[str], int, int, list[str], str]] = {
@@ -110,6 +139,7 @@ TABLE: dict[tuple[str, str], tuple[str, list[str], list[str], int, int, list[str
     ("casual", "abort"): ("voided", [], [], 0, 0, [], "no result, no rating"),
     ("casual", "adjudicate"): ("finished", WON, [], 2, 0, [], "adjudicated by the host"),
     ("casual", "void"): ("voided", [], [], 0, 0, [], "No result is recorded"),
+    ("casual", "rules"): ("finished", WON, [], 2, 0, [], "all cards are played"),
     # Practice: against the computer, never rated, no garnets, no standings.
     ("practice", "resign"): ("finished", [], [], 0, 0, [], "alice resigned"),
     ("practice", "timeout"): ("finished", [], [], 0, 0, [], "alice ran out of time"),
@@ -125,6 +155,7 @@ TABLE: dict[tuple[str, str], tuple[str, list[str], list[str], int, int, list[str
     ("dm", "abort"): ("running", [], [], 0, 0, [], "A Death Match is not aborted"),
     ("dm", "adjudicate"): ("finished", WON, DM_PAY, 2, 0, [], "@alice receives 3 garnets"),
     ("dm", "void"): ("voided", [], [], 0, 0, [], "No result is recorded"),
+    ("dm", "rules"): ("finished", WON, DM_PAY, 2, 0, [], "@alice receives 3 garnets"),
     # An event's DM: the event's reward, the loser's garnets confiscated, eliminated.
     ("event dm", "resign"): ("finished", WON, EVENT_PAY, 2, 1, [],
                              "@bob is eliminated from **S1**"),
@@ -135,11 +166,14 @@ TABLE: dict[tuple[str, str], tuple[str, list[str], list[str], int, int, list[str
     ("event dm", "adjudicate"): ("finished", WON, EVENT_PAY, 2, 1, [],
                                  "@bob's 10 garnets are confiscated"),
     ("event dm", "void"): ("voided", [], [], 0, 0, [], "No result is recorded"),
+    ("event dm", "rules"): ("finished", WON, EVENT_PAY, 2, 1, [],
+                            "@bob is eliminated from **S1**"),
 }
 for fmt in ("swiss", "roundrobin", "single", "double"):
     # Double elimination: the loser drops to the losers' bracket, the next round follows.
     after = ["round", "result", "round"] if fmt == "double" else ["round", "result"]
     step = "standings after round 1" if fmt == "double" else OVER
+    gone = ["round", "result", "drop", *(["round"] if fmt == "double" else [])]
     TABLE |= {
         (fmt, "resign"): ("finished", WON, [], 2, 0, after, step),
         (fmt, "timeout"): ("finished", WON, [], 2, 0, after, step),
@@ -147,13 +181,18 @@ for fmt in ("swiss", "roundrobin", "single", "double"):
         (fmt, "abort"): ("running", [], [], 0, 0, ["round"], ABORT_HOSTED),
         (fmt, "adjudicate"): ("finished", WON, [], 2, 0, after, step),
         (fmt, "void"): ("voided", [], [], 0, 0, ["round"], REPLAYED),
+        # A drop or a no-show: the pairing is lost by forfeit and withdrawn; the match
+        # is voided, never rated, never replayed (no ghost match).
+        (fmt, "drop"): ("voided", [], [], 0, 0, gone, FORFEIT),
+        (fmt, "noshow"): ("voided", [], [], 0, 0, gone, NO_SHOW),
     }
 
 
 async def observe(h: Harness, tmp_path: Path, context: str, end: str) -> dict[str, object]:
     out = io.StringIO()
     console = console_for(h, tmp_path / "images", out)
-    for line in await setup(console, context):
+    game = "sigma" if end == "rules" else end
+    for line in setup(context, tmp_path, game):
         await console.handle_line(line)
     before = out.getvalue()
     for line in ends(context)[end]:
@@ -180,8 +219,7 @@ def test_the_table_covers_every_end_in_every_context() -> None:
     assert set(TABLE) == {(c, e) for c in CONTEXTS for e in ends(c)}
 
 
-@pytest.mark.parametrize("end", list(ends("casual")))
-@pytest.mark.parametrize("context", CONTEXTS)
+@pytest.mark.parametrize(("context", "end"), list(TABLE))
 async def test_seam(h: Harness, tmp_path: Path, context: str, end: str) -> None:
     seen = await observe(h, tmp_path, context, end)
     status, results, ledger, rated, eliminated, log, phrase = TABLE[(context, end)]
@@ -190,7 +228,10 @@ async def test_seam(h: Harness, tmp_path: Path, context: str, end: str) -> None:
             seen["eliminated"], seen["log"]) == (
         status, results, sorted(ledger), rated, eliminated, log), said[:600]
     assert phrase in said, said[:600]
+    if end in ("drop", "noshow"):  # the forfeit ends it: a two-player tournament is over
+        assert OVER in said and "begins" not in said, said[:600]
     # One result, announced once; nothing of the match runs on after its end.
     assert said.count("wins Match #1") + said.count("wins DM #1") <= 1
     if status != "running":
         assert all(live.number != 1 for live in h.services.matches.live.values())
+
