@@ -17,8 +17,7 @@ rules' end (``tests/bot/test_host_games.py``), a correction
 (``tests/bot/test_corrections.py``), a deleted channel
 (``tests/bot/test_discord_outages.py``), a drop and a no-show
 (``tests/bot/test_tournament_drops.py``, ``tests/bot/test_tournament_no_show.py``), a
-deck that cannot go on (``tests/bot/test_hollow_decks.py``). Not here yet: a
-nomination's DM (a DM of an event once picked, as the "event dm" rows).
+deck that cannot go on (``tests/bot/test_hollow_decks.py``).
 """
 
 from __future__ import annotations
@@ -85,6 +84,12 @@ def setup(context: str, tmp_path: Path, game: str) -> list[str]:
                      f"host: /dm game:cairo player1:@alice player2:@bob chooser:player1 "
                      f"event:{EVENT} turn:30 banks:1 bank:10", "alice: /first @alice"],
     }
+    lines["nomination dm"] = [*lines["event dm"][:5],
+                              f"host: /nomination open nominator:@alice game:cairo "
+                              f"event:{EVENT} turn:30 banks:1 bank:10",
+                              "alice: /nomination pick opponent:@bob",
+                              "bob: /first @alice", "alice: /first @alice",
+                              "host: /first @alice"]
     for fmt in ("swiss", "roundrobin", "single", "double"):
         lines[fmt] = [f"host: /tournament create name:T game:cairo format:{fmt} turn:30 "
                       f"banks:1 bank:10 showup:{5 if game == 'noshow' else 0}",
@@ -109,7 +114,7 @@ def ends(context: str) -> dict[str, list[str]]:
     own: dict[str, list[str]] = (
         {"drop": ["host: /tournament drop player:@bob"], "noshow": ["~ wait 301"]}
         if context in TOURNAMENTS else {})
-    if context in ("casual", "dm", "event dm"):
+    if context in ("casual", "dm", "event dm", "nomination dm"):
         own["rules"] = ["alice: Dot 1.1"]
     return own | {
         "resign": [f"{quitter}: /resign"],
@@ -169,6 +174,9 @@ TABLE: dict[tuple[str, str], tuple[str, list[str], list[str], int, int, list[str
     ("event dm", "rules"): ("finished", WON, EVENT_PAY, 2, 1, [],
                             "@bob is eliminated from **S1**"),
 }
+# A nomination's DM (the main match's loser nominates): an event's DM like any other.
+TABLE |= {("nomination dm", end): row for (context, end), row in list(TABLE.items())
+          if context == "event dm"}
 for fmt in ("swiss", "roundrobin", "single", "double"):
     # Double elimination: the loser drops to the losers' bracket, the next round follows.
     after = ["round", "result", "round"] if fmt == "double" else ["round", "result"]
@@ -211,8 +219,8 @@ async def observe(h: Harness, tmp_path: Path, context: str, end: str) -> dict[st
             "log": [d.get("type") for d in log], "said": said}
 
 
-CONTEXTS = ("casual", "practice", "dm", "event dm", "swiss", "roundrobin", "single",
-            "double")
+CONTEXTS = ("casual", "practice", "dm", "event dm", "nomination dm", "swiss", "roundrobin",
+            "single", "double")
 
 
 def test_the_table_covers_every_end_in_every_context() -> None:
@@ -234,4 +242,5 @@ async def test_seam(h: Harness, tmp_path: Path, context: str, end: str) -> None:
     assert said.count("wins Match #1") + said.count("wins DM #1") <= 1
     if status != "running":
         assert all(live.number != 1 for live in h.services.matches.live.values())
+
 
