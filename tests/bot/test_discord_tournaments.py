@@ -77,3 +77,19 @@ async def test_a_nomination_by_button(world: World) -> None:
     (info,) = sends(await sub(world, BOB, "event", "info"))
     assert "3. Carol — 0 garnets · 💀 eliminated (DM #1)" in info.content
     assert "Bob — 0 garnets · 🛡 1 Token of Life" in info.content
+
+
+async def test_a_no_show_on_discord_is_forfeited_and_announced(world: World) -> None:
+    await sub(world, HANA, "tournament", "create", name="Cup", game="cairo",
+              format="swiss", rounds=1, showup=1)
+    await sub(world, HANA, "tournament", "add", player=ALICE)
+    await sub(world, HANA, "tournament", "add", player=BOB)
+    started = [c.content for c in sends(await sub(world, HANA, "tournament", "start"))]
+    assert any("The First Player has 1 minute to make the first move" in t for t in started)
+    absent = world.live().users[0]
+    assert [c for c in sends(await world.advance(59)) if "did not make" in c.content] == []
+    texts = [c.content for c in sends(await world.advance(2))]
+    assert any(f"<@{absent}> did not make the first move within 1 minute" in t
+               for t in texts), texts
+    assert any("**Cup is over" in t for t in texts)
+    assert world.bot.services.matches.live == {}
