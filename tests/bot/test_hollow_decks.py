@@ -83,3 +83,49 @@ async def test_a_match_over_at_its_start_ends_through_the_ending(
     assert _said(out)[-2:] == [
         "bot (to alice only): There is no match of yours running in this channel.",
         "bot (to bob only): There is no match of yours running in this channel."]
+
+
+async def test_a_match_left_running_over_is_ended_when_the_bot_restarts(
+        database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A match started before these checks, its game over and never ended (what the
+    trial saw: "Game over · White wins" running for ever), ends at the next start."""
+    from bot.core.clock import VirtualClock
+    from bot.core.messages import Post
+    from bot.core.requests import Asker
+    from bot.store.db import open_database
+    from engine.sigma import SigmaEscape
+    from tests.bot.conftest import ALICE, BOB, asking
+    from tests.fixtures import bot_process
+
+    stuck = {"name": "Stuck", "source": "test", "presets": [NOTHING_N, SPECIAL],
+             "white": [DOT], "black": []}
+    db1 = await open_database(database_url)
+    clock = VirtualClock()
+    host1 = asking(bot_process(db1, clock))
+    await host1.start()
+    # As the code was: nothing looked at a game over before its first move.
+    monkeypatch.setattr("bot.services.matches.lobby.startable", lambda *_: None)
+    monkeypatch.setattr(SigmaEscape, "outcome", lambda self, state: None)
+    await host1.challenge(Asker("g1", "c1", ALICE), "sigma", [BOB], first="me",
+                          options={"deck": stuck})
+    await host1.answer(Asker("g1", "c1", BOB), None, accept=True)
+    assert len(host1.live) == 1
+    monkeypatch.undo()
+    posts: list[Post] = []
+
+    async def deliver(post: Post) -> None:
+        posts.append(post)
+
+    db2 = await open_database(database_url)
+    host2 = asking(bot_process(db2, VirtualClock(start=clock.now() + 60), deliver=deliver))
+    await host2.start()
+    assert host2.live == {}
+    assert any("wins Match #1" in p.text and "both players passed" in p.text
+               for p in posts), [p.text for p in posts]
+    async with db2.session() as s:
+        match = (await s.scalars(select(Match))).one()
+        results = (await s.scalars(select(MatchResult.outcome))).all()
+    assert match.status == "finished" and sorted(results) == ["lost", "won"]
+    await host2.stop()
+    await db2.close()
+    await db1.close()
