@@ -49,6 +49,7 @@ TOURNAMENT = Option("tournament", Kind.TEXT, "The tournament: its name or number
 PLAYER = Option("player", Kind.USER, "The player", required=True)
 MAX_ROUNDS = 50
 MAX_DEADLINE = 14 * 24 * 60  # minutes: two weeks a round
+DEFAULT_SHOW_UP = 10  # minutes a clocked pairing waits for its First Player's first move
 
 
 async def _create(s: Services, c: Call) -> Response:
@@ -57,7 +58,8 @@ async def _create(s: Services, c: Call) -> Response:
                   hints=c.get("hints", False), thread=c.get("thread", False),
                   deadline=None if deadline is None else deadline * 60.0,
                   no_show=c.get("noshow", FORFEIT), prizes=parse_prizes(c.get("prizes")),
-                  checkin=c.get("checkin", False), auto=c.get("auto", True))
+                  checkin=c.get("checkin", False), auto=c.get("auto", True),
+                  show_up=c.get("showup", DEFAULT_SHOW_UP) * 60.0)
     return await s.tournaments.create(c.asker, TournamentSettings(
         c.options["name"], c.options["game"], c.options["format"], rounds=c.get("rounds"),
         best_of=c.get("bestof", 1), first=c.get("first"), double=c.get("double", False),
@@ -166,6 +168,8 @@ COMMANDS = (
         Option("noshow", Kind.TEXT, "At the deadline, an unplayed pairing (default: who did "
                "not show loses)", choices=(("Who did not show loses by forfeit", FORFEIT),
                                            ("Both lose (double forfeit)", DOUBLE))),
+        Option("showup", Kind.INT, "Clocked: minutes for the first move, then forfeit "
+               "(default 10)", min=0, max=24 * 60),
         Option("prizes", Kind.TEXT, "Garnets by final place, e.g. 10,5,3", max=100),
         Option("checkin", Kind.BOOL, "Players check in before the start (default no)"),
         Option("auto", Kind.BOOL, "Start each round when the last ends (default yes)"),
@@ -192,7 +196,7 @@ COMMANDS = (
     Command("host tournament drop", "Withdraw a player: not paired again (hosts)", _drop,
             (PLAYER, TOURNAMENT), audience=Audience.HOSTS, reply=Reply.PUBLIC,
             once=True, section=SECTION, usage="player:@x"),
-    Command("host tournament reinstate", "Bring a withdrawn player back from the next round "
+    Command("host tournament reinstate", "Undo a withdrawal; within its round, its forfeit too "
             "(hosts)", _reinstate, (PLAYER, TOURNAMENT), audience=Audience.HOSTS,
             once=True, section=SECTION, usage="player:@x"),
     Command("host tournament adjudicate", "Decide a pairing's result (hosts)", _adjudicate, (

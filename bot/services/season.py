@@ -27,7 +27,7 @@ from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
 from bot.services import events
 from bot.services.events import EventError
-from bot.services.matches import DMSetup, Matches
+from bot.services.matches import DMSetup, Matches, startable
 from bot.services.permissions import HostRoles
 from bot.services.users import remember
 from bot.store import season as store
@@ -134,7 +134,7 @@ class Season:
             raise SeasonError(match_say.no_hints_in_dm())
         game = get_game(game_name)
         options = game.check_options(settings.options)
-        game.new_state(2, options)
+        startable(game, 2, options)
         settings = DmSettings(options, settings.tc, settings.hints, settings.reward,
                               settings.thread)
         async with self.db.session() as s, s.begin():

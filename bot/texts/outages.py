@@ -112,3 +112,18 @@ def saved_again(number: int, kind: str, seconds: float, turn: str) -> str:
 
 def channel_or_clear() -> str:
     return "Name a `channel`, or set `clear:true` — not both."
+
+
+def posted_in(channel_id: str) -> str:
+    """To the asker of a command whose answer went to another channel."""
+    return f"Posted in {channel(channel_id)}."
+
+
+def done() -> str:
+    return "Done."
+
+
+def not_posted(channel_id: str, text: str) -> str:
+    """To the asker, when the answer's channel refused it for good (deleted, say)."""
+    return (f"garnet could not post in {channel(channel_id)} (deleted, or garnet may not "
+            f"post there). It would have said:\n{text}")

@@ -135,6 +135,13 @@ def match_over() -> str:
     return "That match is over."
 
 
+def over_before_start(reason: str) -> str:
+    """A match set up with options (a deck) under which the game ends before its first
+    move."""
+    return (f"That game would be over before its first move ({reason}); choose other "
+            f"options or another deck.")
+
+
 def not_a_player() -> str:
     return "You are not playing in that match."
 

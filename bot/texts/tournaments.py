@@ -462,6 +462,27 @@ def void_reason_cancelled() -> str:
     return "the tournament was cancelled"
 
 
+def void_reason_over() -> str:
+    return "the tournament is over"
+
+
+def void_reason_no_show() -> str:
+    return "the First Player did not show"
+
+
+def show_up_note(*, seconds: float) -> str:
+    """Under a clocked pairing's first board: the no-show window."""
+    return (f"The First Player has {span(seconds)} to make the first move (the clock runs "
+            f"after that); whoever has not moved by then loses by forfeit and is withdrawn.")
+
+
+def no_show(*, name: str, number: int, board: int, absent: str, present: str,
+            seconds: float) -> str:
+    return (f"⏰ **{plain(name)}** round {number}, board {board}: {mention(absent)} did not "
+            f"make the first move within {span(seconds)}. {mention(present)} wins by forfeit; "
+            f"{mention(absent)} is withdrawn (a host can `/host tournament reinstate` them).")
+
+
 def dropped(*, user_id: str, name: str, host_id: str | None, forfeit_to: str | None) -> str:
     who = mention(user_id)
     by = f" ({mention(host_id)})" if host_id and host_id != user_id else ""
@@ -475,8 +496,26 @@ def removed(*, user_id: str, name: str, count: int) -> str:
     return f"{mention(user_id)} is no longer entered in **{plain(name)}** ({count} entered)."
 
 
-def reinstated(*, user_id: str, name: str) -> str:
-    return f"↩ {mention(user_id)} is back in **{plain(name)}** from the next round."
+def reinstated(*, user_id: str, name: str, board: int | None = None,
+               stands: str | None = None) -> str:
+    """A withdrawn player back: within the round their forfeit undone and the game of
+    ``board`` played after all; else from the next round, a forfeit that ``stands``."""
+    who, where = mention(user_id), f"**{plain(name)}**"
+    if board is not None:
+        return (f"↩ {who} is back in {where}: the withdrawal is undone, the forfeit on "
+                f"board {board} is cancelled and its game is played.")
+    line = f"↩ {who} is back in {where} from the next round."
+    if stands:
+        line += f" The forfeit this round stands: {stands}."
+    return line
+
+
+def forfeit_stands_round_over(*, number: int) -> str:
+    return f"round {number} is over"
+
+
+def forfeit_stands_opponent_out(*, user_id: str) -> str:
+    return f"{mention(user_id)} has withdrawn too"
 
 
 def adjudicated(*, name: str, number: int, board: int, first: str, second: str,

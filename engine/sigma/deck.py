@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.game import EngineError
-from engine.sigma.geometry import DIRS, NOTHING, Cell, parse_dir, rotate, step
+from engine.sigma.geometry import DIRS, NOTHING, Cell, neighbours, parse_dir, rotate, step
 
 WHITE, BLACK = 0, 1
 COLOUR_NAMES = ("white", "black")
@@ -276,7 +276,32 @@ def deck_from_data(data: Any, key: str = "deck", where: str = "") -> Deck:
             raise DeckError(f"{where}: {hand_key.title()}'s hand holds "
                             f"{sum(n for _, n in hand)} cards; a hand has at most {MAX_HAND}")
         hands.append(tuple(hand))
-    return Deck(key, name, source, note, tuple(presets), (hands[0], hands[1]))
+    deck = Deck(key, name, source, note, tuple(presets), (hands[0], hands[1]))
+    check_playable(deck, where)
+    return deck
+
+
+def check_playable(deck: Deck, where: str) -> None:
+    """Refuse a deck whose game could not be played (§1): both hands without a card
+    (White would win before the first card; one empty hand is a game, in which that
+    player passes), or presets that already close White's main group in (Black would
+    have won before the first card). Whether a card fits at the start is for the rules:
+    a game over before its first move is refused where a match is set up."""
+    if not deck.hand_size(WHITE) and not deck.hand_size(BLACK):
+        raise DeckError(f"{where}: both hands are empty; a player needs at least one card, "
+                        f"or the game is over before it begins")
+    colour = {cell: p.card.colour for p in deck.presets for cell in p.cells}
+    main, todo, blank = {NOTHING}, [NOTHING], False
+    while todo and not blank:
+        for nb in neighbours(todo.pop()):
+            if nb not in colour:
+                blank = True
+            elif colour[nb] == WHITE and nb not in main:
+                main.add(nb)
+                todo.append(nb)
+    if not blank:
+        raise DeckError(f"{where}: the presets leave White's main group no blank space: "
+                        f"Black would win before the first card")
 
 
 def _text(data: Mapping[str, Any], field: str, where: str) -> str:

@@ -103,6 +103,25 @@ async def test_a_deleted_thread_is_settled(world: World) -> None:
     assert world.bot.services.matches.live == {}
 
 
+async def test_a_host_ending_a_match_whose_channel_was_deleted_is_answered(
+        world: World) -> None:
+    """/void (and /adjudicate) of a match whose thread was deleted: the match ends and
+    the host hears what could not be posted there, never a false "Posted in"."""
+    for command, values in (("void", {"reason": "thread deleted"}),
+                            ("adjudicate", {"winner": ALICE, "reason": "thread deleted"})):
+        thread, _ = await dm_in_thread(world)
+        live = world.live()
+        await world._feed(lambda: world.fake.delete_channel(thread))  # noqa: B023
+        calls = await world.slash(HANA, command, match=live.number, **values)
+        assert live.finished and world.bot.services.matches.live == {}
+        (told,) = [c for c in sends(calls) if c.ok and c.content
+                   and not c.url.endswith(f"/channels/{thread}/messages")]
+        assert told.ephemeral, told
+        assert told.content.startswith(f"garnet could not post in <#{thread}>"), told.content
+        assert f"DM #{live.number} is void" in told.content or "wins" in told.content
+        assert "Posted in" not in told.content
+
+
 async def test_a_gateway_outage_of_30_s_charges_nobody(world: World) -> None:
     await challenge_accepted(world)
     live = world.live()

@@ -123,3 +123,17 @@ async def test_a_nomination_among_38_players_by_menu(world: World) -> None:
     calls = sends(await choose(world, ALICE, asked.sent, "garnet:sn:1:1", others[29].id))
     intro = next(c for c in calls if "DM #1: Cairo Corridor" in c.content)
     assert f"<@{others[29].id}>" in intro.content
+async def test_a_no_show_on_discord_is_forfeited_and_announced(world: World) -> None:
+    await sub(world, HANA, "host tournament", "create", name="Cup", game="cairo",
+              format="swiss", rounds=1, showup=1)
+    await sub(world, HANA, "host tournament", "add", player=ALICE)
+    await sub(world, HANA, "host tournament", "add", player=BOB)
+    started = [c.content for c in sends(await sub(world, HANA, "host tournament", "start"))]
+    assert any("The First Player has 1 minute to make the first move" in t for t in started)
+    absent = world.live().users[0]
+    assert [c for c in sends(await world.advance(59)) if "did not make" in c.content] == []
+    texts = [c.content for c in sends(await world.advance(2))]
+    assert any(f"<@{absent}> did not make the first move within 1 minute" in t
+               for t in texts), texts
+    assert any("**Cup is over" in t for t in texts)
+    assert world.bot.services.matches.live == {}

@@ -23,6 +23,7 @@ from bot.adapters.discord.pacing import pause
 from bot.core.messages import Actor, Post, Response, TurnStart
 from bot.core.refusal import Refusal, answered
 from bot.texts import input as say
+from bot.texts import outages as outage_texts
 
 log = logging.getLogger(__name__)
 
@@ -213,11 +214,34 @@ def _targets(response: Response, here: str) -> list[tuple[Post, str]]:
             items.append((post, HERE))
         else:
             items.append((post, post.channel_id))
-    if not any(target in (EPHEMERAL, HERE) for _, target in items):
-        elsewhere = [target for _, target in items]
-        note = f"Posted in <#{elsewhere[0]}>." if elsewhere else "Done."
-        items.insert(0, (Post(note, ephemeral=True), EPHEMERAL))
     return items
+
+
+def _note(items: list[tuple[Post, str]], missed: list[tuple[Post, str]]) -> Post:
+    """What the asker is told when everything went to other channels: where, or (a
+    channel deleted, say) what could not be posted there."""
+    if missed:
+        post, target = missed[0]
+        return Post(outage_texts.not_posted(target, post.text), ephemeral=True)
+    elsewhere = [target for _, target in items]
+    return Post(outage_texts.posted_in(elsewhere[0]) if elsewhere else outage_texts.done(),
+                ephemeral=True)
+
+
+async def _post_elsewhere(interaction: discord.Interaction, post: Post, target: str,
+                          posted: Posted | None) -> bool:
+    """A post to another channel; False when it was refused for good (the bot settles
+    the matches of that channel)."""
+    try:
+        await send_post(channel_for(interaction.client, target), post, posted)
+    except discord.HTTPException as error:
+        failed = getattr(interaction.client, "post_failed", None)
+        if failed is None:
+            raise
+        log.warning("could not post to channel %s: %s", target, error)
+        await failed(target, error)
+        return False
+    return True
 
 
 async def _send_initial(interaction: discord.Interaction, post: Post, ephemeral: bool,
@@ -255,6 +279,13 @@ async def respond(interaction: discord.Interaction, response: Response, defer: D
     """Send a Response for an interaction that was deferred as ``defer`` says."""
     here = str(interaction.channel_id)
     items = _targets(response, here)
+    if not any(target in (EPHEMERAL, HERE) for _, target in items):
+        if defer is Defer.NO:  # answered at once: where it goes, then the posts
+            items.insert(0, (_note(items, []), EPHEMERAL))
+        else:  # the posts first, then the asker hears where they went, or what failed
+            missed = [(post, target) for post, target in items
+                      if not await _post_elsewhere(interaction, post, target, posted)]
+            items = [(_note(items, missed), EPHEMERAL)]
     wanted = {Defer.PUBLIC: HERE, Defer.PRIVATE: EPHEMERAL}.get(defer)
     if defer is Defer.NO:
         first = next(i for i, (_, target) in enumerate(items) if target in (EPHEMERAL, HERE))
@@ -274,15 +305,9 @@ async def respond(interaction: discord.Interaction, response: Response, defer: D
         if target in (EPHEMERAL, HERE):
             await _follow_up(interaction, post, target == EPHEMERAL, posted)
             continue
-        try:
-            await send_post(channel_for(interaction.client, target), post, posted)
-        except discord.HTTPException as error:
-            # A match channel refused for good: the bot settles its matches.
-            failed = getattr(interaction.client, "post_failed", None)
-            if failed is None:
-                raise
-            log.warning("could not post to channel %s: %s", target, error)
-            await failed(target, error)
+        if not await _post_elsewhere(interaction, post, target, posted):
+            # A match channel refused for good: the asker hears what it would have said.
+            await _follow_up(interaction, _note(items, [(post, target)]), True, None)
 
 
 async def turn_page(interaction: discord.Interaction,

@@ -51,6 +51,7 @@ from bot.services.matches.outages import Outages
 from bot.services.matches.picks import Menus
 from bot.services.matches.play import Play
 from bot.services.matches.practice import Practice
+from bot.services.matches.refusals import startable
 from bot.services.matches.timing import Timing
 from bot.services.matches.viewing import Viewing
 from bot.services.permissions import HostRoles
@@ -59,7 +60,7 @@ from bot.services.workers import Workers
 from bot.store.db import Database
 
 __all__ = ["CHALLENGE_TTL", "DMSetup", "Deliver", "EndWatcher", "HostedMatch", "MatchConfig",
-           "MatchEnd", "Matches", "Reach", "ThreadMaker"]
+           "MatchEnd", "Matches", "Reach", "ThreadMaker", "startable"]
 
 
 class Matches:
@@ -80,7 +81,7 @@ class Matches:
         self.timing = Timing(self.kit, on_flag=lambda live: self.ending.timeout(live),
                              on_idle=lambda live: self.courtesy.lapse(live))
         self.ending = Ending(self.kit, self.timing)
-        self.lobby = Lobby(self.kit, self.lookup, self.timing)
+        self.lobby = Lobby(self.kit, self.lookup, self.timing, self.ending)
         self.choosing = Choosing(self.kit, self.lookup, self.lobby)
         self.play = Play(self.kit, self.lookup, self.timing, self.ending)
         self.controls = Controls(self.kit, self.lookup, self.timing, self.ending)

@@ -29,7 +29,7 @@ from bot.services.events import plan_dm
 from bot.services.matches.kit import MatchKit
 from bot.services.matches.lobby import Lobby
 from bot.services.matches.lookup import Lookup
-from bot.services.matches.refusals import Busy
+from bot.services.matches.refusals import Busy, startable
 from bot.services.users import remember
 from bot.store.models import Match, MatchPlayer
 from bot.store.numbers import next_number
@@ -102,7 +102,7 @@ class Choosing:
         if missed not in MISSED:
             raise Refusal(texts.bad_missed(MISSED))
         options = game.check_options(setup.options)
-        game.new_state(2, options)
+        startable(game, 2, options)
         tc = setup.tc or TimeControl()
         plan = await plan_dm(self.kit.db, asker.guild_id, setup.event, ids, chooser, reward,
                              self.kit.config.dm_reward)

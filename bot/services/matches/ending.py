@@ -165,6 +165,20 @@ class Ending:
         return await self.told(live, winner, Response(posts=[Post(
             text, live.channel_id, image=image, buttons=self.after(live))]))
 
+    async def by_rules(self, live: LiveMatch, head: str) -> Response:
+        """A match whose position is over with no move to make (its game ended before the
+        first move, or a restored one): its result by the rules, booked as any other."""
+        outcome = live.game.outcome(live.state)
+        assert outcome is not None
+        image = await self.kit.render(live.game, live.state, live.names, False,
+                                      server=live.guild_id)
+        async with self.kit.db.session() as s, s.begin():
+            text = await self.book(s, live, outcome.winner, outcome.draw, outcome.scores,
+                                   EndReason.RULES, rules_reason(live, outcome), self.kit.now())
+        self.forget(live)
+        return await self.told(live, outcome.winner, Response(posts=[Post(
+            f"{head}\n{text}", live.channel_id, image=image, buttons=self.after(live))]))
+
     def after(self, live: LiveMatch) -> tuple[Button, ...]:
         """The buttons under a result: a rematch, colours swapped, for a casual game of
         two (lichess's courtesy); none for a DM, which a host arranges."""

@@ -134,6 +134,11 @@ class Lifecycle:
             if match.status in PLAYING:
                 live = await self._load(match)
                 self.kit.live.add(live)
+                if live.game.outcome(live.state) is not None:  # over, never ended: now
+                    over = await self.lobby.ending.by_rules(live, texts.match_label(
+                        live.number, live.kind))
+                    boards += over.posts
+                    continue
                 if match.id in waiting and live.turn_elapsed == 0.0:
                     boards.append(await self._board_again(live, now))
                 else:

@@ -19,11 +19,11 @@ from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
 from bot.services.limits import RateLimit
 from bot.services.matches import menus
-from bot.services.matches.ending import reward_of
+from bot.services.matches.ending import Ending, reward_of
 from bot.services.matches.kit import CHALLENGE_TTL, MatchKit
 from bot.services.matches.live import LiveMatch
 from bot.services.matches.lookup import Lookup
-from bot.services.matches.refusals import Busy
+from bot.services.matches.refusals import Busy, startable
 from bot.services.matches.timing import BOARD_WAIT, Timing
 from bot.services.users import remember
 from bot.store.models import Match, MatchPlayer
@@ -53,13 +53,15 @@ class HostedMatch:
     hints: bool = False
     event_id: int | None = None
     note: str = ""
+    show_up: float = 0.0  # seconds added to the First Player's first turn (a no-show window)
 
 
 class Lobby:
-    def __init__(self, kit: MatchKit, lookup: Lookup, timing: Timing) -> None:
+    def __init__(self, kit: MatchKit, lookup: Lookup, timing: Timing, ending: Ending) -> None:
         self.kit = kit
         self.lookup = lookup
         self.timing = timing
+        self.ending = ending
         self._expiries: dict[int, Handle] = {}
         # One user's challenges and withdrawals: a loop of them would flood a channel.
         self.asking = RateLimit(kit.clock, most=CHALLENGES_PER_WINDOW, per=CHALLENGE_WINDOW)
@@ -85,6 +87,8 @@ class Lobby:
             raise Refusal(refused.first_or_chooser_a_player())
         options = game.check_options(options)
         tc = tc or TimeControl()
+        clock = tc.to_json() | ({"show_up": setup.show_up}
+                                if setup.show_up > 0 and tc.enabled else {})
         async with self.kit.creating:
             await self.busy(asker.guild_id, asker.channel_id, ids)
             async with self.kit.db.session() as s, s.begin():
@@ -93,7 +97,7 @@ class Lobby:
                     guild_id=asker.guild_id, number=await next_number(s, asker.guild_id, "match"),
                     channel_id=asker.channel_id, game=game.key, kind=MatchKind.CASUAL,
                     status=MatchStatus.CHOOSING, seats=2, options=options,
-                    time_control=tc.to_json(), hints=hints, rated=True, host_id=asker.actor.id,
+                    time_control=clock, hints=hints, rated=True, host_id=asker.actor.id,
                     chooser=chooser, created_at=self.kit.now(), event_id=event_id)
                 s.add(match)
                 await s.flush()
@@ -149,7 +153,7 @@ class Lobby:
             raise Refusal(refused.players_all_different())
         game.check_seats(len(ids))
         options = game.check_options(options)
-        game.new_state(len(ids), options)
+        startable(game, len(ids), options)
         first = first.strip().lower()
         if first not in ("me", "them", "random"):
             raise Refusal(refused.first_is())
@@ -330,6 +334,7 @@ class Lobby:
         state = game.new_state(match.seats, match.options)
         names = await self.kit.names(match.guild_id, order)
         tc = TimeControl.from_json(match.time_control)
+        extra = float(match.time_control.get("show_up", 0.0))  # the first turn's window
         image = await self.kit.render(game, state, names, match.hints,
                                       server=match.guild_id)
         now = self.kit.now()
@@ -343,23 +348,29 @@ class Lobby:
             row.started_at = now
             row.turn_elapsed = 0.0
             row.turn_resumed_at = now + BOARD_WAIT  # at the latest: see Timing.start_turn
-            row.turn_extra = 0.0
+            row.turn_extra = extra
         live = LiveMatch(
             id=match.id, number=match.number, guild_id=match.guild_id, channel_id=match.channel_id,
             kind=match.kind, game=game, state=state, users=order, names=names, tc=tc,
             banks_left=[tc.banks] * len(order), time_used=[0.0] * len(order),
-            out=[False] * len(order), ply=0, turn_elapsed=0.0, resumed_at=now, extra=0.0,
+            out=[False] * len(order), ply=0, turn_elapsed=0.0, resumed_at=now, extra=extra,
             hints=match.hints, reward=reward_of(match, self.kit.config.dm_reward),
             hosted=match.host_id is not None,
             options=dict(match.options))
         self.kit.live.add(live)
-        turn = self.timing.start_turn(live, now)  # once the first board is out
-        self.kit.on_turn(live)
         label = texts.match_label(match.number, match.kind)
         lines = [note] if note else []
         lines.append(texts.begins(label, game.title, texts.seat_line(game, state, order)))
         if len(order) > 2:
             lines.append(texts.turn_order(names))
+        if game.outcome(state) is not None:  # over before its first move: ended as any
+            return await self.ending.by_rules(live, "\n".join(lines))
+        turn = self.timing.start_turn(live, now)  # once the first board is out
+        if extra:  # a no-show window: the first turn's clock runs once it is over
+            live.extra = extra
+            live.plan_reminders()
+            self.timing.arm(live)
+        self.kit.on_turn(live)
         lines.append(self.kit.turn_line(live))
         return Response(posts=[Post("\n".join(lines), match.channel_id, image=image,
                                     selects=menus.card_menu(live), turn=turn)])

@@ -204,8 +204,8 @@ class Play:
     async def resign(self, asker: Asker, match_id: int | None) -> Response:
         live = self.lookup.live(asker, match_id, player=True)
         async with live.lock:
-            if live.finished:
-                raise MatchOver()
+            if live.finished or live.game.outcome(live.state) is not None:
+                raise MatchOver()  # a game its rules ended is not resigned
             seat = live.seat_of(asker.actor.id)
             assert seat is not None
             on_turn = live.to_move == seat

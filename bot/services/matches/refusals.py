@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.core.refusal import Refusal
 from bot.texts import match as texts
 from bot.texts import refused
@@ -81,3 +83,19 @@ class Ambiguous(Refusal):
 class NeedsReason(Refusal):
     def __init__(self) -> None:
         super().__init__(refused.needs_reason())
+
+
+class OverBeforeStart(Refusal):
+    """A game that its rules end before its first move (a deck whose cards fit nowhere):
+    no match is set up for it."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(refused.over_before_start(reason))
+        self.reason = reason
+
+
+def startable(game: Any, seats: int, options: Any) -> None:
+    """Refuse a match whose game would be over before its first move."""
+    outcome = game.outcome(game.new_state(seats, options))
+    if outcome is not None:
+        raise OverBeforeStart(outcome.reason)

@@ -218,7 +218,16 @@ class Rejoined:
     player: str
 
 
-Event = Round | Reported | Dropped | Rejoined
+@dataclass(frozen=True)
+class Reopened:
+    """A host undoes a result of the running round (a drop made by mistake): the board
+    is unfinished again, and its game is played."""
+
+    round: int
+    board: int
+
+
+Event = Round | Reported | Dropped | Rejoined | Reopened
 
 
 @dataclass(frozen=True)
@@ -255,6 +264,8 @@ def event_to_json(event: Event) -> dict[str, Any]:
                 "outcome": event.outcome.value, "first": event.first}
     if isinstance(event, Dropped):
         return {"type": "drop", "player": event.player}
+    if isinstance(event, Reopened):
+        return {"type": "reopen", "round": event.round, "board": event.board}
     return {"type": "rejoin", "player": event.player}
 
 
@@ -273,4 +284,6 @@ def event_from_json(data: dict[str, Any]) -> Event:
         return Dropped(str(data["player"]))
     if kind == "rejoin":
         return Rejoined(str(data["player"]))
+    if kind == "reopen":
+        return Reopened(int(data["round"]), int(data["board"]))
     raise TournamentError(f"unknown tournament event {kind!r}")

@@ -13,6 +13,7 @@ from bot.services.tournaments.model import (
     Event,
     Outcome,
     Pairing,
+    Reopened,
     Reported,
     Round,
     TournamentError,
@@ -101,6 +102,15 @@ def fold(players: Iterable[str], events: Iterable[Event], *, draws: bool = True,
             reported_at[(event.round, event.board)] = index
             if event.first is not None:
                 firsts[(event.round, event.board)] = event.first
+        elif isinstance(event, Reopened):
+            if not rounds or event.round != len(rounds):
+                raise TournamentError(f"only a result of the running round is undone, not "
+                                      f"one of round {event.round}")
+            rounds[-1].pairing(event.board)
+            if outcomes.pop((event.round, event.board), None) is None:
+                raise TournamentError(f"board {event.board} has no result to undo")
+            reported_at.pop((event.round, event.board), None)
+            firsts.pop((event.round, event.board), None)
         elif isinstance(event, Dropped):
             if event.player not in known:
                 raise TournamentError(f"{event.player} does not play in this tournament")

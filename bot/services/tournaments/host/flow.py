@@ -28,6 +28,7 @@ from bot.core.requests import Asker
 from bot.services import ledger
 from bot.services.matches import HostedMatch, MatchEnd, Matches
 from bot.services.tournaments import (
+    Dropped,
     Event,
     Pairing,
     Reported,
@@ -46,6 +47,7 @@ from bot.services.tournaments.host.records import (
     append,
     load,
     series_of,
+    split,
 )
 from bot.services.vitals import CANNOT_SAVE
 from bot.store.db import Database
@@ -55,26 +57,6 @@ from bot.texts import tournaments as say
 
 log = logging.getLogger(__name__)
 MAX_STEPS = 64  # a bound on what one look at a tournament may do in a row
-LONGEST = 1900  # characters in one post (Discord takes 2,000)
-
-
-def split(text: str, channel_id: str, pings: tuple[str, ...] | None = None,
-          limit: int = LONGEST) -> list[Post]:
-    """A long text (the pairings of a big round) as posts of at most ``limit``
-    characters, cut between lines."""
-    posts: list[Post] = []
-    part: list[str] = []
-    size = 0
-    for line in text.splitlines():
-        if part and size + len(line) + 1 > limit:
-            posts.append(Post("\n".join(part), channel_id, pings=pings))
-            part, size = [], 0
-        part.append(line[:limit])
-        size += len(line) + 1
-    posts.append(Post("\n".join(part), channel_id, pings=pings))
-    return posts
-
-
 class Flow:
     def __init__(self, db: Database, clock: Clock, matches: Matches) -> None:
         self.db = db
@@ -88,6 +70,7 @@ class Flow:
         # by server: looked at again whenever a match of that server ends.
         self.waiting: dict[int, str] = {}
         self._noted: set[tuple[int, int, int]] = set()
+        self._shows: dict[int, Handle] = {}  # no-show windows, by match id
 
     def now(self) -> float:
         return self.clock.now()
@@ -157,12 +140,23 @@ class Flow:
             break
         return posts
 
-    def _due(self, loaded: Loaded, core: Tournament, state: State,
-             rnd: Round) -> tuple[list[Event], list[tuple[Pairing, Series]]]:
+    def decided(self, loaded: Loaded, boards: set[int]) -> list[Event]:
+        """The results of those boards of the running round that their games have
+        decided and the log does not hold yet (nothing is started)."""
+        state = loaded.core.state(loaded.events)
+        if not state.rounds:
+            return []
+        reports, _ = self._due(loaded, loaded.core, state, state.rounds[-1], boards)
+        return reports
+
+    def _due(self, loaded: Loaded, core: Tournament, state: State, rnd: Round,
+             boards: set[int] | None = None) -> tuple[list[Event], list[tuple[Pairing, Series]]]:
         reports: list[Event] = []
         due: list[tuple[Pairing, Series]] = []
         for pairing in rnd.pairings:
             if state.outcome(rnd.number, pairing) is not None:
+                continue
+            if boards is not None and pairing.board not in boards:
                 continue
             games = loaded.games_of(rnd.number, pairing.board)
             if any(g.active for g in games):
@@ -235,12 +229,19 @@ class Flow:
                                  game_no=game_no, match_id=match_id))
 
         players = [Actor(u, loaded.name(u)) for u in pairing.players]
+        # Clocked, a pairing's first game waits for its First Player a while: whoever
+        # has not moved by then forfeits (``no_show``); their clock runs after it.
+        window = (setup.show_up if game_no == 1 and first is not None
+                  and setup.time_control.enabled else 0.0)
+        if window:
+            note += "\n" + say.show_up_note(seconds=window)
         try:
-            _, started = await self.matches.host_match(
+            match_id, started = await self.matches.host_match(
                 Asker(row.guild_id, channel, Actor(row.created_by, loaded.name(row.created_by))),
                 HostedMatch(row.game, players, first=first, chooser=chooser,
                             options=setup.game_options, tc=setup.time_control,
-                            hints=setup.hints, event_id=row.event_id, note=note),
+                            hints=setup.hints, event_id=row.event_id, note=note,
+                            show_up=window),
                 link=link)
         except Refusal:
             if abandon is not None:
@@ -254,7 +255,63 @@ class Flow:
                 raise
             return [Post(say.waiting_for_start(board=pairing.board, user_id=busy[0],
                                                number=busy[1]), row.channel_id)], True
+        if window:
+            self.arm_no_show(row.id, match_id, self.now() + window)
         return started.posts, False
+
+    # ==== a First Player who does not show =================================================
+
+    def arm_no_show(self, tournament_id: int, match_id: int, at: float) -> None:
+        self.disarm_no_show(match_id)
+        self._shows[match_id] = self.clock.call_at(
+            max(at, self.now()), lambda: self._no_show_due(tournament_id, match_id))
+
+    async def _no_show_due(self, tournament_id: int, match_id: int) -> None:
+        """The window's end (tried again by the clock when the database refuses)."""
+        try:
+            response = await self.run(tournament_id,
+                                      lambda: self.no_show(tournament_id, match_id))
+        except CANNOT_SAVE:
+            raise
+        except Exception:
+            log.exception("the no-show of match %s failed", match_id)
+            return
+        self._shows.pop(match_id, None)
+        for post in response.posts:
+            await self.matches.deliver(post)
+
+    async def no_show(self, tournament_id: int, match_id: int) -> Response:
+        """A First Player who has not moved when the window closes loses the pairing by
+        forfeit and is withdrawn; the match is voided (never rated)."""
+        loaded = await self.load(tournament_id)
+        game = next((g for g in loaded.games if g.match_id == match_id), None)
+        live = self.matches.live.get(match_id)
+        if (loaded.row.status != RUNNING or game is None or not game.active
+                or game.show_up_by is None or game.plies or (live and live.ply)):
+            return Response()
+        if game.show_up_by > self.now() + 1e-6:  # not yet (a restart moved it)
+            self.arm_no_show(tournament_id, match_id, game.show_up_by)
+            return Response()
+        state = loaded.core.state(loaded.events)
+        rnd = state.rounds[-1]
+        pairing = rnd.pairing(game.board) if rnd.number == game.round else None
+        if pairing is None or state.outcome(rnd.number, pairing) is not None:
+            return Response()
+        absent, present = game.users[0], pairing.opponent(game.users[0])
+        posts = (await self.matches.close(match_id, say.void_reason_no_show())).posts
+        posts.append(Post(say.no_show(name=loaded.row.name, number=rnd.number,
+                                      board=pairing.board, absent=absent, present=present,
+                                      seconds=loaded.setup.show_up), loaded.row.channel_id))
+        loaded = await self.load(tournament_id)
+        report = Reported(rnd.number, pairing.board, pairing.outcome(present, forfeit=True))
+        posts += await self.record(loaded, [report, Dropped(absent)], note="no-show")
+        return Response(posts=posts)
+
+    def arm_no_shows(self, loaded: Loaded) -> None:
+        """After a restart: every window still open (or closed meanwhile) armed again."""
+        for game in loaded.games:
+            if game.active and not game.plies and game.show_up_by is not None:
+                self.arm_no_show(loaded.row.id, game.match_id, game.show_up_by)
 
     async def _busy_player(self, guild_id: str, channel_id: str,
                            users: tuple[str, str]) -> tuple[str, int] | None:
@@ -352,13 +409,18 @@ class Flow:
             event_name = await views.event_name(s, row.event_id)
         self.waiting.pop(row.id, None)
         loaded = await self.load(row.id)
+        leftovers: list[Post] = []
+        for game in loaded.games:  # nothing of a finished tournament plays on
+            if game.active:
+                leftovers += (await self.matches.close(game.match_id,
+                                                       say.void_reason_over())).posts
         head = say.finished(name=row.name, winner_id=table[0].player)
         if paid:
             head += "\n" + say.prizes_line(paid=[(u, a) for u, a, _ in paid], event=event_name)
         final = await self.standings_post(loaded, final=True)
         final.text = head + "\n" + final.text
         final.pings = tuple(u for u, _, _ in paid[:1]) or (table[0].player,)
-        return [final]
+        return [*leftovers, final]
 
     # ==== the round's deadline ===============================================================
 
@@ -382,6 +444,12 @@ class Flow:
     def disarm_all(self) -> None:
         for tournament_id in list(self._timers):
             self.disarm(tournament_id)
+        for match_id in list(self._shows):
+            self.disarm_no_show(match_id)
+
+    def disarm_no_show(self, match_id: int) -> None:
+        if (handle := self._shows.pop(match_id, None)) is not None:
+            handle.cancel()
 
     async def _fire(self, tournament_id: int, number: int, deadline: bool) -> None:
         """A round's reminder or deadline. One the database refused is tried again (the
@@ -498,6 +566,8 @@ class Flow:
         posts = await self.advance(tournament_id)
         loaded = await self.load(tournament_id)
         row = loaded.row
+        if row.status == RUNNING:
+            self.arm_no_shows(loaded)
         state = loaded.core.state(loaded.events) if row.status == RUNNING else None
         if state is None or not state.rounds or row.deadline_at is None:
             return Response(posts=posts)

@@ -14,7 +14,7 @@ from bot.core.clock import Clock
 from bot.core.messages import Actor, Button, Image, Post, Response
 from bot.core.requests import Asker
 from bot.services import events, ratings
-from bot.services.matches import MatchEnd, Matches
+from bot.services.matches import MatchEnd, Matches, startable
 from bot.services.permissions import HostRoles
 from bot.services.tournaments import (
     Dropped,
@@ -24,7 +24,9 @@ from bot.services.tournaments import (
     Options,
     Outcome,
     Rejoined,
+    Reopened,
     Reported,
+    State,
     TournamentError,
 )
 from bot.services.tournaments.host import views
@@ -43,6 +45,7 @@ from bot.services.tournaments.host.records import (
     find,
     series_of,
 )
+from bot.services.tournaments.model import LOSS
 from bot.services.users import remember
 from bot.store.db import Database
 from bot.store.models import Rating, TournamentPlayer
@@ -115,7 +118,7 @@ class Tournaments:
         name = check_name(settings.name)
         game = get_game(settings.game)
         options = game.check_options(setup.game_options)
-        game.new_state(2, options)
+        startable(game, 2, options)
         form = Format(settings.fmt)
         if settings.rounds is not None and form is not Format.SWISS:
             raise TournamentRefusal(say.rounds_only_swiss())
@@ -130,7 +133,7 @@ class Tournaments:
                        best_of=settings.best_of, first=rule, third_place=settings.third_place,
                        seed=self.rng.randrange(1, 2**31))
         setup = Setup(setup.time_control, options, setup.hints, setup.thread, setup.deadline,
-                      setup.no_show, setup.prizes, setup.checkin, setup.auto)
+                      setup.no_show, setup.prizes, setup.checkin, setup.auto, setup.show_up)
         async with self.db.session() as s, s.begin():
             event_row = await events.find_event(s, asker.guild_id, event) if event else None
             if event_row is not None and not event_row.open:
@@ -252,10 +255,12 @@ class Tournaments:
                 if game.active:
                     posts += (await self.matches.close(game.match_id,
                                                        say.void_reason_withdrawn())).posts
-            posts += await self.flow.advance(tid)  # a game that just ended still counts
+            # A series its games decided before the drop keeps its result; otherwise the
+            # forfeit is the pairing's end: no further game of it is started (the drop,
+            # its forfeit and any result go to the log together, before anything more).
             loaded = await self._running(tid)
-            state = loaded.core.state(loaded.events)
-            if state.outcome(rnd.number, pairing) is None:
+            reports = self.flow.decided(loaded, boards={pairing.board})
+            if not reports:
                 forfeit_to = pairing.opponent(person.id)
                 reports.append(Reported(rnd.number, pairing.board,
                                         pairing.outcome(forfeit_to, forfeit=True)))
@@ -333,14 +338,41 @@ class Tournaments:
 
         async def work() -> Response:
             loaded = await self._running(row.id)
-            if person.id not in loaded.core.state(loaded.events).withdrawn:
+            state = loaded.core.state(loaded.events)
+            if person.id not in state.withdrawn:
                 raise TournamentRefusal(say.not_withdrawn(user_id=person.id, name=row.name))
-            posts = await self.flow.record(loaded, [Rejoined(person.id)], asker.actor.id,
-                                           "reinstated")
-            return Response(reply=Post(say.reinstated(user_id=person.id, name=row.name),
+            reports: list[Event] = [Rejoined(person.id)]
+            board, stands = self._undo_forfeit(state, person.id)
+            if board is not None:
+                reports.append(Reopened(len(state.rounds), board))
+            posts = await self.flow.record(loaded, reports, asker.actor.id, "reinstated")
+            if board is not None:
+                posts += await self.flow.advance(row.id)  # the pairing's game starts
+            return Response(reply=Post(say.reinstated(user_id=person.id, name=row.name,
+                                                      board=board, stands=stands),
                                        row.channel_id), posts=posts)
 
         return await self.flow.run(row.id, work)
+
+    @staticmethod
+    def _undo_forfeit(state: State, player: str) -> tuple[int | None, str | None]:
+        """A drop undone within its round: the board whose forfeit the player lost and
+        whose game can still be played; else why the forfeit stands (None: none to undo)."""
+        if not state.rounds:
+            return None, None
+        rnd = state.rounds[-1]
+        pairing = rnd.of(player)
+        outcome = state.outcome(rnd.number, pairing) if pairing is not None else None
+        if pairing is None or outcome is None or not outcome.forfeit:
+            return None, None
+        if outcome.points[pairing.players.index(player)] != LOSS:
+            return None, None
+        if state.round_complete:
+            return None, say.forfeit_stands_round_over(number=rnd.number)
+        opponent = pairing.opponent(player)
+        if opponent in state.withdrawn:
+            return None, say.forfeit_stands_opponent_out(user_id=opponent)
+        return pairing.board, None
 
     async def adjudicate(self, asker: Asker, board: int, result: str, number: int | None = None,
                          reason: str = "", tournament: str | None = None) -> Response:

@@ -12,6 +12,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core.enums import ACTIVE, MatchStatus
+from bot.core.messages import Post
 from bot.core.refusal import Refusal
 from bot.core.timecontrol import TimeControl
 from bot.services.tournaments import (
@@ -62,6 +63,7 @@ class Setup:
     prizes: tuple[int, ...] = ()
     checkin: bool = False
     auto: bool = True
+    show_up: float = 600.0  # clocked: seconds a First Player has for the first move
 
     @property
     def remind_before(self) -> float:
@@ -73,7 +75,7 @@ class Setup:
         return {"time_control": self.time_control.to_json(), "game_options": self.game_options,
                 "hints": self.hints, "thread": self.thread, "deadline": self.deadline,
                 "no_show": self.no_show, "prizes": list(self.prizes),
-                "checkin": self.checkin, "auto": self.auto}
+                "checkin": self.checkin, "auto": self.auto, "show_up": self.show_up}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Setup:
@@ -84,7 +86,8 @@ class Setup:
                    None if deadline is None else float(deadline),
                    str(data.get("no_show", FORFEIT)),
                    tuple(int(p) for p in data.get("prizes") or ()),
-                   bool(data.get("checkin", False)), bool(data.get("auto", True)))
+                   bool(data.get("checkin", False)), bool(data.get("auto", True)),
+                   float(data.get("show_up", 600.0)))
 
 
 @dataclass(frozen=True)
@@ -121,6 +124,7 @@ class Played:
     winner: str | None
     draw: bool
     plies: int
+    show_up_by: float | None = None  # when a First Player who never moved forfeits
 
     @property
     def active(self) -> bool:
@@ -205,8 +209,16 @@ async def played(s: AsyncSession, tournament_id: int) -> list[Played]:
                   and match.status == MatchStatus.FINISHED else None)
         out.append(Played(game.round, game.board, game.game_no, match.id, match.number,
                           match.status, match.channel_id, users, winner, bool(match.draw),
-                          int(counts.get(match.id, 0))))
+                          int(counts.get(match.id, 0)), show_up_by(match)))
     return out
+
+
+def show_up_by(match: Match) -> float | None:
+    """The end of a match's no-show window (``HostedMatch.show_up``), once it began."""
+    window = float((match.time_control or {}).get("show_up", 0.0))
+    if not window or match.started_at is None:
+        return None
+    return float(match.started_at) + window
 
 
 async def load(s: AsyncSession, tournament_id: int) -> Loaded:
@@ -299,3 +311,25 @@ async def choices(s: AsyncSession, guild_id: str, current: str) -> list[tuple[st
     rows = (await s.scalars(query.order_by(TournamentRow.id.desc()).limit(25))).all()
     return [(say.choice(name=t.name, number=t.number, status=t.status), str(t.number))
             for t in rows]
+
+
+# ---- long texts --------------------------------------------------------------------------
+
+LONGEST = 1900  # characters in one post (Discord takes 2,000)
+
+
+def split(text: str, channel_id: str, pings: tuple[str, ...] | None = None,
+          limit: int = LONGEST) -> list[Post]:
+    """A long text (the pairings of a big round) as posts of at most ``limit``
+    characters, cut between lines."""
+    posts: list[Post] = []
+    part: list[str] = []
+    size = 0
+    for line in text.splitlines():
+        if part and size + len(line) + 1 > limit:
+            posts.append(Post("\n".join(part), channel_id, pings=pings))
+            part, size = [], 0
+        part.append(line[:limit])
+        size += len(line) + 1
+    posts.append(Post("\n".join(part), channel_id, pings=pings))
+    return posts

@@ -21,6 +21,7 @@ from bot.services.tournaments import (
     Outcome,
     Pairing,
     Rejoined,
+    Reopened,
     Reported,
     Round,
     Standing,
@@ -71,6 +72,8 @@ def display(loaded: Loaded) -> tuple[Tournament, list[Event]]:
                                    shown[e.first] if e.first else None))
         elif isinstance(e, Dropped):
             events.append(Dropped(shown[e.player]))
+        elif isinstance(e, Reopened):
+            events.append(e)
         else:
             events.append(Rejoined(shown[e.player]))
     return Tournament(core.format, tuple(shown[p] for p in core.players), core.options), events

@@ -1,0 +1,246 @@
+"""Where features meet (issue 28): ONE table of every way a match ends, in every
+context a match has, through the console adapter on the test database (SQLite, and
+PostgreSQL when the suite runs on it). Each row asserts the one result (or the
+refusal), the one booking of garnets, the one rating change, the history, and the
+next step of the tournament or season.
+
+Ends that do not exist in a context are rows too, with why, asserting the refusal:
+- abort (a courtesy before the second move) is for casual games and practice: a Death
+  Match (of an event or not) or a tournament's game is ended by a host (``/void``,
+  ``/adjudicate``);
+- a draw by agreement is for casual games: the computer takes no offers, a Death
+  Match and a tournament's game are drawn only by the rules or a host.
+A host's ``/void`` of a tournament's game is not an end of its pairing: the game is
+played again. Practice is never rated and books nothing, whatever ends it.
+Ends with tables of their own beside this one: a tie under each tie rule and the
+rules' end (``tests/bot/test_host_games.py``), a correction
+(``tests/bot/test_corrections.py``), a deleted channel
+(``tests/bot/test_discord_outages.py``), a drop and a no-show
+(``tests/bot/test_tournament_drops.py``, ``tests/bot/test_tournament_no_show.py``), a
+deck that cannot go on (``tests/bot/test_hollow_decks.py``).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select
+
+from bot.store.models import (
+    Elimination,
+    LedgerEntry,
+    Match,
+    MatchResult,
+    RatingChange,
+    TournamentLog,
+)
+from tests.bot.conftest import Harness, console_for
+
+pytestmark = pytest.mark.database
+
+EVENT = "S1"
+
+
+@dataclass(frozen=True)
+class Row:
+    context: str
+    end: str
+    result: str  # "won", "drawn", "void" or "refused: <words>"
+    garnets: int = 0  # ledger entries the end books
+    rated: int = 2  # rating changes (one per player)
+    eliminated: int = 0
+    next_step: str = ""  # what the tournament or season says next
+
+
+TINY = {"name": "Tiny", "source": "test",
+        "presets": [{"name": "Nothing", "colour": "white", "cells": ["#"], "at": [0, 0],
+                     "arrows": ["0,0,N", "0,0,E", "0,0,S", "0,0,W"]},
+                    {"name": "Special", "colour": "black", "cells": ["#"], "at": [3, 3],
+                     "arrows": ["0,0,N"]}],
+        "white": [{"name": "Dot", "cells": ["#"], "arrows": ["0,0,S"]}], "black": []}
+
+
+def setup(context: str, tmp_path: Path, game: str) -> list[str]:
+    """The context's match, running: the lines to type (before the end). ``game``
+    "sigma" plays the tiny deck: White's one card ends the game by the rules."""
+    deck = tmp_path / "tiny.json"
+    deck.write_text(json.dumps(TINY), encoding="utf-8")
+    lines = {
+        "casual": ["alice: /challenge @bob game:cairo first:me turn:30 banks:1 bank:10",
+                   "bob: /accept"],
+        "practice": ["alice: /practice game:cairo level:1 first:me clock:true turn:30 "
+                     "banks:1 bank:10"],
+        "dm": ["host: /dm game:cairo player1:@alice player2:@bob chooser:player1 event:none "
+               "turn:30 banks:1 bank:10", "alice: /first @alice"],
+        "event dm": [f"host: /host event create name:{EVENT} reward:5 confiscate:winner "
+                     f"eliminate:yes", "host: /host event add @alice", "host: /host event add @bob",
+                     "host: /grant @alice amount:10 reason:start",
+                     "host: /grant @bob amount:10 reason:start",
+                     f"host: /dm game:cairo player1:@alice player2:@bob chooser:player1 "
+                     f"event:{EVENT} turn:30 banks:1 bank:10", "alice: /first @alice"],
+    }
+    lines["nomination dm"] = [*lines["event dm"][:5],
+                              f"host: /host nomination open nominator:@alice game:cairo "
+                              f"event:{EVENT} turn:30 banks:1 bank:10",
+                              "alice: /nomination pick opponent:@bob",
+                              "bob: /first @alice", "alice: /first @alice",
+                              "host: /first @alice"]
+    for fmt in ("swiss", "roundrobin", "single", "double"):
+        lines[fmt] = [f"host: /host tournament create name:T game:cairo format:{fmt} turn:30 "
+                      f"banks:1 bank:10 showup:{5 if game == 'noshow' else 0}",
+                      "host: /host tournament add player:@alice",
+                      "host: /host tournament add player:@bob", "host: /host tournament start"]
+    if game == "sigma":
+        return [f"host: /host deck add file:{deck}", *(line.replace(
+            "game:cairo", "game:sigma deck:tiny") for line in lines[context])]
+    return lines[context]
+
+
+TOURNAMENTS = ("swiss", "roundrobin", "single", "double")
+
+
+def ends(context: str) -> dict[str, list[str]]:
+    """Each end as typed; the player who resigns is the one who can (in practice, the
+    person: the computer never resigns). A tournament's own ends (a drop, a no-show)
+    only in tournaments; the rules' end on the tiny deck where a deck can be chosen
+    (not in practice, not in tournaments: ``tests/bot/test_tournament_host.py`` plays
+    them to the end)."""
+    quitter = "alice" if context == "practice" else "bob"
+    own: dict[str, list[str]] = (
+        {"drop": ["host: /host tournament drop player:@bob"], "noshow": ["~ wait 301"]}
+        if context in TOURNAMENTS else {})
+    if context in ("casual", "dm", "event dm", "nomination dm"):
+        own["rules"] = ["alice: Dot 1.1"]
+    return own | {
+        "resign": [f"{quitter}: /resign"],
+        "timeout": ["~ wait 60"],  # alice, to move first, never does
+        "draw": ["alice: /draw", "bob: /draw"],
+        "abort": ["alice: /abort"],
+        "adjudicate": ["host: /adjudicate match:1 winner:@alice reason:seams"],
+        "void": ["host: /void match:1 reason:seams"],
+    }
+
+
+WON = ["lost", "won"]
+DM_PAY = ["match-reward"]
+EVENT_PAY = ["confiscation", "confiscation", "match-reward"]  # reward, and 10 moved
+OVER = "is over: @"  # a two-player tournament: its one decisive pairing ends it
+REPLAYED = "Match #2 begins"  # a voided tournament game is played again
+DRAW_HOSTED = "not drawn by agreement: a host decides"
+ABORT_HOSTED = "not aborted by its players: a host decides"
+FORFEIT = "@alice wins their pairing by forfeit"
+NO_SHOW = "did not make the first move within 5 minutes"
+# (context, end): match status, results, ledger kinds, rating changes, eliminations,
+# the tournament log's events, and a phrase of what comes next (or of the refusal).
+TABLE: dict[tuple[str, str], tuple[str, list[str], list[str], int, int, list[str], str]] = {
+    ("casual", "resign"): ("finished", WON, [], 2, 0, [], "alice wins Match #1"),
+    ("casual", "timeout"): ("finished", WON, [], 2, 0, [], "alice ran out of time"),
+    ("casual", "draw"): ("finished", ["drawn", "drawn"], [], 2, 0, [], "ends in a draw"),
+    ("casual", "abort"): ("voided", [], [], 0, 0, [], "no result, no rating"),
+    ("casual", "adjudicate"): ("finished", WON, [], 2, 0, [], "adjudicated by the host"),
+    ("casual", "void"): ("voided", [], [], 0, 0, [], "No result is recorded"),
+    ("casual", "rules"): ("finished", WON, [], 2, 0, [], "all cards are played"),
+    # Practice: against the computer, never rated, no garnets, no standings.
+    ("practice", "resign"): ("finished", [], [], 0, 0, [], "alice resigned"),
+    ("practice", "timeout"): ("finished", [], [], 0, 0, [], "alice ran out of time"),
+    ("practice", "draw"): ("running", [], [], 0, 0, [],
+                           "The computer does not take draw offers"),
+    ("practice", "abort"): ("voided", [], [], 0, 0, [], "no result, no rating"),
+    ("practice", "adjudicate"): ("finished", [], [], 0, 0, [], "adjudicated by the host"),
+    ("practice", "void"): ("voided", [], [], 0, 0, [], "No result is recorded"),
+    # A Death Match outside any event: its reward, rated; no draw, no abort.
+    ("dm", "resign"): ("finished", WON, DM_PAY, 2, 0, [], "@alice receives 3 garnets"),
+    ("dm", "timeout"): ("finished", WON, DM_PAY, 2, 0, [], "@bob receives 3 garnets"),
+    ("dm", "draw"): ("running", [], [], 0, 0, [], "A Death Match is not drawn"),
+    ("dm", "abort"): ("running", [], [], 0, 0, [], "A Death Match is not aborted"),
+    ("dm", "adjudicate"): ("finished", WON, DM_PAY, 2, 0, [], "@alice receives 3 garnets"),
+    ("dm", "void"): ("voided", [], [], 0, 0, [], "No result is recorded"),
+    ("dm", "rules"): ("finished", WON, DM_PAY, 2, 0, [], "@alice receives 3 garnets"),
+    # An event's DM: the event's reward, the loser's garnets confiscated, eliminated.
+    ("event dm", "resign"): ("finished", WON, EVENT_PAY, 2, 1, [],
+                             "@bob is eliminated from **S1**"),
+    ("event dm", "timeout"): ("finished", WON, EVENT_PAY, 2, 1, [],
+                              "@alice is eliminated from **S1**"),
+    ("event dm", "draw"): ("running", [], [], 0, 0, [], "A Death Match is not drawn"),
+    ("event dm", "abort"): ("running", [], [], 0, 0, [], "A Death Match is not aborted"),
+    ("event dm", "adjudicate"): ("finished", WON, EVENT_PAY, 2, 1, [],
+                                 "@bob's 10 garnets are confiscated"),
+    ("event dm", "void"): ("voided", [], [], 0, 0, [], "No result is recorded"),
+    ("event dm", "rules"): ("finished", WON, EVENT_PAY, 2, 1, [],
+                            "@bob is eliminated from **S1**"),
+}
+# A nomination's DM (the main match's loser nominates): an event's DM like any other.
+TABLE |= {("nomination dm", end): row for (context, end), row in list(TABLE.items())
+          if context == "event dm"}
+for fmt in ("swiss", "roundrobin", "single", "double"):
+    # Double elimination: the loser drops to the losers' bracket, the next round follows.
+    after = ["round", "result", "round"] if fmt == "double" else ["round", "result"]
+    step = "standings after round 1" if fmt == "double" else OVER
+    gone = ["round", "result", "drop", *(["round"] if fmt == "double" else [])]
+    TABLE |= {
+        (fmt, "resign"): ("finished", WON, [], 2, 0, after, step),
+        (fmt, "timeout"): ("finished", WON, [], 2, 0, after, step),
+        (fmt, "draw"): ("running", [], [], 0, 0, ["round"], DRAW_HOSTED),
+        (fmt, "abort"): ("running", [], [], 0, 0, ["round"], ABORT_HOSTED),
+        (fmt, "adjudicate"): ("finished", WON, [], 2, 0, after, step),
+        (fmt, "void"): ("voided", [], [], 0, 0, ["round"], REPLAYED),
+        # A drop or a no-show: the pairing is lost by forfeit and withdrawn; the match
+        # is voided, never rated, never replayed (no ghost match).
+        (fmt, "drop"): ("voided", [], [], 0, 0, gone, FORFEIT),
+        (fmt, "noshow"): ("voided", [], [], 0, 0, gone, NO_SHOW),
+    }
+
+
+async def observe(h: Harness, tmp_path: Path, context: str, end: str) -> dict[str, object]:
+    out = io.StringIO()
+    console = console_for(h, tmp_path / "images", out)
+    game = "sigma" if end == "rules" else end
+    for line in setup(context, tmp_path, game):
+        await console.handle_line(line)
+    before = out.getvalue()
+    for line in ends(context)[end]:
+        await console.handle_line(line)
+    said = out.getvalue()[len(before):]
+    async with h.db.session() as s:
+        match = (await s.scalars(select(Match).order_by(Match.id))).first()
+        results = (await s.scalars(select(MatchResult.outcome))).all()
+        ledger = (await s.scalars(select(LedgerEntry.kind).where(
+            LedgerEntry.kind != "grant"))).all()
+        rated = await s.scalar(select(func.count()).select_from(RatingChange))
+        out_ = await s.scalar(select(func.count()).select_from(Elimination))
+        log = (await s.scalars(select(TournamentLog.data).order_by(TournamentLog.seq))).all()
+    return {"status": match.status if match else None, "results": sorted(results),
+            "ledger": sorted(ledger), "rated": rated, "eliminated": out_,
+            "log": [d.get("type") for d in log], "said": said}
+
+
+CONTEXTS = ("casual", "practice", "dm", "event dm", "nomination dm", "swiss", "roundrobin",
+            "single", "double")
+
+
+def test_the_table_covers_every_end_in_every_context() -> None:
+    assert set(TABLE) == {(c, e) for c in CONTEXTS for e in ends(c)}
+
+
+@pytest.mark.parametrize(("context", "end"), list(TABLE))
+async def test_seam(h: Harness, tmp_path: Path, context: str, end: str) -> None:
+    seen = await observe(h, tmp_path, context, end)
+    status, results, ledger, rated, eliminated, log, phrase = TABLE[(context, end)]
+    said = re.sub(r"\s+", " ", str(seen["said"]))
+    assert (seen["status"], seen["results"], seen["ledger"], seen["rated"],
+            seen["eliminated"], seen["log"]) == (
+        status, results, sorted(ledger), rated, eliminated, log), said[:600]
+    assert phrase in said, said[:600]
+    if end in ("drop", "noshow"):  # the forfeit ends it: a two-player tournament is over
+        assert OVER in said and "begins" not in said, said[:600]
+    # One result, announced once; nothing of the match runs on after its end.
+    assert said.count("wins Match #1") + said.count("wins DM #1") <= 1
+    if status != "running":
+        assert all(live.number != 1 for live in h.services.matches.live.values())
+
+
