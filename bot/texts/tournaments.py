@@ -77,6 +77,7 @@ class Rules:
     checkin: bool = False
     auto: bool = True
     thread: bool = False
+    show_up: float = 0.0  # clocked: the First Player's window for the first move
 
 
 def rules(r: Rules) -> str:
@@ -91,6 +92,9 @@ def rules(r: Rules) -> str:
     parts.append(FIRSTS[r.first])
     line = " · ".join(parts) + "."
     more = [r.clock]
+    if r.show_up:
+        more.append(f"the First Player of a pairing has {span(r.show_up)} to make the first "
+                    "move, or forfeits and is withdrawn")
     if r.deadline:
         more.append(f"each round has {span(r.deadline)}; then {NO_SHOW[r.no_show]}")
     more.append("rounds start by themselves" if r.auto else "a host starts each round")

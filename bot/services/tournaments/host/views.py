@@ -17,6 +17,7 @@ from bot.services.exports import safe_cell, slug
 from bot.services.tournaments import (
     Dropped,
     Event,
+    FirstRule,
     Options,
     Outcome,
     Pairing,
@@ -119,7 +120,8 @@ def rules_text(row: TournamentRow, setup: Setup, event: str | None) -> str:
         rounds=options.rounds, best_of=options.best_of, double=options.double,
         third_place=options.third_place, deadline=setup.deadline, no_show=setup.no_show,
         prizes=setup.prizes, event=event, checkin=setup.checkin, auto=setup.auto,
-        thread=setup.thread))
+        thread=setup.thread, show_up=setup.show_up if setup.time_control.enabled
+        and options.first is not FirstRule.CHOOSES else 0.0))
 
 
 async def event_name(s: AsyncSession, event_id: int | None) -> str | None:
