@@ -214,7 +214,7 @@ def _record(match: Match, names: dict[str, str], moves: list[Move],
             for m in moves
         ],
         "host_actions": [
-            {"at": when(a.at), "after_ply": sum(1 for m in moves if m.at <= a.at),
+            {"at": when(a.at), "after_ply": a.ply,
              "actor_id": a.actor_id, "actor": names.get(a.actor_id, a.actor_id),
              "action": a.action, "detail": a.detail}
             for a in actions

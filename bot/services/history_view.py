@@ -90,9 +90,8 @@ def match_texts(record: MatchRecord) -> list[str]:
     if record.result_text:
         head.append(_names_for(record, record.result_text))
     for a in record.actions[:MAX_ACTIONS]:
-        detail = f": {plain(a.detail[:200])}" if a.detail else ""
-        head.append(f"Host, after move {a.after_ply}: {plain(a.actor_name)} — "
-                    f"{a.action}{detail}")
+        head.append(say.host_action(after=a.after_ply, actor=a.actor_name,
+                                    action=a.action, detail=a.detail))
     if len(record.actions) > MAX_ACTIONS:
         head.append(f"… and {len(record.actions) - MAX_ACTIONS} more host actions.")
     if not record.moves:

@@ -159,3 +159,10 @@ def caption(*, voided: bool, winner: str | None, colour: str | None, end_reason:
     if winner is None:
         return " ".join(x for x in ("Draw" + how, score) if x)
     return " ".join(x for x in (f"{winner} ({colour}) wins{how}", score) if x)
+
+
+def host_action(*, after: int, actor: str, action: str, detail: str) -> str:
+    """A host's action in ``/match``: ``after`` the moves played when it was taken."""
+    when = "before the first move" if after == 0 else f"after move {after}"
+    said = f": {plain(detail[:200])}" if detail else ""
+    return f"Host, {when}: {plain(actor)} — {action}{said}"

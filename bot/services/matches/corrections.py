@@ -181,8 +181,11 @@ class Corrections:
             text = head + reversed_ + paid + moved + await rating_text(s, match, changes)
             match.winner_seat, match.draw = seat, seat is None
             match.result_text = texts.result(label, winner, texts.adjudicated(reason))
+            played = int(await s.scalar(select(func.count()).select_from(Move).where(
+                Move.match_id == match.id)) or 0)
             s.add(HostAction(match_id=match.id, actor_id=asker.actor.id, action="correct",
-                             detail=say.corrected_log(was, now_text, reason), at=now))
+                             detail=say.corrected_log(was, now_text, reason), at=now,
+                             ply=played))
             channel = match.channel_id
         return Response(reply=Post(text, channel))
 
