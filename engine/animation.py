@@ -69,6 +69,38 @@ def positions(game: Game[Any, Any], plies: Iterable[str | Ply], seats: int = 2,
         yield state
 
 
+class Numbered(NamedTuple):
+    """A step of a stored game as the boards number it: ``number`` the move's (None for
+    a seat leaving, which is no move); ``ply`` the stored step, None for a pass the
+    rules made by themselves (Sigma Escape) after the stored move before it; ``seat``
+    who moved, passed or left."""
+
+    number: int | None
+    ply: Ply | None
+    seat: int
+
+
+def numbered(game: Game[Any, Any], plies: Iterable[Ply], seats: int = 2,
+             options: Mapping[str, Any] | None = None) -> list[Numbered]:
+    """The stored plies numbered as every board says them (``Game.moves_played``), with
+    the passes the rules made between them; a MoveError names a ply that does not
+    replay."""
+    out: list[Numbered] = []
+    states = positions(game, plies, seats, options)
+    before = next(states)
+    for step, after in zip(plies, states, strict=False):
+        if step.kind == "out":
+            out.append(Numbered(None, step, step.seat))
+        else:
+            number = game.moves_played(before) + 1
+            out.append(Numbered(number, step, step.seat))
+            for k in range(game.passes_after(before, after)):
+                # Passes go round from the seat after the mover's.
+                out.append(Numbered(number + 1 + k, None, (step.seat + 1 + k) % seats))
+        before = after
+    return out
+
+
 def final_position(game: Game[Any, Any], plies: Iterable[str | Ply], seats: int = 2,
                    options: Mapping[str, Any] | None = None) -> Any:
     """The position after every ply: how a stored match is rebuilt."""

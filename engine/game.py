@@ -125,6 +125,12 @@ S = TypeVar("S")
 M = TypeVar("M")
 
 
+def after_move(played: int) -> str:
+    """Where a position stands, as every board, its post and ``/match`` say it: "after
+    move 21" (21 moves played, passes counted), "before the first move"."""
+    return "before the first move" if played <= 0 else f"after move {played}"
+
+
 class Game(ABC, Generic[S, M]):
     """A game kind. Subclasses set the class attributes and implement the methods."""
 
@@ -214,6 +220,17 @@ class Game(ABC, Generic[S, M]):
         notation reads as a legal move (the contract test); a group without choices
         is left out."""
         return None
+
+    @abstractmethod
+    def moves_played(self, state: S) -> int:
+        """How many moves led to this state, passes included (a seat leaving a game is
+        not a move): the number every board, its post and ``/match`` give a position
+        (``after_move``)."""
+
+    def passes_after(self, before: S, after: S) -> int:
+        """How many passes ``apply`` made by itself after the move that led from
+        ``before`` to ``after`` (Sigma Escape: a seat that cannot place passes)."""
+        return max(0, self.moves_played(after) - self.moves_played(before) - 1)
 
     def last_move(self, state: S) -> str | None:
         """Canonical text of the move that led to this state, if the state knows it."""

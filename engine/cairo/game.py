@@ -129,6 +129,9 @@ class CairoCorridor(Game[CairoState, Move]):
     def notation(self, move: Move) -> str:
         return move
 
+    def moves_played(self, state: CairoState) -> int:
+        return state.placed
+
     def last_move(self, state: CairoState) -> str | None:
         return NAMES[state.last] if state.last is not None else None
 

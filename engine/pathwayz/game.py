@@ -101,6 +101,9 @@ class Pathwayz(Game[PathwayzState, Move]):
     def notation(self, move: Move) -> str:
         return notation(move)
 
+    def moves_played(self, state: PathwayzState) -> int:
+        return state.occupied.bit_count()  # one piece a move; flips never empty a cell
+
     def last_move(self, state: PathwayzState) -> str | None:
         move = state.last_move()
         return None if move is None else notation(move)

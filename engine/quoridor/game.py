@@ -144,6 +144,9 @@ class Quoridor(Game[QuoridorState, Move]):
     def notation(self, move: Move) -> str:
         return str(move)
 
+    def moves_played(self, state: QuoridorState) -> int:
+        return state.ply  # a seat with no move passes without a move of its own
+
     def last_move(self, state: QuoridorState) -> str | None:
         return str(state.last) if state.last is not None else None
 

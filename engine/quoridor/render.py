@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from engine.game import after_move
 from engine.imaging import font
 from engine.palette import Canvas, Layer, Palette
 from engine.quoridor.geometry import SIZE, bits, place_anchor
@@ -426,10 +427,11 @@ def _legend(
     result = outcome(state)
     headline = _headline(state, names, verdict)
     room = WIDTH - 48
+    last = after_move(state.ply)
     if state.last is not None:
-        last = f"last: {state.last}"
-        draw_text(image, (WIDTH - 24, top + HEADER // 2 + 2), last, 20, False, MUTED, "rm")
-        room -= round(text_length(last, 20)) + 24
+        last += f" · last: {state.last}"
+    draw_text(image, (WIDTH - 24, top + HEADER // 2 + 2), last, 20, False, MUTED, "rm")
+    room -= round(text_length(last, 20)) + 24
     shown = [n for n in names or () if n]
     text, size = fit_line(headline, room, 24, names=shown, smallest=17)
     draw_text(image, (24, top + HEADER // 2 + 2), text, size, True, LEGEND_INK, "lm")

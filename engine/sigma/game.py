@@ -183,6 +183,9 @@ class SigmaEscape(Game[SigmaState, Move]):
                     len(placements), left[card]), tuple(placements)))
         return tuple(groups)
 
+    def moves_played(self, state: SigmaState) -> int:
+        return state.moves_played
+
     def last_move(self, state: SigmaState) -> str | None:
         last = state.last
         return last.move or None if last is not None else None
@@ -194,7 +197,7 @@ class SigmaEscape(Game[SigmaState, Move]):
         parts = []
         if state.passes:
             passer = SEAT_NAMES[1 - state.turn]
-            parts.append(f"{passer} passed (no legal placement)")
+            parts.append(f"{passer} passed (move {state.moves_played}: no legal placement)")
         blanks = len(state.board.blanks)
         parts.append(f"{blanks} blank space{'s' if blanks != 1 else ''}")
         left = state.board.hands

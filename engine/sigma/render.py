@@ -23,7 +23,7 @@ from math import floor
 
 from PIL import Image, ImageDraw
 
-from engine.game import Outcome
+from engine.game import Outcome, after_move
 from engine.imaging import fit_text, font, to_png
 from engine.palette import Palette, give_back_memory, png_of
 from engine.sigma import rules
@@ -396,7 +396,8 @@ def _status(pen: _Pen, state: SigmaState, board: Board,
                  "spaces · orange: the last card", 16, False, INK, WIN_BG)
         return
     mover = SEAT_NAMES[state.turn]
-    parts = [f"Placement {len(state.placed) + 1}", f"{mover} to play", spaces]
+    played = after_move(state.moves_played)
+    parts = [played[:1].upper() + played[1:], f"{mover} to play", spaces]
     last = state.last
     if last is not None and last.move:
         parts.append(f"last: {SEAT_NAMES[last.seat]} {last.move}")

@@ -40,8 +40,9 @@ class Viewing:
                                       live.hints and not live.finished,
                                       server=live.guild_id)
         text = texts.board(texts.match_label(live.number, live.kind), live.game.title,
-                           texts.seat_line(live.game, live.state, live.users), live.ply,
-                           live.paused, self.kit.turn_line(live))
+                           texts.seat_line(live.game, live.state, live.users),
+                           live.game.moves_played(live.state), live.paused,
+                           self.kit.turn_line(live))
         if public:
             return Response(reply=Post("Board posted.", ephemeral=True),
                             posts=[Post(text, live.channel_id, image=image,
@@ -67,7 +68,7 @@ class Viewing:
                                                server=asker.guild_id)
         users = [p.user_id for p in record.players]
         text = texts.final_board(label, game.title, texts.seat_line(game, state, users),
-                                 sum(1 for m in record.moves if m.kind == "move"),
+                                 game.moves_played(state),
                                  record.status == MatchStatus.VOIDED, record.result_text or "")
         return Response(reply=Post(text, image=Image(image, f"{game.key}.png"), ephemeral=True))
 
@@ -96,7 +97,8 @@ class Viewing:
                                          live.extra)
             lines.append(texts.overview_playing(
                 live.number, live.kind, live.game.title, live.channel_id, live.names,
-                live.ply, live.names[seat] if seat is not None else None, clock, live.paused))
+                live.game.moves_played(live.state),
+                live.names[seat] if seat is not None else None, clock, live.paused))
         async with self.kit.db.session() as s:
             waiting = list((await s.scalars(select(Match).where(
                 Match.guild_id == guild_id,
