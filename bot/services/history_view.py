@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core import buttons
-from bot.core.enums import PLAYING, MatchKind, MatchStatus, MoveKind
+from bot.core.enums import DONE, PLAYING, MatchKind, MatchStatus, MoveKind
 from bot.core.escape import plain
 from bot.core.messages import MENTION, Button
 from bot.services.history_queries import (
@@ -198,6 +198,14 @@ def _pack(head: list[str], lines: list[str], limit: int = MAX_TEXT) -> list[str]
     if block or current:
         messages.append(joined(block) if block else current)
     return messages
+
+
+def ended_by(record: MatchRecord, state: Any) -> str | None:
+    """How a finished match ended when its last position does not say it (time, a
+    resignation, a host): for the description of its board; None otherwise."""
+    if record.status not in DONE or get_game(record.game).outcome(state) is not None:
+        return None
+    return caption(record)
 
 
 def caption(record: MatchRecord) -> str:

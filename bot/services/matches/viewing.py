@@ -10,6 +10,7 @@ from bot.core.messages import Image, Post, Response
 from bot.core.refusal import Refusal
 from bot.core.requests import Asker
 from bot.services.history_queries import match_record, position_of
+from bot.services.history_view import ended_by
 from bot.services.matches import menus
 from bot.services.matches.kit import CHALLENGE_TTL, MatchKit
 from bot.services.matches.lookup import Lookup
@@ -70,7 +71,10 @@ class Viewing:
         text = texts.final_board(label, game.title, texts.seat_line(game, state, users),
                                  game.moves_played(state),
                                  record.status == MatchStatus.VOIDED, record.result_text or "")
-        return Response(reply=Post(text, image=Image(image, f"{game.key}.png"), ephemeral=True))
+        return Response(reply=Post(text, image=Image(image, f"{game.key}.png",
+                                                     game.describe(state, record.names,
+                                                                   ended_by(record, state))),
+                                   ephemeral=True))
 
     async def _last_here(self, asker: Asker) -> int | None:
         async with self.kit.db.session() as s:
