@@ -136,3 +136,19 @@ async def test_match_and_export_show_a_sigma_pass_as_a_move(h: Harness) -> None:
     (exported,) = await export_matches(h.db)
     assert [(m["number"], m["event"], m["seat"]) for m in exported["moves"][-2:]] == [
         (16, "move", 1), (17, "pass", 0)]
+
+
+def test_a_replay_numbers_its_frames_as_the_boards_do() -> None:
+    from engine.animation import animate
+
+    game = get_game("sigma")
+    rng = random.Random(255)
+    state, plies = game.new_state(2), []
+    for _ in range(16):
+        move = rng.choice(game.legal_moves(state))
+        plies.append(Ply("move", game.to_move(state) or 0, game.notation(move)))
+        state = game.apply(state, move)
+    with drawn_texts() as seen:
+        animate(game, plies, 2, None, ["Alice", "Bob"], "Unfinished", width=300)
+    assert "16/17 · Bob (Black): U5 5.2, then a pass" in seen
+    assert "15/17 · Alice (White): " in " ".join(seen)
