@@ -69,6 +69,38 @@ def positions(game: Game[Any, Any], plies: Iterable[str | Ply], seats: int = 2,
         yield state
 
 
+class Numbered(NamedTuple):
+    """A step of a stored game as the boards number it: ``number`` the move's (None for
+    a seat leaving, which is no move); ``ply`` the stored step, None for a pass the
+    rules made by themselves (Sigma Escape) after the stored move before it; ``seat``
+    who moved, passed or left."""
+
+    number: int | None
+    ply: Ply | None
+    seat: int
+
+
+def numbered(game: Game[Any, Any], plies: Iterable[Ply], seats: int = 2,
+             options: Mapping[str, Any] | None = None) -> list[Numbered]:
+    """The stored plies numbered as every board says them (``Game.moves_played``), with
+    the passes the rules made between them; a MoveError names a ply that does not
+    replay."""
+    out: list[Numbered] = []
+    states = positions(game, plies, seats, options)
+    before = next(states)
+    for step, after in zip(plies, states, strict=False):
+        if step.kind == "out":
+            out.append(Numbered(None, step, step.seat))
+        else:
+            number = game.moves_played(before) + 1
+            out.append(Numbered(number, step, step.seat))
+            for k in range(game.passes_after(before, after)):
+                # Passes go round from the seat after the mover's.
+                out.append(Numbered(number + 1 + k, None, (step.seat + 1 + k) % seats))
+        before = after
+    return out
+
+
 def final_position(game: Game[Any, Any], plies: Iterable[str | Ply], seats: int = 2,
                    options: Mapping[str, Any] | None = None) -> Any:
     """The position after every ply: how a stored match is rebuilt."""
@@ -123,9 +155,12 @@ def animate(
     states = list(positions(game, moves, seats, options))
     labels = list(names) if names is not None else None
     n = len(moves)
-    # (position, caption, progress) of each frame; the last one is the result.
-    specs = [(states[k], f"{k}/{n} · {_ply_text(game, states[k - 1], moves[k - 1], labels)}",
-              k / n) for k in range(1, n + 1)]
+    total = game.moves_played(states[-1])
+    # (position, caption, progress) of each frame; the last one is the result. Frames
+    # are numbered as the boards number moves (passes counted, a seat leaving not).
+    specs = [(states[k], f"{_number(game, states[k - 1], states[k], moves[k - 1], total)}"
+              f"{_ply_text(game, states[k - 1], moves[k - 1], labels)}"
+              f"{_passed(game, states[k - 1], states[k])}", k / n) for k in range(1, n + 1)]
     final = result if result is not None else result_line(game, states[-1], labels)
     specs.append((states[-1], final, 1.0))
     # A game the rules did not end (time, resignation, a host): its last board says
@@ -152,6 +187,20 @@ def _board(game: Game[Any, Any], state: Any, names: list[str] | None,
         height = round(board.height * width / board.width)
         board = board.resize((width, height), Image.Resampling.LANCZOS)
     return board
+
+
+def _number(game: Game[Any, Any], before: Any, after: Any, step: str | Ply,
+            total: int) -> str:
+    """"12/57 · " for the 12th move of 57; nothing for a seat leaving (no move)."""
+    if isinstance(step, Ply) and step.kind == "out":
+        return ""
+    return f"{game.moves_played(before) + 1}/{total} · "
+
+
+def _passed(game: Game[Any, Any], before: Any, after: Any) -> str:
+    """", then a pass" when the rules made the next seat pass (Sigma Escape)."""
+    passes = game.passes_after(before, after)
+    return "" if passes == 0 else ", then a pass" if passes == 1 else f", then {passes} passes"
 
 
 def _ply_text(game: Game[Any, Any], before: Any, step: str | Ply,

@@ -125,6 +125,16 @@ S = TypeVar("S")
 M = TypeVar("M")
 
 
+#: Discord's limit for an attachment's description (what screen readers say of it)
+DESCRIPTION_LIMIT = 1024
+
+
+def after_move(played: int) -> str:
+    """Where a position stands, as every board, its post and ``/match`` say it: "after
+    move 21" (21 moves played, passes counted), "before the first move"."""
+    return "before the first move" if played <= 0 else f"after move {played}"
+
+
 class Game(ABC, Generic[S, M]):
     """A game kind. Subclasses set the class attributes and implement the methods."""
 
@@ -215,6 +225,17 @@ class Game(ABC, Generic[S, M]):
         is left out."""
         return None
 
+    @abstractmethod
+    def moves_played(self, state: S) -> int:
+        """How many moves led to this state, passes included (a seat leaving a game is
+        not a move): the number every board, its post and ``/match`` give a position
+        (``after_move``)."""
+
+    def passes_after(self, before: S, after: S) -> int:
+        """How many passes ``apply`` made by itself after the move that led from
+        ``before`` to ``after`` (Sigma Escape: a seat that cannot place passes)."""
+        return max(0, self.moves_played(after) - self.moves_played(before) - 1)
+
     def last_move(self, state: S) -> str | None:
         """Canonical text of the move that led to this state, if the state knows it."""
         return None
@@ -253,6 +274,45 @@ class Game(ABC, Generic[S, M]):
         resignation, a host), said by this line ("Bob wins: Alice ran out of time"); the
         image then shows it where it names the player to move, and no one to move.
         """
+
+    @abstractmethod
+    def describe_position(self, state: S) -> str:
+        """The position in a few plain sentences for someone who cannot see the board
+        (a screen reader): the pieces by cell, pawns and walls, the main group's blank
+        spaces; short, for ``describe`` keeps it within ``DESCRIPTION_LIMIT``."""
+
+    def describe(self, state: S, names: Sequence[str] | None = None,
+                 verdict: str | None = None) -> str:
+        """What ``render`` shows, in words, for the image's description: the game, the
+        move number, who is to move (or the result, or ``verdict``), the last move and
+        ``describe_position``; at most ``DESCRIPTION_LIMIT`` characters."""
+
+        def who(seat: int) -> str:
+            colour = self.seat_name(state, seat)
+            name = names[seat].strip() if names is not None and seat < len(names) else ""
+            return f"{colour} ({name})" if name else colour
+
+        outcome = self.outcome(state)
+        seat = self.to_move(state)
+        if verdict is not None:
+            standing = verdict
+        elif outcome is not None:
+            standing = (f"Draw: {outcome.reason}" if outcome.winner is None
+                        else f"{who(outcome.winner)} wins: {outcome.reason}")
+        elif seat is not None:
+            standing = f"{who(seat)} to move"
+        else:
+            standing = "Game over"
+        parts = [f"{self.title}, {after_move(self.moves_played(state))}.",
+                 standing.rstrip(".") + "."]
+        last = self.last_move(state)
+        if last:
+            parts.append(f"Last move: {last}.")
+        parts.append(self.describe_position(state))
+        text = " ".join(p for p in parts if p)
+        if len(text) > DESCRIPTION_LIMIT:
+            text = text[:DESCRIPTION_LIMIT - 1].rstrip() + "…"
+        return text
 
     # ---- for hosts and analysts (the engine command line) --------------------------
 

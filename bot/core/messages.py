@@ -59,8 +59,13 @@ class Select:
 
 @dataclass(frozen=True)
 class Image:
+    """A file sent with a post. ``description``: what a screen reader says of it (the
+    attachment's description on Discord, at most 1,024 characters; the console prints
+    it beside the file's path): a board in words (``Game.describe``)."""
+
     data: bytes
     filename: str
+    description: str = ""
 
 
 @dataclass(frozen=True)

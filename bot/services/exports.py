@@ -30,6 +30,9 @@ from bot.store.models import Event, HostAction, LedgerEntry, Match, Move, Rating
 from bot.store.queries import user_names
 from bot.texts.history import count, title
 from bot.texts.match import match_label
+from engine.animation import Ply, numbered
+from engine.game import EngineError
+from engine.registry import get_game
 
 
 def when(at: float | None) -> str:
@@ -207,14 +210,9 @@ def _record(match: Match, names: dict[str, str], moves: list[Move],
              "time_used": round(p.time_used, 3), "banks_left": p.banks_left, "out": p.out}
             for p in players
         ],
-        "moves": [
-            {"ply": m.ply, "seat": m.seat,
-             "move": m.notation if m.kind == MoveKind.MOVE else None, "event": m.kind,
-             "seconds": round(m.elapsed, 3), "banks_spent": m.banks_spent, "at": when(m.at)}
-            for m in moves
-        ],
+        "moves": _moves(match, moves),
         "host_actions": [
-            {"at": when(a.at), "after_ply": sum(1 for m in moves if m.at <= a.at),
+            {"at": when(a.at), "after_ply": a.ply,
              "actor_id": a.actor_id, "actor": names.get(a.actor_id, a.actor_id),
              "action": a.action, "detail": a.detail}
             for a in actions
@@ -234,12 +232,31 @@ def _record(match: Match, names: dict[str, str], moves: list[Move],
     }
 
 
+def _moves(match: Match, moves: list[Move]) -> list[dict[str, Any]]:
+    """The stored moves, each with ``number`` as the boards number it, and the passes
+    the rules made between them (``"event": "pass"``, no ply: they are not stored)."""
+    stored = [{"ply": m.ply, "seat": m.seat,
+               "move": m.notation if m.kind == MoveKind.MOVE else None, "event": m.kind,
+               "seconds": round(m.elapsed, 3), "banks_spent": m.banks_spent, "at": when(m.at)}
+              for m in moves]
+    try:
+        steps = numbered(get_game(match.game), [Ply(m.kind, m.seat, m.notation) for m in moves],
+                         match.seats, match.options)
+    except EngineError:  # a record that no longer replays: its rows as stored
+        return stored
+    rows = iter(stored)
+    return [{"number": step.number, **next(rows)} if step.ply is not None else
+            {"number": step.number, "ply": None, "seat": step.seat, "move": "pass",
+             "event": "pass", "seconds": 0.0, "banks_spent": 0, "at": None}
+            for step in steps]
+
+
 def export_text(records: list[dict[str, Any]]) -> list[str]:
     """``python -m bot export``: one readable line per match, without chat markup."""
     lines = []
     for r in records:
         players = " vs ".join(p["name"] for p in r["players"])
-        moves = sum(1 for m in r["moves"] if m["event"] == MoveKind.MOVE)
+        moves = sum(1 for m in r["moves"] if m["event"] in (MoveKind.MOVE, "pass"))
         result = (r["result"] or {}).get("text") or r["status"]
         label = match_label(r["number"], r["kind"])
         lines.append(f"{label} ({title(r['game'])}, server {r['guild']}): {players} — "

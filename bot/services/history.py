@@ -20,7 +20,13 @@ from bot.services.history_queries import (
     position_of,
     recent_matches,
 )
-from bot.services.history_view import caption, history_buttons, history_text, match_texts
+from bot.services.history_view import (
+    caption,
+    ended_by,
+    history_buttons,
+    history_text,
+    match_texts,
+)
 from bot.services.limits import ServerQueues
 from bot.services.matches.refusals import NoSuchMatch
 from bot.services.render import Renderer
@@ -83,7 +89,8 @@ async def show_match(db: Database, renderer: Renderer, guild_id: str,
         game = get_game(record.game)
         state = position_of(record)
         data = await renderer.render(game, state, record.names, hints=False, server=guild_id)
-        image = Image(data, f"match-{record.number}-{game.key}.png")
+        image = Image(data, f"match-{record.number}-{game.key}.png",
+                      game.describe(state, record.names, ended_by(record, state)))
     first = Post(parts[0], image=image, ephemeral=True)
     return Response(reply=first, posts=[Post(p, ephemeral=True) for p in parts[1:]])
 
@@ -109,10 +116,16 @@ async def replay(db: Database, renderer: Renderer, guild_id: str, match_id: int)
             break
     else:
         raise HistoryError(say.too_long_to_animate(label=label))
+    final = position_of(record)
+    moves = game.moves_played(final)
     text = say.replay_text(label=label, game=game.title,
                            players=[(p.name, p.colour) for p in record.players],
                            caption=words, moves=moves)
-    return Response(reply=Post(text, image=Image(data, f"match-{record.number}-{game.key}.gif")))
+    about = say.replay_description(label=label, caption=words, moves=moves,
+                                   final=game.describe(final, record.names,
+                                                       ended_by(record, final)))
+    return Response(reply=Post(text, image=Image(
+        data, f"match-{record.number}-{game.key}.gif", about)))
 
 
 class History:

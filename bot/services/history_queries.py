@@ -276,7 +276,7 @@ async def match_record(db: Database, guild_id: str, number: int) -> MatchRecord 
         moves=tuple(MatchMove(m.ply, m.seat, m.kind, m.notation, m.elapsed, m.banks_spent,
                               m.at) for m in moves),
         actions=tuple(
-            MatchAction(at=a.at, after_ply=sum(1 for m in moves if m.at <= a.at),
+            MatchAction(at=a.at, after_ply=a.ply,
                         actor_id=a.actor_id, actor_name=names.get(a.actor_id, a.actor_id),
                         action=a.action, detail=a.detail)
             for a in actions),

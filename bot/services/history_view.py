@@ -3,8 +3,10 @@ and one match in full, cut into messages. Its sentences are in ``bot.texts.histo
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.core import buttons
-from bot.core.enums import PLAYING, MatchKind, MatchStatus, MoveKind
+from bot.core.enums import DONE, PLAYING, MatchKind, MatchStatus, MoveKind
 from bot.core.escape import plain
 from bot.core.messages import MENTION, Button
 from bot.services.history_queries import (
@@ -17,10 +19,13 @@ from bot.services.history_queries import (
 from bot.texts import history as say
 from bot.texts import match as texts
 from bot.texts.history import count, date, result_words, took
+from engine.animation import numbered, positions
+from engine.game import EngineError
 from engine.registry import get_game
 
 MAX_TEXT = 2000  # Discord's limit for one message
 MAX_ACTIONS = 10  # host actions listed with a match (the message must stay short)
+PASS = "pass"  # a pass the rules made, in the list of moves (as a replay may write it)
 
 
 def history_text(page: HistoryPage) -> str:
@@ -89,10 +94,12 @@ def match_texts(record: MatchRecord) -> list[str]:
     head.append(" · ".join([settings, *extras]))
     if record.result_text:
         head.append(_names_for(record, record.result_text))
+    states = _positions(record)
     for a in record.actions[:MAX_ACTIONS]:
-        detail = f": {plain(a.detail[:200])}" if a.detail else ""
-        head.append(f"Host, after move {a.after_ply}: {plain(a.actor_name)} — "
-                    f"{a.action}{detail}")
+        after = (game.moves_played(states[a.after_ply]) if a.after_ply < len(states)
+                 else a.after_ply)
+        head.append(say.host_action(after=after, actor=a.actor_name,
+                                    action=a.action, detail=a.detail))
     if len(record.actions) > MAX_ACTIONS:
         head.append(f"… and {len(record.actions) - MAX_ACTIONS} more host actions.")
     if not record.moves:
@@ -108,34 +115,57 @@ def _state_words(record: MatchRecord) -> str:
     if record.status == MatchStatus.VOIDED:
         return f"voided {date(record.finished_at)}"
     if record.status in PLAYING:
-        moves = sum(1 for m in record.moves if m.kind == MoveKind.MOVE)
+        states = _positions(record)
+        moves = get_game(record.game).moves_played(states[-1]) if states else 0
         return f"in progress ({record.status}), {count(moves, 'move')} so far"
     return "not started yet (" + ("waiting for the challenged players"
                                   if record.status == MatchStatus.PENDING
                                   else "the First Player is being chosen") + ")"
 
 
+def _positions(record: MatchRecord) -> list[Any]:
+    """The start, then the position after each stored ply; only the start when the
+    moves no longer replay (they always do; a damaged record still shows)."""
+    game = get_game(record.game)
+    try:
+        return list(positions(game, record.plies, record.seats, record.options))
+    except EngineError:
+        return [game.new_state(record.seats, record.options)]
+
+
 def _move_lines(record: MatchRecord) -> list[str]:
-    width = max((len(m.notation) for m in record.moves if m.kind == MoveKind.MOVE), default=2)
-    number = len(str(len(record.moves)))
+    """The moves numbered as the boards number them: a pass the rules made (Sigma
+    Escape) is a move of its own, ``17. pass``; a seat leaving is no move."""
+    game = get_game(record.game)
+    stored = iter(record.moves)
+    try:
+        # Each stored ply comes back in order, a pass (no ply) between them.
+        steps = [("" if n.number is None else str(n.number),
+                  None if n.ply is None else next(stored), n.seat)
+                 for n in numbered(game, record.plies, record.seats, record.options)]
+    except EngineError:  # a record that no longer replays still shows, row by row
+        steps = [(str(m.ply), m, m.seat) for m in record.moves]
     # In a code block nothing renders, but a backtick would end the block.
     names = {p.seat: p.name.replace("`", "'") for p in record.players}
+    width = max((len(m.notation) for m in record.moves if m.kind == MoveKind.MOVE), default=2)
+    width = max(width, len(PASS)) if any(m is None for _, m, _ in steps) else width
+    number = max((len(label) for label, _, _ in steps), default=1)
+    wide = max(len(n) for n in names.values()) if record.seats > 2 else None
 
-    def entry(m: MatchMove) -> str:
+    def entry(label: str, m: MatchMove | None, seat: int) -> str:
+        mark = f"{label}." if label else ""
+        who = f"{names.get(seat, '?'):<{wide}} " if wide is not None else ""
+        if m is None:
+            return f"{mark:>{number + 1}} {who}{PASS}"
         if m.kind == MoveKind.OUT:
-            return f"{m.ply:>{number}}. {names.get(m.seat, '?')} out"
+            return f"{mark:>{number + 1}} {names.get(seat, '?')} out"
         spent = f"+{m.banks_spent}" if m.banks_spent else ""
-        return f"{m.ply:>{number}}. {m.notation:<{width}} {took(m.seconds)}{spent}"
+        return f"{mark:>{number + 1}} {who}{m.notation:<{width}} {took(m.seconds)}{spent}"
 
-    if record.seats > 2:
-        # With more than two seats the mover is not evident from the number: name them.
-        wide = max(len(n) for n in names.values())
-        return [entry(m) if m.kind == MoveKind.OUT else
-                f"{m.ply:>{number}}. {names.get(m.seat, '?'):<{wide}} "
-                f"{m.notation:<{width}} {took(m.seconds)}"
-                + (f"+{m.banks_spent}" if m.banks_spent else "")
-                for m in record.moves]
-    cells = [entry(m) for m in record.moves]
+    cells = [entry(*step).rstrip() for step in steps]
+    if wide is not None:
+        # With more than two seats the mover is not evident from the number: named.
+        return cells
     column = max(len(c) for c in cells)
     return [
         "   ".join(c.ljust(column) for c in cells[i:i + 2]).rstrip()
@@ -168,6 +198,14 @@ def _pack(head: list[str], lines: list[str], limit: int = MAX_TEXT) -> list[str]
     if block or current:
         messages.append(joined(block) if block else current)
     return messages
+
+
+def ended_by(record: MatchRecord, state: Any) -> str | None:
+    """How a finished match ended when its last position does not say it (time, a
+    resignation, a host): for the description of its board; None otherwise."""
+    if record.status not in DONE or get_game(record.game).outcome(state) is not None:
+        return None
+    return caption(record)
 
 
 def caption(record: MatchRecord) -> str:

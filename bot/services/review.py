@@ -12,11 +12,13 @@ from __future__ import annotations
 from bot.core.enums import MatchStatus, MoveKind
 from bot.core.messages import Image, Post, Response, mention
 from bot.core.refusal import Refusal
-from bot.services.history_queries import MatchRecord, match_record
+from bot.services.history_queries import MatchRecord, match_record, position_of
+from bot.services.history_view import ended_by
 from bot.services.jobs import JobTooLong
 from bot.services.matches.refusals import NoSuchMatch
 from bot.services.workers import Workers
 from bot.store.db import Database
+from bot.texts import history as say_history
 from bot.texts import match as texts
 from bot.texts import practice as say
 from engine.ai import player_for
@@ -113,5 +115,11 @@ class Reviews:
                                                   server=guild_id, user=user_id, names=names)
         except JobTooLong:
             raise ReviewTooLong() from None
-        image = Image(png, f"review-{record.number}-{record.game}.png")
+        game = get_game(record.game)
+        final = position_of(record)
+        about = say_history.review_description(
+            label=texts.match_label(record.number, record.kind), game=game.title,
+            players=[(p.name, p.colour) for p in record.players],
+            final=game.describe(final, record.names, ended_by(record, final)))
+        image = Image(png, f"review-{record.number}-{record.game}.png", about)
         return Response(reply=Post(review_text(record, data), image=image))

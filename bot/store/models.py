@@ -230,6 +230,8 @@ class HostAction(Base):
     action: Mapped[str] = mapped_column(String(32))
     detail: Mapped[str] = mapped_column(Text, default="")
     at: Mapped[float] = mapped_column(Float)
+    # How many moves (rows of ``moves``) the match had when the host acted.
+    ply: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class Heartbeat(Base):

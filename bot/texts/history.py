@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from bot.core.enums import EndReason
 from bot.core.escape import plain
-from engine.game import EngineError
+from engine.game import DESCRIPTION_LIMIT, EngineError
 from engine.registry import get_game
 
 # How a match ended, as said after "won"/"lost"/"draw".
@@ -171,3 +171,30 @@ def caption(*, voided: bool, winner: str | None, colour: str | None, end_reason:
         return " ".join(x for x in ("Draw" + how, score) if x)
     who = f"{winner} ({colour})" if colour else winner  # drawn on an image: not escaped
     return " ".join(x for x in (f"{who} wins{how}", score) if x)
+
+
+def host_action(*, after: int, actor: str, action: str, detail: str) -> str:
+    """A host's action in ``/match``: ``after`` the moves played when it was taken."""
+    when = "before the first move" if after == 0 else f"after move {after}"
+    said = f": {plain(detail[:200])}" if detail else ""
+    return f"Host, {when}: {plain(actor)} — {action}{said}"
+
+
+def _limited(text: str) -> str:
+    """An attachment's description: at most Discord's 1,024 characters."""
+    return text if len(text) <= DESCRIPTION_LIMIT else text[:DESCRIPTION_LIMIT - 1] + "…"
+
+
+def replay_description(*, label: str, caption: str, moves: int, final: str) -> str:
+    """A replay GIF in words: what it animates, then its last position."""
+    return _limited(f"Animated replay of {label}, {count(moves, 'move')}, one frame a "
+                    f"move: {plain(caption)}. The final position: {final}")
+
+
+def review_description(*, label: str, game: str, players: Sequence[tuple[str, str | None]],
+                       final: str) -> str:
+    """A review's plot in words (the review's text says its findings)."""
+    who = " vs ".join(f"{plain(name)} ({colour})" for name, colour in players)
+    return _limited(f"Review of {label}, {game}, {who}: a plot of each side's chance to "
+                    f"win after every move; the post's text gives the findings. The final "
+                    f"position: {final}")

@@ -9,7 +9,7 @@ from bot.core.escape import plain, plains
 from bot.core.messages import mention
 from bot.core.timecontrol import Reminder, TimeControl, clock_text
 from bot.texts.words import span
-from engine.game import Game
+from engine.game import Game, after_move
 
 TIE_RULES = {
     "first-player-loses": "in a tie the First Player loses",
@@ -351,9 +351,12 @@ def result(label: str, winner: str | None, reason: str) -> str:
 # ==== looking at a match ================================================================
 
 
-def board(label: str, title: str, seats: str, ply: int, paused: bool, turn: str) -> str:
+def board(label: str, title: str, seats: str, played: int, paused: bool, turn: str) -> str:
+    """A board being played: ``played`` moves so far (passes counted), as its image
+    says it (``engine.game.after_move``)."""
+    where = after_move(played)
     return (f"**{label}: {title}** — {seats}\n"
-            f"Move {ply}. {'Paused. ' if paused else ''}{turn}")
+            f"{where[:1].upper()}{where[1:]}. {'Paused. ' if paused else ''}{turn}")
 
 
 def final_board(label: str, title: str, seats: str, moves: int, void: bool,
@@ -399,7 +402,7 @@ def overview_playing(label: str, title: str, channel: str, names: list[str],
         turn += f" ({clock})"
     state = "paused · " if paused else ""
     return (f"{label} {title} in <#{channel}> — {' vs '.join(plains(names))} · "
-            f"move {ply} · {state}{turn}")
+            f"{after_move(ply)} · {state}{turn}")
 
 
 def overview_choosing(label: str, title: str, channel: str, names: list[str],

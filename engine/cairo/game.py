@@ -129,6 +129,14 @@ class CairoCorridor(Game[CairoState, Move]):
     def notation(self, move: Move) -> str:
         return move
 
+    def moves_played(self, state: CairoState) -> int:
+        return state.placed
+
+    def describe_position(self, state: CairoState) -> str:
+        black, red = names_of(state.black), names_of(state.red)
+        return (f"Black pieces ({len(black)}): {', '.join(black) or 'none'}. "
+                f"Red pieces ({len(red)}): {', '.join(red) or 'none'}.")
+
     def last_move(self, state: CairoState) -> str | None:
         return NAMES[state.last] if state.last is not None else None
 

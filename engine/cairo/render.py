@@ -27,7 +27,7 @@ from engine.cairo.geometry import (
 )
 from engine.cairo.rules import analyse
 from engine.cairo.state import PIECES, SEAT_NAMES, CairoState
-from engine.game import Outcome
+from engine.game import Outcome, after_move
 from engine.imaging import font
 from engine.palette import Canvas, Layer, Palette
 from engine.text import draw_text, fit_line, fit_text
@@ -500,7 +500,8 @@ def _content(state: CairoState, outcome: Outcome | None, hints: bool,
     counts = [f"{PIECES - state.pieces(seat).bit_count()} left" for seat in (0, 1)]
     if verdict is not None:
         return _Content(cells, labels, counts, None, verdict, "", shown)
-    line = f"Move {state.placed + 1} · {SEAT_NAMES[state.turn]} to play"
+    played = after_move(state.placed)
+    line = f"{played[:1].upper()}{played[1:]} · {SEAT_NAMES[state.turn]} to play"
     if state.last is not None:
         line += f" · last: {SEAT_NAMES[state.owner(state.last) or 0]} {CELLS[state.last].name}"
     note = "Hints: green = the Corridor, × = would leave no Corridor." if hints else ""

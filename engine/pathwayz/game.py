@@ -101,6 +101,20 @@ class Pathwayz(Game[PathwayzState, Move]):
     def notation(self, move: Move) -> str:
         return notation(move)
 
+    def moves_played(self, state: PathwayzState) -> int:
+        return state.occupied.bit_count()  # one piece a move; flips never empty a cell
+
+    def describe_position(self, state: PathwayzState) -> str:
+        """Each colour's pieces by cell, a permanent one marked ``*`` as in moves."""
+
+        def cells(mask: int) -> str:
+            found = [CELL_NAMES[i] + ("*" if state.permanent >> i & 1 else "")
+                     for i in range(len(CELL_NAMES)) if mask >> i & 1]
+            return f"({len(found)}): {', '.join(found) or 'none'}"
+
+        return (f"White pieces {cells(state.white)}. Black pieces {cells(state.black)}. "
+                "A * marks a permanent piece.")
+
     def last_move(self, state: PathwayzState) -> str | None:
         move = state.last_move()
         return None if move is None else notation(move)

@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from engine.game import after_move
 from engine.imaging import font
 from engine.palette import Canvas, Layer, Palette
 from engine.pathwayz.geometry import (
@@ -237,7 +238,7 @@ def _header(image: Image.Image, state: PathwayzState, names: Sequence[str] | Non
         line, colour = verdict, CHAIN
         shown = [n for n in names or () if n.strip()]
     elif result is None:
-        line = f"{COLOUR_NAMES[state.turn]} to move · move {moves + 1}"
+        line = f"{COLOUR_NAMES[state.turn]} to move · {after_move(moves)}"
         colour = INK
     elif result.winner is None:
         line = f"Draw: {result.reason} · {moves} moves"

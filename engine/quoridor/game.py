@@ -20,7 +20,15 @@ from engine.game import (
     Outcome,
 )
 from engine.quoridor import rules
-from engine.quoridor.notation import PAWN_MOVES, WALL_MOVES, Move, PawnMove, read_move
+from engine.quoridor.notation import (
+    PAWN_MOVES,
+    WALL_MOVES,
+    Move,
+    PawnMove,
+    read_move,
+    square_name,
+    wall_name,
+)
 from engine.quoridor.state import (
     DEFAULT_PLY_CAP,
     QuoridorState,
@@ -143,6 +151,21 @@ class Quoridor(Game[QuoridorState, Move]):
 
     def notation(self, move: Move) -> str:
         return str(move)
+
+    def moves_played(self, state: QuoridorState) -> int:
+        return state.ply  # a seat with no move passes without a move of its own
+
+    def describe_position(self, state: QuoridorState) -> str:
+        names = state.layout.names
+        parts = []
+        for seat in range(state.seats):
+            pawn = ("out of the game" if seat in state.eliminated
+                    else f"pawn on {square_name(state.pawns[seat])}")
+            walls = [wall_name(b) for b in range(state.walls[seat].bit_length())
+                     if state.walls[seat] >> b & 1]
+            parts.append(f"{names[seat]}: {pawn}, {state.walls_left[seat]} walls left, "
+                         f"walls placed: {', '.join(walls) or 'none'}.")
+        return " ".join(parts)
 
     def last_move(self, state: QuoridorState) -> str | None:
         return str(state.last) if state.last is not None else None

@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from engine.game import after_move
 from engine.imaging import font
 from engine.palette import Canvas, Layer, Palette
 from engine.quoridor.geometry import SIZE, bits, place_anchor
@@ -51,7 +52,8 @@ MARK: RGB = (255, 206, 64)
 # Seat colours by name: (fill, outline).
 COLOURS: dict[str, tuple[RGB, RGB]] = {
     "White": ((246, 243, 236), (30, 30, 30)),
-    "Black": ((34, 34, 36), (10, 10, 10)),
+    # A light rim: black walls and Black's goal strip stand out on the dark frame.
+    "Black": ((34, 34, 36), (206, 200, 190)),
     "Red": ((214, 52, 42), (70, 14, 10)),
     "Blue": ((42, 98, 214), (12, 30, 80)),
 }
@@ -95,7 +97,7 @@ def _background(goal_edges: tuple[tuple[str, str], ...]) -> Image.Image:
     lo, hi = MARGIN + PAD, MARGIN + PLATE - PAD
     for edge, colour in goal_edges:
         fill, _ = COLOURS[colour]
-        gap, thick = 8, 9
+        gap, thick = 6, 12
         if edge == "top":
             box = (lo, MARGIN - gap - thick, hi, MARGIN - gap)
         elif edge == "bottom":
@@ -105,7 +107,7 @@ def _background(goal_edges: tuple[tuple[str, str], ...]) -> Image.Image:
         else:
             box = (MARGIN + PLATE + gap, lo, MARGIN + PLATE + gap + thick, hi)
         draw.rounded_rectangle(
-            tuple(v * SS for v in box), radius=4 * SS, fill=fill, outline=INK, width=SS
+            tuple(v * SS for v in box), radius=5 * SS, fill=fill, outline=INK, width=2 * SS
         )
     image = big.resize((WIDTH, BOARD), Image.Resampling.LANCZOS)
     draw = ImageDraw.Draw(image)
@@ -426,10 +428,11 @@ def _legend(
     result = outcome(state)
     headline = _headline(state, names, verdict)
     room = WIDTH - 48
+    last = after_move(state.ply)
     if state.last is not None:
-        last = f"last: {state.last}"
-        draw_text(image, (WIDTH - 24, top + HEADER // 2 + 2), last, 20, False, MUTED, "rm")
-        room -= round(text_length(last, 20)) + 24
+        last += f" · last: {state.last}"
+    draw_text(image, (WIDTH - 24, top + HEADER // 2 + 2), last, 20, False, MUTED, "rm")
+    room -= round(text_length(last, 20)) + 24
     shown = [n for n in names or () if n]
     text, size = fit_line(headline, room, 24, names=shown, smallest=17)
     draw_text(image, (24, top + HEADER // 2 + 2), text, size, True, LEGEND_INK, "lm")

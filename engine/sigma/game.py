@@ -183,6 +183,24 @@ class SigmaEscape(Game[SigmaState, Move]):
                     len(placements), left[card]), tuple(placements)))
         return tuple(groups)
 
+    def moves_played(self, state: SigmaState) -> int:
+        return state.moves_played
+
+    def describe_position(self, state: SigmaState) -> str:
+        board = state.board
+        blanks = sorted(board.blanks)
+        # Rows and columns from 1, counted from the top-left of what is on the table.
+        seen = [*board.colour, *blanks]
+        top = min(r for r, _ in seen)
+        left = min(c for _, c in seen)
+        spaces = ", ".join(f"{r - top + 1}-{c - left + 1}" for r, c in blanks) or "none"
+        hands = "; ".join(f"{SEAT_NAMES[s]} {', '.join(state.hand_names(s)) or 'none'}"
+                          for s in (0, 1))
+        return (f"White's main group: {len(board.main) - 1} cells, "
+                f"{len(blanks)} blank spaces (row-column, from the top-left of the "
+                f"cards on the table): {spaces}. "
+                f"Cards left: {hands}.")
+
     def last_move(self, state: SigmaState) -> str | None:
         last = state.last
         return last.move or None if last is not None else None
@@ -194,7 +212,7 @@ class SigmaEscape(Game[SigmaState, Move]):
         parts = []
         if state.passes:
             passer = SEAT_NAMES[1 - state.turn]
-            parts.append(f"{passer} passed (no legal placement)")
+            parts.append(f"{passer} passed (move {state.moves_played}: no legal placement)")
         blanks = len(state.board.blanks)
         parts.append(f"{blanks} blank space{'s' if blanks != 1 else ''}")
         left = state.board.hands

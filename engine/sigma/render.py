@@ -23,7 +23,7 @@ from math import floor
 
 from PIL import Image, ImageDraw
 
-from engine.game import Outcome
+from engine.game import Outcome, after_move
 from engine.imaging import fit_text, font, to_png
 from engine.palette import Palette, give_back_memory, png_of
 from engine.sigma import rules
@@ -39,13 +39,16 @@ BOARD_H = 620
 BOARD_X = 20
 BOARD_Y = HEADER
 HAND_TOP = BOARD_Y + BOARD_H + 12
-HAND_ROW = 166
+HAND_ROW = 198
 HEIGHT = HAND_TOP + 2 * HAND_ROW + 72
 MAX_CELL = 64
 # The deck whose boards the palette is fitted on (``_palette``): one that never changes.
 PALETTE_DECK = "reconstructed-v1"
 MIN_CELL = 28
-MINI = 22  # cell size of the cards drawn in the hands
+MINI = 26  # cell size of the cards drawn in the hands
+# Their arrows' numbers: badges of this many cells' radius, big enough to read on a
+# phone, where the image is shown about 380 px wide.
+HAND_BADGE = 0.6
 
 Colour = tuple[int, int, int]
 BG: Colour = (244, 239, 229)
@@ -298,9 +301,10 @@ def _board(pen: _Pen, state: SigmaState, board: Board,
         pen.text((BOARD_X + 10, BOARD_Y + 8), "no usable side", 18, True, MUTED, TABLE)
 
 
-def _mini_card(pen: _Pen, card: Card, x: float, y: float, m: int, faded: bool) -> None:
+def _mini_card(pen: _Pen, card: Card, x: float, y: float, m: int, faded: bool,
+               badge: float = 0.36) -> None:
     """A card of a hand with its box's top-left at (x, y), cells of ``m`` pixels, arrows
-    numbered in deck order."""
+    numbered in deck order on badges of ``badge`` cells' radius."""
     fill = (WHITE_CELL if card.colour == WHITE else BLACK_CELL) if not faded else FADED
     rim = OUTLINE_ON_WHITE
     for r, c in card.cells:
@@ -310,15 +314,18 @@ def _mini_card(pen: _Pen, card: Card, x: float, y: float, m: int, faded: bool) -
         r, c = arrow.cell
         cx, cy = x + (c + 0.5) * m, y + (r + 0.5) * m
         dr, dc = ((-1, 0), (0, 1), (1, 0), (0, -1))[arrow.dir]
-        centre = (cx + dc * m * 0.95, cy + dr * m * 0.95)
+        # Outside the card, clear of its cells however big the badge.
+        away = m * max(0.95, badge + 0.55)
+        centre = (cx + dc * away, cy + dr * away)
         if faded:
-            _badge(pen, centre, str(n), m * 0.36, fill=BG, ink=FADED)
+            _badge(pen, centre, str(n), m * badge, fill=BG, ink=FADED)
         else:
-            _badge(pen, centre, str(n), m * 0.36)
+            _badge(pen, centre, str(n), m * badge)
 
 
-def _card_width(card: Card, m: int) -> int:
-    return max(len(card.rows[0]) * m + 2 * m, 3 * m)
+def _card_width(card: Card, m: int, badge: float = 0.36) -> int:
+    margin = m * max(1.0, 2 * badge + 0.1)  # room for the badges on either side
+    return round(max(len(card.rows[0]) * m + 2 * margin, 3 * m))
 
 
 def _hands(pen: _Pen, state: SigmaState, board: Board,
@@ -344,15 +351,16 @@ def _hands(pen: _Pen, state: SigmaState, board: Board,
         x = 30.0
         cy = y + 34
         hand = state.deck.hands[seat]
-        widths = [_card_width(card, MINI) + 16 for card, _ in hand]
+        widths = [_card_width(card, MINI, HAND_BADGE) + 16 for card, _ in hand]
         m = MINI
         if sum(widths) > WIDTH - 40:  # a big hand: smaller cards
             m = max(10, int(MINI * (WIDTH - 40) / sum(widths)))
         for (card, _), count in zip(hand, board.hands[seat], strict=True):
-            w = _card_width(card, m)
+            w = _card_width(card, m, HAND_BADGE)
             faded = count == 0
             top = cy + m + (3 - len(card.rows)) * m / 2
-            _mini_card(pen, card, x + m, top, m, faded)
+            _mini_card(pen, card, x + (w - len(card.rows[0]) * m) / 2, top, m, faded,
+                       HAND_BADGE)
             caption = card.name + (f" ×{count}" if count > 1 else "")
             if faded:
                 caption = f"{card.name} ×0"
@@ -396,15 +404,18 @@ def _status(pen: _Pen, state: SigmaState, board: Board,
                  "spaces · orange: the last card", 16, False, INK, WIN_BG)
         return
     mover = SEAT_NAMES[state.turn]
-    parts = [f"Placement {len(state.placed) + 1}", f"{mover} to play", spaces]
+    played = after_move(state.moves_played)
+    parts = [played[:1].upper() + played[1:], f"{mover} to play"]
     last = state.last
     if last is not None and last.move:
         parts.append(f"last: {SEAT_NAMES[last.seat]} {last.move}")
     if state.passes:
         parts.append(f"{SEAT_NAMES[1 - state.turn]} passed")
-    pen.text((24, y + 4), fit_text(" · ".join(parts), WIDTH - 48, 22), 22, True, INK, BG)
-    legend = [f"gold: {mover}'s {numbered} usable sides", "play CARD SIDE.ARROW",
-              "green dots: blank spaces"]
+    # Read whole: smaller rather than cut (the blank spaces go on the line below).
+    line, size = fit_line(" · ".join(parts), WIDTH - 48, 22, smallest=16)
+    pen.text((24, y + 4), line, size, True, INK, BG)
+    legend = [f"{spaces} (green dots)", f"gold: {mover}'s {numbered} usable sides",
+              "play CARD SIDE.ARROW"]
     if any(shade == WHITE and cell not in board.main for cell, shade in board.colour.items()):
         legend.append("hatched: white cut off")
     pen.text((24, y + 38), fit_text(" · ".join(legend), WIDTH - 48, 16, False), 16, False,

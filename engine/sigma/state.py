@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import pairwise
 from typing import Any
 
 from engine.game import JSON, PositionError
@@ -121,6 +122,17 @@ class SigmaState:
                     todo.append(nb)
         return Board(tuple(layers), top, colour, frozenset(main), frozenset(blanks),
                      (tuple(hands[0]), tuple(hands[1])))
+
+    @property
+    def moves_played(self) -> int:
+        """Cards placed and passes: a pass lies between two cards of one seat (or before
+        a first card of Black's, White moving first), and then the passes since the
+        last card."""
+        placed = self.placed
+        between = sum(1 for a, b in pairwise(placed)
+                      if a.seat == b.seat)
+        first = 1 if placed and placed[0].seat != WHITE else 0
+        return len(placed) + first + between + self.passes
 
     @property
     def last(self) -> Placed | None:

@@ -324,3 +324,18 @@ async def test_a_slow_board_upload_is_charged_to_no_one(
     assert live.elapsed(world.clock.now()) == 0.0  # 3 s of upload: not the player's
     await world.advance(20)
     assert live.elapsed(world.clock.now()) == pytest.approx(20.0, abs=0.002)
+
+
+async def test_a_board_goes_out_with_its_description_for_screen_readers(
+        world: World) -> None:
+    (challenge,) = await world.slash(ALICE, "challenge", opponent=BOB, game="cairo", first="me")
+    calls = await world.press(BOB, challenge.sent, "garnet:accept:1")
+    _, board = sends(calls)
+    (attachment,) = board.body["attachments"]
+    described = attachment["description"]
+    assert described.startswith("Cairo Corridor, before the first move. Black (")
+    assert "Black pieces (0): none. Red pieces (0): none." in described
+    assert len(described) <= 1024
+    # Discord keeps it on the message, where a screen reader finds it (the fake too).
+    (kept,) = board.sent["attachments"]
+    assert kept["description"] == described

@@ -99,5 +99,7 @@ async def test_the_console_shows_the_review_after_the_line_that_ended_the_dm(
     won = text.index("wins DM #1")
     review = text.index("**Review of DM #1: Quoridor**")
     assert won < review  # the review follows the result, within the same line
-    assert text.rstrip().endswith("-quoridor.png]") and recording.jobs == ["review_job"]
+    image, described = text.rstrip().splitlines()[-2:]
+    assert image.endswith("-quoridor.png]") and recording.jobs == ["review_job"]
+    assert described.startswith("     [alt text: Review of DM #1, Quoridor,")
     workers.close()

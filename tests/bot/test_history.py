@@ -193,6 +193,30 @@ async def test_a_match_in_full_with_the_time_of_every_move(h: Harness) -> None:
     assert final.format == "PNG"
 
 
+async def test_host_actions_are_placed_by_the_moves_played_not_by_the_clock(
+        h: Harness) -> None:
+    """Actions and moves in the same second (a quick host, the console) are each placed
+    after the moves made before them; one before any move is said so."""
+    match_id = await h.casual("cairo", first="me")
+    asker = Asker(GUILD, "c1", HOSTY)
+    await h.host.extend(asker, match_id, 30)
+    await h.play(ALICE, "D left")
+    await h.host.pause(asker, match_id, "phone call")
+    await h.host.resume(asker, match_id)
+    await h.play(BOB, "JU")
+    await h.play(ALICE, "w-up")
+    await h.host.extend(asker, match_id, 30)
+    record = await match_record(h.db, GUILD, match_id)
+    assert record is not None
+    assert [(a.action, a.after_ply) for a in record.actions] == [
+        ("extend", 0), ("pause", 1), ("resume", 1), ("extend", 3)]
+    (text,) = match_texts(record)
+    assert "Host, before the first move: Hosty — extend: 30 s" in text
+    assert "Host, after move 1: Hosty — pause: phone call" in text
+    assert "Host, after move 1: Hosty — resume" in text
+    assert "Host, after move 3: Hosty — extend: 30 s" in text
+
+
 async def test_match_of_an_unknown_id_or_another_server(h: Harness) -> None:
     match_id = await add_match(h, ["alice", "bob"], guild="elsewhere")
     for asked in (match_id, 999):

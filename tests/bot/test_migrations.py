@@ -147,3 +147,37 @@ async def test_sigma_matches_stored_before_the_second_deck_keep_the_first(
     assert await on(url, options) == [
         (1, {"deck": "reconstructed"}), (2, {"deck": "reconstructed"}),
         (3, {"deck": {"name": "own"}}), (4, {})]
+
+
+HOST_ACTIONS = """
+    INSERT INTO matches (id, guild_id, number, channel_id, game, kind, status, seats, options,
+                         time_control, hints, rated, created_at, turn_elapsed,
+                         turn_extra, draw)
+        VALUES (1, 'g1', 1, 'c', 'cairo', 'casual', 'finished', 2, '{}', '{}', FALSE, TRUE,
+                0, 0, 0, FALSE),
+               (2, 'g1', 2, 'c', 'cairo', 'casual', 'finished', 2, '{}', '{}', FALSE, TRUE,
+                0, 0, 0, FALSE);
+    INSERT INTO moves (match_id, ply, seat, kind, notation, elapsed, banks_spent, at)
+        VALUES (1, 1, 0, 'move', 'DL', 1, 0, 10), (1, 2, 1, 'move', 'JU', 1, 0, 20),
+               (2, 1, 0, 'move', 'DL', 1, 0, 5);
+    INSERT INTO host_actions (match_id, actor_id, action, detail, at)
+        VALUES (1, 'h', 'extend', '30 s', 1), (1, 'h', 'pause', '', 15),
+               (1, 'h', 'resume', '', 20), (2, 'h', 'void', 'x', 50)
+"""
+
+
+async def test_host_actions_stored_before_their_ply_get_it_from_the_moves_before_them(
+        make_database: Callable[..., str]) -> None:
+    url = make_database(migrated=False)
+    config = alembic_config(url)
+    await asyncio.to_thread(command.upgrade, config, "0009_sigma_deck_v1")
+
+    def fill(connection: Connection) -> None:
+        for statement in HOST_ACTIONS.split(";"):
+            connection.execute(text(statement))
+
+    await on(url, fill)
+    await asyncio.to_thread(command.upgrade, config, "head")
+    assert await on(url, lambda connection: [tuple(r) for r in connection.execute(text(
+        "SELECT match_id, action, ply FROM host_actions ORDER BY id"))]) == [
+        (1, "extend", 0), (1, "pause", 1), (1, "resume", 2), (2, "void", 1)]

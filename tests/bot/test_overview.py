@@ -28,7 +28,7 @@ async def test_matches_lists_running_and_waiting_ones_with_turn_and_clock(h: Har
     assert r.reply is not None and r.reply.ephemeral
     assert r.reply.text.splitlines() == [
         "**Matches on this server** — 1 being played, 2 waiting to start",
-        "`Match #1` Cairo Corridor in <#c1> — Alice vs Bob · move 1 · Bob to move (on "
+        "`Match #1` Cairo Corridor in <#c1> — Alice vs Bob · after move 1 · Bob to move (on "
         "reserve, 1:45 left)",
         "`DM #2` Cairo Corridor in <#c2> — Carol vs Dave · waiting for Carol to choose the "
         "First Player (59 minutes left)",

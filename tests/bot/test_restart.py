@@ -124,7 +124,7 @@ async def test_killed_process_restarts_with_everything_intact(tmp_path: Path,
     assert "bob: 33 banks (2:45) of reserve" in shown
     await _say(proc, "alice: /board")
     shown = await _read_until(proc.stdout, "[image:")
-    assert "Move 2." in shown
+    assert "After move 2." in shown
     proc.stdin.close()  # type: ignore[union-attr]
     await proc.wait()
     export = await asyncio.create_subprocess_exec(

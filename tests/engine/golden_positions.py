@@ -62,11 +62,25 @@ def state_of(case: Golden) -> tuple[Game[Any, Any], Any]:
     return game, state
 
 
+# Boards drawn on fixed palettes today, as the renderers draw them; the others as they
+# were drawn before the palette-mode rewrite (true colour, then a palette fitted to the
+# picture), which ``test_golden`` holds the palette-mode boards close to.
+FIXED_PALETTES = {"cairo", "sigma"}
+
+
 def renders() -> Iterator[tuple[Golden, bytes]]:
+    import importlib
+
+    from engine.imaging import to_png
+
     for case in CASES:
         game, state = state_of(case)
         names = list(case.names) if case.names is not None else None
-        yield case, game.render(state, hints=case.hints, names=names)
+        if case.game in FIXED_PALETTES:
+            yield case, game.render(state, hints=case.hints, names=names)
+        else:
+            render = importlib.import_module(f"engine.{case.game}.render")
+            yield case, to_png(render._compose(state, case.hints, names, None))
 
 
 if __name__ == "__main__":

@@ -20,7 +20,14 @@ from typing import Any
 import pytest
 
 import engine
-from engine.game import Game, GameOverError, MoveError, NotAMove
+from engine.game import (
+    DESCRIPTION_LIMIT,
+    Game,
+    GameOverError,
+    MoveError,
+    NotAMove,
+    after_move,
+)
 from engine.registry import game_keys, get_game
 
 SEEDS = (1, 2, 3)
@@ -285,3 +292,31 @@ def test_the_entry_names_a_game_and_its_player(key: str) -> None:
     decision = ai.make_player(LEVELS[1]).decide(state, 1)
     assert game.parse_move(state, decision.move) in game.legal_moves(state)
     assert isinstance(ai.evaluate(state, 0), float)
+
+
+@pytest.mark.parametrize(("key", "seats"), CASES)
+def test_every_position_is_described_in_words_within_discords_limit(
+        key: str, seats: int) -> None:
+    """``describe`` (the image's description, for screen readers): the game, the move
+    number, who moves or the result, the last move and the position, within 1,024
+    characters, over whole random games with long names."""
+    game = get_game(key)
+    names = [("Ṁaximilian-Alexander von Long-Name " * 2).strip()] * seats
+    for seed in SEEDS:
+        rng = random.Random(seed)
+        state = game.new_state(seats)
+        for _ in range(MAX_PLIES):
+            text = game.describe(state, names)
+            assert len(text) <= DESCRIPTION_LIMIT
+            assert text.startswith(f"{game.title}, {after_move(game.moves_played(state))}.")
+            assert game.describe_position(state) in text
+            last = game.last_move(state)
+            assert last is None or f"Last move: {last}." in text
+            seat = game.to_move(state)
+            if seat is None:
+                assert " wins: " in text or "Draw: " in text
+                break
+            assert f"{game.seat_name(state, seat)} ({names[seat]}) to move." in text
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+        verdict = "Bob wins: Alice ran out of time"
+        assert f"{verdict}." in game.describe(state, names, verdict)

@@ -143,3 +143,26 @@ def test_cli_render(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     run(capsys, "render", "quoridor", "--position", "White e5 e3h; Black e6", "--hints",
         "--out", str(position))
     assert position.read_bytes().startswith(b"\x89PNG")
+
+
+def test_black_walls_and_goal_strip_stand_out_on_the_dark_frame() -> None:
+    """A black wall, pawn or goal strip has a rim that contrasts with the frame and the
+    plate at least 3:1 (WCAG's bar for graphics), where the black fill alone does not."""
+    from engine.quoridor import render
+
+    def luminance(rgb: tuple[int, int, int]) -> float:
+        def channel(v: int) -> float:
+            c = v / 255
+            return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+        r, g, b = (channel(v) for v in rgb)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    def contrast(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+        high, low = sorted((luminance(a), luminance(b)), reverse=True)
+        return (high + 0.05) / (low + 0.05)
+
+    fill, rim = render.COLOURS["Black"]
+    for ground in (render.FRAME, render.PLATE_RGB):
+        assert contrast(fill, ground) < 3  # why the rim is needed
+        assert contrast(rim, ground) >= 3

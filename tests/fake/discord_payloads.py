@@ -45,6 +45,16 @@ def components_of(sent: Any) -> list[dict[str, Any]]:
     return [made(row) for row in sent or []]
 
 
+def described(body: dict[str, Any], index: int) -> dict[str, Any]:
+    """The description the request gave the ``index``-th file it uploads (discord.py
+    lists each upload in ``attachments`` by its index), as Discord keeps it."""
+    for attachment in body.get("attachments") or []:
+        if (isinstance(attachment, dict) and str(attachment.get("id")) == str(index)
+                and attachment.get("description")):
+            return {"description": attachment["description"]}
+    return {}
+
+
 class Payloads:
     """Mixed into ``FakeDiscord``, which provides what is declared here."""
 
@@ -97,7 +107,8 @@ class Payloads:
             "attachments": [
                 {"id": str(self.snowflake()), "filename": name, "size": len(data),
                  "url": f"https://cdn.example/{name}", "proxy_url": f"https://cdn.example/{name}",
-                 "content_type": "image/png"} for name, data in files],
+                 "content_type": "image/png", **described(body, i)}
+                for i, (name, data) in enumerate(files)],
         }
         if body.get("message_reference"):
             reference = body["message_reference"]
@@ -125,7 +136,8 @@ class Payloads:
                 {"id": str(self.snowflake()), "filename": name, "size": len(data),
                  "url": f"https://cdn.example/{name}",
                  "proxy_url": f"https://cdn.example/{name}",
-                 "content_type": "image/png"} for name, data in files]
+                 "content_type": "image/png", **described(body, i)}
+                for i, (name, data) in enumerate(files)]
         message["flags"] = int(message.get("flags") or 0) & ~LOADING
         message["edited_timestamp"] = iso_time(self.now())
         return message

@@ -310,6 +310,7 @@ def _normalised(path: str) -> str:
 # the documentation of Create Message says 2,000 for a bot's message, and wins here.
 MAX_CONTENT = 2000
 MAX_FILES = 10
+MAX_DESCRIPTION = 1024  # an attachment's description (what screen readers say of it)
 MAX_ROWS = 5
 MAX_PER_ROW = 5
 MAX_CUSTOM_ID = 100
@@ -344,6 +345,11 @@ def limits(method: str, path: str, body: Any) -> list[str]:
                      f"{MAX_CONTENT}")
     if len(message.get("attachments") or []) > MAX_FILES:
         found.append(f"attachments: more than {MAX_FILES} files")
+    for a, attachment in enumerate(message.get("attachments") or []):
+        described = attachment.get("description") if isinstance(attachment, dict) else None
+        if isinstance(described, str) and len(described) > MAX_DESCRIPTION:
+            found.append(f"attachments.{a}.description: {len(described)} characters, the "
+                         f"documented most is {MAX_DESCRIPTION}")
     rows = message.get("components") or []
     if len(rows) > MAX_ROWS:
         found.append(f"components: {len(rows)} rows, the documented most is {MAX_ROWS}")

@@ -193,6 +193,8 @@ class Console:
             path = self.image_dir / f"{self._images:04d}-{post.image.filename}"
             await asyncio.to_thread(path.write_bytes, post.image.data)
             self.out.write(f"     [image: {path}]\n")
+            if post.image.description:  # what a screen reader says of it on Discord
+                self.out.write(f"     [alt text: {post.image.description}]\n")
         for item in post.attachments:
             # Files for keeping (an event's CSV books) go beside the images, by name.
             folder = self.image_dir.parent / "exports"

@@ -131,7 +131,10 @@ def _files(post: Post) -> Any:
     items = ([post.image] if post.image is not None else []) + list(post.attachments)
     if not items:
         return discord.utils.MISSING
-    return [discord.File(io.BytesIO(item.data), filename=item.filename) for item in items[:10]]
+    # A board's description is what screen readers say of it (at most 1,024 characters).
+    return [discord.File(io.BytesIO(item.data), filename=item.filename,
+                         description=item.description[:1024] or None)
+            for item in items[:10]]
 
 
 def _view(post: Post) -> Any:

@@ -64,7 +64,7 @@ class Controls:
                 await self.ending.log(s, live, actor, "pause", reason)
             else:
                 s.add(HostAction(match_id=live.id, actor_id=GARNET, action="pause",
-                                 detail=reason, at=self.kit.now()))
+                                 detail=reason, at=self.kit.now(), ply=live.ply))
         live.turn_elapsed = elapsed
         live.resumed_at = None
         live.suspended_at = None

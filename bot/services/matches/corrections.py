@@ -80,6 +80,11 @@ class Corrections:
                 last = moves[-1]
                 if last.kind != MoveKind.MOVE:
                     raise Refusal(say.cannot_take_back_a_leave())
+                state = final_position(live.game, [Ply(m.kind, m.seat, m.notation)
+                                                   for m in moves[:-1]], len(live.users),
+                                       live.options)
+                # The move as the boards numbered it (passes counted).
+                number = live.game.moves_played(state) + 1
                 match = await s.get(Match, live.id)
                 assert match is not None
                 turn_began = moves[-2].at if len(moves) > 1 else match.started_at or 0.0
@@ -93,12 +98,9 @@ class Corrections:
                 await s.execute(update(Match).where(Match.id == live.id).values(
                     turn_elapsed=last.elapsed, turn_extra=extra,
                     turn_resumed_at=None if live.paused else now + BOARD_WAIT))
-                detail = say.took_back_log(last.ply, last.notation, live.names[last.seat],
+                detail = say.took_back_log(number, last.notation, live.names[last.seat],
                                            reason)
                 await self.ending.log(s, live, asker.actor, "takeback", detail)
-            state = final_position(live.game, [Ply(m.kind, m.seat, m.notation)
-                                               for m in moves[:-1]], len(live.users),
-                                   live.options)
             live.state, live.ply = state, live.ply - 1
             live.banks_left[last.seat] += last.banks_spent
             live.time_used[last.seat] -= last.elapsed
@@ -116,7 +118,7 @@ class Corrections:
             image = await self.kit.render(live.game, live.state, live.names, live.hints,
                                           server=live.guild_id)
             text = say.took_back(asker.actor.id, texts.match_label(live.number, live.kind),
-                                 last.ply, last.notation, live.users[last.seat], reason,
+                                 number, last.notation, live.users[last.seat], reason,
                                  self.kit.turn_line(live))
         return Response(reply=Post(text, live.channel_id, image=image,
                                    selects=menus.card_menu(live), turn=turn))
@@ -181,8 +183,11 @@ class Corrections:
             text = head + reversed_ + paid + moved + await rating_text(s, match, changes)
             match.winner_seat, match.draw = seat, seat is None
             match.result_text = texts.result(label, winner, texts.adjudicated(reason))
+            played = int(await s.scalar(select(func.count()).select_from(Move).where(
+                Move.match_id == match.id)) or 0)
             s.add(HostAction(match_id=match.id, actor_id=asker.actor.id, action="correct",
-                             detail=say.corrected_log(was, now_text, reason), at=now))
+                             detail=say.corrected_log(was, now_text, reason), at=now,
+                             ply=played))
             channel = match.channel_id
         return Response(reply=Post(text, channel))
 

@@ -79,10 +79,12 @@ class Ending:
 
     async def log(self, s: AsyncSession, match: Known, actor: Actor, action: str,
                   detail: str) -> None:
-        """A host's action on a match, in the caller's transaction."""
+        """A host's action on a match, in the caller's transaction, with the moves the
+        match had then (none before it began)."""
         await remember(s, match.guild_id, [actor])
+        ply = match.ply if isinstance(match, LiveMatch) else 0
         s.add(HostAction(match_id=match.id, actor_id=actor.id, action=action, detail=detail,
-                         at=self.kit.now()))
+                         at=self.kit.now(), ply=ply))
 
     async def timeout(self, live: LiveMatch) -> Response:
         """The player to move ran out of reserve: an instant loss (caller holds the lock)."""

@@ -158,7 +158,7 @@ class MatchKit:
                      hints: bool, banner: str | None = None, server: str = "") -> Image:
         """A board, drawn in the renderer's workers in ``server``'s turn."""
         data = await self.renderer.render(game, state, names, hints, banner, server)
-        return Image(data, f"{game.key}.png")
+        return Image(data, f"{game.key}.png", game.describe(state, names, banner))
 
     async def names(self, guild_id: str, user_ids: Sequence[str]) -> list[str]:
         async with self.db.session() as s:

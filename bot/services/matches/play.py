@@ -180,12 +180,13 @@ class Play:
         except IntegrityError:
             log.warning("match %s: ply %s was already written", live.id, live.ply + 1)
             raise Refusal(refused.move_not_saved()) from None
-        live.state = new_state
+        old_state, live.state = live.state, new_state
         live.ply += 1
         MOVES.labels(game.key).inc()
         live.banks_left = banks_left
         live.time_used = time_used
-        head = texts.played(texts.match_label(live.number, live.kind), live.ply, live.users[seat],
+        number = game.moves_played(old_state) + 1  # as the boards count, passes included
+        head = texts.played(texts.match_label(live.number, live.kind), number, live.users[seat],
                             game.seat_name(new_state, seat), notation, spent, banks_left[seat])
         live.draw_offer = None  # a move declines a draw offered
         if result_text is not None:

@@ -11,6 +11,7 @@ from bot.core.messages import Image, Post, Response
 from bot.core.refusal import Refusal
 from bot.core.requests import Asker
 from bot.services.history_queries import match_record, position_of
+from bot.services.history_view import ended_by
 from bot.services.matches import menus
 from bot.services.matches.kit import CHALLENGE_TTL, MatchKit
 from bot.services.matches.lookup import Lookup
@@ -41,8 +42,9 @@ class Viewing:
                                       live.hints and not live.finished,
                                       server=live.guild_id)
         text = texts.board(texts.match_label(live.number, live.kind), live.game.title,
-                           texts.seat_line(live.game, live.state, live.users), live.ply,
-                           live.paused, self.kit.turn_line(live))
+                           texts.seat_line(live.game, live.state, live.users),
+                           live.game.moves_played(live.state), live.paused,
+                           self.kit.turn_line(live))
         if public:
             return Response(reply=Post("Board posted.", ephemeral=True),
                             posts=[Post(text, live.channel_id, image=image,
@@ -68,9 +70,12 @@ class Viewing:
                                                server=asker.guild_id)
         users = [p.user_id for p in record.players]
         text = texts.final_board(label, game.title, texts.seat_line(game, state, users),
-                                 sum(1 for m in record.moves if m.kind == "move"),
+                                 game.moves_played(state),
                                  record.status == MatchStatus.VOIDED, record.result_text or "")
-        return Response(reply=Post(text, image=Image(image, f"{game.key}.png"), ephemeral=True))
+        return Response(reply=Post(text, image=Image(image, f"{game.key}.png",
+                                                     game.describe(state, record.names,
+                                                                   ended_by(record, state))),
+                                   ephemeral=True))
 
     async def _last_here(self, asker: Asker) -> int | None:
         async with self.kit.db.session() as s:
@@ -107,7 +112,8 @@ class Viewing:
             lines.append(texts.overview_playing(
                 texts.overview_label(live.number, live.kind, hosted.get(live.id)),
                 live.game.title, live.channel_id, live.names,
-                live.ply, live.names[seat] if seat is not None else None, clock, live.paused))
+                live.game.moves_played(live.state),
+                live.names[seat] if seat is not None else None, clock, live.paused))
         for match in waiting:
             players = sorted(match.players, key=lambda p: p.order)
             named = [names.get(p.user_id, p.user_id) for p in players]
