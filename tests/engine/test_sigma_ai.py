@@ -106,3 +106,24 @@ def test_only_level_5_sets_traps_and_never_in_a_review() -> None:
     # A review wants the search's own best move: its judge, and `review --level 5`'s.
     assert ai.SigmaPlayer(REVIEW_BUDGET).looks == 0
     assert ai.SigmaPlayer(replace(level_budget(5), traps=False)).looks == 0
+
+
+def test_black_reach_is_the_square_one_card_on_a_black_side_may_cover() -> None:
+    # A black arrow on (0, 3) pointing E: a card laid on it holds (0, 4), and a box of
+    # at most 3 x 3 around that cell reaches two cells each way, no farther.
+    mark = ai._index((0, 3)) * 4 + 1
+    reach = ai._reach((mark,))
+    cells = {ai._cell(i) for i in range(reach.bit_length()) if reach >> i & 1}
+    assert cells == {(r, c) for r in range(-2, 3) for c in range(2, 7)}
+
+
+def test_level_3_as_black_chases_a_random_white_down() -> None:
+    # A White that spreads at random left the old evaluation's Black behind (on the
+    # first reconstruction, 4 of these 20 games lost to `random`; issue 29): blank
+    # spaces beyond Black's reach now count, so Black follows.
+    game = get_game("sigma")
+    black = player_from_spec(game, "ai:3", fixed=True)
+    white = player_from_spec(game, "random")
+    lost = sum(play_game(game, [white, black], 1, V1, pair, _start(pair)) == WHITE
+               for pair in range(20))
+    assert lost <= 1
