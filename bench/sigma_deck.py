@@ -53,6 +53,9 @@ SPLIT: dict[str, Any] = {
 
 M4: dict[str, Any] = SPLIT | {"special": [-1, 4]}
 
+#: Black's L4 dead ends, U5's second arrow on the middle of its base.
+U5S: dict[str, Any] = ROUNDS_4_C3_L4 | {"black.U5.arrows": ["0,0,N", "1,1,S"]}
+
 #: One L4 a dead end, the other as v1's (its second arrow on its foot).
 SPLIT_V1: dict[str, Any] = {
     "black.L4.arrows": ["0,0,N"], "black.L4.count": 1,
@@ -186,6 +189,17 @@ ROUNDS: dict[int, dict[str, dict[str, Any]]] = {
                             "black.T4.arrows": ["0,0,W", "0,2,E", "1,1,S", "0,1,N"]},
         "c3-l4-u5s": ROUNDS_4_C3_L4 | {"black.U5.arrows": ["0,0,N", "1,1,S"]},
         "M3-i3": SPLIT | {"special": [-1, 3], "white.I3.count": 1, "white.I2.count": 3},
+    },
+    # Round 12: c3-l4 with U5's second arrow moved from its right prong to the middle
+    # of its base (S on (1,1)) measured fair at greedy and level 4; its neighbours.
+    12: {
+        "c3-l4-u5s": U5S,
+        "c3-l4-u5e": ROUNDS_4_C3_L4 | {"black.U5.arrows": ["0,0,N", "1,2,E"]},
+        "c3-split-u5s": SPLIT_V1 | {"special": [-1, 3],
+                                    "black.U5.arrows": ["0,0,N", "1,1,S"]},
+        "c4-l4-u5s": U5S | {"special": [-1, 4]},
+        "M3-u5s": SPLIT | {"special": [-1, 3], "black.U5.arrows": ["0,0,N", "1,1,S"]},
+        "M2": SPLIT,
     },
 }
 
