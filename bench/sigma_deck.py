@@ -201,6 +201,13 @@ ROUNDS: dict[int, dict[str, dict[str, Any]]] = {
         "M3-u5s": SPLIT | {"special": [-1, 3], "black.U5.arrows": ["0,0,N", "1,1,S"]},
         "M2": SPLIT,
     },
+    # Round 13: M3 (even at levels 4 and 5, 84 % between greedy players) with one
+    # arrow fewer on a White card, to slow a greedy White's spread.
+    13: {
+        "M3-hub2": SPLIT | {"special": [-1, 3], "white.Hub.arrows": ["0,0,W", "0,0,E"]},
+        "M3-y2": SPLIT | {"special": [-1, 3], "white.Y2.arrows": ["0,0,W", "0,1,E"]},
+        "M3-t4w2": SPLIT | {"special": [-1, 3], "white.T4.arrows": ["0,0,W", "0,2,E"]},
+    },
 }
 
 
