@@ -53,6 +53,16 @@ SPLIT: dict[str, Any] = {
 
 M4: dict[str, Any] = SPLIT | {"special": [-1, 4]}
 
+#: Black's L4 dead ends, U5's second arrow on the middle of its base.
+U5S: dict[str, Any] = ROUNDS_4_C3_L4 | {"black.U5.arrows": ["0,0,N", "1,1,S"]}
+
+#: One L4 a dead end, the other as v1's (its second arrow on its foot).
+SPLIT_V1: dict[str, Any] = {
+    "black.L4.arrows": ["0,0,N"], "black.L4.count": 1,
+    "add.black": [{"name": "L4+", "cells": ["#..", "#..", "##."],
+                   "arrows": ["0,0,N", "2,1,E"]}],
+}
+
 #: The candidates by round: round 1 moves the Special card and the arrows the issue's
 #: experiment touched; later rounds refine around the best of the round before.
 ROUNDS: dict[int, dict[str, dict[str, Any]]] = {
@@ -156,6 +166,47 @@ ROUNDS: dict[int, dict[str, dict[str, Any]]] = {
         "M4-l3s": M4 | {"white.L3+.arrows": ["0,0,N", "1,1,E"]},
         "M4-t4x4-l3s": M4 | {"black.T4.arrows": ["0,0,W", "0,2,E", "1,1,S", "0,1,N"],
                              "white.L3+.arrows": ["0,0,N", "1,1,E"]},
+    },
+    # Round 10, with the evaluation that sees Black's reach (the computer's Black
+    # chases; greedy's too): c3-l4 put greedy and level 4 together for the first time
+    # (25 % each), so around it, towards White: the Special card a cell farther, one
+    # L4 only a dead end (the other as v1's, or with B's second arrow), U5 with one.
+    10: {
+        "c3-l4": ROUNDS_4_C3_L4,
+        "c4-l4": {"special": [-1, 4], "black.L4.arrows": ["0,0,N"]},
+        "c3-split": SPLIT_V1 | {"special": [-1, 3]},
+        "c4-split": SPLIT_V1 | {"special": [-1, 4]},
+        "M3-u5x2": {k: v for k, v in SPLIT.items() if k != "black.U5.arrows"}
+        | {"special": [-1, 3]},
+        "c3-l4-i3": ROUNDS_4_C3_L4 | {"white.I3.count": 1, "white.I2.count": 3},
+    },
+    # Round 11: U5's second arrow is the big step (M3 with it: greedy 25 %, level 4
+    # 0 %; without: 75 %, 50 %), so the smaller ones around M3 and c3-l4.
+    11: {
+        "M3": SPLIT | {"special": [-1, 3]},
+        "c3-u5": {"special": [-1, 3], "black.U5.arrows": ["0,0,N"]},
+        "M3-t4x4": SPLIT | {"special": [-1, 3],
+                            "black.T4.arrows": ["0,0,W", "0,2,E", "1,1,S", "0,1,N"]},
+        "c3-l4-u5s": ROUNDS_4_C3_L4 | {"black.U5.arrows": ["0,0,N", "1,1,S"]},
+        "M3-i3": SPLIT | {"special": [-1, 3], "white.I3.count": 1, "white.I2.count": 3},
+    },
+    # Round 12: c3-l4 with U5's second arrow moved from its right prong to the middle
+    # of its base (S on (1,1)) measured fair at greedy and level 4; its neighbours.
+    12: {
+        "c3-l4-u5s": U5S,
+        "c3-l4-u5e": ROUNDS_4_C3_L4 | {"black.U5.arrows": ["0,0,N", "1,2,E"]},
+        "c3-split-u5s": SPLIT_V1 | {"special": [-1, 3],
+                                    "black.U5.arrows": ["0,0,N", "1,1,S"]},
+        "c4-l4-u5s": U5S | {"special": [-1, 4]},
+        "M3-u5s": SPLIT | {"special": [-1, 3], "black.U5.arrows": ["0,0,N", "1,1,S"]},
+        "M2": SPLIT,
+    },
+    # Round 13: M3 (even at levels 4 and 5, 84 % between greedy players) with one
+    # arrow fewer on a White card, to slow a greedy White's spread.
+    13: {
+        "M3-hub2": SPLIT | {"special": [-1, 3], "white.Hub.arrows": ["0,0,W", "0,0,E"]},
+        "M3-y2": SPLIT | {"special": [-1, 3], "white.Y2.arrows": ["0,0,W", "0,1,E"]},
+        "M3-t4w2": SPLIT | {"special": [-1, 3], "white.T4.arrows": ["0,0,W", "0,2,E"]},
     },
 }
 

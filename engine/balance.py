@@ -37,14 +37,14 @@ _Z = 1.959964  # two-sided 95 %
 
 #: The measured balance of the shipped decks (docs/sigma-deck.md has the commands), as
 #: ``/deck show`` quotes it.
-_V1 = ("White wins 0 % of the games at level 5 against itself, 3 % at level 4, 34 % "
-       "between greedy players (100 games each): favours Black")
+_V1 = ("White wins 0 % of the games at level 5 against itself, 0 % at level 4 (40 games "
+       "each), 18 % between greedy players (100 games): favours Black")
 SHIPPED_BALANCE: dict[str, str] = {
     "reconstructed": _V1,
     "reconstructed-v1": _V1,
-    "reconstructed-v2": "White wins 32 % of the games at level 5 against itself, 44 % at "
-                        "level 4, 76 % between greedy players (100 games each): even at "
-                        "level 4, favouring Black at the top level and White in weak play",
+    "reconstructed-v2": "White wins 20 % of the games at level 5 against itself, 30 % at "
+                        "level 4, 80 % between greedy players (40 games each): favouring "
+                        "Black between strong players and White in weak play",
 }
 
 

@@ -72,7 +72,7 @@ typedef struct {
     int ncards[2];
     int narrows[2][MAXC];
     Shape shape[2][MAXC][MAXAR][4];
-    double weight[5];
+    double weight[8];
     long long limit, nodes;
     double deadline; /* CLOCK_MONOTONIC seconds; 0: none */
     Entry *table;
@@ -181,15 +181,6 @@ static int blanks(const Node *n) {
     return total;
 }
 
-static int white_sides(const Node *n) {
-    int count = 0;
-    for (int i = 0; i < n->nwa; i++) {
-        int cell = n->wa[i] >> 2;
-        count += bit(n->g, cell >> 6, cell & 63);
-    }
-    return count;
-}
-
 static int held(const Search *s, const Node *n, int seat) {
     int total = 0;
     for (int i = 0; i < s->ncards[seat]; i++)
@@ -197,11 +188,44 @@ static int held(const Search *s, const Node *n, int seat) {
     return total;
 }
 
+/* Black's reach (_reach): the 5 x 5 square around the cell each black arrow points
+ * at, the cells one card laid there may cover. */
+static void reach_of(const Node *n, int k, uint64_t *reach) {
+    uint64_t square = (1ULL << (2 * k + 1)) - 1;
+    memset(reach, 0, sizeof(uint64_t) * ROWS);
+    for (int i = 0; i < n->nba; i++) {
+        int cell = n->ba[i] >> 2, d = n->ba[i] & 3;
+        int r = (cell >> 6) + DR[d], c = (cell & 63) + DC[d];
+        uint64_t row = c >= k ? square << (c - k) : square >> (k - c);
+        for (int j = r - k; j <= r + k; j++)
+            if (j >= 0 && j < ROWS)
+                reach[j] |= row;
+    }
+}
+
 /* The evaluation for White, in the order _static sums it (same doubles). */
 static double evaluate(const Search *s, const Node *n) {
     const double *w = s->weight;
-    return w[0] * blanks(n) + w[1] * white_sides(n) - w[2] * n->nba
-           - w[3] * held(s, n, BLACK) + w[4] * held(s, n, WHITE);
+    uint64_t reach[ROWS];
+    reach_of(n, 2, reach);
+    int far = 0, sides = 0, safe = 0, live = 0;
+    for (int r = n->lo - 1; r <= n->hi + 1; r++) {
+        uint64_t g = n->g[r];
+        uint64_t near = (g << 1) | (g >> 1) | n->g[r - 1] | n->g[r + 1];
+        far += __builtin_popcountll(near & ~(n->w[r] | n->b[r]) & ~reach[r]);
+    }
+    for (int i = 0; i < n->nwa; i++) {
+        int cell = n->wa[i] >> 2, d = n->wa[i] & 3;
+        if (!bit(n->g, cell >> 6, cell & 63))
+            continue;
+        sides++;
+        int r = (cell >> 6) + DR[d], c = (cell & 63) + DC[d];
+        safe += !((reach[r] >> c) & 1);
+        live += !(((n->w[r] | n->b[r]) >> c) & 1);
+    }
+    return w[0] * blanks(n) + w[1] * sides - w[2] * n->nba
+           - w[3] * held(s, n, BLACK) + w[4] * held(s, n, WHITE) + w[5] * far
+           + w[6] * safe + w[7] * live;
 }
 
 /* Every legal placement of the seat to move, one per distinct result, in the order of
@@ -630,8 +654,9 @@ static int search_init(Search *self, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_ValueError, "slots is a power of two from 4 to 2**26");
         return -1;
     }
-    if (!PyArg_ParseTuple(weights, "ddddd", &self->weight[0], &self->weight[1],
-                          &self->weight[2], &self->weight[3], &self->weight[4]))
+    if (!PyArg_ParseTuple(weights, "dddddddd", &self->weight[0], &self->weight[1],
+                          &self->weight[2], &self->weight[3], &self->weight[4],
+                          &self->weight[5], &self->weight[6], &self->weight[7]))
         return -1;
     if (!PySequence_Check(shapes) || PySequence_Size(shapes) != 2) {
         PyErr_SetString(PyExc_ValueError, "shapes are given per seat");

@@ -12,9 +12,12 @@ table, to the end of the game once few cards are left.
   are the empty cells next to it.
 - Placements that lay the same card on the same cells with the same arrows lead to the
   same position and are searched once.
-- The evaluation (for White) is the blank spaces of the main group, the usable sides
-  of each player (White's to grow away, Black's to close in) and the cards left in
-  hand: Black needs cards to close the last spaces.
+- The evaluation (for White) is the blank spaces of the main group, those of them
+  beyond Black's reach (the cells one card laid on a black side may cover), the usable
+  sides of each player (White's that point at an empty cell to grow, those beyond
+  Black's reach to grow away; Black's to close in) and the cards left in hand: Black
+  needs cards to close the last spaces. Reach is what makes Black chase with purpose:
+  a blank space no black side is near counts twice.
 """
 
 from __future__ import annotations
@@ -43,8 +46,14 @@ _EDGES = _LEFT_EDGE | (_LEFT_EDGE << (_W - 2))
 _NOTHING = 1 << (_ROW0 * _W + _COL0)
 
 # Evaluation weights (White's view): a blank space, a usable side of White, one of
-# Black, a card in Black's hand, a card in White's hand.
-WEIGHTS = (1.0, 0.25, 0.15, 0.6, 0.0)
+# Black, a card in Black's hand, a card in White's hand, a blank space out of Black's
+# reach (``_reach``: no card laid on a black side can cover it next turn), a usable
+# side of White out of it, one pointing at an empty cell (room to grow). A side of
+# White's that points at a covered cell is worth less than none: Black is closing in
+# there. Fitted by hill-climbing on a level-3 Black against a random White (the chaser
+# must follow a White that spreads; docs/sigma-deck.md §3), from a logistic fit of
+# game results on the features: (1.0, 0.25, 0.15, 0.6, 0.0) before issue 29.
+WEIGHTS = (0.5, -0.5, 0.4, 0.45, 0.0, 1.0, 0.5, 1.5)
 _SCALE = 0.06  # logistic scale of the evaluation (fitted on games of the levels)
 
 # Per level: (greatest depth, node budget).
@@ -115,6 +124,20 @@ def _main(white: int, group: int = _NOTHING) -> int:
         group = grown
 
 
+# The cells a card laid on a side may cover: the 5 x 5 square around the side's cell
+# (a card's box is at most 3 x 3 and holds the cell), relative to its top-left corner.
+_SQUARE = sum(1 << (r * _W + c) for r in range(5) for c in range(5))
+_SQUARE_AT = 2 * _W + 2  # the offset of the square's centre
+
+
+def _reach(arrows: tuple[int, ...]) -> int:
+    """The cells one card laid on ``arrows`` (marks) may cover: Black's reach."""
+    reach = 0
+    for x in arrows:
+        reach |= _SQUARE << ((x >> 2) + _STEP[x & 3] - _SQUARE_AT)
+    return reach
+
+
 def _blanks(white: int, black: int, group: int) -> int:
     near = (group << 1) | (group >> 1) | (group << _W) | (group >> _W)
     return near & ~(white | black)
@@ -161,8 +184,8 @@ def node_of(state: SigmaState) -> Node:
 class _Model:
     """Moves and their results on the fast model, for one deck."""
 
-    def __init__(self, deck: Deck, weights: tuple[float, ...] = WEIGHTS) -> None:
-        self.weights = weights
+    def __init__(self, deck: Deck, weights: tuple[float, ...] | None = None) -> None:
+        self.weights = weights or WEIGHTS
         self.shapes = _deck_shapes(deck)
         self.names = [[card.name for card, _ in hand] for hand in deck.hands]
 
@@ -239,10 +262,18 @@ def _static(node: Node, model: _Model) -> float:
     """The evaluation for White."""
     white, black, group, _, barrows, hands, _, _ = node
     blanks = _blanks(white, black, group)
-    ws = len(model.sides(node, WHITE))
-    blank, white_side, black_side, black_card, white_card = model.weights
-    return (blank * blanks.bit_count() + white_side * ws - black_side * len(barrows)
-            - black_card * sum(hands[BLACK]) + white_card * sum(hands[WHITE]))
+    sides = model.sides(node, WHITE)
+    reach = _reach(barrows)
+    taken = white | black
+    safe = live = 0
+    for x in sides:
+        at = (x >> 2) + _STEP[x & 3]
+        safe += not reach >> at & 1
+        live += not taken >> at & 1
+    blank, white_side, black_side, black_card, white_card, far, free, room = model.weights
+    return (blank * blanks.bit_count() + white_side * len(sides) - black_side * len(barrows)
+            - black_card * sum(hands[BLACK]) + white_card * sum(hands[WHITE])
+            + far * (blanks & ~reach).bit_count() + free * safe + room * live)
 
 
 class _Search(Negamax[Node, Node, Kid]):
