@@ -8,6 +8,7 @@ slash command.
 
 from __future__ import annotations
 
+import enum
 import re
 from dataclasses import dataclass, field
 
@@ -83,6 +84,22 @@ class TurnStart:
     ply: int
 
 
+class Pace(enum.IntEnum):
+    """How urgently a post must be out when the bot is at Discord's global limit
+    (50 requests a second per bot): the adapter sends the most urgent first, and a
+    less urgent one that has waited ``AGING`` seconds goes before newer urgent ones,
+    so none waits forever. Declared where the post is made."""
+
+    BOARD = 0  # the board of a running match: a move's board, the post starting a turn
+    NORMAL = 1  # an answer someone waits for, a notice in a running match
+    LOW = 2  # reminders, set-up posts, lapsed challenges, standings, reviews
+
+
+#: how long a post of each pace may be passed by more urgent ones (seconds): a post
+#: asked for at t goes out before any asked for after t + AGING[its pace] - AGING[theirs]
+AGING = {Pace.BOARD: 0.0, Pace.NORMAL: 2.0, Pace.LOW: 10.0}
+
+
 @dataclass
 class Post:
     """A message. With ``channel_id`` None it answers the person who asked."""
@@ -100,6 +117,8 @@ class Post:
     pings: tuple[str, ...] | None = None
     # The turn this post starts: report when it is out (see ``TurnStart``).
     turn: TurnStart | None = None
+    # How soon it must be out when the bot is at Discord's limit (see ``Pace``).
+    pace: Pace = Pace.NORMAL
 
     def pinged(self) -> tuple[str, ...]:
         """The user ids this post may ping: never anyone it does not mean."""

@@ -17,10 +17,21 @@ waited for its channel does not burst out later with others. ``install`` makes t
 ``HTTPClient``'s route buckets ``PacedRatelimit`` s. discord.py's own retries of one
 request (after a 429 or a 500) are not paced again; with pacing they are rare.
 
-Order: first come, first served (each request's turn is reserved when it asks), so
-the oldest request goes first. Nothing has priority: a burst of reminders delays the
-boards behind it by as long as it takes to drain at ``per_second`` (a second per
-``per_second`` requests queued ahead).
+Order: by urgency, declared with each post (``bot.core.messages.Pace``): the board of
+a running match goes before answers and notices, and those before reminders, set-up
+posts, standings and reviews. A request's place is its moment of asking plus the
+``AGING`` of its pace, and the earliest place goes next, so a less urgent request
+waits at most its ``AGING`` more than the urgent ones asked after it: reminders go out
+late under load, but never starve. ``fifo=True`` (the benchmark's ``--fifo``) orders by
+the moment of asking alone. A request that finds a free turn and nobody waiting goes
+at once. Interaction answers (deferrals, the edit that replaces "thinking…", follow-ups)
+go through discord.py's webhook adapter with the interaction's token and are never
+paced here: Discord exempts them from the global limit, and they must meet its 3 s
+and 15 min windows whatever is queued.
+
+The wait of the boards is what the services watch (``board_wait``, and ``watch`` told
+each board's wait as it leaves): past ``BOARD_WAIT_LIMIT`` they refuse new matches
+(``bot.services.pressure``).
 
 Time: the pacer reads the clock and sleeps the way discord.py's rate limiter does
 (``discord.http``'s ``asyncio``), so that it runs on whatever clock discord.py does:
@@ -29,11 +40,19 @@ real time in production, the tests' virtual clock under the Discord fake.
 
 from __future__ import annotations
 
+import asyncio
 import collections
+import contextlib
+import contextvars
+import itertools
 import logging
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord.http
+
+from bot.core.messages import AGING, Pace
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +62,24 @@ WINDOW = 1.0  # seconds: the global limit is counted per second
 # after its turn (its upload is built, the event loop is busy), and without room for
 # that delay 51 requests can fall into one of Discord's seconds.
 SLACK = 0.05
+# The wait of the last board out counts as the boards' wait this long after it left
+# (with no board in line); then the boards wait nothing.
+RECENT = 10.0
+
+# The pace of the requests the current task makes (``paced``); a request made outside
+# any post (a thread opened, a member looked up) is NORMAL.
+PACE: contextvars.ContextVar[Pace] = contextvars.ContextVar("garnet_pace",
+                                                            default=Pace.NORMAL)
+
+
+@contextlib.contextmanager
+def paced(pace: Pace) -> Iterator[None]:
+    """The requests made within go at ``pace`` (a post's own, set by the delivery)."""
+    token = PACE.set(pace)
+    try:
+        yield
+    finally:
+        PACE.reset(token)
 
 
 def _asyncio() -> Any:
@@ -59,44 +96,133 @@ async def pause(seconds: float) -> None:
     await _asyncio().sleep(seconds)
 
 
+@dataclass
+class _Waiting:
+    place: float  # asked + AGING of its pace: the earliest place goes next
+    seq: int  # among equal places, the first asked
+    pace: Pace
+    asked: float
+    turn: asyncio.Future[None] = field(repr=False)
+
+
+@dataclass
+class PaceFigures:
+    """What the requests of one pace met, since the start (for the logs and the bench)."""
+
+    sent: int = 0
+    paced: int = 0  # of them, had to wait
+    waited: float = 0.0  # seconds, in all
+    longest: float = 0.0  # seconds
+
+
+def _nobody(_wait: float) -> None:
+    return None
+
+
 class GlobalPacer:
-    """At most ``per_second`` requests in any window of one second, FIFO.
+    """At most ``per_second`` requests in any window of one second, most urgent first.
 
     A sliding window: the moments of the last ``per_second`` requests are kept, and a
     request waits until the oldest of them is a second (and ``SLACK``) old. Unlike a token bucket
     that starts full, it never lets through more than ``per_second`` in a second,
-    however Discord aligns its own window.
+    however Discord aligns its own window. Who goes when a turn frees is decided then,
+    among those waiting (one line per pace, each first come, first served).
     """
 
-    def __init__(self, per_second: int = DISCORD_GLOBAL_LIMIT) -> None:
+    def __init__(self, per_second: int = DISCORD_GLOBAL_LIMIT, fifo: bool = False) -> None:
         if per_second < 1:
             raise ValueError(f"per_second must be at least 1, not {per_second}")
         self.per_second = per_second
-        # The turns of the last ``per_second`` requests, sent or reserved, oldest first.
+        self.fifo = fifo
+        # The turns of the last ``per_second`` requests, sent, oldest first.
         self._sent: collections.deque[float] = collections.deque(maxlen=per_second)
+        self._lines: dict[Pace, collections.deque[_Waiting]] = {
+            pace: collections.deque() for pace in Pace}
+        self._seq = itertools.count()
+        self._granting: asyncio.Task[None] | None = None
+        self._last_board = (0.0, float("-inf"))  # its wait, when it left
         self.waited = 0.0  # seconds spent waiting for a turn, in all (for the logs)
         self.paced = 0  # requests that had to wait
+        self.figures = {pace: PaceFigures() for pace in Pace}
+        # Told the wait of every board as it leaves (the services' ``Pressure``).
+        self.watch: Callable[[float], None] = _nobody
 
-    async def acquire(self) -> None:
-        """Wait for this request's turn; return when it may be sent.
+    def queued(self) -> int:
+        """Requests waiting for a turn now."""
+        return sum(1 for line in self._lines.values() for w in line if not w.turn.done())
 
-        The turn is reserved at once, in the order of the calls (FIFO, no lock): the
-        moment the request ``per_second`` places back in line is a second old.
-        """
+    def board_wait(self) -> float:
+        """How long boards wait now: the first board in line so far, else the last one
+        out if it left within ``RECENT`` seconds, else nothing."""
         now = _now()
-        turn = now
-        if len(self._sent) == self.per_second:
-            turn = max(now, self._sent[0] + WINDOW + SLACK)
-        self._sent.append(turn)  # drops the oldest once full
-        if turn <= now:
+        line = self._lines[Pace.BOARD]
+        while line and line[0].turn.done():
+            line.popleft()
+        if line:
+            return now - line[0].asked
+        wait, left = self._last_board
+        return wait if now - left <= RECENT else 0.0
+
+    def _free_at(self) -> float:
+        if len(self._sent) < self.per_second:
+            return float("-inf")
+        return self._sent[0] + WINDOW + SLACK
+
+    def _next(self) -> _Waiting | None:
+        """The waiting request whose place is earliest (requests given up dropped)."""
+        best: _Waiting | None = None
+        for line in self._lines.values():
+            while line and line[0].turn.done():
+                line.popleft()
+            if line and (best is None or (line[0].place, line[0].seq)
+                         < (best.place, best.seq)):
+                best = line[0]
+        return best
+
+    def _went(self, pace: Pace, wait: float, now: float) -> None:
+        self._sent.append(now)
+        figures = self.figures[pace]
+        figures.sent += 1
+        if wait > 0:
+            figures.paced += 1
+            figures.waited += wait
+            figures.longest = max(figures.longest, wait)
+            self.paced += 1
+            self.waited += wait
+        if pace is Pace.BOARD:
+            self._last_board = (wait, now)
+            try:
+                self.watch(wait)
+            except Exception:
+                log.exception("the board wait could not be reported")
+
+    async def acquire(self, pace: Pace | None = None) -> None:
+        """Wait for this request's turn (at ``pace``, else the task's ``PACE``);
+        return when it may be sent."""
+        pace = PACE.get() if pace is None else pace
+        now = _now()
+        if self._free_at() <= now and self._next() is None:
+            self._went(pace, 0.0, now)
             return
-        self.paced += 1
-        self.waited += turn - now
-        for _ in range(3):  # a sleep may end a hair early
-            await pause(turn - now)
+        place = now if self.fifo else now + AGING[pace]
+        waiting = _Waiting(place, next(self._seq), pace, now,
+                           asyncio.get_running_loop().create_future())
+        self._lines[pace].append(waiting)
+        if self._granting is None or self._granting.done():
+            self._granting = asyncio.ensure_future(self._grant())
+        await waiting.turn  # cancelled: the future is too, and its place is dropped
+
+    async def _grant(self) -> None:
+        """Give each turn as it frees to the request placed earliest, while any wait."""
+        while (first := self._next()) is not None:
             now = _now()
-            if now >= turn:
-                break
+            free = self._free_at()
+            if free > now:
+                await pause(free - now)
+                continue
+            self._lines[first.pace].popleft()
+            self._went(first.pace, now - first.asked, now)
+            first.turn.set_result(None)
 
 
 class PacedRatelimit(discord.http.Ratelimit):

@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.core import buttons
 from bot.core.clock import Handle
 from bot.core.enums import ACTIVE, EndReason, MatchKind, MatchStatus
-from bot.core.messages import Actor, Button, Post, Response
+from bot.core.messages import Actor, Button, Pace, Post, Response
 from bot.core.refusal import Refusal
 from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
@@ -115,7 +115,7 @@ class Lobby:
         choices = tuple(Button(texts.goes_first_button(p.name), buttons.first(number, p.id),
                                "primary") for p in players)
         return match_id, Response(posts=[Post(texts.choose_first(intro, chooser), asker.channel_id,
-                                              buttons=choices)])
+                                              buttons=choices, pace=Pace.LOW)])
 
     async def close_unstarted(self, match_id: int, reason: str) -> Response | None:
         """Void a match that has not begun (its First Player not chosen, a challenge not
@@ -294,7 +294,7 @@ class Lobby:
                 match.finished_at = self.kit.now()
                 channel, number = match.channel_id, match.number
             self._forget_expiry(match_id, handle)
-            await self.kit.deliver(Post(texts.lapsed(number), channel))
+            await self.kit.deliver(Post(texts.lapsed(number), channel, pace=Pace.LOW))
 
         self._cancel_expiry(match_id)
         handle = self.kit.clock.call_at(when, expire)
@@ -362,4 +362,5 @@ class Lobby:
             lines.append(texts.turn_order(names))
         lines.append(self.kit.turn_line(live))
         return Response(posts=[Post("\n".join(lines), match.channel_id, image=image,
-                                    selects=menus.card_menu(live), turn=turn)])
+                                    selects=menus.card_menu(live), turn=turn,
+                                    pace=Pace.BOARD)])

@@ -26,7 +26,7 @@ from sqlalchemy import update
 
 from bot.core.clock import RETRY_FIRST
 from bot.core.enums import MatchKind, MatchStatus
-from bot.core.messages import Post, Response, TurnStart
+from bot.core.messages import Pace, Post, Response, TurnStart
 from bot.services.matches.kit import MatchKit
 from bot.services.matches.live import LiveMatch
 from bot.services.vitals import CANNOT_SAVE
@@ -338,5 +338,6 @@ class Timing:
             # Several overdue at once (the loop was stalled) post only the newest.
             if self.kit.on_reminder is not None:
                 self.kit.on_reminder(elapsed - due.at)
-            posts.append(Post(texts.reminder(live.users[seat], due, live.tc), live.channel_id))
+            posts.append(Post(texts.reminder(live.users[seat], due, live.tc), live.channel_id,
+                              pace=Pace.LOW))
         return posts

@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core.clock import Clock, Handle
 from bot.core.enums import ACTIVE
-from bot.core.messages import Actor, Image, Post, Response
+from bot.core.messages import Actor, Image, Pace, Post, Response
 from bot.core.refusal import Refusal
 from bot.core.requests import Asker
 from bot.services import ledger
@@ -67,11 +67,11 @@ def split(text: str, channel_id: str, pings: tuple[str, ...] | None = None,
     size = 0
     for line in text.splitlines():
         if part and size + len(line) + 1 > limit:
-            posts.append(Post("\n".join(part), channel_id, pings=pings))
+            posts.append(Post("\n".join(part), channel_id, pings=pings, pace=Pace.LOW))
             part, size = [], 0
         part.append(line[:limit])
         size += len(line) + 1
-    posts.append(Post("\n".join(part), channel_id, pings=pings))
+    posts.append(Post("\n".join(part), channel_id, pings=pings, pace=Pace.LOW))
     return posts
 
 
@@ -253,7 +253,8 @@ class Flow:
             if busy is None:
                 raise
             return [Post(say.waiting_for_start(board=pairing.board, user_id=busy[0],
-                                               number=busy[1]), row.channel_id)], True
+                                               number=busy[1]), row.channel_id,
+                         pace=Pace.LOW)], True
         return started.posts, False
 
     async def _busy_player(self, guild_id: str, channel_id: str,
@@ -326,7 +327,7 @@ class Flow:
         text = views.standings_text(loaded, final=final)
         png = await asyncio.to_thread(views.image, loaded)
         return Post(text, loaded.row.channel_id, image=Image(png, views.image_name(loaded)),
-                    pings=())
+                    pings=(), pace=Pace.LOW)
 
     async def _finish(self, loaded: Loaded) -> list[Post]:
         """The tournament is over: final standings, prizes booked once, the image."""
