@@ -81,6 +81,9 @@ class Settings:
     # Requests per second this process sends with the bot token at most: Discord's
     # global limit (50), divided by the processes sharing the token.
     global_requests_per_second: int = 50
+    # Seconds a board may wait for Discord's global limit before new matches and
+    # practice games are refused (``bot.services.pressure``).
+    board_wait_limit: int = 5
 
     @property
     def shards(self) -> Shards:
@@ -121,6 +124,7 @@ class Settings:
             global_requests_per_second=_int("GLOBAL_REQUESTS_PER_SECOND", 50, minimum=1,
                                             maximum=MAX_REQUESTS_PER_SECOND),
             message_content=_choice("MESSAGE_CONTENT", ("auto", "off"), "auto"),
+            board_wait_limit=_int("BOARD_WAIT_LIMIT", 5, minimum=1, maximum=3600),
         )
 
 

@@ -14,14 +14,16 @@ import pytest
 from bot.adapters.discord.pacing import SLACK, WINDOW, GlobalPacer, install
 from bot.core.clock import VirtualClock
 from bot.core.messages import AGING, Image, Pace, Post
-from tests.bot.discord_fake import ALICE, CHANNEL_ID, MESSAGES, Call
+from bot.services.pressure import HOLD
+from bot.texts import refused
+from tests.bot.discord_fake import ALICE, BOB, CHANNEL_ID, MESSAGES, Call
 from tests.discord_bot import World, challenge_accepted
 from tests.fake.fake_transport import VirtualAsyncio
 
 BOARD = ("POST", MESSAGES)
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(64)
 CHANNELS = [910_000_000_000_000_000 + n for n in range(100)]
-BUSY = [940_000_000_000_000_000 + n for n in range(300)]
+BUSY = [940_000_000_000_000_000 + n for n in range(400)]
 
 
 def arrivals(world: World) -> list[tuple[float, Call]]:
@@ -277,3 +279,24 @@ async def test_priorities_keep_order_and_a_low_request_is_never_starved(
     # among boards: first come, first served
     order = [int(w[0].split()[1]) for w in went if w[0] != "reminder"]
     assert order == sorted(order)
+
+
+async def test_boards_past_the_limit_refuse_new_matches_until_they_fall(
+        world: World, caplog: pytest.LogCaptureFixture) -> None:
+    """400 boards at once (8 s of the global limit): the last ones wait past
+    BOARD_WAIT_LIMIT (5 s), which the services hear from the pacer; a challenge is then
+    refused with the sentence, and accepted again once boards have not waited for HOLD."""
+    assert world.settings.board_wait_limit == 5
+    with caplog.at_level(logging.WARNING, "bot.services.pressure"):
+        await (await queue_posts(world, 400, Pace.BOARD))
+    assert world.bot.pacer.figures[Pace.BOARD].longest > 5
+    assert "at Discord's limit" in caplog.text
+    health = world.bot.services.matches.kit.health
+    assert health.counters()["discord_at_limit"] == 1
+    (call,) = await world.slash(ALICE, "challenge", opponent=BOB, game="cairo")
+    assert call.message["content"] == refused.at_discord_limit()
+    assert call.message["flags"] & 64  # for the asker only
+    assert health.counters()["discord_limit_refusals"] == 1
+    await world.advance(HOLD)
+    (call,) = await world.slash(ALICE, "challenge", opponent=BOB, game="cairo")
+    assert "challenge" in call.message["content"] and health.counters()["discord_at_limit"] == 0

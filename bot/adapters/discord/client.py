@@ -184,12 +184,14 @@ class GarnetBot(commands.AutoShardedBot):
                          intents=intents(members_intent, message_content),
                          help_command=None, allowed_mentions=MENTIONS, tree_cls=GarnetTree,
                          **sharding)
-        self._services = services
         self.command_guild = command_guild
         self.pacer = GlobalPacer(global_requests_per_second)
         self.fetches = MemberFetches()  # members looked up on Discord, per server
         install_pacing(self.http, self.pacer)
         self._started = False
+        self._services: Services | None = None
+        if services is not None:
+            self.attach(services)
 
     @property
     def services(self) -> Services:
@@ -199,6 +201,17 @@ class GarnetBot(commands.AutoShardedBot):
 
     def attach(self, services: Services) -> None:
         self._services = services
+        self.pace(self.pacer)
+
+    def pace(self, pacer: GlobalPacer) -> None:
+        """Send with ``pacer`` from now on (the benchmark's ``--fifo`` swaps it); the
+        services read its boards' wait (``bot.services.pressure``)."""
+        if pacer is not self.pacer:
+            self.pacer = pacer
+            install_pacing(self.http, pacer)
+        pressure = self.services.matches.pressure
+        pressure.signal = pacer.board_wait
+        pacer.watch = pressure.observe
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(CommandButton, CommandSelect)

@@ -141,6 +141,7 @@ class Lobby:
                         tc: TimeControl | None = None, hints: bool = False,
                         rated: bool = True) -> Response:
         """A casual game: the challenger names opponents, who each accept or decline."""
+        self.kit.pressure.check()  # none while boards wait for Discord's limit
         game = get_game(game_name)
         ids = [asker.actor.id, *[o.id for o in opponents]]
         if not opponents:
