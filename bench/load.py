@@ -22,6 +22,13 @@ lateness; event-loop lag; resident memory of every process (the bot and each ren
 worker, from /proc); games finished and the results, rewards and ratings the database
 holds for them. ``--processes N --shards K`` runs N bot processes (``--child``), each
 on its share of the K shards against one database, and adds their figures up.
+
+The bot's pacer sends the boards of running matches first (``Pace``); ``--fifo`` turns
+that off (first come, first served, as before), ``--compare`` runs each size both
+ways, one after the other, and prints them side by side. Also reported: the pacer's
+waits by pace (boards, answers, reminders and set-up posts), the boards still on
+their way at the end (left out of the percentiles above), and how often new DMs were
+refused for ``BOARD_WAIT_LIMIT``.
 """
 
 from __future__ import annotations
@@ -44,6 +51,7 @@ import discord
 import discord.http
 from sqlalchemy import text
 
+from bot.adapters.discord.pacing import GlobalPacer
 from bot.app import build_discord_bot as build_bot
 from bot.config import Settings
 from bot.core.clock import RealClock
@@ -112,6 +120,7 @@ class Plan:
     global_limit: int
     seed: int
     run_id: int
+    fifo: bool = False  # the pacer first come, first served (no priorities)
 
 
 class Bench:
@@ -290,6 +299,8 @@ class Bench:
         self.fake.install(real_time=True)
         original = self.wrap_http()
         bot = build_bot(settings, db, clock=RealClock())
+        if plan.fifo:
+            bot.pace(GlobalPacer(plan.global_limit, fifo=True))
         try:
             await bot.login("bench")
             bot.services.matches.kit.on_reminder = self._reminded
@@ -310,6 +321,9 @@ class Bench:
                                  *(self.player(bot, e) for e in self.channels))
             elapsed = time.perf_counter() - begin
             self.measuring = False
+            still = [time.perf_counter() - at for at in self.entered.values()]
+            pacer = bot.pacer
+            health = bot.services.matches.kit.health.counters()
             pids = [os.getpid(), *_descendants(os.getpid())]
             memory = rss_mb(pids)
             await asyncio.sleep(1.0)  # the last results being written
@@ -333,6 +347,14 @@ class Bench:
                           "main": memory.get(str(os.getpid())), "each": memory,
                           "peak_total": round(sum(self.peak.values()), 1)},
             "games_finished": self.finished, **booked,
+            "order": "fifo" if plan.fifo else "priorities",
+            "boards_on_their_way": _ms(still),
+            "pacer": {pace.name.lower(): {
+                "sent": f.sent, "paced": f.paced, "longest_ms": round(f.longest * 1000, 1),
+                "mean_ms": round(f.waited / f.sent * 1000, 1) if f.sent else None}
+                for pace, f in pacer.figures.items()},
+            "limit_spells": health["discord_limit_spells"],
+            "limit_refusals": health["discord_limit_refusals"],
             "samples": {"own": self.own, "limited": self.limited,
                         "late": self.lateness, "lags": self.lags},
         }
@@ -372,6 +394,8 @@ def _merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
               "rewards", "rating_changes")
     out = {**first, **{k: round(sum(p[k] for p in parts), 1) for k in summed}}
     out["processes"] = len(parts)
+    for key in ("pacer", "boards_on_their_way"):  # each process's own
+        out.pop(key, None)
     out["shards"] = sorted(s for p in parts for s in p["shards"])
     out["bot_latency_ms"] = _ms(samples["own"])
     out["rate_limit_wait_ms"] = _ms(samples["limited"])
@@ -399,6 +423,8 @@ def run_processes(plan: Plan, processes: int) -> dict[str, Any]:
                "--run-id", str(plan.run_id)]
         if plan.database:
             cmd += ["--database", plan.database]
+        if plan.fifo:
+            cmd.append("--fifo")
         children.append(subprocess.Popen(cmd, stdout=subprocess.PIPE))
     parts = []
     for child in children:
@@ -430,7 +456,22 @@ def describe(r: dict[str, Any]) -> str:
             f"  games finished: {r['games_finished']}; in the database: "
             f"{r['finished_in_db']} finished, {r['results']} results, {r['rewards']} "
             f"rewards, {r['rating_changes']} rating changes\n"
+            f"{_pacing(r)}"
             f"  load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+def _pacing(r: dict[str, Any]) -> str:
+    """The pacer's side: the order, its waits by pace, the boards still on their way."""
+    if "pacer" not in r:  # several processes: each child's figures are its own
+        return ""
+    way = r["boards_on_their_way"]
+    waits = "; ".join(f"{pace} {f['sent']} sent, mean {f['mean_ms']} ms, max {f['longest_ms']} ms"
+                      for pace, f in r["pacer"].items())
+    return (f"  pacer ({r['order']}): {waits}\n"
+            f"  boards still on their way at the end: {way['n']}"
+            + (f" (waiting p50 {way['p50']} ms, max {way['max']} ms)" if way["n"] else "")
+            + f"; BOARD_WAIT_LIMIT spells: {r['limit_spells']}, new DMs refused: "
+            f"{r['limit_refusals']}\n")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -448,6 +489,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quick", action="store_true",
                         help="bench: 6 DMs, stress pace, 4 s (the test suite)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--fifo", action="store_true",
+                        help="bench: the pacer first come, first served (no priorities)")
+    parser.add_argument("--compare", action="store_true",
+                        help="bench: each size with priorities, then first come, first served")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -457,11 +502,13 @@ def main(args: argparse.Namespace) -> int:
         sizes, seconds, pace = args.dms or [6], min(seconds, 4.0), "stress"
     run_id = args.run_id if args.run_id is not None else int(time.time()) % 100_000
     results = []
-    for i, n in enumerate(sizes):
+    orders = (False, True) if args.compare else (args.fifo,)
+    runs = [(n, fifo) for n in sizes for fifo in orders]
+    for i, (n, fifo) in enumerate(runs):
         ids = (tuple(int(s) for s in args.shard_ids.split(",")) if args.shard_ids
                else tuple(range(args.shards)))
         plan = Plan(n, pace, seconds, args.database, args.shards, ids,
-                    args.render_processes, args.global_limit, args.seed, run_id + i)
+                    args.render_processes, args.global_limit, args.seed, run_id + i, fifo)
         if args.processes > 1:
             result = run_processes(plan, args.processes)
         else:

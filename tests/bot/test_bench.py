@@ -28,3 +28,19 @@ def test_quick_bench_reports_every_figure() -> None:
     # Games finished are booked once: a result and a rating change per player.
     assert report["finished_in_db"] == report["games_finished"]
     assert report["results"] == report["rating_changes"] == 2 * report["games_finished"]
+
+
+def test_quick_bench_compares_priorities_with_first_come_first_served() -> None:
+    """``--compare``: each size with the pacer's priorities, then without (``--fifo``),
+    with the pacer's waits by pace and the boards still on their way."""
+    out = subprocess.run([sys.executable, "-m", "bot", "bench", "--quick", "--compare",
+                          "--json", "--seconds", "2"], capture_output=True, text=True,
+                         timeout=180, check=True).stdout
+    first, second = json.loads(out)
+    assert (first["order"], second["order"]) == ("priorities", "fifo")
+    for report in (first, second):
+        assert report["started"] == 6 and report["moves"] >= 6
+        assert report["pacer"]["board"]["sent"] >= report["rate_limit_wait_ms"]["n"] > 0
+        assert report["pacer"]["low"]["sent"] > 0  # the DMs' set-up posts, reminders
+        assert report["boards_on_their_way"]["n"] >= 0
+        assert report["limit_spells"] == report["limit_refusals"] == 0
