@@ -86,18 +86,19 @@ class TurnStart:
 
 class Pace(enum.IntEnum):
     """How urgently a post must be out when the bot is at Discord's global limit
-    (50 requests a second per bot): the adapter sends the most urgent first, and a
-    less urgent one that has waited ``AGING`` seconds goes before newer urgent ones,
-    so none waits forever. Declared where the post is made."""
+    (50 requests a second per bot): while posts of several paces wait, each pace gets
+    its ``SHARE`` of the turns (a pace with nothing waiting leaves its turns to the
+    others), so boards go first and none waits forever. Declared where the post is
+    made."""
 
     BOARD = 0  # the board of a running match: a move's board, the post starting a turn
     NORMAL = 1  # an answer someone waits for, a notice in a running match
     LOW = 2  # reminders, set-up posts, lapsed challenges, standings, reviews
 
 
-#: how long a post of each pace may be passed by more urgent ones (seconds): a post
-#: asked for at t goes out before any asked for after t + AGING[its pace] - AGING[theirs]
-AGING = {Pace.BOARD: 0.0, Pace.NORMAL: 2.0, Pace.LOW: 10.0}
+#: the turns each pace gets while all wait: of every 11, boards 8, answers 2, the rest 1
+#: (boards and the rest alone: 8 of 9)
+SHARE = {Pace.BOARD: 8, Pace.NORMAL: 2, Pace.LOW: 1}
 
 
 @dataclass

@@ -13,7 +13,7 @@ import pytest
 
 from bot.adapters.discord.pacing import SLACK, WINDOW, GlobalPacer, install
 from bot.core.clock import VirtualClock
-from bot.core.messages import AGING, Image, Pace, Post
+from bot.core.messages import Image, Pace, Post
 from bot.services.pressure import HOLD
 from bot.texts import refused
 from tests.bot.discord_fake import ALICE, BOB, CHANNEL_ID, MESSAGES, Call
@@ -239,15 +239,20 @@ async def test_a_deferral_and_its_board_never_wait_behind_queued_posts(world: Wo
     assert 429 not in {call.status for _, call in seen}
 
 
-async def test_priorities_keep_order_and_a_low_request_is_never_starved(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """Boards asked for faster than the limit (10 a second against 5) for 30 s, and
-    one reminder at 5 s, when boards already queue: the boards asked before it, and up
-    to ``AGING[LOW]`` after it, go first; every board asked later waits for it, so it
-    leaves while the boards still queue (as their line grows without end)."""
+def on_virtual_time(monkeypatch: pytest.MonkeyPatch) -> tuple[VirtualClock, Any]:
     clock = VirtualClock()
     fake_asyncio = VirtualAsyncio(clock)
     monkeypatch.setattr(discord.http, "asyncio", fake_asyncio)
+    return clock, fake_asyncio
+
+
+async def test_priorities_keep_order_and_a_low_request_is_never_starved(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Boards asked for faster than the limit (10 a second against 5) for 30 s, and
+    reminders from 5 s on, when boards already queue: the boards go first, but the
+    reminders get their share of the turns (1 in 9 against boards alone) and so leave
+    within about two seconds each, while the boards' line grows on."""
+    clock, fake_asyncio = on_virtual_time(monkeypatch)
     pacer = GlobalPacer(5)
     went: list[tuple[str, float, float]] = []  # what, asked, left
 
@@ -256,29 +261,49 @@ async def test_priorities_keep_order_and_a_low_request_is_never_starved(
         await pacer.acquire(pace)
         went.append((what, asked, clock.now()))
 
-    async def boards() -> None:
+    async def asking(what: str, pace: Pace, count: int, every: float, start: float) -> None:
+        await fake_asyncio.sleep(start)
         tasks = []
-        for n in range(300):
-            tasks.append(asyncio.ensure_future(one(f"board {n}", Pace.BOARD)))
-            await fake_asyncio.sleep(0.1)
+        for n in range(count):
+            tasks.append(asyncio.ensure_future(one(f"{what} {n}", pace)))
+            await fake_asyncio.sleep(every)
         await asyncio.gather(*tasks)
 
-    async def reminder() -> None:
-        await fake_asyncio.sleep(5.05)
-        assert pacer.queued() > 10
-        await one("reminder", Pace.LOW)
+    await asyncio.gather(asking("board", Pace.BOARD, 300, 0.1, 0.0),
+                         asking("reminder", Pace.LOW, 5, 3.0, 5.05))
+    reminders = [left - asked for what, asked, left in went if what.startswith("reminder")]
+    boards = [(asked, left) for what, asked, left in went if what.startswith("board")]
+    assert len(reminders) == 5 and max(reminders) <= 2 * (WINDOW + SLACK)
+    assert max(left - asked for asked, left in boards) > 20  # the boards still queue
+    assert [asked for asked, _ in boards] == sorted(asked for asked, _ in boards)  # FIFO
+    assert pacer.figures[Pace.LOW].sent == 5 and pacer.figures[Pace.BOARD].sent == 300
 
-    await asyncio.gather(boards(), reminder())
-    ((_, asked, left),) = [w for w in went if w[0] == "reminder"]
-    place = asked + AGING[Pace.LOW]
-    before = [a for what, a, at in went if what != "reminder" and at <= left]
-    after = [a for what, a, at in went if what != "reminder" and at > left]
-    assert before and max(before) < place and min(after) > place
-    assert len(after) > 100  # the boards still queue; the reminder did not wait for them
-    assert pacer.figures[Pace.LOW].sent == 1 and pacer.figures[Pace.BOARD].sent == 300
-    # among boards: first come, first served
-    order = [int(w[0].split()[1]) for w in went if w[0] != "reminder"]
-    assert order == sorted(order)
+
+async def test_a_board_never_passes_an_earlier_post_of_its_own_channel(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """discord.py counts a channel's 5 posts per 5 s in the order it let them through,
+    so a board lifts the reminder waiting before it in its channel to its own pace: the
+    two take the boards' turns (8 of 9; the other reminders keep 1 of 9), in the
+    channel's order."""
+    clock, _ = on_virtual_time(monkeypatch)
+    pacer = GlobalPacer(2)
+    channel: list[Any] = []  # the channel's route bucket's waiting list
+    order: list[str] = []
+
+    async def one(what: str, pace: Pace, bucket: list[Any] | None = None) -> None:
+        await pacer.acquire(pace, bucket)
+        order.append(what)
+
+    tasks = [asyncio.ensure_future(one(f"other {n}", Pace.LOW)) for n in range(4)]
+    tasks.append(asyncio.ensure_future(one("channel reminder", Pace.LOW, channel)))
+    tasks += [asyncio.ensure_future(one(f"other {n}", Pace.LOW)) for n in range(4, 6)]
+    for _ in range(5):
+        await asyncio.sleep(0)
+    tasks.append(asyncio.ensure_future(one("channel board", Pace.BOARD, channel)))
+    await asyncio.gather(*tasks)
+    assert order == ["other 0", "other 1", "channel reminder", "other 2", "channel board",
+                     "other 3", "other 4", "other 5"]
+    assert channel == [] and clock.now() > 0
 
 
 async def test_boards_past_the_limit_refuse_new_matches_until_they_fall(

@@ -19,15 +19,19 @@ request (after a 429 or a 500) are not paced again; with pacing they are rare.
 
 Order: by urgency, declared with each post (``bot.core.messages.Pace``): the board of
 a running match goes before answers and notices, and those before reminders, set-up
-posts, standings and reviews. A request's place is its moment of asking plus the
-``AGING`` of its pace, and the earliest place goes next, so a less urgent request
-waits at most its ``AGING`` more than the urgent ones asked after it: reminders go out
-late under load, but never starve. ``fifo=True`` (the benchmark's ``--fifo``) orders by
-the moment of asking alone. A request that finds a free turn and nobody waiting goes
-at once. Interaction answers (deferrals, the edit that replaces "thinking…", follow-ups)
-go through discord.py's webhook adapter with the interaction's token and are never
-paced here: Discord exempts them from the global limit, and they must meet its 3 s
-and 15 min windows whatever is queued.
+posts, standings and reviews. While several paces wait, each free turn goes to the pace
+furthest behind its ``SHARE`` (stride scheduling: boards get 8 turns of every 11,
+answers 2, the rest 1; a pace with nothing waiting leaves its turns to the others), so
+boards pass reminders, and reminders still get a turn in every 11 however many
+boards wait: none starves. Within a pace, first come, first served. One exception
+keeps Discord's per-channel limit: a request never passes an earlier one of its own
+route bucket (the channel, for posts), whose order discord.py counts on; a board
+behind a reminder in its channel lifts that reminder to its own pace. ``fifo=True``
+(the benchmark's ``--fifo``) orders by the moment of asking alone. A request that finds
+a free turn and nobody waiting goes at once. Interaction answers (deferrals, the edit
+that replaces "thinking…", follow-ups) go through discord.py's webhook adapter with
+the interaction's token and are never paced here: Discord exempts them from the global
+limit, and they must meet its 3 s and 15 min windows whatever is queued.
 
 The wait of the boards is what the services watch (``board_wait``, and ``watch`` told
 each board's wait as it leaves): past ``BOARD_WAIT_LIMIT`` they refuse new matches
@@ -44,6 +48,7 @@ import asyncio
 import collections
 import contextlib
 import contextvars
+import heapq
 import itertools
 import logging
 from collections.abc import Callable, Iterator
@@ -52,7 +57,7 @@ from typing import Any
 
 import discord.http
 
-from bot.core.messages import AGING, Pace
+from bot.core.messages import SHARE, Pace
 
 log = logging.getLogger(__name__)
 
@@ -98,11 +103,15 @@ async def pause(seconds: float) -> None:
 
 @dataclass
 class _Waiting:
-    place: float  # asked + AGING of its pace: the earliest place goes next
-    seq: int  # among equal places, the first asked
-    pace: Pace
     asked: float
+    seq: int  # among equal moments, the first asked
+    pace: Pace  # its own (for the figures)
+    line: Pace  # the line it waits in: its pace, or a later request's of its bucket
     turn: asyncio.Future[None] = field(repr=False)
+    bucket: list[_Waiting] = field(repr=False)  # its route bucket's requests waiting
+
+    def __lt__(self, other: _Waiting) -> bool:
+        return (self.asked, self.seq) < (other.asked, other.seq)
 
 
 @dataclass
@@ -136,8 +145,10 @@ class GlobalPacer:
         self.fifo = fifo
         # The turns of the last ``per_second`` requests, sent, oldest first.
         self._sent: collections.deque[float] = collections.deque(maxlen=per_second)
-        self._lines: dict[Pace, collections.deque[_Waiting]] = {
-            pace: collections.deque() for pace in Pace}
+        self._lines: dict[Pace, list[_Waiting]] = {pace: [] for pace in Pace}  # heaps
+        # Stride scheduling: each line's pass moves on by 1/SHARE per turn it gets.
+        self._pass = {pace: 0.0 for pace in Pace}
+        self._now_pass = 0.0  # the pass of the last turn given
         self._seq = itertools.count()
         self._granting: asyncio.Task[None] | None = None
         self._last_board = (0.0, float("-inf"))  # its wait, when it left
@@ -149,17 +160,28 @@ class GlobalPacer:
 
     def queued(self) -> int:
         """Requests waiting for a turn now."""
-        return sum(1 for line in self._lines.values() for w in line if not w.turn.done())
+        return sum(1 for line, heap in self._lines.items() for w in heap
+                   if not w.turn.done() and w.line is line)
+
+    def _head(self, line: Pace) -> _Waiting | None:
+        """The first request still waiting in ``line`` (those gone or moved dropped)."""
+        heap = self._lines[line]
+        while heap and (heap[0].turn.done() or heap[0].line is not line):
+            heapq.heappop(heap)
+        return heap[0] if heap else None
 
     def board_wait(self) -> float:
         """How long boards wait now: the first board in line so far, else the last one
         out if it left within ``RECENT`` seconds, else nothing."""
         now = _now()
-        line = self._lines[Pace.BOARD]
-        while line and line[0].turn.done():
-            line.popleft()
-        if line:
-            return now - line[0].asked
+        if self.fifo:  # one line: its first board
+            boards = [w for w in self._lines[Pace.BOARD]
+                      if w.pace is Pace.BOARD and not w.turn.done()]
+            first = min(boards) if boards else None
+        else:
+            first = self._head(Pace.BOARD)
+        if first is not None:
+            return now - first.asked
         wait, left = self._last_board
         return wait if now - left <= RECENT else 0.0
 
@@ -169,15 +191,14 @@ class GlobalPacer:
         return self._sent[0] + WINDOW + SLACK
 
     def _next(self) -> _Waiting | None:
-        """The waiting request whose place is earliest (requests given up dropped)."""
-        best: _Waiting | None = None
-        for line in self._lines.values():
-            while line and line[0].turn.done():
-                line.popleft()
-            if line and (best is None or (line[0].place, line[0].seq)
-                         < (best.place, best.seq)):
-                best = line[0]
-        return best
+        """The head of the line furthest behind its share."""
+        best: tuple[float, Pace] | None = None
+        chosen = None
+        for line in Pace:
+            head = self._head(line)
+            if head is not None and (best is None or (self._pass[line], line) < best):
+                best, chosen = (self._pass[line], line), head
+        return chosen
 
     def _went(self, pace: Pace, wait: float, now: float) -> None:
         self._sent.append(now)
@@ -196,31 +217,52 @@ class GlobalPacer:
             except Exception:
                 log.exception("the board wait could not be reported")
 
-    async def acquire(self, pace: Pace | None = None) -> None:
-        """Wait for this request's turn (at ``pace``, else the task's ``PACE``);
-        return when it may be sent."""
+    def _enter(self, waiting: _Waiting) -> None:
+        """Into its line; earlier requests of its bucket in a slower line move up to it
+        (they must go first: the bucket's order)."""
+        line = waiting.line
+        if self._head(line) is None:  # a line that was idle gets no credit for it
+            self._pass[line] = max(self._pass[line], self._now_pass)
+        for earlier in waiting.bucket:
+            if earlier.line > line and not earlier.turn.done():
+                earlier.line = line
+                heapq.heappush(self._lines[line], earlier)
+        waiting.bucket.append(waiting)
+        heapq.heappush(self._lines[line], waiting)
+
+    async def acquire(self, pace: Pace | None = None,
+                      bucket: list[_Waiting] | None = None) -> None:
+        """Wait for this request's turn (at ``pace``, else the task's ``PACE``; after
+        the earlier requests of ``bucket``, its route bucket's waiting list); return
+        when it may be sent."""
         pace = PACE.get() if pace is None else pace
         now = _now()
         if self._free_at() <= now and self._next() is None:
             self._went(pace, 0.0, now)
             return
-        place = now if self.fifo else now + AGING[pace]
-        waiting = _Waiting(place, next(self._seq), pace, now,
-                           asyncio.get_running_loop().create_future())
-        self._lines[pace].append(waiting)
+        waiting = _Waiting(now, next(self._seq), pace, Pace.BOARD if self.fifo else pace,
+                           asyncio.get_running_loop().create_future(),
+                           [] if bucket is None else bucket)
+        self._enter(waiting)
         if self._granting is None or self._granting.done():
             self._granting = asyncio.ensure_future(self._grant())
-        await waiting.turn  # cancelled: the future is too, and its place is dropped
+        try:
+            await waiting.turn  # cancelled: the future is too, and its place is dropped
+        finally:
+            waiting.bucket.remove(waiting)
 
     async def _grant(self) -> None:
-        """Give each turn as it frees to the request placed earliest, while any wait."""
+        """Give each turn as it frees to the line furthest behind, while any wait."""
         while (first := self._next()) is not None:
             now = _now()
             free = self._free_at()
             if free > now:
                 await pause(free - now)
                 continue
-            self._lines[first.pace].popleft()
+            line = first.line
+            heapq.heappop(self._lines[line])
+            self._now_pass = self._pass[line]
+            self._pass[line] += 1.0 / SHARE[line]
             self._went(first.pace, now - first.asked, now)
             first.turn.set_result(None)
 
@@ -228,16 +270,17 @@ class GlobalPacer:
 class PacedRatelimit(discord.http.Ratelimit):
     """discord.py's route bucket, which then waits for the global pacer."""
 
-    __slots__ = ("pacer",)
+    __slots__ = ("pacer", "waiting")
 
     def __init__(self, max_ratelimit_timeout: float | None, pacer: GlobalPacer) -> None:
         super().__init__(max_ratelimit_timeout)
         self.pacer = pacer
+        self.waiting: list[_Waiting] = []  # this bucket's requests at the pacer, in order
 
     async def __aenter__(self) -> PacedRatelimit:
         await super().__aenter__()
         try:
-            await self.pacer.acquire()
+            await self.pacer.acquire(bucket=self.waiting)
         except BaseException as error:
             await super().__aexit__(type(error), error, error.__traceback__)  # type: ignore[arg-type]
             raise
