@@ -483,7 +483,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--render-processes", type=int, default=2,
                         help="bench: render workers per bot process")
     parser.add_argument("--global-limit", type=int, default=GLOBAL_LIMIT[0],
-                        help=argparse.SUPPRESS)
+                        help="bench: the global limit (requests/s) of the fake and the "
+                        "bot's pacer; below 50, a scaled model of a bigger bot")
     parser.add_argument("--seed", type=int, default=1, help=argparse.SUPPRESS)
     parser.add_argument("--run-id", type=int, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--quick", action="store_true",

@@ -23,7 +23,7 @@ from tests.fake.fake_transport import VirtualAsyncio
 BOARD = ("POST", MESSAGES)
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(64)
 CHANNELS = [910_000_000_000_000_000 + n for n in range(100)]
-BUSY = [940_000_000_000_000_000 + n for n in range(400)]
+BUSY = [940_000_000_000_000_000 + n for n in range(500)]
 
 
 def arrivals(world: World) -> list[tuple[float, Call]]:
@@ -199,6 +199,32 @@ async def test_a_board_goes_before_the_reminders_queued_ahead_of_it(world: World
     assert sum(1 for at in lows if at > board) >= 50
     assert world.bot.pacer.figures[Pace.LOW].longest == pytest.approx(4 * (WINDOW + SLACK))
     assert max(lows) - start == pytest.approx(4 * (WINDOW + SLACK))
+
+
+async def test_a_board_lifts_the_reminders_that_hold_its_channel(world: World) -> None:
+    """Five reminders of the match channel wait behind 400 others (8 s of the limit)
+    and hold all of discord.py's room for the channel (5 posts per 5 s): the board
+    typed then lifts them to its pace as it asks, so they leave in the next turns and
+    the board as soon as the channel's own window allows, long before the queue drains."""
+    await challenge_accepted(world)
+    await world.advance(10)
+    seen = arrivals(world)
+    others = await queue_posts(world, 450, Pace.LOW)
+    mine = asyncio.gather(*(world.bot.deliver(Post(f"LOW mine {n}", channel_id=str(CHANNEL_ID),
+                                                   pace=Pace.LOW)) for n in range(5)))
+    for _ in range(20):
+        await asyncio.sleep(0)
+    await world.say(ALICE, "D left")
+    await others
+    await mine
+    board = next(at for at, call in seen if call.files and call.path == MESSAGES)
+    reminders = [at for at, call in seen if "LOW mine" in (call.content or "")]
+    lows = [at for at, call in seen if "LOW" in (call.content or "")]
+    # (the move's own work takes a few turns of the virtual clock before it asks)
+    assert len(reminders) == 5 and max(reminders) < max(lows) - 2 * (WINDOW + SLACK)
+    # the board then waits only for the channel's own window (5 posts per 5 s)
+    assert max(reminders) < board <= min(reminders) + 5 + 2 * (WINDOW + SLACK)
+    assert 429 not in {call.status for _, call in seen}
 
 
 async def test_first_come_first_served_when_priorities_are_off(world: World) -> None:

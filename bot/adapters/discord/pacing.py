@@ -26,7 +26,8 @@ boards pass reminders, and reminders still get a turn in every 11 however many
 boards wait: none starves. Within a pace, first come, first served. One exception
 keeps Discord's per-channel limit: a request never passes an earlier one of its own
 route bucket (the channel, for posts), whose order discord.py counts on; a board
-behind a reminder in its channel lifts that reminder to its own pace. ``fifo=True``
+behind a reminder in its channel lifts that reminder to its own pace, as soon as it
+asks (before it waits for discord.py's bucket, whose room the reminders may hold). ``fifo=True``
 (the benchmark's ``--fifo``) orders by the moment of asking alone. A request that finds
 a free turn and nobody waiting goes at once. Interaction answers (deferrals, the edit
 that replaces "thinking…", follow-ups) go through discord.py's webhook adapter with
@@ -217,30 +218,44 @@ class GlobalPacer:
             except Exception:
                 log.exception("the board wait could not be reported")
 
-    def _enter(self, waiting: _Waiting) -> None:
-        """Into its line; earlier requests of its bucket in a slower line move up to it
-        (they must go first: the bucket's order)."""
-        line = waiting.line
+    def _wake(self, line: Pace) -> None:
         if self._head(line) is None:  # a line that was idle gets no credit for it
             self._pass[line] = max(self._pass[line], self._now_pass)
-        for earlier in waiting.bucket:
-            if earlier.line > line and not earlier.turn.done():
-                earlier.line = line
-                heapq.heappush(self._lines[line], earlier)
+
+    def lift(self, bucket: list[_Waiting], pace: Pace) -> None:
+        """A request of ``pace`` is on its way into ``bucket``: its earlier requests
+        waiting here in a slower line move up to ``pace`` (they go first: the bucket's
+        order), before it even waits for the bucket."""
+        if self.fifo:
+            return
+        for earlier in bucket:
+            if earlier.line > pace and not earlier.turn.done():
+                self._wake(pace)
+                earlier.line = pace
+                heapq.heappush(self._lines[pace], earlier)
+
+    def _enter(self, waiting: _Waiting) -> None:
+        """Into its line, behind the earlier requests of its bucket."""
+        line = waiting.line
+        self.lift(waiting.bucket, line)
+        self._wake(line)
         waiting.bucket.append(waiting)
         heapq.heappush(self._lines[line], waiting)
 
     async def acquire(self, pace: Pace | None = None,
-                      bucket: list[_Waiting] | None = None) -> None:
-        """Wait for this request's turn (at ``pace``, else the task's ``PACE``; after
-        the earlier requests of ``bucket``, its route bucket's waiting list); return
-        when it may be sent."""
+                      bucket: list[_Waiting] | None = None, lifted: Pace | None = None
+                      ) -> None:
+        """Wait for this request's turn (at ``pace``, else the task's ``PACE``, or
+        ``lifted`` if more urgent: a later request of its bucket's; after the earlier
+        requests of ``bucket``, its route bucket's waiting list); return when it may be
+        sent."""
         pace = PACE.get() if pace is None else pace
         now = _now()
         if self._free_at() <= now and self._next() is None:
             self._went(pace, 0.0, now)
             return
-        waiting = _Waiting(now, next(self._seq), pace, Pace.BOARD if self.fifo else pace,
+        line = pace if lifted is None else min(pace, lifted)
+        waiting = _Waiting(now, next(self._seq), pace, Pace.BOARD if self.fifo else line,
                            asyncio.get_running_loop().create_future(),
                            [] if bucket is None else bucket)
         self._enter(waiting)
@@ -270,20 +285,29 @@ class GlobalPacer:
 class PacedRatelimit(discord.http.Ratelimit):
     """discord.py's route bucket, which then waits for the global pacer."""
 
-    __slots__ = ("pacer", "waiting")
+    __slots__ = ("asking", "pacer", "waiting")
 
     def __init__(self, max_ratelimit_timeout: float | None, pacer: GlobalPacer) -> None:
         super().__init__(max_ratelimit_timeout)
         self.pacer = pacer
         self.waiting: list[_Waiting] = []  # this bucket's requests at the pacer, in order
+        self.asking: list[Pace] = []  # the paces of its requests not yet through
 
     async def __aenter__(self) -> PacedRatelimit:
-        await super().__aenter__()
+        pace = PACE.get()
+        # Those ahead of it in this bucket (which may hold all of discord.py's room for
+        # it) go at its pace from now on, at the pacer or still on their way to it.
+        self.pacer.lift(self.waiting, pace)
+        self.asking.append(pace)
         try:
-            await self.pacer.acquire(bucket=self.waiting)
-        except BaseException as error:
-            await super().__aexit__(type(error), error, error.__traceback__)  # type: ignore[arg-type]
-            raise
+            await super().__aenter__()
+            try:
+                await self.pacer.acquire(pace, self.waiting, min(self.asking))
+            except BaseException as error:
+                await super().__aexit__(type(error), error, error.__traceback__)  # type: ignore[arg-type]
+                raise
+        finally:
+            self.asking.remove(pace)
         return self
 
 
