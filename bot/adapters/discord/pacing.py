@@ -11,11 +11,16 @@ through the webhook adapter instead, unpaced) first waits for its turn here:
 ``GlobalPacer`` lets at most ``per_second`` requests through in any one second (with
 ``SLACK`` to spare: at the limit, ``per_second`` every 1.05 s).
 
-Where: a request is paced *after* discord.py's per-route bucket has let it through
-(5 posts per 5 s per channel), just before it goes on the wire, so that a post which
-waited for its channel does not burst out later with others. ``install`` makes the
-``HTTPClient``'s route buckets ``PacedRatelimit`` s. discord.py's own retries of one
-request (after a 429 or a 500) are not paced again; with pacing they are rare.
+Where: a request is paced *before* discord.py's per-route bucket (5 posts per 5 s per
+channel) lets it through, so that no request holds its channel's room while it waits
+for a turn: discord.py counts a bucket's room from Discord's answers and the requests
+it let through, and a request that then waited seconds at the pacer would reach
+Discord after later ones and meet the channel's 429. A request that then had to wait
+for its bucket has lost its turn and takes another (at once if one is free, ahead of
+every line: it had its turn), so that it does not burst out later with others.
+``install`` makes the ``HTTPClient``'s route buckets ``PacedRatelimit`` s. discord.py's
+own retries of one request (after a 429 or a 500) are not paced again; with pacing
+they are rare.
 
 Order: by urgency, declared with each post (``bot.core.messages.Pace``): the board of
 a running match goes before answers and notices, and those before reminders, set-up
@@ -23,11 +28,7 @@ posts, standings and reviews. While several paces wait, each free turn goes to t
 furthest behind its ``SHARE`` (stride scheduling: boards get 8 turns of every 11,
 answers 2, the rest 1; a pace with nothing waiting leaves its turns to the others), so
 boards pass reminders, and reminders still get a turn in every 11 however many
-boards wait: none starves. Within a pace, first come, first served. One exception
-keeps Discord's per-channel limit: a request never passes an earlier one of its own
-route bucket (the channel, for posts), whose order discord.py counts on; a board
-behind a reminder in its channel lifts that reminder to its own pace, as soon as it
-asks (before it waits for discord.py's bucket, whose room the reminders may hold). ``fifo=True``
+boards wait: none starves. Within a pace, first come, first served. ``fifo=True``
 (the benchmark's ``--fifo``) orders by the moment of asking alone. A request that finds
 a free turn and nobody waiting goes at once. Interaction answers (deferrals, the edit
 that replaces "thinking…", follow-ups) go through discord.py's webhook adapter with
@@ -107,12 +108,13 @@ class _Waiting:
     asked: float
     seq: int  # among equal moments, the first asked
     pace: Pace  # its own (for the figures)
-    line: Pace  # the line it waits in: its pace, or a later request's of its bucket
+    line: Pace  # the line it waits in: its pace, or the first (a turn taken again)
     turn: asyncio.Future[None] = field(repr=False)
-    bucket: list[_Waiting] = field(repr=False)  # its route bucket's requests waiting
+    again: bool = False  # a turn taken again goes first
 
     def __lt__(self, other: _Waiting) -> bool:
-        return (self.asked, self.seq) < (other.asked, other.seq)
+        return ((not self.again, self.asked, self.seq)
+                < (not other.again, other.asked, other.seq))
 
 
 @dataclass
@@ -222,49 +224,23 @@ class GlobalPacer:
         if self._head(line) is None:  # a line that was idle gets no credit for it
             self._pass[line] = max(self._pass[line], self._now_pass)
 
-    def lift(self, bucket: list[_Waiting], pace: Pace) -> None:
-        """A request of ``pace`` is on its way into ``bucket``: its earlier requests
-        waiting here in a slower line move up to ``pace`` (they go first: the bucket's
-        order), before it even waits for the bucket."""
-        if self.fifo:
-            return
-        for earlier in bucket:
-            if earlier.line > pace and not earlier.turn.done():
-                self._wake(pace)
-                earlier.line = pace
-                heapq.heappush(self._lines[pace], earlier)
-
-    def _enter(self, waiting: _Waiting) -> None:
-        """Into its line, behind the earlier requests of its bucket."""
-        line = waiting.line
-        self.lift(waiting.bucket, line)
-        self._wake(line)
-        waiting.bucket.append(waiting)
-        heapq.heappush(self._lines[line], waiting)
-
-    async def acquire(self, pace: Pace | None = None,
-                      bucket: list[_Waiting] | None = None, lifted: Pace | None = None
-                      ) -> None:
-        """Wait for this request's turn (at ``pace``, else the task's ``PACE``, or
-        ``lifted`` if more urgent: a later request of its bucket's; after the earlier
-        requests of ``bucket``, its route bucket's waiting list); return when it may be
-        sent."""
+    async def acquire(self, pace: Pace | None = None, again: bool = False) -> None:
+        """Wait for this request's turn (at ``pace``, else the task's ``PACE``; ahead
+        of every line if it takes a turn ``again``); return when it may be sent."""
         pace = PACE.get() if pace is None else pace
         now = _now()
         if self._free_at() <= now and self._next() is None:
             self._went(pace, 0.0, now)
             return
-        line = pace if lifted is None else min(pace, lifted)
-        waiting = _Waiting(now, next(self._seq), pace, Pace.BOARD if self.fifo else line,
-                           asyncio.get_running_loop().create_future(),
-                           [] if bucket is None else bucket)
-        self._enter(waiting)
+        line = Pace.BOARD if self.fifo or again else pace
+        # Taken again: first in the first line (it had its turn once).
+        waiting = _Waiting(now, next(self._seq), pace, line,
+                           asyncio.get_running_loop().create_future(), again)
+        self._wake(line)
+        heapq.heappush(self._lines[line], waiting)
         if self._granting is None or self._granting.done():
             self._granting = asyncio.ensure_future(self._grant())
-        try:
-            await waiting.turn  # cancelled: the future is too, and its place is dropped
-        finally:
-            waiting.bucket.remove(waiting)
+        await waiting.turn  # cancelled: the future is too, and its place is dropped
 
     async def _grant(self) -> None:
         """Give each turn as it frees to the line furthest behind, while any wait."""
@@ -283,31 +259,25 @@ class GlobalPacer:
 
 
 class PacedRatelimit(discord.http.Ratelimit):
-    """discord.py's route bucket, which then waits for the global pacer."""
+    """discord.py's route bucket, entered once the global pacer gave a turn."""
 
-    __slots__ = ("asking", "pacer", "waiting")
+    __slots__ = ("pacer",)
 
     def __init__(self, max_ratelimit_timeout: float | None, pacer: GlobalPacer) -> None:
         super().__init__(max_ratelimit_timeout)
         self.pacer = pacer
-        self.waiting: list[_Waiting] = []  # this bucket's requests at the pacer, in order
-        self.asking: list[Pace] = []  # the paces of its requests not yet through
 
     async def __aenter__(self) -> PacedRatelimit:
         pace = PACE.get()
-        # Those ahead of it in this bucket (which may hold all of discord.py's room for
-        # it) go at its pace from now on, at the pacer or still on their way to it.
-        self.pacer.lift(self.waiting, pace)
-        self.asking.append(pace)
-        try:
-            await super().__aenter__()
+        await self.pacer.acquire(pace)
+        before = _now()
+        await super().__aenter__()
+        if _now() > before:  # it waited for its bucket: its turn has passed
             try:
-                await self.pacer.acquire(pace, self.waiting, min(self.asking))
+                await self.pacer.acquire(pace, again=True)
             except BaseException as error:
                 await super().__aexit__(type(error), error, error.__traceback__)  # type: ignore[arg-type]
                 raise
-        finally:
-            self.asking.remove(pace)
         return self
 
 
