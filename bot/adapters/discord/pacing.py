@@ -272,7 +272,7 @@ class PacedRatelimit(discord.http.Ratelimit):
         await self.pacer.acquire(pace)
         before = _now()
         await super().__aenter__()
-        if _now() > before:  # it waited for its bucket: its turn has passed
+        if _now() - before > SLACK / 2:  # it waited for its bucket: its turn has passed
             try:
                 await self.pacer.acquire(pace, again=True)
             except BaseException as error:
