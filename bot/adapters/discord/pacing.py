@@ -203,8 +203,10 @@ class GlobalPacer:
                 best, chosen = (self._pass[line], line), head
         return chosen
 
-    def _went(self, pace: Pace, wait: float, now: float) -> None:
+    def _went(self, pace: Pace, wait: float, now: float, again: bool = False) -> None:
         self._sent.append(now)
+        if again:  # counted at its first turn
+            return
         figures = self.figures[pace]
         figures.sent += 1
         if wait > 0:
@@ -230,7 +232,7 @@ class GlobalPacer:
         pace = PACE.get() if pace is None else pace
         now = _now()
         if self._free_at() <= now and self._next() is None:
-            self._went(pace, 0.0, now)
+            self._went(pace, 0.0, now, again)
             return
         line = Pace.BOARD if self.fifo or again else pace
         # Taken again: first in the first line (it had its turn once).
@@ -254,7 +256,7 @@ class GlobalPacer:
             heapq.heappop(self._lines[line])
             self._now_pass = self._pass[line]
             self._pass[line] += 1.0 / SHARE[line]
-            self._went(first.pace, now - first.asked, now)
+            self._went(first.pace, now - first.asked, now, first.again)
             first.turn.set_result(None)
 
 
