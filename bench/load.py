@@ -26,6 +26,13 @@ bot serves its metrics on loopback (``METRICS_ADDRESS``), and the bench scrapes 
 buckets, as Prometheus's ``histogram_quantile`` would give them. ``--processes N
 --shards K`` runs N bot processes (``--child``), each on its share of the K shards
 against one database, and adds their figures (and buckets) up.
+
+The bot's pacer sends the boards of running matches first (``Pace``); ``--fifo`` turns
+that off (first come, first served, as before), ``--compare`` runs each size both
+ways, one after the other, and prints them side by side. Also reported: the pacer's
+waits by pace (boards, answers, reminders and set-up posts), the boards still on
+their way at the end (left out of the percentiles above), and how often new DMs were
+refused for ``BOARD_WAIT_LIMIT``.
 """
 
 from __future__ import annotations
@@ -47,10 +54,12 @@ from typing import Any
 from sqlalchemy import text
 
 from bench.scrape import delta, figures, merged, scrape, total
+from bot.adapters.discord.pacing import GlobalPacer
 from bot.app import build_discord_bot as build_bot
 from bot.app import observed, watch_bot
 from bot.config import Settings
 from bot.core.clock import RealClock
+from bot.core.messages import Pace
 from bot.store.db import open_database
 from engine.registry import get_game
 from tests.fake.discord_fake import FakeDiscord, RealTime
@@ -104,6 +113,7 @@ class Plan:
     global_limit: int
     seed: int
     run_id: int
+    fifo: bool = False  # the pacer first come, first served (no priorities)
 
 
 class Bench:
@@ -249,6 +259,8 @@ class Bench:
         self.fake.observe = self.observe
         self.fake.install(real_time=True)
         bot = build_bot(settings, db, clock=RealClock())
+        if plan.fifo:
+            bot.pace(GlobalPacer(plan.global_limit, fifo=True))
         async with observed(settings) as observatory:
             assert observatory is not None
             watch_bot(observatory, bot, db)
@@ -287,6 +299,9 @@ class Bench:
                     - total(before, "garnet_moves_total"),
                     "leases_held": total(after, "garnet_leases_held"),
                     "matches_running": total(after, "garnet_matches_running")}
+            still = bot.pacer.waiting(Pace.BOARD)
+            pacer = bot.pacer
+            health = bot.services.matches.kit.health.counters()
             pids = [os.getpid(), *_descendants(os.getpid())]
             memory = rss_mb(pids)
             await asyncio.sleep(1.0)  # the last results being written
@@ -305,6 +320,15 @@ class Bench:
                           "main": memory.get(str(os.getpid())), "each": memory,
                           "peak_total": round(sum(self.peak.values()), 1)},
             "games_finished": self.finished, "buckets": buckets, "metrics": seen,
+            "order": "fifo" if plan.fifo else "priorities",
+            "boards_on_their_way": {"n": len(still), "longest_ms": round(
+                max(still, default=0.0) * 1000, 1)},
+            "pacer": {pace.name.lower(): {
+                "sent": f.sent, "paced": f.paced, "longest_ms": round(f.longest * 1000, 1),
+                "mean_ms": round(f.waited / f.sent * 1000, 1) if f.sent else None}
+                for pace, f in pacer.figures.items()},
+            "limit_spells": health["discord_limit_spells"],
+            "limit_refusals": health["discord_limit_refusals"],
         }
 
     async def booked(self, db: Any, guilds: set[str]) -> dict[str, int]:
@@ -338,6 +362,8 @@ def _merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
               "rewards", "rating_changes")
     out = {**first, **{k: round(sum(p[k] for p in parts), 1) for k in summed}}
     out["processes"] = len(parts)
+    for key in ("pacer", "boards_on_their_way"):  # each process's own
+        out.pop(key, None)
     out["shards"] = sorted(s for p in parts for s in p["shards"])
     for figure, counts in buckets.items():
         out[figure] = figures(counts)
@@ -364,6 +390,8 @@ def run_processes(plan: Plan, processes: int) -> dict[str, Any]:
                "--run-id", str(plan.run_id)]
         if plan.database:
             cmd += ["--database", plan.database]
+        if plan.fifo:
+            cmd.append("--fifo")
         children.append(subprocess.Popen(cmd, stdout=subprocess.PIPE))
     parts = []
     for child in children:
@@ -395,7 +423,22 @@ def describe(r: dict[str, Any]) -> str:
             f"  games finished: {r['games_finished']}; in the database: "
             f"{r['finished_in_db']} finished, {r['results']} results, {r['rewards']} "
             f"rewards, {r['rating_changes']} rating changes\n"
+            f"{_pacing(r)}"
             f"  load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+def _pacing(r: dict[str, Any]) -> str:
+    """The pacer's side: the order, its waits by pace, the boards still on their way."""
+    if "pacer" not in r:  # several processes: each child's figures are its own
+        return ""
+    way = r["boards_on_their_way"]
+    waits = "; ".join(f"{pace} {f['sent']} sent, mean {f['mean_ms']} ms, max {f['longest_ms']} ms"
+                      for pace, f in r["pacer"].items())
+    return (f"  pacer ({r['order']}): {waits}\n"
+            f"  boards still on their way at the end: {way['n']}"
+            + (f" (the longest waiting {way['longest_ms']} ms)" if way["n"] else "")
+            + f"; BOARD_WAIT_LIMIT spells: {r['limit_spells']}, new DMs refused: "
+            f"{r['limit_refusals']}\n")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -407,12 +450,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--render-processes", type=int, default=2,
                         help="bench: render workers per bot process")
     parser.add_argument("--global-limit", type=int, default=GLOBAL_LIMIT[0],
-                        help=argparse.SUPPRESS)
+                        help="bench: the global limit (requests/s) of the fake and the "
+                        "bot's pacer; below 50, a scaled model of a bigger bot")
     parser.add_argument("--seed", type=int, default=1, help=argparse.SUPPRESS)
     parser.add_argument("--run-id", type=int, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--quick", action="store_true",
                         help="bench: 6 DMs, stress pace, 4 s (the test suite)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--fifo", action="store_true",
+                        help="bench: the pacer first come, first served (no priorities)")
+    parser.add_argument("--compare", action="store_true",
+                        help="bench: each size with priorities, then first come, first served")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -422,11 +470,13 @@ def main(args: argparse.Namespace) -> int:
         sizes, seconds, pace = args.dms or [6], min(seconds, 4.0), "stress"
     run_id = args.run_id if args.run_id is not None else int(time.time()) % 100_000
     results = []
-    for i, n in enumerate(sizes):
+    orders = (False, True) if args.compare else (args.fifo,)
+    runs = [(n, fifo) for n in sizes for fifo in orders]
+    for i, (n, fifo) in enumerate(runs):
         ids = (tuple(int(s) for s in args.shard_ids.split(",")) if args.shard_ids
                else tuple(range(args.shards)))
         plan = Plan(n, pace, seconds, args.database, args.shards, ids,
-                    args.render_processes, args.global_limit, args.seed, run_id + i)
+                    args.render_processes, args.global_limit, args.seed, run_id + i, fifo)
         if args.processes > 1:
             result = run_processes(plan, args.processes)
         else:

@@ -92,7 +92,8 @@ def host_config(settings: Settings) -> MatchConfig:
                        ai_processes=2 if settings.render_processes > 0 else 0,
                        choose_within=settings.first_player_minutes * 60.0,
                        casual_idle=settings.casual_idle_hours * 3600.0,
-                       shards=settings.shards, lease_seconds=float(settings.lease_seconds))
+                       shards=settings.shards, lease_seconds=float(settings.lease_seconds),
+                       board_wait_limit=float(settings.board_wait_limit))
 
 
 async def _stdin_lines(prompt: Callable[[], str], out: TextIO) -> AsyncIterator[str]:

@@ -94,6 +94,9 @@ class Settings:
     # Requests per second this process sends with the bot token at most: Discord's
     # global limit (50), divided by the processes sharing the token.
     global_requests_per_second: int = 50
+    # Seconds a board may wait for Discord's global limit before new matches and
+    # practice games are refused (``bot.services.pressure``).
+    board_wait_limit: int = 5
 
     @property
     def shards(self) -> Shards:
@@ -139,6 +142,7 @@ class Settings:
             message_content=_choice("MESSAGE_CONTENT", ("auto", "off"), "auto"),
             metrics_address=_address("METRICS_ADDRESS"),
             log_format=_choice("LOG_FORMAT", ("text", "json"), "text"),
+            board_wait_limit=_int("BOARD_WAIT_LIMIT", 5, minimum=1, maximum=3600),
         )
 
 

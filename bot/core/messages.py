@@ -8,6 +8,7 @@ slash command.
 
 from __future__ import annotations
 
+import enum
 import re
 from dataclasses import dataclass, field
 
@@ -88,6 +89,23 @@ class TurnStart:
     ply: int
 
 
+class Pace(enum.IntEnum):
+    """How urgently a post must be out when the bot is at Discord's global limit
+    (50 requests a second per bot): while posts of several paces wait, each pace gets
+    its ``SHARE`` of the turns (a pace with nothing waiting leaves its turns to the
+    others), so boards go first and none waits forever. Declared where the post is
+    made."""
+
+    BOARD = 0  # the board of a running match: a move's board, the post starting a turn
+    NORMAL = 1  # an answer someone waits for, a notice in a running match
+    LOW = 2  # reminders, set-up posts, lapsed challenges, standings, reviews
+
+
+#: the turns each pace gets while all wait: of every 11, boards 8, answers 2, the rest 1
+#: (boards and the rest alone: 8 of 9)
+SHARE = {Pace.BOARD: 8, Pace.NORMAL: 2, Pace.LOW: 1}
+
+
 @dataclass
 class Post:
     """A message. With ``channel_id`` None it answers the person who asked."""
@@ -105,6 +123,8 @@ class Post:
     pings: tuple[str, ...] | None = None
     # The turn this post starts: report when it is out (see ``TurnStart``).
     turn: TurnStart | None = None
+    # How soon it must be out when the bot is at Discord's limit (see ``Pace``).
+    pace: Pace = Pace.NORMAL
 
     def pinged(self) -> tuple[str, ...]:
         """The user ids this post may ping: never anyone it does not mean."""

@@ -57,6 +57,16 @@ RATE_LIMITED = Counter("garnet_discord_rate_limited",
 PACED = Histogram("garnet_pacing_wait_seconds",
                   "The wait of a request for its turn at the global pacer.",
                   buckets=LATENCY, registry=REGISTRY)
+BOARD_WAIT = Histogram("garnet_board_pacing_wait_seconds",
+                       "The wait at the global pacer of each board of a running match "
+                       "(the figure BOARD_WAIT_LIMIT is held to).",
+                       buckets=LATENCY, registry=REGISTRY)
+AT_LIMIT = Gauge("garnet_discord_at_limit",
+                 "1 while boards wait longer than BOARD_WAIT_LIMIT and new matches and "
+                 "practice games are refused.", registry=REGISTRY)
+LIMIT_REFUSALS = Counter("garnet_limit_refusals",
+                         "New matches and practice games refused at Discord's limit.",
+                         registry=REGISTRY)
 PACING_WAITING = Gauge("garnet_pacing_waiting",
                        "Requests waiting for their turn at the global pacer now.",
                        registry=REGISTRY)

@@ -17,7 +17,7 @@ import logging
 from sqlalchemy import select
 
 from bot.core.enums import MatchKind
-from bot.core.messages import Post
+from bot.core.messages import Pace, Post
 from bot.core.refusal import Refusal
 from bot.services.matches import Matches
 from bot.services.matches.kit import MatchEnd
@@ -75,7 +75,7 @@ class EventReviews:
         if response.reply is None:
             return
         await self.matches.deliver(Post(response.reply.text, channel_id, image=response.reply.image,
-                                pings=()))
+                                        pings=(), pace=Pace.LOW))
 
     async def idle(self) -> None:
         """Wait until every review started has been posted (for tests and scripts)."""

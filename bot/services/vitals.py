@@ -10,6 +10,10 @@ export reads them) and a log line for each event.
 - ``timer_failures``: failed attempts of timer callbacks (``bot.core.clock``), retried.
 - ``stale_heartbeats``: restores that found a heartbeat older than a later committed
   sign of life (the lease) and trusted that instead.
+- ``discord_at_limit`` (1 while on), ``discord_limit_spells``, ``discord_limit_refusals``
+  and ``board_wait_ms``: boards waited past ``BOARD_WAIT_LIMIT`` for Discord's global
+  limit, so new matches are refused (``bot.services.pressure``); how often that began,
+  the requests refused, and the boards' last wait.
 """
 
 from __future__ import annotations
@@ -34,6 +38,10 @@ class Health:
     heartbeat_failures: int = 0
     stale_heartbeats: int = 0
     db_down_since: float | None = None  # the first failed heartbeat of an outage
+    at_limit_since: float | None = None  # new matches refused for Discord's limit since
+    limit_spells: int = 0
+    limit_refusals: int = 0
+    board_wait: float = 0.0  # seconds the last board waited for Discord's global limit
 
     @property
     def timer_failures(self) -> int:
@@ -45,4 +53,8 @@ class Health:
                 "heartbeat_failures": self.heartbeat_failures,
                 "stale_heartbeats": self.stale_heartbeats,
                 "timer_failures": self.timer_failures,
-                "timer_recoveries": FAILURES.recovered}
+                "timer_recoveries": FAILURES.recovered,
+                "discord_at_limit": int(self.at_limit_since is not None),
+                "discord_limit_spells": self.limit_spells,
+                "discord_limit_refusals": self.limit_refusals,
+                "board_wait_ms": round(self.board_wait * 1000)}

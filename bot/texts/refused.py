@@ -163,3 +163,8 @@ def ambiguous(running: bool) -> str:
 
 def needs_reason() -> str:
     return "Give a reason: it is logged with the match."
+
+
+def at_discord_limit() -> str:
+    return ("garnet is at Discord's limit right now; try again in a few minutes. "
+            "Matches already running go on.")

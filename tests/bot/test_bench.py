@@ -50,3 +50,17 @@ def test_the_figures_are_read_from_the_metrics_buckets() -> None:
         str(le): n for le, n in counted.items()}}])  # as a child's JSON gives them
     assert figures(both["reminder_late_ms"])["n"] == 8
     assert figures({}) == {"p50": None, "p99": None, "max": None, "n": 0}
+def test_quick_bench_compares_priorities_with_first_come_first_served() -> None:
+    """``--compare``: each size with the pacer's priorities, then without (``--fifo``),
+    with the pacer's waits by pace and the boards still on their way."""
+    out = subprocess.run([sys.executable, "-m", "bot", "bench", "--quick", "--compare",
+                          "--json", "--seconds", "2"], capture_output=True, text=True,
+                         timeout=180, check=True).stdout
+    first, second = json.loads(out)
+    assert (first["order"], second["order"]) == ("priorities", "fifo")
+    for report in (first, second):
+        assert report["started"] == 6 and report["moves"] >= 6
+        assert report["pacer"]["board"]["sent"] >= report["rate_limit_wait_ms"]["n"] > 0
+        assert report["pacer"]["low"]["sent"] > 0  # the DMs' set-up posts, reminders
+        assert report["boards_on_their_way"]["n"] >= 0
+        assert report["limit_spells"] == report["limit_refusals"] == 0

@@ -6,20 +6,24 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
 import discord.http
 import pytest
 
 from bot.adapters.discord.pacing import SLACK, WINDOW, GlobalPacer, install
 from bot.core.clock import VirtualClock
-from bot.core.messages import Image, Post
-from tests.bot.discord_fake import ALICE, CHANNEL_ID, MESSAGES, Call
+from bot.core.messages import Image, Pace, Post
+from bot.services.pressure import HOLD
+from bot.texts import refused
+from tests.bot.discord_fake import ALICE, BOB, CHANNEL_ID, MESSAGES, Call
 from tests.discord_bot import World, challenge_accepted
 from tests.fake.fake_transport import VirtualAsyncio
 
 BOARD = ("POST", MESSAGES)
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(64)
 CHANNELS = [910_000_000_000_000_000 + n for n in range(100)]
+BUSY = [940_000_000_000_000_000 + n for n in range(500)]
 
 
 def arrivals(world: World) -> list[tuple[float, Call]]:
@@ -149,3 +153,172 @@ async def test_re_sending_is_bounded_and_a_rate_limit_never_pauses_the_match(
     await world.bot.deliver(Post("next", channel_id=str(CHANNEL_ID)))  # and posts again
     (after,) = world.fake.calls[start:]
     assert after.ok and after.url.endswith(f"/channels/{CHANNEL_ID}/messages")
+
+
+# ---- running matches first -------------------------------------------------------------
+
+
+async def queue_posts(world: World, count: int, pace: Pace) -> asyncio.Future[Any]:
+    """``count`` posts of ``pace`` asked for at once, each in a channel of its own on
+    another server; returns once they all reached the pacer (the first 50 went out)."""
+    if 930_000_000_000_000_000 not in world.fake.servers:
+        world.fake.add_server(930_000_000_000_000_000, "Busier", BUSY, 1, {})
+    pacer = world.bot.pacer
+    before = pacer.queued()
+    sent = sum(f.sent for f in pacer.figures.values())
+    running = asyncio.gather(*(
+        world.bot.deliver(Post(f"{pace.name} {n}", channel_id=str(BUSY[n]),
+                               pace=pace))
+        for n in range(count)))
+    for _ in range(1000):
+        await asyncio.sleep(0)
+        if pacer.queued() - before + sum(f.sent for f in pacer.figures.values()) - sent \
+                >= count:
+            break
+    return running
+
+
+async def test_a_board_goes_before_the_reminders_queued_ahead_of_it(world: World) -> None:
+    """The pacer saturated by 200 reminders (50 out, 150 waiting 3 s): a board typed
+    now leaves in the next second, ahead of all of them, and every reminder still
+    arrives, none refused by Discord."""
+    await challenge_accepted(world)
+    await world.advance(10)  # the channel's bucket and the global window empty again
+    seen = arrivals(world)
+    start = world.clock.now()
+    reminders = await queue_posts(world, 200, Pace.LOW)
+    assert world.bot.pacer.queued() == 150
+    await world.say(ALICE, "D left")
+    await reminders
+    board = next(at for at, call in seen if call.files and call.path == MESSAGES)
+    lows = sorted(at for at, call in seen if "LOW" in (call.content or ""))
+    assert len(lows) == 200 and 429 not in {call.status for _, call in seen}
+    # The board left at the first turn free after it was asked (the move's own work
+    # may take that long on the virtual clock), however many reminders waited before.
+    assert world.bot.pacer.figures[Pace.BOARD].longest <= WINDOW + SLACK
+    assert sum(1 for at in lows if at > board) >= 50
+    assert world.bot.pacer.figures[Pace.LOW].longest == pytest.approx(4 * (WINDOW + SLACK))
+    assert max(lows) - start == pytest.approx(4 * (WINDOW + SLACK))
+
+
+async def test_a_board_passes_the_reminders_of_its_own_channel(world: World) -> None:
+    """Five reminders of the match channel wait behind 400 others (8 s of the limit):
+    a request waits for its turn before discord.py's bucket for its channel lets it
+    through, so the reminders hold none of the channel's room (5 posts per 5 s) while
+    they wait, and the board typed then passes them without meeting a 429."""
+    await challenge_accepted(world)
+    await world.advance(10)
+    seen = arrivals(world)
+    others = await queue_posts(world, 450, Pace.LOW)
+    mine = asyncio.gather(*(world.bot.deliver(Post(f"LOW mine {n}", channel_id=str(CHANNEL_ID),
+                                                   pace=Pace.LOW)) for n in range(5)))
+    for _ in range(20):
+        await asyncio.sleep(0)
+    await world.say(ALICE, "D left")
+    await others
+    await mine
+    board = next(at for at, call in seen if call.files and call.path == MESSAGES)
+    reminders = [at for at, call in seen if "LOW mine" in (call.content or "")]
+    lows = [at for at, call in seen if "LOW" in (call.content or "")]
+    assert len(reminders) == 5 and len(lows) == 455
+    assert board < min(reminders) and board < max(lows) - 2 * (WINDOW + SLACK)
+    assert 429 not in {call.status for _, call in seen}
+
+
+async def test_first_come_first_served_when_priorities_are_off(world: World) -> None:
+    """The control (the benchmark's ``--fifo``): the same board waits behind all 150."""
+    install(world.bot.http, GlobalPacer(50, fifo=True))
+    await challenge_accepted(world)
+    await world.advance(10)
+    seen = arrivals(world)
+    start = world.clock.now()
+    reminders = await queue_posts(world, 200, Pace.LOW)
+    await world.say(ALICE, "D left")
+    await reminders
+    lows = sorted(at for at, call in seen if "LOW" in (call.content or ""))
+    board = max(at for at, call in seen if call.files and call.path == MESSAGES
+                and "LOW" not in (call.content or ""))
+    assert board - start == pytest.approx(4 * (WINDOW + SLACK))
+    assert board >= max(lows)
+
+
+async def test_a_deferral_and_its_board_never_wait_behind_queued_posts(world: World) -> None:
+    """Interaction answers go with the interaction's token, unpaced: with 250 posts
+    waiting (5 s of the global limit), ``/move`` is acknowledged at once and its board
+    (the edit of the deferred answer) is out before the queue has drained."""
+    await challenge_accepted(world)
+    await world.advance(10)
+    seen = arrivals(world)
+    start = world.clock.now()
+    queued = await queue_posts(world, 300, Pace.BOARD)
+    assert world.bot.pacer.queued() == 250
+    await world.slash(ALICE, "move", move="D left")
+    await queued
+    deferral = next(at for at, call in seen if call.callback_type == 5)
+    edit = next(at for at, call in seen
+                if call.method == "PATCH" and call.path.endswith("@original"))
+    posts = sorted(at for at, call in seen if "BOARD" in (call.content or ""))
+    assert deferral == start
+    assert edit < max(posts) and max(posts) - start == pytest.approx(5 * (WINDOW + SLACK))
+    assert 429 not in {call.status for _, call in seen}
+
+
+def on_virtual_time(monkeypatch: pytest.MonkeyPatch) -> tuple[VirtualClock, Any]:
+    clock = VirtualClock()
+    fake_asyncio = VirtualAsyncio(clock)
+    monkeypatch.setattr(discord.http, "asyncio", fake_asyncio)
+    return clock, fake_asyncio
+
+
+async def test_priorities_keep_order_and_a_low_request_is_never_starved(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Boards asked for faster than the limit (10 a second against 5) for 30 s, and
+    reminders from 5 s on, when boards already queue: the boards go first, but the
+    reminders get their share of the turns (1 in 9 against boards alone) and so leave
+    within about two seconds each, while the boards' line grows on."""
+    clock, fake_asyncio = on_virtual_time(monkeypatch)
+    pacer = GlobalPacer(5)
+    went: list[tuple[str, float, float]] = []  # what, asked, left
+
+    async def one(what: str, pace: Pace) -> None:
+        asked = clock.now()
+        await pacer.acquire(pace)
+        went.append((what, asked, clock.now()))
+
+    async def asking(what: str, pace: Pace, count: int, every: float, start: float) -> None:
+        await fake_asyncio.sleep(start)
+        tasks = []
+        for n in range(count):
+            tasks.append(asyncio.ensure_future(one(f"{what} {n}", pace)))
+            await fake_asyncio.sleep(every)
+        await asyncio.gather(*tasks)
+
+    await asyncio.gather(asking("board", Pace.BOARD, 300, 0.1, 0.0),
+                         asking("reminder", Pace.LOW, 5, 3.0, 5.05))
+    reminders = [left - asked for what, asked, left in went if what.startswith("reminder")]
+    boards = [(asked, left) for what, asked, left in went if what.startswith("board")]
+    assert len(reminders) == 5 and max(reminders) <= 2 * (WINDOW + SLACK)
+    assert max(left - asked for asked, left in boards) > 20  # the boards still queue
+    assert [asked for asked, _ in boards] == sorted(asked for asked, _ in boards)  # FIFO
+    assert pacer.figures[Pace.LOW].sent == 5 and pacer.figures[Pace.BOARD].sent == 300
+
+
+async def test_boards_past_the_limit_refuse_new_matches_until_they_fall(
+        world: World, caplog: pytest.LogCaptureFixture) -> None:
+    """400 boards at once (8 s of the global limit): the last ones wait past
+    BOARD_WAIT_LIMIT (5 s), which the services hear from the pacer; a challenge is then
+    refused with the sentence, and accepted again once boards have not waited for HOLD."""
+    assert world.settings.board_wait_limit == 5
+    with caplog.at_level(logging.WARNING, "bot.services.pressure"):
+        await (await queue_posts(world, 400, Pace.BOARD))
+    assert world.bot.pacer.figures[Pace.BOARD].longest > 5
+    assert "at Discord's limit" in caplog.text
+    health = world.bot.services.matches.kit.health
+    assert health.counters()["discord_at_limit"] == 1
+    (call,) = await world.slash(ALICE, "challenge", opponent=BOB, game="cairo")
+    assert call.message["content"] == refused.at_discord_limit()
+    assert call.message["flags"] & 64  # for the asker only
+    assert health.counters()["discord_limit_refusals"] == 1
+    await world.advance(HOLD)
+    (call,) = await world.slash(ALICE, "challenge", opponent=BOB, game="cairo")
+    assert "challenge" in call.message["content"] and health.counters()["discord_at_limit"] == 0

@@ -39,7 +39,7 @@ from bot.core import logs
 from bot.core.buttons import ButtonCall
 from bot.core.failures import Cause, PostFailure
 from bot.core.messages import Actor, Post, Response, Role, TurnStart, Upload
-from bot.core.metrics import RECEIVED, board_on_its_way
+from bot.core.metrics import BOARD_WAIT, RECEIVED, board_on_its_way
 from bot.core.refusal import answered
 from bot.core.requests import Asker
 from bot.texts import input as input_texts
@@ -194,7 +194,6 @@ class GarnetBot(commands.AutoShardedBot):
                          intents=intents(members_intent, message_content),
                          help_command=None, allowed_mentions=MENTIONS, tree_cls=GarnetTree,
                          http_trace=http_trace(), **sharding)
-        self._services = services
         self.command_guild = command_guild
         self.pacer = GlobalPacer(global_requests_per_second)
         self.fetches = MemberFetches()  # members looked up on Discord, per server
@@ -203,6 +202,9 @@ class GarnetBot(commands.AutoShardedBot):
         self.gateway = Gateway(list(shard_ids) if shard_ids is not None
                                else list(range(shard_count or 1)))
         self._started = False
+        self._services: Services | None = None
+        if services is not None:
+            self.attach(services)
 
     @property
     def services(self) -> Services:
@@ -212,6 +214,23 @@ class GarnetBot(commands.AutoShardedBot):
 
     def attach(self, services: Services) -> None:
         self._services = services
+        self.pace(self.pacer)
+
+    def pace(self, pacer: GlobalPacer) -> None:
+        """Send with ``pacer`` from now on (the benchmark's ``--fifo`` swaps it); the
+        services read its boards' wait (``bot.services.pressure``)."""
+        if pacer is not self.pacer:
+            self.pacer = pacer
+            install_pacing(self.http, pacer)
+            observe_pacer(pacer)
+        pressure = self.services.matches.pressure
+        pressure.signal = pacer.board_wait
+
+        def watch(wait: float) -> None:  # each board's wait, as it leaves the pacer
+            BOARD_WAIT.observe(wait)
+            pressure.observe(wait)
+
+        pacer.watch = watch
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(CommandButton, CommandSelect)

@@ -19,7 +19,7 @@ from typing import Any
 import discord
 
 from bot.adapters.discord.buttons import view_for
-from bot.adapters.discord.pacing import pause
+from bot.adapters.discord.pacing import paced, pause
 from bot.core.messages import Actor, Post, Response, TurnStart
 from bot.core.refusal import Refusal, answered
 from bot.texts import input as say
@@ -182,10 +182,12 @@ async def resending(send: Callable[[], Awaitable[Any]], where: object) -> Any:
 
 async def send_post(target: discord.abc.Messageable, post: Post,
                     posted: Posted | None = None) -> None:
-    sent = await resending(
-        lambda: target.send(_text(post), files=_files(post), view=_view(post),
-                            allowed_mentions=mentions_of(post)),
-        f"channel {getattr(target, 'id', '?')}")
+    """A post in a channel, paced at the post's own ``pace`` (``pacing``)."""
+    with paced(post.pace):
+        sent = await resending(
+            lambda: target.send(_text(post), files=_files(post), view=_view(post),
+                                allowed_mentions=mentions_of(post)),
+            f"channel {getattr(target, 'id', '?')}")
     await _report(posted, post, sent)
 
 
@@ -193,11 +195,12 @@ async def reply_to(message: discord.Message, post: Post, posted: Posted | None =
     """Answer a message as a reply to it; if its author deleted it meanwhile, as a
     plain message (``fail_if_not_exists: false``, what Discord documents for that)."""
     reference = message.to_reference(fail_if_not_exists=False)
-    sent = await resending(
-        lambda: message.channel.send(_text(post), files=_files(post), view=_view(post),
-                                     allowed_mentions=mentions_of(post), reference=reference,
-                                     mention_author=False),
-        f"channel {message.channel.id}")
+    with paced(post.pace):
+        sent = await resending(
+            lambda: message.channel.send(_text(post), files=_files(post), view=_view(post),
+                                         allowed_mentions=mentions_of(post),
+                                         reference=reference, mention_author=False),
+            f"channel {message.channel.id}")
     await _report(posted, post, sent)
 
 

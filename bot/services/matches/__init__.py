@@ -93,6 +93,8 @@ class Matches:
         self.lifecycle = Lifecycle(self.kit, self.timing, self.lobby, self.choosing)
         self.practice = Practice(self.kit, self.lobby, self.play,
                                  workers or Workers(config.ai_processes))
+        # Whether garnet is at Discord's limit (the adapter gives the boards' wait).
+        self.pressure = self.kit.pressure
         # The requests, as the commands call them.
         self.start_dm = self.choosing.start_dm
         self.create_dm = self.choosing.create_dm

@@ -21,7 +21,7 @@ from sqlalchemy import select, update
 from bot.core import buttons
 from bot.core.clock import Handle
 from bot.core.enums import EndReason, MatchKind, MatchStatus
-from bot.core.messages import Actor, Button, Post, Response
+from bot.core.messages import Actor, Button, Pace, Post, Response
 from bot.core.refusal import Refusal
 from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
@@ -86,6 +86,7 @@ class Choosing:
     async def create_dm(self, asker: Asker, setup: DMSetup) -> Response:
         """``start_dm`` for a caller that has checked the host already (a nomination a
         host opened, whose nominator picked the opponent)."""
+        self.kit.pressure.check()  # none while boards wait for Discord's limit
         game = get_game(setup.game)
         players, chooser, reward = setup.players, setup.chooser, setup.reward
         if len(players) != 2:
@@ -144,14 +145,16 @@ class Choosing:
                                              texts.first_by_lots(first))
             except Busy as busy:  # a player is playing here: lots when the match ends
                 self._arm(match_id, now + RETRY, None)
-                return Response(reply=done, posts=[Post(f"{intro}\n{busy.text}", asker.channel_id)])
-            return Response(reply=done, posts=[Post(intro, asker.channel_id), *started.posts])
+                return Response(reply=done, posts=[Post(f"{intro}\n{busy.text}", asker.channel_id,
+                                                        pace=Pace.LOW)])
+            return Response(reply=done, posts=[Post(intro, asker.channel_id, pace=Pace.LOW),
+                                               *started.posts])
         self._arm(match_id, now + within, now + within - min(within / 2, REMIND_BEFORE))
         choices = tuple(Button(texts.goes_first_button(p.name), buttons.first(number, p.id),
                                "primary") for p in players)
         return Response(reply=done, posts=[Post(
             texts.choose_first(intro, chooser, within, missed, now + within), asker.channel_id,
-            buttons=choices)])
+            buttons=choices, pace=Pace.LOW)])
 
     async def _not_twice(self, asker: Asker, game: str, ids: Sequence[str]) -> None:
         """A second DM of the same game between the same two players in this channel,
@@ -260,7 +263,7 @@ class Choosing:
         await self.kit.deliver(Post(texts.choose_reminder(
             _chooser_of(match), texts.match_label(match.number, match.kind),
             choose_by - self.kit.now(), str(match.time_control.get("missed", "lots"))),
-            match.channel_id))
+            match.channel_id, pace=Pace.LOW))
 
     async def _expire(self, match_id: int) -> None:
         """The deadline passed: the DM's rule applies (lots, or void), announced. Safe

@@ -20,7 +20,7 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core.enums import DONE, EndReason, MatchKind, MatchStatus, MoveKind
-from bot.core.messages import Post, Response
+from bot.core.messages import Pace, Post, Response
 from bot.core.refusal import Refusal
 from bot.core.requests import Asker
 from bot.services import ledger, ratings
@@ -121,7 +121,8 @@ class Corrections:
                                  number, last.notation, live.users[last.seat], reason,
                                  self.kit.turn_line(live))
         return Response(reply=Post(text, live.channel_id, image=image,
-                                   selects=menus.card_menu(live), turn=turn))
+                                   selects=menus.card_menu(live), turn=turn,
+                                   pace=Pace.BOARD))
 
     # ==== correcting a result =============================================================
 

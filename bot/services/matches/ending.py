@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core import buttons
 from bot.core.enums import EndReason, MatchKind, MatchStatus, MoveKind
-from bot.core.messages import Actor, Button, Post, Response
+from bot.core.messages import Actor, Button, Pace, Post, Response
 from bot.services.matches.kit import MatchEnd, MatchKit
 from bot.services.matches.live import LiveMatch
 from bot.services.matches.timing import BOARD_WAIT, Timing
@@ -129,14 +129,15 @@ class Ending:
             self.forget(live)
             return await self.told(live, outcome.winner if outcome else None, Response(
                 posts=[Post(f"{why}\n{result_text}", live.channel_id, image=image,
-                            buttons=self.after(live))]))
+                            buttons=self.after(live), pace=Pace.BOARD)]))
         turn = None
         if moved:  # the next player's clock starts when this board is out
             turn = self.timing.start_turn(live, now)
         else:
             self.timing.arm(live)
         return Response(posts=[Post(texts.out_of_game(why, self.kit.turn_line(live)),
-                                    live.channel_id, image=image, turn=turn)])
+                                    live.channel_id, image=image, turn=turn,
+                                    pace=Pace.BOARD)])
 
     async def finish_by(self, live: LiveMatch, winner: int | None, how: EndReason,
                         reason: str, elapsed_of: int | None = None, elapsed: float = 0.0,

@@ -18,6 +18,7 @@ from bot.services.leases import Leases
 from bot.services.matches.live import LiveMatch
 from bot.services.matches.registry import LiveMatches
 from bot.services.permissions import HostRoles
+from bot.services.pressure import BOARD_WAIT_LIMIT, Pressure
 from bot.services.render import Renderer
 from bot.services.vitals import Health
 from bot.store.db import Database
@@ -71,6 +72,8 @@ class MatchConfig:
     shards: Shards = field(default_factory=Shards)  # the servers whose matches this process runs
     lease_seconds: float = 30.0  # a process that stops renewing is taken over after this
     lease_wait: bool | None = None  # a held lease at start: wait (None: PostgreSQL only)
+    # New matches are refused while boards wait longer than this for Discord's limit.
+    board_wait_limit: float = BOARD_WAIT_LIMIT
 
 
 async def _nowhere(_post: Post) -> None:
@@ -102,6 +105,8 @@ class MatchKit:
         self.deliver: Deliver = deliver or _nowhere
         self.live = LiveMatches()
         self.health = Health()  # counters for the operators (see ``bot.services.vitals``)
+        # New matches wait while boards do (``bot.services.pressure``).
+        self.pressure = Pressure(clock, self.health, config.board_wait_limit)
         self.moves = MoveWriter(db.engine)
         # One owner per match: the leases of our shards fence every deciding write.
         self.leases = Leases(db, clock, config.shards, config.instance,

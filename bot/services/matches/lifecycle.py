@@ -54,7 +54,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core.clock import Handle
 from bot.core.enums import ACTIVE, PLAYING, MatchKind, MatchStatus
-from bot.core.messages import Post
+from bot.core.messages import Pace, Post
 from bot.core.timecontrol import TimeControl
 from bot.services.matches.choosing import Choosing
 from bot.services.matches.ending import reward_of
@@ -284,7 +284,7 @@ class Lifecycle:
                                       server=live.guild_id)
         text = texts.board_again(texts.match_label(live.number, live.kind),
                                  self.kit.turn_line(live))
-        return Post(text, live.channel_id, image=image, turn=turn)
+        return Post(text, live.channel_id, image=image, turn=turn, pace=Pace.BOARD)
 
     async def _beat(self, s: AsyncSession, now: float) -> None:
         """The heartbeat of every lease we hold, in the caller's transaction."""

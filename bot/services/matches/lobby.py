@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.core import buttons
 from bot.core.clock import Handle
 from bot.core.enums import ACTIVE, EndReason, MatchKind, MatchStatus
-from bot.core.messages import Actor, Button, Post, Response
+from bot.core.messages import Actor, Button, Pace, Post, Response
 from bot.core.refusal import Refusal
 from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
@@ -119,7 +119,7 @@ class Lobby:
         choices = tuple(Button(texts.goes_first_button(p.name), buttons.first(number, p.id),
                                "primary") for p in players)
         return match_id, Response(posts=[Post(texts.choose_first(intro, chooser), asker.channel_id,
-                                              buttons=choices)])
+                                              buttons=choices, pace=Pace.LOW)])
 
     async def close_unstarted(self, match_id: int, reason: str) -> Response | None:
         """Void a match that has not begun (its First Player not chosen, a challenge not
@@ -145,6 +145,7 @@ class Lobby:
                         tc: TimeControl | None = None, hints: bool = False,
                         rated: bool = True) -> Response:
         """A casual game: the challenger names opponents, who each accept or decline."""
+        self.kit.pressure.check()  # none while boards wait for Discord's limit
         game = get_game(game_name)
         ids = [asker.actor.id, *[o.id for o in opponents]]
         if not opponents:
@@ -298,7 +299,7 @@ class Lobby:
                 match.finished_at = self.kit.now()
                 channel, number = match.channel_id, match.number
             self._forget_expiry(match_id, handle)
-            await self.kit.deliver(Post(texts.lapsed(number), channel))
+            await self.kit.deliver(Post(texts.lapsed(number), channel, pace=Pace.LOW))
 
         self._cancel_expiry(match_id)
         handle = self.kit.clock.call_at(when, expire)
@@ -373,4 +374,5 @@ class Lobby:
         self.kit.on_turn(live)
         lines.append(self.kit.turn_line(live))
         return Response(posts=[Post("\n".join(lines), match.channel_id, image=image,
-                                    selects=menus.card_menu(live), turn=turn)])
+                                    selects=menus.card_menu(live), turn=turn,
+                                    pace=Pace.BOARD)])

@@ -12,7 +12,7 @@ from sqlalchemy.exc import IntegrityError
 from bot.core import logs
 from bot.core.enums import EndReason, MoveKind
 from bot.core.escape import defang, sentence
-from bot.core.messages import Actor, Post, Response
+from bot.core.messages import Actor, Pace, Post, Response
 from bot.core.metrics import MOVES
 from bot.core.refusal import Refusal
 from bot.core.requests import Asker
@@ -194,13 +194,13 @@ class Play:
             assert outcome is not None
             return await self.ending.told(live, outcome.winner, Response(posts=[
                 Post(f"{head}\n{result_text}", live.channel_id, image=image,
-                     buttons=self.ending.after(live))]))
+                     buttons=self.ending.after(live), pace=Pace.BOARD)]))
         # The next clock starts when this board is out (see ``Timing.board_posted``).
         turn = self.timing.start_turn(live, now)
         self.kit.on_turn(live)
         return Response(posts=[Post(f"{head}\n{self.kit.turn_line(live)}", live.channel_id,
                                     image=image, selects=menus.card_menu(live),
-                                    turn=turn)])
+                                    turn=turn, pace=Pace.BOARD)])
 
     async def resign(self, asker: Asker, match_id: int | None) -> Response:
         live = self.lookup.live(asker, match_id, player=True)

@@ -27,7 +27,7 @@ from sqlalchemy import update
 from bot.core import logs
 from bot.core.clock import RETRY_FIRST
 from bot.core.enums import MatchKind, MatchStatus
-from bot.core.messages import Post, Response, TurnStart
+from bot.core.messages import Pace, Post, Response, TurnStart
 from bot.core.metrics import REMINDER_LATE
 from bot.services.matches.kit import MatchKit
 from bot.services.matches.live import LiveMatch
@@ -346,5 +346,6 @@ class Timing:
             REMINDER_LATE.observe(max(0.0, elapsed - due.at))
             if self.kit.on_reminder is not None:
                 self.kit.on_reminder(elapsed - due.at)
-            posts.append(Post(texts.reminder(live.users[seat], due, live.tc), live.channel_id))
+            posts.append(Post(texts.reminder(live.users[seat], due, live.tc), live.channel_id,
+                              pace=Pace.LOW))
         return posts

@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core.clock import Clock, Handle
 from bot.core.enums import ACTIVE
-from bot.core.messages import Actor, Image, Post, Response
+from bot.core.messages import Actor, Image, Pace, Post, Response
 from bot.core.refusal import Refusal
 from bot.core.requests import Asker
 from bot.services import ledger
@@ -254,7 +254,8 @@ class Flow:
             if busy is None:
                 raise
             return [Post(say.waiting_for_start(board=pairing.board, user_id=busy[0],
-                                               number=busy[1]), row.channel_id)], True
+                                               number=busy[1]), row.channel_id,
+                         pace=Pace.LOW)], True
         if window:
             self.arm_no_show(row.id, match_id, self.now() + window)
         return started.posts, False
@@ -383,7 +384,7 @@ class Flow:
         text = views.standings_text(loaded, final=final)
         png = await asyncio.to_thread(views.image, loaded)
         return Post(text, loaded.row.channel_id, image=Image(png, views.image_name(loaded)),
-                    pings=())
+                    pings=(), pace=Pace.LOW)
 
     async def _finish(self, loaded: Loaded) -> list[Post]:
         """The tournament is over: final standings, prizes booked once, the image."""

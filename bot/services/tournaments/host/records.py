@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core.enums import ACTIVE, MatchStatus
-from bot.core.messages import Post
+from bot.core.messages import Pace, Post
 from bot.core.refusal import Refusal
 from bot.core.timecontrol import TimeControl
 from bot.services.tournaments import (
@@ -327,9 +327,9 @@ def split(text: str, channel_id: str, pings: tuple[str, ...] | None = None,
     size = 0
     for line in text.splitlines():
         if part and size + len(line) + 1 > limit:
-            posts.append(Post("\n".join(part), channel_id, pings=pings))
+            posts.append(Post("\n".join(part), channel_id, pings=pings, pace=Pace.LOW))
             part, size = [], 0
         part.append(line[:limit])
         size += len(line) + 1
-    posts.append(Post("\n".join(part), channel_id, pings=pings))
+    posts.append(Post("\n".join(part), channel_id, pings=pings, pace=Pace.LOW))
     return posts

@@ -1,0 +1,90 @@
+"""At Discord's global limit (``bot.services.pressure``): while boards wait longer than
+``BOARD_WAIT_LIMIT``, new matches and practice games are refused with one sentence,
+running matches go on; the refusal lifts once boards have waited at most half the limit
+for ``HOLD`` seconds. The adapter's pressure is faked here by a signal the test sets;
+``tests/bot/test_discord_pacing.py`` drives it from the real pacer."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from bot.core.metrics import AT_LIMIT, LIMIT_REFUSALS
+from bot.core.requests import Asker
+from bot.services.matches.choosing import DMSetup
+from bot.services.pressure import HOLD
+from bot.texts import refused
+from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, DAVE, GUILD, HOSTY, Harness
+
+LIMIT = refused.at_discord_limit()
+
+
+async def new_matches(h: Harness) -> list[str | None]:
+    """What a challenge, a DM and a practice game are answered now: None when it was
+    made (a public answer or posts), else the refusal."""
+    said: list[str | None] = []
+    for r in (await h.host.challenge(Asker(GUILD, "c2", CAROL), "cairo", [DAVE]),
+              await h.host.start_dm(Asker(GUILD, "c3", HOSTY),
+                                    DMSetup("cairo", [CAROL, DAVE], chooser="lots")),
+              await h.host.start_practice(Asker(GUILD, "c4", ALICE), "cairo", 1)):
+        made = bool(r.posts) or (r.reply is not None and not r.reply.ephemeral)
+        said.append(None if made else r.reply.text if r.reply else "?")
+    return said
+
+
+async def test_new_matches_wait_while_boards_do_and_running_ones_go_on(
+        h: Harness, caplog: pytest.LogCaptureFixture) -> None:
+    match_id = await h.casual()  # running before the limit is reached
+    pressure = h.services.matches.pressure
+    health = h.services.matches.kit.health
+    assert pressure.limit == 5.0
+    wait = [0.0]
+    pressure.signal = lambda: wait[0]
+
+    refused_before = LIMIT_REFUSALS._value.get()
+    wait[0] = 6.0  # a board has waited 6 s: past the limit
+    with caplog.at_level(logging.WARNING, "bot.services.pressure"):
+        assert await new_matches(h) == [LIMIT] * 3
+    assert "at Discord's limit: boards wait 6.0 s" in caplog.text
+    counters = health.counters()
+    assert (counters["discord_at_limit"], counters["discord_limit_spells"],
+            counters["discord_limit_refusals"], counters["board_wait_ms"]) == (1, 1, 3, 6000)
+    # ... and so do the operators' metrics
+    assert AT_LIMIT._value.get() == 1 and LIMIT_REFUSALS._value.get() == refused_before + 3
+    moved = await h.play(ALICE, "D left")  # the running match is never refused
+    assert moved.posts and moved.posts[0].image is not None
+    assert h.host.live[match_id].ply == 1
+
+    wait[0] = 4.0  # below the limit, above half of it: still refused (hysteresis)
+    await h.clock.advance(HOLD + 1)
+    assert await new_matches(h) == [LIMIT] * 3
+    wait[0] = 2.0  # at most half: lifted once that has held for HOLD seconds
+    await h.clock.advance(HOLD - 1)
+    assert await new_matches(h) == [LIMIT] * 3
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, "bot.services.pressure"):
+        await h.clock.advance(2)
+        assert await new_matches(h) == [None] * 3
+    assert "below Discord's limit again after" in caplog.text
+    counters = health.counters()
+    assert (counters["discord_at_limit"], counters["discord_limit_spells"],
+            counters["discord_limit_refusals"]) == (0, 1, 9)
+    assert AT_LIMIT._value.get() == 0 and LIMIT_REFUSALS._value.get() == refused_before + 9
+
+
+async def test_each_board_out_is_observed(h: Harness) -> None:
+    """The adapter reports each board's wait as it leaves: one long wait turns the
+    refusal on before anyone asks; a quiet spell then lifts it at the next request."""
+    pressure = h.services.matches.pressure
+    pressure.observe(7.5)
+    assert pressure.at_limit and h.services.matches.kit.health.limit_spells == 1
+    await h.clock.advance(HOLD)
+    r = await h.host.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB])
+    assert r.reply is not None and r.reply.text != LIMIT and not pressure.at_limit
+
+
+async def test_without_a_limit_nothing_is_refused(h: Harness) -> None:
+    """The console has no global limit: boards never wait, nothing is refused."""
+    assert await new_matches(h) == [None] * 3
+    assert not h.services.matches.pressure.at_limit
