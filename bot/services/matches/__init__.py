@@ -45,7 +45,7 @@ from bot.services.matches.kit import (
 )
 from bot.services.matches.lifecycle import Lifecycle
 from bot.services.matches.live import LiveMatch
-from bot.services.matches.lobby import HostedMatch, Lobby
+from bot.services.matches.lobby import HostedMatch, Lobby, show_up_by
 from bot.services.matches.lookup import Lookup
 from bot.services.matches.outages import Outages
 from bot.services.matches.picks import Menus
@@ -60,7 +60,8 @@ from bot.services.workers import Workers
 from bot.store.db import Database
 
 __all__ = ["CHALLENGE_TTL", "DMSetup", "Deliver", "EndWatcher", "HostedMatch", "MatchConfig",
-           "MatchEnd", "Matches", "Reach", "ThreadMaker", "startable"]
+           "MatchEnd", "Matches", "Reach", "ThreadMaker", "show_up_by",
+           "startable"]
 
 
 class Matches:
