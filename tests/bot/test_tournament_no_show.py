@@ -204,3 +204,17 @@ async def test_no_window_without_a_clock_or_when_turned_off(
     assert "to make their first move" not in started
     await w.clock.advance(179)
     assert sorted(running(w)) == [1, 2]  # the clock runs at once: 3 minutes a turn
+
+
+async def test_a_move_that_beats_the_window_by_a_hair_is_not_voided(
+        tournament_world: TournamentWorld) -> None:
+    """The window's void is made only if nobody moved since it was decided: a move that
+    lands between the two (under the match's lock) stands."""
+    w = tournament_world
+    await swiss(w, Setup(time_control=CLOCKED, show_up=600.0))
+    live = running(w)[1]
+    await move(w, 1)
+    closed = await w.services.matches.close(live.id, "late", at_ply=0)  # type: ignore
+    assert closed.posts == [] and 1 in running(w)
+    await move(w, 1, seat=1)
+    assert live.ply == 2  # type: ignore[attr-defined]

@@ -133,13 +133,14 @@ class Matches:
         await self.practice.stop()
         await self.lifecycle.stop()
 
-    async def close(self, match_id: int, reason: str) -> Response:
+    async def close(self, match_id: int, reason: str, at_ply: int | None = None) -> Response:
         """Void a match by a rule, not a host (a tournament's deadline or withdrawal):
-        one not yet begun, or one being played; nothing if it has ended."""
+        one not yet begun, or one being played; nothing if it has ended (or, with
+        ``at_ply``, if a move took it past that ply meanwhile)."""
         unstarted = await self.lobby.close_unstarted(match_id, reason)
         if unstarted is not None:
             return unstarted
-        return await self.controls.close(match_id, reason)
+        return await self.controls.close(match_id, reason, at_ply)
 
     # ---- what runs on the matches (wired by the composition root) --------------------
 

@@ -302,7 +302,9 @@ class Flow:
             return Response()
         absent = game.users[ply]  # the First Player, or the second who never answered
         present = pairing.opponent(absent)
-        posts = (await self.matches.close(match_id, say.void_reason_no_show())).posts
+        posts = (await self.matches.close(match_id, say.void_reason_no_show(), ply)).posts
+        if match_id in self.matches.live:  # they moved meanwhile: they showed up
+            return Response()
         posts.append(Post(say.no_show(name=loaded.row.name, number=rnd.number,
                                       board=pairing.board, absent=absent, present=present,
                                       seconds=loaded.setup.show_up), loaded.row.channel_id))
