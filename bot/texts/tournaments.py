@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from bot.core.escape import plain
 from bot.core.messages import mention
 from bot.texts.match import live_time
-from bot.texts.words import garnets, span
+from bot.texts.words import garnets, listed, span
 
 FORMATS = {"swiss": "Swiss", "roundrobin": "Round robin", "single": "Single elimination",
            "double": "Double elimination"}
@@ -131,9 +131,10 @@ def checkin_button() -> str:
     return "Check in"
 
 
-def joined(*, user_ids: Sequence[str], name: str, count: int) -> str:
+def joined(*, user_ids: Sequence[str], name: str, count: int, already: Sequence[str] = ()) -> str:
     who = ", ".join(mention(u) for u in user_ids)
-    return f"✅ {who} joined **{plain(name)}** ({count} entered)."
+    was = f" {listed([mention(u) for u in already])} had entered already." if already else ""
+    return f"✅ {who} joined **{plain(name)}** ({count} entered).{was}"
 
 
 def left(*, user_id: str, name: str, count: int) -> str:
@@ -144,8 +145,9 @@ def checked_in(*, user_id: str, name: str, ready: int, count: int) -> str:
     return f"☑ {mention(user_id)} checked in for **{plain(name)}** ({ready} of {count})."
 
 
-def already_in(*, user_id: str, name: str) -> str:
-    return f"{mention(user_id)} has already entered {plain(name)}."
+def already_in(*, user_ids: Sequence[str], name: str) -> str:
+    have = "has" if len(user_ids) == 1 else "have"
+    return f"{listed([mention(u) for u in user_ids])} {have} already entered {plain(name)}."
 
 
 def not_entered(*, user_id: str, name: str) -> str:
@@ -476,9 +478,8 @@ def void_reason_no_show() -> str:
 
 def show_up_note(*, seconds: float) -> str:
     """Under a clocked pairing's first board: the no-show window."""
-    return (f"Each player has {span(seconds)} from now to make their first move (their "
-            f"clock runs after that); whoever has not moved by then loses by forfeit and is "
-            f"withdrawn.")
+    return (f"Each player has {span(seconds)} from now to make their first move (their clock "
+            f"runs after that); whoever has not moved by then loses by forfeit and is withdrawn.")
 
 
 def no_show(*, name: str, number: int, board: int, absent: str, present: str,
