@@ -49,7 +49,7 @@ TOURNAMENT = Option("tournament", Kind.TEXT, "The tournament: its name or number
 PLAYER = Option("player", Kind.USER, "The player", required=True)
 MAX_ROUNDS = 50
 MAX_DEADLINE = 14 * 24 * 60  # minutes: two weeks a round
-DEFAULT_SHOW_UP = 10  # minutes a clocked pairing waits for its First Player's first move
+DEFAULT_SHOW_UP = 10  # minutes a clocked pairing waits for each player's first move
 
 
 async def _create(s: Services, c: Call) -> Response:
@@ -168,8 +168,8 @@ COMMANDS = (
         Option("noshow", Kind.TEXT, "At the deadline, an unplayed pairing (default: who did "
                "not show loses)", choices=(("Who did not show loses by forfeit", FORFEIT),
                                            ("Both lose (double forfeit)", DOUBLE))),
-        Option("showup", Kind.INT, "Clocked: minutes for the first move, then forfeit "
-               "(default 10)", min=0, max=24 * 60),
+        Option("showup", Kind.INT, "Clocked: minutes for each player's first move, "
+               "then forfeit (default 10)", min=0, max=24 * 60),
         Option("prizes", Kind.TEXT, "Garnets by final place, e.g. 10,5,3", max=100),
         Option("checkin", Kind.BOOL, "Players check in before the start (default no)"),
         Option("auto", Kind.BOOL, "Start each round when the last ends (default yes)"),

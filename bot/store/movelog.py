@@ -39,6 +39,7 @@ class MoveRecord:
     banks_left: int  # the mover's banks after this move
     time_used: float  # the mover's total after this move
     turn_starts_at: float  # the next player's clock starts here
+    turn_extra: float = 0.0  # the next turn's extra seconds (what is left of a no-show window)
 
 
 _INSERT_MOVE = insert(Move).values(
@@ -54,7 +55,8 @@ _UPDATE_PLAYER = (
 _UPDATE_MATCH = (
     update(Match)
     .where(Match.id == bindparam("m_id"))
-    .values(turn_elapsed=0.0, turn_resumed_at=bindparam("turn_starts_at"), turn_extra=0.0)
+    .values(turn_elapsed=0.0, turn_resumed_at=bindparam("turn_starts_at"),
+            turn_extra=bindparam("turn_extra"))
 )
 
 
@@ -113,7 +115,8 @@ class MoveWriter:
                 {"m_id": r.match_id, "m_seat": r.seat, "banks_left": r.banks_left,
                  "time_used": r.time_used} for r in records])
             await conn.execute(_UPDATE_MATCH, [
-                {"m_id": r.match_id, "turn_starts_at": r.turn_starts_at} for r in records])
+                {"m_id": r.match_id, "turn_starts_at": r.turn_starts_at,
+                 "turn_extra": r.turn_extra} for r in records])
 
 
 def _settle(items: list[tuple[MoveRecord, asyncio.Future[None]]],

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from bot.core.escape import plain
 from bot.core.messages import mention
 from bot.texts.match import live_time
-from bot.texts.words import garnets, span
+from bot.texts.words import garnets, listed, span
 
 FORMATS = {"swiss": "Swiss", "roundrobin": "Round robin", "single": "Single elimination",
            "double": "Double elimination"}
@@ -77,7 +77,7 @@ class Rules:
     checkin: bool = False
     auto: bool = True
     thread: bool = False
-    show_up: float = 0.0  # clocked: the First Player's window for the first move
+    show_up: float = 0.0  # clocked: each player's window for their first move
 
 
 def rules(r: Rules) -> str:
@@ -93,8 +93,8 @@ def rules(r: Rules) -> str:
     line = " · ".join(parts) + "."
     more = [r.clock]
     if r.show_up:
-        more.append(f"the First Player of a pairing has {span(r.show_up)} to make the first "
-                    "move, or forfeits and is withdrawn")
+        more.append(f"each player of a pairing has {span(r.show_up)} from its start to make "
+                    "their first move, or forfeits and is withdrawn")
     if r.deadline:
         more.append(f"each round has {span(r.deadline)}; then {NO_SHOW[r.no_show]}")
     more.append("rounds start by themselves" if r.auto else "a host starts each round")
@@ -131,9 +131,10 @@ def checkin_button() -> str:
     return "Check in"
 
 
-def joined(*, user_ids: Sequence[str], name: str, count: int) -> str:
+def joined(*, user_ids: Sequence[str], name: str, count: int, already: Sequence[str] = ()) -> str:
     who = ", ".join(mention(u) for u in user_ids)
-    return f"✅ {who} joined **{plain(name)}** ({count} entered)."
+    was = f" {listed([mention(u) for u in already])} had entered already." if already else ""
+    return f"✅ {who} joined **{plain(name)}** ({count} entered).{was}"
 
 
 def left(*, user_id: str, name: str, count: int) -> str:
@@ -144,8 +145,9 @@ def checked_in(*, user_id: str, name: str, ready: int, count: int) -> str:
     return f"☑ {mention(user_id)} checked in for **{plain(name)}** ({ready} of {count})."
 
 
-def already_in(*, user_id: str, name: str) -> str:
-    return f"{mention(user_id)} has already entered {plain(name)}."
+def already_in(*, user_ids: Sequence[str], name: str) -> str:
+    have = "has" if len(user_ids) == 1 else "have"
+    return f"{listed([mention(u) for u in user_ids])} {have} already entered {plain(name)}."
 
 
 def not_entered(*, user_id: str, name: str) -> str:
@@ -471,20 +473,21 @@ def void_reason_over() -> str:
 
 
 def void_reason_no_show() -> str:
-    return "the First Player did not show"
+    return "a player did not show"
 
 
 def show_up_note(*, seconds: float) -> str:
     """Under a clocked pairing's first board: the no-show window."""
-    return (f"The First Player has {span(seconds)} to make the first move (the clock runs "
-            f"after that); whoever has not moved by then loses by forfeit and is withdrawn.")
+    return (f"Each player has {span(seconds)} from now to make their first move (their clock "
+            f"runs after that); whoever has not moved by then loses by forfeit and is withdrawn.")
 
 
 def no_show(*, name: str, number: int, board: int, absent: str, present: str,
             seconds: float) -> str:
     return (f"⏰ **{plain(name)}** round {number}, board {board}: {mention(absent)} did not "
-            f"make the first move within {span(seconds)}. {mention(present)} wins by forfeit; "
-            f"{mention(absent)} is withdrawn (a host can `/host tournament reinstate` them).")
+            f"make their first move within {span(seconds)} of the start. {mention(present)} "
+            f"wins by forfeit; {mention(absent)} is withdrawn (a host can "
+            f"`/host tournament reinstate` them).")
 
 
 def dropped(*, user_id: str, name: str, host_id: str | None, forfeit_to: str | None) -> str:

@@ -1,8 +1,10 @@
-"""The words every area says the same way: a stretch of time and a number of garnets."""
+"""The words every area says the same way: a stretch of time, a number of garnets, a
+list of names."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 
 def span(seconds: float) -> str:
@@ -18,3 +20,9 @@ def span(seconds: float) -> str:
 def garnets(n: int) -> str:
     """A number of garnets: "1 garnet", "1,000 garnets"."""
     return f"{n:,} garnet" if n in (1, -1) else f"{n:,} garnets"
+
+
+def listed(items: Sequence[str], most: int = 20) -> str:
+    """Items joined by commas; past ``most``, a count of the rest ("and 5 more")."""
+    rest = f" and {len(items) - most} more" if len(items) > most else ""
+    return ", ".join(items[:most]) + rest

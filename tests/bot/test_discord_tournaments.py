@@ -129,11 +129,38 @@ async def test_a_no_show_on_discord_is_forfeited_and_announced(world: World) -> 
     await sub(world, HANA, "host tournament", "add", player=ALICE)
     await sub(world, HANA, "host tournament", "add", player=BOB)
     started = [c.content for c in sends(await sub(world, HANA, "host tournament", "start"))]
-    assert any("The First Player has 1 minute to make the first move" in t for t in started)
+    assert any("Each player has 1 minute from now to make their first move" in t
+               for t in started)
     absent = world.live().users[0]
     assert [c for c in sends(await world.advance(59)) if "did not make" in c.content] == []
     texts = [c.content for c in sends(await world.advance(2))]
-    assert any(f"<@{absent}> did not make the first move within 1 minute" in t
+    assert any(f"<@{absent}> did not make their first move within 1 minute" in t
                for t in texts), texts
+    assert any("**Cup is over" in t for t in texts)
+    assert world.bot.services.matches.live == {}
+
+
+async def test_a_second_player_who_never_answers_on_discord_is_forfeited(
+        world: World) -> None:
+    """The window counts from the pairing's start for both players: the second player's
+    clock does not run in it, and at its end they forfeit, withdrawn, never rated."""
+    await sub(world, HANA, "host tournament", "create", name="Cup", game="cairo",
+              format="swiss", rounds=1, showup=1, turn=10, banks=0)
+    await sub(world, HANA, "host tournament", "add", player=ALICE)
+    await sub(world, HANA, "host tournament", "add", player=BOB)
+    await sub(world, HANA, "host tournament", "start")
+    first, absent = world.live().users
+    mover = ALICE if first == str(ALICE.id) else BOB
+    await world.advance(20)
+    calls, _ = await world.say(mover, "D left")
+    assert any("played **DL**" in c.content for c in sends(calls))
+    # 10 s a turn: the second player's clock would have run out long before.
+    assert [c for c in sends(await world.advance(39)) if "did not make" in c.content
+            or "ran out of time" in c.content] == []
+    texts = [c.content for c in sends(await world.advance(2))]
+    assert any(f"<@{absent}> did not make their first move within 1 minute" in t
+               and f"<@{first}> wins by forfeit; <@{absent}> is withdrawn" in t
+               for t in texts), texts
+    assert not any("ran out of time" in t or "Ratings" in t for t in texts)
     assert any("**Cup is over" in t for t in texts)
     assert world.bot.services.matches.live == {}

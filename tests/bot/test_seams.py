@@ -92,7 +92,7 @@ def setup(context: str, tmp_path: Path, game: str) -> list[str]:
                               "host: /first @alice"]
     for fmt in ("swiss", "roundrobin", "single", "double"):
         lines[fmt] = [f"host: /host tournament create name:T game:cairo format:{fmt} turn:30 "
-                      f"banks:1 bank:10 showup:{5 if game == 'noshow' else 0}",
+                      f"banks:1 bank:10 showup:{5 if game.startswith('noshow') else 0}",
                       "host: /host tournament add player:@alice",
                       "host: /host tournament add player:@bob", "host: /host tournament start"]
     if game == "sigma":
@@ -112,7 +112,10 @@ def ends(context: str) -> dict[str, list[str]]:
     them to the end)."""
     quitter = "alice" if context == "practice" else "bob"
     own: dict[str, list[str]] = (
-        {"drop": ["host: /host tournament drop player:@bob"], "noshow": ["~ wait 301"]}
+        {"drop": ["host: /host tournament drop player:@bob"], "noshow": ["~ wait 301"],
+         # the second player never answers the First Player's move: the window counts
+         # from the pairing's start for both (not a rated loss on time)
+         "noshow second": ["alice: D left", "~ wait 301"]}
         if context in TOURNAMENTS else {})
     if context in ("casual", "dm", "event dm", "nomination dm"):
         own["rules"] = ["alice: Dot 1.1"]
@@ -134,7 +137,8 @@ REPLAYED = "Match #2 begins"  # a voided tournament game is played again
 DRAW_HOSTED = "not drawn by agreement: a host decides"
 ABORT_HOSTED = "not aborted by its players: a host decides"
 FORFEIT = "@alice wins their pairing by forfeit"
-NO_SHOW = "did not make the first move within 5 minutes"
+NO_SHOW = "@alice did not make their first move within 5 minutes"
+NO_SHOW_SECOND = "@bob did not make their first move within 5 minutes"
 # (context, end): match status, results, ledger kinds, rating changes, eliminations,
 # the tournament log's events, and a phrase of what comes next (or of the refusal).
 TABLE: dict[tuple[str, str], tuple[str, list[str], list[str], int, int, list[str], str]] = {
@@ -193,6 +197,7 @@ for fmt in ("swiss", "roundrobin", "single", "double"):
         # is voided, never rated, never replayed (no ghost match).
         (fmt, "drop"): ("voided", [], [], 0, 0, gone, FORFEIT),
         (fmt, "noshow"): ("voided", [], [], 0, 0, gone, NO_SHOW),
+        (fmt, "noshow second"): ("voided", [], [], 0, 0, gone, NO_SHOW_SECOND),
     }
 
 
@@ -236,7 +241,7 @@ async def test_seam(h: Harness, tmp_path: Path, context: str, end: str) -> None:
             seen["eliminated"], seen["log"]) == (
         status, results, sorted(ledger), rated, eliminated, log), said[:600]
     assert phrase in said, said[:600]
-    if end in ("drop", "noshow"):  # the forfeit ends it: a two-player tournament is over
+    if end in ("drop", "noshow", "noshow second"):  # the forfeit ends a two-player one
         assert OVER in said and "begins" not in said, said[:600]
     # One result, announced once; nothing of the match runs on after its end.
     assert said.count("wins Match #1") + said.count("wins DM #1") <= 1

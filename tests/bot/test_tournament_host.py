@@ -29,6 +29,7 @@ from bot.store.models import (
     TournamentGame,
     TournamentLog,
 )
+from bot.texts.words import listed
 from tests import snapshots
 from tests.tournament_world import CONFIG, TournamentWorld, tournament_world_on
 from tests.transcripts import GOLDEN, SEED, START
@@ -307,3 +308,24 @@ async def test_matches_calls_a_tournament_game_by_its_tournament_round_and_board
     assert lines[0].startswith("`Match #1` (🏆 Weekly, round 1, board 1) Cairo Corridor"), lines
     assert lines[1].startswith("`Match #2` (🏆 Weekly, round 1, board 2) Cairo Corridor"), lines
     assert "to choose the First Player" in lines[0]
+
+
+async def test_adding_players_already_entered_says_who_was_in(
+        tournament_world: TournamentWorld) -> None:
+    """``/host tournament add players:@a @b`` names those already entered, not in silence."""
+    w = tournament_world
+    host = Asker(GUILD, CHAN, HOST)
+    await w.ask("create", host, TournamentSettings("Weekly", "cairo", "swiss", rounds=2))
+    (first,) = await w.ask("add", host, PEOPLE[:2])
+    assert first == "✅ <@ann>, <@ben> joined **Weekly** (2 entered).", first
+    (mixed,) = await w.ask("add", host, [PEOPLE[1], *PEOPLE[2:], PEOPLE[0]])
+    assert mixed == ("✅ <@cat>, <@dan> joined **Weekly** (4 entered). <@ben>, <@ann> had "
+                     "entered already."), mixed
+    (nobody,) = await w.ask("add", host, PEOPLE[2:])
+    assert nobody == "<@cat>, <@dan> have already entered Weekly.", nobody
+    (one,) = await w.ask("add", host, PEOPLE[:1])
+    assert one == "<@ann> has already entered Weekly.", one
+    loaded = await w.services.tournaments.flow.load(1)
+    assert len(loaded.players) == 4
+    # A role of many: the first twenty are named, then a count.
+    assert listed([f"p{i}" for i in range(23)]).endswith(", p19 and 3 more")

@@ -45,7 +45,7 @@ from bot.services.matches.kit import (
 )
 from bot.services.matches.lifecycle import Lifecycle
 from bot.services.matches.live import LiveMatch
-from bot.services.matches.lobby import HostedMatch, Lobby
+from bot.services.matches.lobby import HostedMatch, Lobby, show_up_by
 from bot.services.matches.lookup import Lookup
 from bot.services.matches.outages import Outages
 from bot.services.matches.picks import Menus
@@ -60,7 +60,8 @@ from bot.services.workers import Workers
 from bot.store.db import Database
 
 __all__ = ["CHALLENGE_TTL", "DMSetup", "Deliver", "EndWatcher", "HostedMatch", "MatchConfig",
-           "MatchEnd", "Matches", "Reach", "ThreadMaker", "startable"]
+           "MatchEnd", "Matches", "Reach", "ThreadMaker", "show_up_by",
+           "startable"]
 
 
 class Matches:
@@ -134,13 +135,14 @@ class Matches:
         await self.practice.stop()
         await self.lifecycle.stop()
 
-    async def close(self, match_id: int, reason: str) -> Response:
+    async def close(self, match_id: int, reason: str, at_ply: int | None = None) -> Response:
         """Void a match by a rule, not a host (a tournament's deadline or withdrawal):
-        one not yet begun, or one being played; nothing if it has ended."""
+        one not yet begun, or one being played; nothing if it has ended (or, with
+        ``at_ply``, if a move took it past that ply meanwhile)."""
         unstarted = await self.lobby.close_unstarted(match_id, reason)
         if unstarted is not None:
             return unstarted
-        return await self.controls.close(match_id, reason)
+        return await self.controls.close(match_id, reason, at_ply)
 
     # ---- what runs on the matches (wired by the composition root) --------------------
 

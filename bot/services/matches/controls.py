@@ -169,14 +169,15 @@ class Controls:
             told = await self.ending.told(seated, None, Response(), voided=True)
         return Response(reply=said, posts=told.posts)
 
-    async def close(self, match_id: int, reason: str) -> Response:
+    async def close(self, match_id: int, reason: str, at_ply: int | None = None) -> Response:
         """Void a running match by a rule rather than a host (a tournament's round
-        deadline, a withdrawal): no result, nothing booked; watchers are told."""
+        deadline, a withdrawal): no result, nothing booked; watchers are told. With
+        ``at_ply``, only if no move was made since (a no-show's window)."""
         live = self.kit.live.by_id().get(match_id)
         if live is None:
             return Response()
         async with live.lock:
-            if live.finished:
+            if live.finished or (at_ply is not None and live.ply != at_ply):
                 return Response()
             async with self.kit.db.session() as s, s.begin():
                 await s.execute(update(Match).where(Match.id == live.id).values(

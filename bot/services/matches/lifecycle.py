@@ -60,7 +60,7 @@ from bot.services.matches.choosing import Choosing
 from bot.services.matches.ending import reward_of
 from bot.services.matches.kit import CHALLENGE_TTL, MatchKit
 from bot.services.matches.live import LiveMatch
-from bot.services.matches.lobby import Lobby
+from bot.services.matches.lobby import Lobby, show_up_by
 from bot.services.matches.timing import BOARD_WAIT, Timing
 from bot.store.models import Heartbeat, Match, Move
 from bot.texts import match as texts
@@ -462,7 +462,8 @@ class Lifecycle:
             ply=len(moves), turn_elapsed=match.turn_elapsed,
             resumed_at=match.turn_resumed_at if match.status == MatchStatus.RUNNING else None,
             extra=match.turn_extra, hints=match.hints, hosted=match.host_id is not None,
-            reward=reward_of(match, self.kit.config.dm_reward), options=dict(match.options))
+            reward=reward_of(match, self.kit.config.dm_reward), options=dict(match.options),
+            show_up_by=show_up_by(match))
         offer = match.time_control.get("draw_offer")
         if isinstance(offer, list) and len(offer) == 2 and offer[1] == live.ply:
             live.draw_offer = int(offer[0])  # offered, and no move since

@@ -68,6 +68,9 @@ class LiveMatch:
     # before ``board_from``, when the move was processed. Not a pause: no host set it.
     waiting: TurnStart | None = None
     board_from: float = 0.0
+    # A tournament pairing's no-show window ends here (``HostedMatch.show_up``): a
+    # player's first turn runs its clock only after it. None without a window.
+    show_up_by: float | None = None
 
     @property
     def paused(self) -> bool:
@@ -114,6 +117,14 @@ class LiveMatch:
         self.stalled_at = None  # a committed move: the database is back
         self.plan_reminders()
         return self.waiting
+
+    def window_left(self, ply: int, now: float) -> float:
+        """What is left at ``now`` of the no-show window for the turn after ``ply``: the
+        second player's first turn (ply 1) gets it as extra time, so that their clock
+        runs only once the window is over (the First Player's first has it whole)."""
+        if self.show_up_by is None or ply != 1:
+            return 0.0
+        return max(0.0, self.show_up_by - now)
 
     def plan_reminders(self) -> None:
         seat = self.to_move

@@ -56,6 +56,15 @@ class HostedMatch:
     show_up: float = 0.0  # seconds added to the First Player's first turn (a no-show window)
 
 
+def show_up_by(match: Match) -> float | None:
+    """The end of a match's no-show window (``HostedMatch.show_up``), once it began:
+    each player's first turn runs its clock only after it."""
+    window = float((match.time_control or {}).get("show_up", 0.0))
+    if not window or match.started_at is None:
+        return None
+    return float(match.started_at) + window
+
+
 class Lobby:
     def __init__(self, kit: MatchKit, lookup: Lookup, timing: Timing, ending: Ending) -> None:
         self.kit = kit
@@ -357,7 +366,7 @@ class Lobby:
             out=[False] * len(order), ply=0, turn_elapsed=0.0, resumed_at=now, extra=extra,
             hints=match.hints, reward=reward_of(match, self.kit.config.dm_reward),
             hosted=match.host_id is not None,
-            options=dict(match.options))
+            options=dict(match.options), show_up_by=now + extra if extra else None)
         self.kit.live.add(live)
         label = texts.match_label(match.number, match.kind)
         lines = [note] if note else []

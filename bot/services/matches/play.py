@@ -154,6 +154,7 @@ class Play:
         time_used = list(live.time_used)
         time_used[seat] += elapsed
         result_text = None
+        window = live.window_left(live.ply + 1, now)  # the second player's no-show window
         try:
             if outcome is None:
                 # The common case goes through the batching writer (see movelog).
@@ -161,7 +162,7 @@ class Play:
                     match_id=live.id, ply=live.ply + 1, seat=seat, notation=notation,
                     elapsed=elapsed, banks_spent=spent, at=received, message_id=message_id,
                     banks_left=banks_left[seat], time_used=time_used[seat],
-                    turn_starts_at=now + BOARD_WAIT))
+                    turn_starts_at=now + BOARD_WAIT, turn_extra=window))
                 # The next clock starts once the move is safe, never earlier.
                 now = max(now, self.kit.now())
             else:
@@ -197,6 +198,10 @@ class Play:
                      buttons=self.ending.after(live), pace=Pace.BOARD)]))
         # The next clock starts when this board is out (see ``Timing.board_posted``).
         turn = self.timing.start_turn(live, now)
+        if window:  # their clock runs once the window is over (or when they move)
+            live.extra = window
+            live.plan_reminders()
+            self.timing.arm(live)
         self.kit.on_turn(live)
         return Response(posts=[Post(f"{head}\n{self.kit.turn_line(live)}", live.channel_id,
                                     image=image, selects=menus.card_menu(live),

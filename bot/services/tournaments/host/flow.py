@@ -229,8 +229,9 @@ class Flow:
                                  game_no=game_no, match_id=match_id))
 
         players = [Actor(u, loaded.name(u)) for u in pairing.players]
-        # Clocked, a pairing's first game waits for its First Player a while: whoever
-        # has not moved by then forfeits (``no_show``); their clock runs after it.
+        # Clocked, a pairing's first game waits for both players a while from its start:
+        # whoever has not moved by then forfeits (``no_show``); a player's first turn
+        # runs its clock only after it (or from their move).
         window = (setup.show_up if game_no == 1 and first is not None
                   and setup.time_control.enabled else 0.0)
         if window:
@@ -260,7 +261,7 @@ class Flow:
             self.arm_no_show(row.id, match_id, self.now() + window)
         return started.posts, False
 
-    # ==== a First Player who does not show =================================================
+    # ==== a player who does not show ======================================================
 
     def arm_no_show(self, tournament_id: int, match_id: int, at: float) -> None:
         self.disarm_no_show(match_id)
@@ -282,14 +283,16 @@ class Flow:
             await self.matches.deliver(post)
 
     async def no_show(self, tournament_id: int, match_id: int) -> Response:
-        """A First Player who has not moved when the window closes loses the pairing by
-        forfeit and is withdrawn; the match is voided (never rated)."""
+        """A player who has not made their first move when the window closes (counted
+        from the pairing's start for both) loses the pairing by forfeit and is
+        withdrawn; the match is voided (never rated)."""
         loaded = await self.load(tournament_id)
         game = next((g for g in loaded.games if g.match_id == match_id), None)
         live = self.matches.live.get(match_id)
+        ply = max(game.plies if game else 0, live.ply if live else 0)
         if (loaded.row.status != RUNNING or game is None or not game.active
-                or game.show_up_by is None or game.plies or (live and live.ply)):
-            return Response()
+                or game.show_up_by is None or ply >= len(game.users)):
+            return Response()  # both have moved
         if game.show_up_by > self.now() + 1e-6:  # not yet (a restart moved it)
             self.arm_no_show(tournament_id, match_id, game.show_up_by)
             return Response()
@@ -298,8 +301,11 @@ class Flow:
         pairing = rnd.pairing(game.board) if rnd.number == game.round else None
         if pairing is None or state.outcome(rnd.number, pairing) is not None:
             return Response()
-        absent, present = game.users[0], pairing.opponent(game.users[0])
-        posts = (await self.matches.close(match_id, say.void_reason_no_show())).posts
+        absent = game.users[ply]  # the First Player, or the second who never answered
+        present = pairing.opponent(absent)
+        posts = (await self.matches.close(match_id, say.void_reason_no_show(), ply)).posts
+        if match_id in self.matches.live:  # they moved meanwhile: they showed up
+            return Response()
         posts.append(Post(say.no_show(name=loaded.row.name, number=rnd.number,
                                       board=pairing.board, absent=absent, present=present,
                                       seconds=loaded.setup.show_up), loaded.row.channel_id))
@@ -311,7 +317,7 @@ class Flow:
     def arm_no_shows(self, loaded: Loaded) -> None:
         """After a restart: every window still open (or closed meanwhile) armed again."""
         for game in loaded.games:
-            if game.active and not game.plies and game.show_up_by is not None:
+            if game.active and game.plies < len(game.users) and game.show_up_by is not None:
                 self.arm_no_show(loaded.row.id, game.match_id, game.show_up_by)
 
     async def _busy_player(self, guild_id: str, channel_id: str,

@@ -179,8 +179,9 @@ class Tournaments:
                 raise TournamentRefusal(say.entries_closed(name=row.name))
             have = {p.user_id for p in await entrants(s, row.id)}
             fresh = [p for p in dict.fromkeys(people) if p.id not in have]
-            if len(people) == 1 and not fresh:
-                raise TournamentRefusal(say.already_in(user_id=people[0].id, name=row.name))
+            already = list(dict.fromkeys(p.id for p in people if p.id in have))
+            if not fresh:
+                raise TournamentRefusal(say.already_in(user_ids=already, name=row.name))
             if len(have) + len(fresh) > MAX_PLAYERS:
                 raise TournamentRefusal(say.full(name=row.name, most=MAX_PLAYERS))
             await remember(s, asker.guild_id, [asker.actor, *fresh])
@@ -190,7 +191,8 @@ class Tournaments:
                                        checked_in=False, joined_at=now))
             count = len(have) + len(fresh)
         return Response(reply=Post(say.joined(user_ids=[p.id for p in fresh], name=row.name,
-                                              count=count), row.channel_id, pings=()))
+                                              count=count, already=already),
+                                   row.channel_id, pings=()))
 
     async def checkin(self, asker: Asker, tournament: str | None = None) -> Response:
         async with self.db.session() as s, s.begin():

@@ -15,6 +15,7 @@ from bot.core.enums import ACTIVE, MatchStatus
 from bot.core.messages import Pace, Post
 from bot.core.refusal import Refusal
 from bot.core.timecontrol import TimeControl
+from bot.services.matches import show_up_by
 from bot.services.tournaments import (
     Event,
     Format,
@@ -63,7 +64,7 @@ class Setup:
     prizes: tuple[int, ...] = ()
     checkin: bool = False
     auto: bool = True
-    show_up: float = 600.0  # clocked: seconds a First Player has for the first move
+    show_up: float = 600.0  # clocked: seconds each player has for their first move
 
     @property
     def remind_before(self) -> float:
@@ -124,7 +125,7 @@ class Played:
     winner: str | None
     draw: bool
     plies: int
-    show_up_by: float | None = None  # when a First Player who never moved forfeits
+    show_up_by: float | None = None  # when a player who has not moved yet forfeits
 
     @property
     def active(self) -> bool:
@@ -211,14 +212,6 @@ async def played(s: AsyncSession, tournament_id: int) -> list[Played]:
                           match.status, match.channel_id, users, winner, bool(match.draw),
                           int(counts.get(match.id, 0)), show_up_by(match)))
     return out
-
-
-def show_up_by(match: Match) -> float | None:
-    """The end of a match's no-show window (``HostedMatch.show_up``), once it began."""
-    window = float((match.time_control or {}).get("show_up", 0.0))
-    if not window or match.started_at is None:
-        return None
-    return float(match.started_at) + window
 
 
 async def load(s: AsyncSession, tournament_id: int) -> Loaded:
