@@ -118,6 +118,31 @@ async def test_an_absent_second_player_forfeits_and_is_withdrawn(
     await forfeited(w, 1, absent)
 
 
+async def test_a_first_move_late_in_the_window_leaves_the_second_player_a_turn(
+        tournament_world: TournamentWorld) -> None:
+    """A First Player who moves in the window's last seconds cannot make the second
+    player forfeit at once: the second has one turn's time (60 s) to answer, and only
+    then, still absent, forfeits."""
+    w = tournament_world
+    await swiss(w, Setup(time_control=CLOCKED, show_up=600.0))
+    await w.clock.advance(595)  # both First Players move 5 s before the window ends
+    await move(w, 1)
+    await move(w, 2)
+    await move(w, 2, seat=1)  # board 2's second player answers at once
+    present, absent = running(w)[1].users  # type: ignore[attr-defined]
+    await w.clock.advance(10)  # the window is over: board 1's second player is not out
+    assert sorted(running(w)) == [1, 2], w.said()
+    assert "did not make their first move" not in w.said()
+    await w.clock.advance(45)  # 55 s after the first move: still within their turn
+    assert sorted(running(w)) == [1, 2], w.said()
+    await w.clock.advance(10)  # a turn's time after the first move, still absent
+    said = w.said()
+    assert f"<@{absent}> did not make their first move" in said, said
+    assert f"<@{present}> wins by forfeit; <@{absent}> is withdrawn" in said
+    assert "ran out of time" not in said
+    await forfeited(w, 1, absent)
+
+
 async def test_a_second_player_who_moves_in_the_window_plays_on(
         tournament_world: TournamentWorld) -> None:
     """Their first turn's clock starts when the window ends (or they move); after their

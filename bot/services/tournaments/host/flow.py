@@ -296,6 +296,13 @@ class Flow:
         if game.show_up_by > self.now() + 1e-6:  # not yet (a restart moved it)
             self.arm_no_show(tournament_id, match_id, game.show_up_by)
             return Response()
+        if ply == 1 and live is not None and live.ply == 1:
+            # The second player always has one turn's time to answer the first move: a
+            # First Player moving in the window's last seconds cannot make them forfeit.
+            answer_by = live.board_from + live.tc.turn
+            if answer_by > self.now() + 1e-6:
+                self.arm_no_show(tournament_id, match_id, answer_by)
+                return Response()
         state = loaded.core.state(loaded.events)
         rnd = state.rounds[-1]
         pairing = rnd.pairing(game.board) if rnd.number == game.round else None
