@@ -10,9 +10,12 @@ from dataclasses import dataclass
 from bot.app import build_services
 from bot.commands.spec import Services
 from bot.core.clock import VirtualClock
-from bot.core.messages import Post, Role
+from bot.core.messages import Actor, Post, Role
 from bot.core.refusal import answered
+from bot.core.requests import Asker
 from bot.services.matches import MatchConfig
+from bot.services.matches.live import LiveMatch
+from bot.services.tournaments.host import Setup, TournamentSettings
 from bot.store.db import Database, open_database
 
 GUILD = "g1"
@@ -59,3 +62,33 @@ async def tournament_world_on(url: str, clock: VirtualClock) -> TournamentWorld:
     await services.matches.start()
     await services.roles.adopt(GUILD, [Role("host-role", "Host")])
     return world
+
+
+# The small tournaments of the drop, no-show and host tests: four players in "c1".
+HOST = Actor("host", "host", roles=frozenset({"host-role"}))
+CHAN = "c1"
+PEOPLE = [Actor(n, n.capitalize()) for n in ("ann", "ben", "cat", "dan")]
+
+
+async def swiss_of_four(w: TournamentWorld, setup: Setup, rounds: int = 2) -> str:
+    """A Swiss of ``PEOPLE`` opened, entered and started: what its start said."""
+    texts = await w.ask("create", Asker(GUILD, CHAN, HOST),
+                        TournamentSettings("Weekly", "cairo", "swiss", rounds=rounds, setup=setup))
+    assert "opened" in texts[0], texts
+    await w.ask("add", Asker(GUILD, CHAN, HOST), PEOPLE)
+    texts = await w.ask("start", Asker(GUILD, CHAN, HOST))
+    assert "begins with 4 players" in texts[0], texts
+    return "\n".join(texts)
+
+
+def running(w: TournamentWorld) -> dict[int, LiveMatch]:
+    """The matches being played, by number."""
+    return {live.number: live for live in w.services.matches.live.values()}
+
+
+async def resign(w: TournamentWorld, number: int, who: str) -> None:
+    """Match ``number``'s player ``who`` resigns; the posts kept as an adapter would."""
+    match = running(w)[number]
+    r = await w.services.matches.resign(Asker(GUILD, match.channel_id, Actor(who, who)), number)
+    assert r.posts, r
+    w.posts += r.posts

@@ -10,40 +10,31 @@ from bot.core.messages import Actor
 from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
 from bot.services.tournaments import Reported
-from bot.services.tournaments.host import Setup, TournamentSettings
+from bot.services.tournaments.host import Setup
 from bot.store.models import Match, RatingChange
-from tests.tournament_world import TournamentWorld
+from tests.tournament_world import (
+    CHAN,
+    GUILD,
+    HOST,
+    TournamentWorld,
+    resign,
+    running,
+    swiss_of_four,
+)
 
-HOST = Actor("host", "host", roles=frozenset({"host-role"}))
-GUILD, CHAN = "g1", "c1"
-PEOPLE = [Actor(n, n.capitalize()) for n in ("ann", "ben", "cat", "dan")]
 CLOCKED = TimeControl.build(turn=60, banks=2, bank=60)
 
 
-async def swiss(w: TournamentWorld, setup: Setup, rounds: int = 2) -> None:
-    texts = await w.ask("create", Asker(GUILD, CHAN, HOST),
-                        TournamentSettings("Weekly", "cairo", "swiss", rounds=rounds, setup=setup))
-    assert "opened" in texts[0], texts
-    await w.ask("add", Asker(GUILD, CHAN, HOST), PEOPLE)
-    texts = await w.ask("start", Asker(GUILD, CHAN, HOST))
-    assert "begins with 4 players" in texts[0], texts
 
 
-def running(w: TournamentWorld) -> dict[int, object]:
-    return {live.number: live for live in w.services.matches.live.values()}
 
 
-async def resign(w: TournamentWorld, number: int, who: str) -> None:
-    match = next(m for m in w.services.matches.live.values() if m.number == number)
-    r = await w.services.matches.resign(Asker(GUILD, match.channel_id, Actor(who, who)), number)
-    assert r.posts, r
-    w.posts += r.posts
 
 
 async def test_a_drop_forfeits_the_pairing_and_starts_no_ghost_match(
         tournament_world: TournamentWorld) -> None:
     w = tournament_world
-    await swiss(w, Setup(time_control=CLOCKED))
+    await swiss_of_four(w, Setup(time_control=CLOCKED))
     live = running(w)
     assert sorted(live) == [1, 2]
     ann_cat = next(m for m in live.values() if "cat" in m.users)
@@ -76,7 +67,7 @@ async def test_a_drop_forfeits_the_pairing_and_starts_no_ghost_match(
 async def test_a_drop_made_by_mistake_is_undone_within_the_round(
         tournament_world: TournamentWorld) -> None:
     w = tournament_world
-    await swiss(w, Setup(time_control=CLOCKED))
+    await swiss_of_four(w, Setup(time_control=CLOCKED))
     ann_cat = next(m for m in running(w).values() if "cat" in m.users)
     await w.ask("drop", Asker(GUILD, CHAN, HOST), Actor("cat", "Cat"))
     assert ann_cat.number not in running(w)
@@ -102,7 +93,7 @@ async def test_a_drop_made_by_mistake_is_undone_within_the_round(
 async def test_a_forfeit_stands_once_its_round_is_over(
         tournament_world: TournamentWorld) -> None:
     w = tournament_world
-    await swiss(w, Setup(time_control=CLOCKED, auto=False))
+    await swiss_of_four(w, Setup(time_control=CLOCKED, auto=False))
     await w.ask("drop", Asker(GUILD, CHAN, HOST), Actor("cat", "Cat"))
     (other,) = running(w)
     await resign(w, other, running(w)[other].users[0])  # type: ignore[attr-defined]

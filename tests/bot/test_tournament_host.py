@@ -31,13 +31,19 @@ from bot.store.models import (
 )
 from bot.texts.words import listed
 from tests import snapshots
-from tests.tournament_world import CONFIG, TournamentWorld, tournament_world_on
+from tests.tournament_world import (
+    CHAN,
+    CONFIG,
+    GUILD,
+    HOST,
+    PEOPLE,
+    TournamentWorld,
+    resign,
+    running,
+    swiss_of_four,
+    tournament_world_on,
+)
 from tests.transcripts import GOLDEN, SEED, START
-
-HOST = Actor("host", "host", roles=frozenset({"host-role"}))
-GUILD, CHAN = "g1", "c1"
-PEOPLE = [Actor(n, n.capitalize()) for n in ("ann", "ben", "cat", "dan")]
-
 
 # ---- the console transcript ------------------------------------------------------------
 
@@ -144,25 +150,10 @@ async def _the_season(db: Database) -> None:
         ("alice", "host", "appeal upheld")]
 
 
-async def swiss(w: TournamentWorld, setup: Setup, rounds: int = 2) -> None:
-    texts = await w.ask("create", Asker(GUILD, CHAN, HOST),
-                        TournamentSettings("Weekly", "cairo", "swiss", rounds=rounds, setup=setup))
-    assert "opened" in texts[0], texts
-    await w.ask("add", Asker(GUILD, CHAN, HOST), PEOPLE)
-    texts = await w.ask("start", Asker(GUILD, CHAN, HOST))
-    assert "begins with 4 players" in texts[0], texts
 
 
-def running(w: TournamentWorld) -> dict[int, object]:
-    return {live.number: live for live in w.services.matches.live.values()}
 
 
-async def resign(w: TournamentWorld, number: int, who: str) -> None:
-    live = w.services.matches.live
-    match = next(m for m in live.values() if m.number == number)
-    r = await w.services.matches.resign(Asker(GUILD, match.channel_id, Actor(who, who)), number)
-    assert r.posts, r
-    w.posts += r.posts  # as an adapter delivers them
 
 
 async def log_of(w: TournamentWorld) -> list[object]:
@@ -177,7 +168,7 @@ async def test_a_restart_in_the_middle_of_a_round_loses_nothing(database_url: st
     url = database_url
     clock = VirtualClock()
     w = await tournament_world_on(url, clock)
-    await swiss(w, Setup(time_control=TimeControl.off(), deadline=3600.0))
+    await swiss_of_four(w, Setup(time_control=TimeControl.off(), deadline=3600.0))
     # Round 1: ann–cat and dan–ben (seeds 1-3, 4-2), the first-named moves first.
     assert sorted(running(w)) == [1, 2]
     await resign(w, 1, "cat")
@@ -223,7 +214,7 @@ async def test_a_restart_in_the_middle_of_a_round_loses_nothing(database_url: st
 async def test_the_deadline_settles_the_unplayed_and_lets_a_game_in_play_finish(
         tournament_world: TournamentWorld) -> None:
     w = tournament_world
-    await swiss(w, Setup(time_control=TimeControl.off(), deadline=1800.0, no_show="double"))
+    await swiss_of_four(w, Setup(time_control=TimeControl.off(), deadline=1800.0, no_show="double"))
     live = running(w)
     # Match #1 is being played (a move is in); no one moves in match #2.
     first = live[1]

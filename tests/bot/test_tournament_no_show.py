@@ -14,36 +14,31 @@ from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
 from bot.services.matches.timing import BOARD_WAIT, MAX_LAG
 from bot.services.tournaments import Reported
-from bot.services.tournaments.host import Setup, TournamentSettings
+from bot.services.tournaments.host import Setup
 from bot.store.models import Match, RatingChange
-from tests.tournament_world import TournamentWorld, tournament_world_on
+from tests.tournament_world import (
+    GUILD,
+    PEOPLE,
+    TournamentWorld,
+    running,
+    swiss_of_four,
+    tournament_world_on,
+)
 
-HOST = Actor("host", "host", roles=frozenset({"host-role"}))
-GUILD, CHAN = "g1", "c1"
-PEOPLE = [Actor(n, n.capitalize()) for n in ("ann", "ben", "cat", "dan")]
 CLOCKED = TimeControl.build(turn=60, banks=2, bank=60)  # 3 minutes at most a turn
 
 
-async def swiss(w: TournamentWorld, setup: Setup) -> str:
-    await w.ask("create", Asker(GUILD, CHAN, HOST),
-                TournamentSettings("Weekly", "cairo", "swiss", rounds=2, setup=setup))
-    await w.ask("add", Asker(GUILD, CHAN, HOST), PEOPLE)
-    texts = await w.ask("start", Asker(GUILD, CHAN, HOST))
-    assert "begins with 4 players" in texts[0], texts
-    return "\n".join(texts)
 
 
-def running(w: TournamentWorld) -> dict[int, object]:
-    return {live.number: live for live in w.services.matches.live.values()}
 
 
 async def move(w: TournamentWorld, number: int, seat: int = 0) -> None:
     """Board ``number``'s player of ``seat`` makes a legal move."""
     live = running(w)[number]
-    player = live.users[seat]  # type: ignore[attr-defined]
-    game, state = live.game, live.state  # type: ignore[attr-defined]
+    player = live.users[seat]
+    game, state = live.game, live.state
     text = "D left" if seat == 0 else game.notation(game.legal_moves(state)[0])
-    response = await w.services.matches.typed(Asker(GUILD, live.channel_id,  # type: ignore
+    response = await w.services.matches.typed(Asker(GUILD, live.channel_id,
                                                     Actor(player, player)), text)
     w.posts += response.posts
 
@@ -64,15 +59,15 @@ async def forfeited(w: TournamentWorld, board: int, absent: str) -> None:
 async def test_an_absent_first_player_forfeits_and_is_withdrawn(
         tournament_world: TournamentWorld) -> None:
     w = tournament_world
-    started = await swiss(w, Setup(time_control=CLOCKED, show_up=600.0))
+    started = await swiss_of_four(w, Setup(time_control=CLOCKED, show_up=600.0))
     assert sorted(running(w)) == [1, 2]
     assert started.count("Each player has 10 minutes from now to make their first move") == 2
-    absent = running(w)[2].users[0]  # type: ignore[attr-defined]
+    absent = running(w)[2].users[0]
     # Board 1's First Player moves after 5 minutes: no bank is spent, nobody flags.
     await w.clock.advance(300)
     await move(w, 1)
     live = running(w)[1]
-    assert live.banks_left == [2, 2] and live.ply == 1  # type: ignore[attr-defined]
+    assert live.banks_left == [2, 2] and live.ply == 1
     # Board 2's First Player never comes: their clock did not run meanwhile.
     await w.clock.advance(299)
     assert 2 in running(w) and "did not make their first move" not in w.said()
@@ -97,12 +92,12 @@ async def test_an_absent_second_player_forfeits_and_is_withdrawn(
     """The window counts from the pairing's start for both: a second player who never
     answers the First Player's move loses by forfeit when it ends (not on time, rated)."""
     w = tournament_world
-    await swiss(w, Setup(time_control=CLOCKED, show_up=600.0))
+    await swiss_of_four(w, Setup(time_control=CLOCKED, show_up=600.0))
     # Both First Players move after 5 minutes; board 2's second player answers late.
     await w.clock.advance(300)
     await move(w, 1)
     await move(w, 2)
-    present, absent = running(w)[1].users  # type: ignore[attr-defined]
+    present, absent = running(w)[1].users
     # The second players' clocks (3 minutes a turn at most) do not run in the window.
     await w.clock.advance(290)
     await move(w, 2, seat=1)
@@ -124,12 +119,12 @@ async def test_a_first_move_late_in_the_window_leaves_the_second_player_a_turn(
     player forfeit at once: the second has one turn's time (60 s) to answer, and only
     then, still absent, forfeits."""
     w = tournament_world
-    await swiss(w, Setup(time_control=CLOCKED, show_up=600.0))
+    await swiss_of_four(w, Setup(time_control=CLOCKED, show_up=600.0))
     await w.clock.advance(595)  # both First Players move 5 s before the window ends
     await move(w, 1)
     await move(w, 2)
     await move(w, 2, seat=1)  # board 2's second player answers at once
-    present, absent = running(w)[1].users  # type: ignore[attr-defined]
+    present, absent = running(w)[1].users
     await w.clock.advance(10)  # the window is over: board 1's second player is not out
     assert sorted(running(w)) == [1, 2], w.said()
     assert "did not make their first move" not in w.said()
@@ -148,17 +143,17 @@ async def test_a_second_player_who_moves_in_the_window_plays_on(
     """Their first turn's clock starts when the window ends (or they move); after their
     move the game runs on its normal clock."""
     w = tournament_world
-    await swiss(w, Setup(time_control=CLOCKED, show_up=600.0))
+    await swiss_of_four(w, Setup(time_control=CLOCKED, show_up=600.0))
     await w.clock.advance(120)
     await move(w, 1)
     await move(w, 2)
     live = running(w)[1]
-    assert live.extra >= 479  # type: ignore[attr-defined]  # what is left of the window
+    assert live.extra >= 479  # what is left of the window
     # 7 minutes later (more than a whole turn with both banks), no bank is spent.
     await w.clock.advance(420)
     await move(w, 1, seat=1)
-    assert live.banks_left == [2, 2] and live.ply == 2  # type: ignore[attr-defined]
-    assert live.extra == 0.0  # type: ignore[attr-defined]
+    assert live.banks_left == [2, 2] and live.ply == 2
+    assert live.extra == 0.0
     # The window's end passes: board 1 plays on; board 2's second player forfeits.
     await w.clock.advance(60)
     said = w.said()
@@ -177,7 +172,7 @@ async def test_the_window_holds_across_a_restart(database_url: str) -> None:
     from bot.core.clock import VirtualClock
     clock = VirtualClock()
     w = await tournament_world_on(database_url, clock)
-    await swiss(w, Setup(time_control=CLOCKED, show_up=600.0))
+    await swiss_of_four(w, Setup(time_control=CLOCKED, show_up=600.0))
     await clock.advance(200)
     await w.services.matches.stop()
     clock = VirtualClock(start=clock.now())
@@ -196,11 +191,11 @@ async def test_the_second_players_window_holds_across_a_restart(database_url: st
     from bot.core.clock import VirtualClock
     clock = VirtualClock()
     w = await tournament_world_on(database_url, clock)
-    await swiss(w, Setup(time_control=CLOCKED, show_up=600.0))
+    await swiss_of_four(w, Setup(time_control=CLOCKED, show_up=600.0))
     await clock.advance(100)
     await move(w, 1)
     await move(w, 2)
-    absent = running(w)[1].users[1]  # type: ignore[attr-defined]
+    absent = running(w)[1].users[1]
     await clock.advance(100)
     await w.services.matches.stop()
     clock = VirtualClock(start=clock.now())
@@ -209,7 +204,7 @@ async def test_the_second_players_window_holds_across_a_restart(database_url: st
     # from the database, kept their clock from running.
     await clock.advance(300)
     await move(w2, 2, seat=1)
-    assert running(w2)[2].banks_left == [2, 2]  # type: ignore[attr-defined]
+    assert running(w2)[2].banks_left == [2, 2]
     await clock.advance(99)
     assert "did not make their first move" not in w2.said()
     await clock.advance(2)
@@ -225,7 +220,7 @@ async def test_the_second_players_window_holds_across_a_restart(database_url: st
 async def test_no_window_without_a_clock_or_when_turned_off(
         tournament_world: TournamentWorld) -> None:
     w = tournament_world
-    started = await swiss(w, Setup(time_control=CLOCKED, show_up=0.0))
+    started = await swiss_of_four(w, Setup(time_control=CLOCKED, show_up=0.0))
     assert "to make their first move" not in started
     await w.clock.advance(179)
     assert sorted(running(w)) == [1, 2]  # the clock runs at once: 3 minutes a turn
@@ -236,10 +231,10 @@ async def test_a_move_that_beats_the_window_by_a_hair_is_not_voided(
     """The window's void is made only if nobody moved since it was decided: a move that
     lands between the two (under the match's lock) stands."""
     w = tournament_world
-    await swiss(w, Setup(time_control=CLOCKED, show_up=600.0))
+    await swiss_of_four(w, Setup(time_control=CLOCKED, show_up=600.0))
     live = running(w)[1]
     await move(w, 1)
-    closed = await w.services.matches.close(live.id, "late", at_ply=0)  # type: ignore
+    closed = await w.services.matches.close(live.id, "late", at_ply=0)
     assert closed.posts == [] and 1 in running(w)
     await move(w, 1, seat=1)
-    assert live.ply == 2  # type: ignore[attr-defined]
+    assert live.ply == 2
