@@ -12,12 +12,12 @@ Ends that do not exist in a context are rows too, with why, asserting the refusa
   Match and a tournament's game are drawn only by the rules or a host.
 A host's ``/void`` of a tournament's game is not an end of its pairing: the game is
 played again. Practice is never rated and books nothing, whatever ends it.
-Ends with tables of their own beside this one: a tie under each tie rule and the
-rules' end (``tests/bot/test_host_games.py``), a correction
-(``tests/bot/test_corrections.py``), a deleted channel
-(``tests/bot/test_discord_outages.py``), a drop and a no-show
-(``tests/bot/test_tournament_drops.py``, ``tests/bot/test_tournament_no_show.py``), a
-deck that cannot go on (``tests/bot/test_hollow_decks.py``).
+A tie under each tie rule (Cairo Corridor played to 11–11, wherever both sides are
+people) and a correction (``/correct``; refused for a tournament's game and for
+practice) are rows, in their own block below the table; a drop and a no-show are rows
+of the tournaments. Ends with tables of their own beside this one: a deleted channel
+(``tests/bot/test_discord_outages.py``), a deck that cannot go on
+(``tests/bot/test_hollow_decks.py``).
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ from bot.store.models import (
     TournamentLog,
 )
 from tests.bot.conftest import Harness, console_for
+from tests.bot.test_answers import tie_game
 
 pytestmark = pytest.mark.database
 
@@ -111,7 +112,7 @@ def ends(context: str) -> dict[str, list[str]]:
     (not in practice, not in tournaments: ``tests/bot/test_tournament_host.py`` plays
     them to the end)."""
     quitter = "alice" if context == "practice" else "bob"
-    own: dict[str, list[str]] = (
+    own: dict[str, list[str]] = extra_ends(context) | (
         {"drop": ["host: /host tournament drop player:@bob"], "noshow": ["~ wait 301"]}
         if context in TOURNAMENTS else {})
     if context in ("casual", "dm", "event dm", "nomination dm"):
@@ -200,7 +201,7 @@ async def observe(h: Harness, tmp_path: Path, context: str, end: str) -> dict[st
     out = io.StringIO()
     console = console_for(h, tmp_path / "images", out)
     game = "sigma" if end == "rules" else end
-    for line in setup(context, tmp_path, game):
+    for line in with_rule(setup(context, tmp_path, game), end):
         await console.handle_line(line)
     before = out.getvalue()
     for line in ends(context)[end]:
@@ -214,9 +215,89 @@ async def observe(h: Harness, tmp_path: Path, context: str, end: str) -> dict[st
         rated = await s.scalar(select(func.count()).select_from(RatingChange))
         out_ = await s.scalar(select(func.count()).select_from(Elimination))
         log = (await s.scalars(select(TournamentLog.data).order_by(TournamentLog.seq))).all()
-    return {"status": match.status if match else None, "results": sorted(results),
+        by = dict((await s.execute(select(MatchResult.user_id, MatchResult.outcome))).all())
+        net = dict((await s.execute(select(LedgerEntry.user_id, func.sum(LedgerEntry.amount))
+                                    .where(LedgerEntry.kind != "grant")
+                                    .group_by(LedgerEntry.user_id))).all())
+        gone = (await s.scalars(select(Elimination.user_id))).all()
+    return {"by": by, "net": {user: int(n) for user, n in net.items() if n}, "out": gone,
+            "status": match.status if match else None, "results": sorted(results),
             "ledger": sorted(ledger), "rated": rated, "eliminated": out_,
             "log": [d.get("type") for d in log], "said": said}
+
+
+# --- Ties under each tie rule, and corrections (rows of their own, beside the table) ---
+# A tie: Cairo Corridor played to a level end (11–11, ``tie_game`` of test_answers), the
+# First Player Alice (Black) moving first; 54 moves, so Bob places the last piece: the
+# first rule makes Alice lose, the second Bob. Not in practice: the computer chooses its
+# own moves, so no scripted game reaches a tie (``tests/bot/test_answers.py`` plays one).
+# A correction: Bob resigns, then a host gives Bob the win; the result, the garnets
+# (reversed, then booked again), the ratings and the elimination are replaced, not
+# added. A tournament's game is refused (``/host tournament adjudicate`` corrects a
+# pairing), a practice game too (it has no result).
+TIE_RULES = ("first-player-loses", "last-mover-loses", "draw")
+CONTEXTS_OF_PEOPLE = ("casual", "dm", "event dm", "nomination dm", *TOURNAMENTS)
+TIE_SEED = 85  # of ``tie_game``: 54 moves
+TIE = {"first-player-loses": "11–11: a tie, and alice, the First Player, loses",
+       "last-mover-loses": "11–11: a tie, and bob, who placed the last piece, loses",
+       "draw": "a tie: the game is drawn"}
+CORRECTED = "corrected the result of {}: @bob wins (before: alice won) — seams"
+BY_TOURNAMENT = "is a game of a tournament: its result is the tournament's, corrected"
+NO_RESULT = "a practice match against the computer: it has no result to correct"
+# (context, end): who won ("alice", "bob", None for a draw, "" for no result), the garnets
+# each player has from the match net of reversals, and who is eliminated.
+WHO: dict[tuple[str, str], tuple[str | None, dict[str, int], list[str]]] = {}
+for context in CONTEXTS_OF_PEOPLE:
+    label = "Match #1" if context == "casual" else "DM #1"
+    dm, event = context != "casual" and context not in TOURNAMENTS, "event" in context or (
+        context == "nomination dm")
+    steps = {"tie first-player-loses": "bob", "tie last-mover-loses": "alice",
+             "tie draw": None, "correct": "alice" if context in TOURNAMENTS else "bob"}
+    for end, winner in steps.items():
+        loser = {"alice": "bob", "bob": "alice"}.get(winner or "")
+        pay = ({winner: 15, loser: -10} if event else {winner: 3}) if dm and winner and \
+            loser else {}
+        WHO[(context, end)] = (winner, {k: v for k, v in pay.items() if k},
+                               [loser] if event and loser else [])
+        won = WON if winner else ["drawn", "drawn"]
+        if context in TOURNAMENTS:
+            knockout = context in ("single", "double")
+            after = ["round", "result", "round"] if context == "double" else [
+                "round", "result"]
+            step = "standings after round 1" if context == "double" else OVER
+            if end == "tie draw" and knockout:  # a drawn knockout game: another decides
+                after, step = ["round"], "deciding game 2"
+            TABLE[(context, end)] = ("finished", won, [], 2, 0, after,
+                                     BY_TOURNAMENT if end == "correct" else step)
+            continue
+        booked = (EVENT_PAY if event else DM_PAY) if winner and dm else []
+        phrase = TIE.get(end[4:], "")
+        if end == "correct":
+            booked = [*booked, *["correction"] * (2 if event else 1 if dm else 0), *booked]
+            phrase = CORRECTED.format(label)
+        TABLE[(context, end)] = ("finished", won, booked, 2, len(WHO[(context, end)][2]),
+                                 [], phrase)
+TABLE[("practice", "correct")] = ("finished", [], [], 0, 0, [], NO_RESULT)
+WHO[("practice", "correct")] = ("", {}, [])
+
+
+def with_rule(lines: list[str], end: str) -> list[str]:
+    """The setup's lines with the tie rule of a tie's row."""
+    if not end.startswith("tie "):
+        return lines
+    return [line.replace("game:cairo", f"game:cairo tie:{end[4:]}") for line in lines]
+
+
+def extra_ends(context: str) -> dict[str, list[str]]:
+    """Ties (where both sides are people) and a correction after a resignation: Bob
+    resigns, then a host gives Bob the win."""
+    moves = tie_game(TIE_SEED)
+    own = {} if context == "practice" else {
+        f"tie {rule}": [f"{'alice' if ply % 2 == 0 else 'bob'}: {move}"
+                        for ply, move in enumerate(moves)] for rule in TIE_RULES}
+    quitter = "alice" if context == "practice" else "bob"
+    return own | {"correct": [f"{quitter}: /resign",
+                              f"host: /correct match:1 winner:@{quitter} reason:seams"]}
 
 
 CONTEXTS = ("casual", "practice", "dm", "event dm", "nomination dm", "swiss", "roundrobin",
@@ -236,6 +317,12 @@ async def test_seam(h: Harness, tmp_path: Path, context: str, end: str) -> None:
             seen["eliminated"], seen["log"]) == (
         status, results, sorted(ledger), rated, eliminated, log), said[:600]
     assert phrase in said, said[:600]
+    if (context, end) in WHO:  # who won, the garnets net of reversals, who is out
+        winner, net, out = WHO[(context, end)]
+        wins = [user for user, outcome in dict(seen["by"]).items() if outcome == "won"]
+        drawn = bool(seen["by"]) and not wins
+        assert ((wins or [None if drawn else ""])[0], seen["net"], seen["out"]) == (
+            winner, net, out), said[:600]
     if end in ("drop", "noshow"):  # the forfeit ends it: a two-player tournament is over
         assert OVER in said and "begins" not in said, said[:600]
     # One result, announced once; nothing of the match runs on after its end.
