@@ -16,7 +16,10 @@ A tie under each tie rule (Cairo Corridor played to 11–11, wherever both sides
 people) and a correction (``/correct``; refused for a tournament's game and for
 practice) are rows, in their own block below the table; a drop and a no-show are rows
 of the tournaments. Ends with tables of their own beside this one: a deleted channel
-(``tests/bot/test_discord_outages.py``), a deck that cannot go on
+(``tests/bot/test_discord_outages.py``). A deck that cannot go on (over before its
+first move) is a row where a context takes a deck, refused where the match is set up;
+practice and tournaments take no deck (the option's refusal is their row); a match of
+such a deck started all the same (one of old) ends through the one ending
 (``tests/bot/test_hollow_decks.py``).
 """
 
@@ -41,6 +44,8 @@ from bot.store.models import (
 )
 from tests.bot.conftest import Harness, console_for
 from tests.bot.test_answers import tie_game
+from tests.bot.test_hollow_decks import DOT
+from tests.bot.test_hollow_decks import _deck as hollow_deck
 
 pytestmark = pytest.mark.database
 
@@ -201,9 +206,9 @@ async def observe(h: Harness, tmp_path: Path, context: str, end: str) -> dict[st
     out = io.StringIO()
     console = console_for(h, tmp_path / "images", out)
     game = "sigma" if end == "rules" else end
-    for line in with_rule(setup(context, tmp_path, game), end):
+    for line in with_deck(with_rule(setup(context, tmp_path, game), end), end, tmp_path):
         await console.handle_line(line)
-    before = out.getvalue()
+    before = "" if end == STUCK else out.getvalue()  # refused at the setup
     for line in ends(context)[end]:
         await console.handle_line(line)
     said = out.getvalue()[len(before):]
@@ -221,7 +226,7 @@ async def observe(h: Harness, tmp_path: Path, context: str, end: str) -> dict[st
                                     .group_by(LedgerEntry.user_id))).all())
         gone = (await s.scalars(select(Elimination.user_id))).all()
     return {"by": by, "net": {user: int(n) for user, n in net.items() if n}, "out": gone,
-            "status": match.status if match else None, "results": sorted(results),
+            "status": match.status if match else "none", "results": sorted(results),
             "ledger": sorted(ledger), "rated": rated, "eliminated": out_,
             "log": [d.get("type") for d in log], "said": said}
 
@@ -297,7 +302,37 @@ def extra_ends(context: str) -> dict[str, list[str]]:
                         for ply, move in enumerate(moves)] for rule in TIE_RULES}
     quitter = "alice" if context == "practice" else "bob"
     return own | {"correct": [f"{quitter}: /resign",
-                              f"host: /correct match:1 winner:@{quitter} reason:seams"]}
+                              f"host: /correct match:1 winner:@{quitter} reason:seams"]} | (
+        stuck_ends(context))
+
+
+# --- A deck that cannot go on (rows of their own, beside the table) ---
+# Sigma Escape on a deck whose game is over before its first move (Nothing's one side
+# points into the black Special card: no white card fits; ``_deck`` of
+# test_hollow_decks). Where a context takes a deck (casual, DM, event DM, nomination
+# DM) the match is refused where it is set up: no match, no result, nothing booked,
+# nobody out. Practice and tournaments take no deck (``deck:`` is not theirs): refused.
+STUCK = "stuck deck"
+
+
+def stuck_ends(context: str) -> dict[str, list[str]]:
+    return {STUCK: []}  # the setup itself is the end: refused
+
+
+def with_deck(lines: list[str], end: str, folder: Path) -> list[str]:
+    """The setup's lines on the stuck deck, for its rows."""
+    if end != STUCK:
+        return lines
+    deck = hollow_deck(folder, "stuck", [DOT], [])
+    return [f"host: /host deck add file:{deck}", *(line.replace(
+        "game:cairo", "game:sigma deck:stuck") for line in lines)]
+
+
+OVER_AT_START = "would be over before its first move (both players passed"
+for context in ("casual", "dm", "event dm", "nomination dm"):
+    TABLE[(context, STUCK)] = ("none", [], [], 0, 0, [], OVER_AT_START)
+for context in ("practice", *TOURNAMENTS):  # no practice, no tournament: nothing logged
+    TABLE[(context, STUCK)] = ("none", [], [], 0, 0, [], "There is no option `deck:` here")
 
 
 CONTEXTS = ("casual", "practice", "dm", "event dm", "nomination dm", "swiss", "roundrobin",
