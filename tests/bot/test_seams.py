@@ -15,12 +15,12 @@ played again. Practice is never rated and books nothing, whatever ends it.
 A tie under each tie rule (Cairo Corridor played to 11–11, wherever both sides are
 people) and a correction (``/correct``; refused for a tournament's game and for
 practice) are rows, in their own block below the table; a drop and a no-show are rows
-of the tournaments. Ends with tables of their own beside this one: a deleted channel
-(``tests/bot/test_discord_outages.py``). A deck that cannot go on (over before its
-first move) is a row where a context takes a deck, refused where the match is set up;
-practice and tournaments take no deck (the option's refusal is their row); a match of
-such a deck started all the same (one of old) ends through the one ending
-(``tests/bot/test_hollow_decks.py``).
+of the tournaments. A deleted channel is a table of its own at the end of this file,
+over the Discord fake (the console cannot delete a channel), in every context. A deck
+that cannot go on (over before its first move) is a row where a context takes a deck,
+refused where the match is set up; practice and tournaments take no deck (the
+option's refusal is their row); a match of such a deck started all the same (one of
+old) ends through the one ending (``tests/bot/test_hollow_decks.py``).
 """
 
 from __future__ import annotations
@@ -44,8 +44,11 @@ from bot.store.models import (
 )
 from tests.bot.conftest import Harness, console_for
 from tests.bot.test_answers import tie_game
+from tests.bot.test_discord_outages import bot_may_do_all
 from tests.bot.test_hollow_decks import DOT
 from tests.bot.test_hollow_decks import _deck as hollow_deck
+from tests.discord_bot import World, challenge_accepted, sends, sub
+from tests.fake.discord_world import ALICE, BOB, HANA
 
 pytestmark = pytest.mark.database
 
@@ -366,3 +369,95 @@ async def test_seam(h: Harness, tmp_path: Path, context: str, end: str) -> None:
         assert all(live.number != 1 for live in h.services.matches.live.values())
 
 
+
+
+# --- A deleted channel (a table of its own, over the Discord fake) ---
+# The console cannot delete a channel: these rows run the Discord adapter on the fake
+# (``world``), on the same test database. The match's channel (a DM's or a tournament's
+# thread; a casual game's channel) is deleted while it runs, then a host ends it
+# (``/adjudicate``): the match ends once, with one
+# result, one booking, one rating change, the elimination and the tournament's next
+# step, and the host hears what could not be posted (never a false "Posted in").
+# (context): the garnets booked, eliminations, the tournament's log (practice: no result,
+# no rating).
+DELETED: dict[str, tuple[list[str], int, list[str]]] = {
+    "casual": ([], 0, []),
+    "practice": ([], 0, []),
+    "dm": (DM_PAY, 0, []),
+    "event dm": (EVENT_PAY, 1, []),
+    "nomination dm": (EVENT_PAY, 1, []),
+    **{fmt: ([], 0, ["round", "result", "round"] if fmt == "double" else ["round", "result"])
+       for fmt in TOURNAMENTS},
+}
+
+
+async def discord_setup(world: World, context: str) -> None:
+    """The context's match, running, through slash commands on the fake."""
+    bot_may_do_all(world)
+    times = {"turn": 30, "banks": 1, "bank": 10}
+    if context == "casual":
+        await challenge_accepted(world)
+        return
+    if context == "practice":
+        await world.slash(ALICE, "practice", game="cairo", level=1, first="me", clock=True,
+                          **times)
+        return
+    if context in ("event dm", "nomination dm"):
+        await sub(world, HANA, "host event", "create", name=EVENT, reward=5,
+                  confiscate="winner", eliminate=True)
+        for person in (ALICE, BOB):
+            await sub(world, HANA, "host event", "add", player=person)
+            await world.slash(HANA, "grant", player=person, amount=10, reason="start")
+    if context == "nomination dm":
+        await sub(world, HANA, "host nomination", "open", nominator=ALICE, game="cairo",
+                  event=EVENT, thread=True, **times)
+        await sub(world, ALICE, "nomination", "pick", opponent=BOB)
+        # Alice, of the higher priority, chooses the First Player in the DM's thread.
+        thread = max(i for i, c in world.fake.channels.items() if "thread_metadata" in c)
+        await world.slash(ALICE, "first", player=ALICE, channel_id=thread)
+        return
+    if context in ("dm", "event dm"):
+        await world.slash(HANA, "dm", game="cairo", player1=ALICE, player2=BOB,
+                          chooser="lots", thread=True,
+                          event=EVENT if context == "event dm" else "none", **times)
+        return
+    await sub(world, HANA, "host tournament", "create", name="T", game="cairo",
+              format=context, showup=0, thread=True, **times)
+    for person in (ALICE, BOB):
+        await sub(world, HANA, "host tournament", "add", player=person)
+    await sub(world, HANA, "host tournament", "start")
+
+
+@pytest.mark.parametrize("context", list(DELETED))
+async def test_a_deleted_channel(world: World, context: str) -> None:
+    await discord_setup(world, context)
+    live = world.live()
+    channel = int(live.channel_id)
+    await world._feed(lambda: world.fake.delete_channel(channel))
+    calls = await world.slash(HANA, "adjudicate", match=live.number, winner=ALICE,
+                              reason="deleted")
+    assert live.finished and world.bot.services.matches.live.get(live.id) is None
+    told = [c.content for c in sends(calls) if c.ok and c.content
+            and not c.url.endswith(f"/channels/{channel}/messages")]
+    # A thread's match: the host hears that the thread is gone; a casual or practice
+    # game in the (deleted) channel itself: the host's answer is the result.
+    heard = ("adjudicated by the host" if context in ("casual", "practice")
+             else f"garnet could not post in <#{channel}>")
+    assert any(heard in t for t in told), told
+    assert not any("Posted in" in t for t in told), told
+    ledger, eliminated, log = DELETED[context]
+    async with world.db.session() as s:
+        match = await s.get(Match, live.id)
+        by = dict((await s.execute(select(MatchResult.user_id, MatchResult.outcome))).all())
+        kinds = (await s.scalars(select(LedgerEntry.kind).where(
+            LedgerEntry.kind != "grant"))).all()
+        rated = await s.scalar(select(func.count()).select_from(RatingChange))
+        out = (await s.scalars(select(Elimination.user_id))).all()
+        events = (await s.scalars(select(TournamentLog.data).order_by(TournamentLog.seq))).all()
+    assert match is not None and match.status == "finished"
+    people = context != "practice"
+    assert by == ({str(ALICE.id): "won", str(BOB.id): "lost"} if people else {})
+    assert (sorted(kinds), rated, len(out), [d.get("type") for d in events]) == (
+        sorted(ledger), 2 if people else 0, eliminated, log)
+    if eliminated:
+        assert out == [str(BOB.id)]
