@@ -275,6 +275,8 @@ for context in CONTEXTS_OF_PEOPLE:
             step = "standings after round 1" if context == "double" else OVER
             if end == "tie draw" and knockout:  # a drawn knockout game: another decides
                 after, step = ["round"], "deciding game 2"
+            elif end == "tie draw":  # equal on points and every tie-break: no one winner
+                step = "T is over: @alice and @bob share first place!"
             TABLE[(context, end)] = ("finished", won, [], 2, 0, after,
                                      BY_TOURNAMENT if end == "correct" else step)
             continue
