@@ -287,6 +287,19 @@ for context in CONTEXTS_OF_PEOPLE:
             phrase = CORRECTED.format(label)
         TABLE[(context, end)] = ("finished", won, booked, 2, len(WHO[(context, end)][2]),
                                  [], phrase)
+# A tournament's pairing corrected by ``/host tournament adjudicate`` after its game
+# ended: refused once the tournament is over (a two-player Swiss, round robin, single
+# elimination); in a double elimination, whose final has begun, the host's decision
+# is logged but the game's result, its ratings and the bracket keep the old result (a
+# known defect, strict xfail below: the decision should replace them, once).
+for fmt in TOURNAMENTS:
+    TABLE[(fmt, "adjudicate after")] = (
+        "finished", WON, [], 2, 0, ["round", "result", "round", "result"] if fmt == "double"
+        else ["round", "result"], "decided **T** round 1, board 1: @alice 0-1 @bob"
+        if fmt == "double" else "T is not running (it is finished)")
+    WHO[(fmt, "adjudicate after")] = ("bob" if fmt == "double" else "alice", {}, [])
+RETRO_DEFECT = pytest.mark.xfail(strict=True, reason="a pairing decided again after the "
+                                 "next round began keeps the game's old result and ratings")
 TABLE[("practice", "correct")] = ("finished", [], [], 0, 0, [], NO_RESULT)
 WHO[("practice", "correct")] = ("", {}, [])
 
@@ -306,6 +319,9 @@ def extra_ends(context: str) -> dict[str, list[str]]:
         f"tie {rule}": [f"{'alice' if ply % 2 == 0 else 'bob'}: {move}"
                         for ply, move in enumerate(moves)] for rule in TIE_RULES}
     quitter = "alice" if context == "practice" else "bob"
+    if context in TOURNAMENTS:  # a tournament's correction: the host decides the pairing
+        own["adjudicate after"] = ["bob: /resign", "host: /host tournament adjudicate board:1 "
+                                   "result:0-1 round:1 reason:seams"]
     return own | {"correct": [f"{quitter}: /resign",
                               f"host: /correct match:1 winner:@{quitter} reason:seams"]} | (
         stuck_ends(context))
@@ -348,7 +364,9 @@ def test_the_table_covers_every_end_in_every_context() -> None:
     assert set(TABLE) == {(c, e) for c in CONTEXTS for e in ends(c)}
 
 
-@pytest.mark.parametrize(("context", "end"), list(TABLE))
+@pytest.mark.parametrize(("context", "end"), [
+    pytest.param(*key, marks=RETRO_DEFECT) if key == ("double", "adjudicate after") else key
+    for key in TABLE])
 async def test_seam(h: Harness, tmp_path: Path, context: str, end: str) -> None:
     seen = await observe(h, tmp_path, context, end)
     status, results, ledger, rated, eliminated, log, phrase = TABLE[(context, end)]
