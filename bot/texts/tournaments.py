@@ -405,6 +405,13 @@ def finished(*, name: str, winner_id: str) -> str:
     return f"{TROPHY} **{plain(name)} is over: {mention(winner_id)} wins!**"
 
 
+def finished_shared(*, name: str, winner_ids: Sequence[str]) -> str:
+    """The end when the first place is shared (equal on points and every tie-break)."""
+    names = [mention(u) for u in winner_ids]
+    both = ", ".join(names[:-1]) + " and " + names[-1]
+    return f"{TROPHY} **{plain(name)} is over: {both} share first place!**"
+
+
 def prizes_line(*, paid: Sequence[tuple[str, int]], event: str | None) -> str:
     where = f" in **{plain(event)}**" if event else ""
     return "Prizes" + where + ": " + ", ".join(f"{mention(u)} {garnets(n)}"

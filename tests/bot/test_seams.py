@@ -12,12 +12,15 @@ Ends that do not exist in a context are rows too, with why, asserting the refusa
   Match and a tournament's game are drawn only by the rules or a host.
 A host's ``/void`` of a tournament's game is not an end of its pairing: the game is
 played again. Practice is never rated and books nothing, whatever ends it.
-Ends with tables of their own beside this one: a tie under each tie rule and the
-rules' end (``tests/bot/test_host_games.py``), a correction
-(``tests/bot/test_corrections.py``), a deleted channel
-(``tests/bot/test_discord_outages.py``), a drop and a no-show
-(``tests/bot/test_tournament_drops.py``, ``tests/bot/test_tournament_no_show.py``), a
-deck that cannot go on (``tests/bot/test_hollow_decks.py``).
+A tie under each tie rule (Cairo Corridor played to 11–11, wherever both sides are
+people) and a correction (``/correct``; refused for a tournament's game and for
+practice) are rows, in their own block below the table; a drop and a no-show are rows
+of the tournaments. A deleted channel is a table of its own at the end of this file,
+over the Discord fake (the console cannot delete a channel), in every context. A deck
+that cannot go on (over before its first move) is a row where a context takes a deck,
+refused where the match is set up; practice and tournaments take no deck (the
+option's refusal is their row); a match of such a deck started all the same (one of
+old) ends through the one ending (``tests/bot/test_hollow_decks.py``).
 """
 
 from __future__ import annotations
@@ -40,6 +43,12 @@ from bot.store.models import (
     TournamentLog,
 )
 from tests.bot.conftest import Harness, console_for
+from tests.bot.test_answers import tie_game
+from tests.bot.test_discord_outages import bot_may_do_all
+from tests.bot.test_hollow_decks import DOT
+from tests.bot.test_hollow_decks import _deck as hollow_deck
+from tests.discord_bot import World, challenge_accepted, sends, sub
+from tests.fake.discord_world import ALICE, BOB, HANA
 
 pytestmark = pytest.mark.database
 
@@ -111,7 +120,7 @@ def ends(context: str) -> dict[str, list[str]]:
     (not in practice, not in tournaments: ``tests/bot/test_tournament_host.py`` plays
     them to the end)."""
     quitter = "alice" if context == "practice" else "bob"
-    own: dict[str, list[str]] = (
+    own: dict[str, list[str]] = extra_ends(context) | (
         {"drop": ["host: /host tournament drop player:@bob"], "noshow": ["~ wait 301"],
          # the second player never answers the First Player's move: the window counts
          # from the pairing's start for both (not a rated loss on time)
@@ -205,9 +214,9 @@ async def observe(h: Harness, tmp_path: Path, context: str, end: str) -> dict[st
     out = io.StringIO()
     console = console_for(h, tmp_path / "images", out)
     game = "sigma" if end == "rules" else end
-    for line in setup(context, tmp_path, game):
+    for line in with_deck(with_rule(setup(context, tmp_path, game), end), end, tmp_path):
         await console.handle_line(line)
-    before = out.getvalue()
+    before = "" if end == STUCK else out.getvalue()  # refused at the setup
     for line in ends(context)[end]:
         await console.handle_line(line)
     said = out.getvalue()[len(before):]
@@ -219,9 +228,137 @@ async def observe(h: Harness, tmp_path: Path, context: str, end: str) -> dict[st
         rated = await s.scalar(select(func.count()).select_from(RatingChange))
         out_ = await s.scalar(select(func.count()).select_from(Elimination))
         log = (await s.scalars(select(TournamentLog.data).order_by(TournamentLog.seq))).all()
-    return {"status": match.status if match else None, "results": sorted(results),
+        by = dict((await s.execute(select(MatchResult.user_id, MatchResult.outcome))).all())
+        net = dict((await s.execute(select(LedgerEntry.user_id, func.sum(LedgerEntry.amount))
+                                    .where(LedgerEntry.kind != "grant")
+                                    .group_by(LedgerEntry.user_id))).all())
+        gone = (await s.scalars(select(Elimination.user_id))).all()
+    return {"by": by, "net": {user: int(n) for user, n in net.items() if n}, "out": gone,
+            "status": match.status if match else "none", "results": sorted(results),
             "ledger": sorted(ledger), "rated": rated, "eliminated": out_,
             "log": [d.get("type") for d in log], "said": said}
+
+
+# --- Ties under each tie rule, and corrections (rows of their own, beside the table) ---
+# A tie: Cairo Corridor played to a level end (11–11, ``tie_game`` of test_answers), the
+# First Player Alice (Black) moving first; 54 moves, so Bob places the last piece: the
+# first rule makes Alice lose, the second Bob. Not in practice: the computer chooses its
+# own moves, so no scripted game reaches a tie (``tests/bot/test_answers.py`` plays one).
+# A correction: Bob resigns, then a host gives Bob the win; the result, the garnets
+# (reversed, then booked again), the ratings and the elimination are replaced, not
+# added. A tournament's game is refused (``/host tournament adjudicate`` corrects a
+# pairing), a practice game too (it has no result).
+TIE_RULES = ("first-player-loses", "last-mover-loses", "draw")
+CONTEXTS_OF_PEOPLE = ("casual", "dm", "event dm", "nomination dm", *TOURNAMENTS)
+TIE_SEED = 85  # of ``tie_game``: 54 moves
+TIE = {"first-player-loses": "11–11: a tie, and alice, the First Player, loses",
+       "last-mover-loses": "11–11: a tie, and bob, who placed the last piece, loses",
+       "draw": "a tie: the game is drawn"}
+CORRECTED = "corrected the result of {}: @bob wins (before: alice won) — seams"
+BY_TOURNAMENT = "is a game of a tournament: its result is the tournament's, corrected"
+NO_RESULT = "a practice match against the computer: it has no result to correct"
+# (context, end): who won ("alice", "bob", None for a draw, "" for no result), the garnets
+# each player has from the match net of reversals, and who is eliminated.
+WHO: dict[tuple[str, str], tuple[str | None, dict[str, int], list[str]]] = {}
+for context in CONTEXTS_OF_PEOPLE:
+    label = "Match #1" if context == "casual" else "DM #1"
+    dm, event = context != "casual" and context not in TOURNAMENTS, "event" in context or (
+        context == "nomination dm")
+    steps = {"tie first-player-loses": "bob", "tie last-mover-loses": "alice",
+             "tie draw": None, "correct": "alice" if context in TOURNAMENTS else "bob"}
+    for end, winner in steps.items():
+        loser = {"alice": "bob", "bob": "alice"}.get(winner or "")
+        pay = ({winner: 15, loser: -10} if event else {winner: 3}) if dm and winner and \
+            loser else {}
+        WHO[(context, end)] = (winner, {k: v for k, v in pay.items() if k},
+                               [loser] if event and loser else [])
+        won = WON if winner else ["drawn", "drawn"]
+        if context in TOURNAMENTS:
+            knockout = context in ("single", "double")
+            after = ["round", "result", "round"] if context == "double" else [
+                "round", "result"]
+            step = "standings after round 1" if context == "double" else OVER
+            if end == "tie draw" and knockout:  # a drawn knockout game: another decides
+                after, step = ["round"], "deciding game 2"
+            elif end == "tie draw":  # equal on points and every tie-break: no one winner
+                step = "T is over: @alice and @bob share first place!"
+            TABLE[(context, end)] = ("finished", won, [], 2, 0, after,
+                                     BY_TOURNAMENT if end == "correct" else step)
+            continue
+        booked = (EVENT_PAY if event else DM_PAY) if winner and dm else []
+        phrase = TIE.get(end[4:], "")
+        if end == "correct":
+            booked = [*booked, *["correction"] * (2 if event else 1 if dm else 0), *booked]
+            phrase = CORRECTED.format(label)
+        TABLE[(context, end)] = ("finished", won, booked, 2, len(WHO[(context, end)][2]),
+                                 [], phrase)
+# A tournament's pairing corrected by ``/host tournament adjudicate`` after its game
+# ended: refused once the tournament is over (a two-player Swiss, round robin, single
+# elimination); in a double elimination, whose final has begun, the host's decision
+# is logged but the game's result, its ratings and the bracket keep the old result (a
+# known defect, strict xfail below: the decision should replace them, once).
+for fmt in TOURNAMENTS:
+    TABLE[(fmt, "adjudicate after")] = (
+        "finished", WON, [], 2, 0, ["round", "result", "round", "result"] if fmt == "double"
+        else ["round", "result"], "decided **T** round 1, board 1: @alice 0-1 @bob"
+        if fmt == "double" else "T is not running (it is finished)")
+    WHO[(fmt, "adjudicate after")] = ("bob" if fmt == "double" else "alice", {}, [])
+RETRO_DEFECT = pytest.mark.xfail(strict=True, reason="a pairing decided again after the "
+                                 "next round began keeps the game's old result and ratings")
+TABLE[("practice", "correct")] = ("finished", [], [], 0, 0, [], NO_RESULT)
+WHO[("practice", "correct")] = ("", {}, [])
+
+
+def with_rule(lines: list[str], end: str) -> list[str]:
+    """The setup's lines with the tie rule of a tie's row."""
+    if not end.startswith("tie "):
+        return lines
+    return [line.replace("game:cairo", f"game:cairo tie:{end[4:]}") for line in lines]
+
+
+def extra_ends(context: str) -> dict[str, list[str]]:
+    """Ties (where both sides are people) and a correction after a resignation: Bob
+    resigns, then a host gives Bob the win."""
+    moves = tie_game(TIE_SEED)
+    own = {} if context == "practice" else {
+        f"tie {rule}": [f"{'alice' if ply % 2 == 0 else 'bob'}: {move}"
+                        for ply, move in enumerate(moves)] for rule in TIE_RULES}
+    quitter = "alice" if context == "practice" else "bob"
+    if context in TOURNAMENTS:  # a tournament's correction: the host decides the pairing
+        own["adjudicate after"] = ["bob: /resign", "host: /host tournament adjudicate board:1 "
+                                   "result:0-1 round:1 reason:seams"]
+    return own | {"correct": [f"{quitter}: /resign",
+                              f"host: /correct match:1 winner:@{quitter} reason:seams"]} | (
+        stuck_ends(context))
+
+
+# --- A deck that cannot go on (rows of their own, beside the table) ---
+# Sigma Escape on a deck whose game is over before its first move (Nothing's one side
+# points into the black Special card: no white card fits; ``_deck`` of
+# test_hollow_decks). Where a context takes a deck (casual, DM, event DM, nomination
+# DM) the match is refused where it is set up: no match, no result, nothing booked,
+# nobody out. Practice and tournaments take no deck (``deck:`` is not theirs): refused.
+STUCK = "stuck deck"
+
+
+def stuck_ends(context: str) -> dict[str, list[str]]:
+    return {STUCK: []}  # the setup itself is the end: refused
+
+
+def with_deck(lines: list[str], end: str, folder: Path) -> list[str]:
+    """The setup's lines on the stuck deck, for its rows."""
+    if end != STUCK:
+        return lines
+    deck = hollow_deck(folder, "stuck", [DOT], [])
+    return [f"host: /host deck add file:{deck}", *(line.replace(
+        "game:cairo", "game:sigma deck:stuck") for line in lines)]
+
+
+OVER_AT_START = "would be over before its first move (both players passed"
+for context in ("casual", "dm", "event dm", "nomination dm"):
+    TABLE[(context, STUCK)] = ("none", [], [], 0, 0, [], OVER_AT_START)
+for context in ("practice", *TOURNAMENTS):  # no practice, no tournament: nothing logged
+    TABLE[(context, STUCK)] = ("none", [], [], 0, 0, [], "There is no option `deck:` here")
 
 
 CONTEXTS = ("casual", "practice", "dm", "event dm", "nomination dm", "swiss", "roundrobin",
@@ -232,7 +369,9 @@ def test_the_table_covers_every_end_in_every_context() -> None:
     assert set(TABLE) == {(c, e) for c in CONTEXTS for e in ends(c)}
 
 
-@pytest.mark.parametrize(("context", "end"), list(TABLE))
+@pytest.mark.parametrize(("context", "end"), [
+    pytest.param(*key, marks=RETRO_DEFECT) if key == ("double", "adjudicate after") else key
+    for key in TABLE])
 async def test_seam(h: Harness, tmp_path: Path, context: str, end: str) -> None:
     seen = await observe(h, tmp_path, context, end)
     status, results, ledger, rated, eliminated, log, phrase = TABLE[(context, end)]
@@ -241,7 +380,14 @@ async def test_seam(h: Harness, tmp_path: Path, context: str, end: str) -> None:
             seen["eliminated"], seen["log"]) == (
         status, results, sorted(ledger), rated, eliminated, log), said[:600]
     assert phrase in said, said[:600]
-    if end in ("drop", "noshow", "noshow second"):  # the forfeit ends a two-player one
+    if (context, end) in WHO:  # who won, the garnets net of reversals, who is out
+        winner, net, out = WHO[(context, end)]
+        wins = [user for user, outcome in dict(seen["by"]).items() if outcome == "won"]
+        drawn = bool(seen["by"]) and not wins
+        assert ((wins or [None if drawn else ""])[0], seen["net"], seen["out"]) == (
+            winner, net, out), said[:600]
+    # the forfeit ends it: a two-player tournament is over
+    if end in ("drop", "noshow", "noshow second"):
         assert OVER in said and "begins" not in said, said[:600]
     # One result, announced once; nothing of the match runs on after its end.
     assert said.count("wins Match #1") + said.count("wins DM #1") <= 1
@@ -249,3 +395,95 @@ async def test_seam(h: Harness, tmp_path: Path, context: str, end: str) -> None:
         assert all(live.number != 1 for live in h.services.matches.live.values())
 
 
+
+
+# --- A deleted channel (a table of its own, over the Discord fake) ---
+# The console cannot delete a channel: these rows run the Discord adapter on the fake
+# (``world``), on the same test database. The match's channel (a DM's or a tournament's
+# thread; a casual game's channel) is deleted while it runs, then a host ends it
+# (``/adjudicate``): the match ends once, with one
+# result, one booking, one rating change, the elimination and the tournament's next
+# step, and the host hears what could not be posted (never a false "Posted in").
+# (context): the garnets booked, eliminations, the tournament's log (practice: no result,
+# no rating).
+DELETED: dict[str, tuple[list[str], int, list[str]]] = {
+    "casual": ([], 0, []),
+    "practice": ([], 0, []),
+    "dm": (DM_PAY, 0, []),
+    "event dm": (EVENT_PAY, 1, []),
+    "nomination dm": (EVENT_PAY, 1, []),
+    **{fmt: ([], 0, ["round", "result", "round"] if fmt == "double" else ["round", "result"])
+       for fmt in TOURNAMENTS},
+}
+
+
+async def discord_setup(world: World, context: str) -> None:
+    """The context's match, running, through slash commands on the fake."""
+    bot_may_do_all(world)
+    times = {"turn": 30, "banks": 1, "bank": 10}
+    if context == "casual":
+        await challenge_accepted(world)
+        return
+    if context == "practice":
+        await world.slash(ALICE, "practice", game="cairo", level=1, first="me", clock=True,
+                          **times)
+        return
+    if context in ("event dm", "nomination dm"):
+        await sub(world, HANA, "host event", "create", name=EVENT, reward=5,
+                  confiscate="winner", eliminate=True)
+        for person in (ALICE, BOB):
+            await sub(world, HANA, "host event", "add", player=person)
+            await world.slash(HANA, "grant", player=person, amount=10, reason="start")
+    if context == "nomination dm":
+        await sub(world, HANA, "host nomination", "open", nominator=ALICE, game="cairo",
+                  event=EVENT, thread=True, **times)
+        await sub(world, ALICE, "nomination", "pick", opponent=BOB)
+        # Alice, of the higher priority, chooses the First Player in the DM's thread.
+        thread = max(i for i, c in world.fake.channels.items() if "thread_metadata" in c)
+        await world.slash(ALICE, "first", player=ALICE, channel_id=thread)
+        return
+    if context in ("dm", "event dm"):
+        await world.slash(HANA, "dm", game="cairo", player1=ALICE, player2=BOB,
+                          chooser="lots", thread=True,
+                          event=EVENT if context == "event dm" else "none", **times)
+        return
+    await sub(world, HANA, "host tournament", "create", name="T", game="cairo",
+              format=context, showup=0, thread=True, **times)
+    for person in (ALICE, BOB):
+        await sub(world, HANA, "host tournament", "add", player=person)
+    await sub(world, HANA, "host tournament", "start")
+
+
+@pytest.mark.parametrize("context", list(DELETED))
+async def test_a_deleted_channel(world: World, context: str) -> None:
+    await discord_setup(world, context)
+    live = world.live()
+    channel = int(live.channel_id)
+    await world._feed(lambda: world.fake.delete_channel(channel))
+    calls = await world.slash(HANA, "adjudicate", match=live.number, winner=ALICE,
+                              reason="deleted")
+    assert live.finished and world.bot.services.matches.live.get(live.id) is None
+    told = [c.content for c in sends(calls) if c.ok and c.content
+            and not c.url.endswith(f"/channels/{channel}/messages")]
+    # A thread's match: the host hears that the thread is gone; a casual or practice
+    # game in the (deleted) channel itself: the host's answer is the result.
+    heard = ("adjudicated by the host" if context in ("casual", "practice")
+             else f"garnet could not post in <#{channel}>")
+    assert any(heard in t for t in told), told
+    assert not any("Posted in" in t for t in told), told
+    ledger, eliminated, log = DELETED[context]
+    async with world.db.session() as s:
+        match = await s.get(Match, live.id)
+        by = dict((await s.execute(select(MatchResult.user_id, MatchResult.outcome))).all())
+        kinds = (await s.scalars(select(LedgerEntry.kind).where(
+            LedgerEntry.kind != "grant"))).all()
+        rated = await s.scalar(select(func.count()).select_from(RatingChange))
+        out = (await s.scalars(select(Elimination.user_id))).all()
+        events = (await s.scalars(select(TournamentLog.data).order_by(TournamentLog.seq))).all()
+    assert match is not None and match.status == "finished"
+    people = context != "practice"
+    assert by == ({str(ALICE.id): "won", str(BOB.id): "lost"} if people else {})
+    assert (sorted(kinds), rated, len(out), [d.get("type") for d in events]) == (
+        sorted(ledger), 2 if people else 0, eliminated, log)
+    if eliminated:
+        assert out == [str(BOB.id)]

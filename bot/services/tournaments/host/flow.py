@@ -428,7 +428,9 @@ class Flow:
             if game.active:
                 leftovers += (await self.matches.close(game.match_id,
                                                        say.void_reason_over())).posts
-        head = say.finished(name=row.name, winner_id=table[0].player)
+        first = [t.player for t in table if t.rank == table[0].rank]
+        head = (say.finished(name=row.name, winner_id=first[0]) if len(first) == 1
+                else say.finished_shared(name=row.name, winner_ids=first))
         if paid:
             head += "\n" + say.prizes_line(paid=[(u, a) for u, a, _ in paid], event=event_name)
         final = await self.standings_post(loaded, final=True)
