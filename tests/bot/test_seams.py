@@ -294,17 +294,14 @@ for context in CONTEXTS_OF_PEOPLE:
                                  [], phrase)
 # A tournament's pairing corrected by ``/host tournament adjudicate`` after its game
 # ended: refused once the tournament is over (a two-player Swiss, round robin, single
-# elimination); in a double elimination, whose final has begun, the host's decision
-# is logged but the game's result, its ratings and the bracket keep the old result (a
-# known defect, strict xfail below: the decision should replace them, once).
+# elimination), and in a double elimination whose next round has begun (who plays whom
+# there followed from the result: a bracket's results cannot change once it moved on).
 for fmt in TOURNAMENTS:
     TABLE[(fmt, "adjudicate after")] = (
-        "finished", WON, [], 2, 0, ["round", "result", "round", "result"] if fmt == "double"
-        else ["round", "result"], "decided **T** round 1, board 1: @alice 0-1 @bob"
+        "finished", WON, [], 2, 0, ["round", "result", "round"] if fmt == "double"
+        else ["round", "result"], "Round 1 is over and decided who plays in round 2"
         if fmt == "double" else "T is not running (it is finished)")
-    WHO[(fmt, "adjudicate after")] = ("bob" if fmt == "double" else "alice", {}, [])
-RETRO_DEFECT = pytest.mark.xfail(strict=True, reason="a pairing decided again after the "
-                                 "next round began keeps the game's old result and ratings")
+    WHO[(fmt, "adjudicate after")] = ("alice", {}, [])
 TABLE[("practice", "correct")] = ("finished", [], [], 0, 0, [], NO_RESULT)
 WHO[("practice", "correct")] = ("", {}, [])
 
@@ -370,7 +367,7 @@ def test_the_table_covers_every_end_in_every_context() -> None:
 
 
 @pytest.mark.parametrize(("context", "end"), [
-    pytest.param(*key, marks=RETRO_DEFECT) if key == ("double", "adjudicate after") else key
+    key
     for key in TABLE])
 async def test_seam(h: Harness, tmp_path: Path, context: str, end: str) -> None:
     seen = await observe(h, tmp_path, context, end)

@@ -399,6 +399,10 @@ class Tournaments:
                 pairing = rnd.pairing(board)
             except TournamentError:
                 raise TournamentRefusal(say.no_such_board(number=wanted, board=board)) from None
+            if wanted < played and loaded.core.format.elimination:
+                # Who plays whom later follows from this result: changing it would leave
+                # the games already paired on a bracket that no longer holds.
+                raise TournamentRefusal(say.bracket_moved_on(number=wanted))
             report = Reported(wanted, board, outcome)
             try:
                 loaded.core.state([*loaded.events, report])
