@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import functools
 import re
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -211,9 +212,11 @@ def exported() -> set[str]:
 _WORD = re.compile(r"[a-z@][a-z\-_]{0,30}")
 
 
+@functools.lru_cache(maxsize=4096)
 def route_of(path: str) -> str:
     """A request's path as a bounded label: every segment that is not a word of the
-    API (an id, an interaction's token, an emoji) becomes ``{id}``."""
+    API (an id, an interaction's token, an emoji) becomes ``{id}`` (remembered: a
+    channel's paths come again and again, and this runs on every request)."""
     path = path.split("?", 1)[0]
     if "/api/v" in path:
         path = path.split("/api/v", 1)[1].split("/", 1)[-1]
