@@ -4,6 +4,7 @@ The launcher (``bot/__main__.py``) hands every argument after ``bench`` to ``mai
 the benchmarks live in the repository, not in the installed package.
 
     garnet bench [--dms N] [--seconds S] [--pace realistic|stress] [--quick] [--json]
+                 [--compare] [--metrics-compare [--rounds R]]
     garnet bench --queries [--json]
     garnet bench --practice [--games cairo,quoridor] [--level 5] [--seconds S] [--json]
 """

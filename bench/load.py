@@ -53,11 +53,12 @@ from typing import Any
 
 from sqlalchemy import text
 
-from bench.scrape import delta, figures, merged, scrape, total
+from bench.scrape import FIGURES, delta, figures, merged, scrape, total
 from bot.adapters.discord.pacing import GlobalPacer
 from bot.app import build_discord_bot as build_bot
 from bot.app import observed, watch_bot
 from bot.config import Settings
+from bot.core import metrics
 from bot.core.clock import RealClock
 from bot.core.messages import Pace
 from bot.store.db import open_database
@@ -114,6 +115,7 @@ class Plan:
     seed: int
     run_id: int
     fifo: bool = False  # the pacer first come, first served (no priorities)
+    metrics: bool = True  # False: METRICS=off in the bot (nothing scraped)
 
 
 class Bench:
@@ -243,6 +245,15 @@ class Bench:
 
     async def run(self) -> dict[str, Any]:
         plan = self.plan
+        if not plan.metrics:
+            metrics.switch_off()  # before the database and the bot are built
+        try:
+            return await self._run()
+        finally:
+            metrics.switch_on()
+
+    async def _run(self) -> dict[str, Any]:
+        plan = self.plan
         workdir = Path(tempfile.mkdtemp(prefix="garnet-bench-"))
         url = plan.database or f"sqlite+aiosqlite:///{workdir / 'bench.db'}"
         db = await open_database(url)
@@ -253,8 +264,10 @@ class Bench:
             shard_count=plan.shards, shard_ids=plan.shard_ids,
             # This process's share of the global limit, as a deployment would set it.
             global_requests_per_second=plan.global_limit,
-            # The operators' metrics, on a free port of loopback: the bench reads them.
-            metrics_address=("127.0.0.1", 0))
+            # The operators' metrics, on a free port of loopback: the bench reads them
+            # (unless they are off: METRICS=off, and nothing to read).
+            metrics=plan.metrics,
+            metrics_address=("127.0.0.1", 0) if plan.metrics else None)
         self.servers()
         self.fake.observe = self.observe
         self.fake.install(real_time=True)
@@ -262,15 +275,17 @@ class Bench:
         if plan.fifo:
             bot.pace(GlobalPacer(plan.global_limit, fifo=True))
         async with observed(settings) as observatory:
-            assert observatory is not None
-            watch_bot(observatory, bot, db)
-            result = await self.measure(bot, observatory.port)
+            if observatory is not None:
+                watch_bot(observatory, bot, db)
+            result = await self.measure(bot, observatory.port if observatory else None)
         booked = await self.booked(db, {str(e[0]) for e in self.channels})
         await db.close()
         return {**result, **booked, "database": "postgresql" if url.startswith(
             "postgresql") else "sqlite"}
 
-    async def measure(self, bot: Any, port: int) -> dict[str, Any]:
+    async def measure(self, bot: Any, port: int | None) -> dict[str, Any]:
+        """The run; with ``port`` None (metrics off) the figures read from the metrics
+        are None: not measured."""
         plan = self.plan
         try:
             await bot.login("bench")
@@ -284,7 +299,7 @@ class Bench:
                 batch = self.channels[i:i + 20]
                 ok += sum(await asyncio.gather(*(self.start_dm(bot, e) for e in batch)))
             setup = time.perf_counter() - started
-            before = await scrape(port)
+            before = await scrape(port) if port is not None else {}
             self.measuring = True
             begin = time.perf_counter()
             self.stop_at = begin + plan.seconds
@@ -292,13 +307,16 @@ class Bench:
                                  *(self.player(bot, e) for e in self.channels))
             elapsed = time.perf_counter() - begin
             self.measuring = False
-            after = await scrape(port)
-            buckets = delta(before, after)
-            # What operators would see moving: moves accepted, leases held.
-            seen = {"moves": total(after, "garnet_moves_total")
-                    - total(before, "garnet_moves_total"),
-                    "leases_held": total(after, "garnet_leases_held"),
-                    "matches_running": total(after, "garnet_matches_running")}
+            buckets: dict[str, Any] | None = None
+            seen: dict[str, float] | None = None
+            if port is not None:
+                after = await scrape(port)
+                buckets = delta(before, after)
+                # What operators would see moving: moves accepted, leases held.
+                seen = {"moves": total(after, "garnet_moves_total")
+                        - total(before, "garnet_moves_total"),
+                        "leases_held": total(after, "garnet_leases_held"),
+                        "matches_running": total(after, "garnet_matches_running")}
             still = bot.pacer.waiting(Pace.BOARD)
             pacer = bot.pacer
             health = bot.services.matches.kit.health.counters()
@@ -315,12 +333,14 @@ class Bench:
             "moves_per_second": round(self.moves / elapsed, 1),
             "posts": self.posts, "posts_per_second": round(self.posts / elapsed, 1),
             "global_limit": plan.global_limit, "429s": self.too_many,
-            **{figure: figures(counts) for figure, counts in buckets.items()},
+            **{figure: figures(buckets[figure]) if buckets is not None else None
+               for figure in FIGURES},
             "memory_mb": {"processes": len(memory), "total": round(sum(memory.values()), 1),
                           "main": memory.get(str(os.getpid())), "each": memory,
                           "peak_total": round(sum(self.peak.values()), 1)},
             "games_finished": self.finished, "buckets": buckets, "metrics": seen,
             "order": "fifo" if plan.fifo else "priorities",
+            "metrics_on": plan.metrics,
             "boards_on_their_way": {"n": len(still), "longest_ms": round(
                 max(still, default=0.0) * 1000, 1)},
             "pacer": {pace.name.lower(): {
@@ -356,7 +376,8 @@ class Bench:
 
 def _merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
     first = parts[0]
-    buckets = merged([p["buckets"] for p in parts])
+    measured = first["buckets"] is not None  # not with metrics off
+    buckets = merged([p["buckets"] for p in parts]) if measured else None
     summed = ("started", "moves", "moves_per_second", "posts", "posts_per_second",
               "global_limit", "429s", "games_finished", "finished_in_db", "results",
               "rewards", "rating_changes")
@@ -365,14 +386,15 @@ def _merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
     for key in ("pacer", "boards_on_their_way"):  # each process's own
         out.pop(key, None)
     out["shards"] = sorted(s for p in parts for s in p["shards"])
-    for figure, counts in buckets.items():
-        out[figure] = figures(counts)
+    for figure in FIGURES:
+        out[figure] = figures(buckets[figure]) if buckets is not None else None
     out["memory_mb"] = {"processes": sum(p["memory_mb"]["processes"] for p in parts),
                         "total": round(sum(p["memory_mb"]["total"] for p in parts), 1),
                         "peak_total": round(sum(p["memory_mb"]["peak_total"] for p in parts),
                                             1)}
     out["buckets"] = buckets
-    out["metrics"] = {k: sum(p["metrics"][k] for p in parts) for k in first["metrics"]}
+    out["metrics"] = ({k: sum(p["metrics"][k] for p in parts) for k in first["metrics"]}
+                      if measured else None)
     return out
 
 
@@ -392,6 +414,8 @@ def run_processes(plan: Plan, processes: int) -> dict[str, Any]:
             cmd += ["--database", plan.database]
         if plan.fifo:
             cmd.append("--fifo")
+        if not plan.metrics:
+            cmd.append("--metrics-off")
         children.append(subprocess.Popen(cmd, stdout=subprocess.PIPE))
     parts = []
     for child in children:
@@ -402,23 +426,32 @@ def run_processes(plan: Plan, processes: int) -> dict[str, Any]:
     return _merge(parts)
 
 
+NOT_MEASURED = "not measured (metrics off)"
+
+
 def describe(r: dict[str, Any]) -> str:
     lat, lim, rem, lag, mem = (r["bot_latency_ms"], r["rate_limit_wait_ms"],
                                r["reminder_late_ms"], r["loop_lag_ms"], r["memory_mb"])
+    off = lat is None  # METRICS=off: the figures read from /metrics are not there
     return (f"{r['dms']} DMs, {r['pace']} pace, {r['database']}, "
             f"{r.get('processes', 1)} process(es), shards {r['shards']}, {r['seconds']} s "
-            f"(set-up {r['setup_seconds']} s, {r['started']} DMs started)\n"
+            f"(set-up {r['setup_seconds']} s, {r['started']} DMs started)"
+            f"{', metrics off' if off else ''}\n"
             f"  moves: {r['moves']} ({r['moves_per_second']}/s)\n"
-            f"  bot's share, message -> board POST: p50 {lat['p50']} ms, p99 {lat['p99']} ms"
-            f" (n={lat['n']})\n"
-            f"  waiting on rate limits after that: p50 {lim['p50']} ms, p99 {lim['p99']} ms,"
-            f" max {lim['max']} ms\n"
-            f"  posts: {r['posts']} ({r['posts_per_second']}/s against the global "
+            + (f"  bot's share, message -> board POST, rate-limit waits, reminders' "
+               f"lateness, event-loop lag: {NOT_MEASURED}\n" if off else
+               f"  bot's share, message -> board POST: p50 {lat['p50']} ms, p99 "
+               f"{lat['p99']} ms (n={lat['n']})\n"
+               f"  waiting on rate limits after that: p50 {lim['p50']} ms, p99 "
+               f"{lim['p99']} ms, max {lim['max']} ms\n")
+            + f"  posts: {r['posts']} ({r['posts_per_second']}/s against the global "
             f"{r['global_limit']}/s), 429s: {r['429s']}\n"
-            f"  reminders: {rem['n']}, late by p50 {rem['p50']} ms, p99 {rem['p99']} ms, "
-            f"max {rem['max']} ms\n"
-            f"  event-loop lag: p50 {lag['p50']} ms, p99 {lag['p99']} ms, max {lag['max']} ms\n"
-            f"  memory: {mem['total']} MB in {mem['processes']} processes "
+            + ("" if off else
+               f"  reminders: {rem['n']}, late by p50 {rem['p50']} ms, p99 {rem['p99']} "
+               f"ms, max {rem['max']} ms\n"
+               f"  event-loop lag: p50 {lag['p50']} ms, p99 {lag['p99']} ms, max "
+               f"{lag['max']} ms\n")
+            + f"  memory: {mem['total']} MB in {mem['processes']} processes "
             f"(peak {mem['peak_total']} MB)\n"
             f"  games finished: {r['games_finished']}; in the database: "
             f"{r['finished_in_db']} finished, {r['results']} results, {r['rewards']} "
@@ -461,6 +494,46 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="bench: the pacer first come, first served (no priorities)")
     parser.add_argument("--compare", action="store_true",
                         help="bench: each size with priorities, then first come, first served")
+    parser.add_argument("--metrics-compare", action="store_true",
+                        help="bench: each size with the bot's metrics on and off "
+                        "(METRICS=off), alternating, and the moves/s of each")
+    parser.add_argument("--rounds", type=int, default=2,
+                        help="bench: --metrics-compare rounds (each one run on, one off; "
+                        "on/off, then off/on, ...)")
+    parser.add_argument("--metrics-off", action="store_true", help=argparse.SUPPRESS)
+
+
+def metric_states(compare: bool, rounds: int, off: bool) -> list[bool]:
+    """Whether each run has metrics on: alternating for ``--metrics-compare``, on/off
+    then off/on (so that a drift of the machine's load weighs on both alike)."""
+    if not compare:
+        return [not off]
+    return [state for r in range(max(1, rounds))
+            for state in ((True, False) if r % 2 == 0 else (False, True))]
+
+
+def cost(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per size (and pacer order): the moves/s of the runs with metrics on and off,
+    their means, and what the metrics cost in % of the moves/s without them."""
+    out = []
+    for key in dict.fromkeys((r["dms"], r["order"]) for r in results):
+        runs = [r for r in results if (r["dms"], r["order"]) == key]
+        on = [r["moves_per_second"] for r in runs if r["metrics_on"]]
+        off = [r["moves_per_second"] for r in runs if not r["metrics_on"]]
+        if not on or not off:
+            continue
+        mean_on, mean_off = sum(on) / len(on), sum(off) / len(off)
+        out.append({"dms": key[0], "order": key[1], "on": on, "off": off,
+                    "mean_on": round(mean_on, 1), "mean_off": round(mean_off, 1),
+                    "cost_percent": round((mean_off - mean_on) / mean_off * 100, 1)
+                    if mean_off else None})
+    return out
+
+
+def describe_cost(c: dict[str, Any]) -> str:
+    return (f"metrics' cost at {c['dms']} DMs ({c['order']}): moves/s with metrics on "
+            f"{c['on']} (mean {c['mean_on']}), off {c['off']} (mean {c['mean_off']}): "
+            f"{c['cost_percent']} % fewer with them on")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -471,12 +544,14 @@ def main(args: argparse.Namespace) -> int:
     run_id = args.run_id if args.run_id is not None else int(time.time()) % 100_000
     results = []
     orders = (False, True) if args.compare else (args.fifo,)
-    runs = [(n, fifo) for n in sizes for fifo in orders]
-    for i, (n, fifo) in enumerate(runs):
+    states = metric_states(args.metrics_compare, args.rounds, args.metrics_off)
+    runs = [(n, fifo, on) for n in sizes for fifo in orders for on in states]
+    for i, (n, fifo, on) in enumerate(runs):
         ids = (tuple(int(s) for s in args.shard_ids.split(",")) if args.shard_ids
                else tuple(range(args.shards)))
         plan = Plan(n, pace, seconds, args.database, args.shards, ids,
-                    args.render_processes, args.global_limit, args.seed, run_id + i, fifo)
+                    args.render_processes, args.global_limit, args.seed, run_id + i, fifo,
+                    on)
         if args.processes > 1:
             result = run_processes(plan, args.processes)
         else:
@@ -488,6 +563,12 @@ def main(args: argparse.Namespace) -> int:
         results.append(result)
         if not args.json:
             print(describe(result), flush=True)
-    if args.json:
+    costs = cost(results) if args.metrics_compare else []
+    if not args.json:
+        for c in costs:
+            print(describe_cost(c), flush=True)
+    elif args.metrics_compare:
+        print(json.dumps({"runs": results, "cost": costs}, indent=2))
+    else:
         print(json.dumps(results, indent=2))
     return 0

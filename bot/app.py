@@ -20,7 +20,7 @@ from sqlalchemy import func, select
 from bot.adapters.console import Console
 from bot.commands.spec import Services
 from bot.config import ConfigError, Settings
-from bot.core import logs
+from bot.core import logs, metrics
 from bot.core.clock import Clock, RealClock, VirtualClock
 from bot.core.metrics import watch_loop_lag
 from bot.services.decks import Decks
@@ -118,6 +118,7 @@ async def _file_lines(path: Path, echo: TextIO) -> AsyncIterator[str]:
 
 async def run_console(settings: Settings, script: Path | None, virtual: bool,
                       hosts: tuple[str, ...], out: TextIO = sys.stdout) -> int:
+    instrument(settings)
     db = await open_database(settings.database_url)
     clock: Clock = RealClock()
     if virtual:
@@ -143,6 +144,13 @@ async def run_console(settings: Settings, script: Path | None, virtual: bool,
     return 0
 
 
+def instrument(settings: Settings) -> None:
+    """``METRICS=off``: the instrumentation off in this process, before anything is
+    built (``bot.core.metrics.switch_off``)."""
+    if not settings.metrics:
+        metrics.switch_off()
+
+
 def build_discord_bot(settings: Settings, db: Database,
                       clock: Clock | None = None, message_content: bool = True) -> GarnetBot:
     """The Discord bot with its services (the bot delivers the services' own posts)."""
@@ -164,6 +172,7 @@ async def run_discord(settings: Settings) -> int:
     """Log in and serve until the process is stopped."""
     if not settings.discord_token:
         raise ConfigError("DISCORD_TOKEN is not set")
+    instrument(settings)
     db: Database = await open_database(settings.database_url)
     try:
         await serve_discord(settings, db)
@@ -214,7 +223,7 @@ async def serve_discord(settings: Settings, db: Database, clock: Clock | None = 
 async def observed(settings: Settings) -> AsyncIterator[Observatory | None]:
     """The metrics server on ``METRICS_ADDRESS`` and the event loop's lag watch, for
     as long as the bot serves; nothing when it is off."""
-    if settings.metrics_address is None:
+    if settings.metrics_address is None or not metrics.on():
         yield None
         return
     observatory = Observatory(*settings.metrics_address)

@@ -111,6 +111,9 @@ class Settings:
     message_content: str = "auto"
     # METRICS_ADDRESS: where /metrics, /healthz and /readyz are served (None: nowhere).
     metrics_address: tuple[str, int] | None = None
+    # METRICS: "on" measures (the default); "off" turns the instrumentation off in the
+    # process (no hooks, every metric a no-op, nothing served: bot.core.metrics).
+    metrics: bool = True
     log_format: str = "text"  # LOG_FORMAT: text, or json (one object a line)
 
     @classmethod
@@ -140,10 +143,19 @@ class Settings:
             global_requests_per_second=_int("GLOBAL_REQUESTS_PER_SECOND", 50, minimum=1,
                                             maximum=MAX_REQUESTS_PER_SECOND),
             message_content=_choice("MESSAGE_CONTENT", ("auto", "off"), "auto"),
-            metrics_address=_address("METRICS_ADDRESS"),
+            metrics_address=_metrics_address(),
+            metrics=_choice("METRICS", ("on", "off"), "on") == "on",
             log_format=_choice("LOG_FORMAT", ("text", "json"), "text"),
             board_wait_limit=_int("BOARD_WAIT_LIMIT", 5, minimum=1, maximum=3600),
         )
+
+
+def _metrics_address() -> tuple[str, int] | None:
+    address = _address("METRICS_ADDRESS")
+    if address is not None and os.environ.get("METRICS", "").strip().lower() == "off":
+        raise ConfigError("METRICS=off measures nothing and serves nothing: unset "
+                          "METRICS_ADDRESS (or set METRICS=on)")
+    return address
 
 
 def _shards() -> tuple[int | None, tuple[int, ...] | None]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import functools
 import re
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -26,6 +27,7 @@ from dataclasses import dataclass
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.metrics import MetricWrapperBase
 from prometheus_client.process_collector import ProcessCollector
 from prometheus_client.registry import Collector
 
@@ -100,6 +102,55 @@ GATEWAY_OUTAGE_SECONDS = Histogram("garnet_gateway_outage_seconds",
                                    buckets=(1.0, 5.0, 15.0, 30.0, 60.0, 120.0, 300.0, 900.0,
                                             3600.0), registry=REGISTRY)
 
+# ---- the switch (METRICS=off) ---------------------------------------------------------
+
+_on = True
+# What a metric does, and what turning metrics off makes a no-op on it and its children.
+_MOVING = ("inc", "dec", "set", "observe", "labels")
+
+
+def _nothing(*_args: object, **_kwargs: object) -> None:
+    return None
+
+
+def _metrics() -> list[MetricWrapperBase]:
+    """Every metric object above, and every labelled child it has made so far."""
+    found = [v for v in globals().values() if isinstance(v, MetricWrapperBase)]
+    children = [child for metric in found
+                for child in getattr(metric, "_metrics", {}).values()]
+    return found + children
+
+
+def on() -> bool:
+    """Whether this process measures (``METRICS``, on unless ``switch_off``)."""
+    return _on
+
+
+def switch_off() -> None:
+    """Metrics off in this process (``METRICS=off``): every metric's ``inc``, ``dec``,
+    ``set``, ``observe`` and ``labels`` becomes a no-op (``labels`` gives the metric
+    back), on the objects themselves, since modules hold them; and ``on()`` says so,
+    for the parts that install hooks (the HTTP trace, the pacer's wrapper, the
+    database's listeners, the loop-lag watch, the metrics server) to install none.
+    Call it before the bot and its database are built."""
+    global _on
+    _on = False
+    for metric in _metrics():
+        for name in _MOVING:
+            setattr(metric, name, _nothing)
+        if hasattr(metric, "_metrics"):
+            setattr(metric, "labels", lambda *_a, _m=metric, **_k: _m)  # noqa: B010
+
+
+def switch_on() -> None:
+    """Metrics on again (the default; the bench's ``--metrics-compare`` alternates)."""
+    global _on
+    _on = True
+    for metric in _metrics():
+        for name in _MOVING:
+            metric.__dict__.pop(name, None)
+
+
 # The names of the gauges SOURCES yields (for the docs' and dashboards' check).
 LIVE_GAUGES = {
     "garnet_matches_running": "Matches running in this process, by game and kind.",
@@ -161,9 +212,11 @@ def exported() -> set[str]:
 _WORD = re.compile(r"[a-z@][a-z\-_]{0,30}")
 
 
+@functools.lru_cache(maxsize=4096)
 def route_of(path: str) -> str:
     """A request's path as a bounded label: every segment that is not a word of the
-    API (an id, an interaction's token, an emoji) becomes ``{id}``."""
+    API (an id, an interaction's token, an emoji) becomes ``{id}`` (remembered: a
+    channel's paths come again and again, and this runs on every request)."""
     path = path.split("?", 1)[0]
     if "/api/v" in path:
         path = path.split("/api/v", 1)[1].split("/", 1)[-1]
@@ -206,6 +259,9 @@ def board_on_its_way(received: float) -> Iterator[BoardStamp]:
     """Around sending a move's board (``received``: ``time.perf_counter()`` when the
     message reached garnet): the bot's share and the rate-limit wait are observed."""
     stamp = BoardStamp(received, entered=time.perf_counter())
+    if not _on:
+        yield stamp
+        return
     token = BOARD.set(stamp)
     try:
         yield stamp

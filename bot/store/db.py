@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import (
 )
 from sqlalchemy.util import await_only
 
+from bot.core import metrics
 from bot.core.metrics import DB_ERRORS, TRANSACTIONS
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -205,7 +206,8 @@ class Database:
             event.listen(sync, "handle_error", _statement_failed)
         else:
             self.engine = create_async_engine(url, pool_size=10, max_overflow=10)
-        _measured(self.engine)
+        if metrics.on():
+            _measured(self.engine)
         self.session = async_sessionmaker(self.engine, class_=Session, expire_on_commit=False)
 
     async def migrate(self) -> None:

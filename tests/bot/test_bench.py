@@ -64,3 +64,36 @@ def test_quick_bench_compares_priorities_with_first_come_first_served() -> None:
         assert report["pacer"]["low"]["sent"] > 0  # the DMs' set-up posts, reminders
         assert report["boards_on_their_way"]["n"] >= 0
         assert report["limit_spells"] == report["limit_refusals"] == 0
+
+
+def test_quick_bench_compares_metrics_on_and_off() -> None:
+    """``--metrics-compare``: each size with the bot's metrics on, then off
+    (``METRICS=off``), moves/s for each and the difference; with them off nothing is
+    read from /metrics, and the report says so rather than inventing figures."""
+    out = subprocess.run([sys.executable, "-m", "bot", "bench", "--quick",
+                          "--metrics-compare", "--rounds", "1", "--json", "--seconds", "2"],
+                         capture_output=True, text=True, timeout=180, check=True).stdout
+    report = json.loads(out)
+    on, off = report["runs"]
+    assert (on["metrics_on"], off["metrics_on"]) == (True, False)
+    for run in (on, off):
+        assert run["started"] == 6 and run["moves"] >= 6 and run["moves_per_second"] > 0
+    assert on["bot_latency_ms"]["n"] > 0 and on["loop_lag_ms"]["n"] > 0
+    assert on["metrics"]["moves"] >= 6
+    for figure in ("bot_latency_ms", "rate_limit_wait_ms", "reminder_late_ms",
+                   "loop_lag_ms", "metrics"):
+        assert off[figure] is None
+    (cost,) = report["cost"]
+    assert cost["dms"] == 6 and cost["on"] == [on["moves_per_second"]]
+    assert cost["off"] == [off["moves_per_second"]]
+    assert cost["cost_percent"] == round(
+        (off["moves_per_second"] - on["moves_per_second"]) / off["moves_per_second"] * 100, 1)
+
+
+def test_metrics_compare_alternates_on_and_off() -> None:
+    from bench.load import metric_states
+
+    assert metric_states(True, 2, False) == [True, False, False, True]
+    assert metric_states(True, 3, False) == [True, False, False, True, True, False]
+    assert metric_states(False, 2, False) == [True]
+    assert metric_states(False, 2, True) == [False]

@@ -5,17 +5,21 @@ on the fake, served over real HTTP on loopback; the metrics move as a match is p
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import urllib.error
 import urllib.request
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
+from sqlalchemy import event
 
-from bot.app import watch_bot
+from bot.app import instrument, observed, watch_bot
 from bot.config import ConfigError, Settings
-from bot.core.metrics import exported, route_of
+from bot.core import metrics
+from bot.core.metrics import LIVE_GAUGES, REGISTRY, exported, route_of
 from bot.services.observe import Observatory
+from bot.store.db import _begun
 from tests.bot.discord_fake import ALICE, BOB
 from tests.discord_bot import World, challenge_accepted
 
@@ -157,3 +161,77 @@ def test_metrics_address_port_alone_is_loopback(monkeypatch: pytest.MonkeyPatch)
         Settings.from_env(env_file=None)
     monkeypatch.delenv("METRICS_ADDRESS")
     assert Settings.from_env(env_file=None).metrics_address is None
+
+
+# ---- METRICS=off ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def metrics_off(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """``METRICS=off`` in this process, before the bot and its database are built (the
+    test asks for it before ``world``); on again afterwards."""
+    monkeypatch.setenv("METRICS", "off")
+    settings = Settings.from_env(env_file=None)
+    assert not settings.metrics
+    instrument(settings)
+    try:
+        yield
+    finally:
+        metrics.switch_on()
+
+
+def moving() -> Samples:
+    """Every sample garnet's metrics hold now (not the process's own figures, which
+    move by themselves, nor the gauges read at scrape)."""
+    return {(s.name, tuple(sorted(s.labels.items()))): s.value
+            for family in REGISTRY.collect() for s in family.samples
+            if not s.name.startswith("garnet_process_") and family.name not in LIVE_GAUGES}
+
+
+def hooks(world: World) -> dict[str, bool]:
+    bot = world.bot
+    return {"http_trace": bot.http.http_trace is not None,
+            "pacer": "acquire" in vars(bot.pacer),
+            "database": event.contains(world.db.engine.sync_engine, "begin", _begun)}
+
+
+async def test_metrics_off_leaves_every_metric_untouched_and_hooks_nothing(
+        metrics_off: None, world: World) -> None:
+    assert not metrics.on()
+    assert hooks(world) == {"http_trace": False, "pacer": False, "database": False}
+    before = moving()
+    await challenge_accepted(world)
+    live = world.live()
+    first = ALICE if str(ALICE.id) == live.users[live.to_move] else BOB
+    ply = live.ply
+    calls, _ = await world.say(first, "A down")
+    assert any(c.files for c in calls)  # the move was played: its board went out
+    assert world.live().ply == ply + 1
+    assert moving() == before
+    # Nothing served and no loop-lag watch, even with an address.
+    tasks = set(asyncio.all_tasks())
+    served = dataclasses.replace(world.settings, metrics_address=("127.0.0.1", 0))
+    async with observed(served) as observatory:
+        assert observatory is None
+        assert set(asyncio.all_tasks()) == tasks
+
+
+async def test_metrics_on_hooks_everything_and_a_move_moves_them(world: World) -> None:
+    assert metrics.on()
+    assert hooks(world) == {"http_trace": True, "pacer": True, "database": True}
+    before = moving()
+    await challenge_accepted(world)
+    assert moving() != before
+
+
+def test_metrics_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("METRICS", raising=False)
+    assert Settings.from_env(env_file=None).metrics
+    monkeypatch.setenv("METRICS", "off")
+    assert not Settings.from_env(env_file=None).metrics
+    monkeypatch.setenv("METRICS_ADDRESS", "9108")
+    with pytest.raises(ConfigError, match="METRICS=off"):
+        Settings.from_env(env_file=None)
+    monkeypatch.setenv("METRICS", "maybe")
+    with pytest.raises(ConfigError, match="METRICS"):
+        Settings.from_env(env_file=None)

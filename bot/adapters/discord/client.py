@@ -35,7 +35,7 @@ from bot.adapters.discord.suggest import game_title
 from bot.adapters.discord.watch import Gateway, http_trace, observe_pacer
 from bot.commands import PRESSABLE
 from bot.commands.spec import Call, Command, Kind, Services, Thread
-from bot.core import logs
+from bot.core import logs, metrics
 from bot.core.buttons import ButtonCall
 from bot.core.failures import Cause, PostFailure
 from bot.core.messages import Actor, Post, Response, Role, TurnStart, Upload
@@ -187,18 +187,21 @@ class GarnetBot(commands.AutoShardedBot):
                  shard_ids: tuple[int, ...] | None = None,
                  message_content: bool = True,
                  global_requests_per_second: int = DISCORD_GLOBAL_LIMIT) -> None:
-        sharding: dict[str, Any] = {"shard_count": shard_count}
+        options: dict[str, Any] = {"shard_count": shard_count}
         if shard_ids is not None:
-            sharding["shard_ids"] = list(shard_ids)
+            options["shard_ids"] = list(shard_ids)
+        if metrics.on():  # METRICS=off: no trace at all on discord.py's session
+            options["http_trace"] = http_trace()
         super().__init__(command_prefix=commands.when_mentioned,
                          intents=intents(members_intent, message_content),
                          help_command=None, allowed_mentions=MENTIONS, tree_cls=GarnetTree,
-                         http_trace=http_trace(), **sharding)
+                         **options)
         self.command_guild = command_guild
         self.pacer = GlobalPacer(global_requests_per_second)
         self.fetches = MemberFetches()  # members looked up on Discord, per server
         install_pacing(self.http, self.pacer)
-        observe_pacer(self.pacer)
+        if metrics.on():
+            observe_pacer(self.pacer)
         self.gateway = Gateway(list(shard_ids) if shard_ids is not None
                                else list(range(shard_count or 1)))
         self._started = False
@@ -222,7 +225,8 @@ class GarnetBot(commands.AutoShardedBot):
         if pacer is not self.pacer:
             self.pacer = pacer
             install_pacing(self.http, pacer)
-            observe_pacer(pacer)
+            if metrics.on():
+                observe_pacer(pacer)
         pressure = self.services.matches.pressure
         pressure.signal = pacer.board_wait
 
@@ -230,7 +234,7 @@ class GarnetBot(commands.AutoShardedBot):
             BOARD_WAIT.observe(wait)
             pressure.observe(wait)
 
-        pacer.watch = watch
+        pacer.watch = watch if metrics.on() else pressure.observe
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(CommandButton, CommandSelect)
@@ -471,7 +475,7 @@ class GarnetBot(commands.AutoShardedBot):
 
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
         """discord.py's dispatch; a message's handlers inherit when it arrived."""
-        if event_name != "message":
+        if event_name != "message" or not metrics.on():
             super().dispatch(event_name, *args, **kwargs)
             return
         token = RECEIVED.set(time.perf_counter())
