@@ -92,3 +92,9 @@ async def resign(w: TournamentWorld, number: int, who: str) -> None:
     r = await w.services.matches.resign(Asker(GUILD, match.channel_id, Actor(who, who)), number)
     assert r.posts, r
     w.posts += r.posts
+
+
+async def log_of(w: TournamentWorld) -> list[object]:
+    """The first tournament's log."""
+    loaded = await w.services.tournaments.flow.load(1)
+    return list(loaded.events)

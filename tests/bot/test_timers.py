@@ -25,7 +25,7 @@ from bot.store.db import open_database
 from bot.store.models import Heartbeat, Lease, Match, MatchPlayer, MatchResult, Move
 from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, DAVE, GUILD, HOSTY, Harness, asking
 from tests.bot.faults import FULL, GONE, LOCKED, Faults
-from tests.bot.test_tournament_host import log_of, swiss
+from tests.tournament_world import log_of, swiss_of_four
 from tests.tournament_world import tournament_world_on as world_on
 
 
@@ -330,7 +330,7 @@ async def test_a_round_deadline_refused_by_a_locked_database_is_settled_once_aft
     w = await world_on(f"sqlite+aiosqlite:///{tmp_path / 'g.db'}", VirtualClock())
     faults = Faults(w.db, w.clock)
     try:
-        await swiss(w, Setup(time_control=TimeControl.off(), deadline=1800.0,
+        await swiss_of_four(w, Setup(time_control=TimeControl.off(), deadline=1800.0,
                              no_show="double"))
         await w.clock.advance(1800 - 1)
         lock = faults.now(LOCKED, 20.0, "UPDATE tournaments")

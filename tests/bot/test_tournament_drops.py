@@ -25,12 +25,6 @@ from tests.tournament_world import (
 CLOCKED = TimeControl.build(turn=60, banks=2, bank=60)
 
 
-
-
-
-
-
-
 async def test_a_drop_forfeits_the_pairing_and_starts_no_ghost_match(
         tournament_world: TournamentWorld) -> None:
     w = tournament_world

@@ -38,6 +38,7 @@ from tests.tournament_world import (
     HOST,
     PEOPLE,
     TournamentWorld,
+    log_of,
     resign,
     running,
     swiss_of_four,
@@ -148,17 +149,6 @@ async def _the_season(db: Database) -> None:
         out = (await s.scalars(select(Elimination))).all()
     assert [(e.user_id, e.undone_by, e.note) for e in out] == [
         ("alice", "host", "appeal upheld")]
-
-
-
-
-
-
-
-
-async def log_of(w: TournamentWorld) -> list[object]:
-    loaded = await w.services.tournaments.flow.load(1)
-    return loaded.events
 
 
 # ---- a restart in the middle of a round ------------------------------------------------------

@@ -28,10 +28,6 @@ from tests.tournament_world import (
 CLOCKED = TimeControl.build(turn=60, banks=2, bank=60)  # 3 minutes at most a turn
 
 
-
-
-
-
 async def move(w: TournamentWorld, number: int, seat: int = 0) -> None:
     """Board ``number``'s player of ``seat`` makes a legal move."""
     live = running(w)[number]
