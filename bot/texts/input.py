@@ -154,3 +154,8 @@ def is_a_bot(name: str) -> str:
 
 def thread_in_text_channel() -> str:
     return "`thread:true` works in a text channel (not in a thread)."
+
+
+def control_gone(what: str) -> str:
+    """A button or menu pressed whose id no version of garnet can read any more."""
+    return f"This {what} no longer does anything."

@@ -14,6 +14,7 @@ from discord import ui
 
 from bot.core import buttons
 from bot.core.messages import Button, Select
+from bot.texts import input as say
 
 STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -45,7 +46,7 @@ class CommandButton(ui.DynamicItem[ui.Button[ui.View]], template=buttons.TEMPLAT
     async def callback(self, interaction: discord.Interaction) -> None:
         client: Presses = interaction.client  # type: ignore[assignment]
         if self.call is None:
-            await interaction.response.send_message("This button no longer does anything.",
+            await interaction.response.send_message(say.control_gone("button"),
                                                     ephemeral=True)
             return
         await client.press(interaction, self.call)
@@ -73,7 +74,7 @@ class CommandSelect(ui.DynamicItem[ui.Select[ui.View]], template=buttons.MENU_TE
         client: Presses = interaction.client  # type: ignore[assignment]
         values = self.item.values
         if self.call is None or not values:
-            await interaction.response.send_message("This menu no longer does anything.",
+            await interaction.response.send_message(say.control_gone("menu"),
                                                     ephemeral=True)
             return
         chosen = buttons.ButtonCall(self.call.command,
