@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
+import socket
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,9 +29,18 @@ from tests.bot.conftest import ALICE, BOB, CHAN, GUILD, asking
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / ".ci" / "postgres"
-PORT = str(5400 + os.getpid() % 90)
 DOWN = 6.0
 pytestmark = pytest.mark.realtime
+
+
+def _free_port() -> str:
+    """A port nothing listens on. Not one derived from the pid: ``.ci/postgres start``
+    reuses a server already answering on its port, so a port that happened to be the
+    shared test server's (5433) made this test restart nothing (and pass its outage on a
+    live server, or fail)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return str(probe.getsockname()[1])
 
 
 def _pg(action: str, env: dict[str, str]) -> str:
@@ -43,8 +53,9 @@ def _pg(action: str, env: dict[str, str]) -> str:
 def cluster(tmp_path: Path) -> Iterator[tuple[str, dict[str, str]]]:
     if not any(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl")) and not shutil.which("pg_ctl"):
         pytest.skip("no PostgreSQL server binaries")
-    data = Path(f"/tmp/garnet-pg-restart-{PORT}")
-    env = dict(os.environ, GARNET_PG_PORT=PORT, GARNET_PG_DIR=str(data))
+    port = _free_port()
+    data = Path(f"/tmp/garnet-pg-restart-{port}")
+    env = dict(os.environ, GARNET_PG_PORT=port, GARNET_PG_DIR=str(data))
     url = _pg("start", env)
     try:
         yield url, env
@@ -86,6 +97,7 @@ async def test_the_heartbeat_resumes_after_a_6_s_postgresql_restart(
         before = live.elapsed(clock.now())
         await asyncio.to_thread(_pg, "stop", env)
         stopped = clock.now()
+        assert await _heartbeat(url) is None, "the server still answers after its stop"
         await asyncio.sleep(DOWN)
         await asyncio.to_thread(_pg, "start", env)
         back = clock.now()
