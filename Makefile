@@ -6,8 +6,9 @@
 # PostgreSQL when a server is there: TEST_POSTGRES_URL (or PG_TEST_URL), else the
 # private server of `.ci/postgres start` when it answers (see tests/database.py).
 # Each pass runs on TEST_WORKERS pytest-xdist workers (2: one a core), then its tests
-# marked `realtime` (real processes, a search's time budget) alone, with no other test
-# taking their CPU: run beside others on a loaded machine, they failed. The two passes
+# marked `realtime` (real processes, a search's time budget) one after another, with no
+# other test taking their CPU: run beside others on a loaded machine, they failed. Only
+# a realtime test that mostly waits (marked `waits`) runs beside them. The two passes
 # run one after the other for the same reason.
 PYTHON ?= python3
 VENV := .venv
@@ -16,6 +17,9 @@ STAMP := $(VENV)/.installed
 TEST_WORKERS ?= 2
 ALONE := $(BIN)/python -m pytest
 PARALLEL := $(ALONE) -n $(TEST_WORKERS)
+# The realtime tests: those marked `waits` (a 25-s lock) beside the others, which run
+# one after another on the second worker (tests/conftest.py groups them).
+REALTIME := $(ALONE) -n 2 --dist loadgroup
 
 .PHONY: run test lint bench clean fonts
 
@@ -34,7 +38,7 @@ test: $(STAMP)
 	$(BIN)/lint-imports
 	@echo "== the suite on SQLite"
 	TEST_DATABASE_URL= $(PARALLEL) -m "not realtime"
-	TEST_DATABASE_URL= $(ALONE) -m realtime
+	TEST_DATABASE_URL= $(REALTIME) -m realtime
 	@url="$$($(BIN)/python -m tests.database postgres-url)"; \
 	if [ -n "$$url" ]; then \
 		echo "== the tests that use a database, on PostgreSQL ($$url)"; \

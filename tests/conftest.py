@@ -26,6 +26,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if only is not None and on != "sqlite":
             reason = only.args[0] if only.args else only.kwargs.get("reason", "")
             item.add_marker(pytest.mark.skip(reason=f"SQLite only: {reason}"))
+        if item.get_closest_marker("realtime") is not None:
+            # ``make test`` runs the realtime tests on two workers with ``--dist
+            # loadgroup``: those that mostly wait (``waits``) each beside the rest, and
+            # the rest one after another in one group, alone as before.
+            waits = item.get_closest_marker("waits") is not None
+            item.add_marker(pytest.mark.xdist_group(item.nodeid if waits else "alone"))
 
 
 def pytest_report_header(config: pytest.Config) -> str:

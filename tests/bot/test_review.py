@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
+
 from bot.core.refusal import Refusal, answered
 from bot.core.requests import Asker
 from bot.services.history import History
@@ -30,6 +32,9 @@ async def _finished_cairo(h: Harness, seed: int = 1) -> list[str]:
     return moves
 
 
+@pytest.mark.sqlite_only("the review is the engine's work (a solve of every position); "
+                         "the match it reads is stored and read on PostgreSQL by the "
+                         "other reviews here and test_event_review")
 async def test_review_names_the_decisive_move(h: Harness) -> None:
     moves = await _finished_cairo(h)
     workers = Workers(0)
@@ -124,6 +129,9 @@ FLIPS = " ".join(("GD CL KU FU WR VD WD RL JR BU ND AR XD VR JU LL QD UR VU AD S
                   "KL ER QR VL GL GR SU")).split()
 
 
+@pytest.mark.sqlite_only("the review is the engine's work (a solve of every position); "
+                         "the match it reads is stored and read on PostgreSQL by the "
+                         "other reviews here and test_event_review")
 async def test_a_result_thrown_away_again_and_again_is_said_once(h: Harness) -> None:
     """Issue 28, item 5: "Move 33 (QR) turned a win into a loss." was said for every
     later move that threw the result away again, under "the result was decided"."""

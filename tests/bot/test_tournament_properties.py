@@ -219,14 +219,17 @@ def _sides(t: Tournament, events: list[Event]) -> tuple[int, list[str], float]:
     return rematches, breaches, spread
 
 
-# 100 tournaments of each size in four parts (they spread over the test workers), with
+# Tournaments of each size in parts of 25 (they spread over the test workers), with
 # the sum of the pairings' score differences each part had before the rule (ranked
 # below them then, the same side three times running came in 10 of the 100 of 64).
+# The rule was measured on all four parts (100 tournaments a size); the suite runs the
+# first two (50 a size, about 40 s of CPU less).
 SPREAD = {(64, 0): 198.0, (64, 1): 201.0, (64, 2): 198.0, (64, 3): 188.0,
           (63, 0): 186.0, (63, 1): 176.5, (63, 2): 175.0, (63, 3): 175.5}
+IN_THE_SUITE = sorted(key for key in SPREAD if key[1] < 2)
 
 
-@pytest.mark.parametrize(("n", "part"), sorted(SPREAD))
+@pytest.mark.parametrize(("n", "part"), IN_THE_SUITE)
 def test_swiss_first_players_keep_fides_absolute_rules(n: int, part: int) -> None:
     """FIDE's Dutch rules (C.04.3 C3): nobody moves first (or second) three rounds
     running, except topscorers in the last round, nor gets a difference of three;

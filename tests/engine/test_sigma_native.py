@@ -45,7 +45,10 @@ def _both(seed: int, nodes: int = 10**6) -> tuple[ai.Node, ai._Search, native.Na
 
 @pytest.mark.parametrize("seed", range(6))
 def test_the_c_search_is_the_python_search_node_for_node(seed: int) -> None:
-    root, python, c = _both(seed)
+    # 40,000 nodes: five of the positions finish depth 4 within it (at most 34,000),
+    # seed 1's (78 moves) stops in the middle of it, at the same node in both; its
+    # whole depth 4 (293,000 nodes) took the Python search 19 s.
+    root, python, c = _both(seed, nodes=40_000)
     turn, result, moves = python.start(root)
     assert c.start(root) == (turn, result, moves)
     assert result is None and moves
@@ -54,9 +57,11 @@ def test_the_c_search_is_the_python_search_node_for_node(seed: int) -> None:
     for depth in (1, 2, 3, 4):
         margin = 2.0 if depth == 3 else 0.0
         expected = python.values(moves, depth, margin)
-        assert expected is not None
         assert c.values(moves, depth, margin) == expected
         assert c.nodes == python.nodes
+        if expected is None:  # out of the budget, both at the same node
+            assert depth == 4 and seed == 1
+            break
         moves = [m for m, _ in sorted(zip(moves, expected, strict=True), key=lambda v: -v[1])]
 
 
