@@ -46,6 +46,8 @@ async def test_two_servers_transcript(tmp_path: Path, database_url: str) -> None
 
 
 @pytest.mark.realtime  # the computer player thinks for its level's real seconds
+@pytest.mark.sqlite_only("10 s of the computer's real thinking, held once a run; practice "
+                         "games on PostgreSQL are tests/bot/test_practice.py's")
 async def test_practice_transcript(tmp_path: Path, database_url: str) -> None:
     """A practice match against the computer (it answers each move, nothing is booked),
     refusals, and the computer's review of a finished match."""
