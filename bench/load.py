@@ -128,6 +128,7 @@ class Bench:
         self.arrived: dict[int, asyncio.Event] = {}
         self.posts = 0
         self.too_many = 0
+        self.too_many_global = 0  # of them, the global limit's (the rest: a route's)
         self.moves = 0
         self.finished = 0
         self.measuring = False
@@ -143,6 +144,8 @@ class Bench:
         self.posts += 1
         if call.status == 429:
             self.too_many += 1
+            body = call.response if isinstance(call.response, dict) else {}
+            self.too_many_global += bool(body.get("global"))
             return
         if (call.method, call.path) != ("POST", MESSAGES) or not call.files:
             return
@@ -333,6 +336,7 @@ class Bench:
             "moves_per_second": round(self.moves / elapsed, 1),
             "posts": self.posts, "posts_per_second": round(self.posts / elapsed, 1),
             "global_limit": plan.global_limit, "429s": self.too_many,
+            "429s_global": self.too_many_global,
             **{figure: figures(buckets[figure]) if buckets is not None else None
                for figure in FIGURES},
             "memory_mb": {"processes": len(memory), "total": round(sum(memory.values()), 1),
@@ -379,8 +383,8 @@ def _merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
     measured = first["buckets"] is not None  # not with metrics off
     buckets = merged([p["buckets"] for p in parts]) if measured else None
     summed = ("started", "moves", "moves_per_second", "posts", "posts_per_second",
-              "global_limit", "429s", "games_finished", "finished_in_db", "results",
-              "rewards", "rating_changes")
+              "global_limit", "429s", "429s_global", "games_finished", "finished_in_db",
+              "results", "rewards", "rating_changes")
     out = {**first, **{k: round(sum(p[k] for p in parts), 1) for k in summed}}
     out["processes"] = len(parts)
     for key in ("pacer", "boards_on_their_way"):  # each process's own
@@ -445,7 +449,8 @@ def describe(r: dict[str, Any]) -> str:
                f"  waiting on rate limits after that: p50 {lim['p50']} ms, p99 "
                f"{lim['p99']} ms, max {lim['max']} ms\n")
             + f"  posts: {r['posts']} ({r['posts_per_second']}/s against the global "
-            f"{r['global_limit']}/s), 429s: {r['429s']}\n"
+            f"{r['global_limit']}/s), 429s: {r['429s']} ({r['429s_global']} of the "
+            f"global limit)\n"
             + ("" if off else
                f"  reminders: {rem['n']}, late by p50 {rem['p50']} ms, p99 {rem['p99']} "
                f"ms, max {rem['max']} ms\n"
