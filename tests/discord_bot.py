@@ -5,9 +5,11 @@ service, the test database) with Discord faked at the HTTP boundary
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+import discord
 import pytest
 
 from bot.adapters.discord.client import GarnetBot
@@ -20,7 +22,18 @@ from bot.store.db import Database
 from bot.store.models import Match, MatchPlayer
 from bot.store.numbers import next_number
 from tests.fake.discord_fake import FakeDiscord, settle
-from tests.fake.discord_world import ALICE, BOB, CHANNEL_ID, GUILD_ID, Call, Person
+from tests.fake.discord_world import (
+    ALICE,
+    BOB,
+    CHANNEL_ID,
+    FOLLOWUP,
+    GUILD_ID,
+    HANA,
+    MESSAGES,
+    ORIGINAL,
+    Call,
+    Person,
+)
 
 T0 = 1_700_000_000.0  # when the matches of ``finished_matches`` were played
 
@@ -170,3 +183,58 @@ def slow_uploads(world: World, monkeypatch: pytest.MonkeyPatch, seconds: float) 
 
     monkeypatch.setattr(HTTPClient, "request", channel)
     monkeypatch.setattr(AsyncWebhookAdapter, "request", webhook)
+
+
+# --- Shared by the Discord tests (they never import each other) ---
+
+UPLOAD = 3.0
+RETRY_AFTER = 4.0
+Route = tuple[str, str]
+REPLY: Route = ("POST", MESSAGES)  # a typed move's answer, a channel post
+EDIT: Route = ("PATCH", ORIGINAL)  # a deferred command's answer
+FOLLOW: Route = ("POST", FOLLOWUP)  # a button's or a menu's answer
+
+
+async def slowly(world: World, monkeypatch: pytest.MonkeyPatch, route: Route,
+                 act: Callable[[], Awaitable[list[Call]]], files: bool = True) -> float:
+    """Run ``act`` with every upload taking ``UPLOAD`` s and a 429 on ``route``; what
+    the player to move then has used of their turn."""
+    slow_uploads(world, monkeypatch, UPLOAD)
+    world.fake.fail(*route, 429, retry_after=RETRY_AFTER)
+    start = world.clock.now()
+    calls = await act()
+    assert [c.status for c in calls if (c.method, c.path) == route][:1] == [429], calls
+    boards = [c for c in calls if c.ok and (c.method, c.path) == route
+              and (bool(c.files) or not files)]
+    assert len(boards) == 1, calls
+    waited = world.clock.now() - start
+    assert waited >= RETRY_AFTER + (UPLOAD if files else 0) - 1e-6
+    live = world.live()
+    assert live.waiting is None  # the turn started, when its board was out
+    return live.elapsed(world.clock.now())
+
+
+EVERYTHING = discord.Permissions.all()
+EVERYTHING.administrator = False  # overwrites still count
+
+
+def bot_may_do_all(world: World) -> None:
+    """The fake answers REST calls as if garnet held every permission where none is
+    denied, but its member in the client's cache has only @everyone's: a role update
+    makes the cache agree (what garnet reads before ``/resume``)."""
+    guild = world.bot.get_guild(GUILD_ID)
+    assert guild is not None
+    world.state.parse_guild_role_update({"guild_id": str(GUILD_ID), "role": {
+        "id": str(GUILD_ID), "name": "@everyone", "position": 0, "color": 0, "hoist": False,
+        "icon": None, "unicode_emoji": None, "managed": False, "mentionable": False,
+        "flags": 0, "permissions": str(EVERYTHING.value)}})
+
+
+async def dm_in_thread(world: World) -> tuple[int, Person]:
+    """A DM by lots in a new thread of the match channel; its thread and first mover."""
+    bot_may_do_all(world)
+    await world.slash(HANA, "dm", game="cairo", player1=ALICE, player2=BOB, chooser="lots",
+                      thread=True, turn=60, banks=0)
+    live = world.live()
+    first = next(p for p in (ALICE, BOB) if str(p.id) == live.users[0])
+    return int(live.channel_id), first

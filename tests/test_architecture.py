@@ -131,3 +131,18 @@ def test_a_literal_refusal_is_caught() -> None:
     caught = _literal_refusals({path: sample}, _refusal_classes({path: sample} | trees))
     assert [line.split(":")[1] for line in caught] == ["4", "5", "9"]
     assert not _literal_refusals({ROOT / "bot" / "texts" / "sample.py": sample}, names)
+
+
+def test_no_test_module_imports_another() -> None:
+    """A helper two test modules share lives in a helper module (``tests/discord_bot.py``,
+    ``tests/decks.py``, ``tests/engine/positions.py``, ...), never in a test module: an
+    import of a test module breaks when its helper moves, and runs its tests' module-level
+    set-up in the importer."""
+    found = []
+    for path in sorted(ROOT.glob("tests/**/*.py")):
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            words = line.strip().split()
+            if len(words) >= 2 and words[0] in ("from", "import") and any(
+                    part.startswith("test_") for part in words[1].split(".")):
+                found.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
+    assert not found, "\n".join(found)

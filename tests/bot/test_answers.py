@@ -3,14 +3,12 @@ lacks, the board after the end, who declined."""
 
 from __future__ import annotations
 
-import random
-
 from bot.core.escape import unescape
 from bot.core.requests import Asker
 from bot.services.history import history_post
 from engine.cairo.notation import MOVE_HELP
-from engine.registry import get_game
 from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, DAVE, GUILD, HOSTY, Harness
+from tests.engine.positions import tie_game
 
 
 async def test_move_says_how_moves_are_written_once(h: Harness) -> None:
@@ -62,20 +60,6 @@ async def test_board_after_the_end_shows_the_final_board(h: Harness) -> None:
     assert r.reply is not None and r.reply.text == "There is no match #99 on this server."
     r = await h.host.board(Asker(GUILD, CHAN, HOSTY), match_id, public=True)
     assert r.reply is not None and r.reply.text == "Match #1 is not being played now."
-
-
-def tie_game(seed: int = 6) -> list[str]:
-    """The moves of a random Cairo Corridor game (seeded) that ends level, 11–11."""
-    game = get_game("cairo")
-    rng = random.Random(seed)
-    state, moves = game.new_state(2, {}), []
-    while game.outcome(state) is None:
-        move = rng.choice(game.legal_moves(state))
-        moves.append(game.notation(move))
-        state = game.apply(state, move)
-    outcome = game.outcome(state)
-    assert outcome is not None and outcome.scores == (11, 11)
-    return moves
 
 
 async def test_a_tie_decided_by_the_tie_rule_says_so(h: Harness) -> None:

@@ -12,8 +12,7 @@ import pytest
 from bot.adapters.discord.delivery import MAX_TEXT, turn_page
 from bot.core.messages import Post, Response
 from tests.bot.discord_fake import ALICE, BOB, CHANNEL_ID, MESSAGES, settle
-from tests.bot.test_discord_turn_starts import REPLY, slowly
-from tests.discord_bot import World, challenge_accepted
+from tests.discord_bot import REPLY, World, challenge_accepted, slowly
 
 
 async def test_a_reply_to_a_deleted_move_message_is_a_plain_message(world: World) -> None:

@@ -4,7 +4,6 @@ settled, a gateway outage charges nobody, a player who leaves is reported."""
 
 from __future__ import annotations
 
-import discord
 from sqlalchemy import select
 
 from bot.store.models import HostAction
@@ -16,40 +15,13 @@ from tests.bot.discord_fake import (
     HANA,
     MESSAGES,
     Call,
-    Person,
 )
-from tests.discord_bot import World, challenge_accepted, sends
+from tests.discord_bot import World, challenge_accepted, dm_in_thread, sends
 
 
 def posts(calls: list[Call], channel: int | str) -> list[Call]:
     return [c for c in calls if c.method == "POST" and c.path == MESSAGES
             and c.url.endswith(f"/channels/{channel}/messages")]
-
-
-EVERYTHING = discord.Permissions.all()
-EVERYTHING.administrator = False  # overwrites still count
-
-
-def bot_may_do_all(world: World) -> None:
-    """The fake answers REST calls as if garnet held every permission where none is
-    denied, but its member in the client's cache has only @everyone's: a role update
-    makes the cache agree (what garnet reads before ``/resume``)."""
-    guild = world.bot.get_guild(GUILD_ID)
-    assert guild is not None
-    world.state.parse_guild_role_update({"guild_id": str(GUILD_ID), "role": {
-        "id": str(GUILD_ID), "name": "@everyone", "position": 0, "color": 0, "hoist": False,
-        "icon": None, "unicode_emoji": None, "managed": False, "mentionable": False,
-        "flags": 0, "permissions": str(EVERYTHING.value)}})
-
-
-async def dm_in_thread(world: World) -> tuple[int, Person]:
-    """A DM by lots in a new thread of the match channel; its thread and first mover."""
-    bot_may_do_all(world)
-    await world.slash(HANA, "dm", game="cairo", player1=ALICE, player2=BOB, chooser="lots",
-                      thread=True, turn=60, banks=0)
-    live = world.live()
-    first = next(p for p in (ALICE, BOB) if str(p.id) == live.users[0])
-    return int(live.channel_id), first
 
 
 async def test_a_403_on_a_board_pauses_the_match_tells_the_hosts_then_resume(

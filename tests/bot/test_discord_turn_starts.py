@@ -9,7 +9,7 @@ used before (nothing, on a new turn): 0 s of the wait is theirs.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from typing import Any
 
 import pytest
@@ -18,41 +18,12 @@ from tests.bot.discord_fake import (
     ALICE,
     BOB,
     CHANNEL_ID,
-    FOLLOWUP,
     GUILD_ID,
     HANA,
-    MESSAGES,
-    ORIGINAL,
     Call,
     select_menu,
 )
-from tests.discord_bot import World, challenge_accepted, sends, slow_uploads, sub
-
-UPLOAD = 3.0
-RETRY_AFTER = 4.0
-Route = tuple[str, str]
-REPLY: Route = ("POST", MESSAGES)  # a typed move's answer, a channel post
-EDIT: Route = ("PATCH", ORIGINAL)  # a deferred command's answer
-FOLLOW: Route = ("POST", FOLLOWUP)  # a button's or a menu's answer
-
-
-async def slowly(world: World, monkeypatch: pytest.MonkeyPatch, route: Route,
-                 act: Callable[[], Awaitable[list[Call]]], files: bool = True) -> float:
-    """Run ``act`` with every upload taking ``UPLOAD`` s and a 429 on ``route``; what
-    the player to move then has used of their turn."""
-    slow_uploads(world, monkeypatch, UPLOAD)
-    world.fake.fail(*route, 429, retry_after=RETRY_AFTER)
-    start = world.clock.now()
-    calls = await act()
-    assert [c.status for c in calls if (c.method, c.path) == route][:1] == [429], calls
-    boards = [c for c in calls if c.ok and (c.method, c.path) == route
-              and (bool(c.files) or not files)]
-    assert len(boards) == 1, calls
-    waited = world.clock.now() - start
-    assert waited >= RETRY_AFTER + (UPLOAD if files else 0) - 1e-6
-    live = world.live()
-    assert live.waiting is None  # the turn started, when its board was out
-    return live.elapsed(world.clock.now())
+from tests.discord_bot import EDIT, FOLLOW, REPLY, World, challenge_accepted, sends, slowly, sub
 
 
 async def test_a_typed_move(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -152,7 +123,7 @@ async def test_resume_of_a_halted_match_in_an_uncached_thread(
     no longer holds (as an archived one): garnet fetches the thread (GET /channels/{id},
     which the fake answers as Discord), then the board comes with the resume, and the
     next player's clock starts when it is out."""
-    from tests.bot.test_discord_outages import dm_in_thread
+    from tests.discord_bot import dm_in_thread
 
     thread, first = await dm_in_thread(world)
     await world.advance(10)

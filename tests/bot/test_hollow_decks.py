@@ -6,30 +6,14 @@ through the one ending (result, history, ratings), and nobody resigns a game ove
 from __future__ import annotations
 
 import io
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 from sqlalchemy import select
 
 from bot.store.models import Match, MatchResult, RatingChange
 from tests.bot.conftest import Harness, console_for
-
-NOTHING_N = {"name": "Nothing", "colour": "white", "cells": ["#"], "arrows": ["0,0,N"],
-             "at": [0, 0]}
-SPECIAL = {"name": "Special", "colour": "black", "cells": ["#"], "arrows": ["0,0,N"],
-           "at": [-1, 0]}
-DOT = {"name": "Dot", "cells": ["#"], "arrows": ["0,0,S"]}
-
-
-def _deck(folder: Path, name: str, white: list[Any], black: list[Any]) -> Path:
-    """Nothing's one side points into the black Special card: no white card fits."""
-    data = {"name": name, "source": "test", "presets": [NOTHING_N, SPECIAL],
-            "white": white, "black": black}
-    path = folder / f"{name}.json"
-    path.write_text(json.dumps(data), encoding="utf-8")
-    return path
+from tests.decks import DOT, NOTHING_N, SPECIAL, hollow_deck
 
 
 def _said(out: io.StringIO) -> list[str]:
@@ -40,7 +24,8 @@ async def test_a_deck_with_empty_hands_is_refused_precisely(h: Harness,
                                                             tmp_path: Path) -> None:
     out = io.StringIO()
     console = console_for(h, tmp_path / "images", out)
-    await console.handle_line(f"host: /host deck add file:{_deck(tmp_path, 'hollow', [], [])}")
+    path = hollow_deck(tmp_path, "hollow", [], [])
+    await console.handle_line(f"host: /host deck add file:{path}")
     assert "both hands are empty" in _said(out)[-1], _said(out)[-1]
 
 
@@ -48,7 +33,8 @@ async def test_a_game_over_before_its_first_move_is_refused_at_the_challenge(
         h: Harness, tmp_path: Path) -> None:
     out = io.StringIO()
     console = console_for(h, tmp_path / "images", out)
-    await console.handle_line(f"host: /host deck add file:{_deck(tmp_path, 'stuck', [DOT], [])}")
+    path = hollow_deck(tmp_path, "stuck", [DOT], [])
+    await console.handle_line(f"host: /host deck add file:{path}")
     assert "Deck `stuck` added" in _said(out)[-1], _said(out)[-1]
     await console.handle_line("alice: /challenge @bob game:sigma deck:stuck clock:off")
     assert "would be over before its first move (both players passed" in _said(out)[-1]
@@ -60,7 +46,8 @@ async def test_a_match_over_at_its_start_ends_through_the_ending(
         h: Harness, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     out = io.StringIO()
     console = console_for(h, tmp_path / "images", out)
-    await console.handle_line(f"host: /host deck add file:{_deck(tmp_path, 'stuck', [DOT], [])}")
+    path = hollow_deck(tmp_path, "stuck", [DOT], [])
+    await console.handle_line(f"host: /host deck add file:{path}")
     # A match set up before the check existed: the lobby lets it through.
     monkeypatch.setattr("bot.services.matches.lobby.startable", lambda *_: None)
     await console.handle_line("alice: /challenge @bob game:sigma deck:stuck clock:off")

@@ -43,11 +43,9 @@ from bot.store.models import (
     TournamentLog,
 )
 from tests.bot.conftest import Harness, console_for
-from tests.bot.test_answers import tie_game
-from tests.bot.test_discord_outages import bot_may_do_all
-from tests.bot.test_hollow_decks import DOT
-from tests.bot.test_hollow_decks import _deck as hollow_deck
-from tests.discord_bot import World, challenge_accepted, sends, sub
+from tests.decks import DOT, hollow_deck
+from tests.discord_bot import World, bot_may_do_all, challenge_accepted, sends, sub
+from tests.engine.positions import tie_game
 from tests.fake.discord_world import ALICE, BOB, HANA
 
 pytestmark = pytest.mark.database
@@ -240,10 +238,11 @@ async def observe(h: Harness, tmp_path: Path, context: str, end: str) -> dict[st
 
 
 # --- Ties under each tie rule, and corrections (rows of their own, beside the table) ---
-# A tie: Cairo Corridor played to a level end (11–11, ``tie_game`` of test_answers), the
-# First Player Alice (Black) moving first; 54 moves, so Bob places the last piece: the
-# first rule makes Alice lose, the second Bob. Not in practice: the computer chooses its
-# own moves, so no scripted game reaches a tie (``tests/bot/test_answers.py`` plays one).
+# A tie: Cairo Corridor played to a level end (11–11, ``tie_game`` of
+# tests/engine/positions.py), the First Player Alice (Black) moving first; 54 moves, so
+# Bob places the last piece: the first rule makes Alice lose, the second Bob. Not in
+# practice: the computer chooses its own moves, so no scripted game reaches a tie
+# (``tests/bot/test_answers.py`` plays one).
 # A correction: Bob resigns, then a host gives Bob the win; the result, the garnets
 # (reversed, then booked again), the ratings and the elimination are replaced, not
 # added. A tournament's game is refused (``/host tournament adjudicate`` corrects a

@@ -15,8 +15,7 @@ from engine.cairo.ai import CairoPlayer
 from engine.cairo.solver import solve
 from engine.cli import main
 from engine.game import EngineError
-
-from .test_cairo_solver import endgame
+from tests.engine.positions import endgame
 
 GAME = CairoCorridor()
 OPENING = "DL, JU, WU, AR, KD, MR, GL, OU"

@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine.cli import main
-
-from .test_cairo_rules import BLACK_WINS, TIE_MOVES
+from tests.engine.cairo_positions import BLACK_WINS, TIE_MOVES
 
 
 def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

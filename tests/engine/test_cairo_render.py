@@ -18,8 +18,7 @@ from engine.cairo.render import (
     WIDTH,
     to_pixels,
 )
-
-from .test_cairo_rules import BLACK_WINS
+from tests.engine.cairo_positions import BLACK_WINS
 
 GAME = CairoCorridor()
 # Black: DL, WU, AR; Red: JU, AU, AD (the last move)

@@ -12,6 +12,7 @@ from engine.cairo.geometry import ALL, NAMES
 from engine.cairo.rules import analyse
 from engine.cairo.solver import Solver, SolveTimeout, playable, solve
 from engine.cli import main
+from tests.engine.positions import endgame
 
 GAME = CairoCorridor()
 
@@ -29,24 +30,6 @@ def reference(state: CairoState, memo: dict[tuple[int, int, int], int]) -> int:
             memo[key] = max(-reference(GAME.apply(state, m), memo)
                             for m in GAME.legal_moves(state))
     return memo[key]
-
-
-def endgame(rng: random.Random, most_playable: int, dead_left: int) -> CairoState:
-    """A random game played until at most ``most_playable`` corridor cells are
-    playable, then all dead cells but ``dead_left`` filled (alternately)."""
-    state = GAME.new_state()
-    while playable(state) > most_playable:
-        state = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
-    region = analyse(state.black | state.red).region
-    dead = [i for i in range(len(NAMES)) if (ALL & ~state.occupied & ~region) >> i & 1]
-    rng.shuffle(dead)
-    black, red = state.black, state.red
-    for k, i in enumerate(dead[dead_left:]):
-        if k % 2:
-            black |= 1 << i
-        else:
-            red |= 1 << i
-    return CairoState(black, red, rng.randrange(2), state.tie)
 
 
 CASES = [(seed, 3 + seed % 6, seed % 3) for seed in range(24)]
@@ -89,7 +72,7 @@ def test_only_the_parity_of_dead_cells_matters() -> None:
 
 
 def test_a_finished_game_has_its_own_margin_and_no_moves() -> None:
-    from .test_cairo_rules import BLACK_WINS
+    from tests.engine.cairo_positions import BLACK_WINS
 
     state = GAME.parse_position(BLACK_WINS)
     assert state.turn == 0

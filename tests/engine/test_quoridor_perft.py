@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from engine.bench import perft
 from engine.quoridor import Quoridor
-from tests.engine.test_quoridor_reference import reference_moves
+from tests.engine.quoridor_reference import reference_moves
 
 game = Quoridor()
 

@@ -36,7 +36,7 @@ def test_replay_reports_the_common_keys_and_the_hands(capsys: pytest.CaptureFixt
 
 def box_file(tmp_path: Path, white: list[str], black: list[str]) -> Path:
     """The box deck of the rule tests as a TOML file."""
-    from .test_sigma_rules import DOT, I2, I3, box_deck
+    from tests.engine.sigma_cards import DOT, I2, I3, box_deck
 
     cards = {"I2": I2, "I3": I3, "Dot": DOT}
     deck = box_deck([{**cards[n], "count": white.count(n)} for n in dict.fromkeys(white)],

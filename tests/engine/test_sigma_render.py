@@ -15,8 +15,7 @@ from engine.registry import get_game
 from engine.sigma import SigmaEscape, SigmaState
 from engine.sigma.deck import shipped_deck
 from engine.sigma.render import HEIGHT, WIDTH, deck_sheet
-
-from .test_sigma_rules import DOT, I2, I3, box_deck, start
+from tests.engine.sigma_cards import DOT, I2, I3, box_deck, start
 
 GAME = SigmaEscape()
 
