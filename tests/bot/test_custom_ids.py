@@ -261,3 +261,28 @@ async def test_console_shows_the_command_of_a_nomination_menu(h: Harness,
     assert out.getvalue().splitlines()[-1] == (
         "     [Pick your opponent (26–27 of 27): /nomination pick event:2 "
         "opponent:@alice | @bob]")
+
+
+# ---- A control no version of garnet can read: said so, privately --------------------
+
+
+async def test_a_button_and_a_menu_no_version_reads_say_they_do_nothing(world: World) -> None:
+    """Ids of garnet's shape (matched by the persistent items' templates) that decode to
+    no command, such as a control from a version whose format is gone: the one who
+    pressed is told, in ``texts.input.control_gone``'s sentence, and nothing else
+    happens."""
+    from bot.texts.input import control_gone
+    from tests.bot.discord_fake import select_menu
+
+    button, menu = "garnet:gone:1", "garnet:sc:not-a-number:x"
+    assert decode(button) is None and decode(menu) is None
+    (said,) = sends(await press(world, BOB, button))
+    assert said.ephemeral and said.content == control_gone("button")
+    message = world.fake.message_payload(CHANNEL_ID, {
+        "content": "an old board", "components": [{"type": 1, "components": [
+            {"type": 3, "custom_id": menu, "options": [{"label": "I2", "value": "I2"}]}]}]})
+    calls = await world._feed(lambda: world.state.parse_interaction_create(
+        select_menu(world.fake, BOB, message, menu, "I2")))
+    (said,) = sends(calls)
+    assert said.ephemeral and said.content == control_gone("menu")
+    assert world.bot.services.matches.live == {}
