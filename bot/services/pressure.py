@@ -3,7 +3,8 @@
 One bot token may send 50 requests a second; past that the adapter queues its posts,
 boards of running matches first (``bot.adapters.discord.pacing``). When even the
 boards wait longer than ``BOARD_WAIT_LIMIT`` seconds, more matches would only make
-every running one slower: new matches (``/challenge``, ``/dm``, a nomination's DM) and
+every running one slower: new matches (``/challenge``, ``/dm``, a nomination's DM, and
+the acceptance that would start a challenge made earlier, which stays open) and
 practice games are then refused with ``refused.at_discord_limit`` until the boards'
 wait has stayed at half the limit or less for ``HOLD`` seconds (hysteresis: a limit
 that flickers does not open and close the door with every board). Running matches,

@@ -88,3 +88,21 @@ async def test_without_a_limit_nothing_is_refused(h: Harness) -> None:
     """The console has no global limit: boards never wait, nothing is refused."""
     assert await new_matches(h) == [None] * 3
     assert not h.services.matches.pressure.at_limit
+
+
+async def test_a_challenge_made_before_the_limit_is_not_started_at_it(h: Harness) -> None:
+    """Accepting a challenge made before the limit would start a match at it: refused
+    with the same sentence, the challenge still open; accepted once the limit lifts."""
+    pressure = h.services.matches.pressure
+    wait = [0.0]
+    pressure.signal = lambda: wait[0]
+    made = await h.host.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB])
+    assert made.reply is not None and made.reply.text != LIMIT
+    wait[0] = 6.0
+    r = await h.host.answer(Asker(GUILD, CHAN, BOB), None, accept=True)
+    assert r.reply is not None and r.reply.text == LIMIT and not r.posts
+    assert h.host.live == {}
+    wait[0] = 0.0
+    await h.clock.advance(HOLD + 1)
+    r = await h.host.answer(Asker(GUILD, CHAN, BOB), None, accept=True)
+    assert r.posts and h.host.live  # the same challenge, started now

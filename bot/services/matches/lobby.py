@@ -257,6 +257,9 @@ class Lobby:
                 waiting = [p.user_id for p in match.players
                            if not p.accepted and p.user_id != asker.actor.id]
                 if not waiting:  # this answer would start it: everyone must be free here
+                    # A match made now, however old its challenge: none while boards
+                    # wait for Discord's limit (the challenge stays open meanwhile).
+                    self.kit.pressure.check()
                     playing = self.playing_here(match.guild_id, match.channel_id,
                                                 [p.user_id for p in match.players])
                     if playing is not None:
