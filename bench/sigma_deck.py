@@ -34,6 +34,17 @@ BASE = "reconstructed-v1"
 # "add.SEAT" -> cards added to the end of that hand.
 Edits = Mapping[str, Any]
 
+
+def combined(*edits: Edits) -> dict[str, Any]:
+    """The edits of several candidates together; cards added to a hand add up."""
+    out: dict[str, Any] = {}
+    for one in edits:
+        for path, value in one.items():
+            out[path] = [*out[path], *value] if path.startswith("add.") and path in out \
+                else value
+    return out
+
+
 HINT: dict[str, Any] = {
     "special": [-1, 5],
     "black.U5.arrows": ["0,0,N"],
@@ -53,6 +64,9 @@ SPLIT: dict[str, Any] = {
 
 M4: dict[str, Any] = SPLIT | {"special": [-1, 4]}
 
+#: The best candidate of rounds 11-13: v2 (M4) with the Special card a cell nearer.
+M3: dict[str, Any] = SPLIT | {"special": [-1, 3]}
+
 #: Black's L4 dead ends, U5's second arrow on the middle of its base.
 U5S: dict[str, Any] = ROUNDS_4_C3_L4 | {"black.U5.arrows": ["0,0,N", "1,1,S"]}
 
@@ -62,6 +76,22 @@ SPLIT_V1: dict[str, Any] = {
     "add.black": [{"name": "L4+", "cells": ["#..", "#..", "##."],
                    "arrows": ["0,0,N", "2,1,E"]}],
 }
+
+#: Round 14's edits that moved greedy players or level 4 most (docs/sigma-deck.md §6).
+WI3_1END: dict[str, Any] = {"white.I3.count": 1, "add.white": [
+    {"name": "I3-", "cells": ["###"], "arrows": ["0,0,W", "0,0,N"]}]}
+BV5W: dict[str, Any] = {"black.V5.arrows": ["0,0,N", "2,2,E", "2,0,W"]}
+M3_BU5W: dict[str, Any] = M3 | {"black.U5.arrows": ["0,0,N", "1,0,W"]}
+M3_BI3: dict[str, Any] = M3 | {"black.I3.count": 2, "add.black": [*SPLIT["add.black"], {
+    "name": "I3+", "cells": ["###"], "arrows": ["0,0,W", "0,2,E", "0,1,N"]}]}
+
+#: Both of Black's L4 dead ends, U5 with one arrow, the Special card at column 3.
+L4D: dict[str, Any] = {"special": [-1, 3], "black.U5.arrows": ["0,0,N"],
+                       "black.L4.arrows": ["0,0,N"]}
+I3N = ["0,0,W", "0,2,E", "0,1,N"]
+#: One of Black's three I3 with a third arrow, in its middle.
+BI3_1N: dict[str, Any] = {"black.I3.count": 2, "add.black": [
+    {"name": "I3+", "cells": ["###"], "arrows": I3N}]}
 
 #: The candidates by round: round 1 moves the Special card and the arrows the issue's
 #: experiment touched; later rounds refine around the best of the round before.
@@ -208,6 +238,72 @@ ROUNDS: dict[int, dict[str, dict[str, Any]]] = {
         "M3-y2": SPLIT | {"special": [-1, 3], "white.Y2.arrows": ["0,0,W", "0,1,E"]},
         "M3-t4w2": SPLIT | {"special": [-1, 3], "white.T4.arrows": ["0,0,W", "0,2,E"]},
     },
+    # Round 14: M3 with White's spread slowed (arrows on one end of its straight cards,
+    # or bent), Black given reach, and the Special card moved: a greedy screen.
+    14: {
+        "M3": M3,
+        "M3-wi3-end": M3 | {"white.I3.arrows": ["0,0,W", "0,0,N"]},
+        "M3-wi3-mid": M3 | {"white.I3.arrows": ["0,0,W", "0,1,N"]},
+        "M3-wi3-1end": M3 | {"white.I3.count": 1, "add.white": [
+            {"name": "I3-", "cells": ["###"], "arrows": ["0,0,W", "0,0,N"]}]},
+        "M3-wi2-bent": M3 | {"white.I2.arrows": ["0,0,W", "0,1,N"]},
+        "M3-wi2-end": M3 | {"white.I2.arrows": ["0,0,W", "0,0,N"]},
+        "M3-wl3-s": M3 | {"white.L3.arrows": ["0,0,N", "1,1,S"]},
+        "M3-wl3-w": M3 | {"white.L3.arrows": ["0,0,N", "1,0,W"]},
+        "M3-wt4-n": M3 | {"white.T4.arrows": ["0,0,W", "0,2,E", "0,1,N"]},
+        "M3-bi3-n": M3 | {"black.I3.arrows": ["0,0,W", "0,2,E", "0,1,N"]},
+        "M3-bi3-1n": M3 | {"black.I3.count": 2, "add.black": [*SPLIT["add.black"],
+            {"name": "I3+", "cells": ["###"], "arrows": ["0,0,W", "0,2,E", "0,1,N"]}]},
+        "M3-bv5-w": M3 | {"black.V5.arrows": ["0,0,N", "2,2,E", "2,0,W"]},
+        "M3-bv5-s": M3 | {"black.V5.arrows": ["0,0,N", "2,2,E", "2,1,S"]},
+        "M3-bl4+-w": M3 | {"add.black": [{"name": "L4+", "cells": ["#..", "#..", "##."],
+                                           "arrows": ["0,0,N", "1,0,W"]}]},
+        "M3-bu5-w": M3 | {"black.U5.arrows": ["0,0,N", "1,0,W"]},
+        "M3-bt4-n": M3 | {"black.T4.arrows": ["0,0,W", "0,2,E", "0,1,N"]},
+        "M3-sp-up": M3 | {"special": [-2, 2]},
+        "M3-sp-03": M3 | {"special": [0, 3]},
+        "M3-sp-diag": M3 | {"special": [-2, 3]},
+    },
+    # Round 15: the Black edits that brought greedy players near the middle (I3 with a
+    # middle arrow, U5's second arrow W) take the strong levels to Black; with them the
+    # edits that moved level 4 towards White and greedy little (one White I3 with its
+    # arrows on one end, a third arrow W on Black's V5).
+    15: {
+        "M3-bu5w-wi3": combined(M3_BU5W, WI3_1END),
+        "M3-bu5w-bv5w": combined(M3_BU5W, BV5W),
+        "M3-bu5w-wi3-bv5w": combined(M3_BU5W, WI3_1END, BV5W),
+        "M3-bi3-wi3": combined(M3_BI3, WI3_1END),
+        "M3-bi3-bv5w": combined(M3_BI3, BV5W),
+        "M3-bi3-wi3-bv5w": combined(M3_BI3, WI3_1END, BV5W),
+        "M3-wi3-bv5w": combined(M3, WI3_1END, BV5W),
+        "M3-spup-wi3-bv5w": combined(M3, {"special": [-2, 2]}, WI3_1END, BV5W),
+    },
+    # Round 16: the arrows of Black's L4 decide strong play (both dead ends: White
+    # wins), those of Black's I3 weak play (a middle arrow: greedy's Black chases); both
+    # L4 dead ends and the I3 given reach, traded against each other.
+    16: {
+        "l4d": L4D,
+        "l4d-bi3n": L4D | {"black.I3.arrows": I3N},
+        "l4d-bi3-1n": combined(L4D, BI3_1N),
+        "l4d-bi3-2n": L4D | {"black.I3.count": 1, "add.black": [
+            BI3_1N["add.black"][0] | {"count": 2}]},
+        "l4d-bu5w": L4D | {"black.U5.arrows": ["0,0,N", "1,0,W"]},
+        "l4d-bv5s": L4D | {"black.V5.arrows": ["0,0,N", "2,2,E", "2,1,S"]},
+        "l4d-spup": L4D | {"special": [-2, 2]},
+        "c4-l4d-bi3n": L4D | {"black.I3.arrows": I3N, "special": [-1, 4]},
+        "c4-l4d-bi3-1n": combined(L4D, BI3_1N, {"special": [-1, 4]}),
+        "M3-bi3n-v5d": M3 | {"black.I3.arrows": I3N, "black.V5.arrows": ["2,2,E"]},
+    },
+    # Round 17: l4d-bu5w (both L4 dead ends, U5's second arrow W on its base) measured
+    # 66 % between greedy players, 50 % at level 4 and 30 % at level 5: U5's second
+    # arrow elsewhere, on one U5 only, and the Special card a cell farther.
+    17: {
+        **{f"l4d-u5-{a.replace(',', '')}": L4D | {"black.U5.arrows": ["0,0,N", a]}
+           for a in ("0,0,W", "0,0,E", "0,2,W", "0,2,E", "1,0,S", "1,2,S")},
+        "l4d-u5w-1": combined(L4D, {"black.U5.count": 1, "add.black": [
+            {"name": "U5+", "cells": ["#.#", "###"], "arrows": ["0,0,N", "1,0,W"]}]}),
+        "c4-l4d-bu5w": L4D | {"black.U5.arrows": ["0,0,N", "1,0,W"], "special": [-1, 4]},
+    },
 }
 
 
@@ -215,7 +311,8 @@ ROUNDS: dict[int, dict[str, dict[str, Any]]] = {
 #: being the first reconstruction's; a candidate is one choice per knob.
 KNOBS: dict[str, list[Any]] = {
     "special": [[-1, 2], [-1, 3], [-1, 4], [-1, 5], [-1, 6], [-2, 3], [-2, 4], [0, 4]],
-    "black.U5.arrows": [["0,0,N", "0,2,N"], ["0,0,N"], ["0,0,N", "1,1,S"]],
+    "black.U5.arrows": [["0,0,N", "0,2,N"], ["0,0,N"], ["0,0,N", "1,1,S"],
+                        ["0,0,N", "1,0,W"]],
     "black.T4.arrows": [["0,0,W", "0,2,E", "1,1,S"], ["0,0,W", "0,2,E", "1,1,S", "0,1,N"],
                         ["0,0,W", "0,2,E"]],
     "black.L4.arrows": [["0,0,N", "2,1,E"], ["0,0,N", "2,1,E", "1,0,W"], ["0,0,N"]],
@@ -224,12 +321,30 @@ KNOBS: dict[str, list[Any]] = {
     "white.Hub.arrows": [["0,0,W", "0,0,N", "0,0,E"], ["0,0,W", "0,0,E"],
                          ["0,0,W", "0,0,N", "0,0,E", "0,0,S"]],
     "white.Y2.arrows": [["0,0,W", "0,1,E", "0,1,N"], ["0,0,W", "0,1,E", "0,1,N", "0,0,S"]],
+    # Knobs whose choices are edits of their own (a name without a dot): one of the
+    # two L4 cards split off as L4+ (with its second arrow on the side of its stem, the
+    # other L4 then taking black.L4.arrows), one or two of Black's I3 with a middle
+    # arrow, one White I3 with its arrows on one end.
+    "split": [{}, {"black.L4.count": 1, "add.black": [
+        {"name": "L4+", "cells": ["#..", "#..", "##."], "arrows": ["0,0,N", "1,0,E"]}]}],
+    "i3plus": [{}, BI3_1N, {"black.I3.count": 1, "add.black": [
+        BI3_1N["add.black"][0] | {"count": 2}]}],
+    "wi3": [{}, WI3_1END],
 }
+
+#: M3 (docs/sigma-deck.md §5) as a choice per knob: ``--start M3``.
+START_M3 = {"special": 1, "black.U5.arrows": 1, "black.L4.arrows": 2, "split": 1}
 
 
 def edits_of(choice: Mapping[str, int]) -> dict[str, Any]:
     """The edits of a candidate given as a choice per knob (the first's left out)."""
-    return {knob: KNOBS[knob][i] for knob, i in choice.items() if i}
+    out: dict[str, Any] = {}
+    for knob, i in sorted(choice.items()):
+        if i:
+            value = KNOBS[knob][i]
+            out = combined(out, value if "." not in knob and knob != "special"
+                           else {knob: value})
+    return out
 
 
 def variant(edits: Edits, base: Deck | None = None, key: str = "candidate") -> Deck:
@@ -305,12 +420,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--search", type=int, default=0, metavar="STEPS",
                         help="hill-climb STEPS candidates over the knobs instead")
     parser.add_argument("--start", default="{}", help="the search's start: JSON "
-                        "{knob: choice index}")
+                        "{knob: choice index}, or M3")
     parser.add_argument("--weights", default='{"greedy": 100, "ai:4": 60}',
                         help="the search's games per level, JSON")
     args = parser.parse_args(argv)
     if args.search:
-        local_search(args.search, json.loads(args.start), json.loads(args.weights),
+        start = START_M3 if args.start == "M3" else json.loads(args.start)
+        local_search(args.search, start, json.loads(args.weights),
                      args.seed)
         return 0
     candidates = ROUNDS[args.round]
