@@ -93,6 +93,12 @@ I3N = ["0,0,W", "0,2,E", "0,1,N"]
 BI3_1N: dict[str, Any] = {"black.I3.count": 2, "add.black": [
     {"name": "I3+", "cells": ["###"], "arrows": I3N}]}
 
+#: v1 with two edits: Black's L4 dead ends, U5's second arrow W on its base.
+C2_L4D_BU5W: dict[str, Any] = {"black.U5.arrows": ["0,0,N", "1,0,W"],
+                               "black.L4.arrows": ["0,0,N"]}
+
+HUB4 = ["0,0,W", "0,0,N", "0,0,E", "0,0,S"]
+
 #: The candidates by round: round 1 moves the Special card and the arrows the issue's
 #: experiment touched; later rounds refine around the best of the round before.
 ROUNDS: dict[int, dict[str, dict[str, Any]]] = {
@@ -304,6 +310,20 @@ ROUNDS: dict[int, dict[str, dict[str, Any]]] = {
             {"name": "U5+", "cells": ["#.#", "###"], "arrows": ["0,0,N", "1,0,W"]}]}),
         "c4-l4d-bu5w": L4D | {"black.U5.arrows": ["0,0,N", "1,0,W"], "special": [-1, 4]},
     },
+    # Round 18: the neighbours of l4d-bu5w (``--neighbours``, docs/sigma-deck.md §6):
+    # the Special card where v1 has it put greedy players at 58 %, level 4 at 45 %.
+    18: {
+        "l4d-bu5w": L4D | {"black.U5.arrows": ["0,0,N", "1,0,W"]},
+        "c2-l4d-bu5w": C2_L4D_BU5W,
+    },
+    # Round 19: the neighbours of c2-l4d-bu5w with greedy and level 5 (``--neighbours
+    # --weights '{"greedy": 100, "ai:5": 40}'``): White's Hub with four arrows (56 %,
+    # 40 %) and U5 with one arrow (58 %, 35 %), on 100 games a level.
+    19: {
+        "c2-l4d-bu5w-hub4": C2_L4D_BU5W | {"white.Hub.arrows": HUB4},
+        "c2-u5-l4": C2_L4D_BU5W | {"black.U5.arrows": ["0,0,N"]},
+        "c2-l4d-bu5w": C2_L4D_BU5W,
+    },
 }
 
 
@@ -408,6 +428,18 @@ def local_search(steps: int, start: Mapping[str, int], games: Mapping[str, int],
             current, best = trial, row
 
 
+def neighbours(start: Mapping[str, int], games: Mapping[str, int], seed: int) -> None:
+    """Every candidate one knob away from ``start``, each measured: one JSON line
+    each (the knob and its choice in ``step``)."""
+    print(json.dumps(objective("start", edits_of(start), games, seed)), flush=True)
+    for knob in KNOBS:
+        for i in range(len(KNOBS[knob])):
+            if i != start.get(knob, 0):
+                trial = dict(start) | {knob: i}
+                row = objective(f"{knob}={i}", edits_of(trial), games, seed)
+                print(json.dumps(row | {"choice": trial}), flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.sigma_deck", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -423,9 +455,14 @@ def main(argv: list[str] | None = None) -> int:
                         "{knob: choice index}, or M3")
     parser.add_argument("--weights", default='{"greedy": 100, "ai:4": 60}',
                         help="the search's games per level, JSON")
+    parser.add_argument("--neighbours", action="store_true",
+                        help="measure every candidate one knob away from --start")
     args = parser.parse_args(argv)
+    start = START_M3 if args.start == "M3" else json.loads(args.start)
+    if args.neighbours:
+        neighbours(start, json.loads(args.weights), args.seed)
+        return 0
     if args.search:
-        start = START_M3 if args.start == "M3" else json.loads(args.start)
         local_search(args.search, start, json.loads(args.weights),
                      args.seed)
         return 0
