@@ -29,7 +29,8 @@ from engine.sigma.deck import Deck, deck_from_data, shipped_deck
 
 BASE = "reconstructed-v1"
 
-# An edit: "special" -> [row, col] of the Special card's box; "SEAT.CARD.arrows" or
+# An edit: "special" -> [row, col] of the Special card's box; "special.arrows" -> its
+# arrows; "SEAT.CARD.arrows" or
 # "SEAT.CARD.cells" -> the card's new arrows or cells; "SEAT.CARD.count" -> copies;
 # "add.SEAT" -> cards added to the end of that hand.
 Edits = Mapping[str, Any]
@@ -98,6 +99,9 @@ C2_L4D_BU5W: dict[str, Any] = {"black.U5.arrows": ["0,0,N", "1,0,W"],
                                "black.L4.arrows": ["0,0,N"]}
 
 HUB4 = ["0,0,W", "0,0,N", "0,0,E", "0,0,S"]
+
+#: c2-l4d-bu5w with no arrow on the Special card's W arm, the one facing Nothing.
+SP_NES: dict[str, Any] = C2_L4D_BU5W | {"special.arrows": ["0,1,N", "1,2,E", "2,1,S"]}
 
 #: The candidates by round: round 1 moves the Special card and the arrows the issue's
 #: experiment touched; later rounds refine around the best of the round before.
@@ -324,6 +328,40 @@ ROUNDS: dict[int, dict[str, dict[str, Any]]] = {
         "c2-u5-l4": C2_L4D_BU5W | {"black.U5.arrows": ["0,0,N"]},
         "c2-l4d-bu5w": C2_L4D_BU5W,
     },
+    # Round 20: c2-l4d-bu5w with fewer arrows on the Special card (its arms N, E, S, W
+    # on (0,1), (1,2), (2,1), (1,0); W faces Nothing), and Black's T4 without its S.
+    20: {
+        **{f"c2-l4d-bu5w-sp{''.join(a[-1] for a in arrows)}":
+           C2_L4D_BU5W | {"special.arrows": arrows}
+           for arrows in (["0,1,N", "2,1,S", "1,0,W"], ["0,1,N", "1,2,E", "2,1,S"],
+                          ["0,1,N", "2,1,S"], ["1,0,W", "1,2,E"], ["0,1,N", "1,0,W"])},
+        "c2-l4d-bu5w-t4w2-v5s": C2_L4D_BU5W | {
+            "black.T4.arrows": ["0,0,W", "0,2,E"],
+            "black.V5.arrows": ["0,0,N", "2,2,E", "2,1,S"]},
+    },
+    # Round 21: the Special card without its W arrow (the one facing Nothing) moved
+    # greedy players and level 5 both a little towards White on c2-l4d-bu5w; with the
+    # edits that moved level 5 alone (White's Hub with four arrows, U5 with one).
+    21: {
+        "spNES": SP_NES,
+        "spNES-hub4": SP_NES | {"white.Hub.arrows": HUB4},
+        "spNES-u5": SP_NES | {"black.U5.arrows": ["0,0,N"]},
+        "spNES-hub4-u5": SP_NES | {"white.Hub.arrows": HUB4, "black.U5.arrows": ["0,0,N"]},
+    },
+    # Round 22: the neighbours of spNES (``--neighbours``): White's Y2 with a fourth
+    # arrow (S on (0,0)), and Black's V5 with a third (S on (2,1)).
+    22: {
+        "spNES-y2s": SP_NES | {"white.Y2.arrows": ["0,0,W", "0,1,E", "0,1,N", "0,0,S"]},
+        "spNES-v5s": SP_NES | {"black.V5.arrows": ["0,0,N", "2,2,E", "2,1,S"]},
+        "spNES-y2s-v5s": SP_NES | {"white.Y2.arrows": ["0,0,W", "0,1,E", "0,1,N", "0,0,S"],
+                                   "black.V5.arrows": ["0,0,N", "2,2,E", "2,1,S"]},
+        "spNES-v5s-hub4": SP_NES | {"black.V5.arrows": ["0,0,N", "2,2,E", "2,1,S"],
+                                    "white.Hub.arrows": HUB4},
+        "spNES-v5s-l3w": SP_NES | {"black.V5.arrows": ["0,0,N", "2,2,E", "2,1,S"],
+                                   "white.L3.arrows": ["0,0,N", "1,0,W"]},
+        "spNES-y2s-hub4": SP_NES | {"white.Y2.arrows": ["0,0,W", "0,1,E", "0,1,N", "0,0,S"],
+                                    "white.Hub.arrows": HUB4},
+    },
 }
 
 
@@ -331,6 +369,7 @@ ROUNDS: dict[int, dict[str, dict[str, Any]]] = {
 #: being the first reconstruction's; a candidate is one choice per knob.
 KNOBS: dict[str, list[Any]] = {
     "special": [[-1, 2], [-1, 3], [-1, 4], [-1, 5], [-1, 6], [-2, 3], [-2, 4], [0, 4]],
+    "special.arrows": [["0,1,N", "1,2,E", "2,1,S", "1,0,W"], ["0,1,N", "1,2,E", "2,1,S"]],
     "black.U5.arrows": [["0,0,N", "0,2,N"], ["0,0,N"], ["0,0,N", "1,1,S"],
                         ["0,0,N", "1,0,W"]],
     "black.T4.arrows": [["0,0,W", "0,2,E", "1,1,S"], ["0,0,W", "0,2,E", "1,1,S", "0,1,N"],
@@ -374,6 +413,9 @@ def variant(edits: Edits, base: Deck | None = None, key: str = "candidate") -> D
     for path, value in edits.items():
         if path == "special":
             data["presets"][1]["at"] = list(value)
+            continue
+        if path == "special.arrows":
+            data["presets"][1]["arrows"] = list(value)
             continue
         if path.startswith("add."):  # "add.SEAT": [card, ...] after the seat's cards
             data[path.removeprefix("add.")].extend(dict(card) for card in value)
