@@ -359,6 +359,9 @@ ROUNDS: dict[int, dict[str, dict[str, Any]]] = {
                                     "white.Hub.arrows": HUB4},
         "spNES-v5s-l3w": SP_NES | {"black.V5.arrows": ["0,0,N", "2,2,E", "2,1,S"],
                                    "white.L3.arrows": ["0,0,N", "1,0,W"]},
+        "spNES-v5s-l3w1": SP_NES | {"black.V5.arrows": ["0,0,N", "2,2,E", "2,1,S"],
+                                    "white.L3.count": 1, "add.white": [
+            {"name": "L3W", "cells": ["#.", "##"], "arrows": ["0,0,N", "1,0,W"]}]},
         "spNES-y2s-hub4": SP_NES | {"white.Y2.arrows": ["0,0,W", "0,1,E", "0,1,N", "0,0,S"],
                                     "white.Hub.arrows": HUB4},
     },
@@ -482,6 +485,23 @@ def neighbours(start: Mapping[str, int], games: Mapping[str, int], seed: int) ->
                 print(json.dumps(row | {"choice": trial}), flush=True)
 
 
+def independent(name: str, edits: Edits, spec: str, games: int, plies: int, seed: int
+                ) -> dict[str, Any]:
+    """``spec`` against itself on a candidate, as ``duel`` plays it (the deck given as
+    data, which ``duel``'s ``--option deck=`` does not take): White's share."""
+    from engine.ai import player_from_spec
+    from engine.ai.duel import duel
+    from engine.registry import get_game
+
+    began = time.process_time()
+    game = get_game("sigma")
+    result = duel(game, player_from_spec(game, spec, True), player_from_spec(game, spec, True),
+                  games, seed=seed, options={"deck": variant(edits, key=name)},
+                  openings=plies)
+    return {"candidate": name, "duel": spec, "games": games,
+            "white": result.wins[0] / games, "cpu": round(time.process_time() - began, 1)}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.sigma_deck", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -499,6 +519,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="the search's games per level, JSON")
     parser.add_argument("--neighbours", action="store_true",
                         help="measure every candidate one knob away from --start")
+    parser.add_argument("--duel", metavar="SPEC",
+                        help="instead of the meter, the independent check: SPEC against "
+                        "itself as `python -m engine duel sigma --first SPEC --second "
+                        "SPEC --openings 2 --fixed` plays it (no seats swapped, a new "
+                        "opening each game) on the round's candidates")
     args = parser.parse_args(argv)
     start = START_M3 if args.start == "M3" else json.loads(args.start)
     if args.neighbours:
@@ -510,6 +535,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     candidates = ROUNDS[args.round]
     names = args.only.split(",") if args.only else list(candidates)
+    if args.duel:
+        for name in names:
+            print(json.dumps(independent(name, candidates[name], args.duel, args.games,
+                                         args.openings, args.seed)), flush=True)
+        return 0
     levels = parse_levels(args.levels)
     for name in names:
         began = time.process_time()
