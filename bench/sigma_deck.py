@@ -365,6 +365,14 @@ ROUNDS: dict[int, dict[str, dict[str, Any]]] = {
         "spNES-y2s-hub4": SP_NES | {"white.Y2.arrows": ["0,0,W", "0,1,E", "0,1,N", "0,0,S"],
                                     "white.Hub.arrows": HUB4},
     },
+    # Round 23: between spNES-v5s and spNES-y2s (each 3 to 5 points outside the band
+    # on one measurement): V5's third arrow elsewhere, Y2's fourth elsewhere.
+    23: {
+        **{f"spNES-v5{a.replace(',', '')}": SP_NES | {"black.V5.arrows": ["0,0,N", "2,2,E", a]}
+           for a in ("2,2,S", "2,0,S", "1,0,E", "2,2,N")},
+        **{f"spNES-y2{a.replace(',', '')}": SP_NES | {"white.Y2.arrows": [
+            "0,0,W", "0,1,E", "0,1,N", a]} for a in ("0,0,N", "0,1,S")},
+    },
 }
 
 
