@@ -8,6 +8,8 @@ imbalance: the largest distance of White's share from one half over the levels.
 
     python -m bench.sigma_deck --round 1 --levels greedy,3,4 --games 40 > /tmp/r1.jsonl
     python -m bench.sigma_deck --only hint,near --levels 5 --games 60
+    python -m bench.sigma_deck --round 22 --only spNES-v5s --duel ai:5 --games 100
+    python -m bench.sigma_deck --neighbours --start M3 --weights '{"greedy": 100, "ai:5": 40}'
 
 prints one JSON line per candidate, as each finishes; the cheap levels first (a
 screen), the expensive ones on the finalists (the rounds below). Deterministic for
