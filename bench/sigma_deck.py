@@ -8,6 +8,8 @@ imbalance: the largest distance of White's share from one half over the levels.
 
     python -m bench.sigma_deck --round 1 --levels greedy,3,4 --games 40 > /tmp/r1.jsonl
     python -m bench.sigma_deck --only hint,near --levels 5 --games 60
+    python -m bench.sigma_deck --round 22 --only spNES-v5s --duel ai:5 --games 100
+    python -m bench.sigma_deck --neighbours --start M3 --weights '{"greedy": 100, "ai:5": 40}'
 
 prints one JSON line per candidate, as each finishes; the cheap levels first (a
 screen), the expensive ones on the finalists (the rounds below). Deterministic for
@@ -29,10 +31,22 @@ from engine.sigma.deck import Deck, deck_from_data, shipped_deck
 
 BASE = "reconstructed-v1"
 
-# An edit: "special" -> [row, col] of the Special card's box; "SEAT.CARD.arrows" or
+# An edit: "special" -> [row, col] of the Special card's box; "special.arrows" -> its
+# arrows; "SEAT.CARD.arrows" or
 # "SEAT.CARD.cells" -> the card's new arrows or cells; "SEAT.CARD.count" -> copies;
 # "add.SEAT" -> cards added to the end of that hand.
 Edits = Mapping[str, Any]
+
+
+def combined(*edits: Edits) -> dict[str, Any]:
+    """The edits of several candidates together; cards added to a hand add up."""
+    out: dict[str, Any] = {}
+    for one in edits:
+        for path, value in one.items():
+            out[path] = [*out[path], *value] if path.startswith("add.") and path in out \
+                else value
+    return out
+
 
 HINT: dict[str, Any] = {
     "special": [-1, 5],
@@ -53,6 +67,9 @@ SPLIT: dict[str, Any] = {
 
 M4: dict[str, Any] = SPLIT | {"special": [-1, 4]}
 
+#: The best candidate of rounds 11-13: v2 (M4) with the Special card a cell nearer.
+M3: dict[str, Any] = SPLIT | {"special": [-1, 3]}
+
 #: Black's L4 dead ends, U5's second arrow on the middle of its base.
 U5S: dict[str, Any] = ROUNDS_4_C3_L4 | {"black.U5.arrows": ["0,0,N", "1,1,S"]}
 
@@ -62,6 +79,31 @@ SPLIT_V1: dict[str, Any] = {
     "add.black": [{"name": "L4+", "cells": ["#..", "#..", "##."],
                    "arrows": ["0,0,N", "2,1,E"]}],
 }
+
+#: Round 14's edits that moved greedy players or level 4 most (docs/sigma-deck.md §6).
+WI3_1END: dict[str, Any] = {"white.I3.count": 1, "add.white": [
+    {"name": "I3-", "cells": ["###"], "arrows": ["0,0,W", "0,0,N"]}]}
+BV5W: dict[str, Any] = {"black.V5.arrows": ["0,0,N", "2,2,E", "2,0,W"]}
+M3_BU5W: dict[str, Any] = M3 | {"black.U5.arrows": ["0,0,N", "1,0,W"]}
+M3_BI3: dict[str, Any] = M3 | {"black.I3.count": 2, "add.black": [*SPLIT["add.black"], {
+    "name": "I3+", "cells": ["###"], "arrows": ["0,0,W", "0,2,E", "0,1,N"]}]}
+
+#: Both of Black's L4 dead ends, U5 with one arrow, the Special card at column 3.
+L4D: dict[str, Any] = {"special": [-1, 3], "black.U5.arrows": ["0,0,N"],
+                       "black.L4.arrows": ["0,0,N"]}
+I3N = ["0,0,W", "0,2,E", "0,1,N"]
+#: One of Black's three I3 with a third arrow, in its middle.
+BI3_1N: dict[str, Any] = {"black.I3.count": 2, "add.black": [
+    {"name": "I3+", "cells": ["###"], "arrows": I3N}]}
+
+#: v1 with two edits: Black's L4 dead ends, U5's second arrow W on its base.
+C2_L4D_BU5W: dict[str, Any] = {"black.U5.arrows": ["0,0,N", "1,0,W"],
+                               "black.L4.arrows": ["0,0,N"]}
+
+HUB4 = ["0,0,W", "0,0,N", "0,0,E", "0,0,S"]
+
+#: c2-l4d-bu5w with no arrow on the Special card's W arm, the one facing Nothing.
+SP_NES: dict[str, Any] = C2_L4D_BU5W | {"special.arrows": ["0,1,N", "1,2,E", "2,1,S"]}
 
 #: The candidates by round: round 1 moves the Special card and the arrows the issue's
 #: experiment touched; later rounds refine around the best of the round before.
@@ -208,6 +250,131 @@ ROUNDS: dict[int, dict[str, dict[str, Any]]] = {
         "M3-y2": SPLIT | {"special": [-1, 3], "white.Y2.arrows": ["0,0,W", "0,1,E"]},
         "M3-t4w2": SPLIT | {"special": [-1, 3], "white.T4.arrows": ["0,0,W", "0,2,E"]},
     },
+    # Round 14: M3 with White's spread slowed (arrows on one end of its straight cards,
+    # or bent), Black given reach, and the Special card moved: a greedy screen.
+    14: {
+        "M3": M3,
+        "M3-wi3-end": M3 | {"white.I3.arrows": ["0,0,W", "0,0,N"]},
+        "M3-wi3-mid": M3 | {"white.I3.arrows": ["0,0,W", "0,1,N"]},
+        "M3-wi3-1end": M3 | {"white.I3.count": 1, "add.white": [
+            {"name": "I3-", "cells": ["###"], "arrows": ["0,0,W", "0,0,N"]}]},
+        "M3-wi2-bent": M3 | {"white.I2.arrows": ["0,0,W", "0,1,N"]},
+        "M3-wi2-end": M3 | {"white.I2.arrows": ["0,0,W", "0,0,N"]},
+        "M3-wl3-s": M3 | {"white.L3.arrows": ["0,0,N", "1,1,S"]},
+        "M3-wl3-w": M3 | {"white.L3.arrows": ["0,0,N", "1,0,W"]},
+        "M3-wt4-n": M3 | {"white.T4.arrows": ["0,0,W", "0,2,E", "0,1,N"]},
+        "M3-bi3-n": M3 | {"black.I3.arrows": ["0,0,W", "0,2,E", "0,1,N"]},
+        "M3-bi3-1n": M3 | {"black.I3.count": 2, "add.black": [*SPLIT["add.black"],
+            {"name": "I3+", "cells": ["###"], "arrows": ["0,0,W", "0,2,E", "0,1,N"]}]},
+        "M3-bv5-w": M3 | {"black.V5.arrows": ["0,0,N", "2,2,E", "2,0,W"]},
+        "M3-bv5-s": M3 | {"black.V5.arrows": ["0,0,N", "2,2,E", "2,1,S"]},
+        "M3-bl4+-w": M3 | {"add.black": [{"name": "L4+", "cells": ["#..", "#..", "##."],
+                                           "arrows": ["0,0,N", "1,0,W"]}]},
+        "M3-bu5-w": M3 | {"black.U5.arrows": ["0,0,N", "1,0,W"]},
+        "M3-bt4-n": M3 | {"black.T4.arrows": ["0,0,W", "0,2,E", "0,1,N"]},
+        "M3-sp-up": M3 | {"special": [-2, 2]},
+        "M3-sp-03": M3 | {"special": [0, 3]},
+        "M3-sp-diag": M3 | {"special": [-2, 3]},
+    },
+    # Round 15: the Black edits that brought greedy players near the middle (I3 with a
+    # middle arrow, U5's second arrow W) take the strong levels to Black; with them the
+    # edits that moved level 4 towards White and greedy little (one White I3 with its
+    # arrows on one end, a third arrow W on Black's V5).
+    15: {
+        "M3-bu5w-wi3": combined(M3_BU5W, WI3_1END),
+        "M3-bu5w-bv5w": combined(M3_BU5W, BV5W),
+        "M3-bu5w-wi3-bv5w": combined(M3_BU5W, WI3_1END, BV5W),
+        "M3-bi3-wi3": combined(M3_BI3, WI3_1END),
+        "M3-bi3-bv5w": combined(M3_BI3, BV5W),
+        "M3-bi3-wi3-bv5w": combined(M3_BI3, WI3_1END, BV5W),
+        "M3-wi3-bv5w": combined(M3, WI3_1END, BV5W),
+        "M3-spup-wi3-bv5w": combined(M3, {"special": [-2, 2]}, WI3_1END, BV5W),
+    },
+    # Round 16: the arrows of Black's L4 decide strong play (both dead ends: White
+    # wins), those of Black's I3 weak play (a middle arrow: greedy's Black chases); both
+    # L4 dead ends and the I3 given reach, traded against each other.
+    16: {
+        "l4d": L4D,
+        "l4d-bi3n": L4D | {"black.I3.arrows": I3N},
+        "l4d-bi3-1n": combined(L4D, BI3_1N),
+        "l4d-bi3-2n": L4D | {"black.I3.count": 1, "add.black": [
+            BI3_1N["add.black"][0] | {"count": 2}]},
+        "l4d-bu5w": L4D | {"black.U5.arrows": ["0,0,N", "1,0,W"]},
+        "l4d-bv5s": L4D | {"black.V5.arrows": ["0,0,N", "2,2,E", "2,1,S"]},
+        "l4d-spup": L4D | {"special": [-2, 2]},
+        "c4-l4d-bi3n": L4D | {"black.I3.arrows": I3N, "special": [-1, 4]},
+        "c4-l4d-bi3-1n": combined(L4D, BI3_1N, {"special": [-1, 4]}),
+        "M3-bi3n-v5d": M3 | {"black.I3.arrows": I3N, "black.V5.arrows": ["2,2,E"]},
+    },
+    # Round 17: l4d-bu5w (both L4 dead ends, U5's second arrow W on its base) measured
+    # 66 % between greedy players, 50 % at level 4 and 30 % at level 5: U5's second
+    # arrow elsewhere, on one U5 only, and the Special card a cell farther.
+    17: {
+        **{f"l4d-u5-{a.replace(',', '')}": L4D | {"black.U5.arrows": ["0,0,N", a]}
+           for a in ("0,0,W", "0,0,E", "0,2,W", "0,2,E", "1,0,S", "1,2,S")},
+        "l4d-u5w-1": combined(L4D, {"black.U5.count": 1, "add.black": [
+            {"name": "U5+", "cells": ["#.#", "###"], "arrows": ["0,0,N", "1,0,W"]}]}),
+        "c4-l4d-bu5w": L4D | {"black.U5.arrows": ["0,0,N", "1,0,W"], "special": [-1, 4]},
+    },
+    # Round 18: the neighbours of l4d-bu5w (``--neighbours``, docs/sigma-deck.md §6):
+    # the Special card where v1 has it put greedy players at 58 %, level 4 at 45 %.
+    18: {
+        "l4d-bu5w": L4D | {"black.U5.arrows": ["0,0,N", "1,0,W"]},
+        "c2-l4d-bu5w": C2_L4D_BU5W,
+    },
+    # Round 19: the neighbours of c2-l4d-bu5w with greedy and level 5 (``--neighbours
+    # --weights '{"greedy": 100, "ai:5": 40}'``): White's Hub with four arrows (56 %,
+    # 40 %) and U5 with one arrow (58 %, 35 %), on 100 games a level.
+    19: {
+        "c2-l4d-bu5w-hub4": C2_L4D_BU5W | {"white.Hub.arrows": HUB4},
+        "c2-u5-l4": C2_L4D_BU5W | {"black.U5.arrows": ["0,0,N"]},
+        "c2-l4d-bu5w": C2_L4D_BU5W,
+    },
+    # Round 20: c2-l4d-bu5w with fewer arrows on the Special card (its arms N, E, S, W
+    # on (0,1), (1,2), (2,1), (1,0); W faces Nothing), and Black's T4 without its S.
+    20: {
+        **{f"c2-l4d-bu5w-sp{''.join(a[-1] for a in arrows)}":
+           C2_L4D_BU5W | {"special.arrows": arrows}
+           for arrows in (["0,1,N", "2,1,S", "1,0,W"], ["0,1,N", "1,2,E", "2,1,S"],
+                          ["0,1,N", "2,1,S"], ["1,0,W", "1,2,E"], ["0,1,N", "1,0,W"])},
+        "c2-l4d-bu5w-t4w2-v5s": C2_L4D_BU5W | {
+            "black.T4.arrows": ["0,0,W", "0,2,E"],
+            "black.V5.arrows": ["0,0,N", "2,2,E", "2,1,S"]},
+    },
+    # Round 21: the Special card without its W arrow (the one facing Nothing) moved
+    # greedy players and level 5 both a little towards White on c2-l4d-bu5w; with the
+    # edits that moved level 5 alone (White's Hub with four arrows, U5 with one).
+    21: {
+        "spNES": SP_NES,
+        "spNES-hub4": SP_NES | {"white.Hub.arrows": HUB4},
+        "spNES-u5": SP_NES | {"black.U5.arrows": ["0,0,N"]},
+        "spNES-hub4-u5": SP_NES | {"white.Hub.arrows": HUB4, "black.U5.arrows": ["0,0,N"]},
+    },
+    # Round 22: the neighbours of spNES (``--neighbours``): White's Y2 with a fourth
+    # arrow (S on (0,0)), and Black's V5 with a third (S on (2,1)).
+    22: {
+        "spNES-y2s": SP_NES | {"white.Y2.arrows": ["0,0,W", "0,1,E", "0,1,N", "0,0,S"]},
+        "spNES-v5s": SP_NES | {"black.V5.arrows": ["0,0,N", "2,2,E", "2,1,S"]},
+        "spNES-y2s-v5s": SP_NES | {"white.Y2.arrows": ["0,0,W", "0,1,E", "0,1,N", "0,0,S"],
+                                   "black.V5.arrows": ["0,0,N", "2,2,E", "2,1,S"]},
+        "spNES-v5s-hub4": SP_NES | {"black.V5.arrows": ["0,0,N", "2,2,E", "2,1,S"],
+                                    "white.Hub.arrows": HUB4},
+        "spNES-v5s-l3w": SP_NES | {"black.V5.arrows": ["0,0,N", "2,2,E", "2,1,S"],
+                                   "white.L3.arrows": ["0,0,N", "1,0,W"]},
+        "spNES-v5s-l3w1": SP_NES | {"black.V5.arrows": ["0,0,N", "2,2,E", "2,1,S"],
+                                    "white.L3.count": 1, "add.white": [
+            {"name": "L3W", "cells": ["#.", "##"], "arrows": ["0,0,N", "1,0,W"]}]},
+        "spNES-y2s-hub4": SP_NES | {"white.Y2.arrows": ["0,0,W", "0,1,E", "0,1,N", "0,0,S"],
+                                    "white.Hub.arrows": HUB4},
+    },
+    # Round 23: between spNES-v5s and spNES-y2s (each 3 to 5 points outside the band
+    # on one measurement): V5's third arrow elsewhere, Y2's fourth elsewhere.
+    23: {
+        **{f"spNES-v5{a.replace(',', '')}": SP_NES | {"black.V5.arrows": ["0,0,N", "2,2,E", a]}
+           for a in ("2,2,S", "2,0,S", "1,0,E", "2,2,N")},
+        **{f"spNES-y2{a.replace(',', '')}": SP_NES | {"white.Y2.arrows": [
+            "0,0,W", "0,1,E", "0,1,N", a]} for a in ("0,0,N", "0,1,S")},
+    },
 }
 
 
@@ -215,7 +382,9 @@ ROUNDS: dict[int, dict[str, dict[str, Any]]] = {
 #: being the first reconstruction's; a candidate is one choice per knob.
 KNOBS: dict[str, list[Any]] = {
     "special": [[-1, 2], [-1, 3], [-1, 4], [-1, 5], [-1, 6], [-2, 3], [-2, 4], [0, 4]],
-    "black.U5.arrows": [["0,0,N", "0,2,N"], ["0,0,N"], ["0,0,N", "1,1,S"]],
+    "special.arrows": [["0,1,N", "1,2,E", "2,1,S", "1,0,W"], ["0,1,N", "1,2,E", "2,1,S"]],
+    "black.U5.arrows": [["0,0,N", "0,2,N"], ["0,0,N"], ["0,0,N", "1,1,S"],
+                        ["0,0,N", "1,0,W"]],
     "black.T4.arrows": [["0,0,W", "0,2,E", "1,1,S"], ["0,0,W", "0,2,E", "1,1,S", "0,1,N"],
                         ["0,0,W", "0,2,E"]],
     "black.L4.arrows": [["0,0,N", "2,1,E"], ["0,0,N", "2,1,E", "1,0,W"], ["0,0,N"]],
@@ -224,12 +393,30 @@ KNOBS: dict[str, list[Any]] = {
     "white.Hub.arrows": [["0,0,W", "0,0,N", "0,0,E"], ["0,0,W", "0,0,E"],
                          ["0,0,W", "0,0,N", "0,0,E", "0,0,S"]],
     "white.Y2.arrows": [["0,0,W", "0,1,E", "0,1,N"], ["0,0,W", "0,1,E", "0,1,N", "0,0,S"]],
+    # Knobs whose choices are edits of their own (a name without a dot): one of the
+    # two L4 cards split off as L4+ (with its second arrow on the side of its stem, the
+    # other L4 then taking black.L4.arrows), one or two of Black's I3 with a middle
+    # arrow, one White I3 with its arrows on one end.
+    "split": [{}, {"black.L4.count": 1, "add.black": [
+        {"name": "L4+", "cells": ["#..", "#..", "##."], "arrows": ["0,0,N", "1,0,E"]}]}],
+    "i3plus": [{}, BI3_1N, {"black.I3.count": 1, "add.black": [
+        BI3_1N["add.black"][0] | {"count": 2}]}],
+    "wi3": [{}, WI3_1END],
 }
+
+#: M3 (docs/sigma-deck.md §5) as a choice per knob: ``--start M3``.
+START_M3 = {"special": 1, "black.U5.arrows": 1, "black.L4.arrows": 2, "split": 1}
 
 
 def edits_of(choice: Mapping[str, int]) -> dict[str, Any]:
     """The edits of a candidate given as a choice per knob (the first's left out)."""
-    return {knob: KNOBS[knob][i] for knob, i in choice.items() if i}
+    out: dict[str, Any] = {}
+    for knob, i in sorted(choice.items()):
+        if i:
+            value = KNOBS[knob][i]
+            out = combined(out, value if "." not in knob and knob != "special"
+                           else {knob: value})
+    return out
 
 
 def variant(edits: Edits, base: Deck | None = None, key: str = "candidate") -> Deck:
@@ -239,6 +426,9 @@ def variant(edits: Edits, base: Deck | None = None, key: str = "candidate") -> D
     for path, value in edits.items():
         if path == "special":
             data["presets"][1]["at"] = list(value)
+            continue
+        if path == "special.arrows":
+            data["presets"][1]["arrows"] = list(value)
             continue
         if path.startswith("add."):  # "add.SEAT": [card, ...] after the seat's cards
             data[path.removeprefix("add.")].extend(dict(card) for card in value)
@@ -293,6 +483,35 @@ def local_search(steps: int, start: Mapping[str, int], games: Mapping[str, int],
             current, best = trial, row
 
 
+def neighbours(start: Mapping[str, int], games: Mapping[str, int], seed: int) -> None:
+    """Every candidate one knob away from ``start``, each measured: one JSON line
+    each (the knob and its choice in ``step``)."""
+    print(json.dumps(objective("start", edits_of(start), games, seed)), flush=True)
+    for knob in KNOBS:
+        for i in range(len(KNOBS[knob])):
+            if i != start.get(knob, 0):
+                trial = dict(start) | {knob: i}
+                row = objective(f"{knob}={i}", edits_of(trial), games, seed)
+                print(json.dumps(row | {"choice": trial}), flush=True)
+
+
+def independent(name: str, edits: Edits, spec: str, games: int, plies: int, seed: int
+                ) -> dict[str, Any]:
+    """``spec`` against itself on a candidate, as ``duel`` plays it (the deck given as
+    data, which ``duel``'s ``--option deck=`` does not take): White's share."""
+    from engine.ai import player_from_spec
+    from engine.ai.duel import duel
+    from engine.registry import get_game
+
+    began = time.process_time()
+    game = get_game("sigma")
+    result = duel(game, player_from_spec(game, spec, True), player_from_spec(game, spec, True),
+                  games, seed=seed, options={"deck": variant(edits, key=name)},
+                  openings=plies)
+    return {"candidate": name, "duel": spec, "games": games,
+            "white": result.wins[0] / games, "cpu": round(time.process_time() - began, 1)}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.sigma_deck", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -305,16 +524,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--search", type=int, default=0, metavar="STEPS",
                         help="hill-climb STEPS candidates over the knobs instead")
     parser.add_argument("--start", default="{}", help="the search's start: JSON "
-                        "{knob: choice index}")
+                        "{knob: choice index}, or M3")
     parser.add_argument("--weights", default='{"greedy": 100, "ai:4": 60}',
                         help="the search's games per level, JSON")
+    parser.add_argument("--neighbours", action="store_true",
+                        help="measure every candidate one knob away from --start")
+    parser.add_argument("--duel", metavar="SPEC",
+                        help="instead of the meter, the independent check: SPEC against "
+                        "itself as `python -m engine duel sigma --first SPEC --second "
+                        "SPEC --openings 2 --fixed` plays it (no seats swapped, a new "
+                        "opening each game) on the round's candidates")
     args = parser.parse_args(argv)
+    start = START_M3 if args.start == "M3" else json.loads(args.start)
+    if args.neighbours:
+        neighbours(start, json.loads(args.weights), args.seed)
+        return 0
     if args.search:
-        local_search(args.search, json.loads(args.start), json.loads(args.weights),
+        local_search(args.search, start, json.loads(args.weights),
                      args.seed)
         return 0
     candidates = ROUNDS[args.round]
     names = args.only.split(",") if args.only else list(candidates)
+    if args.duel:
+        for name in names:
+            print(json.dumps(independent(name, candidates[name], args.duel, args.games,
+                                         args.openings, args.seed)), flush=True)
+        return 0
     levels = parse_levels(args.levels)
     for name in names:
         began = time.process_time()
