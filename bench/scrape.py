@@ -84,6 +84,14 @@ def merged(parts: list[dict[str, Buckets]]) -> dict[str, Buckets]:
     return out
 
 
+def observed_in(buckets: Buckets, values: list[float]) -> None:
+    """Count more samples (seconds) in cumulative buckets, as the histogram would."""
+    for value in values:
+        for bound in buckets:
+            if value <= bound:
+                buckets[bound] += 1
+
+
 def quantile(q: float, buckets: Buckets) -> float | None:
     """``histogram_quantile(q, ...)`` of cumulative buckets, in seconds."""
     bounds = sorted(buckets)
