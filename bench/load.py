@@ -437,9 +437,20 @@ class Bench:
                 watch_bot(observatory, bot, db)
             result = await self.measure(bot, observatory.port if observatory else None)
         booked = await self.booked(db, {str(e[0]) for e in self.channels})
+        durable = await self.durability(db) if url.startswith("postgresql") else None
         await db.close()
         return {**result, **booked, "database": "postgresql" if url.startswith(
-            "postgresql") else "sqlite"}
+            "postgresql") else "sqlite", "durability": durable}
+
+    async def durability(self, db: Any) -> dict[str, str]:
+        """The PostgreSQL server's own word on what a commit waits for (the tests'
+        server runs without fsync: ``GARNET_PG_DURABLE=1 .ci/postgres start`` is one
+        that does not)."""
+        out = {}
+        async with db.engine.connect() as conn:
+            for name in ("fsync", "synchronous_commit", "full_page_writes"):
+                out[name] = str((await conn.execute(text(f"SHOW {name}"))).scalar_one())
+        return out
 
     async def measure(self, bot: Any, port: int | None) -> dict[str, Any]:
         """The run; with ``port`` None (metrics off) the figures read from the metrics
@@ -635,7 +646,10 @@ def describe(r: dict[str, Any]) -> str:
     lat, lim, rem, lag, mem = (r["bot_latency_ms"], r["rate_limit_wait_ms"],
                                r["reminder_late_ms"], r["loop_lag_ms"], r["memory_mb"])
     off = lat is None  # METRICS=off: the figures read from /metrics are not there
-    return (f"{r['dms']} DMs, {r['pace']} pace, {r['database']}, "
+    durable = r.get("durability")
+    database = r["database"] + (" (" + ", ".join(f"{k} {v}" for k, v in durable.items())
+                                + ")" if durable else "")
+    return (f"{r['dms']} DMs, {r['pace']} pace, {database}, "
             f"{r.get('processes', 1)} process(es), shards {r['shards']}, {r['seconds']} s "
             f"(set-up {r['setup_seconds']} s, {r['started']} DMs started)"
             f"{', metrics off' if off else ''}\n"
