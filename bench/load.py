@@ -686,7 +686,13 @@ def describe(r: dict[str, Any]) -> str:
                f"  bot's share, message -> board POST: p50 {lat['p50']} ms, p99 "
                f"{lat['p99']} ms (n={lat['n']})\n"
                f"  waiting on rate limits after that: p50 {lim['p50']} ms, p99 "
-               f"{lim['p99']} ms, max {lim['max']} ms\n")
+               f"{lim['p99']} ms, max {lim['max']} ms\n"
+               + "  in the bot's share: " + "; ".join(
+                   f"{label} p50 {r[key]['p50']} ms, p99 {r[key]['p99']} ms (n={r[key]['n']})"
+                   for key, label in (("render_wait_ms", "waiting for a render worker"),
+                                      ("render_job_ms", "drawing"),
+                                      ("transaction_ms", "database transactions"))
+                   if r.get(key)) + "\n")
             + f"  posts: {r['posts']} ({r['posts_per_second']}/s against the global "
             f"{r['global_limit']}/s), 429s: {r['429s']} ({r['429s_global']} of the "
             f"global limit)\n"

@@ -26,6 +26,11 @@ FIGURES = {
     "rate_limit_wait_ms": ("garnet_board_latency_seconds", (("part", "rate_limit"),)),
     "reminder_late_ms": ("garnet_reminder_lateness_seconds", ()),
     "loop_lag_ms": ("garnet_event_loop_lag_seconds", ()),
+    # Where the bot's share goes: a board's wait for a render worker, its drawing, and
+    # the database's transactions (their commits).
+    "render_wait_ms": ("garnet_worker_queue_wait_seconds", (("pool", "render"),)),
+    "render_job_ms": ("garnet_worker_job_seconds", (("pool", "render"),)),
+    "transaction_ms": ("garnet_db_transaction_seconds", (("outcome", "commit"),)),
 }
 
 
