@@ -215,7 +215,9 @@ class Bench:
                 a = Person(gid + 11 + 3 * i, f"A{k}x{i}")
                 b = Person(gid + 12 + 3 * i, f"B{k}x{i}")
                 members.update({a: (), b: ()})
-                self.game_of[channel] = plan.games[len(self.channels) % len(plan.games)]
+                # Dealt by the DM's place among all the servers' (each process's share
+                # of the shards holds every game too).
+                self.game_of[channel] = plan.games[(k * PER_SERVER + i) % len(plan.games)]
                 self.seat_of[channel] = (gid, a.id)
                 self.channels.append((gid, channel, host, a, b))
             self.fake.add_server(gid, f"Bench {k}", channels, role, members)
