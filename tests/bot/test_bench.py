@@ -88,11 +88,11 @@ def test_quick_bench_compares_metrics_on_and_off() -> None:
     """``--metrics-compare``: each size with the bot's metrics on, then off
     (``METRICS=off``), moves/s for each and the difference; with them off nothing is
     read from /metrics, and the report says so rather than inventing figures."""
-    # Boards drawn in the bot's process (no render workers to start and warm, twice):
-    # the metrics' switch is what this compares.
+    # Boards drawn in the bot's process (no render workers to start and warm, twice),
+    # no game replayed near its end at set-up: the metrics' switch is what this compares.
     out = subprocess.run([sys.executable, "-m", "bot", "bench", "--quick",
                           "--metrics-compare", "--rounds", "1", "--json", "--seconds", "2",
-                          "--render-processes", "0"],
+                          "--render-processes", "0", "--near-end", "0"],
                          capture_output=True, text=True, timeout=180, check=True).stdout
     report = json.loads(out)
     on, off = report["runs"]
