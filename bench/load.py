@@ -1,5 +1,9 @@
-"""``python -m bot bench``: concurrent Cairo Corridor Death Matches, through the real
-Discord adapter on the real clock (docs/benchmarks.md, "The load benchmark").
+"""``python -m bot bench``: concurrent Death Matches of the four games (``--games``),
+through the real Discord adapter on the real clock (docs/benchmarks.md, "The load
+benchmark"): a share of them started near their end (``--near-end``) so that games
+finish in the run, players' chatter besides their moves (``--chatter``: talk, illegal
+moves, ``/board``, ``/time``, autocomplete), every move's board wait counted, those
+not arrived at the end as the run's time left, and the multipart forms encoded.
 
 The bot (``GarnetBot``, built by the composition root) logs in to the transport-level
 Discord fake (``tests.fake.discord_fake``, installed on real time): every board is a
@@ -31,8 +35,8 @@ The bot's pacer sends the boards of running matches first (``Pace``); ``--fifo``
 that off (first come, first served, as before), ``--compare`` runs each size both
 ways, one after the other, and prints them side by side. Also reported: the pacer's
 waits by pace (boards, answers, reminders and set-up posts), the boards still on
-their way at the end (left out of the percentiles above), and how often new DMs were
-refused for ``BOARD_WAIT_LIMIT``.
+their way at the end (counted in the percentiles above as their time so far), and how
+often new DMs were refused for ``BOARD_WAIT_LIMIT``.
 """
 
 from __future__ import annotations
