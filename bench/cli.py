@@ -4,7 +4,8 @@ The launcher (``bot/__main__.py``) hands every argument after ``bench`` to ``mai
 the benchmarks live in the repository, not in the installed package.
 
     garnet bench [--dms N] [--seconds S] [--pace realistic|stress] [--quick] [--json]
-                 [--compare] [--metrics-compare [--rounds R]]
+                 [--compare] [--metrics-compare [--rounds R]] [--games cairo,quoridor,...]
+                 [--near-end 0.25] [--plies-left 2] [--chatter 0.3] [--profile FILE]
     garnet bench --queries [--json]
     garnet bench --practice [--games cairo,quoridor] [--level 5] [--seconds S] [--json]
 """
@@ -30,7 +31,8 @@ def parser(prog: str = "garnet bench") -> argparse.ArgumentParser:
                    help="event-loop lag during practice matches against the computer "
                    "(--seconds per game)")
     p.add_argument("--games", default="cairo,quoridor,pathwayz,sigma",
-                   help="--practice: the games, comma-separated")
+                   help="the games, comma-separated (the load bench deals them round "
+                   "the DMs; --practice plays each)")
     p.add_argument("--level", type=int, default=5, choices=range(1, 6),
                    help="--practice: the computer's level")
     add_arguments(p)

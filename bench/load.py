@@ -1,5 +1,9 @@
-"""``python -m bot bench``: concurrent Cairo Corridor Death Matches, through the real
-Discord adapter on the real clock (docs/benchmarks.md, "The load benchmark").
+"""``python -m bot bench``: concurrent Death Matches of the four games (``--games``),
+through the real Discord adapter on the real clock (docs/benchmarks.md, "The load
+benchmark"): a share of them started near their end (``--near-end``) so that games
+finish in the run, players' chatter besides their moves (``--chatter``: talk, illegal
+moves, ``/board``, ``/time``, autocomplete), every move's board wait counted, those
+not arrived at the end as the run's time left, and the multipart forms encoded.
 
 The bot (``GarnetBot``, built by the composition root) logs in to the transport-level
 Discord fake (``tests.fake.discord_fake``, installed on real time): every board is a
@@ -31,8 +35,8 @@ The bot's pacer sends the boards of running matches first (``Pace``); ``--fifo``
 that off (first come, first served, as before), ``--compare`` runs each size both
 ways, one after the other, and prints them side by side. Also reported: the pacer's
 waits by pace (boards, answers, reminders and set-up posts), the boards still on
-their way at the end (left out of the percentiles above), and how often new DMs were
-refused for ``BOARD_WAIT_LIMIT``.
+their way at the end (counted in the percentiles above as their time so far), and how
+often new DMs were refused for ``BOARD_WAIT_LIMIT``.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import cProfile
 import dataclasses
 import json
 import os
@@ -53,7 +58,7 @@ from typing import Any
 
 from sqlalchemy import text
 
-from bench.scrape import FIGURES, delta, figures, merged, scrape, total
+from bench.scrape import FIGURES, Buckets, delta, figures, merged, observed_in, scrape, total
 from bot.adapters.discord.pacing import GlobalPacer
 from bot.app import build_discord_bot as build_bot
 from bot.app import observed, watch_bot
@@ -61,10 +66,11 @@ from bot.config import Settings
 from bot.core import metrics
 from bot.core.clock import RealClock
 from bot.core.messages import Pace
+from bot.core.metrics import LATENCY
 from bot.store.db import open_database
 from engine.registry import get_game
 from tests.fake.discord_fake import FakeDiscord, RealTime
-from tests.fake.discord_world import GLOBAL_LIMIT, MESSAGES, Call, Person
+from tests.fake.discord_world import CALLBACK, GLOBAL_LIMIT, MESSAGES, Call, Person
 from tests.fake.fake_transport import Window
 
 PACES = {"realistic": (10.0, 20.0), "stress": (2.0, 2.0)}
@@ -72,6 +78,12 @@ REMINDERS = "59,50,45"
 PER_SERVER = 50
 GUILD_BASE = 1_000  # guild ids are (GUILD_BASE + k) << 22: shard k % shards
 BOARD_WAIT = 120.0  # seconds a player waits for the board before moving on
+GAMES = ("cairo", "quoridor", "pathwayz", "sigma")
+SIMULATIONS = 24  # random games played out in the engine: the shortest is replayed
+# What players type or ask besides their moves (``--chatter``): the kinds, by weight.
+CHATTER = {"text": 3, "illegal": 2, "board": 2, "time": 2, "autocomplete": 1}
+TALK = ("gg", "hmm, nice one", "wait what", "brb", "lol that wall", "good luck!",
+        "my clock!", "ok ok", "oops", "well played")
 
 
 def _descendants(pid: int) -> list[int]:
@@ -116,13 +128,17 @@ class Plan:
     run_id: int
     fifo: bool = False  # the pacer first come, first served (no priorities)
     metrics: bool = True  # False: METRICS=off in the bot (nothing scraped)
+    games: tuple[str, ...] = GAMES  # dealt round the DMs
+    near_end: float = 0.25  # the share of DMs started a few plies before their end
+    chatter: float = 0.3  # the chance a think time holds chatter (CHATTER)
+    plies_left: int = 2  # of a game started near its end
+    profile: str | None = None  # cProfile the measured run of the bot's process to it
 
 
 class Bench:
     def __init__(self, plan: Plan) -> None:
         self.plan = plan
         self.rng = random.Random(plan.seed)
-        self.game = get_game("cairo")
         self.fake = FakeDiscord(RealTime(), keep_calls=False)
         self.fake.global_window = Window(plan.global_limit, GLOBAL_LIMIT[1])
         self.arrived: dict[int, asyncio.Event] = {}
@@ -135,13 +151,37 @@ class Bench:
         self.stop_at = 0.0
         self.peak: dict[str, float] = {}
         self.channels: list[tuple[int, int, Person, Person, Person]] = []
+        self.game_of: dict[int, str] = {}  # channel -> game key
+        self.current: dict[int, Any] = {}  # channel -> its DM (LiveMatch) being played
+        self.seat_of: dict[int, tuple[int, int]] = {}  # channel -> (guild, a player)
+        # Moves whose board has not arrived: channel -> when the move was sent.
+        self.pending: dict[int, float] = {}
+        self.board_waits: list[float] = []  # message -> board answered, the finished
+        self.unfinished: list[float] = []  # and the rest's time to the end of the run
+        # Games started near their end: the plies left of a game played out in the
+        # engine from the DM's position (the players type them).
+        self.script: dict[int, list[str]] = {}
+        self.near_end_dms = 0
+        self.near_end_plies = 0  # replayed at set-up
+        self.chatter = dict.fromkeys(CHATTER, 0)
+        self.answered = {"interactions": 0, "autocomplete": 0}
+        self.finished_by_game: dict[str, int] = {}
+        self.moves_by_game: dict[str, int] = {}
 
     # ---- the fake's side ------------------------------------------------------------
 
     def observe(self, call: Call, arrived: float) -> None:
         if not self.measuring:
+            if (call.method, call.path) == ("POST", MESSAGES) and call.files:
+                channel = int(call.url.rstrip("/").split("/")[-2])
+                if channel in self.arrived:
+                    self.arrived[channel].set()
             return
         self.posts += 1
+        if call.path == CALLBACK and call.status == 200 and isinstance(call.body, dict):
+            # The interactions answered: autocomplete's choices (type 8) or the rest.
+            kind = "autocomplete" if call.body.get("type") == 8 else "interactions"
+            self.answered[kind] += 1
         if call.status == 429:
             self.too_many += 1
             body = call.response if isinstance(call.response, dict) else {}
@@ -150,6 +190,9 @@ class Bench:
         if (call.method, call.path) != ("POST", MESSAGES) or not call.files:
             return
         channel = int(call.url.rstrip("/").split("/")[-2])
+        sent = self.pending.pop(channel, None)
+        if sent is not None:
+            self.board_waits.append(arrived - sent)
         if channel in self.arrived:
             self.arrived[channel].set()
 
@@ -176,6 +219,10 @@ class Bench:
                 a = Person(gid + 11 + 3 * i, f"A{k}x{i}")
                 b = Person(gid + 12 + 3 * i, f"B{k}x{i}")
                 members.update({a: (), b: ()})
+                # Dealt by the DM's place among all the servers' (each process's share
+                # of the shards holds every game too).
+                self.game_of[channel] = plan.games[(k * PER_SERVER + i) % len(plan.games)]
+                self.seat_of[channel] = (gid, a.id)
                 self.channels.append((gid, channel, host, a, b))
             self.fake.add_server(gid, f"Bench {k}", channels, role, members)
             made += count
@@ -188,23 +235,119 @@ class Bench:
             await renderer.boards.slots.warm()
 
     def live_in(self, bot: Any, channel: int) -> Any:
-        for live in bot.services.matches.live.values():
-            if live.channel_id == str(channel):
-                return live
-        return None
+        """The DM being played in ``channel`` (the registry's index by seat: a scan
+        of every live match here cost the event loop 4 % at 300 DMs)."""
+        gid, player = self.seat_of[channel]
+        return bot.services.matches.kit.live.for_seat(str(gid), str(channel), str(player))
 
     async def start_dm(self, bot: Any, entry: tuple[int, int, Person, Person, Person]
                        ) -> bool:
         _gid, channel, host, a, b = entry
-        payload = self.fake.slash(bot.tree, host, "dm", channel_id=channel, game="cairo",
+        payload = self.fake.slash(bot.tree, host, "dm", channel_id=channel,
+                                  game=self.game_of[channel],
                                   player1=a, player2=b, chooser="lots", reminders=REMINDERS)
         bot._connection.parse_interaction_create(payload)
-        for _ in range(600):
+        # 30 s at set-up; in the run, not past its end by more than a few seconds (a DM
+        # refused at Discord's limit would otherwise hold the run open 30 s).
+        deadline = time.perf_counter() + 30.0
+        if self.measuring:
+            deadline = min(deadline, self.stop_at + 5.0)
+        while time.perf_counter() < deadline:
             await asyncio.sleep(0.05)
             live = self.live_in(bot, channel)
             if live is not None and live.to_move is not None:
                 return True
         return False
+
+    async def near_end(self, bot: Any, entry: tuple[int, int, Person, Person, Person]
+                       ) -> bool:
+        """Start a DM a few plies before its end: a game played out at random in the
+        engine from its first position (the shortest of ``SIMULATIONS``), all but its
+        last ``--plies-left`` plies typed by its players now, during the set-up (each
+        after the previous board is out, as people would); the rest are the players'
+        moves in the run, so it ends in it (result, reward, ratings, the final board)."""
+        _gid, channel, _host, a, b = entry
+        live = self.live_in(bot, channel)
+        if live is None or live.to_move is None:
+            return False
+        game, best = live.game, None
+        for _ in range(SIMULATIONS):
+            state, plies = live.state, list[str]()
+            while not game.is_over(state) and len(plies) < 400:
+                move = self.rng.choice(game.legal_moves(state))
+                plies.append(game.notation(move))
+                state = game.apply(state, move)
+            if game.is_over(state) and (best is None or len(plies) < len(best)):
+                best = plies
+        if best is None:
+            return False
+        people = {str(a.id): a, str(b.id): b}
+        left = self.plan.plies_left
+        event = self.arrived.setdefault(channel, asyncio.Event())
+        # Faster than Discord's 5 posts per 5 s of a channel (set-up, not measured); the
+        # channel's window is Discord's again, and fresh, when the run starts.
+        self.fake.message_limit(channel, 10_000)
+        try:
+            for move in best[:-left]:
+                live = self.live_in(bot, channel)
+                if live is None or live.to_move is None or move not in {
+                        game.notation(m) for m in game.legal_moves(live.state)}:
+                    return False  # a game whose play is not the engine's alone
+                ply = live.ply
+                event.clear()
+                bot._connection.parse_message_create(self.fake.message_create(
+                    people[live.users[live.to_move]], move, channel_id=channel))
+                with contextlib.suppress(TimeoutError):  # its board out
+                    await asyncio.wait_for(event.wait(), 30.0)
+                for _ in range(1000):  # and the next turn started
+                    if live.finished or (live.ply > ply and live.to_move is not None):
+                        break
+                    await asyncio.sleep(0.01)
+                self.near_end_plies += 1
+        finally:
+            self.fake.message_limit(channel)
+        self.script[channel] = best[-left:]
+        self.near_end_dms += 1
+        return True
+
+    def chosen_move(self, channel: int, live: Any) -> str:
+        """The next ply of a game started near its end, else a random legal move."""
+        game = live.game
+        legal = game.legal_moves(live.state)
+        script = self.script.get(channel)
+        if script:
+            move = script.pop(0)
+            if move in {game.notation(m) for m in legal}:
+                return move
+            self.script.pop(channel, None)
+        return str(game.notation(self.rng.choice(legal)))
+
+    def chat(self, bot: Any, channel: int, live: Any, people: dict[str, Person]) -> None:
+        """One piece of chatter (not a move): talk or an illegal move in the channel
+        from the player to move, ``/board`` or ``/time``, or the match option's
+        autocomplete, from either player."""
+        kind = self.rng.choices(list(CHATTER), weights=list(CHATTER.values()))[0]
+        person = people[live.users[live.to_move]] if live.to_move is not None else next(
+            iter(people.values()))
+        if kind in ("text", "illegal"):
+            if kind == "text":
+                content = self.rng.choice(TALK)
+            else:  # a move of the game's notation, not legal here (or not at all)
+                game = live.game
+                legal = {game.notation(m) for m in game.legal_moves(live.state)}
+                first = [game.notation(m) for m in game.legal_moves(game.new_state())]
+                content = next((m for m in self.rng.sample(first, len(first))
+                                if m not in legal), "z0")
+            bot._connection.parse_message_create(self.fake.message_create(
+                person, content, channel_id=channel))
+        else:
+            person = self.rng.choice(list(people.values()))
+            name = "time" if kind == "time" else "board"
+            values: dict[str, Any] = ({"focused": "match", "match": ""}
+                                      if kind == "autocomplete" else {})
+            bot._connection.parse_interaction_create(self.fake.slash(
+                bot.tree, person, name, channel_id=channel, **values))
+        self.chatter[kind] += 1
 
     # ---- the run ---------------------------------------------------------------------
 
@@ -218,26 +361,52 @@ class Bench:
         while time.perf_counter() < self.stop_at:
             live = self.live_in(bot, channel)
             if live is None:
-                self.finished += 1
+                self.count_finished(channel)
                 if not await self.start_dm(bot, entry):
                     return
                 continue
+            self.current[channel] = live
             seat = live.to_move
             if seat is None:
                 await asyncio.sleep(0.2)
                 continue
-            move = self.game.notation(self.rng.choice(self.game.legal_moves(live.state)))
+            move = self.chosen_move(channel, live)
             event.clear()
             payload = self.fake.message_create(people[live.users[seat]], move,
                                                channel_id=channel)
+            self.pending[channel] = time.perf_counter()
             bot._connection.parse_message_create(payload)
             self.moves += 1
+            key = self.game_of[channel]
+            self.moves_by_game[key] = self.moves_by_game.get(key, 0) + 1
             with contextlib.suppress(TimeoutError):
                 # Not past the end of the run by more than a few seconds: a backlog
                 # behind the global limit would otherwise hold the run open.
                 await asyncio.wait_for(event.wait(), max(1.0, min(
                     BOARD_WAIT, self.stop_at + 5.0 - time.perf_counter())))
-            await asyncio.sleep(self.rng.uniform(low, high))
+            if live.game.is_over(live.state):  # the final board: its result booked
+                for _ in range(100):
+                    if live.finished:
+                        self.count_finished(channel)
+                        break
+                    await asyncio.sleep(0.02)
+            think = self.rng.uniform(low, high)
+            if self.rng.random() < self.plan.chatter:  # somewhere in the think time
+                before = self.rng.uniform(0, think)
+                await asyncio.sleep(before)
+                think -= before
+                live = self.live_in(bot, channel)
+                if live is not None and time.perf_counter() < self.stop_at:
+                    self.chat(bot, channel, live, people)
+            await asyncio.sleep(think)
+
+    def count_finished(self, channel: int) -> None:
+        """The DM last seen in ``channel`` has finished (counted once)."""
+        live = self.current.pop(channel, None)
+        if live is not None:
+            self.finished += 1
+            key = self.game_of[channel]
+            self.finished_by_game[key] = self.finished_by_game.get(key, 0) + 1
 
     async def memory_monitor(self) -> None:
         pids = [os.getpid()]
@@ -273,6 +442,7 @@ class Bench:
             metrics_address=("127.0.0.1", 0) if plan.metrics else None)
         self.servers()
         self.fake.observe = self.observe
+        self.fake.encode_forms = True  # aiohttp's form encoding, PNGs and all
         self.fake.install(real_time=True)
         bot = build_bot(settings, db, clock=RealClock())
         if plan.fifo:
@@ -282,9 +452,20 @@ class Bench:
                 watch_bot(observatory, bot, db)
             result = await self.measure(bot, observatory.port if observatory else None)
         booked = await self.booked(db, {str(e[0]) for e in self.channels})
+        durable = await self.durability(db) if url.startswith("postgresql") else None
         await db.close()
         return {**result, **booked, "database": "postgresql" if url.startswith(
-            "postgresql") else "sqlite"}
+            "postgresql") else "sqlite", "durability": durable}
+
+    async def durability(self, db: Any) -> dict[str, str]:
+        """The PostgreSQL server's own word on what a commit waits for (the tests'
+        server runs without fsync: ``GARNET_PG_DURABLE=1 .ci/postgres start`` is one
+        that does not)."""
+        out = {}
+        async with db.engine.connect() as conn:
+            for name in ("fsync", "synchronous_commit", "full_page_writes"):
+                out[name] = str((await conn.execute(text(f"SHOW {name}"))).scalar_one())
+        return out
 
     async def measure(self, bot: Any, port: int | None) -> dict[str, Any]:
         """The run; with ``port`` None (metrics off) the figures read from the metrics
@@ -301,26 +482,48 @@ class Bench:
             for i in range(0, len(self.channels), 20):
                 batch = self.channels[i:i + 20]
                 ok += sum(await asyncio.gather(*(self.start_dm(bot, e) for e in batch)))
+            # A share of the DMs (one at least, unless none), spread over the games.
+            count = round(plan.near_end * len(self.channels)) or int(plan.near_end > 0)
+            chosen = self.rng.sample(self.channels, min(count, len(self.channels)))
+            for i in range(0, len(chosen), 20):
+                await asyncio.gather(*(self.near_end(bot, e) for e in chosen[i:i + 20]))
             setup = time.perf_counter() - started
             before = await scrape(port) if port is not None else {}
+            profiler = cProfile.Profile() if plan.profile else None
+            if profiler is not None:
+                profiler.enable()
             self.measuring = True
             begin = time.perf_counter()
             self.stop_at = begin + plan.seconds
             await asyncio.gather(self.memory_monitor(),
                                  *(self.player(bot, e) for e in self.channels))
-            elapsed = time.perf_counter() - begin
+            end = time.perf_counter()
+            if profiler is not None:
+                profiler.disable()
+                profiler.dump_stats(str(plan.profile))
+            elapsed = end - begin
             self.measuring = False
+            # Moves whose board had not arrived: at least the rest of the run.
+            self.unfinished = sorted(end - sent for sent in self.pending.values())
             buckets: dict[str, Any] | None = None
             seen: dict[str, float] | None = None
+            still = bot.pacer.waiting(Pace.BOARD)
             if port is not None:
                 after = await scrape(port)
                 buckets = delta(before, after)
+                # The unfinished in the bot's figures too: the boards at the pacer (their
+                # share done) with their wait so far, the rest in the bot's share, with
+                # the shortest of the unfinished times (a lower bound).
+                at_pacer = min(len(still), len(self.unfinished))
+                observed_in(buckets["rate_limit_wait_ms"], sorted(still)[-at_pacer:]
+                            if at_pacer else [])
+                observed_in(buckets["bot_latency_ms"],
+                            self.unfinished[:len(self.unfinished) - at_pacer])
                 # What operators would see moving: moves accepted, leases held.
                 seen = {"moves": total(after, "garnet_moves_total")
                         - total(before, "garnet_moves_total"),
                         "leases_held": total(after, "garnet_leases_held"),
                         "matches_running": total(after, "garnet_matches_running")}
-            still = bot.pacer.waiting(Pace.BOARD)
             pacer = bot.pacer
             health = bot.services.matches.kit.health.counters()
             pids = [os.getpid(), *_descendants(os.getpid())]
@@ -343,6 +546,15 @@ class Bench:
                           "main": memory.get(str(os.getpid())), "each": memory,
                           "peak_total": round(sum(self.peak.values()), 1)},
             "games_finished": self.finished, "buckets": buckets, "metrics": seen,
+            "board_wait_ms": figures(self.board_wait_buckets()),
+            "board_wait_buckets": self.board_wait_buckets(),
+            "unfinished": len(self.unfinished),
+            "games": {key: {"dms": sum(1 for g in self.game_of.values() if g == key),
+                            "moves": self.moves_by_game.get(key, 0),
+                            "finished": self.finished_by_game.get(key, 0)}
+                      for key in plan.games},
+            "near_end": {"dms": self.near_end_dms, "plies_replayed": self.near_end_plies},
+            "chatter": dict(self.chatter), "answered": dict(self.answered),
             "order": "fifo" if plan.fifo else "priorities",
             "metrics_on": plan.metrics,
             "boards_on_their_way": {"n": len(still), "longest_ms": round(
@@ -354,6 +566,13 @@ class Bench:
             "limit_spells": health["discord_limit_spells"],
             "limit_refusals": health["discord_limit_refusals"],
         }
+
+    def board_wait_buckets(self) -> Buckets:
+        """The bench's own figure: from each move's message to its board answered by
+        the fake, the unfinished counted as the time left of the run."""
+        buckets: Buckets = {le: 0.0 for le in (*LATENCY, float("inf"))}
+        observed_in(buckets, [*self.board_waits, *self.unfinished])
+        return buckets
 
     async def booked(self, db: Any, guilds: set[str]) -> dict[str, int]:
         """What the database holds for this run's servers: finished DMs, results,
@@ -397,6 +616,15 @@ def _merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
                         "peak_total": round(sum(p["memory_mb"]["peak_total"] for p in parts),
                                             1)}
     out["buckets"] = buckets
+    waits = merged([{"w": p["board_wait_buckets"]} for p in parts])["w"]
+    out["board_wait_buckets"] = waits
+    out["board_wait_ms"] = figures(waits)
+    out["unfinished"] = sum(p["unfinished"] for p in parts)
+    out["chatter"] = {k: sum(p["chatter"][k] for p in parts) for k in first["chatter"]}
+    out["answered"] = {k: sum(p["answered"][k] for p in parts) for k in first["answered"]}
+    out["near_end"] = {k: sum(p["near_end"][k] for p in parts) for k in first["near_end"]}
+    out["games"] = {g: {k: sum(p["games"][g][k] for p in parts) for k in first["games"][g]}
+                    for g in first["games"]}
     out["metrics"] = ({k: sum(p["metrics"][k] for p in parts) for k in first["metrics"]}
                       if measured else None)
     return out
@@ -413,7 +641,9 @@ def run_processes(plan: Plan, processes: int) -> dict[str, Any]:
                str(plan.shards), "--shard-ids", ",".join(map(str, ids)),
                "--render-processes", str(plan.render_processes), "--global-limit",
                str(max(1, plan.global_limit // processes)), "--seed", str(plan.seed + n),
-               "--run-id", str(plan.run_id)]
+               "--run-id", str(plan.run_id), "--games", ",".join(plan.games),
+               "--near-end", str(plan.near_end), "--chatter", str(plan.chatter),
+               "--plies-left", str(plan.plies_left)]
         if plan.database:
             cmd += ["--database", plan.database]
         if plan.fifo:
@@ -437,17 +667,38 @@ def describe(r: dict[str, Any]) -> str:
     lat, lim, rem, lag, mem = (r["bot_latency_ms"], r["rate_limit_wait_ms"],
                                r["reminder_late_ms"], r["loop_lag_ms"], r["memory_mb"])
     off = lat is None  # METRICS=off: the figures read from /metrics are not there
-    return (f"{r['dms']} DMs, {r['pace']} pace, {r['database']}, "
+    durable = r.get("durability")
+    database = r["database"] + (" (" + ", ".join(f"{k} {v}" for k, v in durable.items())
+                                + ")" if durable else "")
+    return (f"{r['dms']} DMs, {r['pace']} pace, {database}, "
             f"{r.get('processes', 1)} process(es), shards {r['shards']}, {r['seconds']} s "
             f"(set-up {r['setup_seconds']} s, {r['started']} DMs started)"
             f"{', metrics off' if off else ''}\n"
-            f"  moves: {r['moves']} ({r['moves_per_second']}/s)\n"
+            f"  moves: {r['moves']} ({r['moves_per_second']}/s); "
+            + ", ".join(f"{g} {f['dms']} DMs {f['moves']} moves {f['finished']} finished"
+                        for g, f in r["games"].items())
+            + "\n  chatter (not moves): "
+            + ", ".join(f"{k} {n}" for k, n in r["chatter"].items())
+            + f" (answered: {r['answered']['interactions']} commands, "
+            f"{r['answered']['autocomplete']} autocompletes)"
+            + f"; started near their end: {r['near_end']['dms']} DMs "
+            f"({r['near_end']['plies_replayed']} plies replayed at set-up)\n"
+            f"  message -> board answered (the bench's own, the unfinished as the run's "
+            f"time left): p50 {r['board_wait_ms']['p50']} ms, p99 "
+            f"{r['board_wait_ms']['p99']} ms, max {r['board_wait_ms']['max']} ms "
+            f"(n={r['board_wait_ms']['n']}, {r['unfinished']} unfinished)\n"
             + (f"  bot's share, message -> board POST, rate-limit waits, reminders' "
                f"lateness, event-loop lag: {NOT_MEASURED}\n" if off else
                f"  bot's share, message -> board POST: p50 {lat['p50']} ms, p99 "
                f"{lat['p99']} ms (n={lat['n']})\n"
                f"  waiting on rate limits after that: p50 {lim['p50']} ms, p99 "
-               f"{lim['p99']} ms, max {lim['max']} ms\n")
+               f"{lim['p99']} ms, max {lim['max']} ms\n"
+               + "  in the bot's share: " + "; ".join(
+                   f"{label} p50 {r[key]['p50']} ms, p99 {r[key]['p99']} ms (n={r[key]['n']})"
+                   for key, label in (("render_wait_ms", "waiting for a render worker"),
+                                      ("render_job_ms", "drawing"),
+                                      ("transaction_ms", "database transactions"))
+                   if r.get(key)) + "\n")
             + f"  posts: {r['posts']} ({r['posts_per_second']}/s against the global "
             f"{r['global_limit']}/s), 429s: {r['429s']} ({r['429s_global']} of the "
             f"global limit)\n"
@@ -475,6 +726,7 @@ def _pacing(r: dict[str, Any]) -> str:
     return (f"  pacer ({r['order']}): {waits}\n"
             f"  boards still on their way at the end: {way['n']}"
             + (f" (the longest waiting {way['longest_ms']} ms)" if way["n"] else "")
+            + " (counted in the percentiles as their time so far)"
             + f"; BOARD_WAIT_LIMIT spells: {r['limit_spells']}, new DMs refused: "
             f"{r['limit_refusals']}\n")
 
@@ -506,6 +758,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="bench: --metrics-compare rounds (each one run on, one off; "
                         "on/off, then off/on, ...)")
     parser.add_argument("--metrics-off", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--near-end", type=float, default=0.25,
+                        help="bench: the share of DMs started a few plies before their "
+                        "end (replayed at set-up), so that games finish in the run")
+    parser.add_argument("--plies-left", type=int, default=2,
+                        help="bench: the plies a game started near its end has left")
+    parser.add_argument("--profile", default=None, metavar="FILE",
+                        help="bench: cProfile the bot's process during the measured run "
+                        "(one process) into FILE (python -m pstats FILE)")
+    parser.add_argument("--chatter", type=float, default=0.3,
+                        help="bench: the chance a think time holds chatter: talk, an "
+                        "illegal move, /board, /time or an autocomplete (not moves)")
 
 
 def metric_states(compare: bool, rounds: int, off: bool) -> list[bool]:
@@ -547,6 +810,7 @@ def main(args: argparse.Namespace) -> int:
     if args.quick:
         sizes, seconds, pace = args.dms or [6], min(seconds, 4.0), "stress"
     run_id = args.run_id if args.run_id is not None else int(time.time()) % 100_000
+    games = tuple(get_game(g.strip()).key for g in args.games.split(",") if g.strip())
     results = []
     orders = (False, True) if args.compare else (args.fifo,)
     states = metric_states(args.metrics_compare, args.rounds, args.metrics_off)
@@ -556,7 +820,7 @@ def main(args: argparse.Namespace) -> int:
                else tuple(range(args.shards)))
         plan = Plan(n, pace, seconds, args.database, args.shards, ids,
                     args.render_processes, args.global_limit, args.seed, run_id + i, fifo,
-                    on)
+                    on, games, args.near_end, args.chatter, args.plies_left, args.profile)
         if args.processes > 1:
             result = run_processes(plan, args.processes)
         else:
@@ -565,6 +829,7 @@ def main(args: argparse.Namespace) -> int:
             print(json.dumps(result))
             return 0
         result.pop("buckets")
+        result.pop("board_wait_buckets")
         results.append(result)
         if not args.json:
             print(describe(result), flush=True)

@@ -26,6 +26,11 @@ FIGURES = {
     "rate_limit_wait_ms": ("garnet_board_latency_seconds", (("part", "rate_limit"),)),
     "reminder_late_ms": ("garnet_reminder_lateness_seconds", ()),
     "loop_lag_ms": ("garnet_event_loop_lag_seconds", ()),
+    # Where the bot's share goes: a board's wait for a render worker, its drawing, and
+    # the database's transactions (their commits).
+    "render_wait_ms": ("garnet_worker_queue_wait_seconds", (("pool", "render"),)),
+    "render_job_ms": ("garnet_worker_job_seconds", (("pool", "render"),)),
+    "transaction_ms": ("garnet_db_transaction_seconds", (("outcome", "commit"),)),
 }
 
 
@@ -82,6 +87,14 @@ def merged(parts: list[dict[str, Buckets]]) -> dict[str, Buckets]:
             for le, n in buckets.items():
                 into[float(le)] = into.get(float(le), 0.0) + n
     return out
+
+
+def observed_in(buckets: Buckets, values: list[float]) -> None:
+    """Count more samples (seconds) in cumulative buckets, as the histogram would."""
+    for value in values:
+        for bound in buckets:
+            if value <= bound:
+                buckets[bound] += 1
 
 
 def quantile(q: float, buckets: Buckets) -> float | None:

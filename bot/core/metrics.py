@@ -73,8 +73,8 @@ PACING_WAITING = Gauge("garnet_pacing_waiting",
                        "Requests waiting for their turn at the global pacer now.",
                        registry=REGISTRY)
 REMINDER_LATE = Histogram("garnet_reminder_lateness_seconds",
-                          "How late a turn reminder fell due after its moment.",
-                          buckets=SHORT, registry=REGISTRY)
+                          "How late a turn reminder was out (posted) after its moment.",
+                          buckets=LATENCY, registry=REGISTRY)  # behind the pacer too
 LOOP_LAG = Histogram("garnet_event_loop_lag_seconds",
                      "How late the event loop woke a 0.1 s sleep (its lag).",
                      buckets=SHORT, registry=REGISTRY)

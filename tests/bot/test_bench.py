@@ -31,17 +31,36 @@ def test_quick_bench_reports_every_figure_with_priorities_and_first_come_first_s
     """``--compare``: each size with the pacer's priorities, then without (``--fifo``),
     with the pacer's waits by pace and the boards still on their way; the first run
     (the bench as it runs by default) reports every figure."""
+    # Chatter in every think time; a third of the DMs a ply before their end.
     out = subprocess.run([sys.executable, "-m", "bot", "bench", "--quick", "--compare",
-                          "--json", "--seconds", "3"], capture_output=True, text=True,
+                          "--json", "--seconds", "3", "--chatter", "1", "--near-end",
+                          "0.34", "--plies-left", "1"], capture_output=True, text=True,
                          timeout=180, check=True).stdout
     first, second = json.loads(out)
     assert (first["order"], second["order"]) == ("priorities", "fifo")
     for report in (first, second):
-        assert report["started"] == 6 and report["moves"] >= 6
+        assert report["started"] == 6 and report["moves"] >= 6, report
         assert report["pacer"]["board"]["sent"] >= report["rate_limit_wait_ms"]["n"] > 0
         assert report["pacer"]["low"]["sent"] > 0  # the DMs' set-up posts, reminders
         assert report["boards_on_their_way"]["n"] >= 0
         assert report["limit_spells"] == report["limit_refusals"] == 0
+        # The four games dealt round the DMs; the moves of more than one played.
+        games = report["games"]
+        assert list(games) == ["cairo", "quoridor", "pathwayz", "sigma"]
+        assert sum(g["dms"] for g in games.values()) == 6
+        assert sum(g["moves"] for g in games.values()) == report["moves"]
+        assert sum(g["moves"] > 0 for g in games.values()) >= 2
+        # Every move in the bench's own board wait, those unfinished at the end too.
+        waits = report["board_wait_ms"]
+        assert waits["n"] == report["moves"] >= report["unfinished"] >= 0
+        assert 0 < waits["p50"] <= waits["p99"] <= waits["max"]
+        # Chatter (talk, illegal moves, /board, /time, autocomplete): not moves.
+        assert sum(report["chatter"].values()) > 0
+        assert report["answered"]["interactions"] >= 0
+        # Games started near their end finish in the run, and are booked.
+        assert report["near_end"]["dms"] == 2 and report["near_end"]["plies_replayed"] > 0
+        assert report["games_finished"] >= 1
+        assert sum(g["finished"] for g in games.values()) == report["games_finished"]
     report = first
     assert report["dms"] == 6 and report["started"] == 6 and report["pace"] == "stress"
     assert report["moves"] >= 6 and report["moves_per_second"] > 0
@@ -60,19 +79,20 @@ def test_quick_bench_reports_every_figure_with_priorities_and_first_come_first_s
     assert memory["processes"] >= 3  # the bot and its two render workers, at least
     assert memory["total"] > memory["main"] > 0
     # Games finished are booked once: a result and a rating change per player.
-    assert report["finished_in_db"] == report["games_finished"]
+    assert report["finished_in_db"] == report["games_finished"] >= 1
     assert report["results"] == report["rating_changes"] == 2 * report["games_finished"]
+    assert report["rewards"] >= report["games_finished"]  # the winners' (none for a draw)
 
 
 def test_quick_bench_compares_metrics_on_and_off() -> None:
     """``--metrics-compare``: each size with the bot's metrics on, then off
     (``METRICS=off``), moves/s for each and the difference; with them off nothing is
     read from /metrics, and the report says so rather than inventing figures."""
-    # Boards drawn in the bot's process (no render workers to start and warm, twice):
-    # the metrics' switch is what this compares.
+    # Boards drawn in the bot's process (no render workers to start and warm, twice),
+    # no game replayed near its end at set-up: the metrics' switch is what this compares.
     out = subprocess.run([sys.executable, "-m", "bot", "bench", "--quick",
                           "--metrics-compare", "--rounds", "1", "--json", "--seconds", "2",
-                          "--render-processes", "0"],
+                          "--render-processes", "0", "--near-end", "0"],
                          capture_output=True, text=True, timeout=180, check=True).stdout
     report = json.loads(out)
     on, off = report["runs"]

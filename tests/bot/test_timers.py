@@ -346,3 +346,31 @@ async def test_a_round_deadline_refused_by_a_locked_database_is_settled_once_aft
         faults.close()
         await w.services.matches.stop()
         await w.db.close()
+
+
+async def test_a_reminders_lateness_runs_until_it_is_out(h: Harness) -> None:
+    """``garnet_reminder_lateness_seconds``: from the reminder's moment to its post out
+    (behind the pacer and Discord's limits), not to the timer that made it."""
+    from bot.core.metrics import REMINDER_LATE
+
+    def observed() -> tuple[float, float]:
+        samples = {s.name: s.value for m in REMINDER_LATE.collect() for s in m.samples}
+        return samples["garnet_reminder_lateness_seconds_count"], samples[
+            "garnet_reminder_lateness_seconds_sum"]
+
+    match_id = await dm(h, turn=60)
+    live = h.host.live[match_id]
+    kit, deliver = h.host.kit, h.host.kit.deliver
+
+    async def slow(post: object) -> None:
+        if "30 s left" in getattr(post, "text", ""):
+            h.clock._now += 2.5  # its post 2.5 s on its way
+        await deliver(post)  # type: ignore[arg-type]
+
+    kit.deliver = slow  # type: ignore[assignment]
+    count, total = observed()
+    await h.clock.set(live.resumed_at + 31.0)
+    assert sum("30 s left" in t for t in h.texts()) == 1, h.texts()
+    now_count, now_total = observed()
+    assert now_count == count + 1
+    assert 2.5 <= now_total - total <= 2.6

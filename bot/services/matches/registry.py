@@ -18,16 +18,24 @@ class LiveMatches:
         self._by_id: dict[int, LiveMatch] = {}
         self._by_number: dict[tuple[str, int], LiveMatch] = {}
         self._by_seat: dict[tuple[str, str, str], LiveMatch] = {}
+        # By channel (a spectator's /board, a host's decision): no scan of them all.
+        self._by_channel: dict[tuple[str, str], dict[int, LiveMatch]] = {}
 
     def add(self, live: LiveMatch) -> None:
         self._by_id[live.id] = live
         self._by_number[(live.guild_id, live.number)] = live
+        self._by_channel.setdefault((live.guild_id, live.channel_id), {})[live.id] = live
         for user in live.users:
             self._by_seat[(live.guild_id, live.channel_id, user)] = live
 
     def remove(self, live: LiveMatch) -> None:
         self._by_id.pop(live.id, None)
         self._by_number.pop((live.guild_id, live.number), None)
+        here = self._by_channel.get((live.guild_id, live.channel_id))
+        if here is not None and here.get(live.id) is live:
+            del here[live.id]
+            if not here:
+                del self._by_channel[(live.guild_id, live.channel_id)]
         for user in live.users:
             if self._by_seat.get((live.guild_id, live.channel_id, user)) is live:
                 del self._by_seat[(live.guild_id, live.channel_id, user)]
@@ -41,8 +49,7 @@ class LiveMatches:
         return live if live is not None and not live.finished else None
 
     def in_channel(self, guild_id: str, channel_id: str) -> list[LiveMatch]:
-        return [m for m in self._by_id.values()
-                if m.guild_id == guild_id and m.channel_id == channel_id]
+        return list(self._by_channel.get((guild_id, channel_id), {}).values())
 
     def by_id(self) -> dict[int, LiveMatch]:
         """Every live match by its internal id (for restarts, benchmarks and tests)."""

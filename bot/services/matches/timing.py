@@ -58,6 +58,8 @@ class Timing:
         # match without a clock has waited too long for a move (Courtesy.lapse).
         self.on_flag = on_flag
         self.on_idle = on_idle
+        # The reminders on their way (by the post's id): the moment each fell due.
+        self._reminding: dict[int, float] = {}
 
     def arm(self, live: LiveMatch) -> None:
         """Set the one timer of a match: the next reminder or the flag, whichever first."""
@@ -298,11 +300,17 @@ class Timing:
         (the adapter reports what it cannot post): it is no database failure, and the
         timer is not run again for it (that would post the rest twice)."""
         for post in posts:
+            due = self._reminding.pop(id(post), None)
             try:
                 await self.kit.deliver(post)
             except Exception:
                 log.exception("match %s: a post of its timer could not be delivered",
                               live.id)
+                continue
+            if due is not None:
+                # A reminder's lateness: from its moment to when it is out (its post
+                # through the global pacer and Discord's limits), not to the timer.
+                REMINDER_LATE.observe(max(0.0, self.kit.now() - due))
 
     async def _due(self, live: LiveMatch) -> list[Post]:
         """What falls due at a tick (the caller holds the lock): the end of a stall, the
@@ -343,9 +351,11 @@ class Timing:
         self.arm(live)
         if due is not None and seat is not None:
             # Several overdue at once (the loop was stalled) post only the newest.
-            REMINDER_LATE.observe(max(0.0, elapsed - due.at))
             if self.kit.on_reminder is not None:
                 self.kit.on_reminder(elapsed - due.at)
-            posts.append(Post(texts.reminder(live.users[seat], due, live.tc), live.channel_id,
-                              pace=Pace.LOW))
+            post = Post(texts.reminder(live.users[seat], due, live.tc), live.channel_id,
+                        pace=Pace.LOW)
+            # Its moment on the kit's clock: its lateness is observed once it is out.
+            self._reminding[id(post)] = self.kit.now() - (elapsed - due.at)
+            posts.append(post)
         return posts
