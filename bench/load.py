@@ -58,6 +58,7 @@ from typing import Any
 
 from sqlalchemy import text
 
+from bench.report import cost, describe, describe_cost, metric_states
 from bench.scrape import FIGURES, Buckets, delta, figures, merged, observed_in, scrape, total
 from bot.adapters.discord.pacing import GlobalPacer
 from bot.app import build_discord_bot as build_bot
@@ -660,77 +661,6 @@ def run_processes(plan: Plan, processes: int) -> dict[str, Any]:
     return _merge(parts)
 
 
-NOT_MEASURED = "not measured (metrics off)"
-
-
-def describe(r: dict[str, Any]) -> str:
-    lat, lim, rem, lag, mem = (r["bot_latency_ms"], r["rate_limit_wait_ms"],
-                               r["reminder_late_ms"], r["loop_lag_ms"], r["memory_mb"])
-    off = lat is None  # METRICS=off: the figures read from /metrics are not there
-    durable = r.get("durability")
-    database = r["database"] + (" (" + ", ".join(f"{k} {v}" for k, v in durable.items())
-                                + ")" if durable else "")
-    return (f"{r['dms']} DMs, {r['pace']} pace, {database}, "
-            f"{r.get('processes', 1)} process(es), shards {r['shards']}, {r['seconds']} s "
-            f"(set-up {r['setup_seconds']} s, {r['started']} DMs started)"
-            f"{', metrics off' if off else ''}\n"
-            f"  moves: {r['moves']} ({r['moves_per_second']}/s); "
-            + ", ".join(f"{g} {f['dms']} DMs {f['moves']} moves {f['finished']} finished"
-                        for g, f in r["games"].items())
-            + "\n  chatter (not moves): "
-            + ", ".join(f"{k} {n}" for k, n in r["chatter"].items())
-            + f" (answered: {r['answered']['interactions']} commands, "
-            f"{r['answered']['autocomplete']} autocompletes)"
-            + f"; started near their end: {r['near_end']['dms']} DMs "
-            f"({r['near_end']['plies_replayed']} plies replayed at set-up)\n"
-            f"  message -> board answered (the bench's own, the unfinished as the run's "
-            f"time left): p50 {r['board_wait_ms']['p50']} ms, p99 "
-            f"{r['board_wait_ms']['p99']} ms, max {r['board_wait_ms']['max']} ms "
-            f"(n={r['board_wait_ms']['n']}, {r['unfinished']} unfinished)\n"
-            + (f"  bot's share, message -> board POST, rate-limit waits, reminders' "
-               f"lateness, event-loop lag: {NOT_MEASURED}\n" if off else
-               f"  bot's share, message -> board POST: p50 {lat['p50']} ms, p99 "
-               f"{lat['p99']} ms (n={lat['n']})\n"
-               f"  waiting on rate limits after that: p50 {lim['p50']} ms, p99 "
-               f"{lim['p99']} ms, max {lim['max']} ms\n"
-               + "  in the bot's share: " + "; ".join(
-                   f"{label} p50 {r[key]['p50']} ms, p99 {r[key]['p99']} ms (n={r[key]['n']})"
-                   for key, label in (("render_wait_ms", "waiting for a render worker"),
-                                      ("render_job_ms", "drawing"),
-                                      ("transaction_ms", "database transactions"))
-                   if r.get(key)) + "\n")
-            + f"  posts: {r['posts']} ({r['posts_per_second']}/s against the global "
-            f"{r['global_limit']}/s), 429s: {r['429s']} ({r['429s_global']} of the "
-            f"global limit)\n"
-            + ("" if off else
-               f"  reminders: {rem['n']}, late by p50 {rem['p50']} ms, p99 {rem['p99']} "
-               f"ms, max {rem['max']} ms\n"
-               f"  event-loop lag: p50 {lag['p50']} ms, p99 {lag['p99']} ms, max "
-               f"{lag['max']} ms\n")
-            + f"  memory: {mem['total']} MB in {mem['processes']} processes "
-            f"(peak {mem['peak_total']} MB)\n"
-            f"  games finished: {r['games_finished']}; in the database: "
-            f"{r['finished_in_db']} finished, {r['results']} results, {r['rewards']} "
-            f"rewards, {r['rating_changes']} rating changes\n"
-            f"{_pacing(r)}"
-            f"  load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-
-
-def _pacing(r: dict[str, Any]) -> str:
-    """The pacer's side: the order, its waits by pace, the boards still on their way."""
-    if "pacer" not in r:  # several processes: each child's figures are its own
-        return ""
-    way = r["boards_on_their_way"]
-    waits = "; ".join(f"{pace} {f['sent']} sent, mean {f['mean_ms']} ms, max {f['longest_ms']} ms"
-                      for pace, f in r["pacer"].items())
-    return (f"  pacer ({r['order']}): {waits}\n"
-            f"  boards still on their way at the end: {way['n']}"
-            + (f" (the longest waiting {way['longest_ms']} ms)" if way["n"] else "")
-            + " (counted in the percentiles as their time so far)"
-            + f"; BOARD_WAIT_LIMIT spells: {r['limit_spells']}, new DMs refused: "
-            f"{r['limit_refusals']}\n")
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pace", choices=sorted(PACES), default="realistic",
                         help="bench: think time per move, 10-20 s or 2 s")
@@ -769,39 +699,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--chatter", type=float, default=0.3,
                         help="bench: the chance a think time holds chatter: talk, an "
                         "illegal move, /board, /time or an autocomplete (not moves)")
-
-
-def metric_states(compare: bool, rounds: int, off: bool) -> list[bool]:
-    """Whether each run has metrics on: alternating for ``--metrics-compare``, on/off
-    then off/on (so that a drift of the machine's load weighs on both alike)."""
-    if not compare:
-        return [not off]
-    return [state for r in range(max(1, rounds))
-            for state in ((True, False) if r % 2 == 0 else (False, True))]
-
-
-def cost(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Per size (and pacer order): the moves/s of the runs with metrics on and off,
-    their means, and what the metrics cost in % of the moves/s without them."""
-    out = []
-    for key in dict.fromkeys((r["dms"], r["order"]) for r in results):
-        runs = [r for r in results if (r["dms"], r["order"]) == key]
-        on = [r["moves_per_second"] for r in runs if r["metrics_on"]]
-        off = [r["moves_per_second"] for r in runs if not r["metrics_on"]]
-        if not on or not off:
-            continue
-        mean_on, mean_off = sum(on) / len(on), sum(off) / len(off)
-        out.append({"dms": key[0], "order": key[1], "on": on, "off": off,
-                    "mean_on": round(mean_on, 1), "mean_off": round(mean_off, 1),
-                    "cost_percent": round((mean_off - mean_on) / mean_off * 100, 1)
-                    if mean_off else None})
-    return out
-
-
-def describe_cost(c: dict[str, Any]) -> str:
-    return (f"metrics' cost at {c['dms']} DMs ({c['order']}): moves/s with metrics on "
-            f"{c['on']} (mean {c['mean_on']}), off {c['off']} (mean {c['mean_off']}): "
-            f"{c['cost_percent']} % fewer with them on")
 
 
 def main(args: argparse.Namespace) -> int:

@@ -112,7 +112,7 @@ def test_quick_bench_compares_metrics_on_and_off() -> None:
 
 
 def test_metrics_compare_alternates_on_and_off() -> None:
-    from bench.load import metric_states
+    from bench.report import metric_states
 
     assert metric_states(True, 2, False) == [True, False, False, True]
     assert metric_states(True, 3, False) == [True, False, False, True, True, False]
