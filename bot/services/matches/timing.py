@@ -58,8 +58,9 @@ class Timing:
         # match without a clock has waited too long for a move (Courtesy.lapse).
         self.on_flag = on_flag
         self.on_idle = on_idle
-        # The reminders on their way (by the post's id): the moment each fell due.
-        self._reminding: dict[int, float] = {}
+        # The reminders on their way (by the post's id, with the post itself, so that
+        # an id is never taken for another post's): the moment each fell due.
+        self._reminding: dict[int, tuple[Post, float]] = {}
 
     def arm(self, live: LiveMatch) -> None:
         """Set the one timer of a match: the next reminder or the flag, whichever first."""
@@ -300,7 +301,8 @@ class Timing:
         (the adapter reports what it cannot post): it is no database failure, and the
         timer is not run again for it (that would post the rest twice)."""
         for post in posts:
-            due = self._reminding.pop(id(post), None)
+            reminding = self._reminding.pop(id(post), None)
+            due = reminding[1] if reminding is not None and reminding[0] is post else None
             try:
                 await self.kit.deliver(post)
             except Exception:
@@ -356,6 +358,6 @@ class Timing:
             post = Post(texts.reminder(live.users[seat], due, live.tc), live.channel_id,
                         pace=Pace.LOW)
             # Its moment on the kit's clock: its lateness is observed once it is out.
-            self._reminding[id(post)] = self.kit.now() - (elapsed - due.at)
+            self._reminding[id(post)] = (post, self.kit.now() - (elapsed - due.at))
             posts.append(post)
         return posts
