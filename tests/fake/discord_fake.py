@@ -113,6 +113,11 @@ from tests.fake.fake_transport import (
 )
 
 
+def _bucket_id(method: str, path: str) -> str:
+    """A route's rate-limit bucket, as the fake names it in ``X-RateLimit-Bucket``."""
+    return hashlib.sha1(f"{method} {path}".encode()).hexdigest()[:16]
+
+
 class _Sink:
     """Where a form is written as aiohttp's client writes a request's body."""
 
@@ -239,7 +244,7 @@ class FakeDiscord(Payloads):
     def message_limit(self, channel_id: int, limit: int = MESSAGE_LIMIT[0]) -> None:
         """A channel's window for posting messages anew, of Discord's 5 per 5 s or of
         ``limit`` (the benchmark's set-up, which replays games faster than that)."""
-        bucket = hashlib.sha1(f"POST {MESSAGES}".encode()).hexdigest()[:16]
+        bucket = _bucket_id("POST", MESSAGES)
         self.buckets.windows[(bucket, str(channel_id))] = Window(limit, MESSAGE_LIMIT[1])
 
     def add_server(self, guild_id: int, name: str, channels: Sequence[int], host_role: int,
@@ -483,7 +488,7 @@ class FakeDiscord(Payloads):
                                                           "webhook_id", "webhook_token")
                          if k in req.params)
         limit = MESSAGE_LIMIT if (req.method, req.path) == ("POST", MESSAGES) else ROUTE_LIMIT
-        bucket = hashlib.sha1(f"{req.method} {req.path}".encode()).hexdigest()[:16]
+        bucket = _bucket_id(req.method, req.path)
         return self.buckets.get((bucket, major), *limit), bucket
 
     def _limit_headers(self, window: Window, bucket: str, now: float) -> dict[str, str]:
