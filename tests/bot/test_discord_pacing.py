@@ -60,9 +60,12 @@ async def test_a_burst_of_200_boards_never_meets_the_global_limit(world: World) 
     assert all(call.files for _, call in posts)
     times = [at for at, _ in posts]
     assert most_in_a_second(times) == 50
-    # 50 at once, then 50 every 1.05 s (the slack for the way to Discord): the last of
-    # 200 leaves 3.15 s later.
-    assert max(times) - start == pytest.approx(3 * (WINDOW + SLACK))
+    # 50 at once, then, from the moment the window frees (1.05 s: the slack for the way
+    # to Discord), one every 1.05 s / 50 = 21 ms: the last of 200 leaves 4.18 s later.
+    spacing = (WINDOW + SLACK) / 50
+    assert max(times) - start == pytest.approx(WINDOW + SLACK + 149 * spacing, abs=1e-3)
+    after = sorted(times)[50:]
+    assert min(b - a for a, b in zip(after, after[1:])) == pytest.approx(spacing, abs=1e-3)
     assert world.bot.pacer.paced == 150
     assert 429 not in {call.status for call in world.fake.calls}
 
@@ -77,7 +80,7 @@ async def test_without_pacing_the_same_burst_meets_the_global_limit(world: World
     assert sum(1 for _, call in posts if call.ok) == 200
 
 
-async def test_the_pacer_is_fifo_and_keeps_any_second_to_its_limit(
+async def test_the_pacer_is_fifo_spreads_its_line_and_keeps_any_second_to_its_limit(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # On discord.py's clock, here a virtual one (as the Discord fake installs it).
     clock = VirtualClock()
@@ -94,8 +97,10 @@ async def test_the_pacer_is_fifo_and_keeps_any_second_to_its_limit(
     await asyncio.gather(*(one(n) for n in range(7)))
     assert [n for n, _ in order] == list(range(7))
     offsets = [round(at - start, 2) for _, at in order]
-    assert offsets == [0.0, 0.0, 0.0, 1.05, 1.05, 1.05, 2.1]
-    assert pacer.paced == 4 and pacer.waited == pytest.approx(3 * 1.05 + 2.1)
+    # Three at once; then, while the line lasts, spread over the window (one every
+    # 1.05 s / 3), never more than three in any second.
+    assert offsets == [0.0, 0.0, 0.0, 1.05, 1.4, 1.75, 2.1]
+    assert pacer.paced == 4 and pacer.waited == pytest.approx(1.05 + 1.4 + 1.75 + 2.1)
 
 
 def test_a_pacer_needs_a_positive_rate() -> None:
@@ -246,7 +251,7 @@ async def test_first_come_first_served_when_priorities_are_off(world: World) -> 
 
 async def test_a_deferral_and_its_board_never_wait_behind_queued_posts(world: World) -> None:
     """Interaction answers go with the interaction's token, unpaced: with 250 posts
-    waiting (5 s of the global limit), ``/move`` is acknowledged at once and its board
+    waiting (5 s of the global limit, 6.3 s spread), ``/move`` is acknowledged at once and its board
     (the edit of the deferred answer) is out before the queue has drained."""
     await challenge_accepted(world)
     await world.advance(10)
@@ -261,7 +266,9 @@ async def test_a_deferral_and_its_board_never_wait_behind_queued_posts(world: Wo
                 if call.method == "PATCH" and call.path.endswith("@original"))
     posts = sorted(at for at, call in seen if "BOARD" in (call.content or ""))
     assert deferral == start
-    assert edit < max(posts) and max(posts) - start == pytest.approx(5 * (WINDOW + SLACK))
+    # 50 at once, then the 250 waiting one every 21 ms from 1.05 s on.
+    last = WINDOW + SLACK + 249 * (WINDOW + SLACK) / 50
+    assert edit < max(posts) and max(posts) - start == pytest.approx(last, abs=1e-3)
     assert 429 not in {call.status for _, call in seen}
 
 

@@ -30,7 +30,15 @@ answers 2, the rest 1; a pace with nothing waiting leaves its turns to the other
 boards pass reminders, and reminders still get a turn in every 11 however many
 boards wait: none starves. Within a pace, first come, first served. ``fifo=True``
 (the benchmark's ``--fifo``) orders by the moment of asking alone. A request that finds
-a free turn and nobody waiting goes at once. Interaction answers (deferrals, the edit
+a free turn and nobody waiting goes at once.
+
+Spread: while requests wait, the turns are given one every ``1.05 s / per_second``
+(21 ms at 50 a second), not as they free. The sliding window alone lets a second's
+turns go in the bunch they went in a second before, and so keeps a burst's shape for as
+long as the line lasts: a board posted in a bunch of 15 earns 15 moves at once, 15
+boards to draw at once in the bot's two render workers, and 15 posts reaching Discord
+at once (near its limit, a 429 for any that the way there delays into the next
+second). Spread, the turns keep the window's rate and arrive one at a time. Interaction answers (deferrals, the edit
 that replaces "thinking…", follow-ups) go through discord.py's webhook adapter with
 the interaction's token and are never paced here: Discord exempts them from the global
 limit, and they must meet its 3 s and 15 min windows whatever is queued.
@@ -154,6 +162,8 @@ class GlobalPacer:
         self._now_pass = 0.0  # the pass of the last turn given
         self._seq = itertools.count()
         self._granting: asyncio.Task[None] | None = None
+        self.spacing = (WINDOW + SLACK) / per_second  # between turns given from the line
+        self._given = float("-inf")  # when the last turn given from the line was due
         self._last_board = (0.0, float("-inf"))  # its wait, when it left
         self.waited = 0.0  # seconds spent waiting for a turn, in all (for the logs)
         self.paced = 0  # requests that had to wait
@@ -255,7 +265,7 @@ class GlobalPacer:
         """Give each turn as it frees to the line furthest behind, while any wait."""
         while (first := self._next()) is not None:
             now = _now()
-            free = self._free_at()
+            free = max(self._free_at(), self._given + self.spacing)
             if free > now:
                 await pause(free - now)
                 continue
@@ -264,6 +274,10 @@ class GlobalPacer:
             self._now_pass = self._pass[line]
             self._pass[line] += 1.0 / SHARE[line]
             self._went(first.pace, now - first.asked, now, first.again)
+            # Counted from when the turn was due, so that the loop's lateness in waking
+            # does not add up turn after turn; from now after a pause in the line.
+            due = self._given + self.spacing
+            self._given = due if now - due < self.spacing else now
             first.turn.set_result(None)
 
 
