@@ -26,6 +26,7 @@ BOARD_SECONDS = 20.0  # a board takes well under a second; past this its worker 
 HEAVY_SECONDS = 120.0  # a replay GIF (a frame per ply)
 SHEET_SECONDS = 30.0  # a deck's sheet
 SHEETS_PER_SERVER = 2  # deck sheets a server may have on the way at once
+BOARDS_A_WORKER = 2  # the one drawn and the next, already in the worker's pipe
 
 
 def _render_job(game_key: str, state: Any, hints: bool, names: list[str],
@@ -73,13 +74,17 @@ class Renderer:
     matches being played. Each is a fair queue (``bot.services.jobs``): round robin
     between servers, one server never on every board worker, and a drawing past its
     limit has its worker killed and replaced (``TooLongToDraw``). Boards are never
-    refused, only ordered; sheets are capped per server and per user."""
+    refused, only ordered; sheets are capped per server and per user. A board worker
+    holds two boards at once, the next already in its pipe, so that it never idles
+    while the event loop hands it one."""
 
     def __init__(self, processes: int = 0) -> None:
         self.processes = processes
         spawn = processes > 0
         warm = _warm_up if spawn else None
-        self.boards = Lane(Slots(max(1, processes) if spawn else 2, spawn, "render", warm))
+        # Two boards a worker: the next waits in its pipe (``bot.services.jobs``).
+        self.boards = Lane(Slots(max(1, processes) if spawn else 2, spawn, "render", warm),
+                           depth=BOARDS_A_WORKER)
         # One worker: a server's replays and sheets queue behind each other's.
         self.heavy = Lane(Slots(1, spawn, "replays", warm))
 

@@ -66,6 +66,38 @@ async def test_one_worker_goes_round_robin_between_servers_and_users() -> None:
     assert jobs.started == ["a0", "b0", "c0", "b1", "a1", "a2"]
 
 
+async def test_a_worker_holds_depth_jobs_and_a_server_stays_off_every_worker() -> None:
+    """Two workers taking two jobs each: A's four jobs go two to one worker (the next in
+    its pipe), never onto the other; B's first takes the other worker at once, and C's
+    its second place, behind one job only."""
+    jobs = Jobs(FairQueue(2, depth=2))
+    workers: dict[str, int] = {}
+
+    async def job(server: str, name: str) -> None:
+        jobs.gates[name] = asyncio.Event()
+        async with jobs.queue.turn(server) as worker:
+            workers[name] = worker
+            jobs.started.append(name)
+            await jobs.gates[name].wait()
+
+    tasks = [asyncio.create_task(job("A", f"a{i}")) for i in range(4)]
+    await _settle()
+    assert jobs.started == ["a0", "a1"] and workers["a0"] == workers["a1"]
+    tasks += [asyncio.create_task(job("B", "b0")), asyncio.create_task(job("C", "c0"))]
+    await _settle()
+    assert jobs.started == ["a0", "a1", "b0", "c0"]
+    assert workers["b0"] == workers["c0"] != workers["a0"]
+    assert jobs.queue.waiting() == 2  # a2, a3: A's worker is full
+    jobs.gates["a0"].set()
+    await _settle()
+    assert jobs.started[-1] == "a2" and workers["a2"] == workers["a0"]
+    for name in ("a1", "a2", "b0", "c0", "a3"):
+        jobs.gates[name].set()
+        await _settle()
+    await asyncio.gather(*tasks)
+    assert sorted(jobs.queue._free) == [0, 1, 2, 3] and not jobs.queue._on
+
+
 async def test_caps_refuse_before_anything_waits() -> None:
     queue = FairQueue(1)
     gate = asyncio.Event()
@@ -146,3 +178,20 @@ async def test_a_process_job_past_its_limit_is_killed() -> None:
         assert await slots.run(0, 60.0, _pid_then_sleep, 0.0) != first
     finally:
         slots.close()
+
+
+async def test_a_job_behind_one_past_its_limit_runs_again_on_the_fresh_worker() -> None:
+    """Two jobs in one worker process (the second in its pipe): the first overruns and
+    its worker is killed; the second is not lost with it but runs on the fresh one."""
+    lane = Lane(Slots(1, processes=True, name="test"), depth=2)
+    try:
+        first = await lane.run("A", 60.0, _pid_then_sleep, 0.0)  # start the worker
+        stuck = asyncio.create_task(lane.run("A", 1.0, _pid_then_sleep, 600.0))
+        await asyncio.sleep(0.1)
+        behind = asyncio.create_task(lane.run("B", 60.0, _pid_then_sleep, 0.0))
+        with pytest.raises(JobTooLong):
+            await stuck
+        assert await behind not in (first, 0)
+        assert lane.slots.replaced == 1  # the second job's retry killed nothing
+    finally:
+        lane.close()

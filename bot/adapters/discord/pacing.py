@@ -30,7 +30,10 @@ answers 2, the rest 1; a pace with nothing waiting leaves its turns to the other
 boards pass reminders, and reminders still get a turn in every 11 however many
 boards wait: none starves. Within a pace, first come, first served. ``fifo=True``
 (the benchmark's ``--fifo``) orders by the moment of asking alone. A request that finds
-a free turn and nobody waiting goes at once.
+a free turn and nobody waiting goes at once. Interaction answers (deferrals, the edit
+that replaces "thinking…", follow-ups) go through discord.py's webhook adapter with
+the interaction's token and are never paced here: Discord exempts them from the global
+limit, and they must meet its 3 s and 15 min windows whatever is queued.
 
 Spread: while requests wait, the turns are given one every ``1.05 s / per_second``
 (21 ms at 50 a second), not as they free. The sliding window alone lets a second's
@@ -38,10 +41,7 @@ turns go in the bunch they went in a second before, and so keeps a burst's shape
 long as the line lasts: a board posted in a bunch of 15 earns 15 moves at once, 15
 boards to draw at once in the bot's two render workers, and 15 posts reaching Discord
 at once (near its limit, a 429 for any that the way there delays into the next
-second). Spread, the turns keep the window's rate and arrive one at a time. Interaction answers (deferrals, the edit
-that replaces "thinking…", follow-ups) go through discord.py's webhook adapter with
-the interaction's token and are never paced here: Discord exempts them from the global
-limit, and they must meet its 3 s and 15 min windows whatever is queued.
+second). Spread, the turns keep the window's rate and arrive one at a time.
 
 The wait of the boards is what the services watch (``board_wait``, and ``watch`` told
 each board's wait as it leaves): past ``BOARD_WAIT_LIMIT`` they refuse new matches
