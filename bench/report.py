@@ -42,7 +42,7 @@ def describe(r: dict[str, Any]) -> str:
                + "  in the bot's share: " + "; ".join(
                    f"{label} p50 {r[key]['p50']} ms, p99 {r[key]['p99']} ms (n={r[key]['n']})"
                    for key, label in (("render_wait_ms", "waiting for a render worker"),
-                                      ("render_job_ms", "drawing"),
+                                      ("render_job_ms", "in a render worker"),
                                       ("transaction_ms", "database transactions"))
                    if r.get(key)) + "\n")
             + f"  posts: {r['posts']} ({r['posts_per_second']}/s against the global "

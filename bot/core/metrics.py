@@ -80,7 +80,9 @@ LOOP_LAG = Histogram("garnet_event_loop_lag_seconds",
                      buckets=SHORT, registry=REGISTRY)
 JOB_SECONDS = Histogram("garnet_worker_job_seconds",
                         "A job in a worker pool (render, replays, ai-moves, ai-reviews), "
-                        "from its start to its result.", ["pool"], buckets=LATENCY,
+                        "from its hand-over to a worker to its result (for render, a "
+                        "board ahead of it in the worker's pipe included).", ["pool"],
+                        buckets=LATENCY,
                         registry=REGISTRY)
 JOB_WAIT = Histogram("garnet_worker_queue_wait_seconds",
                      "A job's wait in its pool's fair queue before a worker took it.",
