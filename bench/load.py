@@ -59,7 +59,17 @@ from typing import Any
 from sqlalchemy import text
 
 from bench.report import cost, describe, describe_cost, metric_states
-from bench.scrape import FIGURES, Buckets, delta, figures, merged, observed_in, scrape, total
+from bench.scrape import (
+    FIGURES,
+    Buckets,
+    Scrape,
+    delta,
+    figures,
+    merged,
+    observed_in,
+    scrape,
+    total,
+)
 from bot.adapters.discord.pacing import GlobalPacer
 from bot.app import build_discord_bot as build_bot
 from bot.app import observed, watch_bot
@@ -409,6 +419,10 @@ class Bench:
             key = self.game_of[channel]
             self.finished_by_game[key] = self.finished_by_game.get(key, 0) + 1
 
+    async def scrape_after(self, port: int, seconds: float) -> Scrape:
+        await asyncio.sleep(seconds)
+        return await scrape(port)
+
     async def memory_monitor(self) -> None:
         pids = [os.getpid()]
         while time.perf_counter() < self.stop_at:
@@ -496,6 +510,11 @@ class Bench:
             self.measuring = True
             begin = time.perf_counter()
             self.stop_at = begin + plan.seconds
+            # The bot's share once the players' first moves (all within the first think
+            # time, a burst at stress pace) and their boards are through.
+            settle = 2 * PACES[plan.pace][1]
+            mid = (asyncio.ensure_future(self.scrape_after(port, settle))
+                   if port is not None and settle < plan.seconds else None)
             await asyncio.gather(self.memory_monitor(),
                                  *(self.player(bot, e) for e in self.channels))
             end = time.perf_counter()
@@ -520,6 +539,10 @@ class Bench:
                             if at_pacer else [])
                 observed_in(buckets["bot_latency_ms"],
                             self.unfinished[:len(self.unfinished) - at_pacer])
+                if mid is not None:
+                    settled = delta(await mid, after)["bot_latency_ms"]
+                    observed_in(settled, self.unfinished[:len(self.unfinished) - at_pacer])
+                    buckets["bot_latency_settled_ms"] = settled
                 # What operators would see moving: moves accepted, leases held.
                 seen = {"moves": total(after, "garnet_moves_total")
                         - total(before, "garnet_moves_total"),
@@ -543,6 +566,7 @@ class Bench:
             "429s_global": self.too_many_global,
             **{figure: figures(buckets[figure]) if buckets is not None else None
                for figure in FIGURES},
+            "bot_latency_settled_ms": settled_figures(buckets), "settle_seconds": settle,
             "memory_mb": {"processes": len(memory), "total": round(sum(memory.values()), 1),
                           "main": memory.get(str(os.getpid())), "each": memory,
                           "peak_total": round(sum(self.peak.values()), 1)},
@@ -598,6 +622,13 @@ class Bench:
 # ---- several processes ----------------------------------------------------------------
 
 
+def settled_figures(buckets: dict[str, Buckets] | None) -> dict[str, Any] | None:
+    """The bot's share after the run's first moves (``None``: not measured)."""
+    if buckets is None or "bot_latency_settled_ms" not in buckets:
+        return None
+    return figures(buckets["bot_latency_settled_ms"])
+
+
 def _merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
     first = parts[0]
     measured = first["buckets"] is not None  # not with metrics off
@@ -612,6 +643,7 @@ def _merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
     out["shards"] = sorted(s for p in parts for s in p["shards"])
     for figure in FIGURES:
         out[figure] = figures(buckets[figure]) if buckets is not None else None
+    out["bot_latency_settled_ms"] = settled_figures(buckets)
     out["memory_mb"] = {"processes": sum(p["memory_mb"]["processes"] for p in parts),
                         "total": round(sum(p["memory_mb"]["total"] for p in parts), 1),
                         "peak_total": round(sum(p["memory_mb"]["peak_total"] for p in parts),

@@ -9,6 +9,15 @@ from typing import Any
 NOT_MEASURED = "not measured (metrics off)"
 
 
+def _settled(r: dict[str, Any]) -> str:
+    settled = r.get("bot_latency_settled_ms")
+    if not settled:
+        return ""
+    return (f"    of it, after the run's first {r['settle_seconds']:g} s (the players' first "
+            f"moves through): p50 {settled['p50']} ms, p99 {settled['p99']} ms "
+            f"(n={settled['n']})\n")
+
+
 def describe(r: dict[str, Any]) -> str:
     lat, lim, rem, lag, mem = (r["bot_latency_ms"], r["rate_limit_wait_ms"],
                                r["reminder_late_ms"], r["loop_lag_ms"], r["memory_mb"])
@@ -37,7 +46,8 @@ def describe(r: dict[str, Any]) -> str:
                f"lateness, event-loop lag: {NOT_MEASURED}\n" if off else
                f"  bot's share, message -> board POST: p50 {lat['p50']} ms, p99 "
                f"{lat['p99']} ms (n={lat['n']})\n"
-               f"  waiting on rate limits after that: p50 {lim['p50']} ms, p99 "
+               + _settled(r)
+               + f"  waiting on rate limits after that: p50 {lim['p50']} ms, p99 "
                f"{lim['p99']} ms, max {lim['max']} ms\n"
                + "  in the bot's share: " + "; ".join(
                    f"{label} p50 {r[key]['p50']} ms, p99 {r[key]['p99']} ms (n={r[key]['n']})"
