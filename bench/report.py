@@ -27,7 +27,10 @@ def describe(r: dict[str, Any]) -> str:
                                 + ")" if durable else "")
     return (f"{r['dms']} DMs, {r['pace']} pace, {database}, "
             f"{r.get('processes', 1)} process(es), shards {r['shards']}, {r['seconds']} s "
-            f"(set-up {r['setup_seconds']} s, {r['started']} DMs started)"
+            f"(set-up {r['setup_seconds']} s, {r['started']} DMs started"
+            + (f"; {r['ended_in_setup']} of them over before the run began: a set-up "
+               f"longer than their clocks, lower --near-end" if r.get("ended_in_setup")
+               else "") + ")"
             f"{', metrics off' if off else ''}\n"
             f"  moves: {r['moves']} ({r['moves_per_second']}/s); "
             + ", ".join(f"{g} {f['dms']} DMs {f['moves']} moves {f['finished']} finished"
