@@ -332,3 +332,23 @@ async def test_boards_past_the_limit_refuse_new_matches_until_they_fall(
     await world.advance(HOLD)
     (call,) = await world.slash(ALICE, "challenge", opponent=BOB, game="cairo")
     assert "challenge" in call.message["content"] and health.counters()["discord_at_limit"] == 0
+
+
+async def test_posts_still_waiting_when_garnet_closes_are_dropped_in_one_line_each(
+        world: World, caplog: pytest.LogCaptureFixture) -> None:
+    """A shutdown at the limit: the posts still in line meet a closed session. Each
+    is logged in one line, not a traceback, and nothing raises."""
+    await world.advance(2)  # past the login's own requests
+    seen = arrivals(world)
+    queued = await queue_posts(world, 120, Pace.LOW)
+    assert world.bot.pacer.queued() == 70
+    with caplog.at_level(logging.WARNING):
+        await world.bot.close()
+        await world.advance(5)
+        await queued
+    dropped = [r for r in caplog.records if "when garnet closed was not sent" in r.message]
+    # The first 50 and those whose turn came while garnet was closing went; every
+    # other one is logged.
+    went = [call for _, call in seen if "LOW" in (call.content or "")]
+    assert dropped and len(dropped) + len(went) == 120
+    assert not [r for r in caplog.records if r.exc_info]

@@ -394,7 +394,10 @@ class FakeDiscord(Payloads):
     async def _traced(self, session: aiohttp.ClientSession, method: str, url: Any,
                       kwargs: dict[str, Any]) -> Response:
         """The exchange, and the session's trace hooks told of its end, as aiohttp's
-        own ``request`` does (the bot counts Discord's answers with one)."""
+        own ``request`` does (the bot counts Discord's answers with one). A closed
+        session refuses, as aiohttp's own does, before anything is sent."""
+        if session.closed:
+            raise RuntimeError("Session is closed")
         response = await self._exchange(method, url, kwargs)
         for config in session.trace_configs:
             await config.on_request_end.send(

@@ -369,6 +369,13 @@ class GarnetBot(commands.AutoShardedBot):
         except discord.HTTPException as error:
             log.warning("could not post to channel %s: %s", post.channel_id, error)
             await self.post_failed(post.channel_id, error)
+        except RuntimeError:
+            # Still waiting for its turn at Discord's limit when garnet closed: its
+            # session is gone. One line, not a traceback per post of the backlog.
+            if not self.is_closed():
+                raise
+            log.warning("channel %s: a post still waiting for Discord's limit when garnet "
+                        "closed was not sent", post.channel_id)
 
     async def post_failed(self, channel_id: str, error: discord.HTTPException) -> None:
         """A post refused for good pauses the matches of that channel (the services
