@@ -259,18 +259,21 @@ def paced() -> None:
 @contextlib.contextmanager
 def board_on_its_way(received: float) -> Iterator[BoardStamp]:
     """Around sending a move's board (``received``: ``time.perf_counter()`` when the
-    message reached garnet): the bot's share and the rate-limit wait are observed."""
+    message reached garnet): the bot's share is observed as it enters, the rate-limit
+    wait once the board is let go."""
     stamp = BoardStamp(received, entered=time.perf_counter())
     if not _on:
         yield stamp
         return
+    # The bot's share is known now: observed at once, not when the board is out (at
+    # Discord's limit, a backlog later), so that it counts when it happened.
+    BOARD_LATENCY.labels("bot").observe(stamp.entered - stamp.received)
     token = BOARD.set(stamp)
     try:
         yield stamp
     finally:
         BOARD.reset(token)
         if stamp.paced:
-            BOARD_LATENCY.labels("bot").observe(stamp.entered - stamp.received)
             BOARD_LATENCY.labels("rate_limit").observe(stamp.paced - stamp.entered)
 
 
