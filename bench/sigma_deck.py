@@ -9,6 +9,7 @@ imbalance: the largest distance of White's share from one half over the levels.
     python -m bench.sigma_deck --round 1 --levels greedy,3,4 --games 40 > /tmp/r1.jsonl
     python -m bench.sigma_deck --only hint,near --levels 5 --games 60
     python -m bench.sigma_deck --round 22 --only spNES-v5s --duel ai:5 --games 100
+    python -m bench.sigma_deck --round 22 --only spNES-v5s --duel random,ai:3 --games 100
     python -m bench.sigma_deck --neighbours --start M3 --weights '{"greedy": 100, "ai:5": 40}'
 
 prints one JSON line per candidate, as each finishes; the cheap levels first (a
@@ -497,15 +498,18 @@ def neighbours(start: Mapping[str, int], games: Mapping[str, int], seed: int) ->
 
 def independent(name: str, edits: Edits, spec: str, games: int, plies: int, seed: int
                 ) -> dict[str, Any]:
-    """``spec`` against itself on a candidate, as ``duel`` plays it (the deck given as
-    data, which ``duel``'s ``--option deck=`` does not take): White's share."""
+    """``spec`` against itself, or ``FIRST,SECOND`` (White, Black: the ladder's
+    pairings, such as ``random,ai:3``), on a candidate, as ``duel`` plays it (the deck
+    given as data, which ``duel``'s ``--option deck=`` does not take): White's share."""
     from engine.ai import player_from_spec
     from engine.ai.duel import duel
     from engine.registry import get_game
 
     began = time.process_time()
     game = get_game("sigma")
-    result = duel(game, player_from_spec(game, spec, True), player_from_spec(game, spec, True),
+    first, _, second = spec.partition(",")
+    result = duel(game, player_from_spec(game, first, True),
+                  player_from_spec(game, second or first, True),
                   games, seed=seed, options={"deck": variant(edits, key=name)},
                   openings=plies)
     return {"candidate": name, "duel": spec, "games": games,
@@ -533,7 +537,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="instead of the meter, the independent check: SPEC against "
                         "itself as `python -m engine duel sigma --first SPEC --second "
                         "SPEC --openings 2 --fixed` plays it (no seats swapped, a new "
-                        "opening each game) on the round's candidates")
+                        "opening each game) on the round's candidates; FIRST,SECOND "
+                        "for two players (FIRST White), e.g. random,ai:3")
     args = parser.parse_args(argv)
     start = START_M3 if args.start == "M3" else json.loads(args.start)
     if args.neighbours:
