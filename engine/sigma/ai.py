@@ -57,7 +57,7 @@ _NOTHING = 1 << (_ROW0 * _W + _COL0)
 # random White (the chaser must follow a White that spreads; docs/sigma-deck.md §3,
 # §7), from a logistic fit of game results on the features: (1.0, 0.25, 0.15, 0.6,
 # 0.0) before issue 29.
-WEIGHTS = (0.5, -0.5, 0.4, 0.45, 0.0, 1.0, 0.5, 1.5, 2.0)
+WEIGHTS = (0.5, -0.5, 0.4, 0.45, 0.0, 1.0, 0.5, 1.5, 0.5)
 _SCALE = 0.06  # logistic scale of the evaluation (fitted on games of the levels)
 
 # Per level: (greatest depth, node budget).

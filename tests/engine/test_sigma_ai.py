@@ -35,14 +35,14 @@ def _start(pair: int) -> SigmaState:
 
 
 def test_the_top_level_wins_as_white_a_game_its_search_alone_loses_to_greedy() -> None:
-    # Pair 4 of `duel sigma --seed 1 --openings 2` (pair 1 with the evaluation before
+    # Pair 2 of `duel sigma --seed 1 --openings 2` (pair 1 with the evaluation before
     # Black's cover, docs/sigma-deck.md §7; pair 4 before the evaluation of issue 29):
     # greedy's Black wins against the search alone and falls into the trap of the
     # look-ahead.
     game = get_game("sigma")
     greedy = player_from_spec(game, "greedy")
-    assert play_game(game, [_top(0), greedy], 1, V1, 4, _start(4)) != WHITE
-    assert play_game(game, [_top(3), greedy], 1, V1, 4, _start(4)) == WHITE
+    assert play_game(game, [_top(0), greedy], 1, V1, 2, _start(2)) != WHITE
+    assert play_game(game, [_top(3), greedy], 1, V1, 2, _start(2)) == WHITE
 
 
 @pytest.mark.parametrize("pair", [4, 5, 6])
