@@ -379,8 +379,9 @@ ROUNDS: dict[int, dict[str, dict[str, Any]]] = {
         **{f"spNES-y2{a.replace(',', '')}": SP_NES | {"white.Y2.arrows": [
             "0,0,W", "0,1,E", "0,1,N", a]} for a in ("0,0,N", "0,1,S")},
     },
-    # Round 24, with Black's cover in the evaluation (docs/sigma-deck.md §7): greedy
-    # players moved to the middle and the strong levels towards Black, so the edits
+    # Round 24, with Black's cover in the evaluation (screened at its weight 2; docs/
+    # sigma-deck.md §7): greedy players moved to the middle and the strong levels
+    # towards Black, so the edits
     # that gave the strong levels' White more on spNES (Black's T4 without its S, the
     # Special card a cell or more farther, White's Hub with four arrows).
     24: {
