@@ -9,6 +9,7 @@ imbalance: the largest distance of White's share from one half over the levels.
     python -m bench.sigma_deck --round 1 --levels greedy,3,4 --games 40 > /tmp/r1.jsonl
     python -m bench.sigma_deck --only hint,near --levels 5 --games 60
     python -m bench.sigma_deck --round 22 --only spNES-v5s --duel ai:5 --games 100
+    python -m bench.sigma_deck --round 22 --only spNES-v5s --duel random,ai:3 --games 100
     python -m bench.sigma_deck --neighbours --start M3 --weights '{"greedy": 100, "ai:5": 40}'
 
 prints one JSON line per candidate, as each finishes; the cheap levels first (a
@@ -104,6 +105,9 @@ HUB4 = ["0,0,W", "0,0,N", "0,0,E", "0,0,S"]
 
 #: c2-l4d-bu5w with no arrow on the Special card's W arm, the one facing Nothing.
 SP_NES: dict[str, Any] = C2_L4D_BU5W | {"special.arrows": ["0,1,N", "1,2,E", "2,1,S"]}
+
+#: spNES with a third arrow on Black's V5 (S on (2,1)): the best of round 22.
+SP_NES_V5S: dict[str, Any] = SP_NES | {"black.V5.arrows": ["0,0,N", "2,2,E", "2,1,S"]}
 
 #: The candidates by round: round 1 moves the Special card and the arrows the issue's
 #: experiment touched; later rounds refine around the best of the round before.
@@ -375,6 +379,21 @@ ROUNDS: dict[int, dict[str, dict[str, Any]]] = {
         **{f"spNES-y2{a.replace(',', '')}": SP_NES | {"white.Y2.arrows": [
             "0,0,W", "0,1,E", "0,1,N", a]} for a in ("0,0,N", "0,1,S")},
     },
+    # Round 24, with Black's cover in the evaluation (screened at its weight 2; docs/
+    # sigma-deck.md §7): greedy players moved to the middle and the strong levels
+    # towards Black, so the edits
+    # that gave the strong levels' White more on spNES (Black's T4 without its S, the
+    # Special card a cell or more farther, White's Hub with four arrows).
+    24: {
+        "spNES-v5s": SP_NES_V5S,
+        "spNES-t4we": SP_NES | {"black.T4.arrows": ["0,0,W", "0,2,E"]},
+        "spNES-v5s-t4we": SP_NES_V5S | {"black.T4.arrows": ["0,0,W", "0,2,E"]},
+        "spNES-c3": SP_NES | {"special": [-1, 3]},
+        "spNES-v5s-c3": SP_NES_V5S | {"special": [-1, 3]},
+        "spNES-c5": SP_NES | {"special": [-1, 5]},
+        "spNES-v5s-hub4": SP_NES_V5S | {"white.Hub.arrows": HUB4},
+        "spNES-y2s-v5s": SP_NES_V5S | {"white.Y2.arrows": ["0,0,W", "0,1,E", "0,1,N", "0,0,S"]},
+    },
 }
 
 
@@ -495,21 +514,38 @@ def neighbours(start: Mapping[str, int], games: Mapping[str, int], seed: int) ->
                 print(json.dumps(row | {"choice": trial}), flush=True)
 
 
-def independent(name: str, edits: Edits, spec: str, games: int, plies: int, seed: int
-                ) -> dict[str, Any]:
-    """``spec`` against itself on a candidate, as ``duel`` plays it (the deck given as
-    data, which ``duel``'s ``--option deck=`` does not take): White's share."""
+def independent(name: str, edits: Edits, spec: str, games: int, plies: int, seed: int,
+                swap: bool = False) -> dict[str, Any]:
+    """``spec`` against itself, or ``FIRST,SECOND`` (White, Black: the ladder's
+    pairings, such as ``random,ai:3``), on a candidate, as ``duel`` plays it (the deck
+    given as data, which ``duel``'s ``--option deck=`` does not take): White's share;
+    with ``swap``, seats swapped as ``duel --swap`` plays them: FIRST's share."""
     from engine.ai import player_from_spec
     from engine.ai.duel import duel
     from engine.registry import get_game
 
     began = time.process_time()
     game = get_game("sigma")
-    result = duel(game, player_from_spec(game, spec, True), player_from_spec(game, spec, True),
-                  games, seed=seed, options={"deck": variant(edits, key=name)},
+    first, _, second = spec.partition(",")
+    result = duel(game, player_from_spec(game, first, True),
+                  player_from_spec(game, second or first, True),
+                  games, seed=seed, swap=swap, options={"deck": variant(edits, key=name)},
                   openings=plies)
+    share = result.wins[0] / games
     return {"candidate": name, "duel": spec, "games": games,
-            "white": result.wins[0] / games, "cpu": round(time.process_time() - began, 1)}
+            **({"swap": True, "first": share} if swap else {"white": share}),
+            "cpu": round(time.process_time() - began, 1)}
+
+
+def ladder_of(name: str, edits: Edits, games: int, plies: int, seed: int) -> dict[str, Any]:
+    """``python -m engine ladder sigma --pairings adjacent --fixed`` on a candidate."""
+    from engine.ai.ladder import ladder
+    from engine.registry import get_game
+
+    began = time.process_time()
+    table = ladder(get_game("sigma"), games=games, how="adjacent", openings=plies,
+                   seed=seed, options={"deck": variant(edits, key=name)}, fixed=True)
+    return {"candidate": name, "ladder": table, "cpu": round(time.process_time() - began, 1)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -533,7 +569,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="instead of the meter, the independent check: SPEC against "
                         "itself as `python -m engine duel sigma --first SPEC --second "
                         "SPEC --openings 2 --fixed` plays it (no seats swapped, a new "
-                        "opening each game) on the round's candidates")
+                        "opening each game) on the round's candidates; FIRST,SECOND "
+                        "for two players (FIRST White), e.g. random,ai:3")
+    parser.add_argument("--swap", action="store_true",
+                        help="with --duel: seats swapped (as `duel --swap`)")
+    parser.add_argument("--ladder", action="store_true",
+                        help="the ladder of the levels on the round's candidates, as "
+                        "`python -m engine ladder sigma --pairings adjacent --fixed` "
+                        "plays it (--games a pairing)")
     args = parser.parse_args(argv)
     start = START_M3 if args.start == "M3" else json.loads(args.start)
     if args.neighbours:
@@ -548,7 +591,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.duel:
         for name in names:
             print(json.dumps(independent(name, candidates[name], args.duel, args.games,
-                                         args.openings, args.seed)), flush=True)
+                                         args.openings, args.seed, args.swap)), flush=True)
+        return 0
+    if args.ladder:
+        for name in names:
+            print(json.dumps(ladder_of(name, candidates[name], args.games, args.openings,
+                                       args.seed)), flush=True)
         return 0
     levels = parse_levels(args.levels)
     for name in names:

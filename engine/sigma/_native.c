@@ -42,6 +42,7 @@ typedef struct {
     int8_t dr[MAXCELLS], dc[MAXCELLS];
     int8_t ar[MAXAR], ac[MAXAR], ad[MAXAR];
     uint8_t id; /* equal ids: the same cells and arrows (Python's dedup key) */
+    uint8_t rows[5]; /* the cells as row masks: bit dc + 2 of rows[dr + 2] (cover_of) */
 } Shape;
 
 typedef struct {
@@ -72,7 +73,7 @@ typedef struct {
     int ncards[2];
     int narrows[2][MAXC];
     Shape shape[2][MAXC][MAXAR][4];
-    double weight[8];
+    double weight[9];
     long long limit, nodes;
     double deadline; /* CLOCK_MONOTONIC seconds; 0: none */
     Entry *table;
@@ -203,6 +204,57 @@ static void reach_of(const Node *n, int k, uint64_t *reach) {
     }
 }
 
+/* The blank spaces Black can cover next turn (_cover, on ``blank``, the blank spaces
+ * by row): every legal placement of a card it holds on one of its sides. A side whose
+ * 5 x 5 square holds no blank space is skipped (its cards cover none), and a card's
+ * cells are laid as row masks; only near Nothing or the grid's edge are its cells
+ * checked one by one. */
+static void cover_of(const Search *s, const Node *n, const uint64_t *blank, uint64_t *cover) {
+    memset(cover, 0, sizeof(uint64_t) * ROWS);
+    for (int i = 0; i < n->nba; i++) {
+        int d = n->ba[i] & 3, cell = n->ba[i] >> 2;
+        int ar = (cell >> 6) + DR[d], ac = (cell & 63) + DC[d];
+        if (ar - 2 < LOW || ar + 2 > HIGH || ac - 2 < LOW || ac + 2 > HIGH) {
+            /* near the grid's edge (never in play): cell by cell */
+            for (int card = 0; card < s->ncards[BLACK]; card++) {
+                if (!n->hand[BLACK][card])
+                    continue;
+                for (int a = 0; a < s->narrows[BLACK][card]; a++) {
+                    const Shape *sh = &s->shape[BLACK][card][a][d];
+                    int ok = 1;
+                    for (int k = 0; k < sh->n && ok; k++) {
+                        int rr = ar + sh->dr[k], cc = ac + sh->dc[k];
+                        ok = !(rr < LOW || rr > HIGH || cc < LOW || cc > HIGH
+                               || (rr == ORIGIN && cc == ORIGIN));
+                    }
+                    if (ok)
+                        for (int k = 0; k < sh->n; k++)
+                            cover[ar + sh->dr[k]] |= 1ULL << (ac + sh->dc[k]);
+                }
+            }
+            continue;
+        }
+        uint64_t any = 0;
+        for (int j = ar - 2; j <= ar + 2; j++)
+            any |= blank[j] >> (ac - 2);
+        if (!(any & 31))
+            continue;
+        int nothing = ar - 2 <= ORIGIN && ORIGIN <= ar + 2 && ac - 2 <= ORIGIN
+                      && ORIGIN <= ac + 2;
+        for (int card = 0; card < s->ncards[BLACK]; card++) {
+            if (!n->hand[BLACK][card])
+                continue;
+            for (int a = 0; a < s->narrows[BLACK][card]; a++) {
+                const Shape *sh = &s->shape[BLACK][card][a][d];
+                if (nothing && ((sh->rows[ORIGIN - ar + 2] >> (ORIGIN - ac + 2)) & 1))
+                    continue;
+                for (int j = 0; j < 5; j++)
+                    cover[ar - 2 + j] |= (uint64_t)sh->rows[j] << (ac - 2);
+            }
+        }
+    }
+}
+
 /* The evaluation for White, in the order _static sums it (same doubles). */
 static double evaluate(const Search *s, const Node *n) {
     const double *w = s->weight;
@@ -223,9 +275,23 @@ static double evaluate(const Search *s, const Node *n) {
         safe += !((reach[r] >> c) & 1);
         live += !(((n->w[r] | n->b[r]) >> c) & 1);
     }
+    /* The blank spaces no card Black holds can cover next turn (_static). */
+    int shut = 0;
+    if (w[8] != 0.0) {
+        uint64_t blank[ROWS], cover[ROWS];
+        memset(blank, 0, sizeof blank);
+        for (int r = n->lo - 1; r <= n->hi + 1; r++) {
+            uint64_t g = n->g[r];
+            uint64_t near = (g << 1) | (g >> 1) | n->g[r - 1] | n->g[r + 1];
+            blank[r] = near & ~(n->w[r] | n->b[r]);
+        }
+        cover_of(s, n, blank, cover);
+        for (int r = n->lo - 1; r <= n->hi + 1; r++)
+            shut += __builtin_popcountll(blank[r] & ~cover[r]);
+    }
     return w[0] * blanks(n) + w[1] * sides - w[2] * n->nba
            - w[3] * held(s, n, BLACK) + w[4] * held(s, n, WHITE) + w[5] * far
-           + w[6] * safe + w[7] * live;
+           + w[6] * safe + w[7] * live + w[8] * shut;
 }
 
 /* Every legal placement of the seat to move, one per distinct result, in the order of
@@ -654,9 +720,10 @@ static int search_init(Search *self, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_ValueError, "slots is a power of two from 4 to 2**26");
         return -1;
     }
-    if (!PyArg_ParseTuple(weights, "dddddddd", &self->weight[0], &self->weight[1],
+    if (!PyArg_ParseTuple(weights, "ddddddddd", &self->weight[0], &self->weight[1],
                           &self->weight[2], &self->weight[3], &self->weight[4],
-                          &self->weight[5], &self->weight[6], &self->weight[7]))
+                          &self->weight[5], &self->weight[6], &self->weight[7],
+                          &self->weight[8]))
         return -1;
     if (!PySequence_Check(shapes) || PySequence_Size(shapes) != 2) {
         PyErr_SetString(PyExc_ValueError, "shapes are given per seat");
@@ -696,9 +763,11 @@ static int search_init(Search *self, PyObject *args, PyObject *kwds) {
                         nc = read_tuples(cells, 2, -2, 2, flat, MAXCELLS);
                         if (nc >= 1) {
                             sh->n = (int8_t)nc;
+                            memset(sh->rows, 0, sizeof sh->rows);
                             for (Py_ssize_t k = 0; k < nc; k++) {
                                 sh->dr[k] = (int8_t)flat[2 * k];
                                 sh->dc[k] = (int8_t)flat[2 * k + 1];
+                                sh->rows[sh->dr[k] + 2] |= (uint8_t)(1u << (sh->dc[k] + 2));
                             }
                             nm = read_tuples(marks, 3, -3, 3, flat, MAXAR);
                         }

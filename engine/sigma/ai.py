@@ -15,9 +15,11 @@ table, to the end of the game once few cards are left.
 - The evaluation (for White) is the blank spaces of the main group, those of them
   beyond Black's reach (the cells one card laid on a black side may cover), the usable
   sides of each player (White's that point at an empty cell to grow, those beyond
-  Black's reach to grow away; Black's to close in) and the cards left in hand: Black
-  needs cards to close the last spaces. Reach is what makes Black chase with purpose:
-  a blank space no black side is near counts twice.
+  Black's reach to grow away; Black's to close in), the cards left in hand (Black
+  needs cards to close the last spaces) and the blank spaces no card Black holds can
+  cover next turn, by the cards' shapes. Reach is what makes Black chase with purpose:
+  a blank space no black side is near counts three times, and more again when no
+  card Black holds fits it.
 """
 
 from __future__ import annotations
@@ -48,12 +50,14 @@ _NOTHING = 1 << (_ROW0 * _W + _COL0)
 # Evaluation weights (White's view): a blank space, a usable side of White, one of
 # Black, a card in Black's hand, a card in White's hand, a blank space out of Black's
 # reach (``_reach``: no card laid on a black side can cover it next turn), a usable
-# side of White out of it, one pointing at an empty cell (room to grow). A side of
-# White's that points at a covered cell is worth less than none: Black is closing in
-# there. Fitted by hill-climbing on a level-3 Black against a random White (the chaser
-# must follow a White that spreads; docs/sigma-deck.md §3), from a logistic fit of
-# game results on the features: (1.0, 0.25, 0.15, 0.6, 0.0) before issue 29.
-WEIGHTS = (0.5, -0.5, 0.4, 0.45, 0.0, 1.0, 0.5, 1.5)
+# side of White out of it, one pointing at an empty cell (room to grow), a blank space
+# no card Black holds can cover next turn (``_cover``: the reach with the cards'
+# shapes). A side of White's that points at a covered cell is worth less than none:
+# Black is closing in there. Fitted by hill-climbing on a level-3 Black against a
+# random White (the chaser must follow a White that spreads; docs/sigma-deck.md §3,
+# §7), from a logistic fit of game results on the features: (1.0, 0.25, 0.15, 0.6,
+# 0.0) before issue 29.
+WEIGHTS = (0.5, -0.5, 0.4, 0.45, 0.0, 1.0, 0.5, 1.5, 0.5)
 _SCALE = 0.06  # logistic scale of the evaluation (fitted on games of the levels)
 
 # Per level: (greatest depth, node budget).
@@ -136,6 +140,25 @@ def _reach(arrows: tuple[int, ...]) -> int:
     for x in arrows:
         reach |= _SQUARE << ((x >> 2) + _STEP[x & 3] - _SQUARE_AT)
     return reach
+
+
+def _cover(node: Node, model: _Model) -> int:
+    """The cells Black can cover next turn: those of every legal placement of a card
+    it holds on one of its sides (``_reach`` without the cards' shapes)."""
+    shapes = model.shapes[BLACK]
+    held = [i for i, n in enumerate(node[5][BLACK]) if n]
+    cover = 0
+    for x in node[4]:
+        d = x & 3
+        shift = (x >> 2) + _STEP[d] - _BASE
+        if shift < 0:
+            continue
+        for card in held:
+            for per_side in shapes[card]:
+                cells = per_side[d][0] << shift
+                if not cells & (_NOTHING | _EDGES):
+                    cover |= cells
+    return cover
 
 
 def _blanks(white: int, black: int, group: int) -> int:
@@ -270,10 +293,16 @@ def _static(node: Node, model: _Model) -> float:
         at = (x >> 2) + _STEP[x & 3]
         safe += not reach >> at & 1
         live += not taken >> at & 1
-    blank, white_side, black_side, black_card, white_card, far, free, room = model.weights
+    blank, white_side, black_side, black_card, white_card, far, free, room, shut = \
+        model.weights
+    # The square of ``_reach`` holds cells no card of Black's fits: a blank space no
+    # card Black holds can cover next turn (a hole beside Nothing that no black side
+    # faces, a space the shapes of its last cards miss) counts more again.
+    open_ = (blanks & ~_cover(node, model)).bit_count() if shut else 0
     return (blank * blanks.bit_count() + white_side * len(sides) - black_side * len(barrows)
             - black_card * sum(hands[BLACK]) + white_card * sum(hands[WHITE])
-            + far * (blanks & ~reach).bit_count() + free * safe + room * live)
+            + far * (blanks & ~reach).bit_count() + free * safe + room * live
+            + shut * open_)
 
 
 class _Search(Negamax[Node, Node, Kid]):

@@ -35,13 +35,14 @@ def _start(pair: int) -> SigmaState:
 
 
 def test_the_top_level_wins_as_white_a_game_its_search_alone_loses_to_greedy() -> None:
-    # Pair 1 of `duel sigma --seed 1 --openings 2` (pair 4 before the evaluation of
-    # issue 29): greedy's Black wins against the search alone and falls into the trap
-    # of the look-ahead.
+    # Pair 2 of `duel sigma --seed 1 --openings 2` (pair 1 with the evaluation before
+    # Black's cover, docs/sigma-deck.md §7; pair 4 before the evaluation of issue 29):
+    # greedy's Black wins against the search alone and falls into the trap of the
+    # look-ahead.
     game = get_game("sigma")
     greedy = player_from_spec(game, "greedy")
-    assert play_game(game, [_top(0), greedy], 1, V1, 1, _start(1)) != WHITE
-    assert play_game(game, [_top(3), greedy], 1, V1, 1, _start(1)) == WHITE
+    assert play_game(game, [_top(0), greedy], 1, V1, 2, _start(2)) != WHITE
+    assert play_game(game, [_top(3), greedy], 1, V1, 2, _start(2)) == WHITE
 
 
 @pytest.mark.parametrize("pair", [4, 5, 6])
@@ -118,12 +119,15 @@ def test_black_reach_is_the_square_one_card_on_a_black_side_may_cover() -> None:
 
 
 def test_level_3_as_black_chases_a_random_white_down() -> None:
-    # A White that spreads at random left the old evaluation's Black behind (on the
-    # first reconstruction, 4 of these 20 games lost to `random`; issue 29): blank
-    # spaces beyond Black's reach now count, so Black follows.
+    # A White that spreads at random left the old evaluation's Black behind: on the
+    # first reconstruction it lost 29 of these 100 games to `random` (the games of
+    # `duel sigma --first random --second ai:3 --games 100 --openings 2 --seed 1`).
+    # Blank spaces beyond Black's reach then counted (13 lost), and now those no card
+    # Black holds can cover (docs/sigma-deck.md §7): issue 29's bar for the ladder,
+    # level 3 wins at least 95 of 100 from each seat, holds on this deck.
     game = get_game("sigma")
     black = player_from_spec(game, "ai:3", fixed=True)
     white = player_from_spec(game, "random")
     lost = sum(play_game(game, [white, black], 1, V1, pair, _start(pair)) == WHITE
-               for pair in range(20))
-    assert lost <= 1
+               for pair in range(100))
+    assert lost <= 5
