@@ -215,6 +215,7 @@ class Slots:
         self.initializer = initializer
         self._executors: list[Executor | None] = [None] * self.size
         self.replaced = 0  # workers killed and replaced (a job overran, or crashed)
+        self.closed = False  # closed: a job whose worker was stopped is not run again
 
     def executor(self, slot: int) -> Executor:
         found = self._executors[slot]
@@ -228,7 +229,8 @@ class Slots:
     async def run(self, slot: int, limit: float | None, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in worker ``slot``, stopped after ``limit`` seconds. A job whose
         worker was replaced for another job's sake (one ahead of it in the worker's pipe
-        overran, or was given up) runs again once, on the fresh worker."""
+        overran, or was given up) runs again once, on the fresh worker, unless the
+        workers were closed meanwhile."""
         loop = asyncio.get_running_loop()
         for again in (False, True):
             executor = self.executor(slot)
@@ -242,14 +244,14 @@ class Slots:
                 raise JobTooLong() from None
             except asyncio.CancelledError:
                 task = asyncio.current_task()
-                if again or self._executors[slot] is executor or (
+                if again or self.closed or self._executors[slot] is executor or (
                         task is not None and task.cancelling()):
                     # Nobody waits for the result any more: the worker is not left busy
                     # with it.
                     self.replace(slot, executor)
                     raise
             except BrokenProcessPool:
-                if again or self._executors[slot] is executor:
+                if again or self.closed or self._executors[slot] is executor:
                     # The worker died (out of memory, killed): a fresh one.
                     self.replace(slot, executor)
                     raise
@@ -284,6 +286,7 @@ class Slots:
     def close(self, wait: bool = True) -> None:
         """Stop every worker: a process is killed first (a wedged job must not hold
         the bot's shutdown), then waited for (``wait``)."""
+        self.closed = True
         for slot, executor in enumerate(self._executors):
             self._executors[slot] = None
             if isinstance(executor, ProcessPoolExecutor):

@@ -195,3 +195,21 @@ async def test_a_job_behind_one_past_its_limit_runs_again_on_the_fresh_worker() 
         assert lane.slots.replaced == 1  # the second job's retry killed nothing
     finally:
         lane.close()
+
+
+async def test_a_job_in_a_workers_pipe_when_the_workers_close_is_not_run_again() -> None:
+    """Closing (the bot's shutdown) stops the job queued behind a running one; it is
+    not taken for a neighbour's victim and run on a worker started after the close."""
+    lane = Lane(Slots(1, processes=False, name="test"), depth=2)
+    hold, free = threading.Event(), threading.Event()
+    free.set()
+    running = asyncio.create_task(lane.run("A", 5.0, _wait_for, hold))
+    queued = asyncio.create_task(lane.run("B", 5.0, _wait_for, free))
+    await _settle()
+    assert lane.queue.waiting() == 0  # both handed to the one worker
+    lane.close(wait=False)
+    with pytest.raises(asyncio.CancelledError):
+        await queued
+    assert lane.slots._executors == [None]  # no worker started after the close
+    hold.set()
+    assert await running == "done"
