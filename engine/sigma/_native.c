@@ -204,7 +204,7 @@ static void reach_of(const Node *n, int k, uint64_t *reach) {
     }
 }
 
-/* The blank spaces Black can cover next turn (_cover, on ``blank``, the blank spaces
+/* The blank spaces Black can cover next turn (as _uncovered in ai.py; on ``blank``, the blank spaces
  * by row): every legal placement of a card it holds on one of its sides. A side whose
  * 5 x 5 square holds no blank space is skipped (its cards cover none), and a card's
  * cells are laid as row masks; only near Nothing or the grid's edge are its cells

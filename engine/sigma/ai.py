@@ -51,7 +51,7 @@ _NOTHING = 1 << (_ROW0 * _W + _COL0)
 # Black, a card in Black's hand, a card in White's hand, a blank space out of Black's
 # reach (``_reach``: no card laid on a black side can cover it next turn), a usable
 # side of White out of it, one pointing at an empty cell (room to grow), a blank space
-# no card Black holds can cover next turn (``_cover``: the reach with the cards'
+# no card Black holds can cover next turn (``_uncovered``: the reach with the cards'
 # shapes). A side of White's that points at a covered cell is worth less than none:
 # Black is closing in there. Fitted by hill-climbing on a level-3 Black against a
 # random White (the chaser must follow a White that spreads; docs/sigma-deck.md §3,
@@ -142,23 +142,28 @@ def _reach(arrows: tuple[int, ...]) -> int:
     return reach
 
 
-def _cover(node: Node, model: _Model) -> int:
-    """The cells Black can cover next turn: those of every legal placement of a card
-    it holds on one of its sides (``_reach`` without the cards' shapes)."""
+def _uncovered(node: Node, model: _Model, blanks: int) -> int:
+    """The ``blanks`` Black cannot cover next turn: outside every legal placement of a
+    card it holds on one of its sides (``_reach`` with the cards' shapes). A side whose
+    square holds no blank space is skipped, and the search stops once every blank space
+    is covered: only the blank spaces count."""
     shapes = model.shapes[BLACK]
-    held = [i for i, n in enumerate(node[5][BLACK]) if n]
-    cover = 0
+    held = [shapes[i] for i, n in enumerate(node[5][BLACK]) if n]
+    left = blanks
     for x in node[4]:
+        if not left:
+            break
         d = x & 3
-        shift = (x >> 2) + _STEP[d] - _BASE
-        if shift < 0:
+        at = (x >> 2) + _STEP[d]
+        shift = at - _BASE
+        if shift < 0 or not left & (_SQUARE << (at - _SQUARE_AT)):
             continue
         for card in held:
-            for per_side in shapes[card]:
+            for per_side in card:
                 cells = per_side[d][0] << shift
                 if not cells & (_NOTHING | _EDGES):
-                    cover |= cells
-    return cover
+                    left &= ~cells
+    return left
 
 
 def _blanks(white: int, black: int, group: int) -> int:
@@ -298,7 +303,7 @@ def _static(node: Node, model: _Model) -> float:
     # The square of ``_reach`` holds cells no card of Black's fits: a blank space no
     # card Black holds can cover next turn (a hole beside Nothing that no black side
     # faces, a space the shapes of its last cards miss) counts more again.
-    open_ = (blanks & ~_cover(node, model)).bit_count() if shut else 0
+    open_ = _uncovered(node, model, blanks).bit_count() if shut else 0
     return (blank * blanks.bit_count() + white_side * len(sides) - black_side * len(barrows)
             - black_card * sum(hands[BLACK]) + white_card * sum(hands[WHITE])
             + far * (blanks & ~reach).bit_count() + free * safe + room * live
