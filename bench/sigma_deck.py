@@ -548,6 +548,92 @@ def ladder_of(name: str, edits: Edits, games: int, plies: int, seed: int) -> dic
     return {"candidate": name, "ladder": table, "cpu": round(time.process_time() - began, 1)}
 
 
+#: Knobs on White's cards for ``--sample`` (docs/sigma-deck.md §8): dead ends, a third
+#: or fourth arrow; the first choice the first reconstruction's.
+WHITE_KNOBS: dict[str, list[Any]] = {
+    "white.I2.arrows": [["0,0,W", "0,1,E"], ["0,0,W"], ["0,0,W", "0,1,E", "0,0,N"],
+                        ["0,0,W", "0,0,N"]],
+    "white.I3.arrows": [["0,0,W", "0,2,E"], ["0,0,W", "0,2,E", "0,1,N"], ["0,0,W", "0,1,N"],
+                        ["0,0,W"]],
+    "white.L3.arrows": [["0,0,N", "1,1,E"], ["0,0,N"], ["0,0,N", "1,1,E", "1,0,W"],
+                        ["0,0,N", "1,0,S"]],
+    "white.T4.arrows": [["0,0,W", "0,2,E", "1,1,S"], ["0,0,W", "0,2,E"], ["0,0,W", "1,1,S"],
+                        ["0,0,W", "0,2,E", "1,1,S", "0,1,N"]],
+    "white.L3+.arrows": [["0,0,N", "1,1,E", "1,0,S"], ["0,0,N", "1,1,E"]],
+}
+
+#: The default deck (v3, spNES-v5s-t4we) as a choice per knob: ``--sample``'s centre.
+START_V3 = {"special.arrows": 1, "black.U5.arrows": 3, "black.L4.arrows": 2,
+            "black.V5.arrows": 1, "black.T4.arrows": 2}
+
+
+def sample(count: int, change: float, games: int, seed: int) -> None:
+    """Random decks around the default (each knob of ``KNOBS`` and ``WHITE_KNOBS``
+    changed with probability ``change``), each measured by how much White's play
+    counts: White's share with ``ai:3`` and with ``random`` against ``ai:3``'s Black,
+    and the gap between them. One JSON line per deck."""
+    knobs = KNOBS | WHITE_KNOBS
+    rng = random.Random(seed)
+    for n in range(count):
+        choice = dict(START_V3)
+        for knob in sorted(knobs):
+            if rng.random() < change:
+                choice[knob] = rng.randrange(len(knobs[knob]))
+        edits: dict[str, Any] = {}
+        for knob, i in sorted(choice.items()):
+            if i:
+                value = knobs[knob][i]
+                edits = combined(edits, value if "." not in knob and knob != "special"
+                                 else {knob: value})
+        row: dict[str, Any] = {"sample": n, "choice": {k: v for k, v in choice.items() if v}}
+        for spec in ("ai:3", "random,ai:3"):
+            row[spec] = independent(f"sample{n}", edits, spec, games, 2, seed)["white"]
+        row["gap"] = round(row["ai:3"] - row["random,ai:3"], 3)
+        print(json.dumps(row), flush=True)
+
+
+def agency(name: str, edits: Edits, spec: str, games: int, nodes: int, seed: int) -> None:
+    """Does White's choice matter? ``FIRST,SECOND`` play ``games`` games from the
+    openings ``duel`` uses; before every White placement with a choice, every
+    placement is solved exactly (``engine.balance.solve`` within ``nodes``). A
+    decision is *every move wins*, *every move loses*, *mixed* (the choice matters) or
+    *unknown* (a solve out of its budget). One JSON line a game, then the totals."""
+    from engine.ai import player_from_spec
+    from engine.ai.duel import _seed
+    from engine.balance import openings, solve
+    from engine.registry import get_game
+
+    game = get_game("sigma")
+    first, _, second = spec.partition(",")
+    players = [player_from_spec(game, first, True), player_from_spec(game, second or first,
+                                                                      True)]
+    totals = {"every move wins": 0, "every move loses": 0, "mixed": 0, "unknown": 0}
+    for number, state in enumerate(openings(variant(edits, key=name), games, 2, seed)):
+        decisions, ply = [], 0
+        while (outcome := game.outcome(state)) is None:
+            seat = game.to_move(state)
+            assert seat is not None
+            moves = game.legal_moves(state) if seat == 0 else []
+            if len(moves) > 1:
+                found = []
+                for move in moves:
+                    after = game.apply(state, move)
+                    end = game.outcome(after)
+                    found.append(end.winner if end is not None else solve(after, nodes))
+                    if found[-1] is None:
+                        break
+                kind = ("unknown" if None in found else "every move wins"
+                        if all(w == 0 for w in found) else "every move loses"
+                        if all(w == 1 for w in found) else "mixed")
+                totals[kind] += 1
+                decisions.append([ply, len(moves), kind])
+            state = game.play(state, players[seat].decide(state, _seed(seed, number, ply)).move)
+            ply += 1
+        print(json.dumps({"candidate": name, "game": number, "winner": outcome.winner,
+                          "decisions": decisions}), flush=True)
+    print(json.dumps({"candidate": name, "duel": spec, "nodes": nodes, **totals}), flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.sigma_deck", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -577,7 +663,18 @@ def main(argv: list[str] | None = None) -> int:
                         help="the ladder of the levels on the round's candidates, as "
                         "`python -m engine ladder sigma --pairings adjacent --fixed` "
                         "plays it (--games a pairing)")
+    parser.add_argument("--sample", type=int, default=0, metavar="COUNT",
+                        help="random decks around the default, White's play measured "
+                        "(--change, --games)")
+    parser.add_argument("--change", type=float, default=0.3,
+                        help="with --sample: the chance each knob changes")
+    parser.add_argument("--agency", type=int, default=0, metavar="NODES",
+                        help="with --duel FIRST,SECOND: solve every White choice within "
+                        "NODES and say whether it matters")
     args = parser.parse_args(argv)
+    if args.sample:
+        sample(args.sample, args.change, args.games, args.seed)
+        return 0
     start = START_M3 if args.start == "M3" else json.loads(args.start)
     if args.neighbours:
         neighbours(start, json.loads(args.weights), args.seed)
@@ -588,6 +685,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     candidates = ROUNDS[args.round]
     names = args.only.split(",") if args.only else list(candidates)
+    if args.duel and args.agency:
+        for name in names:
+            agency(name, candidates[name], args.duel, args.games, args.agency, args.seed)
+        return 0
     if args.duel:
         for name in names:
             print(json.dumps(independent(name, candidates[name], args.duel, args.games,

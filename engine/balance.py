@@ -36,11 +36,12 @@ DEFAULT_SOLVE_NODES = 500_000
 _Z = 1.959964  # two-sided 95 %
 
 #: The measured balance of the shipped decks (docs/sigma-deck.md has the commands; §7
-#: with the evaluation as it is), as ``/deck show`` quotes it.
+#: and §8 with the evaluation as it is), as ``/deck show`` quotes it.
 _V1 = ("White wins 0 % of the games at level 5 against itself, 0 % at level 4 (40 games "
        "each), 12 % between greedy players (100 games): favours Black")
 SHIPPED_BALANCE: dict[str, str] = {
-    "reconstructed": _V1,
+    "reconstructed": "White wins 38 % of the games at level 5 against itself, 46 % at "
+                     "level 4, 56 % between greedy players (100 games each): fair",
     "reconstructed-v1": _V1,
     "reconstructed-v2": "White wins 5 % of the games at level 5 against itself, 20 % at "
                         "level 4, 55 % between greedy players (40 games each): favours "

@@ -149,6 +149,72 @@ async def test_sigma_matches_stored_before_the_second_deck_keep_the_first(
         (3, {"deck": {"name": "own"}}), (4, {})]
 
 
+SIGMA_SET_UP = """
+    INSERT INTO users (id, name) VALUES ('u1', 'U');
+    INSERT INTO events (id, guild_id, number, name, reward, transfers, confiscate, open,
+                        created_by, created_at)
+        VALUES (1, 'g1', 1, 'Season', 3, FALSE, 'none', TRUE, 'h', 0);
+    INSERT INTO tournaments (id, guild_id, number, name, game, format, options, settings,
+                             status, channel_id, created_by, created_at, reminded)
+        VALUES (1, 'g1', 1, 'T', 'sigma', 'swiss', '{}', '{"game_options": {}}', 'running',
+                'c', 'h', 0, FALSE),
+               (2, 'g1', 2, 'T', 'sigma', 'swiss', '{}',
+                '{"game_options": {"deck": "reconstructed"}}', 'open', 'c', 'h', 0, FALSE),
+               (3, 'g1', 3, 'T', 'sigma', 'swiss', '{}',
+                '{"game_options": {"deck": "reconstructed-v2"}}', 'running', 'c', 'h', 0,
+                FALSE),
+               (4, 'g1', 4, 'T', 'sigma', 'swiss', '{}', '{"game_options": {}}', 'finished',
+                'c', 'h', 0, FALSE);
+    INSERT INTO nominations (id, guild_id, event_id, nominator_id, host_id, channel_id, game,
+                             settings, status, created_at)
+        VALUES (1, 'g1', 1, 'u1', 'h', 'c', 'sigma', '{"options": {}, "hints": true}', 'open',
+                0),
+               (2, 'g1', 1, 'u1', 'h', 'c', 'sigma', '{"options": {}}', 'done', 0),
+               (3, 'g1', 1, 'u1', 'h', 'c', 'cairo', '{"options": {}}', 'open', 0)
+"""
+
+
+async def test_what_was_played_or_set_up_with_the_first_default_deck_keeps_it(
+        make_database: Callable[..., str]) -> None:
+    url = make_database(migrated=False)
+    config = alembic_config(url)
+    await asyncio.to_thread(command.upgrade, config, "0010_host_action_ply")
+
+    def fill(connection: Connection) -> None:
+        for statement in (SIGMA_MATCHES + ";" + SIGMA_SET_UP).split(";"):
+            connection.execute(text(statement))
+
+    await on(url, fill)
+    await asyncio.to_thread(command.upgrade, config, "head")
+
+    def read(table: str, column: str) -> Callable[[Connection], list[Any]]:
+        import json
+
+        def rows(connection: Connection) -> list[Any]:
+            found = connection.execute(text(f"SELECT id, {column} FROM {table} ORDER BY id"))
+            return [(i, o if isinstance(o, dict) else json.loads(o)) for i, o in found]
+        return rows
+
+    # Matches stored with the default (or its name) keep the first deck; a server's own
+    # deck and other games stay as they were.
+    assert await on(url, read("matches", "options")) == [
+        (1, {"deck": "reconstructed-v1"}), (2, {"deck": "reconstructed-v1"}),
+        (3, {"deck": {"name": "own"}}), (4, {})]
+    # A tournament still to play rounds, and an open nomination, keep it too; one that
+    # named another deck, and what is over, are left alone.
+    assert await on(url, read("tournaments", "settings")) == [
+        (1, {"game_options": {"deck": "reconstructed-v1"}}),
+        (2, {"game_options": {"deck": "reconstructed-v1"}}),
+        (3, {"game_options": {"deck": "reconstructed-v2"}}),
+        (4, {"game_options": {}})]
+    assert await on(url, read("nominations", "settings")) == [
+        (1, {"options": {"deck": "reconstructed-v1"}, "hints": True}),
+        (2, {"options": {}}), (3, {"options": {}})]
+    # Going back changes nothing: the first deck has its own name there too.
+    await asyncio.to_thread(command.downgrade, config, "0010_host_action_ply")
+    assert (await on(url, read("matches", "options")))[0] == (1, {"deck": "reconstructed-v1"})
+
+
 HOST_ACTIONS = """
     INSERT INTO matches (id, guild_id, number, channel_id, game, kind, status, seats, options,
                          time_control, hints, rated, created_at, turn_elapsed,

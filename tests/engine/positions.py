@@ -12,12 +12,13 @@ from engine.cairo.solver import playable
 from engine.registry import get_game
 
 
-def midgame(key: str, seed: int, plies: int, seats: int = 2) -> Any:
+def midgame(key: str, seed: int, plies: int, seats: int = 2,
+            options: dict[str, Any] | None = None) -> Any:
     """The position after up to ``plies`` random moves (seeded), stopping before one
     that would end the game."""
     game = get_game(key)
     rng = random.Random(seed)
-    state = game.new_state(seats)
+    state = game.new_state(seats, options)
     for _ in range(plies):
         moves = game.legal_moves(state)
         after = game.apply(state, rng.choice(moves))

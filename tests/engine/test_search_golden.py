@@ -54,7 +54,10 @@ def _position(key: str, seats: int, seed: int, plies: int) -> dict[str, Any]:
     available = native.AVAILABLE
     native.AVAILABLE = False  # the Python reference
     try:
-        state = midgame(key, seed, plies, seats)
+        # Sigma Escape's positions are on the first reconstruction, the deck the record
+        # was made with: it holds the search, whatever the default deck becomes.
+        state = midgame(key, seed, plies, seats,
+                        {"deck": "reconstructed-v1"} if key == "sigma" else None)
         name = f"{key}-{seats}-{seed}-{plies}"
         decisions = []
         for level in sorted(LEVELS):

@@ -43,7 +43,7 @@ def test_the_status_line_is_whole_with_a_pass_and_long_names(
         monkeypatch: pytest.MonkeyPatch) -> None:
     game = get_game("sigma")
     rng = random.Random(255)  # White cannot place after Black's 16th move
-    state = game.new_state(2)
+    state = game.new_state(2, {"deck": "reconstructed-v1"})
     for _ in range(16):
         state = game.apply(state, rng.choice(game.legal_moves(state)))
     texts = [text for text, _, _ in _drawn(state, monkeypatch)]
