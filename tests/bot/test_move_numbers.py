@@ -68,10 +68,14 @@ def test_each_board_image_says_the_moves_played_passes_counted(key: str) -> None
             count += 1 + game.passes_after(before, state)
 
 
+#: The deck the seeded games with a pass below were found on.
+V1 = {"deck": "reconstructed-v1"}
+
+
 def test_a_sigma_pass_is_a_move_of_its_own_on_the_board_and_in_the_list() -> None:
     game = get_game("sigma")
     rng = random.Random(255)  # White cannot place after Black's 16th move: a pass
-    state, plies = game.new_state(2), []
+    state, plies = game.new_state(2, V1), []
     for _ in range(16):
         move = rng.choice(game.legal_moves(state))
         plies.append(Ply("move", game.to_move(state) or 0, game.notation(move)))
@@ -81,7 +85,7 @@ def test_a_sigma_pass_is_a_move_of_its_own_on_the_board_and_in_the_list() -> Non
     with drawn_texts() as seen:
         game.render(state)
     assert said(seen, 17)
-    steps = numbered(game, plies)
+    steps = numbered(game, plies, 2, V1)
     assert [(s.number, s.ply is None, s.seat) for s in steps[-2:]] == [
         (16, False, 1), (17, True, 0)]
 
@@ -120,7 +124,7 @@ async def test_board_text_post_image_and_match_agree(h: Harness, key: str) -> No
 async def test_match_and_export_show_a_sigma_pass_as_a_move(h: Harness) -> None:
     from bot.services.exports import export_matches
 
-    match_id = await h.casual("sigma", first="me")
+    match_id = await h.casual("sigma", first="me", options=V1)
     live = h.host.live[match_id]
     rng = random.Random(255)  # as above: White cannot place after Black's 16th move
     for _ in range(16):
@@ -143,12 +147,12 @@ def test_a_replay_numbers_its_frames_as_the_boards_do() -> None:
 
     game = get_game("sigma")
     rng = random.Random(255)
-    state, plies = game.new_state(2), []
+    state, plies = game.new_state(2, V1), []
     for _ in range(16):
         move = rng.choice(game.legal_moves(state))
         plies.append(Ply("move", game.to_move(state) or 0, game.notation(move)))
         state = game.apply(state, move)
     with drawn_texts() as seen:
-        animate(game, plies, 2, None, ["Alice", "Bob"], "Unfinished", width=300)
+        animate(game, plies, 2, V1, ["Alice", "Bob"], "Unfinished", width=300)
     assert "16/17 · Bob (Black): U5 5.2, then a pass" in seen
     assert "15/17 · Alice (White): " in " ".join(seen)
