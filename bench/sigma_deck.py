@@ -427,12 +427,14 @@ KNOBS: dict[str, list[Any]] = {
 START_M3 = {"special": 1, "black.U5.arrows": 1, "black.L4.arrows": 2, "split": 1}
 
 
-def edits_of(choice: Mapping[str, int]) -> dict[str, Any]:
-    """The edits of a candidate given as a choice per knob (the first's left out)."""
+def edits_of(choice: Mapping[str, int], knobs: Mapping[str, list[Any]] | None = None
+             ) -> dict[str, Any]:
+    """The edits of a candidate given as a choice per knob of ``knobs`` (default
+    ``KNOBS``; the first choice's left out)."""
     out: dict[str, Any] = {}
     for knob, i in sorted(choice.items()):
         if i:
-            value = KNOBS[knob][i]
+            value = (knobs or KNOBS)[knob][i]
             out = combined(out, value if "." not in knob and knob != "special"
                            else {knob: value})
     return out
@@ -579,12 +581,7 @@ def sample(count: int, change: float, games: int, seed: int) -> None:
         for knob in sorted(knobs):
             if rng.random() < change:
                 choice[knob] = rng.randrange(len(knobs[knob]))
-        edits: dict[str, Any] = {}
-        for knob, i in sorted(choice.items()):
-            if i:
-                value = knobs[knob][i]
-                edits = combined(edits, value if "." not in knob and knob != "special"
-                                 else {knob: value})
+        edits = edits_of(choice, knobs)
         row: dict[str, Any] = {"sample": n, "choice": {k: v for k, v in choice.items() if v}}
         for spec in ("ai:3", "random,ai:3"):
             row[spec] = independent(f"sample{n}", edits, spec, games, 2, seed)["white"]
