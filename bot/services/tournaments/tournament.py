@@ -41,6 +41,7 @@ from bot.services.tournaments.model import (
     Options,
     Outcome,
     Pairing,
+    PlayedOn,
     Round,
     Standing,
     Tiebreak,
@@ -131,8 +132,7 @@ class Tournament:
                 for p in rnd.pairings:
                     spot = spots.get(p.match or "")
                     if spot is None or {spot.a, spot.b} != set(p.players):
-                        raise TournamentError(f"the result of a match before {p.match} can "
-                                              "no longer change: its winner has played on")
+                        raise PlayedOn(rnd.number, p.match or "")
         return state
 
     def finished(self, events: Iterable[Event]) -> bool:

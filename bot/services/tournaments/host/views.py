@@ -90,7 +90,8 @@ def counted(core: Tournament, events: Sequence[Event], cancelled: bool = False) 
         return list(events)
     running = state.rounds[-1].number
     return [e for e in events if not ((isinstance(e, Round) and e.number == running)
-                                      or (isinstance(e, Reported) and e.round == running))]
+                                      or (isinstance(e, Reported | Reopened)
+                                          and e.round == running))]
 
 
 def image(loaded: Loaded) -> bytes:
