@@ -302,12 +302,6 @@ def no_such_board(*, number: int, board: int) -> str:
     return f"Round {number} has no board {board}."
 
 
-def bracket_moved_on(*, number: int) -> str:
-    """A host deciding a bracket's pairing again once the next round was paired."""
-    return (f"Round {number} is over and decided who plays in round {number + 1}, which "
-            f"has begun: in a bracket its results can no longer change.")
-
-
 def no_such_round(*, number: int, played: int) -> str:
     return f"There is no round {number}: {played} {'has' if played == 1 else 'have'} been paired."
 

@@ -310,6 +310,8 @@ class Tournament:
             if spot.status == "done" and spot.winner:
                 wins[spot.winner] += 1
         best = (1 << 30, 0)
+        playing = {name for s in spots.values() if s.status == "ready"
+                   for name in (s.a, s.b) if name}
         ordered = sorted(self.players, key=lambda p: (
             tuple(-x for x in out_when.get(p, best)), self.seed(p)))
         result: list[Standing] = []
@@ -321,6 +323,7 @@ class Tournament:
             place = str(rank) if len(group) == 1 else f"{rank}–{rank + len(group) - 1}"
             for p in group:
                 result.append(Standing(rank, p, float(wins[p]), {}, place,
-                                       p not in out_when and p not in state.withdrawn))
+                                       (p not in out_when or p in playing)
+                                       and p not in state.withdrawn))
             i += len(group)
         return tuple(result)

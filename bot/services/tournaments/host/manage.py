@@ -4,6 +4,7 @@ of ``/tournament …``. Each checks who may, changes the tournament under its lo
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 
@@ -27,9 +28,9 @@ from bot.services.tournaments import (
     Reopened,
     Reported,
     State,
-    TournamentError,
 )
 from bot.services.tournaments.host import views
+from bot.services.tournaments.host.corrections import Rulings
 from bot.services.tournaments.host.flow import Flow
 from bot.services.tournaments.host.records import (
     CANCELLED,
@@ -98,6 +99,7 @@ class Tournaments:
         self.roles = roles
         self.rng = rng or random.Random()
         self.flow = Flow(db, clock, matches)
+        self.rulings = Rulings(db, clock, matches, self.flow)
 
     # ---- what the composition root wires ---------------------------------------------------
 
@@ -378,50 +380,16 @@ class Tournaments:
 
     async def adjudicate(self, asker: Asker, board: int, result: str, number: int | None = None,
                          reason: str = "", tournament: str | None = None) -> Response:
-        """A host decides a pairing (or corrects a result): its unfinished match is
-        voided, and the result stands for the standings."""
+        """A host decides a pairing, or corrects a result of any round, also after the
+        end (see ``corrections``)."""
         await self.roles.require_host(asker.guild_id, asker.actor)
         outcome = RESULTS.get(result.strip().lower().replace(" ", ""))
         if outcome is None:
             raise TournamentRefusal(say.bad_result())
         async with self.db.session() as s:
             row = await find(s, asker.guild_id, tournament, asker.channel_id)
-
-        async def work() -> Response:
-            loaded = await self._running(row.id)
-            state = loaded.core.state(loaded.events)
-            played = len(state.rounds)
-            wanted = number or played
-            if not 1 <= wanted <= played:
-                raise TournamentRefusal(say.no_such_round(number=wanted, played=played))
-            rnd = state.rounds[wanted - 1]
-            try:
-                pairing = rnd.pairing(board)
-            except TournamentError:
-                raise TournamentRefusal(say.no_such_board(number=wanted, board=board)) from None
-            if wanted < played and loaded.core.format.elimination:
-                # Who plays whom later follows from this result: changing it would leave
-                # the games already paired on a bracket that no longer holds.
-                raise TournamentRefusal(say.bracket_moved_on(number=wanted))
-            report = Reported(wanted, board, outcome)
-            try:
-                loaded.core.state([*loaded.events, report])
-            except TournamentError as exc:
-                raise TournamentRefusal(say.cannot_run(reason=str(exc))) from None
-            posts: list[Post] = []
-            for game in loaded.games_of(wanted, board):
-                if game.active:
-                    posts += (await self.matches.close(game.match_id,
-                                                       say.void_reason_decided())).posts
-            loaded = await self._running(row.id)
-            said = Post(say.adjudicated(name=row.name, number=wanted, board=board,
-                                        first=pairing.first, second=pairing.second,
-                                        outcome=outcome.value, host_id=asker.actor.id,
-                                        reason=reason), row.channel_id)
-            posts += await self.flow.record(loaded, [report], asker.actor.id, reason)
-            return Response(reply=said, posts=posts)
-
-        return await self.flow.run(row.id, work)
+        return await self.flow.run(row.id, functools.partial(
+            self.rulings.decide, asker, row.id, board, outcome, number, reason))
 
     async def cancel(self, asker: Asker, tournament: str | None = None) -> Response:
         await self.roles.require_host(asker.guild_id, asker.actor)
