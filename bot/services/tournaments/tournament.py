@@ -243,8 +243,10 @@ class Tournament:
                                     higher_first=False, match=spot.spec.id)
             pairings.append(self._forfeits(pairing, state))
         playing = {name for p in pairings for name in p.players}
-        byes = tuple(s.winner for s in spots.values() if s.status == "bye" and s.winner
-                     and done_wave < s.spec.wave <= wave and s.winner not in playing)
+        # Once each: after double forfeits a player can pass several empty matches at once.
+        byes = tuple(dict.fromkeys(
+            s.winner for s in spots.values() if s.status == "bye" and s.winner
+            and done_wave < s.spec.wave <= wave and s.winner not in playing))
         return Round(number, tuple(pairings), byes)
 
     def _pairing(self, board: int, a: str, b: str, number: int,
