@@ -44,8 +44,8 @@ def corrected_after_end(*, name: str, number: int, board: int, first: str, secon
                         was: str, outcome: str, host_id: str, reason: str) -> str:
     why = f" ({plain(reason)})" if reason.strip() else ""
     return (f"⚖ {mention(host_id)} corrected **{plain(name)}** after its end: round {number}, "
-            f"board {board} is now {mention(first)} {outcome} {mention(second)} (was "
-            f"{was}){why}. The final standings and prizes are counted again.")
+            f"board {board} is now {mention(first)} {outcome} {mention(second)}, not "
+            f"{was}{why}. The final standings and prizes are counted again.")
 
 
 def prizes_rebooked(*, changes: Sequence[tuple[str, int, int]], event: str | None) -> str:

@@ -21,24 +21,9 @@ from bot.services.tournaments import (
     Round,
     Tournament,
 )
+from tests.replays import replayed
 
 DECISIVE = [o for o in Outcome if o is not Outcome.DRAW]
-
-
-def replayed(events: list[Event]) -> list[Event]:
-    """The same rounds, each followed at once by its pairings' final results (a
-    pairing decided when it was made keeps its result unless a host corrected it)."""
-    final: dict[tuple[int, int], Outcome] = {}
-    for e in events:
-        if isinstance(e, Reported):
-            final[(e.round, e.board)] = e.outcome
-    out: list[Event] = []
-    for e in events:
-        if isinstance(e, Round):
-            out.append(e)
-            out += [Reported(e.number, p.board, final[(e.number, p.board)])
-                    for p in e.pairings if (e.number, p.board) in final]
-    return out
 
 
 def shown(t: Tournament, events: list[Event]) -> list[tuple[Any, ...]]:

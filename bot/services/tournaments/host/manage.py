@@ -49,10 +49,13 @@ from bot.services.tournaments.host.records import (
 from bot.services.tournaments.model import LOSS
 from bot.services.users import remember
 from bot.store.db import Database
+from bot.store.models import Event as EventRow
 from bot.store.models import Rating, TournamentPlayer
 from bot.store.models import Tournament as TournamentRow
 from bot.store.numbers import next_number
 from bot.store.queries import user_names
+from bot.store.season import eliminations
+from bot.texts import rulings
 from bot.texts import tournaments as say
 from engine.registry import get_game
 
@@ -137,7 +140,8 @@ class Tournaments:
         setup = Setup(setup.time_control, options, setup.hints, setup.thread, setup.deadline,
                       setup.no_show, setup.prizes, setup.checkin, setup.auto, setup.show_up)
         async with self.db.session() as s, s.begin():
-            event_row = await events.find_event(s, asker.guild_id, event) if event else None
+            # Left out: the server's open event (as every ``event:`` option); ``none``: none.
+            event_row = (await events.resolve(s, asker.guild_id, event)).event
             if event_row is not None and not event_row.open:
                 raise TournamentRefusal(say.event_closed(event_row.name))
             same = await s.scalar(select(TournamentRow.number).where(
@@ -164,17 +168,19 @@ class Tournaments:
                                    asker.channel_id, buttons=tuple(entry)))
 
     async def join(self, asker: Asker, tournament: str | None = None) -> Response:
-        return await self._enter(asker, [asker.actor], tournament)
+        return await self._enter(asker, [asker.actor], tournament, by_host=False)
 
     async def add(self, asker: Asker, people: Sequence[Actor],
                   tournament: str | None = None) -> Response:
         await self.roles.require_host(asker.guild_id, asker.actor)
         if not people:
             raise TournamentRefusal(say.name_player_or_role())
-        return await self._enter(asker, people, tournament)
+        return await self._enter(asker, people, tournament, by_host=True)
 
-    async def _enter(self, asker: Asker, people: Sequence[Actor],
-                     tournament: str | None) -> Response:
+    async def _enter(self, asker: Asker, people: Sequence[Actor], tournament: str | None,
+                     by_host: bool) -> Response:
+        """Entries, as the event treats its eliminated players: they cannot enter its
+        tournament themselves; a host who adds them is told (they play, as added)."""
         async with self.db.session() as s, s.begin():
             row = await find(s, asker.guild_id, tournament, asker.channel_id)
             if row.status != OPEN:
@@ -186,15 +192,23 @@ class Tournaments:
                 raise TournamentRefusal(say.already_in(user_ids=already, name=row.name))
             if len(have) + len(fresh) > MAX_PLAYERS:
                 raise TournamentRefusal(say.full(name=row.name, most=MAX_PLAYERS))
+            event = await s.get(EventRow, row.event_id) if row.event_id else None
+            out = (list(await eliminations(s, event.id, [p.id for p in fresh]))
+                   if event is not None else [])
+            if out and event is not None and not by_host:
+                raise TournamentRefusal(rulings.eliminated_cannot_join(user_ids=out,
+                                                                       event=event.name))
             await remember(s, asker.guild_id, [asker.actor, *fresh])
             now = self.clock.now()
             for person in fresh:
                 s.add(TournamentPlayer(tournament_id=row.id, user_id=person.id,
                                        checked_in=False, joined_at=now))
             count = len(have) + len(fresh)
-        return Response(reply=Post(say.joined(user_ids=[p.id for p in fresh], name=row.name,
-                                              count=count, already=already),
-                                   row.channel_id, pings=()))
+        text = say.joined(user_ids=[p.id for p in fresh], name=row.name, count=count,
+                          already=already)
+        if out and event is not None:
+            text += "\n" + rulings.eliminated_added(user_ids=out, event=event.name)
+        return Response(reply=Post(text, row.channel_id, pings=()))
 
     async def checkin(self, asker: Asker, tournament: str | None = None) -> Response:
         async with self.db.session() as s, s.begin():
