@@ -79,12 +79,11 @@ def needs_more_play(*, name: str) -> str:
             "played (the grand final's replay): it cannot be corrected to it.")
 
 
-def eliminated_cannot_join(*, user_ids: Sequence[str], event: str) -> str:
-    who = ", ".join(mention(u) for u in user_ids)
-    return (f"{who} {'was' if len(user_ids) == 1 else 'were'} eliminated from "
-            f"**{plain(event)}**, which this tournament counts for: a host can add "
-            f"{'them' if len(user_ids) > 1 else 'a player'} anyway with `/host tournament "
-            "add` (or reinstate them with `/host event reinstate`).")
+def eliminated_cannot_join(*, event: str) -> str:
+    """To a player eliminated from the event who tries to enter its tournament."""
+    return (f"You were eliminated from **{plain(event)}**, which this tournament counts "
+            "for: only a host can enter you (`/host tournament add`), or reinstate you in "
+            "the event (`/host event reinstate`).")
 
 
 def eliminated_added(*, user_ids: Sequence[str], event: str) -> str:

@@ -196,8 +196,7 @@ class Tournaments:
             out = (list(await eliminations(s, event.id, [p.id for p in fresh]))
                    if event is not None else [])
             if out and event is not None and not by_host:
-                raise TournamentRefusal(rulings.eliminated_cannot_join(user_ids=out,
-                                                                       event=event.name))
+                raise TournamentRefusal(rulings.eliminated_cannot_join(event=event.name))
             await remember(s, asker.guild_id, [asker.actor, *fresh])
             now = self.clock.now()
             for person in fresh:
