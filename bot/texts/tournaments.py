@@ -553,6 +553,13 @@ def more_boards(*, count: int) -> str:
             "(`/host tournament export` has all).")
 
 
+def result_cell(*, outcome: str) -> str:
+    """A pairing's result in the CSV export: forfeits in words, so that no cell starts
+    with a sign a spreadsheet reads as a formula (``+/-`` would need a guard)."""
+    return {"+/-": "1-0 forfeit", "-/+": "0-1 forfeit",
+            "-/-": "0-0 double forfeit"}.get(outcome, outcome)
+
+
 def no_rounds_yet(*, name: str) -> str:
     return f"{plain(name)} has no rounds yet."
 

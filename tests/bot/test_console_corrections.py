@@ -6,6 +6,7 @@ transcript is pinned as ``golden/corrections.out`` (``UPDATE_SNAPSHOTS=1`` rewri
 
 from __future__ import annotations
 
+import csv
 import io
 import random
 import re
@@ -93,3 +94,20 @@ async def test_a_director_corrects_a_swiss_of_sixteen(tmp_path: Path, database_u
     assert all("round 2 board 2" in e.note for e in prizes if ":correction:" in (e.key or ""))
     snapshots.compare(GOLDEN / "corrections.out", actual, "the console transcript",
                       "console now")
+    exported(tmp_path / "exports")
+
+
+def exported(folder: Path) -> None:
+    """The CSV export as a spreadsheet reads it (Python's own reader): the forfeit in
+    words, and no cell that starts like a formula or carries the guard against one."""
+    tables = {}
+    for name in ("standings", "games"):
+        with (folder / f"tournament-1-autumn-swiss-{name}.csv").open(newline="",
+                                                                   encoding="utf-8") as f:
+            tables[name] = list(csv.DictReader(f))
+    cells = [v for rows in tables.values() for row in rows for v in row.values()]
+    assert cells and not [v for v in cells if v.startswith(("=", "+", "-", "@", "'"))]
+    results = {(r["round"], r["board"]): r["pairing_result"] for r in tables["games"]}
+    assert results[("4", "8")] == "1-0 forfeit"
+    assert results[("2", "2")] == "0-1" and results[("1", "1")] == "½-½"
+    assert [r["name"] for r in tables["standings"]][:3] == ["p03", "p06", "p11"]

@@ -361,7 +361,8 @@ def export(loaded: Loaded) -> list[Image]:
             games: list[Played | None] = [*loaded.games_of(rnd.number, p.board)] or [None]
             for g in games:
                 rows.append([rnd.number, p.board, p.match or "", p.first, loaded.name(p.first),
-                             p.second, loaded.name(p.second), outcome.value if outcome else "",
+                             p.second, loaded.name(p.second),
+                             say.result_cell(outcome=outcome.value) if outcome else "",
                              g.game_no if g else "", g.number if g else "",
                              g.status if g else "", g.users[0] if g and g.begun else "",
                              (g.winner or ("draw" if g.draw else "")) if g else ""])
