@@ -18,6 +18,7 @@ from bot.services.tournaments import (
     Dropped,
     Event,
     FirstRule,
+    Format,
     Options,
     Outcome,
     Pairing,
@@ -30,10 +31,12 @@ from bot.services.tournaments import (
     Tiebreak,
     Tournament,
 )
+from bot.services.tournaments.bracket import depth
 from bot.services.tournaments.host.records import DOUBLE, Loaded, Played, Setup, series_of
 from bot.services.tournaments.image import tournament_png
 from bot.store.models import Event as EventRow
 from bot.store.models import Tournament as TournamentRow
+from bot.texts import brackets as bracket_say
 from bot.texts import tournaments as say
 from bot.texts.match import match_label, options_line
 from engine.registry import get_game
@@ -135,6 +138,24 @@ async def event_name(s: AsyncSession, event_id: int | None) -> str | None:
 # ---- rounds --------------------------------------------------------------------------------
 
 
+def spot_named(core: Tournament, spot: str | None) -> str | None:
+    """A bracket match's label with its meaning ("W2-1 (a semi-final)")."""
+    if spot is None:
+        return None
+    return bracket_say.named(label=spot, depth=depth(len(core.players)),
+                             double=core.format is Format.DOUBLE)
+
+
+def legend(core: Tournament, rnd: Round) -> list[str]:
+    """The line that explains a bracket round's labels (none outside brackets)."""
+    spots = [p.match for p in rnd.pairings if p.match]
+    if not spots:
+        return []
+    return [bracket_say.legend(labels=spots, depth=depth(len(core.players)),
+                               double=core.format is Format.DOUBLE)]
+
+
+
 def _current(games: list[Played]) -> Played | None:
     active = [g for g in games if g.active]
     return active[-1] if active else None
@@ -154,6 +175,7 @@ def round_announcement(loaded: Loaded, rnd: Round, deadline: float | None) -> st
             decided=_decided(p.decided) if p.decided else None,
             chooser=p.chooser if game is not None and not game.begun else None,
             spot=p.match))
+    lines += legend(core, rnd)
     if rnd.byes:
         bye = core.options.bye_points if core.format.value == "swiss" else None
         lines.append(say.byes(user_ids=rnd.byes,
@@ -325,6 +347,7 @@ def pairings_text(loaded: Loaded, number: int, asker: str | None = None) -> str:
                                      second=loaded.name(p.second), state=where))
     if len(shown) < len(rnd.pairings):
         lines.append(say.more_boards(count=len(rnd.pairings) - len(shown)))
+    lines += legend(core, rnd)
     return say.pairings(name=loaded.row.name, number=number, lines=lines,
                         byes=[loaded.name(b) for b in rnd.byes[:LISTED]])
 
