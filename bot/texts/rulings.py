@@ -34,10 +34,18 @@ def played_on(*, number: int, board: int, spot: str | None, later: str,
               later_round: int) -> str:
     """A bracket result that would change who plays in a match already paired."""
     where = spot or f"board {board}"
-    return (f"Round {number}'s {where} cannot get a different winner: its players have "
-            f"played on, and {later} (round {later_round}) was paired with the result "
-            "as it stands. A result that changes no one's advancement (a forfeit for a "
-            "win by the same player) can still be corrected.")
+    return (f"Round {number}'s {where} cannot get another winner: {later} (round "
+            f"{later_round}) was paired with its result, and a bracket is not played back. "
+            "A correction that changes no one's advancement is taken (say, a win "
+            "corrected to a win by forfeit).")
+
+
+def corrected(*, name: str, number: int, board: int, first: str, second: str, was: str,
+              outcome: str, host_id: str, reason: str) -> str:
+    """A result that was in corrected while the tournament runs."""
+    why = f" ({plain(reason)})" if reason.strip() else ""
+    return (f"⚖ {mention(host_id)} corrected **{plain(name)}** round {number}, board {board}: "
+            f"{mention(first)} {outcome} {mention(second)}, not {was}{why}.")
 
 
 def corrected_after_end(*, name: str, number: int, board: int, first: str, second: str,

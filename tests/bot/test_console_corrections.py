@@ -25,7 +25,7 @@ from bot.store.db import Database, open_database
 from bot.store.models import LedgerEntry
 from tests import snapshots
 from tests.replays import replayed
-from tests.transcripts import GOLDEN, SEED, START
+from tests.transcripts import GOLDEN, SEED, START, transcript
 
 SCRIPT = GOLDEN / "corrections.txt"
 
@@ -111,3 +111,34 @@ def exported(folder: Path) -> None:
     assert results[("4", "8")] == "1-0 forfeit"
     assert results[("2", "2")] == "0-1" and results[("1", "1")] == "½-½"
     assert [r["name"] for r in tables["standings"]][:3] == ["p03", "p06", "p11"]
+
+
+BRACKET = """\
+host: /host tournament create name:Cup game:cairo format:single clock:off event:none
+alice: /tournament join
+bob: /tournament join
+carol: /tournament join
+dave: /tournament join
+host: /host tournament start
+dave: /resign
+bob: /resign
+host: /host tournament adjudicate board:1 result:0-1 round:1
+host: /host tournament adjudicate board:1 result:+/- round:1 reason:dave never came
+host: /tournament standings
+"""
+
+
+async def test_a_bracket_correction_that_would_unplay_a_match_is_refused_by_name(
+        tmp_path: Path, database_url: str) -> None:
+    """Single elimination of four: W1-1's winner is in the final (W2-1). Another winner
+    is refused, naming the final; the same winner by forfeit is taken; the semi-final
+    losers stand 3–4."""
+    script = tmp_path / "bracket.txt"
+    script.write_text(BRACKET, encoding="utf-8")
+    out = await transcript(script, tmp_path, database_url)
+    assert "something went wrong" not in out
+    assert ("bot (to host only): Round 1's W1-1 cannot get another winner: W2-1 (round 2) "
+            "was paired with its result") in out
+    assert "⚖ @host corrected **Cup** round 1, board 1: @alice +/- @dave, not 1-0" in out
+    assert ("     1–2. alice\n     1–2. carol\n     3–4. bob (out)\n     3–4. dave (out)\n"
+            "     [image: ") in out

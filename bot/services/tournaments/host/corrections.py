@@ -88,9 +88,15 @@ class Rulings:
             if game.active:
                 posts += (await self.matches.close(game.match_id,
                                                    say.void_reason_decided())).posts
-        text = say.adjudicated(name=row.name, number=wanted, board=board, first=pairing.first,
-                               second=pairing.second, outcome=outcome.value,
-                               host_id=asker.actor.id, reason=reason)
+        if was is None:
+            text = say.adjudicated(name=row.name, number=wanted, board=board,
+                                   first=pairing.first, second=pairing.second,
+                                   outcome=outcome.value, host_id=asker.actor.id, reason=reason)
+        else:
+            text = rulings.corrected(name=row.name, number=wanted, board=board,
+                                     first=pairing.first, second=pairing.second, was=was.value,
+                                     outcome=outcome.value, host_id=asker.actor.id,
+                                     reason=reason)
         if core.format is Format.SWISS and wanted < played:
             text += "\n" + rulings.paired_on_old_result(later=list(range(wanted + 1,
                                                                           played + 1)))
