@@ -101,3 +101,12 @@ def eliminated_added(*, user_ids: Sequence[str], event: str) -> str:
             f"**{plain(event)}**: they play this "
             "tournament because a host added them (`/host tournament drop` takes a player "
             "out before the start).")
+
+
+def eliminated_playing(*, user_ids: Sequence[str], event: str) -> str:
+    """At the start: entrants who are out of the tournament's event (eliminated since
+    they entered, or added by a host)."""
+    who = ", ".join(mention(u) for u in user_ids)
+    return (f"⚠ {who} {'is' if len(user_ids) == 1 else 'are'} eliminated from "
+            f"**{plain(event)}** and {'plays' if len(user_ids) == 1 else 'play'} as entered "
+            "(`/host tournament drop` withdraws a player).")

@@ -1,7 +1,7 @@
 """Tournaments and events as docs/hosting.md says: ``event:`` left out means the
 server's open event (several open: the host names one), ``event:none`` none; an
 eliminated player cannot enter the event's tournament, and a host who adds one is
-told (in the console, as a host runs it)."""
+told, again at the start (in the console, as a host runs it)."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ bob: /tournament join tournament:Open
 carol: /tournament join tournament:Open
 host: /host tournament add players:@bob @dave tournament:Open
 bob: /tournament join tournament:Casual
+host: /host tournament start tournament:Open
 host: /host event create name:Winter reward:3
 host: /host tournament create name:Which game:cairo format:swiss
 """
@@ -42,3 +43,5 @@ async def test_the_open_event_by_default_and_its_eliminated_players(tmp_path: Pa
     assert ("✅ @bob, @dave joined **Open** (3 entered).\n     ⚠ @bob was eliminated from "
             "**Season**: they play this tournament because a host added them") in casual
     assert "✅ @bob joined **Casual** (1 entered)." in casual
+    assert ("⚠ @bob is eliminated from **Season** and plays as entered (`/host tournament "
+            "drop` withdraws a player).") in casual

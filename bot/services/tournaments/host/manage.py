@@ -325,6 +325,11 @@ class Tournaments:
             text = say.started(name=row.name, number=row.number,
                                seeds=[names.get(p.user_id, p.user_id) for p in playing],
                                dropped=[names.get(p.user_id, p.user_id) for p in gone])
+            event = await s.get(EventRow, row.event_id) if row.event_id else None
+            out = (list(await eliminations(s, event.id, [p.user_id for p in playing]))
+                   if event is not None else [])
+            if out and event is not None:  # eliminated since they entered, or added so
+                text += "\n" + rulings.eliminated_playing(user_ids=out, event=event.name)
             channel = row.channel_id
         loaded = await self.flow.load(tid)
         posts = await self.flow.begin_round(loaded)
