@@ -4,6 +4,8 @@ with the database and the match host.
 - ``manage``: the requests of ``/tournament …`` (create, enter, start, drop, decide,
   cancel, read);
 - ``flow``: a running tournament's rounds, games, results, deadlines and end;
+- ``corrections``: a host's decision on a pairing and its correction in any round,
+  also after the end (prizes reversed and booked again once);
 - ``records``: a tournament as stored, and which one a request means;
 - ``views``: what it shows (rounds, results, standings and their image, books).
 
