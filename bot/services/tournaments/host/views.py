@@ -191,12 +191,16 @@ def _decided(outcome: Outcome) -> str:
     return f"decided by forfeit ({outcome.value}): a player has withdrawn"
 
 
-def score_of(loaded: Loaded, number: int, p: Pairing) -> str | None:
-    """A series' games score ("2–1") when it is longer than one game."""
+def score_of(loaded: Loaded, number: int, p: Pairing,
+             outcome: Outcome | None = None) -> str | None:
+    """A series' games score ("2–1") when it is longer than one game; none where a
+    host's decision replaced what the games said (``outcome``: the pairing's result)."""
     if loaded.core.options.best_of <= 1:
         return None
     series, _ = series_of(loaded.core, p, loaded.games_of(number, p.board))
     if not series.winners:
+        return None
+    if outcome is not None and series.finished and series.outcome(p) is not outcome:
         return None
     a, b = series.score
     mine = (a, b) if series.first == p.first else (b, a)
@@ -211,7 +215,7 @@ def round_results(loaded: Loaded, state: State) -> str:
         results.append(say.result_line(
             board=p.board, spot=p.match, first=loaded.name(p.first),
             second=loaded.name(p.second), outcome=outcome.value if outcome else "…",
-            score=score_of(loaded, rnd.number, p)))
+            score=score_of(loaded, rnd.number, p, outcome)))
     if rnd.byes:
         results.append(say.byes_line([loaded.name(b) for b in rnd.byes]))
     return say.round_over(name=loaded.row.name, number=rnd.number, results=results)
@@ -334,7 +338,7 @@ def pairings_text(loaded: Loaded, number: int, asker: str | None = None) -> str:
         outcome = state.outcome(rnd.number, p)
         game = _current(loaded.games_of(rnd.number, p.board))
         if outcome is not None:
-            score = score_of(loaded, rnd.number, p)
+            score = score_of(loaded, rnd.number, p, outcome)
             where = outcome.value + (f" (games {score})" if score else "")
         elif game is None:
             where = "waiting to begin"
