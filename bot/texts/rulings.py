@@ -19,11 +19,14 @@ def _rounds(numbers: Sequence[int]) -> str:
     return f"Rounds {numbers[0]}–{numbers[-1]} were"
 
 
-def paired_on_old_result(*, later: Sequence[int]) -> str:
-    """A Swiss round's result corrected after later rounds were paired on it."""
+def paired_on_old_result(*, later: Sequence[int], over: bool) -> str:
+    """A Swiss round's result corrected after later rounds were paired on it (``over``:
+    after the end, when no round is left to pair)."""
+    counts = ("the standings and tie-breaks count the new one" if over else
+              "the standings, tie-breaks and the rounds still to pair count the new one")
     return (f"{_rounds(later)} paired with the old result: "
             f"{'its' if len(later) == 1 else 'their'} pairings stand, as arbiters keep them; "
-            "standings, tie-breaks and colours count the new one.")
+            f"{counts}.")
 
 
 def same_result(*, number: int, board: int, outcome: str) -> str:

@@ -98,8 +98,8 @@ class Rulings:
                                      outcome=outcome.value, host_id=asker.actor.id,
                                      reason=reason)
         if core.format is Format.SWISS and wanted < played:
-            text += "\n" + rulings.paired_on_old_result(later=list(range(wanted + 1,
-                                                                          played + 1)))
+            text += "\n" + rulings.paired_on_old_result(
+                later=list(range(wanted + 1, played + 1)), over=False)
         loaded = await self.flow.load(tournament_id)
         posts += await self.flow.record(loaded, [report], asker.actor.id, reason)
         return Response(reply=Post(text, row.channel_id), posts=posts)
@@ -136,7 +136,7 @@ class Rulings:
             outcome=report.outcome.value, host_id=asker.actor.id, reason=reason)
         if core.format is Format.SWISS and report.round < len(rounds):
             head += "\n" + rulings.paired_on_old_result(
-                later=list(range(report.round + 1, len(rounds) + 1)))
+                later=list(range(report.round + 1, len(rounds) + 1)), over=True)
         if loaded.setup.prizes:
             head += "\n" + rulings.prizes_rebooked(changes=changes,
                                                    event=event.name if event else None)
