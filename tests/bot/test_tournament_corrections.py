@@ -12,15 +12,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.services.tournaments import (
+    Dropped,
     Event,
     Format,
     Options,
     Outcome,
     PlayedOn,
+    Rejoined,
+    Reopened,
     Reported,
     Round,
     Tournament,
 )
+from bot.services.tournaments.host import views
 from tests.replays import replayed
 
 DECISIVE = [o for o in Outcome if o is not Outcome.DRAW]
@@ -107,3 +111,23 @@ def test_a_forfeit_corrected_into_an_earlier_round_withdraws_nobody() -> None:
     events.append(t.pair_next(events))
     # Once round 2 is paired, the same correction withdraws nobody: they play on.
     assert t.state([*events, Reported(1, 1, Outcome.FIRST_BY_FORFEIT)]).withdrawn == set()
+
+
+def test_standings_mid_round_after_a_reinstatement_count_the_complete_rounds() -> None:
+    """The issue's "something went wrong": a drop undone within round 2 (its forfeit
+    reopened), then the standings while round 2 is played count round 1 only."""
+    t = Tournament(Format.SWISS, tuple("abcd"), Options(rounds=3))
+    events: list[Event] = [first := t.pair_next([])]
+    assert isinstance(first, Round)
+    events += [Reported(1, p.board, Outcome.FIRST) for p in first.pairings]
+    events.append(second := t.pair_next(events))
+    assert isinstance(second, Round)
+    gone = second.pairings[0].first
+    events += [Dropped(gone), Reported(2, 1, Outcome.SECOND_BY_FORFEIT), Rejoined(gone),
+               Reopened(2, 1)]
+    # A correction of round 1 meanwhile, as in the issue.
+    events.append(Reported(1, 1, Outcome.SECOND))
+    counted = views.counted(t, events)
+    assert [s.points for s in t.standings(counted)] == [1.0, 1.0, 0.0, 0.0]
+    assert {s.player for s in t.standings(counted) if s.points} == {
+        first.pairings[0].second, first.pairings[1].first}
