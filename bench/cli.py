@@ -1,13 +1,13 @@
-"""``garnet bench`` (``python -m bot bench``): the benchmarks' own options.
+"""The benchmarks, run from a checkout of garnet's repository, in its folder (they are
+not installed with the package). The launcher (bot/__main__.py) hands every argument
+after bench to main.
 
-The launcher (``bot/__main__.py``) hands every argument after ``bench`` to ``main``;
-the benchmarks live in the repository, not in the installed package.
-
-    garnet bench [--dms N] [--seconds S] [--pace realistic|stress] [--quick] [--json]
-                 [--compare] [--metrics-compare [--rounds R]] [--games cairo,quoridor,...]
-                 [--near-end 0.25] [--plies-left 2] [--chatter 0.3] [--profile FILE]
-    garnet bench --queries [--json]
-    garnet bench --practice [--games cairo,quoridor] [--level 5] [--seconds S] [--json]
+    python -m bot bench [--dms N] [--seconds S] [--pace realistic|stress] [--quick]
+                        [--json] [--compare] [--metrics-compare [--rounds R]]
+                        [--games cairo,quoridor,...] [--near-end 0.25] [--plies-left 2]
+                        [--chatter 0.3] [--profile FILE]
+    python -m bot bench --queries [--json]
+    python -m bot bench --practice [--games cairo,quoridor] [--level 5] [--seconds S] [--json]
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import argparse
 from bench.load import add_arguments
 
 
-def parser(prog: str = "garnet bench") -> argparse.ArgumentParser:
+def parser(prog: str = "python -m bot bench") -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog=prog, description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--json", action="store_true", help="JSON output")
@@ -39,7 +39,7 @@ def parser(prog: str = "garnet bench") -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: list[str], prog: str = "garnet bench") -> int:
+def main(argv: list[str], prog: str = "python -m bot bench") -> int:
     args = parser(prog).parse_args(argv)
     if args.practice:
         from bench.practice import main as practice_main
