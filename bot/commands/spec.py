@@ -84,6 +84,21 @@ INT_RANGE = (-2_000_000_000, 2_000_000_000)
 NUMBER_RANGE = (-1e9, 1e9)
 
 
+def storable(text: str) -> bool:
+    """Whether a database can store the text: no lone surrogate (half of an emoji's
+    pair, which Discord's JSON can carry but no UTF-8 encodes) and no NUL (which
+    PostgreSQL's text refuses)."""
+    if "\x00" in text:
+        return False
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 class OutOfBounds(Refusal):
     def __init__(self, option: str, span: str, shown: str = "") -> None:
         super().__init__(say.out_of_bounds(option, span, shown))
@@ -122,8 +137,17 @@ class Option:
         if high is not None and size > high:
             raise OutOfBounds(self.name, say.file_bound(high), say.file_size(size))
 
+    def check_typed(self, text: str) -> None:
+        """Refuse typed text no database can store, before anything reads it: every
+        text reaches garnet through here (``check``, the console's parser, Discord's
+        autocomplete)."""
+        if not storable(text):
+            raise Refusal(say.unstorable(self.name))
+
     def check(self, value: Any) -> None:
         """Refuse a value outside the bounds (both adapters and buttons come here)."""
+        if isinstance(value, str):
+            self.check_typed(value)
         low, high = self.bounds()
         if self.kind is Kind.ATTACHMENT and isinstance(value, Upload):
             self.check_size(len(value.data))

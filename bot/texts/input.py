@@ -25,6 +25,11 @@ def people_bound(most: int) -> str:
     return f"at most {most} people at once"
 
 
+def unstorable(option: str) -> str:
+    return (f"`{option}` holds a broken character (half of an emoji, or a NUL) that "
+            "garnet cannot store. Type it again without it.")
+
+
 def most_characters(most: float) -> str:
     return f"at most {most:g} characters"
 

@@ -133,6 +133,7 @@ def upload(option: Option, raw: str) -> Upload:
 
 def convert(option: Option, raw: str, actor_of: Callable[[str], Actor]) -> Any:
     """One typed value, checked as Discord would check it."""
+    option.check_typed(raw)
     if option.kind is Kind.USER:
         who = person(raw)
         if who is None:
