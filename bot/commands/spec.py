@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 class Kind(Enum):
     TEXT = "text"
     INT = "int"
-    NUMBER = "number"  # seconds and the like: a decimal number
+    NUMBER = "number"  # a decimal number of seconds (its bounds are said as times)
     BOOL = "bool"
     USER = "user"  # a person: arrives as an Actor
     USERS = "users"  # several people, typed as mentions: arrives as a tuple of Actors
@@ -163,7 +163,8 @@ class Option:
         elif (self.kind in (Kind.INT, Kind.NUMBER) and isinstance(value, int | float)
               and not isinstance(value, bool)
               and ((low is not None and value < low) or (high is not None and value > high))):
-            raise OutOfBounds(self.name, say.number_bound(low, high), say.number(value))
+            raise Refusal(say.number_out_of_bounds(self.name, low, high, value,
+                                                   seconds=self.kind is Kind.NUMBER))
 
 
 Thread = tuple[str, Callable[[], Awaitable[None]]]

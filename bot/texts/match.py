@@ -94,7 +94,12 @@ def options_line(game: Game[Any, Any], options: dict[str, Any], tc: TimeControl)
             parts.append(deck_label(value))
         elif key != "tie":
             parts.append(f"{key} {value}")
-    return " · ".join(parts)
+    return capitalised(" · ".join(parts))  # it starts a line wherever it is shown
+
+
+def capitalised(line: str) -> str:
+    """A line as it starts: its first letter upper case ("no clock", "walls left: …")."""
+    return line[:1].upper() + line[1:]
 
 
 HELP = """\
@@ -280,7 +285,7 @@ def turn_line(user: str, colour: str, clock: str | None, status: str,
               runs_out: float | None = None) -> str:
     """Who is to move, with their clock (and when their time runs out, live), and the
     game's status line below."""
-    extra = f"\n{status}" if status else ""
+    extra = f"\n{capitalised(status)}" if status else ""
     timing = f" — {clock}" if clock is not None else ""
     if runs_out is not None:
         timing += f"; time runs out {live_time(runs_out)}"
@@ -490,6 +495,11 @@ def void_by_rule(reason: str) -> str:
 
 def adjudicated(reason: str) -> str:
     return f"adjudicated by the host: {reason}"
+
+
+def corrected(reason: str) -> str:
+    """A finished match's result as a host corrected it (``/correct``)."""
+    return f"result corrected by the host: {reason}"
 
 
 def adjudication_log(winner: str | None, reason: str) -> str:

@@ -162,7 +162,7 @@ class Corrections:
             event = await s.get(Event, match.event_id) if match.event_id else None
             if event is not None and not event.open:
                 raise Refusal(say.event_closed(label, event.name))
-            match.end_reason = EndReason.ADJUDICATED
+            match.end_reason = EndReason.CORRECTED
             n = 1 + int(await s.scalar(select(func.count()).select_from(HostAction).where(
                 HostAction.match_id == match.id, HostAction.action == "correct")) or 0)
             key = f"match:{match.id}:correction:{n}"
@@ -183,7 +183,7 @@ class Corrections:
             head = say.corrected(asker.actor.id, label, winner, reason, was)
             text = head + reversed_ + paid + moved + await rating_text(s, match, changes)
             match.winner_seat, match.draw = seat, seat is None
-            match.result_text = texts.result(label, winner, texts.adjudicated(reason))
+            match.result_text = texts.result(label, winner, texts.corrected(reason))
             played = int(await s.scalar(select(func.count()).select_from(Move).where(
                 Move.match_id == match.id)) or 0)
             s.add(HostAction(match_id=match.id, actor_id=asker.actor.id, action="correct",

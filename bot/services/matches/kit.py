@@ -174,7 +174,7 @@ class MatchKit:
         seat = live.to_move
         status = live.game.status(live.state)
         if seat is None:
-            return status
+            return texts.capitalised(status)
         clock = runs_out = None
         if live.tc.enabled:
             now = self.now()
