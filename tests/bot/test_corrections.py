@@ -110,8 +110,8 @@ async def test_a_corrected_result_rebooks_garnets_and_ratings_once(h: Harness) -
     assert {p: await _balance(h, p) for p in ("alice", "bob")} == {"alice": 0, "bob": 7}
     async with h.db.session() as s:
         log = [(a.action, a.detail) for a in (await s.scalars(select(HostAction))).all()]
-    assert log == [("correct", "was Alice won; now Bob won: alice's move was illegal"),
-                   ("correct", "was Bob won; now a draw: a draw after all")]
+    assert log == [("correct", "from Alice won to Bob won: alice's move was illegal"),
+                   ("correct", "from Bob won to a draw: a draw after all")]
     # Its history says what happened: a correction, not a decision of the match itself.
     record = await match_record(h.db, GUILD, number)
     assert record is not None and record.result_text is not None
