@@ -94,7 +94,7 @@ def parser() -> argparse.ArgumentParser:
     console.add_argument("--script", type=Path, metavar="FILE",
                          help="run a file of console lines, then exit")
     console.add_argument("--virtual-clock", action="store_true",
-                         help="time moves only with `~ wait` (scripts, demos)")
+                         help="time moves only with ~ wait (scripts, demos)")
     console.add_argument("--host", action="append", default=None, metavar="NAME",
                          help="a console name with the host role (repeatable; "
                          "default: host)")

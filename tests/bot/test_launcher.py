@@ -74,7 +74,10 @@ def test_bench_without_the_repository_says_where_it_runs(
 
 @pytest.mark.parametrize("argv", [["--help"], ["tournament", "--help"],
                                   ["tournament", "simulate", "--help"],
-                                  ["bench", "--help"], ["migrate", "--help"]])
+                                  ["bench", "--help"],
+                                  *([name, "--help"] for name in ("run", "console", "migrate",
+                                                                  "health", "export",
+                                                                  "migrate-db"))])
 def test_help_reads_as_plain_text_with_commands_that_run(
         argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_:
