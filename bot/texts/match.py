@@ -572,12 +572,13 @@ def missing_permissions(missing: list[str]) -> str:
 
 def lease_lost() -> str:
     """A request that reached a bot process which no longer runs this server's matches."""
-    return ("This server's matches are now run by another bot process; nothing was "
-            "changed. Please try again in a moment.")
+    # Said to players: what they can do, not how garnet runs (processes, leases).
+    return ("garnet is restarting for this server; nothing was changed. Please try again "
+            "in a moment.")
 
 
 def not_our_shard() -> str:
     """A match asked of a bot process that does not run this server (another shard)."""
-    return ("This bot process does not run this server's matches (another shard does); "
-            "nothing was started. Please try again in a moment.")
+    return ("garnet is not running this server's matches here right now (it is moving "
+            "them); nothing was started. Please try again in a moment.")
 
