@@ -104,24 +104,33 @@ class Controls:
             image=image, turn=turn))
 
     async def extend(self, asker: Asker, match_id: int | None, seconds: float) -> Response:
-        """Add seconds to the turn time of the player to move, for this turn."""
+        """Add seconds to this turn of the player to move: they run before any more of
+        the reserve and belong to this turn only (``TimeControl.extend``), in turn
+        time, in the reserve, or at the second of a flag."""
         if not 1 <= seconds <= MAX_EXTEND:
             raise Refusal(refused.extend_bounds())
         async with self._held(asker, match_id) as live:
-            if not live.tc.enabled:
+            seat = live.to_move
+            if not live.tc.enabled or seat is None:
                 raise Refusal(refused.no_clock())
-            extra = live.extra + seconds
-            if extra > MAX_EXTEND:
+            if live.extra + seconds > MAX_EXTEND:
                 # Many extensions in a row add up: a turn gets 24 h more at most.
                 raise Refusal(texts.extend_cap(MAX_EXTEND, live.extra))
+            now = self.kit.now()
+            elapsed = live.elapsed(now)
+            extra, banked = live.tc.extend(elapsed, live.banks_left[seat], live.extra,
+                                           live.banked, seconds)
             async with self.kit.db.session() as s, s.begin():
-                await s.execute(update(Match).where(Match.id == live.id).values(
-                    turn_extra=extra))
+                match = await s.get(Match, live.id)
+                assert match is not None
+                match.turn_extra = extra
+                # What the turn keeps of it (a restart, a takeback read it back).
+                match.time_control = {**match.time_control,
+                                      "extended": [live.ply, extra, banked]}
                 await self.ending.log(s, live, asker.actor, "extend", f"{seconds:g} s")
-            live.extra = extra
+            live.extra, live.banked = extra, banked
             if not live.paused and live.waiting is None:
-                now = self.kit.now()
-                live.turn_elapsed, live.resumed_at = live.elapsed(now), now
+                live.turn_elapsed, live.resumed_at = elapsed, now
             live.plan_reminders()
             self.timing.arm(live)
             line = self.kit.turn_line(live)

@@ -179,7 +179,7 @@ class MatchKit:
         if live.tc.enabled:
             now = self.now()
             elapsed = live.elapsed(now)
-            clock = texts.clock_left(live.tc, elapsed, live.banks_left[seat], live.extra)
+            clock = texts.clock_left(live.tc, elapsed, *live.terms())
             if not live.paused:  # a turn waiting for its board: as if it began now
                 runs_out = now + live.flag_at() - elapsed
         return texts.turn_line(live.users[seat], live.game.seat_name(live.state, seat),

@@ -144,7 +144,7 @@ class Play:
         game = live.game
         new_state = game.apply(live.state, move)
         notation = game.notation(move)
-        spent = live.tc.banks_spent(elapsed, live.extra) if live.tc.enabled else 0
+        spent = live.banks_spent(elapsed)
         outcome = game.outcome(new_state)
         image = await self.kit.render(game, new_state, live.names,
                                       live.hints and outcome is None, server=live.guild_id)

@@ -107,8 +107,7 @@ class Viewing:
             seat = live.to_move
             clock = None
             if seat is not None and live.tc.enabled:
-                clock = texts.clock_left(live.tc, live.elapsed(now), live.banks_left[seat],
-                                         live.extra)
+                clock = texts.clock_left(live.tc, live.elapsed(now), *live.terms())
             lines.append(texts.overview_playing(
                 texts.overview_label(live.number, live.kind, hosted.get(live.id)),
                 live.game.title, live.channel_id, live.names,
@@ -142,8 +141,7 @@ class Viewing:
             if live.out[seat]:
                 continue
             if seat == live.to_move:
-                left = texts.clock_left(live.tc, live.elapsed(now), live.banks_left[seat],
-                                        live.extra)
+                left = texts.clock_left(live.tc, live.elapsed(now), *live.terms())
                 lines.append(texts.clock_on_turn(live.names[seat], left))
             else:
                 banks = live.banks_left[seat]
