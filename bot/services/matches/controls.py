@@ -22,6 +22,7 @@ from bot.store.models import HostAction, Match
 from bot.texts import match as texts
 from bot.texts import outages as outage_texts
 from bot.texts import refused
+from bot.texts import waiting as waits
 
 MAX_EXTEND = 86_400.0
 GARNET = "garnet"  # who the log names for what garnet did on its own (a pause)
@@ -38,7 +39,7 @@ class Controls:
     async def _held(self, asker: Asker, match_id: int | None) -> AsyncIterator[LiveMatch]:
         """A host's hold on a running match: checked, found, locked, not yet over."""
         await self.kit.roles.require_host(asker.guild_id, asker.actor)
-        live = self.lookup.live(asker, match_id, player=False)
+        live = await self.lookup.running(asker, match_id, player=False)
         async with live.lock:
             if live.finished:
                 raise MatchOver()
@@ -47,7 +48,8 @@ class Controls:
     async def pause(self, asker: Asker, match_id: int | None, reason: str = "") -> Response:
         async with self._held(asker, match_id) as live:
             if live.paused and live.suspended_at is None:
-                raise Refusal(refused.already_paused())
+                raise Refusal(waits.already_paused(texts.match_label(live.number,
+                                                                     live.kind)))
             await self.stop_clock(live, asker.actor, reason)
         return Response(reply=Post(
             texts.paused(texts.match_label(live.number, live.kind), asker.actor.id, reason),
@@ -75,7 +77,7 @@ class Controls:
     async def resume(self, asker: Asker, match_id: int | None) -> Response:
         async with self._held(asker, match_id) as live:
             if not live.paused or live.suspended_at is not None:
-                raise Refusal(refused.not_paused())
+                raise Refusal(waits.not_paused(texts.match_label(live.number, live.kind)))
             halted = live.halted
             if halted is not None and self.kit.reach is not None:
                 # Paused because garnet could not post there: only once it can again.

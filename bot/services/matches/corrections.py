@@ -67,7 +67,7 @@ class Corrections:
         if not reason.strip():
             raise NeedsReason()
         await self.kit.roles.require_host(asker.guild_id, asker.actor)
-        live = self.lookup.live(asker, match_id, player=False)
+        live = await self.lookup.running(asker, match_id, player=False)
         async with live.lock:
             if live.finished:
                 raise MatchOver()

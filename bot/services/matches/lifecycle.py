@@ -58,7 +58,7 @@ from bot.core.messages import Pace, Post
 from bot.core.timecontrol import TimeControl
 from bot.services.matches.choosing import Choosing
 from bot.services.matches.ending import reward_of
-from bot.services.matches.kit import CHALLENGE_TTL, MatchKit
+from bot.services.matches.kit import CHALLENGE_TTL, MatchKit, Retrying
 from bot.services.matches.live import LiveMatch, extended_of
 from bot.services.matches.lobby import Lobby, show_up_by
 from bot.services.matches.timing import BOARD_WAIT, Timing
@@ -144,6 +144,8 @@ class Lifecycle:
                 else:
                     self.timing.arm(live)
                 self.kit.on_turn(live)  # the computer player's turn: it thinks again
+            elif self.lobby.restore_start(match):
+                continue  # its start failed: tried again when due
             elif match.status == MatchStatus.PENDING:
                 self.lobby.arm_expiry(match.id, match.created_at + CHALLENGE_TTL)
             elif match.status == MatchStatus.CHOOSING:
@@ -255,6 +257,14 @@ class Lifecycle:
                 Match.status.in_((MatchStatus.PENDING, MatchStatus.CHOOSING))))).all()
                 if shards.owns(m.guild_id)]
         for match in waiting:
+            retrying = Retrying.of(match.time_control)
+            if retrying is not None:
+                if retrying.at is not None and not self.lobby.start_armed(match.id):
+                    found += 1
+                    log.error("WATCHDOG: match %s had its start kept to try again, with "
+                              "no timer; armed again", match.id)
+                    self.lobby.restore_start(match)
+                continue
             if match.status == MatchStatus.PENDING and not self.lobby.expiry_armed(match.id):
                 found += 1
                 log.error("WATCHDOG: challenge %s had no expiry; armed again", match.id)

@@ -57,6 +57,15 @@ class NoneRunningHere(Refusal):
         self.player = player
 
 
+class NotRunning(Refusal):
+    """Asked of a running match about one that is not being played: what it is doing
+    instead (waiting for its First Player, a player, an answer or its first board; or
+    over), from ``bot.texts.waiting``."""
+
+    def __init__(self, said: str) -> None:
+        super().__init__(said)
+
+
 class MatchOver(Refusal):
     def __init__(self) -> None:
         super().__init__(refused.match_over())

@@ -132,7 +132,7 @@ class Viewing:
         return Response.say(texts.overview(lines, len(playing), len(waiting)))
 
     async def time(self, asker: Asker, match_id: int | None) -> Response:
-        live = self.lookup.live(asker, match_id, player=False)
+        live = await self.lookup.running(asker, match_id, player=False)
         if not live.tc.enabled:
             return Response.say("This match has no clock.")
         now = self.kit.now()

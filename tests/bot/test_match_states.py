@@ -1,0 +1,183 @@
+"""A match that is not being played says what it is doing (issue 36, items 3 and 5): a
+start whose first board could not be drawn is told, tried again by itself (bounded,
+across a restart) and then handed to its host; every move and command meanwhile hears
+what the match waits for; a host's control names the state it met."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from bot.core.clock import VirtualClock
+from bot.core.enums import MatchStatus
+from bot.core.requests import Asker
+from bot.services.matches import DMSetup
+from bot.services.matches.kit import START_RETRIES
+from bot.services.render import TooLongToDraw
+from bot.store.db import open_database
+from bot.store.models import Match
+from tests.bot.conftest import ALICE, BOB, CHAN, GUILD, HOST_ROLE, HOSTY, Harness, asking
+from tests.fixtures import bot_process
+
+HOST = Asker(GUILD, CHAN, HOSTY)
+
+
+def overloaded(matches: Any, boards: int) -> list[int]:
+    """The next ``boards`` boards cannot be drawn in time (the renderer overloaded);
+    the count of those refused so far."""
+    refused = [0]
+    draw = matches.kit.render
+
+    async def render(*args: Any, **kwargs: Any) -> Any:
+        if refused[0] < boards:
+            refused[0] += 1
+            raise TooLongToDraw()
+        return await draw(*args, **kwargs)
+
+    matches.kit.render = render
+    return refused
+
+
+async def _dm_by_lots(h: Harness) -> list[str]:
+    """A DM whose First Player is drawn at once: what it posted."""
+    made = await h.host.start_dm(HOST, DMSetup("cairo", [ALICE, BOB], chooser="lots"))
+    return [p.text for p in made.posts]
+
+
+async def test_a_start_that_fails_says_so_and_is_tried_again(h: Harness) -> None:
+    overloaded(h.services.matches, 1)
+    (told,) = [t for t in await _dm_by_lots(h) if "could not begin" in t]
+    assert told.startswith("Lots were drawn: <@")  # how the First Player was chosen
+    assert "its first board could not be drawn in time" in told
+    assert "try 2 of 4" in told
+    # Meanwhile a move, a resignation and a host's control hear what the DM waits for.
+    for said in (await h.play(ALICE, "D left"), await h.play(BOB, "D left"),
+                 await h.host.resign(Asker(GUILD, CHAN, ALICE), None),
+                 await h.host.pause(HOST, None, "")):
+        assert said.reply is not None and said.reply.ephemeral
+        assert said.reply.text.startswith("DM #1 has not begun: its first board could not "
+                                          "be drawn in time. garnet tries again"), said
+    assert (await h.play(ALICE, "good luck")).reply is None  # chat stays chat
+    await h.clock.advance(START_RETRIES[0])
+    assert "**DM #1 begins: Cairo Corridor**" in h.texts()[-1]
+    live = h.services.matches.live[1]
+    moved = await h.play(ALICE if live.users[0] == "alice" else BOB, "D left")
+    assert "move 1" in moved.posts[0].text
+
+
+async def test_a_start_given_up_hands_the_dm_to_its_host(h: Harness) -> None:
+    refused = overloaded(h.services.matches, 99)
+    await _dm_by_lots(h)
+    for wait in START_RETRIES:
+        await h.clock.advance(wait)
+    assert refused[0] == 4
+    last = h.delivered[-1]
+    assert last.text.startswith("⚠ <@hosty>: DM #1 could not begin: its first board could "
+                                "not be drawn in 4 tries."), last.text
+    assert "`/first player:@name match:1`" in last.text and "`/void match:1" in last.text
+    assert last.pinged() == ("hosty",)
+    await h.clock.advance(3600)  # nothing more by itself
+    assert h.delivered[-1] is last and refused[0] == 4
+    said = await h.host.resign(Asker(GUILD, CHAN, BOB), None)
+    assert "could not be drawn in 4 tries. A host can start it again" in said.reply.text
+    # A player may not choose anew; a host may, and starts it.
+    mine = await h.host.choose_first(Asker(GUILD, CHAN, ALICE), 1, "alice")
+    assert mine.reply.ephemeral and "has not begun" in mine.reply.text
+    refused[0] = 99  # the renderer keeps up again
+    started = await h.host.choose_first(HOST, 1, "bob")
+    assert "**DM #1 begins" in started.posts[0].text
+    assert h.services.matches.live[1].users == ["bob", "alice"]
+
+
+async def test_a_challenge_whose_start_is_given_up_is_void(h: Harness) -> None:
+    overloaded(h.services.matches, 99)
+    challenge = await h.host.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB])
+    number = int(re.search(r"#(\d+)", challenge.reply.text).group(1))  # type: ignore[union-attr]
+    accepted = await h.host.answer(Asker(GUILD, CHAN, BOB), number, accept=True)
+    assert any("could not begin" in p.text for p in accepted.posts)
+    for wait in START_RETRIES:
+        await h.clock.advance(wait)
+    assert h.texts()[-1].startswith("⚠ Match #1 could not begin: its first board could not "
+                                    "be drawn in 4 tries, so it is void.")
+    async with h.db.session() as s:
+        match = await s.get(Match, 1)
+        assert match is not None and match.status == MatchStatus.VOIDED
+    # The players are free to play again.
+    again = await h.host.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB])
+    assert "challenges" in again.reply.text
+
+
+async def test_a_start_tried_again_survives_a_restart(database_url: str) -> None:
+    db1 = await open_database(database_url)
+    clock1 = VirtualClock()
+    host1 = asking(bot_process(db1, clock1))
+    await host1.start()
+    await host1.roles.adopt(GUILD, [HOST_ROLE])
+    overloaded(host1.matches, 1)
+    await host1.start_dm(HOST, DMSetup("cairo", [ALICE, BOB], chooser="lots"))
+    await host1.stop()
+    await db1.close()
+    db2 = await open_database(database_url)
+    clock2 = VirtualClock(start=clock1.now() + 5)
+    said: list[str] = []
+
+    async def deliver(post: Any) -> None:
+        said.append(post.text)
+
+    host2 = asking(bot_process(db2, clock2, deliver=deliver))
+    await host2.start()
+    try:
+        moved = await host2.typed(Asker(GUILD, CHAN, ALICE), "D left")
+        assert moved.reply.text.startswith("DM #1 has not begun: its first board")
+        await clock2.advance(START_RETRIES[0])
+        assert any("**DM #1 begins" in t for t in said), said
+        assert 1 in host2.live
+    finally:
+        await host2.stop()
+        await db2.close()
+
+
+# ---- item 5: every state a host's control can meet --------------------------------------
+
+
+@pytest.mark.parametrize("control", ["pause", "extend", "takeback", "resume", "time"])
+async def test_controls_during_the_first_player_prompt(h: Harness, control: str) -> None:
+    await h.host.start_dm(HOST, DMSetup("cairo", [ALICE, BOB], chooser="alice"))
+    asked = {"pause": lambda: h.host.pause(HOST, None, ""),
+             "extend": lambda: h.host.extend(HOST, None, 30),
+             "takeback": lambda: h.host.take_back(HOST, None, "oops"),
+             "resume": lambda: h.host.resume(HOST, None),
+             "time": lambda: h.host.time(HOST, None)}[control]
+    said = (await asked()).reply.text
+    assert said.startswith("DM #1 has not begun: it waits for Alice to choose the First "
+                           "Player (the choice closes <t:"), said
+    assert said.endswith("Choose with `/first player:@name match:1`, or cancel it with "
+                         "`/void match:1 reason:…`."), said
+    by_number = (await h.host.pause(HOST, 1, "")).reply.text
+    assert by_number == said
+
+
+async def test_controls_of_a_paused_a_running_and_a_finished_match(h: Harness) -> None:
+    await h.casual()
+    await h.host.pause(HOST, None, "tea")
+    assert (await h.host.pause(HOST, None, "")).reply.text == (
+        "Match #1 is paused already; `/resume` starts its clock again.")
+    await h.host.resume(HOST, None)
+    assert (await h.host.resume(HOST, None)).reply.text == (
+        "Match #1 is being played, not paused; `/pause` stops its clock.")
+    await h.host.resign(Asker(GUILD, CHAN, BOB), None)
+    for said in ((await h.host.pause(HOST, 1, "")).reply.text,
+                 (await h.host.extend(HOST, 1, 30)).reply.text,
+                 (await h.host.take_back(HOST, 1, "late")).reply.text):
+        assert said == ("Match #1 is over: `/match id:1` shows how it ended. A host "
+                        "changes its result with `/correct match:1`."), said
+    player = (await h.host.resign(Asker(GUILD, CHAN, ALICE), 1)).reply.text
+    assert player == "Match #1 is over: `/match id:1` shows how it ended."
+
+
+async def test_a_challenge_not_yet_accepted(h: Harness) -> None:
+    await h.host.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB])
+    said = (await h.host.pause(HOST, 1, "")).reply.text
+    assert said == "Match #1 has not begun: it waits for Bob to accept the challenge."
