@@ -5,7 +5,9 @@ what the match waits for; a host's control names the state it met."""
 
 from __future__ import annotations
 
+import io
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,7 +20,17 @@ from bot.services.matches.kit import START_RETRIES
 from bot.services.render import TooLongToDraw
 from bot.store.db import open_database
 from bot.store.models import Match
-from tests.bot.conftest import ALICE, BOB, CHAN, GUILD, HOST_ROLE, HOSTY, Harness, asking
+from tests.bot.conftest import (
+    ALICE,
+    BOB,
+    CHAN,
+    GUILD,
+    HOST_ROLE,
+    HOSTY,
+    Harness,
+    asking,
+    console_for,
+)
 from tests.fixtures import bot_process
 
 HOST = Asker(GUILD, CHAN, HOSTY)
@@ -181,3 +193,31 @@ async def test_a_challenge_not_yet_accepted(h: Harness) -> None:
     await h.host.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB])
     said = (await h.host.pause(HOST, 1, "")).reply.text
     assert said == "Match #1 has not begun: it waits for Bob to accept the challenge."
+
+
+# ---- item 11: `/void` of a match whose channel was deleted, in the console ---------------
+
+
+async def test_console_void_of_a_match_whose_channel_was_deleted(h: Harness,
+                                                                 tmp_path: Path) -> None:
+    out = io.StringIO()
+    console = console_for(h, tmp_path / "images", out)
+    for line in ("~ channel dm1", "host: /dm game:cairo player1:@alice player2:@bob "
+                 "chooser:lots", "~ channel dm2", "host: /dm game:cairo player1:@carol "
+                 "player2:@dave chooser:host", "~ channel general", "~ delete #dm1",
+                 "~ delete #dm2"):
+        await console.handle_line(line)
+    start = len(out.getvalue())
+    for line in ("host: /void match:1 reason:gone", "host: /void match:2 reason:gone",
+                 "host: /first player:@carol match:2"):
+        await console.handle_line(line)
+    assert out.getvalue()[start:].splitlines() == [
+        "console: garnet cannot post in #dm1",
+        "bot (to host only): garnet could not post in #dm1 (deleted, or garnet may not "
+        "post there). It would have said:",
+        "     🚫 DM #1 is void (gone). No result is recorded.",
+        "console: garnet cannot post in #dm2",
+        "bot (to host only): garnet could not post in #dm2 (deleted, or garnet may not "
+        "post there). It would have said:",
+        "     🚫 DM #2 is void (gone). No result is recorded.",
+        "bot (to host only): DM #2 is over: it was voided."]

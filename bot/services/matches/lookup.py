@@ -53,6 +53,11 @@ class Lookup:
                     raise NoSuchMatch(number)
                 if match.status not in statuses:
                     await self._why_not(s, match)
+                    if match.status in DONE:  # what it is, and what a host may do
+                        raise NotRunning(waits.ended(
+                            texts.match_label(number, match.kind),
+                            match.status == MatchStatus.VOIDED, number,
+                            await self.kit.roles.is_host(asker.guild_id, asker.actor)))
                     raise WrongStatus(number, match.status)
                 return match.id
             rows = (await s.execute(
