@@ -105,3 +105,8 @@ def already_paused(label: str) -> str:
 
 def not_paused(label: str) -> str:
     return f"{label} is being played, not paused; `/pause` stops its clock."
+
+
+def playing_elsewhere(user: str, number: int, channel: str) -> str:
+    return (f"{mention(user)} is still playing match #{number} in <#{channel}>; this one "
+            "starts once it ends.")

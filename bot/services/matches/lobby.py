@@ -30,7 +30,7 @@ from bot.services.matches.kit import (
 )
 from bot.services.matches.live import LiveMatch
 from bot.services.matches.lookup import Lookup
-from bot.services.matches.refusals import Busy, startable
+from bot.services.matches.refusals import Busy, Elsewhere, startable
 from bot.services.matches.timing import BOARD_WAIT, Timing
 from bot.services.users import remember
 from bot.store.models import Match, MatchPlayer
@@ -112,6 +112,7 @@ class Lobby:
                                 if setup.show_up > 0 and tc.enabled else {})
         async with self.kit.creating:
             await self.busy(asker.guild_id, asker.channel_id, ids)
+            self._free_elsewhere(asker.guild_id, ids)
             async with self.kit.db.session() as s, s.begin():
                 await remember(s, asker.guild_id, [asker.actor, *players])
                 match = Match(
@@ -237,6 +238,17 @@ class Lobby:
                        MatchPlayer.user_id.in_(user_ids)))).first()
         if row is not None:
             raise Busy(row[0], row[1])
+
+    def _free_elsewhere(self, guild_id: str, user_ids: Sequence[str]) -> None:
+        """A game set up for its players (a tournament's) waits while one of them is
+        still playing a match anywhere on the server: its no-show window would run
+        while they cannot come (``Elsewhere``)."""
+        for live in self.kit.live:
+            if live.guild_id != guild_id or live.finished:
+                continue
+            for seat, user in enumerate(live.users):
+                if user in user_ids and not live.out[seat]:
+                    raise Elsewhere(user, live.number, live.channel_id)
 
     def playing_here(self, guild_id: str, channel_id: str,
                      user_ids: Sequence[str]) -> tuple[str, int] | None:
