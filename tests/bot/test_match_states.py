@@ -14,10 +14,12 @@ import pytest
 
 from bot.core.clock import VirtualClock
 from bot.core.enums import MatchStatus
+from bot.core.refusal import answered
 from bot.core.requests import Asker
 from bot.services.matches import DMSetup
 from bot.services.matches.kit import START_RETRIES
 from bot.services.render import TooLongToDraw
+from bot.services.tournaments.host import TournamentSettings
 from bot.store.db import open_database
 from bot.store.models import Match
 from tests.bot.conftest import (
@@ -32,6 +34,8 @@ from tests.bot.conftest import (
     console_for,
 )
 from tests.fixtures import bot_process
+from tests.tournament_world import HOST as T_HOST
+from tests.tournament_world import PEOPLE, TournamentWorld
 
 HOST = Asker(GUILD, CHAN, HOSTY)
 
@@ -221,3 +225,19 @@ async def test_console_void_of_a_match_whose_channel_was_deleted(h: Harness,
         "post there). It would have said:",
         "     🚫 DM #2 is void (gone). No result is recorded.",
         "bot (to host only): DM #2 is over: it was voided."]
+
+
+async def test_controls_of_a_tournament_board_waiting_for_its_first_player(
+        tournament_world: TournamentWorld) -> None:
+    w = tournament_world
+    texts = await w.ask("create", Asker(GUILD, CHAN, T_HOST),
+                        TournamentSettings("Weekly", "cairo", "swiss", rounds=1,
+                                           first="chooses"))
+    assert "opened" in texts[0], texts
+    await w.ask("add", Asker(GUILD, CHAN, T_HOST), PEOPLE)
+    await w.ask("start", Asker(GUILD, CHAN, T_HOST))
+    matches = w.services.matches
+    said = (await answered(lambda: matches.pause(Asker(GUILD, CHAN, T_HOST), 1, ""))).reply
+    assert said is not None and said.text.startswith("Match #1 has not begun: it waits for ")
+    assert "to choose the First Player." in said.text
+    assert "Choose with `/first player:@name match:1`" in said.text
