@@ -241,3 +241,15 @@ async def test_controls_of_a_tournament_board_waiting_for_its_first_player(
     assert said is not None and said.text.startswith("Match #1 has not begun: it waits for ")
     assert "to choose the First Player." in said.text
     assert "Choose with `/first player:@name match:1`" in said.text
+
+
+async def test_a_player_asking_for_the_board_before_the_dm_begins(h: Harness) -> None:
+    await h.host.start_dm(HOST, DMSetup("cairo", [ALICE, BOB], chooser="alice"))
+    for number in (None, 1):
+        said = (await h.host.board(Asker(GUILD, CHAN, BOB), number)).reply.text
+        assert said.startswith("DM #1 has not begun: it waits for Alice to choose the First "
+                               "Player"), said
+        assert "/void" not in said  # what hosts do is said to hosts
+    moved = await h.play(BOB, "D left")
+    assert moved.reply.text.startswith("DM #1 has not begun: it waits for Alice")
+    assert (await h.play(BOB, "hi all")).reply is None
