@@ -253,3 +253,21 @@ async def test_a_player_asking_for_the_board_before_the_dm_begins(h: Harness) ->
     moved = await h.play(BOB, "D left")
     assert moved.reply.text.startswith("DM #1 has not begun: it waits for Alice")
     assert (await h.play(BOB, "hi all")).reply is None
+
+
+async def test_console_a_start_that_fails(h: Harness, tmp_path: Path) -> None:
+    out = io.StringIO()
+    console = console_for(h, tmp_path / "images", out)
+    overloaded(h.services.matches, 1)
+    for line in ("host: /dm game:cairo player1:@alice player2:@bob chooser:host",
+                 "host: /first player:@alice", "alice: D left", "bob: /resign"):
+        await console.handle_line(line)
+    said = out.getvalue().splitlines()
+    assert "bot: @host chose @alice as the First Player." in said
+    (failed,) = [line for line in said if "could not begin" in line]
+    assert failed.startswith("     ⚠ DM #1 could not begin: its first board could not be "
+                             "drawn in time (garnet is busy). It tries again in 30 s (try 2 of 4)")
+    assert said[-2].startswith("bot (to alice only): DM #1 has not begun: its first board")
+    assert said[-1].startswith("bot (to bob only): DM #1 has not begun: its first board")
+    await console.handle_line("~ wait 30s")
+    assert "**DM #1 begins: Cairo Corridor**" in out.getvalue().splitlines()[-4]
