@@ -271,3 +271,29 @@ async def test_console_a_start_that_fails(h: Harness, tmp_path: Path) -> None:
     assert said[-1].startswith("bot (to bob only): DM #1 has not begun: its first board")
     await console.handle_line("~ wait 30s")
     assert "**DM #1 begins: Cairo Corridor**" in out.getvalue().splitlines()[-4]
+
+
+# ---- item 4: a tournament's board waits while its player plays elsewhere, in the console --
+
+
+async def test_console_a_board_waits_for_a_player_in_a_dm_elsewhere(h: Harness,
+                                                                    tmp_path: Path) -> None:
+    out = io.StringIO()
+    console = console_for(h, tmp_path / "images", out)
+    for line in ("~ channel dm",
+                 "host: /dm game:cairo player1:@ann player2:@erin chooser:lots turn:3600",
+                 "~ channel general",
+                 "host: /host tournament create name:Weekly game:cairo format:swiss rounds:1",
+                 "ann: /tournament join", "ben: /tournament join", "cat: /tournament join",
+                 "dan: /tournament join", "host: /host tournament start"):
+        await console.handle_line(line)
+    assert ("bot: Board 1 waits: @ann is still playing match #1 in #dm; it starts as soon "
+            "as that match ends.") in out.getvalue().splitlines()
+    await console.handle_line("~ wait 700s")  # past the window: ann's board has none yet
+    await console.handle_line("~ channel dm")
+    start = len(out.getvalue())
+    await console.handle_line("ann: /resign")
+    after = out.getvalue()[start:]
+    assert "bot [#general]: 🏆 Weekly · round 1 · board 1" in after
+    assert "Each player has 10 minutes from now to make their first move" in after
+    assert "**Match #3 begins: Cairo Corridor** — @ann (Black) vs @cat (Red)" in after
