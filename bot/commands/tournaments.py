@@ -199,7 +199,8 @@ COMMANDS = (
     Command("host tournament reinstate", "Undo a withdrawal; within its round, its forfeit too "
             "(hosts)", _reinstate, (PLAYER, TOURNAMENT), audience=Audience.HOSTS,
             once=True, section=SECTION, usage="player:@x"),
-    Command("host tournament adjudicate", "Decide a pairing's result (hosts)", _adjudicate, (
+    Command("host tournament adjudicate", "Decide or correct a pairing's result, any round (hosts)",
+            _adjudicate, (
         Option("board", Kind.INT, "The board (its number in the pairings)", required=True,
                min=1, max=10_000),
         Option("result", Kind.TEXT, "From the first-named player's side", required=True,

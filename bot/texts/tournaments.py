@@ -302,12 +302,6 @@ def no_such_board(*, number: int, board: int) -> str:
     return f"Round {number} has no board {board}."
 
 
-def bracket_moved_on(*, number: int) -> str:
-    """A host deciding a bracket's pairing again once the next round was paired."""
-    return (f"Round {number} is over and decided who plays in round {number + 1}, which "
-            f"has begun: in a bracket its results can no longer change.")
-
-
 def no_such_round(*, number: int, played: int) -> str:
     return f"There is no round {number}: {played} {'has' if played == 1 else 'have'} been paired."
 
@@ -560,6 +554,13 @@ def pairing_row(*, board: int, spot: str | None, first: str, second: str,
 def more_boards(*, count: int) -> str:
     return (f"… and {count} more board{'s' if count != 1 else ''} "
             "(`/host tournament export` has all).")
+
+
+def result_cell(*, outcome: str) -> str:
+    """A pairing's result in the CSV export: forfeits in words, so that no cell starts
+    with a sign a spreadsheet reads as a formula (``+/-`` would need a guard)."""
+    return {"+/-": "1-0 forfeit", "-/+": "0-1 forfeit",
+            "-/-": "0-0 double forfeit"}.get(outcome, outcome)
 
 
 def no_rounds_yet(*, name: str) -> str:

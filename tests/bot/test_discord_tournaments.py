@@ -164,3 +164,29 @@ async def test_a_second_player_who_never_answers_on_discord_is_forfeited(
     assert not any("ran out of time" in t or "Ratings" in t for t in texts)
     assert any("**Cup is over" in t for t in texts)
     assert world.bot.services.matches.live == {}
+
+
+async def test_a_finished_tournament_corrected_on_discord(world: World) -> None:
+    """After the end a host corrects the result: the final standings again (with their
+    image), the prizes reversed and booked again, pinging whose garnets changed; the same
+    correction again is refused privately."""
+    await sub(world, HANA, "host tournament", "create", name="Cup", game="cairo",
+              format="swiss", rounds=1, prizes="4")
+    await sub(world, ALICE, "tournament", "join")
+    await sub(world, BOB, "tournament", "join")
+    await sub(world, HANA, "host tournament", "start")
+    first = world.live().users[0]
+    loser, winner = (ALICE, BOB) if first == str(ALICE.id) else (BOB, ALICE)
+    await world.slash(loser, "resign")
+    # Board 1 lists the First Player first: the winner won 0-1; corrected to 1-0.
+    (fixed,) = sends(await sub(world, HANA, "host tournament", "adjudicate", board=1,
+                               result="1-0", reason="the other way round"))
+    assert not fixed.ephemeral
+    assert "corrected **Cup** after its end: round 1, board 1 is now" in fixed.content
+    assert (f"Prizes booked again: <@{winner.id}> 4 → 0 garnets, <@{loser.id}> 0 → 4 "
+            "garnets.") in fixed.content
+    assert sorted(fixed.message["allowed_mentions"]["users"]) == sorted([ALICE.id, BOB.id])
+    assert fixed.files and fixed.files[0][1].startswith(PNG)
+    (again,) = sends(await sub(world, HANA, "host tournament", "adjudicate", board=1,
+                               result="1-0"))
+    assert again.ephemeral and "is already 1-0: nothing to correct" in again.content

@@ -219,7 +219,7 @@ class Flow:
                 first=loaded.name(pairing.first), second=loaded.name(pairing.second)))
         points = series.score if series.first == pairing.first else series.score[::-1]
         note = say.game_note(name=row.name, number=number, board=pairing.board,
-                             spot=pairing.match, game=game_no,
+                             spot=views.spot_named(loaded.core, pairing.match), game=game_no,
                              best_of=loaded.core.options.best_of,
                              score=(loaded.name(pairing.first), points[0], points[1],
                                     loaded.name(pairing.second)) if series.winners else None)
