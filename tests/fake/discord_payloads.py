@@ -72,6 +72,10 @@ class Payloads:
     originals: dict[str, dict[str, Any]]
     # Per interaction token, the interaction's ``interaction_metadata`` (its messages').
     _token_meta: dict[str, dict[str, Any]]
+    # Whether the edit that replaces a deferral's "thinking…" message sets its
+    # ``edited_timestamp`` (the client shows no "(edited)" on it; Discord's
+    # documentation does not say): garnet must time a board alike either way.
+    stamp_deferred_edits: bool = True
 
     def now(self) -> float:
         raise NotImplementedError
@@ -124,8 +128,11 @@ class Payloads:
     def edit_message(self, message: dict[str, Any], body: dict[str, Any] | None,
                      files: Sequence[tuple[str, bytes]] = ()) -> dict[str, Any]:
         """``message`` edited as ``body`` says: same id and ``timestamp`` (its
-        creation), ``edited_timestamp`` now; a loading message loses its flag."""
+        creation), ``edited_timestamp`` now; a loading message loses its flag. The
+        edit that replaces a deferral's "thinking…" sets ``edited_timestamp`` only with
+        ``stamp_deferred_edits`` (Discord does not document whether it does)."""
         body = body or {}
+        loading = bool(int(message.get("flags") or 0) & LOADING)
         if "content" in body:
             message["content"] = body["content"] or ""
         if "components" in body:
@@ -139,7 +146,8 @@ class Payloads:
                  "content_type": "image/png", **described(body, i)}
                 for i, (name, data) in enumerate(files)]
         message["flags"] = int(message.get("flags") or 0) & ~LOADING
-        message["edited_timestamp"] = iso_time(self.now())
+        if self.stamp_deferred_edits or not loading:
+            message["edited_timestamp"] = iso_time(self.now())
         return message
 
     def guild_of(self, channel_id: int) -> int:

@@ -356,8 +356,12 @@ class GarnetBot(commands.AutoShardedBot):
 
     # ---- the services' own posts: reminders, time-outs, lapsed challenges -----------
 
+    def now(self) -> float:
+        """garnet's clock, the services' own: when an answer came back (``delivery``)."""
+        return self.services.matches.kit.now()
+
     async def board_posted(self, turn: TurnStart, at: float) -> None:
-        """A board that starts a turn is out since ``at`` (its message's timestamp)."""
+        """A board that starts a turn is out since ``at`` (when garnet saw it out)."""
         await self.services.matches.board_posted(turn, at)
 
     async def deliver(self, post: Post) -> None:
