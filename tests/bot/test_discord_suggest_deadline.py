@@ -16,6 +16,7 @@ from sqlalchemy import text
 
 from bot.adapters.discord.suggest import ANSWER_WITHIN
 from tests.bot.discord_fake import ALICE, CALLBACK, CAROL, HANA, Call, settle
+from tests.bot.faults import GONE, Faults
 from tests.discord_bot import World, challenge_accepted, sub
 
 
@@ -124,3 +125,15 @@ async def test_other_suggestions_offer_what_they_last_read(world: World) -> None
     (read, _), (remembered, at) = answers
     assert at - made <= ANSWER_WITHIN + 0.01 and remembered.status == 200
     assert remembered.body["data"]["choices"] == read.body["data"]["choices"] != []
+
+
+async def test_a_failing_database_still_gets_an_answer(world: World) -> None:
+    """A read that fails (the connection gone) answers from memory too, at once."""
+    await challenge_accepted(world)
+    answers = _answers(world)
+    Faults(world.db, world.clock).fail(GONE, world.clock.now(), 60, "matches")
+    await world._feed(lambda: world.state.parse_interaction_create(world.fake.slash(
+        world.bot.tree, CAROL, "board", focused="match", match="")))
+    ((call, _),) = answers
+    assert call.status == 200
+    assert [c["value"] for c in call.body["data"]["choices"]] == [1]

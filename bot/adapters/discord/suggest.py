@@ -108,6 +108,10 @@ async def _in_time(interaction: discord.Interaction, kind: str,
     late = now_of(client) - interaction.created_at.timestamp()
     if await _done_within(client.services.matches.kit.clock, task,
                           max(LEAST_WAIT, ANSWER_WITHIN - late)):
+        if task.exception() is not None:  # the database failed: memory still answers
+            log.warning("suggestions of %s on server %s failed: %r", kind, key[0],
+                        task.exception())
+            return remembered()
         found = task.result()
         recent.remember(key, found)
         return found
