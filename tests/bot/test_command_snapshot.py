@@ -26,6 +26,7 @@ from bot.core.messages import Response
 from bot.store.db import open_database
 from tests import snapshots
 from tests.bot.discord_fake import APP_ID, GUILD_ID, FakeDiscord
+from tests.fake.discord_spec import characters, longest
 
 SNAPSHOT = Path(__file__).parent / "snapshots" / "commands.json"
 
@@ -167,35 +168,19 @@ LIMITS = {"commands": 100, "characters": 8000, "options": 25, "choices": 25,
 HEADROOM = 0.9
 
 
-def _longest(item: dict[str, Any], key: str) -> int:
-    """A field's length as Discord counts it: its longest localisation."""
-    texts = [str(item.get(key) or "")]
-    texts += [str(v) for v in (item.get(f"{key}_localizations") or {}).values()]
-    return max(len(t) for t in texts)
-
-
-def characters(command: dict[str, Any]) -> int:
-    """The characters Discord counts of a command: names, descriptions, choices' names
-    and values, of the command and every option and subcommand in it."""
-    total = _longest(command, "name") + _longest(command, "description")
-    for choice in command.get("choices") or []:
-        total += _longest(choice, "name") + len(str(choice.get("value", "")))
-    return total + sum(characters(o) for o in command.get("options") or [])
-
-
 def usage(commands: list[dict[str, Any]]) -> list[tuple[str, str, int]]:
     """(where, which limit, how much of it) for every limited thing of ``commands``."""
     found = [("(all)", "commands", len(commands))]
 
     def walk(item: dict[str, Any], where: str) -> None:
-        found.extend([(where, "name", _longest(item, "name")),
-                      (where, "description", _longest(item, "description")),
+        found.extend([(where, "name", longest(item, "name")),
+                      (where, "description", longest(item, "description")),
                       (where, "options", len(item.get("options") or [])),
                       (where, "choices", len(item.get("choices") or []))])
         if "max_length" in item:
             found.append((where, "max_length", int(item["max_length"])))
         for choice in item.get("choices") or []:
-            found.extend([(f"{where}={choice['value']}", "choice", _longest(choice, "name")),
+            found.extend([(f"{where}={choice['value']}", "choice", longest(choice, "name")),
                           (f"{where}={choice['value']}", "choice", len(str(choice["value"])))])
         for option in item.get("options") or []:
             walk(option, f"{where} {option['name']}")

@@ -443,13 +443,24 @@ def _command_limits(command: dict[str, Any], where: str = "") -> list[str]:
         found += _command_limits(option, f"{at}.")
         if len(option.get("choices") or []) > MAX_OPTIONS:
             found.append(f"{at}.{option.get('name')}.choices: more than {MAX_OPTIONS}")
-    if not where and _characters(command) > COMMANDS_TOTAL:
+    if not where and characters(command) > COMMANDS_TOTAL:
         found.append(f"{at}: more than {COMMANDS_TOTAL} characters in all")
     return found
 
 
-def _characters(command: dict[str, Any]) -> int:
-    total = len(command.get("name") or "") + len(command.get("description") or "")
+def longest(item: dict[str, Any], key: str) -> int:
+    """A field's length as Discord counts it against its limits: its longest
+    localisation (``name_localizations``, ...)."""
+    texts = [str(item.get(key) or "")]
+    texts += [str(v) for v in (item.get(f"{key}_localizations") or {}).values()]
+    return max(len(t) for t in texts)
+
+
+def characters(command: dict[str, Any]) -> int:
+    """The characters Discord counts of a command against its 8,000: names,
+    descriptions, choices' names and values, of the command and every option and
+    subcommand in it, each field by its longest localisation."""
+    total = longest(command, "name") + longest(command, "description")
     for choice in command.get("choices") or []:
-        total += len(str(choice.get("name") or "")) + len(str(choice.get("value") or ""))
-    return total + sum(_characters(o) for o in command.get("options") or [])
+        total += longest(choice, "name") + len(str(choice.get("value", "")))
+    return total + sum(characters(o) for o in command.get("options") or [])
