@@ -21,6 +21,7 @@ from tests.bot.discord_fake import (
     CHANNEL_ID,
     GUILD_ID,
     LOADING,
+    MESSAGES,
     ORIGINAL,
     ROUTES,
     FakeDiscord,
@@ -64,6 +65,12 @@ async def test_every_route_the_fake_answers_is_as_described(world: World) -> Non
                        reference=sent.to_reference(fail_if_not_exists=False))
     with pytest.raises(discord.HTTPException):
         await channel.send("to a deleted message", reference=sent.to_reference())
+    world.fake.fail("POST", MESSAGES, 429, retry_after=1)  # discord.py waits, then again
+    await channel.send("after a rate limit")
+    world.fake.deny(CHANNEL_ID, "send_messages")
+    with pytest.raises(discord.Forbidden):
+        await channel.send("refused")
+    world.fake.allow(CHANNEL_ID)
     guild = bot.get_guild(GUILD_ID)
     assert guild is not None
     await guild.fetch_member(ALICE.id)
@@ -103,7 +110,7 @@ async def test_every_route_the_fake_answers_is_as_described(world: World) -> Non
     served = {(c.method, c.path) for c in world.fake.calls}
     assert set(ROUTES) - served == set()
     statuses = {c.status for c in world.fake.calls}
-    assert {200, 201, 204, 400, 404} <= statuses
+    assert {200, 201, 204, 400, 403, 404, 429} <= statuses
 
 
 async def test_a_deferrals_first_follow_up_replaces_thinking(world: World) -> None:
