@@ -124,6 +124,7 @@ class Matches:
         self.rematch = self.courtesy.rematch
         self.suggest_moves = self.lookup.suggest_moves
         self.open_matches = self.lookup.open_matches
+        self.open_in_memory = self.lookup.open_in_memory
         self.start_practice = self.practice.start
         self.start = self.lifecycle.start
         self.log_channel = self.outages.set_log_channel
