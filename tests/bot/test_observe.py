@@ -52,7 +52,7 @@ def value(samples: Samples, name: str, **labels: str) -> float:
 
 @pytest.fixture
 async def served(world: World) -> AsyncIterator[Observatory]:
-    observatory = Observatory("127.0.0.1", 0)
+    observatory = Observatory("127.0.0.1", 0, fresh=0.0)  # each scrape rendered anew
     watch_bot(observatory, world.bot, world.db)
     await observatory.start()
     try:

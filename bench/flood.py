@@ -1,0 +1,118 @@
+"""A flood of the metrics and health server (``python -m bench.flood PORT``), run as
+its own process beside a bot (``garnet bench --flood-compare``,
+``tests/bot/test_observe_flood.py``): loopback only, a bounded count of connections
+for a bounded time.
+
+For each path (``--paths``, default /metrics, /healthz and /readyz) ``--connections``
+clients at once (default 1,000 each) connect, ask, read the answer to its end and
+start again, until ``--seconds`` have passed; ``--slow`` more connections send half a
+request and then one byte a second, as a slow client does. One JSON line on stdout at
+the end: the answers by path and status (``closed``: the connection closed without
+an answer; ``refused``: not accepted within 2 s), and the longest a slow connection was
+held open.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import resource
+import sys
+import time
+from collections import Counter
+
+PATHS = ("/metrics", "/healthz", "/readyz")
+WAIT = 2.0  # seconds a client waits to connect, then for its answer, before it gives up
+
+
+async def ask(port: int, path: str) -> str:
+    """One request on a new connection: the answer's status, ``closed`` or
+    ``refused``."""
+    try:
+        reader, writer = await asyncio.wait_for(
+            asyncio.open_connection("127.0.0.1", port), WAIT)
+    except (OSError, TimeoutError):
+        return "refused"
+    try:
+        writer.write(f"GET {path} HTTP/1.1\r\nHost: flood\r\nConnection: close\r\n\r\n"
+                     .encode())
+        await writer.drain()
+        answer = await asyncio.wait_for(reader.read(), WAIT)  # to its end: it closes
+    except (OSError, TimeoutError):
+        return "closed"
+    finally:
+        writer.close()
+        with contextlib.suppress(OSError):
+            await writer.wait_closed()
+    head = answer.split(b"\r\n", 1)[0].split()
+    return head[1].decode() if len(head) >= 2 else "closed"
+
+
+async def client(port: int, path: str, until: float, counts: Counter[str]) -> None:
+    while time.monotonic() < until:
+        status = await ask(port, path)
+        counts[f"{path} {status}"] += 1
+        if status == "refused":
+            await asyncio.sleep(0.01)  # the backlog is full: not a tight loop
+
+
+async def slow(port: int, until: float, held: list[float]) -> None:
+    """Half a request, then a byte a second: how long the server keeps it open."""
+    try:
+        reader, writer = await asyncio.wait_for(
+            asyncio.open_connection("127.0.0.1", port), until - time.monotonic())
+    except (OSError, TimeoutError):
+        return
+    opened = time.monotonic()
+    writer.write(b"GET /metrics HTTP/1.1\r\nHost: flood\r\n")
+    try:
+        while time.monotonic() < until:
+            writer.write(b"X")
+            await writer.drain()
+            with contextlib.suppress(TimeoutError):
+                if await asyncio.wait_for(reader.read(1024), 1.0) == b"":
+                    break  # closed by the server
+    except OSError:
+        pass
+    held.append(time.monotonic() - opened)
+    writer.close()
+
+
+async def flood(port: int, connections: int, seconds: float, paths: tuple[str, ...],
+                slow_ones: int) -> dict[str, object]:
+    until = time.monotonic() + seconds
+    counts: Counter[str] = Counter()
+    held: list[float] = []
+    tasks = [client(port, path, until, counts) for path in paths for _ in range(connections)]
+    tasks += [slow(port, until, held) for _ in range(slow_ones)]
+    await asyncio.gather(*tasks)
+    return {"answers": dict(sorted(counts.items())),
+            "slow_held_max_s": round(max(held), 2) if held else None}
+
+
+def main(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(prog="python -m bench.flood", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("port", type=int, help="the metrics server's port on 127.0.0.1")
+    p.add_argument("--connections", type=int, default=1000, help="clients per path")
+    p.add_argument("--seconds", type=float, default=10.0)
+    p.add_argument("--paths", default=",".join(PATHS))
+    p.add_argument("--slow", type=int, default=0, help="slow connections besides")
+    args = p.parse_args(argv)
+    if not 0 < args.connections <= 2000 or not 0 < args.seconds <= 120 \
+            or not 0 <= args.slow <= 2000:
+        p.error("at most 2,000 connections a path, 2,000 slow ones, 120 s")
+    paths = tuple(x for x in args.paths.split(",") if x)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = args.connections * len(paths) + args.slow + 64
+    if soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(wanted, hard), hard))
+    result = asyncio.run(flood(args.port, args.connections, args.seconds, paths, args.slow))
+    print(json.dumps(result), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
