@@ -71,6 +71,7 @@ class Door:
         self.lifetime = lifetime
         self.open = 0  # accepted and not yet closed
         self.accepted = 0
+        self.peak = 0  # the most ever open at once
         self._tokens = self.burst
         self._filled = time.monotonic()
         self._sock: socket.socket | None = None
@@ -155,6 +156,7 @@ class Door:
             self._tokens -= 1.0
             self.open += 1
             self.accepted += 1
+            self.peak = max(self.peak, self.open)
             conn.setblocking(False)
             task = asyncio.ensure_future(self._serve(conn))
             self._pending.add(task)

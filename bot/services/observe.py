@@ -49,6 +49,10 @@ from bot.services.matches.registry import LiveMatches
 from bot.store.db import Database
 
 log = logging.getLogger(__name__)
+# aiohttp's log of bad requests (a traceback each): a flood of them must not flood the
+# log nor the loop; they are answered 400 and forgotten.
+_requests_log = logging.getLogger(f"{__name__}.requests")
+_requests_log.setLevel(logging.CRITICAL)
 
 READY_TIMEOUT = 2.0  # seconds a readiness check may take before it counts as failed
 REUSE = 3.0  # seconds the database check's answer is reused
@@ -147,7 +151,7 @@ def _limits() -> dict[str, Any]:
     """The request handler's bounds (``max_headers`` where this aiohttp has it)."""
     limits: dict[str, Any] = {"keepalive_timeout": IDLE, "max_line_size": MAX_LINE,
                               "max_field_size": MAX_FIELD, "lingering_time": 0.0,
-                              "access_log": None}
+                              "access_log": None, "logger": _requests_log}
     if "max_headers" in inspect.signature(web.RequestHandler.__init__).parameters:
         limits["max_headers"] = MAX_HEADERS
     return limits
@@ -173,9 +177,10 @@ class Observatory:
             "/metrics": self._metrics, "/healthz": self._healthz, "/readyz": self._readyz}
 
     @property
-    def connections(self) -> int:
-        """The connections open now."""
-        return self._door.open if self._door is not None else 0
+    def door(self) -> Door:
+        """The door of the server started."""
+        assert self._door is not None
+        return self._door
 
     async def start(self) -> None:
         door = Door(self._handle, _limits(), self.max_connections, self.rate, LIFETIME)
@@ -188,8 +193,7 @@ class Observatory:
 
     async def stop(self) -> None:
         if self._door is not None:
-            self._door.close()
-            self._door = None
+            self._door.close()  # kept, for what it counted
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
