@@ -5,7 +5,7 @@ the benchmarks live in the repository, not in the installed package.
 
     garnet bench [--dms N] [--seconds S] [--pace realistic|stress] [--quick] [--json]
                  [--compare] [--metrics-compare [--rounds R]] [--games cairo,quoridor,...]
-                 [--flood-compare [--flood N] [--rounds R]]
+                 [--flood N]
                  [--near-end 0.25] [--plies-left 2] [--chatter 0.3] [--profile FILE]
     garnet bench --queries [--json]
     garnet bench --practice [--games cairo,quoridor] [--level 5] [--seconds S] [--json]

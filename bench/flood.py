@@ -3,10 +3,10 @@ its own process beside a bot (``garnet bench --flood-compare``,
 ``tests/bot/test_observe_flood.py``): loopback only, a bounded count of connections
 for a bounded time.
 
-``garnet bench --flood-compare`` runs the load benchmark's DMs with and without such a
-flood (``--flood N`` clients a path), alternating (flooded, quiet, then quiet, flooded,
-...), and compares each DM move's time to its board (``move_board_ms``: from the
-message reaching the bot to the board's upload reaching Discord, the fake).
+``garnet bench --flood N`` runs the load benchmark's DMs with such floods (N clients a
+path) in alternate 5-second windows of its run (``Windows``) and compares the DMs'
+move → board times (from the message reaching the bot to the board's upload reaching
+Discord, the fake) of the moves sent in flooded windows with the quiet ones'.
 
 For each path (``--paths``, default /metrics, /healthz and /readyz) ``--connections``
 clients at once (default 1,000 each) connect, ask, read the answer to its end and
@@ -106,6 +106,9 @@ async def flood(port: int, connections: int, seconds: float, paths: tuple[str, .
 # ---- beside the load benchmark ----------------------------------------------------------
 
 
+WINDOW = 5.0  # seconds of each flooded and each quiet window of a benchmark run
+
+
 async def start(port: int, connections: int, seconds: float) -> asyncio.subprocess.Process:
     """A flood of the bot's metrics server on ``port`` for ``seconds``, its own process."""
     return await asyncio.create_subprocess_exec(
@@ -120,6 +123,44 @@ async def finished(proc: asyncio.subprocess.Process) -> dict[str, Any]:
     return result
 
 
+class Windows:
+    """Floods in alternate windows of a run (quiet first, then flooded, ...), so that
+    the moves of both kinds of window are measured side by side, the machine's other
+    load weighing on both alike; each move is counted by the window it was sent in."""
+
+    def __init__(self, port: int, connections: int) -> None:
+        self.port = port
+        self.connections = connections
+        self.flooded: list[tuple[float, float]] = []  # (from, to), time.perf_counter()
+        self.answers: Counter[str] = Counter()
+        self.slow_held: list[float] = []
+
+    async def run(self, until: float) -> None:
+        while time.perf_counter() + 2 * WINDOW <= until:
+            await asyncio.sleep(WINDOW)
+            began = time.perf_counter()
+            report = await finished(await start(self.port, self.connections, WINDOW))
+            self.flooded.append((began, time.perf_counter()))
+            self.answers.update(report["answers"])
+            if report["slow_held_max_s"] is not None:
+                self.slow_held.append(report["slow_held_max_s"])
+
+    def in_flood(self, sent: float) -> bool:
+        return any(a <= sent < b for a, b in self.flooded)
+
+    def figures(self, moves: list[tuple[float, float]]) -> dict[str, Any]:
+        """``moves``: (sent, move -> board seconds) of the run's moves."""
+        flooded = times([d for sent, d in moves if self.in_flood(sent)])
+        quiet = times([d for sent, d in moves if not self.in_flood(sent)])
+        change = None
+        if flooded["median"] is not None and quiet["median"]:
+            change = round((flooded["median"] - quiet["median"]) / quiet["median"] * 100, 1)
+        return {"connections": self.connections, "windows": len(self.flooded),
+                "flooded": flooded, "quiet": quiet, "median_change_percent": change,
+                "answers": dict(sorted(self.answers.items())),
+                "slow_held_max_s": max(self.slow_held, default=None)}
+
+
 def times(waits: list[float]) -> dict[str, float | int | None]:
     """Move → board times (seconds) as milliseconds: median, mean, p95 and n."""
     if not waits:
@@ -131,36 +172,13 @@ def times(waits: list[float]) -> dict[str, float | int | None]:
             "n": len(ordered)}
 
 
-def states(compare: bool, rounds: int, connections: int) -> list[int]:
-    """The flood of each run: alternating for ``--flood-compare``, flooded then quiet,
-    then quiet then flooded, ... (a drift of the machine's load weighs on both)."""
-    if not compare:
-        return [connections]
-    return [c for r in range(max(1, rounds))
-            for c in ((connections, 0) if r % 2 == 0 else (0, connections))]
-
-
-def compare(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Per size: the move → board medians with the flood and without, and the change."""
-    out = []
-    for dms in dict.fromkeys(r["dms"] for r in results):
-        runs = [r for r in results if r["dms"] == dms]
-        flooded = [r["move_board_ms"]["median"] for r in runs if r["flood"]]
-        quiet = [r["move_board_ms"]["median"] for r in runs if not r["flood"]]
-        if not flooded or not quiet or None in flooded + quiet:
-            continue
-        f, q = statistics.fmean(flooded), statistics.fmean(quiet)
-        out.append({"dms": dms, "flooded": flooded, "quiet": quiet,
-                    "mean_flooded": round(f, 2), "mean_quiet": round(q, 2),
-                    "change_percent": round((f - q) / q * 100, 1),
-                    "answers": [r["flood"]["answers"] for r in runs if r["flood"]]})
-    return out
-
-
-def describe(c: dict[str, Any]) -> str:
-    return (f"flood at {c['dms']} DMs: move -> board median (ms) flooded {c['flooded']} "
-            f"(mean {c['mean_flooded']}), quiet {c['quiet']} (mean {c['mean_quiet']}): "
-            f"{c['change_percent']:+} % with the flood")
+def describe(flood: dict[str, Any]) -> str:
+    f, q = flood["flooded"], flood["quiet"]
+    return (f"  flood of the metrics server ({flood['connections']} clients on each of "
+            f"/metrics, /healthz, /readyz, {flood['windows']} windows of {WINDOW:g} s): "
+            f"move -> board median {f['median']} ms flooded (n={f['n']}, p95 {f['p95']}), "
+            f"{q['median']} ms quiet (n={q['n']}, p95 {q['p95']}): "
+            f"{flood['median_change_percent']:+} %; answers {flood['answers']}")
 
 
 def main(argv: list[str]) -> int:

@@ -58,12 +58,8 @@ from typing import Any
 
 from sqlalchemy import text
 
-from bench.flood import compare as flood_compare
+from bench.flood import Windows
 from bench.flood import describe as describe_flood
-from bench.flood import finished as flood_finished
-from bench.flood import start as flood_start
-from bench.flood import states as flood_states
-from bench.flood import times as flood_times
 from bench.report import cost, describe, describe_cost, metric_states
 from bench.scrape import (
     FIGURES,
@@ -150,7 +146,7 @@ class Plan:
     chatter: float = 0.3  # the chance a think time holds chatter (CHATTER)
     plies_left: int = 2  # of a game started near its end
     profile: str | None = None  # cProfile the measured run of the bot's process to it
-    flood: int = 0  # clients a path flooding the metrics server during the run (bench.flood)
+    flood: int = 0  # clients a path flooding the metrics server in windows (bench.flood)
 
 
 class Bench:
@@ -175,6 +171,7 @@ class Bench:
         # Moves whose board has not arrived: channel -> when the move was sent.
         self.pending: dict[int, float] = {}
         self.board_waits: list[float] = []  # message -> board answered, the finished
+        self.moved: list[tuple[float, float]] = []  # and when each of them was sent
         self.unfinished: list[float] = []  # and the rest's time to the end of the run
         # Games started near their end: the plies left of a game played out in the
         # engine from the DM's position (the players type them).
@@ -211,6 +208,7 @@ class Bench:
         sent = self.pending.pop(channel, None)
         if sent is not None:
             self.board_waits.append(arrived - sent)
+            self.moved.append((sent, arrived - sent))
         if channel in self.arrived:
             self.arrived[channel].set()
 
@@ -535,12 +533,11 @@ class Bench:
             mid = (asyncio.ensure_future(self.scrape_after(port, settle))
                    if port is not None and settle < plan.seconds and not plan.flood
                    else None)  # a scrape in a flood waits at the door with it
-            flood = (await flood_start(port, plan.flood, plan.seconds)
-                     if plan.flood and port is not None else None)
+            windows = Windows(port, plan.flood) if plan.flood and port is not None else None
             await asyncio.gather(self.memory_monitor(),
-                                 *(self.player(bot, e) for e in self.channels))
+                                 *(self.player(bot, e) for e in self.channels),
+                                 *([windows.run(self.stop_at)] if windows else []))
             end = time.perf_counter()
-            flooded = await flood_finished(flood) if flood is not None else None
             if profiler is not None:
                 profiler.disable()
                 profiler.dump_stats(str(plan.profile))
@@ -595,7 +592,7 @@ class Bench:
                           "peak_total": round(sum(self.peak.values()), 1)},
             "games_finished": self.finished, "buckets": buckets, "metrics": seen,
             "board_wait_ms": figures(self.board_wait_buckets()),
-            "move_board_ms": flood_times(self.board_waits), "flood": flooded,
+            "flood": windows.figures(self.moved) if windows is not None else None,
             "board_wait_buckets": self.board_wait_buckets(),
             "unfinished": len(self.unfinished),
             "games": {key: {"dms": sum(1 for g in self.game_of.values() if g == key),
@@ -746,10 +743,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--metrics-off", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--flood", type=int, default=0, metavar="N",
                         help="bench: N clients on each of /metrics, /healthz and /readyz "
-                        "(and N/5 slow ones) flood the bot's metrics server during the run")
-    parser.add_argument("--flood-compare", action="store_true",
-                        help="bench: each size with the --flood (default 1000) and without, "
-                        "alternating (--rounds), and the DMs' move -> board times of each")
+                        "(and N/5 slow ones) flood the bot's metrics server in alternate "
+                        "5 s windows; the move -> board times of both kinds compared")
     parser.add_argument("--near-end", type=float, default=0.25,
                         help="bench: the share of DMs started a few plies before their "
                         "end (replayed at set-up), so that games finish in the run")
@@ -764,8 +759,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    if args.flood_compare and not args.flood:
-        args.flood = 1000
     sizes: list[int] = args.dms or [200, 1000]
     seconds, pace = args.seconds, args.pace
     if args.quick:
@@ -775,16 +768,14 @@ def main(args: argparse.Namespace) -> int:
     results = []
     orders = (False, True) if args.compare else (args.fifo,)
     states = metric_states(args.metrics_compare, args.rounds, args.metrics_off)
-    floods = flood_states(args.flood_compare, args.rounds, args.flood)
-    runs = [(n, fifo, on, fl) for n in sizes for fifo in orders for on in states
-            for fl in floods]
-    for i, (n, fifo, on, flood) in enumerate(runs):
+    runs = [(n, fifo, on) for n in sizes for fifo in orders for on in states]
+    for i, (n, fifo, on) in enumerate(runs):
         ids = (tuple(int(s) for s in args.shard_ids.split(",")) if args.shard_ids
                else tuple(range(args.shards)))
         plan = Plan(n, pace, seconds, args.database, args.shards, ids,
                     args.render_processes, args.global_limit, args.seed, run_id + i, fifo,
                     on, games, args.near_end, args.chatter, args.plies_left, args.profile,
-                    flood)
+                    args.flood)
         if args.processes > 1:
             result = run_processes(plan, args.processes)
         else:
@@ -797,15 +788,12 @@ def main(args: argparse.Namespace) -> int:
         results.append(result)
         if not args.json:
             print(describe(result), flush=True)
+            if result["flood"] is not None:
+                print(describe_flood(result["flood"]), flush=True)
     costs = cost(results) if args.metrics_compare else []
-    flooding = flood_compare(results) if args.flood_compare else []
     if not args.json:
         for c in costs:
             print(describe_cost(c), flush=True)
-        for c in flooding:
-            print(describe_flood(c), flush=True)
-    elif args.flood_compare:
-        print(json.dumps({"runs": results, "flood": flooding}, indent=2))
     elif args.metrics_compare:
         print(json.dumps({"runs": results, "cost": costs}, indent=2))
     else:
