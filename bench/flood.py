@@ -124,23 +124,29 @@ async def finished(proc: asyncio.subprocess.Process) -> dict[str, Any]:
 
 
 class Windows:
-    """Floods in alternate windows of a run (quiet first, then flooded, ...), so that
-    the moves of both kinds of window are measured side by side, the machine's other
-    load weighing on both alike; each move is counted by the window it was sent in."""
+    """Floods in alternate windows of a run (quiet first, then flooded, each quiet one
+    as long as the flood before it took), so that the moves of both kinds of window are
+    measured side by side, the machine's other load weighing on both alike; each move
+    is counted by the window it was sent in."""
 
     def __init__(self, port: int, connections: int) -> None:
         self.port = port
         self.connections = connections
         self.flooded: list[tuple[float, float]] = []  # (from, to), time.perf_counter()
+        self.quiet: list[tuple[float, float]] = []
         self.answers: Counter[str] = Counter()
         self.slow_held: list[float] = []
 
     async def run(self, until: float) -> None:
-        while time.perf_counter() + 2 * WINDOW <= until:
-            await asyncio.sleep(WINDOW)
+        quiet = WINDOW
+        while time.perf_counter() + quiet + WINDOW <= until:
+            began = time.perf_counter()
+            self.quiet.append((began, began + quiet))
+            await asyncio.sleep(quiet)
             began = time.perf_counter()
             report = await finished(await start(self.port, self.connections, WINDOW))
             self.flooded.append((began, time.perf_counter()))
+            quiet = self.flooded[-1][1] - began  # as long as the flood took, with its end
             self.answers.update(report["answers"])
             if report["slow_held_max_s"] is not None:
                 self.slow_held.append(report["slow_held_max_s"])
@@ -149,15 +155,20 @@ class Windows:
         return any(a <= sent < b for a, b in self.flooded)
 
     def figures(self, moves: list[tuple[float, float]]) -> dict[str, Any]:
-        """``moves``: (sent, move -> board seconds) of the run's moves."""
+        """``moves``: (sent, move -> board seconds) of the run's moves; the quiet ones
+        only in the quiet windows (not after the last flood)."""
         flooded = times([d for sent, d in moves if self.in_flood(sent)])
-        quiet = times([d for sent, d in moves if not self.in_flood(sent)])
+        quiet = times([d for sent, d in moves
+                       if any(a <= sent < b for a, b in self.quiet)])
+        by_window = [(kind, times([d for sent, d in moves if a <= sent < b])["median"])
+                     for pair in zip(self.quiet, self.flooded, strict=False)
+                     for kind, (a, b) in zip(("quiet", "flooded"), pair, strict=True)]
         change = None
         if flooded["median"] is not None and quiet["median"]:
             change = round((flooded["median"] - quiet["median"]) / quiet["median"] * 100, 1)
         return {"connections": self.connections, "windows": len(self.flooded),
                 "flooded": flooded, "quiet": quiet, "median_change_percent": change,
-                "answers": dict(sorted(self.answers.items())),
+                "by_window": by_window, "answers": dict(sorted(self.answers.items())),
                 "slow_held_max_s": max(self.slow_held, default=None)}
 
 
@@ -178,7 +189,8 @@ def describe(flood: dict[str, Any]) -> str:
             f"/metrics, /healthz, /readyz, {flood['windows']} windows of {WINDOW:g} s): "
             f"move -> board median {f['median']} ms flooded (n={f['n']}, p95 {f['p95']}), "
             f"{q['median']} ms quiet (n={q['n']}, p95 {q['p95']}): "
-            f"{flood['median_change_percent']:+} %; answers {flood['answers']}")
+            f"{flood['median_change_percent']:+} %; medians by window (ms) "
+            f"{flood['by_window']}; answers {flood['answers']}")
 
 
 def main(argv: list[str]) -> int:

@@ -19,7 +19,6 @@ from bot.services.pressure import HOLD
 from bot.texts import refused
 from tests.bot.discord_fake import (
     ALICE,
-    BOB,
     CAROL,
     CHANNEL2_ID,
     CHANNEL_ID,

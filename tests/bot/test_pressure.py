@@ -2,19 +2,19 @@
 ``BOARD_WAIT_LIMIT``, new matches and practice games are refused with one sentence on
 the servers that run their share of the matches or more (every server past
 ``ALL_AT`` times the limit), running matches go on; the refusal lifts once boards have
-waited at most half the limit for ``HOLD`` seconds. The adapter's pressure is faked here by a signal the test sets;
-``tests/bot/test_discord_pacing.py`` drives it from the real pacer."""
+waited at most half the limit for ``HOLD`` seconds. The adapter's pressure is faked
+here by a signal the test sets; ``tests/bot/test_discord_pacing.py`` drives it from the
+real pacer."""
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 
 import pytest
 
-from dataclasses import dataclass
-
-from bot.core.metrics import AT_LIMIT, LIMIT_REFUSALS
 from bot.core.messages import Actor
+from bot.core.metrics import AT_LIMIT, LIMIT_REFUSALS
 from bot.core.requests import Asker
 from bot.services.matches.choosing import DMSetup
 from bot.services.pressure import ALL_AT, HOLD, Shares
