@@ -3,8 +3,8 @@ its own process beside a bot (``garnet bench --flood-compare``,
 ``tests/bot/test_observe_flood.py``): loopback only, a bounded count of connections
 for a bounded time.
 
-``garnet bench --flood N`` runs the load benchmark's DMs with such floods (N clients a
-path) in alternate 5-second windows of its run (``Windows``) and compares the DMs'
+``garnet bench --flood N`` runs the load benchmark's DMs with such a flood (N clients a
+path) on and off in alternate windows of 2.5 s (``Windows``) and compares the DMs'
 move → board times (from the message reaching the bot to the board's upload reaching
 Discord, the fake) of the moves sent in flooded windows with the quiet ones'.
 
@@ -92,28 +92,40 @@ async def slow(port: int, until: float, held: list[float]) -> None:
 
 
 async def flood(port: int, connections: int, seconds: float, paths: tuple[str, ...],
-                slow_ones: int) -> dict[str, object]:
-    until = time.monotonic() + seconds
+                slow_ones: int, cycle: float = 0.0) -> dict[str, object]:
+    """The flood for ``seconds``; with ``cycle``, on for ``cycle`` seconds, off as long,
+    and so on. ``on``: when it was on, (from, to) on ``time.monotonic()``."""
+    end = time.monotonic() + seconds
     counts: Counter[str] = Counter()
     held: list[float] = []
-    tasks = [client(port, path, until, counts) for path in paths for _ in range(connections)]
-    tasks += [slow(port, until, held) for _ in range(slow_ones)]
-    await asyncio.gather(*tasks)
+    on: list[tuple[float, float]] = []
+    while time.monotonic() < end:
+        began = time.monotonic()
+        until = min(end, began + cycle) if cycle > 0 else end
+        tasks = [client(port, path, until, counts) for path in paths
+                 for _ in range(connections)]
+        tasks += [slow(port, until, held) for _ in range(slow_ones)]
+        await asyncio.gather(*tasks)
+        on.append((began, time.monotonic()))  # its last answers included
+        if cycle > 0:
+            await asyncio.sleep(max(0.0, min(cycle, end - time.monotonic())))
     return {"answers": dict(sorted(counts.items())),
-            "slow_held_max_s": round(max(held), 2) if held else None}
+            "slow_held_max_s": round(max(held), 2) if held else None, "on": on}
 
 
 # ---- beside the load benchmark ----------------------------------------------------------
 
 
-WINDOW = 5.0  # seconds of each flooded and each quiet window of a benchmark run
+WINDOW = 2.5  # seconds of each flooded and each quiet window of a benchmark run
 
 
-async def start(port: int, connections: int, seconds: float) -> asyncio.subprocess.Process:
-    """A flood of the bot's metrics server on ``port`` for ``seconds``, its own process."""
+async def start(port: int, connections: int, seconds: float, cycle: float = 0.0
+                ) -> asyncio.subprocess.Process:
+    """A flood of the bot's metrics server on ``port`` for ``seconds`` (on and off by
+    ``cycle``), its own process."""
     return await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bench.flood", str(port), "--connections", str(connections),
-        "--seconds", str(seconds), "--slow", str(connections // 5),
+        "--seconds", str(seconds), "--slow", str(connections // 5), "--cycle", str(cycle),
         cwd=Path(__file__).resolve().parents[1], stdout=asyncio.subprocess.PIPE)
 
 
@@ -124,10 +136,11 @@ async def finished(proc: asyncio.subprocess.Process) -> dict[str, Any]:
 
 
 class Windows:
-    """Floods in alternate windows of a run (quiet first, then flooded, each quiet one
-    as long as the flood before it took), so that the moves of both kinds of window are
-    measured side by side, the machine's other load weighing on both alike; each move
-    is counted by the window it was sent in."""
+    """A flood on and off in alternate windows of a run (``WINDOW`` seconds each, the
+    flooded ones with their last answers), so that the moves of both kinds of window
+    are measured side by side, the machine's other load weighing on both alike; each
+    move is counted by the window it was sent in (a quiet window: the gap before a
+    flooded one)."""
 
     def __init__(self, port: int, connections: int) -> None:
         self.port = port
@@ -135,21 +148,24 @@ class Windows:
         self.flooded: list[tuple[float, float]] = []  # (from, to), time.perf_counter()
         self.quiet: list[tuple[float, float]] = []
         self.answers: Counter[str] = Counter()
-        self.slow_held: list[float] = []
+        self.slow_held: float | None = None
 
     async def run(self, until: float) -> None:
-        quiet = WINDOW
-        while time.perf_counter() + quiet + WINDOW <= until:
-            began = time.perf_counter()
-            self.quiet.append((began, began + quiet))
-            await asyncio.sleep(quiet)
-            began = time.perf_counter()
-            report = await finished(await start(self.port, self.connections, WINDOW))
-            self.flooded.append((began, time.perf_counter()))
-            quiet = self.flooded[-1][1] - began  # as long as the flood took, with its end
-            self.answers.update(report["answers"])
-            if report["slow_held_max_s"] is not None:
-                self.slow_held.append(report["slow_held_max_s"])
+        await asyncio.sleep(WINDOW)  # the first quiet window
+        seconds = until - time.perf_counter() - WINDOW
+        if seconds < 2 * WINDOW:
+            return
+        report = await finished(await start(self.port, self.connections, seconds, WINDOW))
+        # Its times are the system's monotonic clock: as perf_counter's here.
+        shift = time.perf_counter() - time.monotonic()
+        previous = None
+        for a, b in report["on"]:
+            a, b = a + shift, b + shift
+            self.quiet.append((a - WINDOW if previous is None else previous, a))
+            self.flooded.append((a, b))
+            previous = b
+        self.answers.update(report["answers"])
+        self.slow_held = report["slow_held_max_s"]
 
     def in_flood(self, sent: float) -> bool:
         return any(a <= sent < b for a, b in self.flooded)
@@ -169,7 +185,7 @@ class Windows:
         return {"connections": self.connections, "windows": len(self.flooded),
                 "flooded": flooded, "quiet": quiet, "median_change_percent": change,
                 "by_window": by_window, "answers": dict(sorted(self.answers.items())),
-                "slow_held_max_s": max(self.slow_held, default=None)}
+                "slow_held_max_s": self.slow_held}
 
 
 def times(waits: list[float]) -> dict[str, float | int | None]:
@@ -202,6 +218,8 @@ def main(argv: list[str]) -> int:
     p.add_argument("--paths", default=",".join(PATHS))
     p.add_argument("--slow", type=int, default=0, help="slow connections besides")
     p.add_argument("--nice", type=int, default=19, help="added to this process's niceness")
+    p.add_argument("--cycle", type=float, default=0.0,
+                   help="on for CYCLE seconds, off as long, and so on (0: on throughout)")
     args = p.parse_args(argv)
     if not 0 < args.connections <= 2000 or not 0 < args.seconds <= 120 \
             or not 0 <= args.slow <= 2000:
@@ -212,7 +230,8 @@ def main(argv: list[str]) -> int:
     wanted = args.connections * len(paths) + args.slow + 64
     if soft < wanted:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(wanted, hard), hard))
-    result = asyncio.run(flood(args.port, args.connections, args.seconds, paths, args.slow))
+    result = asyncio.run(flood(args.port, args.connections, args.seconds, paths, args.slow,
+                               args.cycle))
     print(json.dumps(result), flush=True)
     return 0
 

@@ -744,7 +744,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--flood", type=int, default=0, metavar="N",
                         help="bench: N clients on each of /metrics, /healthz and /readyz "
                         "(and N/5 slow ones) flood the bot's metrics server in alternate "
-                        "5 s windows; the move -> board times of both kinds compared")
+                        "2.5 s windows; the move -> board times of both kinds compared")
     parser.add_argument("--near-end", type=float, default=0.25,
                         help="bench: the share of DMs started a few plies before their "
                         "end (replayed at set-up), so that games finish in the run")
