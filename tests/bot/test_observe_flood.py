@@ -21,11 +21,10 @@ import pytest
 from sqlalchemy import event
 
 from bench.flood import ask
-from bot.app import watch_bot
 from bot.core.metrics import OBSERVE_REFUSED
 from bot.services import observe
 from bot.services.observe import REUSE, Observatory, database_check
-from tests.discord_bot import World, dm_in_thread
+from tests.discord_bot import World, dm_in_thread, serving
 from tests.fake.discord_world import ALICE, BOB, Call
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,13 +32,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture
 async def served(world: World) -> AsyncIterator[Observatory]:
-    observatory = Observatory("127.0.0.1", 0, max_connections=3, rate=1000.0)
-    watch_bot(observatory, world.bot, world.db)
-    await observatory.start()
-    try:
+    async with serving(world, max_connections=3, rate=1000.0) as observatory:
         yield observatory
-    finally:
-        await observatory.stop()
 
 
 async def raw(port: int, data: bytes, wait: float = 3.0) -> tuple[bytes, float]:
@@ -181,11 +175,8 @@ async def test_a_flood_leaves_a_dms_moves_as_they_were(world: World) -> None:
     by 1.5 s, while a DM is played: its move → board time with the flood on stays as it
     is with it off, the door lets in what it may and no more, and the database is
     checked once per REUSE at most."""
-    observatory = Observatory("127.0.0.1", 0)
-    watch_bot(observatory, world.bot, world.db)
     await world._feed(world.fake.new_session)
-    await observatory.start()
-    try:
+    async with serving(world) as observatory:
         await dm_in_thread(world)
         seen = statements(world)
         seconds = 7.5
@@ -197,8 +188,6 @@ async def test_a_flood_leaves_a_dms_moves_as_they_were(world: World) -> None:
         moves = await move_times(world, began + seconds)
         out, _ = await asyncio.wait_for(flood.communicate(), seconds + 10)
         report = json.loads(out)
-    finally:
-        await observatory.stop()
     lasted = time.monotonic() - began
     on = report["on"]
     flooded = [d for sent, d in moves if any(a <= sent < b for a, b in on)]
