@@ -221,9 +221,9 @@ def main(argv: list[str]) -> int:
     p.add_argument("--cycle", type=float, default=0.0,
                    help="on for CYCLE seconds, off as long, and so on (0: on throughout)")
     args = p.parse_args(argv)
-    if not 0 < args.connections <= 2000 or not 0 < args.seconds <= 120 \
+    if not 0 < args.connections <= 2000 or not 0 < args.seconds <= 600 \
             or not 0 <= args.slow <= 2000:
-        p.error("at most 2,000 connections a path, 2,000 slow ones, 120 s")
+        p.error("at most 2,000 connections a path, 2,000 slow ones, 600 s")
     paths = tuple(x for x in args.paths.split(",") if x)
     os.nice(args.nice)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
