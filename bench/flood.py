@@ -64,7 +64,7 @@ async def ask(port: int, path: str) -> str:
 async def client(port: int, path: str, until: float, counts: Counter[str]) -> None:
     while time.monotonic() < until:
         status = await ask(port, path)
-        counts[f"{path} {status}"] += 1
+        counts[f"{path.lstrip('/')} {status}"] += 1
         if status == "refused":
             await asyncio.sleep(0.01)  # the backlog is full: not a tight loop
 
@@ -202,7 +202,7 @@ def times(waits: list[float]) -> dict[str, float | int | None]:
 def describe(flood: dict[str, Any]) -> str:
     f, q = flood["flooded"], flood["quiet"]
     return (f"  flood of the metrics server ({flood['connections']} clients on each of "
-            f"/metrics, /healthz, /readyz, {flood['windows']} windows of {WINDOW:g} s): "
+            f"its 3 paths, {flood['windows']} windows of {WINDOW:g} s): "
             f"move -> board median {f['median']} ms flooded (n={f['n']}, p95 {f['p95']}), "
             f"{q['median']} ms quiet (n={q['n']}, p95 {q['p95']}): "
             f"{flood['median_change_percent']:+} %; medians by window (ms) "

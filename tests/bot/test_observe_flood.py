@@ -209,5 +209,5 @@ async def test_a_flood_leaves_a_dms_moves_as_they_were(world: World) -> None:
     assert door.accepted <= observe.MAX_CONNECTIONS + observe.RATE * lasted + 1
     assert seen.count("SELECT 1") <= lasted / REUSE + 1
     answers = report["answers"]
-    assert answers.get("/readyz 200", 0) > 0 and answers.get("/metrics 200", 0) > 0
+    assert answers.get("readyz 200", 0) > 0 and answers.get("metrics 200", 0) > 0
     assert not any(k.endswith((" 503", " 500")) for k in answers)
