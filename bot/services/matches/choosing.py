@@ -86,7 +86,7 @@ class Choosing:
     async def create_dm(self, asker: Asker, setup: DMSetup) -> Response:
         """``start_dm`` for a caller that has checked the host already (a nomination a
         host opened, whose nominator picked the opponent)."""
-        self.kit.pressure.check()  # none while boards wait for Discord's limit
+        self.kit.pressure.check(asker.guild_id)  # at Discord's limit: fairly
         game = get_game(setup.game)
         players, chooser, reward = setup.players, setup.chooser, setup.reward
         if len(players) != 2:

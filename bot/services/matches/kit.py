@@ -135,7 +135,8 @@ class MatchKit:
         self.live = LiveMatches()
         self.health = Health()  # counters for the operators (see ``bot.services.vitals``)
         # New matches wait while boards do (``bot.services.pressure``).
-        self.pressure = Pressure(clock, self.health, config.board_wait_limit)
+        self.pressure = Pressure(clock, self.health, config.board_wait_limit,
+                                 running=self.live.__iter__)
         self.moves = MoveWriter(db.engine)
         # One owner per match: the leases of our shards fence every deciding write.
         self.leases = Leases(db, clock, config.shards, config.instance,

@@ -168,7 +168,7 @@ class Lobby:
                         tc: TimeControl | None = None, hints: bool = False,
                         rated: bool = True) -> Response:
         """A casual game: the challenger names opponents, who each accept or decline."""
-        self.kit.pressure.check()  # none while boards wait for Discord's limit
+        self.kit.pressure.check(asker.guild_id)  # at Discord's limit: fairly
         game = get_game(game_name)
         ids = [asker.actor.id, *[o.id for o in opponents]]
         if not opponents:
@@ -284,7 +284,7 @@ class Lobby:
                 if not waiting:  # this answer would start it: everyone must be free here
                     # A match made now, however old its challenge: none while boards
                     # wait for Discord's limit (the challenge stays open meanwhile).
-                    self.kit.pressure.check()
+                    self.kit.pressure.check(match.guild_id)
                     playing = self.playing_here(match.guild_id, match.channel_id,
                                                 [p.user_id for p in match.players])
                     if playing is not None:
