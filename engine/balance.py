@@ -230,8 +230,10 @@ def openings(deck: Deck, count: int, plies: int, seed: int) -> list[Any]:
 
 def solve(state: Any, nodes: int) -> int | None:
     """The seat that wins ``state`` under perfect play, or None when the search cannot
-    prove it within ``nodes`` (or the table is beyond the search's model)."""
+    prove it within ``nodes`` (or the table is beyond the search's model): the top
+    levels' exact endgame (``engine.sigma.endgame``) on a budget of its own."""
     from engine.sigma import ai
+    from engine.sigma.endgame import prove
 
     model = ai._Model(state.deck)
     try:
@@ -242,14 +244,10 @@ def solve(state: Any, nodes: int) -> int | None:
     turn, result, moves = search.start(root)
     if result is not None:
         return WHITE if result > 0 else 1 - WHITE
-    depth = 2 * sum(state.deck.hand_size(s) for s in (0, 1)) + 2  # past every end
-    for move in moves:
-        found = search.values([move], depth, 0.0, window=1.0)
-        if found is None:
-            return None
-        if found[0] > 0:
-            return turn
-    return 1 - turn
+    proof = prove(search, moves, sum(root[5][0]) + sum(root[5][1]))
+    if not proof.known:
+        return None
+    return turn if proof.won is not None else 1 - turn
 
 
 def measure(deck: Deck, levels: Sequence[str] = ("ai:4", "ai:5"),
