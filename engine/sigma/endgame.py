@@ -21,9 +21,11 @@ from typing import NamedTuple, Protocol
 Move = tuple[int, int, int]
 
 #: Per level: (the most cards left in the two hands at which the level solves, the
-#: solve's node budget). At 11 cards left a solve of a game of level 5 against itself
-#: took 0.4 to 0.8 million nodes where it finished; at 9, at most 0.12 million
-#: (docs/sigma-deck.md §9).
+#: solve's node budget). In games of level 5 against itself on the default deck a
+#: solve with 10 or 11 cards left took 0.06 to 0.8 million nodes where it finished
+#: within 1.5 million (some did not), with 9 at most 0.12 million (docs/sigma-deck.md
+#: §9): level 5 pays up to 0.6 million nodes a move over its last few placements
+#: (about 0.5 s in C), level 4 a third of that.
 ENDGAME: dict[int, tuple[int, int]] = {4: (9, 200_000), 5: (11, 600_000)}
 
 
