@@ -24,8 +24,9 @@ Move = tuple[int, int, int]
 #: solve's node budget). In games of level 5 against itself on the default deck a
 #: solve with 10 or 11 cards left took 0.06 to 0.8 million nodes where it finished
 #: within 1.5 million (some did not), with 9 at most 0.12 million (docs/sigma-deck.md
-#: §9): level 5 pays up to 0.6 million nodes a move over its last few placements
-#: (about 0.5 s in C), level 4 a third of that.
+#: §9). A solve to the end runs at about 230,000 nodes a second in C (every node
+#: orders its placements), so level 5 may spend up to 2.6 s a move on its last few
+#: placements; in play the solve has at most half the move time (``SigmaPlayer``).
 ENDGAME: dict[int, tuple[int, int]] = {4: (9, 200_000), 5: (11, 600_000)}
 
 
