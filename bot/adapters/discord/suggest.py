@@ -32,8 +32,9 @@ log = logging.getLogger(__name__)
 MAX_CHOICES = 25  # Discord's limit
 ANSWER_WITHIN = 1.5  # seconds after the interaction was made: well inside Discord's 3
 LEAST_WAIT = 0.2  # seconds a read is given even when the interaction came in late
-REMEMBERED = 100  # suggestions kept per server and kind
-SERVERS_KINDS = 4096  # (server, kind) pairs remembered, the least recent forgotten
+REMEMBERED = MAX_CHOICES  # suggestions kept per server and kind (what Discord shows)
+SERVERS_KINDS = 2048  # (server, kind) pairs remembered (some 10 MB at most), the least
+# recent forgotten
 
 Pair = tuple[Any, str]  # (value, label)
 
