@@ -1,10 +1,10 @@
-"""``garnet bench`` (``python -m bot bench``): the benchmarks' own options.
-
-The launcher (``bot/__main__.py``) hands every argument after ``bench`` to ``main``;
-the benchmarks live in the repository, not in the installed package.
+"""The benchmarks, run from a checkout of garnet's repository, in its folder (they are
+not installed with the package). The launcher (bot/__main__.py) hands every argument
+after bench to main.
 
     garnet bench [--dms N] [--seconds S] [--pace realistic|stress] [--quick] [--json]
                  [--compare] [--metrics-compare [--rounds R]] [--games cairo,quoridor,...]
+                 [--flood N]
                  [--near-end 0.25] [--plies-left 2] [--chatter 0.3] [--profile FILE]
     garnet bench --queries [--json]
     garnet bench --practice [--games cairo,quoridor] [--level 5] [--seconds S] [--json]
@@ -17,7 +17,7 @@ import argparse
 from bench.load import add_arguments
 
 
-def parser(prog: str = "garnet bench") -> argparse.ArgumentParser:
+def parser(prog: str = "python -m bot bench") -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog=prog, description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--json", action="store_true", help="JSON output")
@@ -39,7 +39,7 @@ def parser(prog: str = "garnet bench") -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: list[str], prog: str = "garnet bench") -> int:
+def main(argv: list[str], prog: str = "python -m bot bench") -> int:
     args = parser(prog).parse_args(argv)
     if args.practice:
         from bench.practice import main as practice_main

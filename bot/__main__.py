@@ -1,4 +1,4 @@
-"""garnet's launcher: ``garnet COMMAND`` (or ``python -m bot COMMAND``), one job each.
+"""garnet's launcher: garnet COMMAND (or python -m bot COMMAND), one job each.
 
     garnet run                  Discord when DISCORD_TOKEN is set, else the local console
     garnet console              the local console (--script FILE, --virtual-clock, --host)
@@ -6,13 +6,13 @@
     garnet health               exit 0 when this instance runs (its leases are fresh)
     garnet export [--json]      every match, for hosts' records
     garnet migrate-db --to URL  copy everything to another database (PostgreSQL)
-    garnet bench ...            the benchmarks (from a checkout of the repository)
+    python -m bot bench ...     the benchmarks (in the folder of a checkout of garnet)
     garnet tournament simulate  a tournament of random results (no Discord, no database)
 
-Settings come from the environment and a `.env` file in the working directory; the
-database is DATABASE_URL (default: garnet.db in the working directory). `garnet` with
-no command is `garnet run`. The older forms still work: `python -m bot --console`,
-`python -m bot --script FILE --virtual-clock` (the console).
+Settings come from the environment and a .env file in the working directory; the
+database is DATABASE_URL (default: garnet.db in the working directory). garnet with
+no command is garnet run. The older forms still work: python -m bot --console,
+python -m bot --script FILE --virtual-clock (the console).
 """
 
 from __future__ import annotations
@@ -32,9 +32,9 @@ COMMANDS = ("run", "console", "migrate", "health", "export", "migrate-db", "benc
             "tournament")
 # The console's options: with one of them, the older flat form means `console`.
 CONSOLE_OPTIONS = ("--console", "--script", "--virtual-clock", "--host")
-NO_BENCHES = ("error: the benchmarks run from a checkout of garnet's repository "
-              "(python -m bot bench, in its folder); they are not installed with the "
-              "package")
+NO_BENCHES = ("the benchmarks run from a checkout of garnet's repository: in its "
+              "folder, python -m bot bench --help lists their options; they are not "
+              "installed with the package")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -94,7 +94,7 @@ def parser() -> argparse.ArgumentParser:
     console.add_argument("--script", type=Path, metavar="FILE",
                          help="run a file of console lines, then exit")
     console.add_argument("--virtual-clock", action="store_true",
-                         help="time moves only with `~ wait` (scripts, demos)")
+                         help="time moves only with ~ wait (scripts, demos)")
     console.add_argument("--host", action="append", default=None, metavar="NAME",
                          help="a console name with the host role (repeatable; "
                          "default: host)")
@@ -116,7 +116,7 @@ def parser() -> argparse.ArgumentParser:
     # Listed for --help; their arguments are parsed by their own modules.
     sub.add_parser("bench", add_help=False,
                    help="the benchmarks, from a checkout of the repository "
-                   "(garnet bench --help)")
+                   "(python -m bot bench --help, in its folder)")
     sub.add_parser("tournament", add_help=False,
                    help="simulate a tournament of random results "
                    "(garnet tournament simulate --help)")
@@ -136,9 +136,12 @@ def _bench(argv: list[str]) -> int:
     except ModuleNotFoundError as exc:
         if exc.name not in ("bench", "bench.cli", "tests"):
             raise
-        print(NO_BENCHES, file=sys.stderr)
+        if "-h" in argv or "--help" in argv:  # asked what it is: that is the answer
+            print(f"usage: python -m bot bench [options]\n\n{NO_BENCHES}.")
+            return 0
+        print(f"error: {NO_BENCHES}", file=sys.stderr)
         return 2
-    return bench_main(argv, prog=f"{PROG} bench")
+    return bench_main(argv, prog="python -m bot bench")
 
 
 def _run(args: argparse.Namespace, settings: Settings) -> int:

@@ -171,7 +171,7 @@ def build_discord_bot(settings: Settings, db: Database,
 async def run_discord(settings: Settings) -> int:
     """Log in and serve until the process is stopped."""
     if not settings.discord_token:
-        raise ConfigError("DISCORD_TOKEN is not set")
+        raise ConfigError("DISCORD_TOKEN (or DISCORD_TOKEN_FILE) is not set")
     instrument(settings)
     db: Database = await open_database(settings.database_url)
     try:

@@ -125,7 +125,7 @@ class Settings:
             raise ConfigError(f"COMMAND_GUILD_ID must be a server id (digits), not '{guild}'")
         shard_count, shard_ids = _shards()
         return cls(
-            discord_token=os.environ.get("DISCORD_TOKEN", "").strip() or None,
+            discord_token=_token(),
             database_url=_database_url(),
             host_role=os.environ.get("HOST_ROLE", "").strip() or "Host",
             image_dir=Path(os.environ.get("IMAGE_DIR", "").strip() or "images"),
@@ -148,6 +148,48 @@ class Settings:
             log_format=_choice("LOG_FORMAT", ("text", "json"), "text"),
             board_wait_limit=_int("BOARD_WAIT_LIMIT", 5, minimum=1, maximum=3600),
         )
+
+
+# A bot token is about 70 characters; a file far larger is not one (a key, a folder).
+TOKEN_FILE_LIMIT = 4096
+
+
+def _token() -> str | None:
+    """DISCORD_TOKEN, or the contents of the file DISCORD_TOKEN_FILE names (a Docker or
+    Kubernetes secret: the token is then in no environment ``docker inspect`` shows).
+    Both set is refused rather than one silently winning: the operator who mounted a
+    secret and left the old variable behind learns that it is still exposed."""
+    value = os.environ.get("DISCORD_TOKEN", "").strip()
+    name = os.environ.get("DISCORD_TOKEN_FILE", "").strip()
+    if not name:
+        return value or None
+    if value:
+        raise ConfigError("DISCORD_TOKEN and DISCORD_TOKEN_FILE are both set: keep only "
+                          "DISCORD_TOKEN_FILE (and remove DISCORD_TOKEN from .env and the "
+                          "environment, where docker inspect shows it)")
+    try:
+        with open(name, "rb") as file:
+            raw = file.read(TOKEN_FILE_LIMIT + 1)
+    except FileNotFoundError:
+        raise ConfigError(f"DISCORD_TOKEN_FILE names {name[:200]}, which does not "
+                          f"exist") from None
+    except IsADirectoryError:
+        raise ConfigError(f"DISCORD_TOKEN_FILE names {name[:200]}, which is a folder, "
+                          f"not a file (Docker makes one where a secret's file was "
+                          f"missing on the host)") from None
+    except OSError as exc:
+        raise ConfigError(f"DISCORD_TOKEN_FILE {name[:200]} cannot be read: "
+                          f"{exc.strerror or exc} (it must be readable by the user garnet "
+                          f"runs as, uid {os.getuid()})") from None
+    try:
+        token = raw.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        token = ""
+    if not token or len(raw) > TOKEN_FILE_LIMIT or any(c.isspace() for c in token):
+        what = "is empty" if not raw.strip() else "does not hold a bot token alone"
+        raise ConfigError(f"DISCORD_TOKEN_FILE {name[:200]} {what}: write the bot token "
+                          f"from Discord's developer portal in it, on one line")
+    return token
 
 
 def _metrics_address() -> tuple[str, int] | None:

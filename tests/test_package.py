@@ -84,7 +84,10 @@ def test_compose_builds_the_image_it_runs() -> None:
                if line.strip() and not line.startswith("#")]
     for needed in ("bot", "engine", ".ci", "pyproject.toml", "setup.py", "README.md"):
         assert needed not in ignored
-    assert {"tests", "bench", ".venv", "build", ".env", "*.db"} <= set(ignored)
+    assert {"tests", "bench", ".venv", "build", ".env", "*.db",
+            "discord_token"} <= set(ignored)  # no secret is copied into the image
+    assert "DISCORD_TOKEN_FILE: /run/secrets/discord_token" in compose
+    assert "DISCORD_TOKEN:" not in compose  # the token is in no environment
 
 
 async def test_the_package_checks_dm_gives_the_lines_ci_looks_for(tmp_path: Path,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.commands.common import MAX_NUMBER
 from bot.commands.spec import Call, Command, Kind, Option, Reply, Services, Suggest
 from bot.core.messages import Response
 
@@ -38,15 +39,15 @@ COMMANDS = (
     ), section=SECTION),
     Command("match", "One match move by move, with its board", _match, (
         Option("id", Kind.INT, "The match number (#12)", required=True,
-               suggest=Suggest.RECORDED_MATCHES),
+               suggest=Suggest.RECORDED_MATCHES, min=1, max=MAX_NUMBER),
     ), reply=Reply.PRIVATE, section=SECTION, usage="id:12"),
     Command("replay", "Post a finished match as an animation", _replay, (
         Option("id", Kind.INT, "The match number (#12)", required=True,
-               suggest=Suggest.FINISHED_MATCHES),
+               suggest=Suggest.FINISHED_MATCHES, min=1, max=MAX_NUMBER),
     ), reply=Reply.PUBLIC, section=SECTION, usage="id:12", once=True),
     Command("review", "The computer's review of a finished match: its mistakes and a plot",
             _review, (
                 Option("match", Kind.INT, "The match number (#12)", required=True,
-                       suggest=Suggest.FINISHED_MATCHES, min=1, max=1_000_000_000),
+                       suggest=Suggest.FINISHED_MATCHES, min=1, max=MAX_NUMBER),
             ), reply=Reply.PUBLIC, section=SECTION, usage="match:12"),
 )

@@ -166,7 +166,7 @@ COMMANDS = (
     Command("resume", "Restart a paused match's clock (hosts)", _resume, (ANY_MATCH,),
             audience=Audience.HOSTS, section=SECTION, once=True),
     Command("extend", "Give the player to move more time this turn (hosts)", _extend, (
-        Option("seconds", Kind.NUMBER, "Seconds to add to this turn (1 to 86400)",
+        Option("seconds", Kind.NUMBER, "Seconds to add to this turn (1 s to 24 h)",
                required=True, min=1, max=86_400),
         ANY_MATCH,
     ), audience=Audience.HOSTS, section=SECTION, usage="seconds:30", once=True),

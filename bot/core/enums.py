@@ -31,6 +31,7 @@ class EndReason(StrEnum):
     TIMEOUT = "timeout"
     RESIGN = "resign"
     ADJUDICATED = "adjudicated"
+    CORRECTED = "corrected"  # a finished match given another result (/correct)
     VOID = "void"
     AGREED = "agreed"  # a draw the players agreed on (casual)
     ABORTED = "aborted"  # a casual match given up in its first two moves, without result

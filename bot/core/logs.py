@@ -1,7 +1,9 @@
 """The log's two formats (``LOG_FORMAT``): lines for people, or one JSON object a line
 for machines (``time``, ``level``, ``logger``, ``message``, ``instance``, and ``server``,
 ``shard`` and ``match`` where the line was written on behalf of one, from the context
-variables the adapters and the match host set), and the filter that keeps the token out.
+variables the adapters and the match host set), and the filter that keeps tokens out:
+the bot's, and every interaction's and webhook's (what discord.py writes at DEBUG, and
+at WARNING when a webhook is rate limited, holds them in URLs and gateway events).
 
 User text in a message is escaped by JSON (a newline or a quote in a player's message
 cannot start a line or a field of its own).
@@ -12,6 +14,7 @@ from __future__ import annotations
 import contextvars
 import json
 import logging
+import re
 import sys
 import time
 from collections.abc import Iterable
@@ -25,9 +28,19 @@ REDACTED = "[redacted]"
 TEXT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
+# Tokens that are not known in advance: an interaction's token answers and edits in the
+# bot's name for 15 minutes, and a webhook's posts in a channel for ever. discord.py puts
+# them in request URLs (/interactions/{id}/{token}/callback, /webhooks/{id}/{token}/...)
+# and the gateway's events hold them as "token" (INTERACTION_CREATE, as a dict's repr at
+# DEBUG). What precedes a token is kept, so that a line still says which request it was.
+TOKENS = (re.compile(r"(/(?:webhooks|interactions)/\d+/)[^/?#\s'\"]+"),
+          re.compile(r"""(['"]token['"]\s*:\s*['"])[^'"]+"""))
+
+
 class Redact(logging.Filter):
-    """Replaces every secret (the bot token) in a record's message, its exception and
-    its stack with ``[redacted]``, whatever logged it (discord.py, aiohttp, garnet)."""
+    """Replaces every secret (the bot token) and every interaction's or webhook's token
+    in a record's message, its exception and its stack with ``[redacted]``, whatever
+    logged it (discord.py, aiohttp, garnet), at every level."""
 
     def __init__(self, secrets: Iterable[str | None]) -> None:
         super().__init__()
@@ -36,11 +49,11 @@ class Redact(logging.Filter):
     def _clean(self, text: str) -> str:
         for secret in self.secrets:
             text = text.replace(secret, REDACTED)
+        for pattern in TOKENS:
+            text = pattern.sub(rf"\g<1>{REDACTED}", text)
         return text
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if not self.secrets:
-            return True
         record.msg, record.args = self._clean(record.getMessage()), ()
         if record.exc_info and not record.exc_text:
             record.exc_text = logging.Formatter().formatException(record.exc_info)

@@ -79,3 +79,16 @@ def game_options(tie: str | None = None, **more: Any) -> dict[str, Any]:
         if value is not None and value != "":
             options[key] = value
     return options
+
+
+NUMBER_DIGITS = 9  # the longest number of a record (an event, a tournament) as typed
+
+
+def record_number(text: str) -> int | None:
+    """The number a typed name means (``12``, ``#12``), or None when it names by name:
+    ASCII digits only (``²`` is a digit to ``str.isdigit`` but no number to ``int``),
+    and few enough for any database's integer."""
+    digits = text.strip().lstrip("#")
+    if digits.isascii() and digits.isdigit() and len(digits) <= NUMBER_DIGITS:
+        return int(digits)
+    return None

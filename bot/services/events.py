@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.core.options import record_number
 from bot.core.refusal import Refusal
 from bot.store import season
 from bot.store.db import Database
@@ -103,12 +104,12 @@ def check_confiscate(value: str | bool | None) -> str:
 async def find_event(s: AsyncSession, guild_id: str, text: str) -> Event:
     """The event of this server named by ``text`` (its number or its name)."""
     wanted = " ".join(text.split())
-    number = wanted.lstrip("#")
-    if number.isdigit():
+    number = record_number(wanted)
+    if number is not None:
         event = await s.scalar(select(Event).where(Event.guild_id == guild_id,
-                                                   Event.number == int(number)))
+                                                   Event.number == number))
         if event is None:
-            raise NoSuchEvent(number)
+            raise NoSuchEvent(wanted.lstrip("#"))
         return event
     found = await s.scalar(select(Event).where(
         Event.guild_id == guild_id, func.lower(Event.name) == wanted.lower()))

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import fcntl
+import os
 import time
 import traceback
 import weakref
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -46,12 +49,34 @@ def upgrade(url: str) -> None:
     if not path or path == ":memory:" or path.startswith("file:"):
         command.upgrade(alembic_config(url), "head")
         return
-    with open(f"{path}.migrating", "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            command.upgrade(alembic_config(url), "head")
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
+    with _migration_lock(Path(f"{path}.migrating")):
+        command.upgrade(alembic_config(url), "head")
+
+
+@contextlib.contextmanager
+def _migration_lock(path: Path) -> Iterator[None]:
+    """An exclusive lock on ``path``, removed when released so that nothing is left
+    beside the database. A process that waited on a file the holder has since removed
+    holds a lock nobody else can see: it opens the file anew and waits again."""
+    while True:
+        with open(path, "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                if _same_file(lock.fileno(), path):
+                    try:
+                        yield
+                    finally:
+                        path.unlink(missing_ok=True)  # while held: no one can take it
+                    return
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _same_file(fd: int, path: Path) -> bool:
+    try:
+        return os.path.samestat(os.fstat(fd), os.stat(path))
+    except FileNotFoundError:
+        return False
 
 
 STATEMENT_SECONDS = 15.0  # an SQLite statement running longer is interrupted

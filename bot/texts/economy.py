@@ -501,10 +501,11 @@ def confiscation_won_note(*, label: str) -> str:
 
 def confiscated(*, loser_id: str, amount: int, winner_id: str | None) -> str:
     """The loser's garnets taken, and given to ``winner_id`` where the event says so."""
+    are, go = ("is", "goes") if amount == 1 else ("are", "go")
     if winner_id is not None:
-        return (f" {mention(loser_id)}'s {garnets(amount)} are confiscated and go to "
+        return (f" {mention(loser_id)}'s {garnets(amount)} {are} confiscated and {go} to "
                 f"{mention(winner_id)}.")
-    return f" {mention(loser_id)}'s {garnets(amount)} are confiscated."
+    return f" {mention(loser_id)}'s {garnets(amount)} {are} confiscated."
 
 
 def rating_changes(*, game: str, changes: Sequence[tuple[str, str, str]]) -> str:

@@ -16,6 +16,7 @@ HOW: dict[str, str] = {
     EndReason.TIMEOUT: "on time",
     EndReason.RESIGN: "by resignation",
     EndReason.ADJUDICATED: "by the host's decision",
+    EndReason.CORRECTED: "after the host's correction",
     EndReason.AGREED: "by agreement",
     "out": "(left the game)",
 }

@@ -4,7 +4,9 @@ member."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+
+from bot.core.escape import plain
 
 # ---- an option's bounds (both adapters and buttons) ----------------------------------
 
@@ -25,6 +27,11 @@ def people_bound(most: int) -> str:
     return f"at most {most} people at once"
 
 
+def unstorable(option: str) -> str:
+    return (f"`{option}` holds a broken character (half of an emoji, or a NUL) that "
+            "garnet cannot store. Type it again without it.")
+
+
 def most_characters(most: float) -> str:
     return f"at most {most:g} characters"
 
@@ -33,25 +40,48 @@ def least_characters(least: float) -> str:
     return f"at least {least:g} characters"
 
 
-def number_bound(low: float | None, high: float | None) -> str:
+def number_bound(low: float | None, high: float | None,
+                 shown: Callable[[float | None], str] | None = None) -> str:
+    say = shown or number
     if low is not None and high is not None:
-        return f"from {number(low)} to {number(high)}"
-    return f"at least {number(low)}" if low is not None else f"at most {number(high)}"
+        return f"from {say(low)} to {say(high)}"
+    return f"at least {say(low)}" if low is not None else f"at most {say(high)}"
+
+
+def number_out_of_bounds(option: str, low: float | None, high: float | None,
+                         value: float, seconds: bool = False) -> str:
+    """A number outside an option's bounds: the bounds (as times for seconds: 1 s to
+    24 h), and the number typed when a player can read it back (not 1e+23 or nan)."""
+    say = duration if seconds else number
+    shown = say(value)
+    bound = number_bound(low, high, say)
+    return f"`{option}` is {bound}, not {shown}." if shown else f"`{option}` is {bound}."
+
+
+def duration(seconds: float | None) -> str:
+    """Seconds as a player reads a bound of time: 5 s, 90 s, 2 min, 1 h, 24 h."""
+    if seconds is None or not number(seconds):
+        return ""
+    for size, unit in ((3600, "h"), (60, "min")):
+        if seconds >= size and seconds % size == 0:
+            return f"{number(seconds / size)} {unit}"
+    return f"{number(seconds)} s"
+
+
+UNREADABLE = 1e15  # a number with more digits than anyone reads back
 
 
 def number(value: float | None) -> str:
-    """A number as it is typed in an option: 86400 and 100000000, never 1e+08; a
-    fraction with the digits it has (2.5); only an absurd one in exponent form."""
-    if value is None:
+    """A number as a player reads it: 5, 1000, 86,400 and 100,000,000 (grouped from
+    five digits, never 1e+08), a fraction with the digits it has (2.5, 0.25); empty for
+    one nobody reads back (1e+23, inf, nan, 0.0000001)."""
+    if value is None or value != value or not abs(value) < UNREADABLE:
         return ""
-    if value != value or value in (float("inf"), float("-inf")):
-        return str(value)
-    if float(value).is_integer() and abs(value) < 1e21:
-        return str(int(value))
-    if abs(value) >= 1e21:
-        return f"{value:.3g}"
-    text = f"{value:.6f}".rstrip("0").rstrip(".")
-    return text if text not in ("0", "-0") else f"{value:g}"
+    grouped = "," if abs(value) >= 10_000 else ""
+    if float(value).is_integer():
+        return f"{int(value):{grouped}d}"
+    text = f"{value:{grouped}.6f}".rstrip("0").rstrip(".")
+    return "" if text in ("0", "-0") else text
 
 
 # ---- the console's typed lines ----------------------------------------------------------
@@ -104,6 +134,11 @@ def repeated_option(option: str, several: str | None) -> str:
     """``several``: the command's option of several people, when ``option`` is of one."""
     hint = f" To name several people, use `{several}:@a @b`." if several else ""
     return f"`{option}:` is given more than once; give each option once.{hint}"
+
+
+def unknown_setting(option: str, word: str, settings: Sequence[str]) -> str:
+    return (f"`{option}:` takes name=value pairs of {', '.join(settings)} "
+            f"(`{option}:{settings[0]}=…`), not '{plain(word)}'.")
 
 
 def unknown_options(unknown: Sequence[str], options: Sequence[str]) -> str:

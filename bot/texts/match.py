@@ -94,7 +94,12 @@ def options_line(game: Game[Any, Any], options: dict[str, Any], tc: TimeControl)
             parts.append(deck_label(value))
         elif key != "tie":
             parts.append(f"{key} {value}")
-    return " · ".join(parts)
+    return capitalised(" · ".join(parts))  # it starts a line wherever it is shown
+
+
+def capitalised(line: str) -> str:
+    """A line as it starts: its first letter upper case ("no clock", "walls left: …")."""
+    return line[:1].upper() + line[1:]
 
 
 HELP = """\
@@ -280,7 +285,7 @@ def turn_line(user: str, colour: str, clock: str | None, status: str,
               runs_out: float | None = None) -> str:
     """Who is to move, with their clock (and when their time runs out, live), and the
     game's status line below."""
-    extra = f"\n{status}" if status else ""
+    extra = f"\n{capitalised(status)}" if status else ""
     timing = f" — {clock}" if clock is not None else ""
     if runs_out is not None:
         timing += f"; time runs out {live_time(runs_out)}"
@@ -492,6 +497,11 @@ def adjudicated(reason: str) -> str:
     return f"adjudicated by the host: {reason}"
 
 
+def corrected(reason: str) -> str:
+    """A finished match's result as a host corrected it (``/correct``)."""
+    return f"result corrected by the host: {reason}"
+
+
 def adjudication_log(winner: str | None, reason: str) -> str:
     return f"winner {winner or 'none (draw)'}: {reason}"
 
@@ -562,12 +572,13 @@ def missing_permissions(missing: list[str]) -> str:
 
 def lease_lost() -> str:
     """A request that reached a bot process which no longer runs this server's matches."""
-    return ("This server's matches are now run by another bot process; nothing was "
-            "changed. Please try again in a moment.")
+    # Said to players: what they can do, not how garnet runs (processes, leases).
+    return ("garnet is restarting for this server; nothing was changed. Please try again "
+            "in a moment.")
 
 
 def not_our_shard() -> str:
     """A match asked of a bot process that does not run this server (another shard)."""
-    return ("This bot process does not run this server's matches (another shard does); "
-            "nothing was started. Please try again in a moment.")
+    return ("garnet is not running this server's matches here right now (it is moving "
+            "them); nothing was started. Please try again in a moment.")
 

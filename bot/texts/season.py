@@ -107,9 +107,8 @@ def nomination(*, host_id: str, user_id: str, event: str, game: str,
                picker: str) -> str:
     """The post that asks the nominator to pick: everyone who may be picked, and why
     the others may not."""
-    lines = [f"⚔ **{plain(event)}: Death Match nomination** ({game}) — {mention(user_id)} "
-             f"lost the main match and nominates their opponent (named by "
-             f"{mention(host_id)}).",
+    lines = [f"⚔ **{plain(event)}: Death Match nomination** ({game}) — {mention(host_id)} "
+             f"named {mention(user_id)} to nominate an opponent.",
              "May be nominated: " + ", ".join(mention(u) for u in eligible) + "."]
     if protected:
         lines.append(f"{TOKEN} Protected by a Token of Life: "

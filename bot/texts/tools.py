@@ -67,7 +67,8 @@ def corrected(host: str, label: str, winner: str | None, reason: str, was: str) 
 
 
 def corrected_log(was: str, now: str, reason: str) -> str:
-    return f"was {was}; now {now}: {reason}"
+    """A correction in the match's log (``/match``: "host — correct: from …")."""
+    return f"from {was} to {now}: {reason}"
 
 
 def elimination_undone(label: str) -> str:

@@ -363,9 +363,12 @@ def deadline_line(*, instant: float) -> str:
     return f"Deadline: {at(instant)} ({live_time(instant)})."
 
 
-def waiting_for_start(*, board: int, user_id: str, number: int) -> str:
+def waiting_for_start(*, board: int, user_id: str, number: int,
+                      channel: str | None = None) -> str:
+    """``channel``: where that match is played (None: this channel)."""
+    where = f"<#{channel}>" if channel is not None else "this channel"
     return (f"Board {board} waits: {mention(user_id)} is still playing match #{number} in "
-            "this channel; it starts as soon as that match ends.")
+            f"{where}; it starts as soon as that match ends.")
 
 
 def game_note(*, name: str, number: int, board: int, spot: str | None, game: int,

@@ -48,8 +48,11 @@ def no_show(*, name: str, number: int, board: int, absent: str, present: str,
 
 def dropped(*, user_id: str, name: str, host_id: str | None, forfeit_to: str | None) -> str:
     who = mention(user_id)
-    by = f" ({mention(host_id)})" if host_id and host_id != user_id else ""
-    line = f"{who} withdrew from **{plain(name)}**{by}: not paired in later rounds."
+    if host_id and host_id != user_id:  # a host withdrew them: say who did what
+        line = (f"{mention(host_id)} withdrew {who} from **{plain(name)}**: not paired in "
+                "later rounds.")
+    else:
+        line = f"{who} withdrew from **{plain(name)}**: not paired in later rounds."
     if forfeit_to:
         line += f" {mention(forfeit_to)} wins their pairing by forfeit."
     return line

@@ -333,8 +333,9 @@ def _hands(pen: _Pen, state: SigmaState, board: Board,
     for seat in (WHITE, BLACK):
         y = HAND_TOP + seat * HAND_ROW
         left = sum(board.hands[seat])
-        role = "mouse" if seat == WHITE else "cat"
-        label = f"{SEAT_NAMES[seat]} ({role})"
+        # Each side's aim beside its colour (the rules' mouse and cat say no more to a
+        # player, and beside a name they read as a nickname).
+        label = f"{SEAT_NAMES[seat]} ({'to escape' if seat == WHITE else 'to surround'})"
         shown = []
         if names and seat < len(names) and names[seat].strip():
             shown = [names[seat].strip()]

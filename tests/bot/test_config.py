@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.config import ConfigError, Settings
@@ -96,3 +98,52 @@ def test_bad_global_requests_per_second_is_refused(monkeypatch: pytest.MonkeyPat
     with pytest.raises(ConfigError) as refused:
         Settings.from_env(env_file=None)
     assert says in str(refused.value)
+
+
+def test_the_token_is_read_from_the_file_a_secret_is_mounted_as(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    secret = tmp_path / "discord_token"
+    secret.write_text("MTA.token-of-the-bot.xyz\n", encoding="utf-8")  # as echo writes it
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.setenv("DISCORD_TOKEN_FILE", str(secret))
+    assert Settings.from_env(env_file=None).discord_token == "MTA.token-of-the-bot.xyz"
+    monkeypatch.setenv("DISCORD_TOKEN", "")  # `DISCORD_TOKEN=` left empty in .env is unset
+    assert Settings.from_env(env_file=None).discord_token == "MTA.token-of-the-bot.xyz"
+
+
+@pytest.mark.parametrize(("content", "says"), [
+    (None, "names {path}, which does not exist"),
+    ("", "DISCORD_TOKEN_FILE {path} is empty: write the bot token"),
+    (" \n", "DISCORD_TOKEN_FILE {path} is empty: write the bot token"),
+    ("MTA.one\nMTA.two\n", "does not hold a bot token alone"),
+    ("x" * 5000, "does not hold a bot token alone"),
+    (b"\xff\xfe", "does not hold a bot token alone"),
+    ("folder", "which is a folder, not a file"),
+])
+def test_a_token_file_garnet_cannot_use_is_refused_with_its_reason(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, content: str | bytes | None,
+        says: str) -> None:
+    path = tmp_path / "discord_token"
+    if content == "folder":
+        path.mkdir()
+    elif isinstance(content, bytes):
+        path.write_bytes(content)
+    elif content is not None:
+        path.write_text(content, encoding="utf-8")
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.setenv("DISCORD_TOKEN_FILE", str(path))
+    with pytest.raises(ConfigError) as refused:
+        Settings.from_env(env_file=None)
+    assert says.format(path=path) in str(refused.value)
+
+
+def test_a_token_and_a_token_file_together_are_refused(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    secret = tmp_path / "discord_token"
+    secret.write_text("MTA.file", encoding="utf-8")
+    monkeypatch.setenv("DISCORD_TOKEN", "MTA.variable")
+    monkeypatch.setenv("DISCORD_TOKEN_FILE", str(secret))
+    with pytest.raises(ConfigError, match="DISCORD_TOKEN and DISCORD_TOKEN_FILE are both "
+                       "set: keep only DISCORD_TOKEN_FILE") as refused:
+        Settings.from_env(env_file=None)
+    assert "MTA" not in str(refused.value)  # neither token is repeated in the error

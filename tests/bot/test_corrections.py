@@ -11,6 +11,8 @@ from sqlalchemy import select
 from bot.core.escape import unescape
 from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
+from bot.services import history_view
+from bot.services.history_queries import match_record, player_history
 from bot.store.models import HostAction, LedgerEntry, MatchResult, Rating, RatingChange
 from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, GUILD, HOSTY, Harness
 from tests.bot.economy_helpers import eco, entries, make_event, refused, win_dm
@@ -108,8 +110,16 @@ async def test_a_corrected_result_rebooks_garnets_and_ratings_once(h: Harness) -
     assert {p: await _balance(h, p) for p in ("alice", "bob")} == {"alice": 0, "bob": 7}
     async with h.db.session() as s:
         log = [(a.action, a.detail) for a in (await s.scalars(select(HostAction))).all()]
-    assert log == [("correct", "was Alice won; now Bob won: alice's move was illegal"),
-                   ("correct", "was Bob won; now a draw: a draw after all")]
+    assert log == [("correct", "from Alice won to Bob won: alice's move was illegal"),
+                   ("correct", "from Bob won to a draw: a draw after all")]
+    # Its history says what happened: a correction, not a decision of the match itself.
+    record = await match_record(h.db, GUILD, number)
+    assert record is not None and record.result_text is not None
+    assert unescape(record.result_text) == ("**DM #1 ends in a draw** — result corrected "
+                                            "by the host: a draw after all.")
+    (line,) = history_view.history_text(await player_history(h.db, GUILD, "bob"))\
+        .splitlines()[1:-1]
+    assert "**draw** after the host's correction vs Alice" in line
 
 
 async def test_two_corrections_at_once_book_one(h: Harness) -> None:

@@ -72,7 +72,7 @@ async def test_challenge_posts_accept_and_decline_buttons(world: World) -> None:
 async def test_bad_option_is_an_ephemeral_answer(world: World) -> None:
     (call,) = await world.slash(ALICE, "challenge", opponent=BOB, game="cairo", turn=1.0)
     # Discord checks the declared bounds in its client; the bot checks them again.
-    assert call.ephemeral and call.content == "`turn` is from 5 to 86400, not 1."
+    assert call.ephemeral and call.content == "`turn` is from 5 s to 24 h, not 1 s."
     (call,) = await world.slash(ALICE, "challenge", opponent=BOB, game="chess")
     assert call.ephemeral and "Unknown game 'chess'" in call.content
     assert world.bot.services.matches.live == {}

@@ -125,7 +125,7 @@ async def test_a_nomination_among_38_players_by_menu(world: World) -> None:
     assert f"<@{others[29].id}>" in intro.content
 async def test_a_no_show_on_discord_is_forfeited_and_announced(world: World) -> None:
     await sub(world, HANA, "host tournament", "create", name="Cup", game="cairo",
-              format="swiss", rounds=1, showup=1)
+              format="swiss", rounds=1, settings="showup=1")
     await sub(world, HANA, "host tournament", "add", player=ALICE)
     await sub(world, HANA, "host tournament", "add", player=BOB)
     started = [c.content for c in sends(await sub(world, HANA, "host tournament", "start"))]
@@ -145,7 +145,7 @@ async def test_a_second_player_who_never_answers_on_discord_is_forfeited(
     """The window counts from the pairing's start for both players: the second player's
     clock does not run in it, and at its end they forfeit, withdrawn, never rated."""
     await sub(world, HANA, "host tournament", "create", name="Cup", game="cairo",
-              format="swiss", rounds=1, showup=1, turn=10, banks=0)
+              format="swiss", rounds=1, settings="showup=1", turn=10, banks=0)
     await sub(world, HANA, "host tournament", "add", player=ALICE)
     await sub(world, HANA, "host tournament", "add", player=BOB)
     await sub(world, HANA, "host tournament", "start")
@@ -190,3 +190,23 @@ async def test_a_finished_tournament_corrected_on_discord(world: World) -> None:
     (again,) = sends(await sub(world, HANA, "host tournament", "adjudicate", board=1,
                                result="1-0"))
     assert again.ephemeral and "is already 1-0: nothing to correct" in again.content
+
+
+async def test_rarely_used_settings_are_typed_in_one_option(world: World) -> None:
+    """``/host tournament create`` keeps within a tenth of Discord's 25 options by
+    folding what few tournaments set into ``settings:`` (name=value pairs), each read
+    and bounded by its own declaration."""
+    (refused,) = sends(await sub(world, HANA, "host tournament", "create", name="Cup",
+                                 game="cairo", format="swiss", settings="deadline=3"))
+    assert refused.ephemeral and "`deadline` is" in refused.content and "3" in refused.content
+    (refused,) = sends(await sub(world, HANA, "host tournament", "create", name="Cup",
+                                 game="cairo", format="swiss", settings="colour=red"))
+    assert refused.ephemeral and "`settings:` takes name=value pairs of deadline, noshow, " \
+        "showup, checkin, auto, double, thirdplace" in refused.content
+    (made,) = sends(await sub(world, HANA, "host tournament", "create", name="Cup",
+                              game="cairo", format="roundrobin",
+                              settings="deadline=30, noshow=double checkin=yes double=yes"))
+    assert not made.ephemeral
+    assert "Round robin (twice)" in made.content
+    assert "each round has 30 minutes; then an unplayed pairing is lost by both" in made.content
+    assert "players check in before the start" in made.content

@@ -66,6 +66,36 @@ def test_bench_without_the_repository_says_where_it_runs(
     monkeypatch.setitem(sys.modules, "bench", None)  # as from an installed wheel
     assert main(["bench", "--quick"]) == 2
     assert "run from a checkout of garnet's repository" in capsys.readouterr().err
+    assert main(["bench", "--help"]) == 0  # listed by garnet --help: asking is no error
+    out = capsys.readouterr().out
+    assert "run from a checkout of garnet's repository" in out
+    assert "python -m bot bench --help" in out
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["tournament", "--help"],
+                                  ["tournament", "simulate", "--help"],
+                                  ["bench", "--help"],
+                                  *([name, "--help"] for name in ("run", "console", "migrate",
+                                                                  "health", "export",
+                                                                  "migrate-db"))])
+def test_help_reads_as_plain_text_with_commands_that_run(
+        argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 0
+    out = capsys.readouterr().out
+    assert "`" not in out, out  # no reST markup in a terminal
+    # The examples (indented) are commands an operator can type: the installed one,
+    # or the checkout's for the benchmarks (which garnet alone does not find).
+    examples = [line.split() for line in out.splitlines() if line.startswith("    ")
+                and line.split()[0] in ("garnet", "python")]
+    assert examples or argv[0] not in ("tournament", "bench")
+    for words in examples:
+        bench = "bench" in words[:4]
+        assert words[:4] == ["python", "-m", "bot", "bench"] if bench \
+            else words[0] == "garnet", words
+    if argv[0] == "tournament":
+        assert "python -m bot" not in out
 
 
 def test_bench_and_tournament_parse_their_own_options(
@@ -75,7 +105,7 @@ def test_bench_and_tournament_parse_their_own_options(
             main(argv)
         assert exit_.value.code == 0
     out = capsys.readouterr().out
-    assert "usage: garnet bench" in out and "--pace" in out and "--queries" in out
+    assert "usage: python -m bot bench" in out and "--pace" in out and "--queries" in out
     assert "usage: garnet tournament simulate" in out and "--players" in out
 
 
@@ -92,6 +122,7 @@ def test_migrate_creates_the_database_then_finds_it_up_to_date(
     assert (tmp_path / "fresh.db").is_file()
     assert main(["migrate"]) == 0
     assert "the schema is up to date (revision 00" in capsys.readouterr().out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fresh.db"]  # no lock left
 
 
 @pytest.mark.sqlite_only("the file it looks for")

@@ -32,7 +32,7 @@ async def test_a_process_that_lost_its_lease_writes_nothing(
     with caplog.at_level(logging.ERROR):
         r = await h.host.resign(Asker(GUILD, CHAN, BOB), match_id)
     assert r.reply is not None and r.reply.ephemeral
-    assert "now run by another bot process; nothing was changed" in r.reply.text
+    assert "restarting for this server; nothing was changed" in r.reply.text
     assert "LEASE LOST" in caplog.text
     async with h.db.session() as s:
         match = await s.get(Match, match_id)
@@ -43,7 +43,8 @@ async def test_a_process_that_lost_its_lease_writes_nothing(
     await h.clock.advance(24 * 3600)
     assert h.delivered == []
     refused = await h.host.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB])
-    assert refused.reply is not None and "another shard" in refused.reply.text
+    assert refused.reply is not None and "not running this server's matches here" in \
+        refused.reply.text
 
 
 async def test_a_lost_lease_refuses_a_move_too(h: Harness) -> None:
@@ -51,7 +52,7 @@ async def test_a_lost_lease_refuses_a_move_too(h: Harness) -> None:
     async with h.db.session() as s, s.begin():
         await s.execute(update(Lease).values(owner="b/1@elsewhere#x"))
     r = await h.play(ALICE, "D left")
-    assert r.reply is not None and "another bot process" in r.reply.text
+    assert r.reply is not None and "restarting for this server" in r.reply.text
     with pytest.raises(LeaseLost):
         async with h.db.engine.begin() as conn:
             await h.host.kit.leases.guard_all(conn)
@@ -77,7 +78,7 @@ async def test_each_process_restores_only_its_shards(database_url: str) -> None:
         await half.start()
     assert [[live.guild_id for live in half.live.values()] for half in halves] == [
         [guilds[0]], [guilds[1]]]
-    with pytest.raises(Refusal, match="another shard"):
+    with pytest.raises(Refusal, match="not running this server's matches here"):
         await halves[0].challenge(Asker(guilds[1], "c2", ALICE), "cairo", [BOB])
     for half in halves:
         await half.stop()

@@ -4,14 +4,18 @@ a player's text is escaped by JSON."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Iterator
 
 import pytest
+from discord.gateway import DiscordWebSocket
 
 from bot.config import ConfigError, Settings
 from bot.core import logs
+from tests.bot.discord_fake import ALICE, APP_ID, settle
+from tests.discord_bot import World, challenge_accepted
 
 TOKEN = "MTA5ODc2NTQzMjEwOTg3NjU0.GhIjKl.abcdefghijklmnopqrstuvwxyz012345"
 
@@ -93,3 +97,50 @@ def test_log_format_is_text_or_json(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LOG_FORMAT", "xml")
     with pytest.raises(ConfigError, match="LOG_FORMAT"):
         Settings.from_env(env_file=None)
+
+
+async def _through_the_gateway(world: World, payload: dict[str, object]) -> None:
+    """An interaction as discord.py's gateway receives it: its own DEBUG line of the
+    event, then its own parsing (the bot's requests follow, each logged by discord.py)."""
+    ws = DiscordWebSocket(None, loop=asyncio.get_running_loop())  # type: ignore[arg-type]
+    ws._discord_parsers = world.state.parsers  # type: ignore[attr-defined]
+    ws._dispatch = world.bot.dispatch
+    ws.shard_id = 0  # type: ignore[attr-defined]
+    await ws.received_message(json.dumps({"op": 0, "t": "INTERACTION_CREATE", "s": 1,
+                                          "d": payload}))
+    await settle(world.baseline)
+
+
+async def test_debug_logs_no_interaction_token_of_discord_py_s_requests(
+        world: World, root: logging.Logger, capsys: pytest.CaptureFixture[str]) -> None:
+    await challenge_accepted(world)
+    logs.setup("DEBUG", "text", "main", [world.settings.discord_token])
+    capsys.readouterr()
+    payload = world.fake.slash(world.bot.tree, ALICE, "move", move="D left")
+    await _through_the_gateway(world, payload)
+    assert world.live().to_move == 1  # the move was played: the requests were made
+    err = capsys.readouterr().err
+    token, interaction = str(payload["token"]), payload["id"]
+    assert token not in err
+    # Each line still says which request it was, the token's place redacted.
+    assert f"'token': '{logs.REDACTED}'" in err  # the gateway's event
+    assert f"/interactions/{interaction}/{logs.REDACTED}/callback" in err  # the deferral
+    assert f"/webhooks/{APP_ID}/{logs.REDACTED}/messages/@original" in err  # its answer
+    # What DEBUG keeps, as docs/operating.md says: ids, names and what was typed.
+    assert str(ALICE.id) in err and ALICE.name in err and "D left" in err
+
+
+@pytest.mark.parametrize("line", [
+    "POST https://discord.com/api/v10/webhooks/900/aW50ZXJhY3Rpb246MTIz.x-Y_z with {}",
+    "PATCH /webhooks/900/aW50ZXJhY3Rpb246MTIz.x-Y_z/messages/@original has returned 404",
+    "We are being rate limited. POST /interactions/7/aW50ZXJhY3Rpb246MTIz.x-Y_z/callback",
+    "{'type': 2, 'token': 'aW50ZXJhY3Rpb246MTIz.x-Y_z', 'id': '7'}",
+    '{"token": "aW50ZXJhY3Rpb246MTIz.x-Y_z"}',
+])
+def test_tokens_in_urls_and_events_are_redacted_at_every_level(
+        root: logging.Logger, capsys: pytest.CaptureFixture[str], line: str) -> None:
+    logs.setup("WARNING", "json", "main", [])  # no bot token known: the patterns still hold
+    logging.getLogger("discord.webhook.async_").warning("%s", line)
+    (got,) = lines(capsys)
+    assert "aW50ZXJhY3Rpb246MTIz" not in str(got["message"])
+    assert logs.REDACTED in str(got["message"])

@@ -38,7 +38,7 @@ async def test_an_unknown_game_is_refused_in_a_sentence(h: Harness, tmp_path: Pa
     assert said[0].startswith("Unknown game 'go' (games: ") and said[0].endswith(").")
     assert said[1].startswith("Unknown game 'go' (games: ") and said[1].endswith(").")
     # Not "(seconds to add to this turn (1 to 86400))".
-    assert said[2] == "`/extend` needs `seconds:` — seconds to add to this turn (1 to 86400)."
+    assert said[2] == "`/extend` needs `seconds:` — seconds to add to this turn (1 s to 24 h)."
     assert said[3].startswith("There is no option `colour:` here; it takes opponent, game, ")
     assert said[3].endswith(".")
     assert said[4] == "'soon' is not a time; write e.g. `~ wait 65s`."

@@ -16,10 +16,10 @@ from discord import app_commands
 from discord.app_commands import Choice
 
 from bot.adapters.discord.delivery import Defer
-from bot.adapters.discord.suggest import SUGGESTERS
+from bot.adapters.discord.suggest import SUGGESTERS, Suggester
 from bot.commands import COMMANDS, GROUPS
 from bot.commands.play import SECTION as PLAY
-from bot.commands.spec import Command, Group, Kind, Option, Reply
+from bot.commands.spec import Command, Group, Kind, Option, Reply, storable
 
 SERVERS = app_commands.AppCommandContext(guild=True)  # like @guild_only() commands
 # Discord shows a command for hosts to Manage Server by default; a server's admins let
@@ -123,7 +123,8 @@ def _callback(command: Command, invoke: Invoke) -> Callback:
     described = {o.name: o.description for o in command.options}
     chosen = {o.name: [Choice(name=label, value=value) for label, value in o.choices]
               for o in command.options if o.choices}
-    suggested = {o.name: SUGGESTERS[o.suggest] for o in command.options if o.suggest}
+    suggested = {o.name: _storable_only(SUGGESTERS[o.suggest])
+                 for o in command.options if o.suggest}
     made: Callback = callback
     if described:
         made = app_commands.describe(**described)(made)
@@ -132,6 +133,17 @@ def _callback(command: Command, invoke: Invoke) -> Callback:
     if suggested:
         made = app_commands.autocomplete(**suggested)(made)  # type: ignore[arg-type]
     return made
+
+
+def _storable_only(suggest: Suggester) -> Suggester:
+    """What is typed so far reaches the services only if a database can store it (an
+    autocomplete cannot be refused: it offers nothing, and the command refuses it)."""
+    async def suggesting(interaction: discord.Interaction, current: Any) -> list[Any]:
+        if isinstance(current, str) and not storable(current):
+            return []
+        return await suggest(interaction, current)
+
+    return suggesting
 
 
 def _command(command: Command, invoke: Invoke,

@@ -1,16 +1,16 @@
-"""``python -m bot tournament simulate``: a tournament of random results, without
-Discord or a database, so an organiser can try a format and a number of rounds.
+"""garnet tournament simulate: a tournament of random results, without Discord or a
+database, so an organiser can try a format and a number of rounds.
 
-    python -m bot tournament simulate --format swiss --players 64 --rounds 7 --seed 1
-    python -m bot tournament simulate --format double --players 6 --json
-    python -m bot tournament simulate --format roundrobin --players 5 --image rr.png
+    garnet tournament simulate --format swiss --players 64 --rounds 7 --seed 1
+    garnet tournament simulate --format double --players 6 --json
+    garnet tournament simulate --format roundrobin --players 5 --image rr.png
 
 Players are P1…PN in seed order (P1 the top seed); a better seed wins more often
 (an Elo-like model over a 600-point spread). Pairings come from the same code the
 bot uses. Results are written from the first-named player's side: 1-0, 0-1, ½-½,
-and +/-, -/+, -/- for forfeits. ``--json`` prints
-``{"rounds": [{"round", "pairings": [[first, second], …], "byes", "results"}, …],
-"standings": [{"rank", "player", "points", "tiebreaks", "place", "active"}, …]}``.
+and +/-, -/+, -/- for forfeits. --json prints
+{"rounds": [{"round", "pairings": [[first, second], …], "byes", "results"}, …],
+"standings": [{"rank", "player", "points", "tiebreaks", "place", "active"}, …]}.
 """
 
 from __future__ import annotations
@@ -41,7 +41,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="garnet tournament", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
-    sim = sub.add_parser("simulate", help="play a tournament of random results")
+    sim = sub.add_parser("simulate", help="play a tournament of random results",
+                         description=__doc__,
+                         formatter_class=argparse.RawDescriptionHelpFormatter)
     sim.add_argument("--format", required=True, choices=[f.value for f in Format])
     sim.add_argument("--players", type=int, required=True)
     sim.add_argument("--rounds", type=int, help="Swiss: rounds (default ceil(log2 N))")

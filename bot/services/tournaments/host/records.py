@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core.enums import ACTIVE, MatchStatus
 from bot.core.messages import Pace, Post
+from bot.core.options import record_number
 from bot.core.refusal import Refusal
 from bot.core.timecontrol import TimeControl
 from bot.services.matches import show_up_by
@@ -251,12 +252,12 @@ async def find(s: AsyncSession, guild_id: str, text: str | None,
     it, the one open or running in this channel, else on this server."""
     if text is not None and text.strip():
         wanted = " ".join(text.split())
-        number = wanted.lstrip("#")
-        if number.isdigit():
+        number = record_number(wanted)
+        if number is not None:
             found = await s.scalar(select(TournamentRow).where(
-                TournamentRow.guild_id == guild_id, TournamentRow.number == int(number)))
+                TournamentRow.guild_id == guild_id, TournamentRow.number == number))
             if found is None:
-                raise TournamentRefusal(say.no_such_tournament(number=number))
+                raise TournamentRefusal(say.no_such_tournament(number=wanted.lstrip("#")))
             return found
         found = await s.scalar(select(TournamentRow).where(
             TournamentRow.guild_id == guild_id,
