@@ -292,14 +292,16 @@ for context in CONTEXTS_OF_PEOPLE:
         TABLE[(context, end)] = ("finished", won, booked, 2, len(WHO[(context, end)][2]),
                                  [], phrase)
 # A tournament's pairing corrected by ``/host tournament adjudicate`` after its game
-# ended: refused once the tournament is over (a two-player Swiss, round robin, single
-# elimination), and in a double elimination whose next round has begun (who plays whom
-# there followed from the result: a bracket's results cannot change once it moved on).
+# ended: taken after the end (a two-player Swiss, round robin, single elimination: the
+# final standings counted again; the match keeps its own result), and refused in a
+# double elimination whose grand final is paired (W1-1 decided its sides: a bracket is
+# not played back).
 for fmt in TOURNAMENTS:
     TABLE[(fmt, "adjudicate after")] = (
         "finished", WON, [], 2, 0, ["round", "result", "round"] if fmt == "double"
-        else ["round", "result"], "Round 1 is over and decided who plays in round 2"
-        if fmt == "double" else "T is not running (it is finished)")
+        else ["round", "result", "result"],
+        "Round 1's W1-1 cannot get another winner: GF (round 2) was paired with its result"
+        if fmt == "double" else "corrected **T** after its end: round 1, board 1 is now")
     WHO[(fmt, "adjudicate after")] = ("alice", {}, [])
 TABLE[("practice", "correct")] = ("finished", [], [], 0, 0, [], NO_RESULT)
 WHO[("practice", "correct")] = ("", {}, [])

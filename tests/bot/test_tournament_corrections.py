@@ -50,7 +50,7 @@ def offer(t: Tournament, events: list[Event], report: Reported, *, over: bool) -
     """Take a correction as the host would: refused in a bracket only where a later
     match already paired would change (or, after the end, a reset never played)."""
     try:
-        t.state([*events, report])
+        t.corrected(events, report)
     except PlayedOn:
         assert t.format.elimination
         return False
@@ -96,8 +96,21 @@ def test_a_bracket_correction_that_changes_no_advancement_is_taken() -> None:
     events.append(Reported(1, 1, Outcome.FIRST_BY_FORFEIT))
     assert t.standings(events)
     with pytest.raises(PlayedOn) as refused:
-        t.state([*events, Reported(1, 1, Outcome.SECOND)])
+        t.corrected(events, Reported(1, 1, Outcome.SECOND))
     assert (refused.value.later, refused.value.round) == ("W2-1", 2)
+
+
+def test_a_grand_final_cannot_change_sides_under_a_correction() -> None:
+    """Double elimination of two: W1-1 decides who is the winners' side of the grand
+    final (a rematch): the same two players, but the other winner would change whether
+    a reset is played, so it is refused once the grand final is paired."""
+    t = Tournament(Format.DOUBLE, ("a", "b"))
+    events: list[Event] = [t.pair_next([]), Reported(1, 1, Outcome.FIRST)]
+    events.append(t.pair_next(events))
+    with pytest.raises(PlayedOn) as refused:
+        t.corrected(events, Reported(1, 1, Outcome.SECOND))
+    assert refused.value.later == "GF"
+    assert t.corrected(events, Reported(1, 1, Outcome.FIRST_BY_FORFEIT)).rounds
 
 
 def test_a_forfeit_corrected_into_an_earlier_round_withdraws_nobody() -> None:

@@ -42,6 +42,7 @@ from bot.services.tournaments.model import (
     Outcome,
     Pairing,
     PlayedOn,
+    Reported,
     Round,
     Standing,
     Tiebreak,
@@ -132,6 +133,22 @@ class Tournament:
                 for p in rnd.pairings:
                     spot = spots.get(p.match or "")
                     if spot is None or {spot.a, spot.b} != set(p.players):
+                        raise PlayedOn(rnd.number, p.match or "")
+        return state
+
+    def corrected(self, events: Sequence[Event], report: Reported) -> State:
+        """The state after a host's ``report`` (a result, or the correction of one in
+        any round); in a bracket, raises ``PlayedOn`` where it would change who plays
+        in a match already paired, or on which side (the grand final's sides decide
+        whether a reset is played, and the same two players can swap them)."""
+        state = self.state([*events, report])
+        if self.format.elimination:
+            before = self._spots(self.state(events))
+            after = self._spots(state)
+            for rnd in state.rounds:
+                for p in rnd.pairings:
+                    old, new = before.get(p.match or ""), after.get(p.match or "")
+                    if old and new and (old.a, old.b) != (new.a, new.b):
                         raise PlayedOn(rnd.number, p.match or "")
         return state
 

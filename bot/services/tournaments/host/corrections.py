@@ -74,7 +74,7 @@ class Rulings:
                                                         outcome=outcome.value))
         report = Reported(wanted, board, outcome)
         try:
-            core.state([*loaded.events, report])
+            core.corrected(loaded.events, report)
         except PlayedOn as exc:
             raise TournamentRefusal(rulings.played_on(
                 number=wanted, board=board, spot=pairing.match, later=exc.later,
