@@ -82,9 +82,10 @@ def gave_up(label: str, number: int, attempts: int, host: bool) -> str:
 
 
 def challenge_gave_up(label: str, attempts: int) -> str:
-    """A challenge accepted by all whose first board could not be drawn: void."""
+    """A challenge accepted by all (or a practice match) whose first board could not be
+    drawn: void, nothing recorded."""
     return (f"⚠ {label} could not begin: its first board could not be drawn in {attempts} "
-            "tries, so it is void. Challenge again in a while.")
+            "tries, so it is void. Try again in a while (`/challenge`, `/practice`).")
 
 
 def void_record() -> str:
