@@ -58,8 +58,9 @@ def for_board(label: str, at: float, attempt: int, attempts: int) -> str:
 
 def start_failed(label: str, note: str, at: float, attempt: int, attempts: int) -> str:
     """To the match's channel: its start failed and is tried again by itself. ``note``
-    says how the First Player was chosen (or is empty)."""
-    head = f"{note}\n" if note else ""
+    is its start's first lines (how the First Player was chosen, a tournament's board):
+    the first is said, the rest (a no-show window "from now") only once it begins."""
+    head = f"{note.splitlines()[0]}\n" if note.strip() else ""
     return (f"{head}⚠ {label} could not begin: its first board could not be drawn in "
             f"time (garnet is busy). It tries again {live_time(at)} (try {attempt} of "
             f"{attempts}); nothing typed counts before the board is posted.")
