@@ -10,7 +10,7 @@ from bot.commands.common import (
     HINTS,
     MAX_NUMBER,
     MAX_REASON,
-    TIE,
+    OPTIONS,
     TIME_CONTROL,
     match_options,
     time_control,
@@ -139,7 +139,7 @@ COMMANDS = (
                         ("player1 chooses", "player1"), ("player2 chooses", "player2"))),
         Option("thread", Kind.BOOL, "Play in a new public thread of this channel "
                "(default no)"),
-        CLOCK, *TIME_CONTROL, TIE, HINTS, DECK,
+        CLOCK, *TIME_CONTROL, OPTIONS, HINTS, DECK,
         Option("reward", Kind.INT, "Garnets for the winner (default from the server's "
                "settings)", min=0, max=1_000_000),
         Option("event", Kind.TEXT, "The event it counts for (default: the one open event, "

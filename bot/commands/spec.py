@@ -63,6 +63,7 @@ class Suggest(Enum):
     """What an option's autocomplete offers."""
 
     GAMES = "games"
+    GAME_OPTIONS = "game-options"  # the ``options:`` of the game chosen in ``game:``
     DECKS = "decks"  # the shipped decks of Sigma Escape and the server's own
     EVENTS = "events"  # the server's events
     SCOPES = "scopes"  # events, plus overall and outside events

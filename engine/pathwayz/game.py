@@ -33,9 +33,12 @@ _START = PathwayzState()
 class Pathwayz(Game[PathwayzState, Move]):
     """Connect column a to column l on an 8x12 board; seat 0 is White and moves first."""
 
+    interface = 1
     key = "pathwayz"
     title = "Pathwayz"
+    ai = "engine.pathwayz.ai:AI"
     seat_counts = (2,)
+    move_example = "c5"
     move_help = (
         "type a cell like c5 for a piece of your colour, or c5* (also p c5) for a "
         "permanent piece of your opponent's colour that flips the pieces around it"

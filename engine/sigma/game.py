@@ -43,8 +43,12 @@ from engine.sigma.state import SEAT_NAMES, SigmaState
 
 
 class SigmaEscape(Game[SigmaState, Move]):
+    interface: ClassVar[int] = 1
     key: ClassVar[str] = "sigma"
     title: ClassVar[str] = "Sigma Escape"
+    aliases: ClassVar[tuple[str, ...]] = ("sigma escape", "sigma-escape")
+    ai: ClassVar[str | None] = "engine.sigma.ai:AI"
+    move_example: ClassVar[str] = "T4 7.2"
     seat_counts: ClassVar[tuple[int, ...]] = (2,)
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
@@ -53,6 +57,7 @@ class SigmaEscape(Game[SigmaState, Move]):
             shipped_decks(),
             "the deck: the cards' faces, presets and hands (the default is a "
             "reconstruction: the real cards' pictures are lost)",
+            phrase="deck {value}",
         ),
     )
     move_help: ClassVar[str] = notes.MOVE_HELP

@@ -282,7 +282,7 @@ def test_the_entry_names_a_game_and_its_player(key: str) -> None:
 
     game = get_game(key)
     assert entry(key).key == key
-    for alias in entry(key).aliases:
+    for alias in game.aliases:
         assert get_game(alias) is game
     if not has_ai(key):
         return

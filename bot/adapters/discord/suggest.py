@@ -11,6 +11,8 @@ import discord
 from discord.app_commands import Choice
 
 from bot.commands.spec import Services, Suggest
+from bot.core import options as opt
+from engine.game import EngineError
 from engine.registry import game_keys, get_game
 
 log = logging.getLogger(__name__)
@@ -40,6 +42,19 @@ async def _games(interaction: discord.Interaction, current: str) -> list[Choice[
     wanted = current.strip().lower()
     return [Choice(name=game_title(key), value=key) for key in game_keys()
             if wanted in key or wanted in game_title(key).lower()][:MAX_CHOICES]
+
+
+async def _game_options(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    """``options:``: completed from the options the game chosen in ``game:`` declares."""
+    name = getattr(interaction.namespace, "game", None)
+    try:
+        game = get_game(str(name)) if name else None
+    except EngineError:
+        game = None
+    if game is None:
+        return []
+    return [Choice(name=text, value=text)
+            for text in opt.suggest_game_options(game, str(current), MAX_CHOICES)]
 
 
 async def _events(interaction: discord.Interaction, current: str,
@@ -94,6 +109,7 @@ def _with(fn: Callable[..., Awaitable[list[Any]]], **fixed: bool) -> Suggester:
 
 SUGGESTERS: dict[Suggest, Suggester] = {
     Suggest.GAMES: _games,
+    Suggest.GAME_OPTIONS: _game_options,
     Suggest.DECKS: _decks,
     Suggest.EVENTS: _with(_events, wider=False),
     Suggest.SCOPES: _with(_events, wider=True),
