@@ -18,7 +18,7 @@ from bot.commands.spec import (
 )
 from bot.core.messages import Response
 from bot.texts import help as help_texts
-from engine.registry import game_keys, get_game
+from engine.registry import get_game
 
 SECTIONS = (play.SECTION, hosting.SECTION, history.SECTION, events.SECTION, season.SECTION,
             tournaments.SECTION, decks.SECTION)
@@ -26,13 +26,15 @@ SECTIONS = (play.SECTION, hosting.SECTION, history.SECTION, events.SECTION, seas
 
 async def _help(s: Services, c: Call) -> Response:
     name = c.get("game")
-    return Response.say(game_help(name) if name else help_text())
+    if name:
+        return Response.say(game_help(name))
+    return Response.say(help_text(await s.games.offered(c.guild_id)))
 
 
 HELP = Command("help", "How to play and host with garnet", _help, (
     Option("game", Kind.TEXT, "A game: how to type its moves and its options",
            suggest=Suggest.GAMES, max=32),
-), section=play.SECTION)
+), section=play.SECTION, usage="game:quoridor")
 COMMANDS: tuple[Command, ...] = (*play.COMMANDS, HELP, *hosting.COMMANDS, *history.COMMANDS,
                                  *events.COMMANDS, *season.COMMANDS, *tournaments.COMMANDS,
                                  *decks.COMMANDS)
@@ -67,7 +69,7 @@ def _usages(commands: list[Command]) -> list[str]:
     return out
 
 
-def help_text() -> str:
+def help_text(games: list[str]) -> str:
     """The summary ``/help`` gives: every command by section, from the declarations."""
     sections = []
     for section in SECTIONS:
@@ -77,7 +79,7 @@ def help_text() -> str:
                        key=lambda c: c.for_hosts)
         sections.append((section, _usages(shown),
                          any(c.audience is not Audience.ANYONE for c in shown)))
-    return help_texts.summary(game_keys(), sections)
+    return help_texts.summary(games, sections)
 
 
 def game_help(name: str) -> str:

@@ -123,6 +123,10 @@ async def _logchannel(s: Services, c: Call) -> Response:
     return await s.matches.log_channel(c.asker, c.get("channel"), c.get("clear", False))
 
 
+async def _games(s: Services, c: Call) -> Response:
+    return await s.games.choose(c.asker, c.get("on"), c.get("off"))
+
+
 async def _hostrole(s: Services, c: Call) -> Response:
     role = await s.roles.set_host_role(c.guild_id, c.actor, c.options["role"])
     return Response.say(texts.host_role_set(role.name), False)
@@ -201,4 +205,10 @@ COMMANDS = (
                 Option("clear", Kind.BOOL, "No log channel: hosts are told in the match's "
                        "channel"),
             ), audience=Audience.HOSTS, section=SECTION, once=True),
+    Command("host games", "Which installed games this server offers (hosts)", _games, (
+        Option("on", Kind.TEXT, "Offer this game here", suggest=Suggest.INSTALLED_GAMES,
+               max=32),
+        Option("off", Kind.TEXT, "Stop offering this game here",
+               suggest=Suggest.INSTALLED_GAMES, max=32),
+    ), audience=Audience.HOSTS, section=SECTION, once=True),
 )

@@ -38,9 +38,13 @@ def game_title(key: str) -> str:
         return key
 
 
-async def _games(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+async def _games(interaction: discord.Interaction, current: str,
+                 installed: bool) -> list[Choice[str]]:
+    """The games the server offers (``installed``: every game installed)."""
     wanted = current.strip().lower()
-    return [Choice(name=game_title(key), value=key) for key in game_keys()
+    keys = game_keys() if installed else await _services(interaction).games.offered(
+        str(interaction.guild_id))
+    return [Choice(name=game_title(key), value=key) for key in keys
             if wanted in key or wanted in game_title(key).lower()][:MAX_CHOICES]
 
 
@@ -108,7 +112,8 @@ def _with(fn: Callable[..., Awaitable[list[Any]]], **fixed: bool) -> Suggester:
 
 
 SUGGESTERS: dict[Suggest, Suggester] = {
-    Suggest.GAMES: _games,
+    Suggest.GAMES: _with(_games, installed=False),
+    Suggest.INSTALLED_GAMES: _with(_games, installed=True),
     Suggest.GAME_OPTIONS: _game_options,
     Suggest.DECKS: _decks,
     Suggest.EVENTS: _with(_events, wider=False),
