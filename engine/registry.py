@@ -92,24 +92,26 @@ def _discover() -> _Games:
     if _state is not None:
         return _state
     found = _Games({}, {}, {}, {})
-    for point in sorted(entry_points(group=GROUP), key=lambda p: p.name):
-        entry = _entry(point)
-        if entry.key in found.entries or entry.key in found.broken:
-            other = found.entries.get(entry.key)
-            found.broken[entry.key] = (
-                f"two packages register the game '{entry.key}': "
-                f"{other.package if other else '?'} and {entry.package}")
-            found.entries.pop(entry.key, None)
-            found.games.pop(entry.key, None)
+    by_key: dict[str, list[EntryPoint]] = {}
+    for point in entry_points(group=GROUP):
+        by_key.setdefault(point.name, []).append(point)
+    for key in sorted(by_key):
+        points = by_key[key]
+        if len(points) > 1:  # neither is taken: which one a server meant is unknown
+            packages = sorted(_entry(p).package for p in points)
+            found.broken[key] = (f"two packages register the game '{key}': "
+                                 f"{' and '.join(packages)}")
+            log.error("%s", found.broken[key])
             continue
+        entry = _entry(points[0])
         try:
-            game = _load(point, entry)
+            game = _load(points[0], entry)
         except GameLoadError as exc:
-            found.broken[entry.key] = str(exc)
+            found.broken[key] = str(exc)
             log.error("%s", exc)
             continue
-        found.entries[entry.key] = entry
-        found.games[entry.key] = game
+        found.entries[key] = entry
+        found.games[key] = game
     for key, game in found.games.items():
         for alias in game.aliases:
             found.aliases.setdefault(alias.strip().lower(), key)
