@@ -175,8 +175,10 @@ def play(game: Game[Any, Any], seats: int, seed: int, render: bool) -> bool:
         return False
     round_trip(game, state)
     check_chat(game, state)
-    for attempt in (lambda: game.parse_move(state, game.notation(previous)),
-                    lambda: game.apply(state, previous)):
+    attempts: list[Callable[[], object]] = [
+        lambda: game.parse_move(state, game.notation(previous)),
+        lambda: game.apply(state, previous)]
+    for attempt in attempts:
         try:
             attempt()
         except GameOverError:

@@ -80,7 +80,7 @@ def test_a_game_that_does_not_fit_is_named_with_what_it_lacks(site: Path) -> Non
     assert "a class that subclasses engine.game.Game" in broken["wrong"]
     assert "does not load: ModuleNotFoundError" in broken["gone"]
     assert broken["cairo"] == "two packages register the game 'cairo': broken-games and garnet"
-    with pytest.raises(registry.GameLoadError, match="it lacks .*move_help"):
+    with pytest.raises(registry.GameLoadError, match=r"it lacks .*move_help"):
         registry.get_game("half")
     with pytest.raises(EngineError, match="unknown game 'chess'"):
         registry.get_game("chess")

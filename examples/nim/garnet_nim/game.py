@@ -18,7 +18,6 @@ from engine.game import (
     Outcome,
     PositionError,
 )
-
 from garnet_nim.render import draw
 
 SEATS = ("Blue", "Orange")
