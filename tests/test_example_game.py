@@ -15,30 +15,19 @@ from pathlib import Path
 import pytest
 
 from engine import registry
+from tests.installed import install
 from tests.transcripts import transcript
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "nim"
 
 
-def install(site: Path) -> None:
-    """What ``pip install -e examples/nim`` leaves in ``site``: a dist-info naming the
-    entry points of the example's own ``pyproject.toml`` (its package is put on the
-    path beside it)."""
-    project = tomllib.loads((EXAMPLE / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    info = site / f"garnet_nim-{project['version']}.dist-info"
-    info.mkdir(parents=True)
-    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {project['name']}\n"
-                                   f"Version: {project['version']}\n", encoding="utf-8")
-    points = project["entry-points"]["garnet.games"]
-    (info / "entry_points.txt").write_text(
-        "[garnet.games]\n" + "".join(f"{k} = {v}\n" for k, v in points.items()),
-        encoding="utf-8")
-
-
 @pytest.fixture
 def nim(tmp_path: Path) -> Iterator[Path]:
+    # What ``pip install -e examples/nim`` leaves: the entry points of the example's own
+    # ``pyproject.toml``, its package on the path.
+    project = tomllib.loads((EXAMPLE / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     site = tmp_path / "site"
-    install(site)
+    install(site, project["name"], project["version"], project["entry-points"]["garnet.games"])
     sys.path[:0] = [str(site), str(EXAMPLE)]
     registry.reload()
     try:

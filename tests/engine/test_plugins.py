@@ -11,6 +11,7 @@ import pytest
 
 from engine import registry
 from engine.game import INTERFACE, EngineError
+from tests.installed import install
 
 BROKEN = '''
 from engine.game import Game
@@ -38,16 +39,6 @@ def boom():
 '''
 
 
-def _install(site: Path, name: str, points: dict[str, str]) -> None:
-    info = site / f"{name}-1.0.dist-info"
-    info.mkdir(parents=True)
-    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n",
-                                   encoding="utf-8")
-    (info / "entry_points.txt").write_text(
-        "[garnet.games]\n" + "".join(f"{k} = {v}\n" for k, v in points.items()),
-        encoding="utf-8")
-
-
 @pytest.fixture
 def site(tmp_path: Path) -> Iterator[Path]:
     (tmp_path / "broken_games.py").write_text(BROKEN, encoding="utf-8")
@@ -62,7 +53,7 @@ def site(tmp_path: Path) -> Iterator[Path]:
 
 
 def test_a_game_that_does_not_fit_is_named_with_what_it_lacks(site: Path) -> None:
-    _install(site, "broken-games", {"half": "broken_games:Half",
+    install(site, "broken-games", "1.0", {"half": "broken_games:Half",
                                     "future": "broken_games:Future",
                                     "wrong": "broken_games:Wrong",
                                     "gone": "no_such_module:Game",
