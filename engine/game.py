@@ -211,6 +211,8 @@ class Game(ABC, Generic[S, M]):
     move_example: ClassVar[str] = ""
     #: how many seats a game may have, e.g. (2,) or (2, 4)
     seat_counts: ClassVar[tuple[int, ...]] = (2,)
+    #: what players call each seat ("Black", "Red"), for the default ``seat_name``
+    seat_names: ClassVar[tuple[str, ...]] = ()
     #: options this game accepts (see ``check_options``)
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     #: one line on how to type a move, for help texts and errors
@@ -234,13 +236,17 @@ class Game(ABC, Generic[S, M]):
 
     # ---- playing -------------------------------------------------------------------
 
-    @abstractmethod
     def seats(self, state: S) -> int:
-        """Number of seats in this game."""
+        """Number of seats in this game: by default its one seat count; a game of
+        several seat counts says which one a state has."""
+        if len(self.seat_counts) != 1:
+            raise NotImplementedError(f"{self.title} has several seat counts: define seats")
+        return self.seat_counts[0]
 
-    @abstractmethod
     def seat_name(self, state: S, seat: int) -> str:
-        """The colour or side of a seat as players call it ("Black", "Red")."""
+        """The colour or side of a seat as players call it ("Black", "Red"): by default
+        ``seat_names[seat]``."""
+        return self.seat_names[seat]
 
     @abstractmethod
     def to_move(self, state: S) -> int | None:
@@ -482,6 +488,10 @@ def lacks(cls: Any) -> list[str]:
         missing.append(f"interface {' or '.join(map(str, SUPPORTED))} "
                        f"(it declares {version!r})")
     missing += sorted(getattr(cls, "__abstractmethods__", ()))
+    if len(cls.seat_counts) > 1 and cls.seats is Game.seats:
+        missing.append("seats (it has several seat counts)")
+    if cls.seat_name is Game.seat_name and len(cls.seat_names) < max(cls.seat_counts or (0,)):
+        missing.append("seat_names (or seat_name)")
     if not all(isinstance(n, int) and n >= 1 for n in cls.seat_counts) or not cls.seat_counts:
         missing.append("seat_counts of whole numbers")
     for spec in cls.option_specs:

@@ -38,6 +38,7 @@ class CairoCorridor(Game[CairoState, Move]):
     aliases: ClassVar[tuple[str, ...]] = ("cairo corridor", "cairo-corridor", "cc")
     ai: ClassVar[str | None] = "engine.cairo.ai:AI"
     seat_counts: ClassVar[tuple[int, ...]] = (2,)
+    seat_names: ClassVar[tuple[str, ...]] = SEAT_NAMES
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "tie",
@@ -70,12 +71,6 @@ class CairoCorridor(Game[CairoState, Move]):
         return parse_position(text, str(self.check_options(options)["tie"]))
 
     # ---- playing -------------------------------------------------------------------
-
-    def seats(self, state: CairoState) -> int:
-        return 2
-
-    def seat_name(self, state: CairoState, seat: int) -> str:
-        return SEAT_NAMES[seat]
 
     def to_move(self, state: CairoState) -> int | None:
         return None if analyse(state.black | state.red).over else state.turn

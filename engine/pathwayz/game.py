@@ -38,6 +38,7 @@ class Pathwayz(Game[PathwayzState, Move]):
     title = "Pathwayz"
     ai = "engine.pathwayz.ai:AI"
     seat_counts = (2,)
+    seat_names = COLOUR_NAMES
     move_example = "c5"
     move_help = (
         "type a cell like c5 for a piece of your colour, or c5* (also p c5) for a "
@@ -66,12 +67,6 @@ class Pathwayz(Game[PathwayzState, Move]):
         return parse_position_text(text)
 
     # ---- playing -----------------------------------------------------------------
-
-    def seats(self, state: PathwayzState) -> int:
-        return 2
-
-    def seat_name(self, state: PathwayzState, seat: int) -> str:
-        return COLOUR_NAMES[seat]
 
     def to_move(self, state: PathwayzState) -> int | None:
         return None if rules.outcome(state) is not None else state.turn

@@ -49,6 +49,7 @@ class SigmaEscape(Game[SigmaState, Move]):
     aliases: ClassVar[tuple[str, ...]] = ("sigma escape", "sigma-escape")
     ai: ClassVar[str | None] = "engine.sigma.ai:AI"
     move_example: ClassVar[str] = "T4 7.2"
+    seat_names: ClassVar[tuple[str, ...]] = SEAT_NAMES
     seat_counts: ClassVar[tuple[int, ...]] = (2,)
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
@@ -109,12 +110,6 @@ class SigmaEscape(Game[SigmaState, Move]):
         return SigmaState.from_json(data)
 
     # ---- playing -------------------------------------------------------------------
-
-    def seats(self, state: SigmaState) -> int:
-        return 2
-
-    def seat_name(self, state: SigmaState, seat: int) -> str:
-        return SEAT_NAMES[seat]
 
     def to_move(self, state: SigmaState) -> int | None:
         return None if rules.outcome(state) is not None else state.turn

@@ -42,6 +42,7 @@ class Nim(Game[NimState, int]):
     key: ClassVar[str] = "nim"
     title: ClassVar[str] = "Nim"
     seat_counts: ClassVar[tuple[int, ...]] = (2,)
+    seat_names: ClassVar[tuple[str, ...]] = SEATS
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("stones", 21, None, "the stones on the pile at the start",
                    minimum=5, maximum=60, phrase="{value} stones"),
@@ -73,12 +74,6 @@ class Nim(Game[NimState, int]):
         if state.rule not in RULES or state.left < 0:
             raise PositionError("not a Nim position")
         return state
-
-    def seats(self, state: NimState) -> int:
-        return 2
-
-    def seat_name(self, state: NimState, seat: int) -> str:
-        return SEATS[seat]
 
     def to_move(self, state: NimState) -> int | None:
         return None if state.left == 0 else len(state.taken) % 2
