@@ -1,6 +1,6 @@
 """The conformance check: what every garnet game must keep, for its authors to run.
 
-``garnet conformance KEY`` (or ``python -m engine conformance KEY``) runs it on an
+``garnet conformance KEY`` (or ``python -m engine.conformance KEY``) runs it on an
 installed game, through the public interface only (``engine.registry`` and
 ``engine.game.Game``); garnet's own test suite runs the same checks on its games
 (``tests/engine/test_contract.py``). It plays seeded random games of every seat count
