@@ -114,6 +114,13 @@ async def test_move_autocomplete_with_hints_lists_legal_moves_on_turn(world: Wor
 
     assert await suggest(ALICE, "a") == ["AD", "AR", "AU"]
     assert await suggest(BOB, "a") == []
+    # What is no move is offered as typed, named with the game's move help.
+    (call,) = await world._feed(lambda: world.state.parse_interaction_create(
+        world.fake.slash(world.bot.tree, ALICE, "move", focused="move", move="zz")))
+    (choice,) = call.body["data"]["choices"]
+    assert choice["value"] == "zz"
+    assert choice["name"].startswith("zz — type the group letter and a direction from it")
+    assert len(choice["name"]) == 100
 
 
 async def test_a_stranger_cannot_accept(world: World) -> None:

@@ -84,8 +84,16 @@ async def _recorded(interaction: discord.Interaction, current: str | int,
 
 
 async def _moves(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    moves = _services(interaction).matches.suggest_moves(
-        str(interaction.guild_id), str(interaction.channel_id), str(interaction.user.id), current)
+    """The moves that start with what was typed; none: what was typed, named with the
+    game's move help (a choice's name is what Discord shows)."""
+    where = (str(interaction.guild_id), str(interaction.channel_id), str(interaction.user.id))
+    matches = _services(interaction).matches
+    moves = matches.suggest_moves(*where, current)
+    typed = str(current).strip()[:100]
+    if not moves and typed:
+        said = matches.move_help(*where)
+        if said:
+            return [Choice(name=f"{typed} — {said}"[:100], value=typed)]
     return [Choice(name=move, value=move) for move in moves]
 
 
