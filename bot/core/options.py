@@ -81,7 +81,7 @@ def read_game_options(game: Game[Any, Any], text: str | None,
     and bounded by its ``OptionSpec``; a bare word is the option whose choices hold it
     (``draw``). Names in ``raw`` are returned unchecked (``deck``: a server's own deck is
     resolved by the caller). OptionError names what is wrong and what is offered."""
-    text = (text or "").strip().lower()
+    text = (text or "").strip().strip("\"'“”").lower()  # quoted as in a shell
     if len(text) > OPTIONS_TEXT:
         raise OptionError(f"`options` is at most {OPTIONS_TEXT} characters")
     found: dict[str, Any] = {}

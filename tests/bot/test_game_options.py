@@ -20,6 +20,7 @@ def test_the_options_text_is_read_by_the_games_declarations() -> None:
     assert opt.read_game_options(cairo, "draw") == {"tie": "draw"}  # a bare choice
     assert opt.read_game_options(cairo, "tie:first-loses") == {"tie": "first-player-loses"}
     assert opt.read_game_options(cairo, "") == {}
+    assert opt.read_game_options(quoridor, '"ply-cap:200"') == {"ply-cap": 200}
     for text, said in (("ply-cap:0", "option 'ply-cap' is from 1 to 10000, not 0"),
                        ("ply-cap:lots", "option 'ply-cap' takes a whole number"),
                        ("plies:3", "Quoridor has no option 'plies' (options: ply-cap)"),
