@@ -26,7 +26,6 @@ import random
 from engine.ai.choice import pick, win_chance
 from engine.ai.player import Budget, Decision, GameAI
 from engine.ai.search import WIN, Negamax, deadline
-from engine.game import JSON
 from engine.quoridor.geometry import (
     ALL_SQUARES,
     FORBIDS,
@@ -354,11 +353,4 @@ def evaluate(state: QuoridorState, seat: int) -> float:
     return search.score(dists, left, turn, seat)
 
 
-def bench(positions: list[QuoridorState], seconds: float, seed: int) -> JSON:
-    """Search nodes per second of the top level from mid-game positions."""
-    from engine.ai.player import LEVELS, search_speed
-
-    return dict(search_speed(QuoridorPlayer(LEVELS[max(LEVELS)]), positions, seconds, seed))
-
-
-AI: GameAI[QuoridorState] = GameAI(UNIT, make_player, evaluate, bench=bench)
+AI: GameAI[QuoridorState] = GameAI(UNIT, make_player, evaluate)
