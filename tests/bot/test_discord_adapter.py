@@ -43,8 +43,9 @@ async def test_login_syncs_every_console_command_to_the_test_server(world: World
     options = {o["name"]: o for o in commands["challenge"]["options"]}
     assert options["opponent"]["type"] == 6 and options["opponent"]["required"]
     assert options["game"]["autocomplete"]
-    assert [c["value"] for c in options["tie"]["choices"]] == [
-        "first-player-loses", "last-mover-loses", "draw"]
+    # The game's own options, one text completed from the chosen game's declarations.
+    assert options["options"]["type"] == 3 and options["options"]["autocomplete"]
+    assert options["options"]["max_length"] == 100 and "tie" not in options
     assert int(commands["hostrole"]["default_member_permissions"]) == 1 << 5  # Manage Server
 
 
