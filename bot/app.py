@@ -26,6 +26,7 @@ from bot.core.metrics import watch_loop_lag
 from bot.services.decks import Decks
 from bot.services.economy import Economy
 from bot.services.event_review import EventReviews
+from bot.services.games import Games
 from bot.services.history import History
 from bot.services.limits import ServerQueues
 from bot.services.matches import Deliver, MatchConfig, Matches, ThreadMaker
@@ -76,7 +77,8 @@ def build_services(db: Database, clock: Clock, config: MatchConfig | None = None
                     economy=Economy(db, clock, roles, config.dm_reward, heavy),
                     history=history, roles=roles,
                     season=Season(db, clock, roles, matches), tournaments=tournaments,
-                    decks=Decks(db, clock, roles, matches), event_reviews=auto_reviews)
+                    decks=Decks(db, clock, roles, matches), games=Games(db, roles),
+                    event_reviews=auto_reviews)
 
 
 async def _nothing() -> None:

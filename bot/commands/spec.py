@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from bot.services.decks import Decks
     from bot.services.economy import Economy
     from bot.services.event_review import EventReviews
+    from bot.services.games import Games
     from bot.services.history import History
     from bot.services.matches import Matches
     from bot.services.permissions import HostRoles
@@ -65,7 +66,9 @@ class Reply(Enum):
 class Suggest(Enum):
     """What an option's autocomplete offers."""
 
-    GAMES = "games"
+    GAMES = "games"  # the games the server offers
+    INSTALLED_GAMES = "installed-games"  # every game installed (``/host games``)
+    GAME_OPTIONS = "game-options"  # the ``options:`` of the game chosen in ``game:``
     DECKS = "decks"  # the shipped decks of Sigma Escape and the server's own
     EVENTS = "events"  # the server's events
     SCOPES = "scopes"  # events, plus overall and outside events
@@ -269,6 +272,7 @@ class Services:
     season: Season
     tournaments: Tournaments
     decks: Decks
+    games: Games
     once: Once = field(default_factory=lambda: _once())
     # Events' automatic DM reviews (the console shows them after the line that ended
     # the DM); None where nobody built them.

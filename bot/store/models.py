@@ -79,6 +79,11 @@ class GuildSettings(Base):
     # Where garnet tells hosts what needs them (a match it cannot post to, a player who
     # left the server): set with ``/logchannel``; None: the match's own channel.
     log_channel: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # The games it changed from the default (``/host games``): "+key" an installed
+    # third-party game it offers, "-key" a built-in one it does not, space-separated;
+    # None: the built-in games only. An installed package runs code: it is offered
+    # only where a server turns it on.
+    games: Mapped[str | None] = mapped_column(String(1000), nullable=True)
 
 
 class Counter(Base):

@@ -123,6 +123,7 @@ class Matches:
         self.abort = self.courtesy.abort
         self.rematch = self.courtesy.rematch
         self.suggest_moves = self.lookup.suggest_moves
+        self.move_help = self.lookup.move_help
         self.open_matches = self.lookup.open_matches
         self.open_in_memory = self.lookup.open_in_memory
         self.start_practice = self.practice.start

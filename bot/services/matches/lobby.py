@@ -18,6 +18,7 @@ from bot.core.messages import Actor, Button, Pace, Post, Response
 from bot.core.refusal import Refusal
 from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
+from bot.services.games import offered_game
 from bot.services.limits import RateLimit
 from bot.services.matches import menus
 from bot.services.matches.ending import Ending, reward_of
@@ -169,7 +170,7 @@ class Lobby:
                         rated: bool = True) -> Response:
         """A casual game: the challenger names opponents, who each accept or decline."""
         self.kit.pressure.check(asker.guild_id)  # at Discord's limit: fairly
-        game = get_game(game_name)
+        game = await offered_game(self.kit.db, asker.guild_id, game_name)
         ids = [asker.actor.id, *[o.id for o in opponents]]
         if not opponents:
             raise Refusal(refused.name_who_you_challenge())

@@ -15,6 +15,7 @@ from bot.core.clock import Clock
 from bot.core.messages import Actor, Button, Image, Post, Response
 from bot.core.requests import Asker
 from bot.services import events, ratings
+from bot.services.games import offered_game
 from bot.services.matches import MatchEnd, Matches, startable
 from bot.services.permissions import HostRoles
 from bot.services.tournaments import (
@@ -57,7 +58,6 @@ from bot.store.queries import user_names
 from bot.store.season import eliminations
 from bot.texts import rulings
 from bot.texts import tournaments as say
-from engine.registry import get_game
 
 MAX_PLAYERS = 128
 MAX_BEST_OF = 9
@@ -121,7 +121,7 @@ class Tournaments:
         await self.roles.require_host(asker.guild_id, asker.actor)
         setup, event = settings.setup, settings.event
         name = check_name(settings.name)
-        game = get_game(settings.game)
+        game = await offered_game(self.db, asker.guild_id, settings.game)
         options = game.check_options(setup.game_options)
         startable(game, 2, options)
         form = Format(settings.fmt)
