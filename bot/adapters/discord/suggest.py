@@ -25,8 +25,8 @@ from discord.app_commands import Choice
 
 from bot.adapters.discord.delivery import now_of
 from bot.commands.spec import Services, Suggest
-from bot.core.clock import Clock
 from bot.core import options as opt
+from bot.core.clock import Clock
 from engine.game import EngineError
 from engine.registry import game_keys, get_game
 
