@@ -3,14 +3,14 @@ from this list."""
 
 from __future__ import annotations
 
-from bot.commands import decks, events, history, hosting, play, season, tournaments
+from bot.commands import decks, events, history, hosting, play, season, tournaments, web
 from bot.commands.spec import Audience, Call, Command, Group, Reply, Services, misplaced
 from bot.core.messages import Response
 from bot.texts import help as help_texts
 from engine.registry import game_keys
 
 SECTIONS = (play.SECTION, hosting.SECTION, history.SECTION, events.SECTION, season.SECTION,
-            tournaments.SECTION, decks.SECTION)
+            tournaments.SECTION, decks.SECTION, web.SECTION)
 
 
 async def _help(s: Services, c: Call) -> Response:
@@ -20,9 +20,9 @@ async def _help(s: Services, c: Call) -> Response:
 HELP = Command("help", "How to play and host with garnet", _help, section=play.SECTION)
 COMMANDS: tuple[Command, ...] = (*play.COMMANDS, HELP, *hosting.COMMANDS, *history.COMMANDS,
                                  *events.COMMANDS, *season.COMMANDS, *tournaments.COMMANDS,
-                                 *decks.COMMANDS)
+                                 *decks.COMMANDS, *web.COMMANDS)
 GROUPS: tuple[Group, ...] = (*hosting.GROUPS, *events.GROUPS, *season.GROUPS,
-                              *tournaments.GROUPS, *decks.GROUPS)
+                              *tournaments.GROUPS, *decks.GROUPS, *web.GROUPS)
 if misplaced(COMMANDS, GROUPS):  # a host's command where players would see it
     raise ValueError("; ".join(misplaced(COMMANDS, GROUPS)))
 BY_NAME = {c.name: c for c in COMMANDS}

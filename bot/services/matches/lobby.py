@@ -30,6 +30,7 @@ from bot.store.models import Match, MatchPlayer
 from bot.store.numbers import next_number
 from bot.texts import match as texts
 from bot.texts import refused
+from bot.texts import web as web_texts
 from engine.registry import get_game
 
 MAX_OPEN_CHALLENGES = 5  # open challenges of one challenger on one server
@@ -385,6 +386,9 @@ class Lobby:
             self.timing.arm(live)
         self.kit.on_turn(live)
         lines.append(self.kit.turn_line(live))
+        if match.kind != MatchKind.PRACTICE and (
+                page := await self.kit.web_link(match.guild_id, f"/m/{match.number}")):
+            lines.append(web_texts.web_line(page))
         return Response(posts=[Post("\n".join(lines), match.channel_id, image=image,
                                     selects=menus.card_menu(live), turn=turn,
                                     pace=Pace.BOARD)])

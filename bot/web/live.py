@@ -1,0 +1,113 @@
+"""Live notices for the pages: "match N of server G changed" reaches every viewer,
+whichever process ran the match.
+
+On PostgreSQL the match host's process says it with ``NOTIFY garnet_web`` and every
+process serving pages ``LISTEN``s on one connection of its own (its own notices come
+back that way too). On SQLite only one process runs the bot, and the notice goes from
+the match host to the viewers in memory. A viewer's queue holds one pending notice:
+a page only needs to know that something changed, so a slow viewer never piles up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Iterator
+from typing import Any
+
+from sqlalchemy import text
+
+from bot.store.db import Database
+
+log = logging.getLogger(__name__)
+
+CHANNEL = "garnet_web"
+MAX_PAYLOAD = 200  # a server id and a number; anything longer is not ours
+Key = tuple[str, int]  # (server id, match number); number 0: anything of the server
+
+
+class Hub:
+    """Who listens to what, in this process, and how notices arrive."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.postgres = db.engine.dialect.name == "postgresql"
+        self._viewers: dict[Key, set[asyncio.Queue[None]]] = {}
+        self._listening: Any = None  # the connection LISTENing (PostgreSQL)
+        self._sending: set[asyncio.Task[None]] = set()
+
+    # ---- the match host's side -------------------------------------------------------
+
+    def changed(self, guild_id: str, number: int) -> None:
+        """Match ``number`` of ``guild_id`` changed (committed): tell every viewer. Never
+        blocks the match host: on PostgreSQL the NOTIFY is sent by a task of its own."""
+        if not self.postgres:
+            self.deliver(guild_id, number)
+            return
+        task = asyncio.get_running_loop().create_task(self._notify(guild_id, number))
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
+
+    async def _notify(self, guild_id: str, number: int) -> None:
+        try:
+            async with self.db.engine.begin() as conn:
+                await conn.execute(text("SELECT pg_notify(:c, :p)"),
+                                   {"c": CHANNEL, "p": f"{number}:{guild_id}"})
+        except Exception:  # a viewer misses a live update; the page still reads right
+            log.warning("could not send a web page notice", exc_info=True)
+
+    # ---- the viewers' side -------------------------------------------------------------
+
+    def deliver(self, guild_id: str, number: int) -> None:
+        for key in ((guild_id, number), (guild_id, 0)):
+            for queue in self._viewers.get(key, ()):
+                if queue.empty():
+                    queue.put_nowait(None)
+
+    @contextlib.contextmanager
+    def follow(self, guild_id: str, number: int) -> Iterator[asyncio.Queue[None]]:
+        """A queue that gets an item when match ``number`` (0: anything of the server)
+        changes, for as long as the ``with`` lasts."""
+        queue: asyncio.Queue[None] = asyncio.Queue(maxsize=1)
+        viewers = self._viewers.setdefault((guild_id, number), set())
+        viewers.add(queue)
+        try:
+            yield queue
+        finally:
+            viewers.discard(queue)
+            if not viewers:
+                self._viewers.pop((guild_id, number), None)
+
+    @property
+    def viewers(self) -> int:
+        return sum(len(v) for v in self._viewers.values())
+
+    async def start(self) -> None:
+        """On PostgreSQL: LISTEN on a connection kept for it."""
+        if not self.postgres:
+            return
+        conn = await self.db.engine.connect()
+        raw = await conn.get_raw_connection()
+        driver = raw.driver_connection
+        assert driver is not None
+        await driver.add_listener(CHANNEL, self._heard)
+        self._listening = (conn, driver)
+
+    def _heard(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        if len(payload) > MAX_PAYLOAD:
+            return
+        number, _, guild_id = payload.partition(":")
+        if number.isdigit() and guild_id:
+            self.deliver(guild_id, int(number))
+
+    async def stop(self) -> None:
+        for task in list(self._sending):
+            with contextlib.suppress(BaseException):
+                await task
+        if self._listening is not None:
+            conn, driver = self._listening
+            self._listening = None
+            with contextlib.suppress(Exception):
+                await driver.remove_listener(CHANNEL, self._heard)
+            await conn.close()
