@@ -168,15 +168,16 @@ MAX_URL = 200
 
 
 def _public_url() -> str | None:
-    """PUBLIC_URL: http(s)://host[:port][/path], without a trailing slash; unset: None."""
+    """PUBLIC_URL: http(s)://host[:port], without a path (the pages link to each other
+    from the root); unset: None."""
     raw = os.environ.get("PUBLIC_URL", "").strip().rstrip("/")
     if not raw:
         return None
     scheme, _, rest = raw.partition("://")
     if (scheme not in ("http", "https") or not rest or len(raw) > MAX_URL
-            or any(c.isspace() or c in "<>\"'?#" for c in raw)):
+            or any(c.isspace() or c in "<>\"'?#/@\\" for c in rest)):
         raise ConfigError(f"PUBLIC_URL must be an address such as https://garnet.example.org "
-                          f"(http or https, no query), not '{raw[:60]}'")
+                          f"(http or https, a host and port, no path), not '{raw[:60]}'")
     return raw
 
 
