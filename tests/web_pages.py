@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import random
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -13,10 +14,13 @@ from pathlib import Path
 import aiohttp
 
 from bot.adapters.console import Console
-from bot.app import served_web
+from bot.app import build_services, served_web
 from bot.commands.spec import Services
 from bot.config import Settings
+from bot.core.clock import VirtualClock
+from bot.store.db import open_database
 from bot.web import WebServer
+from tests.fixtures import SERVICES
 
 ADDRESS = re.compile(r"<(http://[^>\s]+)>")
 
@@ -42,6 +46,20 @@ class Site:
     async def raw(self, url: str) -> tuple[int, bytes, aiohttp.ClientResponse]:
         async with self.http.get(url) as r:
             return r.status, await r.read(), r
+
+
+@asynccontextmanager
+async def built_services(url: str) -> AsyncIterator[Services]:
+    """Every service on the database at ``url``, as the ``services`` fixture builds them
+    (for tests whose event loop outlives one test: the browser's)."""
+    db = await open_database(url)
+    built = build_services(db, VirtualClock(), SERVICES, rng=random.Random(7))
+    await built.matches.start()
+    try:
+        yield built
+    finally:
+        await built.matches.stop()
+        await db.close()
 
 
 @asynccontextmanager

@@ -75,8 +75,12 @@ def no_moves() -> str:
     return "No move yet."
 
 
-def no_ratings() -> str:
-    return "No rated match has been played yet."
+def no_garnets() -> str:
+    return "Nobody has won garnets here yet."
+
+
+def no_matches_played() -> str:
+    return "No match played here yet."
 
 
 def live_note() -> str:

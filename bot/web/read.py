@@ -18,7 +18,7 @@ from bot.services.history_view import caption
 from bot.services.leaderboard import by_garnets
 from bot.services.web import Site
 from bot.store.db import Database
-from bot.store.models import Match, MatchPlayer, MemberName, Move, Rating
+from bot.store.models import Match, MatchPlayer, MemberName, Rating
 from bot.store.models import Tournament as TournamentRow
 from bot.texts import match as match_texts
 from bot.texts import web as say
@@ -228,8 +228,3 @@ async def player(db: Database, site: Site, token: str) -> PlayerView | None:
                       tuple((title(r.game), ratings.shown(r.mu, r.sigma), r.games)
                             for r in rated), tuple(lines))
 
-
-async def moves_of(db: Database, match_id: int) -> int:
-    async with db.engine.connect() as c:
-        return int((await c.execute(select(func.count()).select_from(Move)
-                                    .where(Move.match_id == match_id))).scalar_one())
