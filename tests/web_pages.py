@@ -49,16 +49,19 @@ class Site:
 
 
 @asynccontextmanager
-async def built_services(url: str) -> AsyncIterator[Services]:
+async def built_services(url: str, start: bool = True) -> AsyncIterator[Services]:
     """Every service on the database at ``url``, as the ``services`` fixture builds them
-    (for tests whose event loop outlives one test: the browser's)."""
+    (for tests whose event loop outlives one test, and for a second process); with
+    ``start`` False its matches are not started (a process that only serves pages)."""
     db = await open_database(url)
     built = build_services(db, VirtualClock(), SERVICES, rng=random.Random(7))
-    await built.matches.start()
+    if start:
+        await built.matches.start()
     try:
         yield built
     finally:
-        await built.matches.stop()
+        if start:
+            await built.matches.stop()
         await db.close()
 
 
