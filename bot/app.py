@@ -166,6 +166,7 @@ async def served_web(settings: Settings, services: Services, db: Database,
         return
     pages.base = settings.public_url
     hub = Hub(db)
+    pages.switched = hub.reset
     matches.watch_turns(lambda live: hub.changed(live.guild_id, live.number))
 
     async def ended(end: MatchEnd) -> list[Post]:

@@ -64,6 +64,9 @@ class PublicPages:
         self.db = db
         self.roles = roles
         self.base = base
+        # Told after a switch is thrown or a name hidden, once committed: the pages
+        # forget what they kept, in every process (``bot.web``).
+        self.switched: Callable[[], None] = _nothing
 
     # ---- the switches --------------------------------------------------------------
 
@@ -76,6 +79,7 @@ class PublicPages:
                 row.web_salt = secrets.token_hex(32)
             row.web_on = True
             slug = row.web_slug
+        self.switched()
         return Response.say(say.turned_on(self._address(slug)), ephemeral=False)
 
     async def turn_off(self, asker: Asker) -> Response:
@@ -83,6 +87,7 @@ class PublicPages:
         async with self.db.session() as s, s.begin():
             row = await _settings(s, asker.guild_id)
             row.web_on = False
+        self.switched()
         return Response.say(say.turned_off(), ephemeral=False)
 
     async def hide(self, asker: Asker, hidden: bool = True) -> Response:
@@ -90,6 +95,7 @@ class PublicPages:
             await remember(s, asker.guild_id, [asker.actor])
             await s.execute(update(User).where(User.id == asker.actor.id)
                             .values(web_hidden=hidden))
+        self.switched()
         return Response.say(say.hidden() if hidden else say.shown())
 
     def _address(self, slug: str) -> str | None:
@@ -116,6 +122,10 @@ class PublicPages:
                 GuildSettings.guild_id == guild_id, GuildSettings.web_on.is_(True)))
                     ).scalar_one_or_none()
         return None if slug is None else f"{self.base}/s/{slug}{path}"
+
+
+def _nothing() -> None:
+    return None
 
 
 async def no_link(_guild_id: str, _path: str) -> str | None:

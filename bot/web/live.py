@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from sqlalchemy import text
@@ -24,6 +24,7 @@ log = logging.getLogger(__name__)
 
 CHANNEL = "garnet_web"
 MAX_PAYLOAD = 200  # a server id and a number; anything longer is not ours
+RESET = "reset"
 Key = tuple[str, int]  # (server id, match number); number 0: anything of the server
 
 
@@ -34,6 +35,9 @@ class Hub:
         self.db = db
         self.postgres = db.engine.dialect.name == "postgresql"
         self._viewers: dict[Key, set[asyncio.Queue[None]]] = {}
+        # Told of every notice before the viewers: (server, number), or (None, 0) when a
+        # switch was thrown or a name hidden (``reset``): the pages' cache.
+        self.watchers: list[Callable[[str | None, int], None]] = []
         self._listening: Any = None  # the connection LISTENing (PostgreSQL)
         self._sending: set[asyncio.Task[None]] = set()
 
@@ -45,21 +49,33 @@ class Hub:
         if not self.postgres:
             self.deliver(guild_id, number)
             return
-        task = asyncio.get_running_loop().create_task(self._notify(guild_id, number))
+        self._send(f"{number}:{guild_id}")
+
+    def reset(self) -> None:
+        """A server's pages were turned on or off, or a player hid or showed their name:
+        every process forgets what it kept, and every stream checks its server again."""
+        self._reset()  # here at once; the other processes by NOTIFY (and this one again)
+        if self.postgres:
+            self._send(RESET)
+
+    def _send(self, payload: str) -> None:
+        task = asyncio.get_running_loop().create_task(self._notify(payload))
         self._sending.add(task)
         task.add_done_callback(self._sending.discard)
 
-    async def _notify(self, guild_id: str, number: int) -> None:
+    async def _notify(self, payload: str) -> None:
         try:
             async with self.db.engine.begin() as conn:
                 await conn.execute(text("SELECT pg_notify(:c, :p)"),
-                                   {"c": CHANNEL, "p": f"{number}:{guild_id}"})
+                                   {"c": CHANNEL, "p": payload})
         except Exception:  # a viewer misses a live update; the page still reads right
             log.warning("could not send a web page notice", exc_info=True)
 
     # ---- the viewers' side -------------------------------------------------------------
 
     def deliver(self, guild_id: str, number: int) -> None:
+        for watcher in self.watchers:
+            watcher(guild_id, number)
         for key in ((guild_id, number), (guild_id, 0)):
             for queue in self._viewers.get(key, ()):
                 if queue.empty():
@@ -94,7 +110,18 @@ class Hub:
         await driver.add_listener(CHANNEL, self._heard)
         self._listening = (conn, driver)
 
+    def _reset(self) -> None:
+        for watcher in self.watchers:
+            watcher(None, 0)
+        for viewers in self._viewers.values():
+            for queue in viewers:
+                if queue.empty():
+                    queue.put_nowait(None)
+
     def _heard(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        if payload == RESET:
+            self._reset()
+            return
         if len(payload) > MAX_PAYLOAD:
             return
         number, _, guild_id = payload.partition(":")

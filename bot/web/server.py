@@ -35,6 +35,7 @@ from bot.store.db import Database
 from bot.texts import web as say
 from bot.web import read
 from bot.web.boards import Boards
+from bot.web.cache import Cache
 from bot.web.guard import (
     IDLE_SECONDS,
     MAX_BODY,
@@ -67,6 +68,7 @@ SECURITY = {
 STATIC = {"style.css": "text/css; charset=utf-8",
           "live.js": "text/javascript; charset=utf-8",
           "replay.js": "text/javascript; charset=utf-8"}
+NOW = b"@@NOW@@"  # in a kept page: the instant it is served, for its clocks
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -78,6 +80,8 @@ class WebServer:
         self.db, self.clock, self.pages, self.boards, self.hub = db, clock, pages, boards, hub
         self.host, self.port = address
         self.guard = Guard()
+        self.cache = Cache()
+        hub.watchers.append(self._heard)
         self.env = Environment(loader=PackageLoader("bot.web", "templates"),
                                autoescape=select_autoescape(default=True,
                                                             default_for_string=True),
@@ -164,18 +168,40 @@ class WebServer:
         return web.Response(text=body, status=status, content_type="text/html",
                             charset="utf-8")
 
-    def _part(self, template: str, **values: Any) -> web.Response:
-        """The page's ``live`` block alone (what the script swaps in)."""
-        tpl = self.env.get_template(template)
-        body = "".join(tpl.blocks["live"](tpl.new_context(values)))
-        return web.Response(text=body, content_type="text/html", charset="utf-8")
+    def _heard(self, guild_id: str | None, number: int) -> None:
+        if guild_id is None:
+            self.cache.reset()
+        else:
+            self.cache.changed(guild_id, number)
 
     async def _site(self, request: web.Request) -> Site:
         slug = request.match_info["slug"]
-        site = await self.pages.site(slug) if SLUG.match(slug) else None
+        if not SLUG.match(slug):
+            raise web.HTTPNotFound()
+        site = await self.cache.sites.get(("site", slug), lambda: self.pages.site(slug))
         if site is None:
             raise web.HTTPNotFound()
         return site
+
+    async def _kept(self, request: web.Request, site: Site, number: int,
+                    make: Callable[[], Awaitable[bytes | None]],
+                    content_type: str = "text/html; charset=utf-8") -> web.Response:
+        """The page from the cache, or made (``make``: None for 404); kept until match
+        ``number`` (0: anything of the server) changes. Its clocks are told the time
+        it is served at."""
+        key = (site.slug, request.path, request.query_string[:100])
+        body = await self.cache.pages.get(key, make, site.guild_id, number)
+        if body is None:
+            raise web.HTTPNotFound()
+        if content_type.startswith("text/html"):
+            body = body.replace(NOW, b"%.2f" % self.clock.now())
+        return web.Response(body=body, headers={"Content-Type": content_type})
+
+    def _html(self, template: str, part: bool, **values: Any) -> bytes:
+        tpl = self.env.get_template(template)
+        if part:  # the page's ``live`` block alone (what the script swaps in)
+            return "".join(tpl.blocks["live"](tpl.new_context(values))).encode()
+        return tpl.render(**values).encode()
 
     # ---- the pages ------------------------------------------------------------------------
 
@@ -191,52 +217,68 @@ class WebServer:
 
     async def _server_page(self, request: web.Request) -> web.Response:
         site = await self._site(request)
-        return self._page("server.html", site=site, view=await read.server(self.db, site))
+
+        async def make() -> bytes:
+            return self._html("server.html", False, site=site,
+                              view=await read.server(self.db, site))
+
+        return await self._kept(request, site, 0, make)
 
     async def _match_page(self, request: web.Request) -> web.Response:
         site = await self._site(request)
+        number = int(request.match_info["number"])
         ply = _number(request.query.get("ply"))
-        found = await read.match(self.db, site, int(request.match_info["number"]),
-                                 self.clock.now(), ply)
-        if found is None:
-            raise web.HTTPNotFound()
-        view, _record, _state = found
-        values: dict[str, Any] = {"site": site, "m": view,
-                                  "replay": view.finished or ply is not None}
-        if request.query.get("part") == "live":
-            return self._part("match.html", **values)
-        return self._page("match.html", **values)
+        part = request.query.get("part") == "live"
+
+        async def make() -> bytes | None:
+            now = self.clock.now()
+            found = await read.match(self.db, site, number, now, ply)
+            if found is None:
+                return None
+            view = found[0]
+            return self._html("match.html", part, site=site, m=view, at=now,
+                              replay=view.finished or ply is not None)
+
+        return await self._kept(request, site, number, make)
 
     async def _board(self, request: web.Request) -> web.Response:
         site = await self._site(request)
-        found = await read.match(self.db, site, int(request.match_info["number"]),
-                                 self.clock.now(), int(request.match_info["ply"]))
-        if found is None or found[0].ply != int(request.match_info["ply"]):
-            raise web.HTTPNotFound()
-        view, record, state = found
-        game = get_game(record.game)
-        banner = view.result if view.finished and view.ply == view.plies and \
-            game.outcome(state) is None else None
-        hints = record.hints and not view.finished and view.ply == view.plies
-        png = await self.boards.png(record.id, view.ply, game, state, record.names, hints,
-                                    banner, site.guild_id)
-        return web.Response(body=png, content_type="image/png")
+        number, ply = int(request.match_info["number"]), int(request.match_info["ply"])
+
+        async def make() -> bytes | None:
+            found = await read.match(self.db, site, number, self.clock.now(), ply)
+            if found is None or found[0].ply != ply:
+                return None
+            view, record, state = found
+            game = get_game(record.game)
+            banner = view.result if view.finished and view.ply == view.plies and \
+                game.outcome(state) is None else None
+            hints = record.hints and not view.finished and view.ply == view.plies
+            return await self.boards.png(record.id, view.ply, game, state, record.names,
+                                         hints, banner, site.guild_id)
+
+        return await self._kept(request, site, number, make, "image/png")
 
     async def _tournament_page(self, request: web.Request) -> web.Response:
         site = await self._site(request)
-        view = await tournament(self.db, site, int(request.match_info["number"]))
-        if view is None:
-            raise web.HTTPNotFound()
-        if request.query.get("part") == "live":
-            return self._part("tournament.html", site=site, t=view)
-        return self._page("tournament.html", site=site, t=view)
+        part = request.query.get("part") == "live"
+
+        async def make() -> bytes | None:
+            view = await tournament(self.db, site, int(request.match_info["number"]))
+            return None if view is None else self._html("tournament.html", part, site=site,
+                                                        t=view)
+
+        return await self._kept(request, site, 0, make)
 
     async def _player_page(self, request: web.Request) -> web.Response:
         site = await self._site(request)
-        view = await read.player(self.db, site, request.match_info["token"])
-        if view is None:
-            raise web.HTTPNotFound()
-        return self._page("player.html", site=site, p=view)
+
+        async def make() -> bytes | None:
+            view = await read.player(self.db, site, request.match_info["token"])
+            return None if view is None else self._html("player.html", False, site=site,
+                                                        p=view)
+
+        return await self._kept(request, site, 0, make)
 
     # ---- live notices -------------------------------------------------------------------
 
@@ -268,7 +310,8 @@ class WebServer:
                         event = b"event: change\ndata: 1\n\n"
                     except TimeoutError:
                         event = b": ping\n\n"
-                    if await self.pages.site(site.slug) is None:
+                    if await self.cache.sites.get(("site", site.slug),
+                                                  lambda: self.pages.site(site.slug)) is None:
                         await self._send(request, response, b"event: gone\ndata: 1\n\n")
                         break
                     await self._send(request, response, event)

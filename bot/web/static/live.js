@@ -14,8 +14,11 @@
   function tick() {
     var gone = (Date.now() - since) / 1000;
     document.querySelectorAll(".clock[data-flag]").forEach(function (c) {
-      var turn = parseFloat(c.dataset.turn) - gone;
-      var flag = parseFloat(c.dataset.flag) - gone;
+      // data-turn and data-flag are instants on the server's clock, data-now when the
+      // page was served: what is left then, less the time since.
+      var now = parseFloat(c.dataset.now) + gone;
+      var turn = parseFloat(c.dataset.turn) - now;
+      var flag = parseFloat(c.dataset.flag) - now;
       var n = parseInt(c.dataset.banks, 10);
       if (turn > 0) {
         c.textContent = n > 0 ? fmt(turn) + " + " + banks(n) : fmt(turn) + ", no reserve left";
