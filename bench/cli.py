@@ -8,7 +8,7 @@ the benchmarks live in the repository, not in the installed package.
                  [--near-end 0.25] [--plies-left 2] [--chatter 0.3] [--profile FILE]
     garnet bench --queries [--json]
     garnet bench --practice [--games cairo,quoridor] [--level 5] [--seconds S] [--json]
-    garnet bench --web [--viewers 200] [--dms 20] [--seconds S] [--json]
+    garnet bench --web [--viewers 200] [--dms 20] [--seconds S] [--database URL] [--json]
 """
 
 from __future__ import annotations
@@ -54,7 +54,8 @@ def main(argv: list[str], prog: str = "garnet bench") -> int:
     if args.web:
         from bench.web import main as web_main
 
-        return web_main(max(1, args.viewers), (args.dms or [20])[0], args.seconds, args.json)
+        return web_main(max(1, args.viewers), (args.dms or [20])[0], args.seconds, args.json,
+                        args.database)
     if args.queries:
         from bench.queries import main as queries_main
 

@@ -170,7 +170,7 @@ async def served_web(settings: Settings, services: Services, db: Database,
     matches.watch_turns(lambda live: hub.changed(live.guild_id, live.number))
 
     async def ended(end: MatchEnd) -> list[Post]:
-        hub.changed(end.guild_id, end.number)
+        hub.changed(end.guild_id, end.number, ended=True)
         return []
 
     matches.watch_ends(ended)

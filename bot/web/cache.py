@@ -79,9 +79,12 @@ class Cache:
         self.sites: _Kept[Site | None] = _Kept(SITES)
         self.pages: _Kept[bytes | None] = _Kept(PAGES)
 
-    def changed(self, guild_id: str, number: int) -> None:
-        """Match ``number`` of ``guild_id`` changed: its pages and the server's go."""
-        self.pages.drop(lambda g, n: g != guild_id or n not in (number, 0))
+    def changed(self, guild_id: str, number: int, ended: bool) -> None:
+        """Match ``number`` of ``guild_id`` changed: its pages go, and when it ended the
+        server's (its lists, tournaments and players: a move changes none of them; a
+        match begun shows in its server's list within ``KEEP_SECONDS``)."""
+        gone = (number, 0) if ended else (number,)
+        self.pages.drop(lambda g, n: g != guild_id or n not in gone)
 
     def reset(self) -> None:
         """A switch was thrown or a name hidden: everything goes."""

@@ -35,21 +35,23 @@ class Hub:
         self.db = db
         self.postgres = db.engine.dialect.name == "postgresql"
         self._viewers: dict[Key, set[asyncio.Queue[None]]] = {}
-        # Told of every notice before the viewers: (server, number), or (None, 0) when a
-        # switch was thrown or a name hidden (``reset``): the pages' cache.
-        self.watchers: list[Callable[[str | None, int], None]] = []
+        # Told of every notice before the viewers: (server, number, ended), or (None, 0,
+        # True) when a switch was thrown or a name hidden (``reset``): the pages' cache.
+        self.watchers: list[Callable[[str | None, int, bool], None]] = []
         self._listening: Any = None  # the connection LISTENing (PostgreSQL)
         self._sending: set[asyncio.Task[None]] = set()
 
     # ---- the match host's side -------------------------------------------------------
 
-    def changed(self, guild_id: str, number: int) -> None:
-        """Match ``number`` of ``guild_id`` changed (committed): tell every viewer. Never
-        blocks the match host: on PostgreSQL the NOTIFY is sent by a task of its own."""
+    def changed(self, guild_id: str, number: int, ended: bool = False) -> None:
+        """Match ``number`` of ``guild_id`` changed (committed): tell its viewers, and when
+        it ``ended`` those of the server's pages too (its lists, tournaments, players).
+        Never blocks the match host: on PostgreSQL the NOTIFY is sent by a task of its
+        own."""
         if not self.postgres:
-            self.deliver(guild_id, number)
+            self.deliver(guild_id, number, ended)
             return
-        self._send(f"{number}:{guild_id}")
+        self._send(f"{'e' if ended else 't'}{number}:{guild_id}")
 
     def reset(self) -> None:
         """A server's pages were turned on or off, or a player hid or showed their name:
@@ -73,10 +75,10 @@ class Hub:
 
     # ---- the viewers' side -------------------------------------------------------------
 
-    def deliver(self, guild_id: str, number: int) -> None:
+    def deliver(self, guild_id: str, number: int, ended: bool = False) -> None:
         for watcher in self.watchers:
-            watcher(guild_id, number)
-        for key in ((guild_id, number), (guild_id, 0)):
+            watcher(guild_id, number, ended)
+        for key in ((guild_id, number), (guild_id, 0)) if ended else ((guild_id, number),):
             for queue in self._viewers.get(key, ()):
                 if queue.empty():
                     queue.put_nowait(None)
@@ -112,7 +114,7 @@ class Hub:
 
     def _reset(self) -> None:
         for watcher in self.watchers:
-            watcher(None, 0)
+            watcher(None, 0, True)
         for viewers in self._viewers.values():
             for queue in viewers:
                 if queue.empty():
@@ -124,9 +126,9 @@ class Hub:
             return
         if len(payload) > MAX_PAYLOAD:
             return
-        number, _, guild_id = payload.partition(":")
-        if number.isdigit() and guild_id:
-            self.deliver(guild_id, int(number))
+        number, _, guild_id = payload[1:].partition(":")
+        if payload[:1] in ("t", "e") and number.isdigit() and guild_id:
+            self.deliver(guild_id, int(number), payload[0] == "e")
 
     async def stop(self) -> None:
         for task in list(self._sending):

@@ -168,11 +168,11 @@ class WebServer:
         return web.Response(text=body, status=status, content_type="text/html",
                             charset="utf-8")
 
-    def _heard(self, guild_id: str | None, number: int) -> None:
+    def _heard(self, guild_id: str | None, number: int, ended: bool) -> None:
         if guild_id is None:
             self.cache.reset()
         else:
-            self.cache.changed(guild_id, number)
+            self.cache.changed(guild_id, number, ended)
 
     async def _site(self, request: web.Request) -> Site:
         slug = request.match_info["slug"]
