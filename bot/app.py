@@ -180,15 +180,19 @@ async def served_web(settings: Settings, services: Services, db: Database,
         finally:
             await hub.stop()
         return
-    server = WebServer(db, matches.kit.clock, pages, Boards(matches.kit.renderer), hub,
+    # On SQLite the pages read on a connection of their own (WAL: beside the writer).
+    reader = Database(db.url) if db.engine.dialect.name == "sqlite" else db
+    server = WebServer(reader, matches.kit.clock, pages, Boards(matches.kit.renderer), hub,
                        settings.web_address)
-    await server.start()
-    if pages.base is None and local_links:
-        pages.base = server.address
     try:
+        await server.start()
+        if pages.base is None and local_links:
+            pages.base = server.address
         yield server
     finally:
         await server.stop()
+        if reader is not db:
+            await reader.close()
 
 
 def instrument(settings: Settings) -> None:

@@ -104,13 +104,7 @@ class PublicPages:
     # ---- what the pages read ---------------------------------------------------------
 
     async def site(self, slug: str) -> Site | None:
-        """The server whose pages are at ``slug``, if they are up (read anew each time)."""
-        async with self.db.engine.connect() as c:
-            row = (await c.execute(select(GuildSettings.guild_id, GuildSettings.web_salt)
-                                   .where(GuildSettings.web_slug == slug,
-                                          GuildSettings.web_on.is_(True)))).first()
-        return None if row is None or row.web_salt is None else Site(row.guild_id, slug,
-                                                                     row.web_salt)
+        return await find_site(self.db, slug)
 
     async def link(self, guild_id: str, path: str = "") -> str | None:
         """The address of a page of the server for a post (``path``: "/m/3"), when its
@@ -122,6 +116,16 @@ class PublicPages:
                 GuildSettings.guild_id == guild_id, GuildSettings.web_on.is_(True)))
                     ).scalar_one_or_none()
         return None if slug is None else f"{self.base}/s/{slug}{path}"
+
+
+async def find_site(db: Database, slug: str) -> Site | None:
+    """The server whose pages are at ``slug``, if they are up (read anew each time)."""
+    async with db.engine.connect() as c:
+        row = (await c.execute(select(GuildSettings.guild_id, GuildSettings.web_salt)
+                               .where(GuildSettings.web_slug == slug,
+                                      GuildSettings.web_on.is_(True)))).first()
+    return None if row is None or row.web_salt is None else Site(row.guild_id, slug,
+                                                                 row.web_salt)
 
 
 def _nothing() -> None:

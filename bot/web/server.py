@@ -30,7 +30,7 @@ from aiohttp import web
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from bot.core.clock import Clock
-from bot.services.web import PublicPages, Site
+from bot.services.web import PublicPages, Site, find_site
 from bot.store.db import Database
 from bot.texts import web as say
 from bot.web import read
@@ -73,7 +73,9 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 class WebServer:
-    """The pages of every server that turned them on, served by this process."""
+    """The pages of every server that turned them on, served by this process. ``db`` is
+    read only: on SQLite a connection of the pages' own, which WAL lets read beside the
+    bot's writer (pages never wait for a move's commit)."""
 
     def __init__(self, db: Database, clock: Clock, pages: PublicPages, boards: Boards,
                  hub: Hub, address: tuple[str, int]) -> None:
@@ -178,7 +180,7 @@ class WebServer:
         slug = request.match_info["slug"]
         if not SLUG.match(slug):
             raise web.HTTPNotFound()
-        site = await self.cache.sites.get(("site", slug), lambda: self.pages.site(slug))
+        site = await self.cache.sites.get(("site", slug), lambda: find_site(self.db, slug))
         if site is None:
             raise web.HTTPNotFound()
         return site
@@ -311,7 +313,7 @@ class WebServer:
                     except TimeoutError:
                         event = b": ping\n\n"
                     if await self.cache.sites.get(("site", site.slug),
-                                                  lambda: self.pages.site(site.slug)) is None:
+                                                  lambda: find_site(self.db, site.slug)) is None:
                         await self._send(request, response, b"event: gone\ndata: 1\n\n")
                         break
                     await self._send(request, response, event)
