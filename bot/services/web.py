@@ -3,8 +3,9 @@
 Nothing of a server is public until a host says ``/host web on``: the server's pages
 then live under ``/s/<slug>``, an unguessable address kept while they are off, so that
 turning them on again brings the same links back. ``/host web off`` takes every page
-down at once: each request reads the switch from the database (no process keeps a
-copy), so every process answers 404 from the next request on. A player may hide their
+down at once: once it is committed every process serving pages is told
+(``PublicPages.switched``) and forgets what it kept, so that each answers 404 from the
+next request on. A player may hide their
 name from every page of every server (``/web hide``): a neutral label stands for them,
 and their own page is gone. No Discord id appears: a player's page address is made
 from a secret of the server (``web_salt``) and their id, which cannot be read back.

@@ -11,9 +11,10 @@ inline script: the content security policy forbids it).
     /s/<slug>/p/<token>           a player
 
 ``?part=live`` answers a page's live part alone, which the script swaps in when a
-notice comes. Every request reads whether the server's pages are on: turned off, every
-page is 404 from the next request on, in every process, and nothing is cached on the
-way (``Cache-Control: no-store``).
+notice comes. Pages are kept until their match changes (``bot.web.cache``); turned off,
+every page of the server is 404 from the next request on, in every process (the switch
+is a notice that empties every cache), and no copy is kept on the way
+(``Cache-Control: no-store``).
 """
 
 from __future__ import annotations
