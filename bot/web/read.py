@@ -18,6 +18,7 @@ from bot.services.history_view import caption
 from bot.services.leaderboard import by_garnets
 from bot.services.web import Site
 from bot.store.db import Database
+from bot.store.models import Event as EventRow
 from bot.store.models import Match, MatchPlayer, MemberName, Rating
 from bot.store.models import Tournament as TournamentRow
 from bot.texts import match as match_texts
@@ -45,6 +46,9 @@ class ServerView:
     matches: tuple[MatchLine, ...]
     tournaments: tuple[tuple[int, str, str, str], ...]  # number, name, game, status
     garnets: tuple[tuple[int, Person, str], ...]  # rank, who, balance
+    events: tuple[str, ...]  # the open events (seasons), newest first
+    season: str | None  # the newest open event, whose table is ``table``
+    table: tuple[tuple[int, Person, str], ...]
     ratings: tuple[tuple[int, Person, str], ...]
     rated_game: str | None
 
@@ -61,6 +65,11 @@ async def server(db: Database, site: Site) -> ServerView:
                                         TournamentRow.status.in_(("open", "running")))
             .order_by(TournamentRow.number.desc()).limit(LISTED))).all()
         board = await by_garnets(s, guild, Scope(None, overall=True))
+        events = (await s.scalars(select(EventRow).where(EventRow.guild_id == guild,
+                                                         EventRow.open.is_(True))
+                                  .order_by(EventRow.number.desc()).limit(LISTED))).all()
+        season = await by_garnets(s, guild, Scope(events[0])) if events else None
+        table = season.rows[:LISTED] if season is not None else []
         game = await s.scalar(select(Rating.game).where(Rating.guild_id == guild)
                               .group_by(Rating.game).order_by(func.count().desc()).limit(1))
         rated = (await s.scalars(select(Rating).where(Rating.guild_id == guild,
@@ -68,7 +77,8 @@ async def server(db: Database, site: Site) -> ServerView:
                                  .order_by(Rating.ordinal.desc()).limit(LISTED))).all() \
             if game is not None else []
         ids = {p.user_id for m in running for p in m.players} | \
-              {st.user_id for _, st in board.rows[:LISTED]} | {r.user_id for r in rated}
+              {st.user_id for _, st in board.rows[:LISTED]} | {r.user_id for r in rated} | \
+              {st.user_id for _, st in table}
         people = await People.read(s, site, ids)
     lines = tuple(MatchLine(m.number, match_texts.match_label(m.number, m.kind), title(m.game),
                             tuple(people[p.user_id] for p in _seated(m.players)), m.status)
@@ -78,6 +88,8 @@ async def server(db: Database, site: Site) -> ServerView:
         tournaments=tuple((t.number, t.name, title(t.game), t.status) for t in tournaments),
         garnets=tuple((rank, people[st.user_id], st.text)
                       for rank, st in board.rows[:LISTED]),
+        events=tuple(e.name for e in events), season=events[0].name if events else None,
+        table=tuple((rank, people[st.user_id], st.text) for rank, st in table),
         ratings=tuple((i + 1, people[r.user_id], ratings.shown(r.mu, r.sigma))
                       for i, r in enumerate(rated)),
         rated_game=title(game) if game is not None else None)

@@ -92,3 +92,18 @@ def _first_named(said: str, numbers: list[int]) -> list[str]:
 
 async def _text(site: object, url: str) -> str:
     return (await site.get(url))[1]  # type: ignore[attr-defined]
+
+
+async def test_the_servers_page_shows_its_open_events_and_the_seasons_table(
+        services: Services, tmp_path: Path) -> None:
+    async with web_console(services, tmp_path / "images") as site:
+        found = ADDRESS.search(await site.say("host: /host web on"))
+        assert found
+        await site.say("host: /host event create name:Spring reward:3",
+                       "host: /host event add players:@ann @ben",
+                       "host: /dm game:cairo player1:@ann player2:@ben chooser:player1 "
+                       "event:Spring", "ann: /first player:@ann", "ann: /resign")
+        status, page = await site.get(found.group(1))
+        assert status == 200 and "<h2>Events</h2>" in page
+        season = page.split("<h3>Spring: garnets</h3>", 1)[1].split("</table>", 1)[0]
+        assert season.index(">ben</a>") < season.index(">ann</a>")  # ben won the DM
