@@ -97,10 +97,6 @@ class Hub:
             if not viewers:
                 self._viewers.pop((guild_id, number), None)
 
-    @property
-    def viewers(self) -> int:
-        return sum(len(v) for v in self._viewers.values())
-
     async def start(self) -> None:
         """On PostgreSQL: LISTEN on a connection kept for it."""
         if not self.postgres:
