@@ -24,10 +24,11 @@ REASON = Option("reason", Kind.TEXT, "Why; it is written in the ledger", require
 
 
 async def _create(s: Services, c: Call) -> Response:
-    return await s.economy.event_create(c.guild_id, c.actor, c.options["name"],
+    made = await s.economy.event_create(c.guild_id, c.actor, c.options["name"],
                                         c.get("reward"), c.get("transfers", False),
                                         c.get("confiscate"), c.get("eliminate", True),
                                         c.get("review", False))
+    return linked(made, await s.link(c.guild_id, ""))  # its table is on the server's page
 
 
 async def people(c: Call) -> list[Actor]:

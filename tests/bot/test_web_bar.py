@@ -99,8 +99,9 @@ async def test_the_servers_page_shows_its_open_events_and_the_seasons_table(
     async with web_console(services, tmp_path / "images") as site:
         found = ADDRESS.search(await site.say("host: /host web on"))
         assert found
-        await site.say("host: /host event create name:Spring reward:3",
-                       "host: /host event add players:@ann @ben",
+        said = await site.say("host: /host event create name:Spring reward:3")
+        assert f"On the web: <{found.group(1)}>" in said  # its table is there
+        await site.say("host: /host event add players:@ann @ben",
                        "host: /dm game:cairo player1:@ann player2:@ben chooser:player1 "
                        "event:Spring", "ann: /first player:@ann", "ann: /resign")
         status, page = await site.get(found.group(1))
