@@ -95,5 +95,10 @@ def no_clock() -> str:
     return "no clock"
 
 
+def to_be_decided() -> str:
+    """A place of the bracket whose player is not known yet."""
+    return "to be decided"
+
+
 def result_pending() -> str:
     return "in progress"
