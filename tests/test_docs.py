@@ -37,6 +37,7 @@ from typing import Any
 
 from bot.commands import COMMANDS, GROUPS, decks, events, history, hosting, play, season
 from bot.commands import tournaments as tournament_commands
+from bot.commands import web as web_commands
 from bot.commands.spec import Audience
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,6 +51,7 @@ SECTION_PAGES = {
     season.SECTION: "docs/hosting.md",
     decks.SECTION: "docs/hosting.md",
     tournament_commands.SECTION: "docs/tournaments.md",
+    web_commands.SECTION: "docs/hosting.md",
 }
 PLAYERS_PAGE = "docs/playing.md"  # every command anyone may use is on it too
 ENGINE_PAGE = "docs/engine.md"  # every `python -m engine` subcommand is on it

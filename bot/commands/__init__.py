@@ -3,7 +3,7 @@ from this list."""
 
 from __future__ import annotations
 
-from bot.commands import decks, events, history, hosting, play, season, tournaments
+from bot.commands import decks, events, history, hosting, play, season, tournaments, web
 from bot.commands.spec import (
     Audience,
     Call,
@@ -21,7 +21,7 @@ from bot.texts import help as help_texts
 from engine.registry import get_game
 
 SECTIONS = (play.SECTION, hosting.SECTION, history.SECTION, events.SECTION, season.SECTION,
-            tournaments.SECTION, decks.SECTION)
+            tournaments.SECTION, decks.SECTION, web.SECTION)
 
 
 async def _help(s: Services, c: Call) -> Response:
@@ -37,9 +37,9 @@ HELP = Command("help", "How to play and host with garnet", _help, (
 ), section=play.SECTION, usage="game:quoridor")
 COMMANDS: tuple[Command, ...] = (*play.COMMANDS, HELP, *hosting.COMMANDS, *history.COMMANDS,
                                  *events.COMMANDS, *season.COMMANDS, *tournaments.COMMANDS,
-                                 *decks.COMMANDS)
+                                 *decks.COMMANDS, *web.COMMANDS)
 GROUPS: tuple[Group, ...] = (*hosting.GROUPS, *events.GROUPS, *season.GROUPS,
-                              *tournaments.GROUPS, *decks.GROUPS)
+                              *tournaments.GROUPS, *decks.GROUPS, *web.GROUPS)
 if misplaced(COMMANDS, GROUPS):  # a host's command where players would see it
     raise ValueError("; ".join(misplaced(COMMANDS, GROUPS)))
 BY_NAME = {c.name: c for c in COMMANDS}

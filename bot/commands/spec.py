@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from bot.services.requests import Once
     from bot.services.season import Season
     from bot.services.tournaments.host import Tournaments
+    from bot.services.web import PublicPages
 
 
 class Kind(Enum):
@@ -277,6 +278,13 @@ class Services:
     # Events' automatic DM reviews (the console shows them after the line that ended
     # the DM); None where nobody built them.
     event_reviews: EventReviews | None = None
+    # The public web pages' switches (``/host web``, ``/web``); None where nobody built it.
+    web: PublicPages | None = None
+
+    async def link(self, guild_id: str, path: str) -> str | None:
+        """The address of a page of the server for an answer, when its pages are up and
+        garnet knows where people open them (``PUBLIC_URL``); else None."""
+        return None if self.web is None else await self.web.link(guild_id, path)
 
 
 def _once() -> Once:

@@ -39,6 +39,7 @@ from bot.store.numbers import next_number
 from bot.texts import match as texts
 from bot.texts import refused
 from bot.texts import waiting as waits
+from bot.texts import web as web_texts
 from engine.registry import get_game
 
 log = logging.getLogger(__name__)
@@ -420,6 +421,9 @@ class Lobby:
             self.timing.arm(live)
         self.kit.on_turn(live)
         lines.append(self.kit.turn_line(live))
+        if match.kind != MatchKind.PRACTICE and (
+                page := await self.kit.web_link(match.guild_id, f"/m/{match.number}")):
+            lines.append(web_texts.web_line(page))
         return Response(posts=[Post("\n".join(lines), match.channel_id, image=image,
                                     selects=menus.card_menu(live), turn=turn,
                                     pace=Pace.BOARD)])
