@@ -58,6 +58,8 @@ from typing import Any
 
 from sqlalchemy import text
 
+from bench.flood import Windows
+from bench.flood import describe as describe_flood
 from bench.report import cost, describe, describe_cost, metric_states
 from bench.scrape import (
     FIGURES,
@@ -144,6 +146,7 @@ class Plan:
     chatter: float = 0.3  # the chance a think time holds chatter (CHATTER)
     plies_left: int = 2  # of a game started near its end
     profile: str | None = None  # cProfile the measured run of the bot's process to it
+    flood: int = 0  # clients a path flooding the metrics server in windows (bench.flood)
 
 
 class Bench:
@@ -168,6 +171,7 @@ class Bench:
         # Moves whose board has not arrived: channel -> when the move was sent.
         self.pending: dict[int, float] = {}
         self.board_waits: list[float] = []  # message -> board answered, the finished
+        self.moved: list[tuple[float, float]] = []  # and when each of them was sent
         self.unfinished: list[float] = []  # and the rest's time to the end of the run
         # Games started near their end: the plies left of a game played out in the
         # engine from the DM's position (the players type them).
@@ -204,6 +208,7 @@ class Bench:
         sent = self.pending.pop(channel, None)
         if sent is not None:
             self.board_waits.append(arrived - sent)
+            self.moved.append((sent, arrived - sent))
         if channel in self.arrived:
             self.arrived[channel].set()
 
@@ -526,9 +531,12 @@ class Bench:
             # time, a burst at stress pace) and their boards are through.
             settle = 2 * PACES[plan.pace][1]
             mid = (asyncio.ensure_future(self.scrape_after(port, settle))
-                   if port is not None and settle < plan.seconds else None)
+                   if port is not None and settle < plan.seconds and not plan.flood
+                   else None)  # a scrape in a flood waits at the door with it
+            windows = Windows(port, plan.flood) if plan.flood and port is not None else None
             await asyncio.gather(self.memory_monitor(),
-                                 *(self.player(bot, e) for e in self.channels))
+                                 *(self.player(bot, e) for e in self.channels),
+                                 *([windows.run(self.stop_at)] if windows else []))
             end = time.perf_counter()
             if profiler is not None:
                 profiler.disable()
@@ -584,6 +592,7 @@ class Bench:
                           "peak_total": round(sum(self.peak.values()), 1)},
             "games_finished": self.finished, "buckets": buckets, "metrics": seen,
             "board_wait_ms": figures(self.board_wait_buckets()),
+            "flood": windows.figures(self.moved) if windows is not None else None,
             "board_wait_buckets": self.board_wait_buckets(),
             "unfinished": len(self.unfinished),
             "games": {key: {"dms": sum(1 for g in self.game_of.values() if g == key),
@@ -732,6 +741,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="bench: --metrics-compare rounds (each one run on, one off; "
                         "on/off, then off/on, ...)")
     parser.add_argument("--metrics-off", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--flood", type=int, default=0, metavar="N",
+                        help="bench: N clients on each of /metrics, /healthz and /readyz "
+                        "(and N/5 slow ones) flood the bot's metrics server in alternate "
+                        "2.5 s windows; the move -> board times of both kinds compared")
     parser.add_argument("--near-end", type=float, default=0.25,
                         help="bench: the share of DMs started a few plies before their "
                         "end (replayed at set-up), so that games finish in the run")
@@ -761,7 +774,8 @@ def main(args: argparse.Namespace) -> int:
                else tuple(range(args.shards)))
         plan = Plan(n, pace, seconds, args.database, args.shards, ids,
                     args.render_processes, args.global_limit, args.seed, run_id + i, fifo,
-                    on, games, args.near_end, args.chatter, args.plies_left, args.profile)
+                    on, games, args.near_end, args.chatter, args.plies_left, args.profile,
+                    args.flood)
         if args.processes > 1:
             result = run_processes(plan, args.processes)
         else:
@@ -774,6 +788,8 @@ def main(args: argparse.Namespace) -> int:
         results.append(result)
         if not args.json:
             print(describe(result), flush=True)
+            if result["flood"] is not None:
+                print(describe_flood(result["flood"]), flush=True)
     costs = cost(results) if args.metrics_compare else []
     if not args.json:
         for c in costs:

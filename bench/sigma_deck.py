@@ -27,7 +27,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from engine.balance import measure, parse_levels
+from engine.balance import measure, overall_verdict, parse_levels
 from engine.sigma.deck import Deck, deck_from_data, shipped_deck
 
 BASE = "reconstructed-v1"
@@ -462,30 +462,42 @@ def variant(edits: Edits, base: Deck | None = None, key: str = "candidate") -> D
     return deck_from_data(data, key)
 
 
-def objective(name: str, edits: Edits, games: Mapping[str, int], seed: int
-              ) -> dict[str, Any]:
+#: The agency a seat's strong player must show over a random one (issue 42's bar).
+AGENCY_BAR = 0.25
+
+
+def objective(name: str, edits: Edits, games: Mapping[str, int], seed: int,
+              agency: str | None = None, plies: int = 2) -> dict[str, Any]:
     """Measure a candidate: White's share per level against itself, and the score to
     minimise: the imbalance plus a hundredth per edit (closeness to the first
-    reconstruction breaks ties)."""
+    reconstruction breaks ties); with ``agency`` (one of the levels of ``games``), each
+    seat's agency at that level too (``engine.agency``, no solves), and the score adds
+    each seat's shortfall below ``AGENCY_BAR``: both seats' play must count."""
     began = time.process_time()
     white: dict[str, float] = {}
+    gaps: dict[str, float] = {}
     for spec, count in games.items():
-        result = measure(variant(edits, key=name), [spec], games=count, seed=seed,
-                         solve_nodes=0, below=False)
+        result = measure(variant(edits, key=name), [spec], games=count, plies=plies,
+                         seed=seed, solve_nodes=0, below=False,
+                         agency=0 if spec == agency else None)
         white[spec] = result.pairings[0].white_share
+        gaps |= {("white", "black")[a.seat]: round(a.gap, 3) for a in result.agency}
     imbalance = max(abs(v - 0.5) for v in white.values())
-    return {"candidate": name, "score": round(imbalance + 0.01 * len(edits), 3),
-            "imbalance": round(imbalance, 3), "white": white,
-            "cpu": round(time.process_time() - began, 1), "edits": dict(edits)}
+    shortfall = sum(max(0.0, AGENCY_BAR - gap) for gap in gaps.values())
+    row = {"candidate": name, "score": round(imbalance + shortfall + 0.01 * len(edits), 3),
+           "imbalance": round(imbalance, 3), "white": white}
+    if gaps:
+        row["agency"] = gaps
+    return row | {"cpu": round(time.process_time() - began, 1), "edits": dict(edits)}
 
 
 def local_search(steps: int, start: Mapping[str, int], games: Mapping[str, int],
-                 seed: int) -> None:
+                 seed: int, agency: str | None = None) -> None:
     """Hill-climbing over ``KNOBS`` from ``start``: change one knob at random, keep the
     change when the score does not get worse; one JSON line per candidate."""
     rng = random.Random(seed)
     current = dict(start)
-    best = objective("start", edits_of(current), games, seed)
+    best = objective("start", edits_of(current), games, seed, agency)
     print(json.dumps(best), flush=True)
     seen = {tuple(sorted(current.items()))}
     for step in range(1, steps + 1):
@@ -497,22 +509,23 @@ def local_search(steps: int, start: Mapping[str, int], games: Mapping[str, int],
             if tuple(sorted(trial.items())) not in seen:
                 break
         seen.add(tuple(sorted(trial.items())))
-        row = objective(f"step{step}", edits_of(trial), games, seed)
+        row = objective(f"step{step}", edits_of(trial), games, seed, agency)
         row["accepted"] = row["score"] <= best["score"]
         print(json.dumps(row), flush=True)
         if row["accepted"]:
             current, best = trial, row
 
 
-def neighbours(start: Mapping[str, int], games: Mapping[str, int], seed: int) -> None:
+def neighbours(start: Mapping[str, int], games: Mapping[str, int], seed: int,
+               agency: str | None = None) -> None:
     """Every candidate one knob away from ``start``, each measured: one JSON line
     each (the knob and its choice in ``step``)."""
-    print(json.dumps(objective("start", edits_of(start), games, seed)), flush=True)
+    print(json.dumps(objective("start", edits_of(start), games, seed, agency)), flush=True)
     for knob in KNOBS:
         for i in range(len(KNOBS[knob])):
             if i != start.get(knob, 0):
                 trial = dict(start) | {knob: i}
-                row = objective(f"{knob}={i}", edits_of(trial), games, seed)
+                row = objective(f"{knob}={i}", edits_of(trial), games, seed, agency)
                 print(json.dumps(row | {"choice": trial}), flush=True)
 
 
@@ -665,6 +678,9 @@ def main(argv: list[str] | None = None) -> int:
                         "(--change, --games)")
     parser.add_argument("--change", type=float, default=0.3,
                         help="with --sample: the chance each knob changes")
+    parser.add_argument("--agency-level", metavar="SPEC",
+                        help="with --search, --neighbours or a round's screen: each "
+                        "seat's agency at SPEC (one of the levels) in the score")
     parser.add_argument("--agency", type=int, default=0, metavar="NODES",
                         help="with --duel FIRST,SECOND: solve every White choice within "
                         "NODES and say whether it matters")
@@ -674,11 +690,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     start = START_M3 if args.start == "M3" else json.loads(args.start)
     if args.neighbours:
-        neighbours(start, json.loads(args.weights), args.seed)
+        neighbours(start, json.loads(args.weights), args.seed, args.agency_level)
         return 0
     if args.search:
-        local_search(args.search, start, json.loads(args.weights),
-                     args.seed)
+        local_search(args.search, start, json.loads(args.weights), args.seed,
+                     args.agency_level)
         return 0
     candidates = ROUNDS[args.round]
     names = args.only.split(",") if args.only else list(candidates)
@@ -698,14 +714,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     levels = parse_levels(args.levels)
     for name in names:
-        began = time.process_time()
-        result = measure(variant(candidates[name], key=name), levels, games=args.games,
-                         plies=args.openings, seed=args.seed, solve_nodes=0, below=False)
-        row = {"candidate": name, "imbalance": round(result.imbalance, 3),
-               "white": {p.a: p.white_share for p in result.pairings},
-               "verdict": result.verdict, "cpu": round(time.process_time() - began, 1),
-               "edits": candidates[name]}
-        print(json.dumps(row), flush=True)
+        row = objective(name, candidates[name], dict.fromkeys(levels, args.games), args.seed,
+                        args.agency_level, args.openings)
+        print(json.dumps(row | {"verdict": overall_verdict(list(row["white"].values()))}),
+              flush=True)
     return 0
 
 

@@ -18,11 +18,11 @@ shared computer players (``engine.ai``), which know every game.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.agency import Agency, Choices, measure_agency, wilson
 from engine.game import EngineError
 from engine.sigma.deck import WHITE, Deck
 
@@ -33,7 +33,6 @@ DEFAULT_GAMES = 40
 DEFAULT_PLIES = 2
 #: Nodes an exact solve of an opening may use before it counts as undecided.
 DEFAULT_SOLVE_NODES = 500_000
-_Z = 1.959964  # two-sided 95 %
 
 #: The measured balance of the shipped decks (docs/sigma-deck.md has the commands; §7
 #: and §8 with the evaluation as it is), as ``/deck show`` quotes it.
@@ -114,6 +113,9 @@ class Balance:
     pairings: tuple[Pairing, ...]
     solved: Solved | None = None
     notes: list[str] = field(default_factory=list)
+    #: Each seat's agency and choices (``engine.agency``), when measured.
+    agency: tuple[Agency, ...] = ()
+    choices: tuple[Choices, ...] = ()
 
     @property
     def verdict(self) -> str:
@@ -135,6 +137,10 @@ class Balance:
         }
         if self.solved is not None:
             data["solved"] = self.solved.to_json()
+        if self.agency:
+            data["agency"] = [a.to_json() for a in self.agency]
+        if self.choices:
+            data["choices"] = [c.to_json() for c in self.choices]
         data["verdict"] = self.verdict
         return data
 
@@ -155,21 +161,12 @@ class Balance:
             s = self.solved
             out.append(f"exact solve: {s.decided} of {s.openings} openings decided within "
                        f"{s.nodes:,} nodes (won for White {s.white}, for Black {s.black})")
+        out.extend(a.line() for a in self.agency)
+        out.extend(c.line() for c in self.choices)
         band = f"{100 * FAIR_LOW:.0f}–{100 * FAIR_HIGH:.0f} %"
         out.append(f"verdict: {self.verdict} (fair: White wins {band} between equal players "
                    f"at every level)")
         return out
-
-
-def wilson(wins: int, games: int) -> tuple[float, float]:
-    """The 95 % Wilson score interval of a share ``wins`` of ``games``."""
-    if games <= 0:
-        return 0.0, 1.0
-    p = wins / games
-    z2 = _Z * _Z
-    centre = (p + z2 / (2 * games)) / (1 + z2 / games)
-    half = _Z * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games)) / (1 + z2 / games)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def verdict_of(share: float) -> str:
@@ -215,6 +212,12 @@ def parse_levels(text: str) -> list[str]:
     return out
 
 
+def strongest(levels: Sequence[str]) -> str:
+    """The strongest of ``levels``: the highest ``ai:L``, else the last named."""
+    ranked = [(int(spec.partition(":")[2]), spec) for spec in levels if spec.startswith("ai:")]
+    return max(ranked)[1] if ranked else levels[-1]
+
+
 def _mix(seed: int, n: int) -> int:
     return (seed * 1_000_003 + n * 7_919 + 12_345) & 0x7FFFFFFF
 
@@ -230,8 +233,10 @@ def openings(deck: Deck, count: int, plies: int, seed: int) -> list[Any]:
 
 def solve(state: Any, nodes: int) -> int | None:
     """The seat that wins ``state`` under perfect play, or None when the search cannot
-    prove it within ``nodes`` (or the table is beyond the search's model)."""
+    prove it within ``nodes`` (or the table is beyond the search's model): the top
+    levels' exact endgame (``engine.sigma.endgame``) on a budget of its own."""
     from engine.sigma import ai
+    from engine.sigma.endgame import prove
 
     model = ai._Model(state.deck)
     try:
@@ -242,23 +247,23 @@ def solve(state: Any, nodes: int) -> int | None:
     turn, result, moves = search.start(root)
     if result is not None:
         return WHITE if result > 0 else 1 - WHITE
-    depth = 2 * sum(state.deck.hand_size(s) for s in (0, 1)) + 2  # past every end
-    for move in moves:
-        found = search.values([move], depth, 0.0, window=1.0)
-        if found is None:
-            return None
-        if found[0] > 0:
-            return turn
-    return 1 - turn
+    proof = prove(search, moves, sum(root[5][0]) + sum(root[5][1]))
+    if not proof.known:
+        return None
+    return turn if proof.won is not None else 1 - turn
 
 
 def measure(deck: Deck, levels: Sequence[str] = ("ai:4", "ai:5"),
             games: int = DEFAULT_GAMES, plies: int = DEFAULT_PLIES, seed: int = 1,
             solve_nodes: int = DEFAULT_SOLVE_NODES,
-            progress: Callable[[str], None] | None = None, below: bool = True) -> Balance:
+            progress: Callable[[str], None] | None = None, below: bool = True,
+            agency: int | None = None) -> Balance:
     """Play every pairing of ``levels`` on ``deck`` (``games`` each, an even number:
     the same openings for every pairing; without ``below`` only the levels against
-    themselves) and solve the openings (no solve when ``solve_nodes`` is 0)."""
+    themselves) and solve the openings (no solve when ``solve_nodes`` is 0); with
+    ``agency`` (a node budget), each seat's agency with the strongest level and its
+    decisions' kinds, each solved within that many nodes (none when 0;
+    ``engine.agency``)."""
     from engine.ai import player_from_spec
     from engine.ai.duel import play_game
     from engine.sigma.game import SigmaEscape
@@ -287,4 +292,10 @@ def measure(deck: Deck, levels: Sequence[str] = ("ai:4", "ai:5"),
     if solve_nodes > 0:
         wins = [solve(start, solve_nodes) for start in starts]
         solved = Solved(len(starts), solve_nodes, wins.count(WHITE), wins.count(1 - WHITE))
-    return Balance(deck.key, games, plies, seed, tuple(results), solved)
+    seats: tuple[Agency, ...] = ()
+    choices: tuple[Choices, ...] = ()
+    if agency is not None:
+        seats, found = measure_agency(deck, strongest(levels), starts, seed, agency)
+        choices = found or ()
+    return Balance(deck.key, games, plies, seed, tuple(results), solved, agency=seats,
+                   choices=choices)

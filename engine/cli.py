@@ -150,7 +150,8 @@ def _deck_balance(args: argparse.Namespace) -> int:
             print(line, file=sys.stderr, flush=True)
 
     result = measure(deck, parse_levels(args.levels), games=args.games, plies=args.openings,
-                     seed=args.seed, solve_nodes=args.solve_nodes, progress=progress)
+                     seed=args.seed, solve_nodes=args.solve_nodes, progress=progress,
+                     agency=args.choice_nodes if args.agency else None)
     if args.json:
         print(json.dumps(result.to_json()))
     else:
@@ -229,6 +230,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--solve-nodes", type=int, default=500_000, metavar="NODES",
                    help="balance: node budget of the exact solve of each opening (0: none)")
+    p.add_argument("--agency", action="store_true", help="balance: how much each seat's "
+                   "play counts: the strongest level against itself and against random "
+                   "in each seat, and its decisions solved (does the choice matter?)")
+    p.add_argument("--choice-nodes", type=int, default=100_000, metavar="NODES",
+                   help="balance --agency: node budget of the solve of one decision's "
+                   "placements (0: no solve)")
     p.add_argument("--verbose", action="store_true", help="balance: each pairing on stderr")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_deck)

@@ -5,7 +5,8 @@ service, the test database) with Discord faked at the HTTP boundary
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,10 +14,11 @@ import discord
 import pytest
 
 from bot.adapters.discord.client import GarnetBot
-from bot.app import build_discord_bot
+from bot.app import build_discord_bot, watch_bot
 from bot.config import Settings
 from bot.core.clock import VirtualClock
 from bot.core.messages import Actor
+from bot.services.observe import Observatory
 from bot.services.users import remember
 from bot.store.db import Database
 from bot.store.models import Match, MatchPlayer
@@ -88,6 +90,19 @@ class World:
     def live(self) -> Any:
         (live,) = self.bot.services.matches.live.values()
         return live
+
+
+@asynccontextmanager
+async def serving(world: World, **options: Any) -> AsyncIterator[Observatory]:
+    """The bot's metrics server on a free port of loopback (``Observatory``'s
+    ``options``), watching the bot as the composition root makes it."""
+    observatory = Observatory("127.0.0.1", 0, **options)
+    watch_bot(observatory, world.bot, world.db)
+    await observatory.start()
+    try:
+        yield observatory
+    finally:
+        await observatory.stop()
 
 
 async def start_bot(fake: FakeDiscord, settings: Settings, db: Database,

@@ -8,11 +8,14 @@ text are all built from these declarations, so the adapters cannot drift apart.
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
+from bot.core import options as opt
 from bot.core.messages import Actor, Response, Role, Upload
 from bot.core.refusal import Refusal
 from bot.core.requests import Asker
@@ -144,6 +147,26 @@ class Option:
         if not storable(text):
             raise Refusal(say.unstorable(self.name))
 
+    def read(self, raw: str) -> Any:
+        """A typed value (a number, yes or no, a text) from its text, checked as Discord
+        checks it: the console's values and ``settings:`` pairs are read here."""
+        if self.kind is Kind.BOOL:
+            return opt.as_bool(self.name, raw, False)
+        if self.kind in (Kind.INT, Kind.NUMBER):
+            value = (opt.as_int(self.name, raw.strip().lstrip("#")) if self.kind is Kind.INT
+                     else opt.as_number(self.name, raw))
+            if value is not None:
+                self.check(value)
+            return value
+        text = raw.strip()
+        if self.choices:
+            values = [v for _, v in self.choices]
+            if text.lower() not in values:
+                raise Refusal(say.one_of(self.name, values, text))
+            return text.lower()
+        self.check(text)
+        return text
+
     def check(self, value: Any) -> None:
         """Refuse a value outside the bounds (both adapters and buttons come here)."""
         if isinstance(value, str):
@@ -165,6 +188,36 @@ class Option:
               and ((low is not None and value < low) or (high is not None and value > high))):
             raise Refusal(say.number_out_of_bounds(self.name, low, high, value,
                                                    seconds=self.kind is Kind.NUMBER))
+
+
+# Rarely used options of a command typed together in one text option, as name=value
+# pairs (``settings:deadline=60 checkin=yes``): Discord takes at most 25 options a
+# command and 8,000 characters a top-level command (``tests/bot/test_command_snapshot``
+# keeps a tenth of each free). Each pair is read and checked by its own declaration.
+SETTINGS = "settings"
+SETTINGS_MAX = 300
+PAIR = re.compile(r"^([a-z][a-z0-9_]*)=(.+)$")
+
+
+def settings_option(folded: Sequence[Option]) -> Option:
+    """The text option that carries ``folded``: its description names them."""
+    return Option(SETTINGS, Kind.TEXT, "More, as name=value: " + " ".join(
+        o.name for o in folded), max=SETTINGS_MAX)
+
+
+def unfolded(folded: Sequence[Option], text: str) -> dict[str, Any]:
+    """The values of ``folded`` options that ``settings:`` text gives, by name."""
+    known = {o.name: o for o in folded}
+    values: dict[str, Any] = {}
+    for word in text.replace(",", " ").split():
+        pair = PAIR.match(word.strip())
+        option = known.get(pair.group(1).lower()) if pair else None
+        if pair is None or option is None:
+            raise Refusal(say.unknown_setting(SETTINGS, word, list(known)))
+        if option.name in values:
+            raise Refusal(say.repeated_option(option.name, None))
+        values[option.name] = option.read(pair.group(2))
+    return values
 
 
 Thread = tuple[str, Callable[[], Awaitable[None]]]
@@ -246,6 +299,8 @@ class Command:
     once: bool = False
     # It may start a match: the bot must be able to post boards where it is used.
     posts_boards: bool = False
+    # Options typed in its ``settings:`` option, not on their own (see ``SETTINGS``).
+    folded: tuple[Option, ...] = ()
 
     @property
     def group(self) -> str | None:
@@ -266,13 +321,17 @@ class Command:
         return self.name.split()[-1]
 
     def option(self, name: str) -> Option | None:
-        return next((o for o in self.options if o.name == name), None)
+        return next((o for o in (*self.options, *self.folded) if o.name == name), None)
 
     async def invoke(self, services: Services, call: Call) -> Response:
         """Run the command after checking every option against its bounds: what
         Discord checks for a slash command is checked again for buttons and the
-        console, in this one place."""
-        for option in self.options:
+        console, in this one place. ``settings:`` is read into the options it folds."""
+        if self.folded and call.get(SETTINGS):
+            given = {k: v for k, v in call.options.items() if k != SETTINGS}
+            call = dataclasses.replace(call, options=given | unfolded(
+                self.folded, str(call.options[SETTINGS])))
+        for option in (*self.options, *self.folded):
             value = call.options.get(option.name)
             if value is not None:
                 option.check(value)

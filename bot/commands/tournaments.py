@@ -26,6 +26,7 @@ from bot.commands.spec import (
     Reply,
     Services,
     Suggest,
+    settings_option,
 )
 from bot.core.messages import Response
 from bot.core.refusal import Refusal
@@ -143,6 +144,20 @@ async def _export(s: Services, c: Call) -> Response:
 
 ROUND = Option("round", Kind.INT, "The round (default: the current one)", min=1,
                max=10_000)
+# What few tournaments set, typed together: ``settings:deadline=60 noshow=double``.
+RARELY_USED = (
+    Option("deadline", Kind.INT, "Minutes each round may take; then unplayed pairings "
+           "are settled (default: no deadline)", min=5, max=MAX_DEADLINE),
+    Option("noshow", Kind.TEXT, "At the deadline, an unplayed pairing (default: who did "
+           "not show loses)", choices=(("Who did not show loses by forfeit", FORFEIT),
+                                       ("Both lose (double forfeit)", DOUBLE))),
+    Option("showup", Kind.INT, "Clocked: minutes for each player's first move, "
+           "then forfeit (default 10)", min=0, max=24 * 60),
+    Option("checkin", Kind.BOOL, "Players check in before the start (default no)"),
+    Option("auto", Kind.BOOL, "Start each round when the last ends (default yes)"),
+    Option("double", Kind.BOOL, "Round robin: everyone meets everyone twice"),
+    Option("thirdplace", Kind.BOOL, "Single elimination: a match for third place"),
+)
 COMMANDS = (
     Command("host tournament create", "Open a tournament for entries (hosts)", _create, (
         Option("name", Kind.TEXT, "The tournament's name, e.g. Spring Cup", required=True,
@@ -159,22 +174,11 @@ COMMANDS = (
                "balanced)", choices=(("Balanced (alternate)", "alternate"),
                                      ("The higher seed chooses", "chooses"),
                                      ("Drawn by lot", "lots"))),
-        Option("double", Kind.BOOL, "Round robin: everyone meets everyone twice"),
-        Option("thirdplace", Kind.BOOL, "Single elimination: a match for third place"),
         EVENT,
         Option("thread", Kind.BOOL, "Play each pairing in a new thread of this channel"),
-        Option("deadline", Kind.INT, "Minutes each round may take; then unplayed pairings "
-               "are settled (default: no deadline)", min=5, max=MAX_DEADLINE),
-        Option("noshow", Kind.TEXT, "At the deadline, an unplayed pairing (default: who did "
-               "not show loses)", choices=(("Who did not show loses by forfeit", FORFEIT),
-                                           ("Both lose (double forfeit)", DOUBLE))),
-        Option("showup", Kind.INT, "Clocked: minutes for each player's first move, "
-               "then forfeit (default 10)", min=0, max=24 * 60),
         Option("prizes", Kind.TEXT, "Garnets by final place, e.g. 10,5,3", max=100),
-        Option("checkin", Kind.BOOL, "Players check in before the start (default no)"),
-        Option("auto", Kind.BOOL, "Start each round when the last ends (default yes)"),
-        CLOCK, *TIME_CONTROL, TIE, HINTS,
-    ), audience=Audience.HOSTS, once=True, section=SECTION,
+        CLOCK, *TIME_CONTROL, TIE, HINTS, settings_option(RARELY_USED),
+    ), audience=Audience.HOSTS, once=True, section=SECTION, folded=RARELY_USED,
         usage="name:Spring Cup game:cairo format:swiss rounds:3"),
     Command("tournament join", "Enter a tournament", _join, (TOURNAMENT,), once=True,
             section=SECTION),
@@ -199,7 +203,8 @@ COMMANDS = (
     Command("host tournament reinstate", "Undo a withdrawal; within its round, its forfeit too "
             "(hosts)", _reinstate, (PLAYER, TOURNAMENT), audience=Audience.HOSTS,
             once=True, section=SECTION, usage="player:@x"),
-    Command("host tournament adjudicate", "Decide a pairing's result (hosts)", _adjudicate, (
+    Command("host tournament adjudicate", "Decide or correct a pairing's result, any round (hosts)",
+            _adjudicate, (
         Option("board", Kind.INT, "The board (its number in the pairings)", required=True,
                min=1, max=10_000),
         Option("result", Kind.TEXT, "From the first-named player's side", required=True,

@@ -67,8 +67,15 @@ AT_LIMIT = Gauge("garnet_discord_at_limit",
                  "1 while boards wait longer than BOARD_WAIT_LIMIT and new matches and "
                  "practice games are refused.", registry=REGISTRY)
 LIMIT_REFUSALS = Counter("garnet_limit_refusals",
-                         "New matches and practice games refused at Discord's limit.",
-                         registry=REGISTRY)
+                         "New matches and practice games refused at Discord's limit, by "
+                         "reason: share (the asking server runs more than its share of "
+                         "the matches) or all (boards wait past twice the limit: every "
+                         "server refused).", ["reason"], registry=REGISTRY)
+OBSERVE_REFUSED = Counter("garnet_metrics_server_refused",
+                          "Connections and requests the metrics and health server turned "
+                          "away, by reason: connections (over its limit of open "
+                          "connections) or request (not a GET or HEAD without a body).",
+                          ["reason"], registry=REGISTRY)
 PACING_WAITING = Gauge("garnet_pacing_waiting",
                        "Requests waiting for their turn at the global pacer now.",
                        registry=REGISTRY)

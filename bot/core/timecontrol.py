@@ -150,6 +150,24 @@ class TimeControl:
             return 0
         return math.ceil(round(over / self.bank, 9))
 
+    def extend(self, elapsed: float, banks_left: int, extra: float, banked: int,
+               seconds: float) -> tuple[float, int]:
+        """A host adds ``seconds`` to a turn after ``elapsed`` of it: the turn's new
+        (``extra``, ``banked``). Extended time belongs to this turn only and runs before
+        any more of the reserve: the banks the turn has started by now stay spent
+        (``banked`` keeps them, whatever the turn's end), and a bank under way keeps
+        what is left of it for after the extension. Given after the flag fell but
+        before it was called (its grace for late moves), it counts from now."""
+        flag = self.flag_at(banks_left, extra)
+        banked = min(banks_left, max(banked, self.banks_spent(elapsed, extra)))
+        return extra + seconds + max(0.0, elapsed - flag), banked
+
+    def terms(self, banks_left: int, extra: float, banked: int) -> tuple[int, float]:
+        """A turn's clock as (banks, extra) after its extensions: the banks it started
+        before an extension come off the reserve and their seconds (the rest of one
+        under way) count as this turn's time, so that every formula here holds."""
+        return banks_left - banked, extra + banked * self.bank
+
     def reminders(self, banks_left: int, extra: float = 0.0) -> list[Reminder]:
         """The reminders of one turn, in order of when they fall due."""
         if not self.enabled:

@@ -1,27 +1,39 @@
-"""Discord's global limit as the services see it: new matches wait while boards do.
+"""Discord's global limit as the services see it: new matches wait while boards do,
+first on the servers the load comes from.
 
 One bot token may send 50 requests a second; past that the adapter queues its posts,
 boards of running matches first (``bot.adapters.discord.pacing``). When even the
 boards wait longer than ``BOARD_WAIT_LIMIT`` seconds, more matches would only make
-every running one slower: new matches (``/challenge``, ``/dm``, a nomination's DM, and
-the acceptance that would start a challenge made earlier, which stays open) and
-practice games are then refused with ``refused.at_discord_limit`` until the boards'
-wait has stayed at half the limit or less for ``HOLD`` seconds (hysteresis: a limit
-that flickers does not open and close the door with every board). Running matches,
-their moves and a tournament's next rounds are never refused.
+every running one slower: garnet is then "at the limit" until the boards' wait has
+stayed at half the limit or less for ``HOLD`` seconds (hysteresis: a limit that
+flickers does not open and close the door with every board). At the limit, a new
+match (``/challenge``, ``/dm``, a nomination's DM, and the acceptance that would start
+a challenge made earlier, which stays open) or practice game is refused:
+
+- ``share``: on a server that runs its share of garnet's running matches or more
+  (``Shares``: the running matches over the servers that run any), with
+  ``refused.at_discord_limit``; a server below its share (one that runs none, say) is
+  still let in, so that one server's burst does not lock the others out;
+- ``all``: on every server alike while boards wait longer than ``ALL_AT`` times the
+  limit (a load the shares alone do not bring down).
+
+Running matches, their moves and a tournament's next rounds are never refused.
 
 The adapter gives the signal: ``signal`` (how long boards wait now, read when a new
 match is asked for) and ``observe`` (each board's wait as it leaves). Without one (the
 console, which has no global limit) boards wait nothing. The operators see it in the
 counters (``Health``: ``discord_at_limit``, ``discord_limit_spells``,
-``discord_limit_refusals``, ``board_wait_ms``) and in a log line when it starts and
-ends.
+``discord_limit_refusals``, ``board_wait_ms``), in the metric
+``garnet_limit_refusals_total`` by reason, and in a log line when it starts and ends.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Protocol
 
 from bot.core.clock import Clock
 from bot.core.metrics import AT_LIMIT, LIMIT_REFUSALS
@@ -33,6 +45,7 @@ log = logging.getLogger(__name__)
 
 BOARD_WAIT_LIMIT = 5.0  # seconds, the default of the setting
 HOLD = 30.0  # seconds the boards must wait at most half the limit before it lifts
+ALL_AT = 2.0  # boards waiting this many times the limit: every server is refused
 
 
 class AtDiscordLimit(Refusal):
@@ -46,17 +59,60 @@ def _no_wait() -> float:
     return 0.0
 
 
+class Running(Protocol):
+    """A match as ``Shares`` counts it (``LiveMatch`` is one)."""
+
+    guild_id: str
+    finished: bool
+
+
+@dataclass(frozen=True)
+class Shares:
+    """Who runs how many of the matches running now, by server: the measure of where
+    the load comes from (admission at Discord's limit; a budget of requests later)."""
+
+    running: Mapping[str, int]  # server id -> its running matches (none: absent)
+
+    @classmethod
+    def of(cls, matches: Iterable[Running]) -> Shares:
+        return cls(Counter(m.guild_id for m in matches if not m.finished))
+
+    @property
+    def total(self) -> int:
+        return sum(self.running.values())
+
+    def of_server(self, guild_id: str) -> int:
+        return self.running.get(guild_id, 0)
+
+    def fair(self) -> float:
+        """Each server's even share: the running matches over the servers running any."""
+        return self.total / len(self.running) if self.running else 0.0
+
+    def at_or_over(self, guild_id: str) -> bool:
+        """Whether the server runs its even share or more (one that runs none: never;
+        every server, when they all run as many)."""
+        mine = self.of_server(guild_id)
+        return mine > 0 and mine >= self.fair()
+
+
+def _none_running() -> Iterable[Running]:
+    return ()
+
+
 class Pressure:
     """Whether garnet is at Discord's limit: on when a board has waited more than
     ``limit`` seconds, off once boards have waited at most ``limit / 2`` for ``hold``
-    seconds."""
+    seconds; and who is refused meanwhile (``check``). ``running``: the matches
+    running now (the live registry), for the servers' shares."""
 
     def __init__(self, clock: Clock, health: Health, limit: float = BOARD_WAIT_LIMIT,
-                 hold: float = HOLD) -> None:
+                 hold: float = HOLD,
+                 running: Callable[[], Iterable[Running]] = _none_running) -> None:
         self.clock = clock
         self.health = health
         self.limit = limit
         self.hold = hold
+        self.running = running
         self.signal: Callable[[], float] = _no_wait
         self._high_at = float("-inf")  # the last wait above half the limit
 
@@ -86,10 +142,21 @@ class Pressure:
                         "matches and practice games are accepted (%d refused in all)",
                         lasted, wait, health.limit_refusals)
 
-    def check(self) -> None:
-        """Refuse a new match or practice game while at the limit."""
+    def refusal(self, guild_id: str) -> str | None:
+        """Why a new match on ``guild_id`` is refused now (``share`` or ``all``), or
+        None: not at the limit, or the server is below its share."""
         self.observe(self.signal())
-        if self.at_limit:
+        if not self.at_limit:
+            return None
+        if self.health.board_wait > ALL_AT * self.limit:
+            return "all"
+        return "share" if Shares.of(self.running()).at_or_over(guild_id) else None
+
+    def check(self, guild_id: str) -> None:
+        """Refuse a new match or practice game on ``guild_id`` at the limit, first on
+        the servers the load comes from."""
+        reason = self.refusal(guild_id)
+        if reason is not None:
             self.health.limit_refusals += 1
-            LIMIT_REFUSALS.inc()
+            LIMIT_REFUSALS.labels(reason).inc()
             raise AtDiscordLimit()

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from bot.core.escape import plain
+
 # ---- an option's bounds (both adapters and buttons) ----------------------------------
 
 
@@ -137,6 +139,11 @@ def repeated_option(option: str, several: str | None) -> str:
     """``several``: the command's option of several people, when ``option`` is of one."""
     hint = f" To name several people, use `{several}:@a @b`." if several else ""
     return f"`{option}:` is given more than once; give each option once.{hint}"
+
+
+def unknown_setting(option: str, word: str, settings: Sequence[str]) -> str:
+    return (f"`{option}:` takes name=value pairs of {', '.join(settings)} "
+            f"(`{option}:{settings[0]}=…`), not '{plain(word)}'.")
 
 
 def unknown_options(unknown: Sequence[str], options: Sequence[str]) -> str:

@@ -90,14 +90,6 @@ def move_not_saved() -> str:
     return "That move could not be saved; please send it again."
 
 
-def already_paused() -> str:
-    return "That match is already paused."
-
-
-def not_paused() -> str:
-    return "That match is not paused."
-
-
 def extend_bounds() -> str:
     return "Extend by 1 s to 24 h."
 

@@ -302,12 +302,6 @@ def no_such_board(*, number: int, board: int) -> str:
     return f"Round {number} has no board {board}."
 
 
-def bracket_moved_on(*, number: int) -> str:
-    """A host deciding a bracket's pairing again once the next round was paired."""
-    return (f"Round {number} is over and decided who plays in round {number + 1}, which "
-            f"has begun: in a bracket its results can no longer change.")
-
-
 def no_such_round(*, number: int, played: int) -> str:
     return f"There is no round {number}: {played} {'has' if played == 1 else 'have'} been paired."
 
@@ -369,9 +363,12 @@ def deadline_line(*, instant: float) -> str:
     return f"Deadline: {at(instant)} ({live_time(instant)})."
 
 
-def waiting_for_start(*, board: int, user_id: str, number: int) -> str:
+def waiting_for_start(*, board: int, user_id: str, number: int,
+                      channel: str | None = None) -> str:
+    """``channel``: where that match is played (None: this channel)."""
+    where = f"<#{channel}>" if channel is not None else "this channel"
     return (f"Board {board} waits: {mention(user_id)} is still playing match #{number} in "
-            "this channel; it starts as soon as that match ends.")
+            f"{where}; it starts as soon as that match ends.")
 
 
 def game_note(*, name: str, number: int, board: int, spot: str | None, game: int,
@@ -557,6 +554,13 @@ def pairing_row(*, board: int, spot: str | None, first: str, second: str,
 def more_boards(*, count: int) -> str:
     return (f"… and {count} more board{'s' if count != 1 else ''} "
             "(`/host tournament export` has all).")
+
+
+def result_cell(*, outcome: str) -> str:
+    """A pairing's result in the CSV export: forfeits in words, so that no cell starts
+    with a sign a spreadsheet reads as a formula (``+/-`` would need a guard)."""
+    return {"+/-": "1-0 forfeit", "-/+": "0-1 forfeit",
+            "-/-": "0-0 double forfeit"}.get(outcome, outcome)
 
 
 def no_rounds_yet(*, name: str) -> str:

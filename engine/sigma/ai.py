@@ -34,6 +34,7 @@ from engine.ai.search import TIME_CAP, WIN, Negamax, Timeout
 from engine.game import JSON
 from engine.sigma import native
 from engine.sigma.deck import BLACK, WHITE, Deck
+from engine.sigma.endgame import ENDGAME, prove
 from engine.sigma.geometry import DELTA
 from engine.sigma.state import SigmaState
 
@@ -484,6 +485,11 @@ class SigmaPlayer:
             root = node_of(state)
         except OutOfModel:
             return _outside(state)
+        solved, spent = self._endgame(model, state.deck, root, seconds / 2)
+        if solved is not None:
+            return solved
+        if seconds:  # what the endgame's solve left of the move time
+            seconds = max(seconds - (time.perf_counter() - began), 0.05)
         search = _searcher(model, state.deck, self.nodes, seconds)
         turn, result, moves = search.start(root)
         if result is not None or not moves:
@@ -514,7 +520,26 @@ class SigmaPlayer:
                             rng)
         value = dict(values)[move]
         return Decision(model.text(turn, move), _chance(value, scale), None,
-                        exact=abs(value) >= _WIN - 100, nodes=search.nodes)
+                        exact=abs(value) >= _WIN - 100, nodes=spent + search.nodes)
+
+    def _endgame(self, model: _Model, deck: Deck, root: Node, seconds: float
+                 ) -> tuple[Decision | None, int]:
+        """The top levels' exact endgame (``engine.sigma.endgame``): once few enough
+        cards are left, the first placement a solve to the end proves won, and the
+        nodes the solve used; no decision when it proves no win within its budget."""
+        cards = sum(root[5][0]) + sum(root[5][1])
+        most, nodes = ENDGAME.get(self.budget.level, (0, 0))
+        if cards > most:
+            return None, 0
+        search = _searcher(model, deck, nodes, seconds)
+        turn, result, moves = search.start(root)
+        if result is not None or len(moves) < 2:
+            return None, search.nodes
+        won = prove(search, moves, cards).won
+        if won is None:
+            return None, search.nodes
+        return Decision(model.text(turn, won), 1.0, None, exact=True,
+                        nodes=search.nodes), search.nodes
 
     def _swindle(self, model: _Model, state: SigmaState, root: Node, seconds: float,
                  values: list[tuple[Any, float]]) -> Any:

@@ -6,8 +6,12 @@ INSTANCE_NAME, SHARD_COUNT, SHARD_IDS, LEASE_SECONDS), builds every service thro
 composition root on real time, and starts the matches (taking the leases of its shards,
 waiting for them or refused as the bot is). Then it writes one JSON line to stdout per
 event: ``{"ready": pid}`` once started; ``{"post": text, "channel": id}`` for each post,
-delivered or answering a command; ``{"done": n, "reply": text}`` when the n-th command
-is carried out. Commands are JSON lines on stdin:
+delivered or answering a command; ``{"done": n, "reply": text, "posts": [text, ...],
+"board": bool}`` when the n-th command is carried out: its whole answer, ``board``
+true when the answer carries a board (the bot accepted a move: its board is its
+acknowledgement; an empty answer acknowledges nothing, it is what a message that is
+no move is answered, or a move in a match already over). Commands are JSON lines on
+stdin:
 
 - ``{"op": "challenge", "guild", "channel", "a", "b"}``: a casual game without a clock,
   accepted at once, ``a`` moves first;
@@ -16,7 +20,10 @@ is carried out. Commands are JSON lines on stdin:
   before the turn's end;
 - ``{"op": "typed", "guild", "channel", "who", "text"}``: a message in a channel;
 - ``{"op": "clock", "guild", "channel"}``: the seconds the turn of the channel's match
-  has used, now (the reply).
+  has used, now (the reply);
+- ``{"op": "legal", "guild", "channel"}``: who is to move in the channel's running
+  match, a legal move of theirs and the move's number, as JSON (the reply; none when no
+  match runs there).
 
 ``{"ready": pid, "clocks": {channel: seconds}}`` gives the turns' clocks as restored.
 Faults for the tests, from the environment: ``BOARD_DELAY`` (s): a board is reported
@@ -123,6 +130,15 @@ async def carry_out(services: Services, cmd: dict[str, Any]) -> Response:
                                 [actor(cmd["a"]), actor(cmd["b"])], chooser="lots", tc=tc))
     if cmd["op"] == "typed":
         return await m.typed(Asker(guild, channel, actor(cmd["who"])), str(cmd["text"]))
+    if cmd["op"] == "legal":
+        live = next((x for x in m.live.values() if x.guild_id == guild
+                     and x.channel_id == channel and not x.finished), None)
+        if live is None or live.to_move is None:
+            return Response()
+        move = live.game.legal_moves(live.state)[0]
+        return Response(reply=Post(json.dumps({"who": live.users[live.to_move],
+                                               "move": live.game.notation(move),
+                                               "ply": live.ply + 1})))
     if cmd["op"] == "clock":
         live = next(x for x in m.live.values()
                     if x.guild_id == guild and x.channel_id == channel)
@@ -156,7 +172,9 @@ async def main() -> int:
             for post in r.posts:
                 await deliver(post)
             done += 1
-            emit(done=done, reply=r.reply.text if r.reply is not None else None)
+            emit(done=done, reply=r.reply.text if r.reply is not None else None,
+                 posts=[p.text for p in r.posts],
+                 board=any(p.image is not None for p in r.posts))
             if r.reply is not None:
                 await posted(r.reply)
     finally:

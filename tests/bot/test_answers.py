@@ -59,7 +59,9 @@ async def test_board_after_the_end_shows_the_final_board(h: Harness) -> None:
     r = await h.host.board(Asker(GUILD, CHAN, ALICE), 99)
     assert r.reply is not None and r.reply.text == "There is no match #99 on this server."
     r = await h.host.board(Asker(GUILD, CHAN, HOSTY), match_id, public=True)
-    assert r.reply is not None and r.reply.text == "Match #1 is not being played now."
+    assert r.reply is not None and r.reply.text == (
+        "Match #1 is over: `/match id:1` shows how it ended. A host changes its result with "
+        "`/correct match:1`.")
 
 
 async def test_a_tie_decided_by_the_tie_rule_says_so(h: Harness) -> None:

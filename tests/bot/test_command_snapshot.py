@@ -26,6 +26,7 @@ from bot.core.messages import Response
 from bot.store.db import open_database
 from tests import snapshots
 from tests.bot.discord_fake import APP_ID, GUILD_ID, FakeDiscord
+from tests.fake.discord_spec import characters, longest
 
 SNAPSHOT = Path(__file__).parent / "snapshots" / "commands.json"
 
@@ -154,3 +155,58 @@ def test_a_hosts_command_declared_where_members_look_is_refused() -> None:
               Group("tournament staff", "Staff", Audience.HOSTS))
     assert misplaced((), nested) == ["/tournament staff is for hosts but is not a top-level "
                                      "command: Discord would show it to everyone"]
+
+
+# ---- headroom against Discord's limits ----------------------------------------------
+
+# Discord's documented limits of application commands ("Application Commands"): over
+# any, Discord refuses the whole sync (every command of every server stays as it was).
+# The test fails at 90 % of each, so that what is added later (a game's own options)
+# finds room, or the one who adds it restructures first.
+LIMITS = {"commands": 100, "characters": 8000, "options": 25, "choices": 25,
+          "name": 32, "description": 100, "choice": 100, "max_length": 6000}
+HEADROOM = 0.9
+
+
+def usage(commands: list[dict[str, Any]]) -> list[tuple[str, str, int]]:
+    """(where, which limit, how much of it) for every limited thing of ``commands``."""
+    found = [("(all)", "commands", len(commands))]
+
+    def walk(item: dict[str, Any], where: str) -> None:
+        found.extend([(where, "name", longest(item, "name")),
+                      (where, "description", longest(item, "description")),
+                      (where, "options", len(item.get("options") or [])),
+                      (where, "choices", len(item.get("choices") or []))])
+        if "max_length" in item:
+            found.append((where, "max_length", int(item["max_length"])))
+        for choice in item.get("choices") or []:
+            found.extend([(f"{where}={choice['value']}", "choice", longest(choice, "name")),
+                          (f"{where}={choice['value']}", "choice", len(str(choice["value"])))])
+        for option in item.get("options") or []:
+            walk(option, f"{where} {option['name']}")
+
+    for command in commands:
+        found.append((command["name"], "characters", characters(command)))
+        walk(command, command["name"])
+    return found
+
+
+def test_the_counting_is_discords() -> None:
+    command = {"name": "host", "description": "For hosts",
+               "name_localizations": {"de": "gastgeber"}, "options": [
+                   {"name": "mode", "description": "How", "type": 3,
+                    "description_localizations": {"fr": "Comment faire"},
+                    "choices": [{"name": "Swiss", "value": "swiss"}]}]}
+    # gastgeber 9 + "For hosts" 9 + mode 4 + "Comment faire" 13 + Swiss 5 + swiss 5
+    assert characters(command) == 45
+    assert ("host mode", "description", 13) in usage([command])
+    assert ("host mode=swiss", "choice", 5) in usage([command])
+
+
+async def test_every_command_keeps_a_tenth_of_discords_limits(
+        global_sync: tuple[str, Any]) -> None:
+    """The commands as discord.py's tree sends them: at most 90 % of every limit."""
+    _, body = global_sync
+    over = [f"{where}: {limit} {used} of {LIMITS[limit]}"
+            for where, limit, used in usage(body) if used >= HEADROOM * LIMITS[limit]]
+    assert over == []

@@ -17,7 +17,18 @@ from bot.core.clock import VirtualClock
 from bot.core.messages import Image, Pace, Post
 from bot.services.pressure import HOLD
 from bot.texts import refused
-from tests.bot.discord_fake import ALICE, BOB, CHANNEL_ID, MESSAGES, Call
+from tests.bot.discord_fake import (
+    ALICE,
+    CAROL,
+    CHANNEL2_ID,
+    CHANNEL_ID,
+    GUILD2_ID,
+    HANA,
+    MESSAGES,
+    OSCAR,
+    Call,
+    settle,
+)
 from tests.discord_bot import World, challenge_accepted
 from tests.fake.fake_transport import VirtualAsyncio
 
@@ -316,21 +327,32 @@ async def test_priorities_keep_order_and_a_low_request_is_never_starved(
 async def test_boards_past_the_limit_refuse_new_matches_until_they_fall(
         world: World, caplog: pytest.LogCaptureFixture) -> None:
     """400 boards at once (8 s of the global limit): the last ones wait past
-    BOARD_WAIT_LIMIT (5 s), which the services hear from the pacer; a challenge is then
-    refused with the sentence, and accepted again once boards have not waited for HOLD."""
+    BOARD_WAIT_LIMIT (5 s), which the services hear from the pacer; a challenge on the
+    server that runs the matches is then refused with the sentence, one on a server
+    that runs none is let in (its share), and the first is accepted again once boards
+    have not waited for HOLD."""
     assert world.settings.board_wait_limit == 5
+    await challenge_accepted(world)  # the first server runs garnet's one match
+    before = set(asyncio.all_tasks())
+    world.state.parse_guild_create(world.fake.guild_payload(GUILD2_ID))
+    await settle(before)
+    world.baseline = set(asyncio.all_tasks())
     with caplog.at_level(logging.WARNING, "bot.services.pressure"):
         await (await queue_posts(world, 400, Pace.BOARD))
     assert world.bot.pacer.figures[Pace.BOARD].longest > 5
     assert "at Discord's limit" in caplog.text
     health = world.bot.services.matches.kit.health
     assert health.counters()["discord_at_limit"] == 1
-    (call,) = await world.slash(ALICE, "challenge", opponent=BOB, game="cairo")
+    (call,) = await world.slash(CAROL, "challenge", opponent=HANA, game="cairo")
     assert call.message["content"] == refused.at_discord_limit()
     assert call.message["flags"] & 64  # for the asker only
     assert health.counters()["discord_limit_refusals"] == 1
+    (call,) = await world._feed(lambda: world.state.parse_interaction_create(
+        world.fake.slash(world.bot.tree, OSCAR, "challenge", channel_id=CHANNEL2_ID,
+                         opponent=CAROL, game="cairo")))
+    assert "challenge" in call.message["content"] and not call.message.get("flags", 0) & 64
     await world.advance(HOLD)
-    (call,) = await world.slash(ALICE, "challenge", opponent=BOB, game="cairo")
+    (call,) = await world.slash(CAROL, "challenge", opponent=HANA, game="cairo")
     assert "challenge" in call.message["content"] and health.counters()["discord_at_limit"] == 0
 
 

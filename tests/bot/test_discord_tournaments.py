@@ -125,7 +125,7 @@ async def test_a_nomination_among_38_players_by_menu(world: World) -> None:
     assert f"<@{others[29].id}>" in intro.content
 async def test_a_no_show_on_discord_is_forfeited_and_announced(world: World) -> None:
     await sub(world, HANA, "host tournament", "create", name="Cup", game="cairo",
-              format="swiss", rounds=1, showup=1)
+              format="swiss", rounds=1, settings="showup=1")
     await sub(world, HANA, "host tournament", "add", player=ALICE)
     await sub(world, HANA, "host tournament", "add", player=BOB)
     started = [c.content for c in sends(await sub(world, HANA, "host tournament", "start"))]
@@ -145,7 +145,7 @@ async def test_a_second_player_who_never_answers_on_discord_is_forfeited(
     """The window counts from the pairing's start for both players: the second player's
     clock does not run in it, and at its end they forfeit, withdrawn, never rated."""
     await sub(world, HANA, "host tournament", "create", name="Cup", game="cairo",
-              format="swiss", rounds=1, showup=1, turn=10, banks=0)
+              format="swiss", rounds=1, settings="showup=1", turn=10, banks=0)
     await sub(world, HANA, "host tournament", "add", player=ALICE)
     await sub(world, HANA, "host tournament", "add", player=BOB)
     await sub(world, HANA, "host tournament", "start")
@@ -164,3 +164,49 @@ async def test_a_second_player_who_never_answers_on_discord_is_forfeited(
     assert not any("ran out of time" in t or "Ratings" in t for t in texts)
     assert any("**Cup is over" in t for t in texts)
     assert world.bot.services.matches.live == {}
+
+
+async def test_a_finished_tournament_corrected_on_discord(world: World) -> None:
+    """After the end a host corrects the result: the final standings again (with their
+    image), the prizes reversed and booked again, pinging whose garnets changed; the same
+    correction again is refused privately."""
+    await sub(world, HANA, "host tournament", "create", name="Cup", game="cairo",
+              format="swiss", rounds=1, prizes="4")
+    await sub(world, ALICE, "tournament", "join")
+    await sub(world, BOB, "tournament", "join")
+    await sub(world, HANA, "host tournament", "start")
+    first = world.live().users[0]
+    loser, winner = (ALICE, BOB) if first == str(ALICE.id) else (BOB, ALICE)
+    await world.slash(loser, "resign")
+    # Board 1 lists the First Player first: the winner won 0-1; corrected to 1-0.
+    (fixed,) = sends(await sub(world, HANA, "host tournament", "adjudicate", board=1,
+                               result="1-0", reason="the other way round"))
+    assert not fixed.ephemeral
+    assert "corrected **Cup** after its end: round 1, board 1 is now" in fixed.content
+    assert (f"Prizes booked again: <@{winner.id}> 4 → 0 garnets, <@{loser.id}> 0 → 4 "
+            "garnets.") in fixed.content
+    assert sorted(fixed.message["allowed_mentions"]["users"]) == sorted([ALICE.id, BOB.id])
+    assert fixed.files and fixed.files[0][1].startswith(PNG)
+    (again,) = sends(await sub(world, HANA, "host tournament", "adjudicate", board=1,
+                               result="1-0"))
+    assert again.ephemeral and "is already 1-0: nothing to correct" in again.content
+
+
+async def test_rarely_used_settings_are_typed_in_one_option(world: World) -> None:
+    """``/host tournament create`` keeps within a tenth of Discord's 25 options by
+    folding what few tournaments set into ``settings:`` (name=value pairs), each read
+    and bounded by its own declaration."""
+    (refused,) = sends(await sub(world, HANA, "host tournament", "create", name="Cup",
+                                 game="cairo", format="swiss", settings="deadline=3"))
+    assert refused.ephemeral and "`deadline` is" in refused.content and "3" in refused.content
+    (refused,) = sends(await sub(world, HANA, "host tournament", "create", name="Cup",
+                                 game="cairo", format="swiss", settings="colour=red"))
+    assert refused.ephemeral and "`settings:` takes name=value pairs of deadline, noshow, " \
+        "showup, checkin, auto, double, thirdplace" in refused.content
+    (made,) = sends(await sub(world, HANA, "host tournament", "create", name="Cup",
+                              game="cairo", format="roundrobin",
+                              settings="deadline=30, noshow=double checkin=yes double=yes"))
+    assert not made.ephemeral
+    assert "Round robin (twice)" in made.content
+    assert "each round has 30 minutes; then an unplayed pairing is lost by both" in made.content
+    assert "players check in before the start" in made.content

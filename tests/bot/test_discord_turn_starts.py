@@ -4,7 +4,10 @@ is out: never during its upload, a rate-limit wait, or the deferral before it.
 Each path runs through the transport-level fake with a 3 s upload of every message
 with a file (``slow_uploads``) and a 429 (``retry_after`` 4 s) on the request that
 carries the board; the player to move has used, right after, exactly what they had
-used before (nothing, on a new turn): 0 s of the wait is theirs.
+used before (nothing, on a new turn): 0 s of the wait is theirs. A deferred command's
+board replaces its "thinking…" message by an edit, which Discord may or may not stamp
+with ``edited_timestamp``: each such path runs with the fake doing either
+(``EITHER_STAMP``), and the clock is the same.
 """
 
 from __future__ import annotations
@@ -25,6 +28,10 @@ from tests.bot.discord_fake import (
 )
 from tests.discord_bot import EDIT, FOLLOW, REPLY, World, challenge_accepted, sends, slowly, sub
 
+# Whether the edit that replaces "thinking…" sets ``edited_timestamp`` (FakeDiscord's
+# ``stamp_deferred_edits``): the next turn starts when the board is out either way.
+EITHER_STAMP = pytest.mark.parametrize("stamped", [True, False], ids=["stamped", "unstamped"])
+
 
 async def test_a_typed_move(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     await challenge_accepted(world)
@@ -35,8 +42,11 @@ async def test_a_typed_move(world: World, monkeypatch: pytest.MonkeyPatch) -> No
     assert world.live().to_move == 1
 
 
-async def test_slash_move(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+@EITHER_STAMP
+async def test_slash_move(world: World, monkeypatch: pytest.MonkeyPatch,
+                          stamped: bool) -> None:
     """The bar of issue 26: a 3 s upload and a 429 wait, 0 s for the next player."""
+    world.fake.stamp_deferred_edits = stamped
     await challenge_accepted(world)
     await world.advance(10)
     charged = await slowly(world, monkeypatch, EDIT,
@@ -67,7 +77,10 @@ async def test_a_menu_pick(world: World, monkeypatch: pytest.MonkeyPatch) -> Non
     assert world.live().ply == 1
 
 
-async def test_first_by_command(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+@EITHER_STAMP
+async def test_first_by_command(world: World, monkeypatch: pytest.MonkeyPatch,
+                                stamped: bool) -> None:
+    world.fake.stamp_deferred_edits = stamped
     await world.slash(HANA, "dm", game="cairo", player1=ALICE, player2=BOB)
     charged = await slowly(world, monkeypatch, EDIT,
                            lambda: world.slash(HANA, "first", player=BOB))
@@ -75,7 +88,10 @@ async def test_first_by_command(world: World, monkeypatch: pytest.MonkeyPatch) -
     assert world.live().users[0] == str(BOB.id)
 
 
-async def test_takeback(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+@EITHER_STAMP
+async def test_takeback(world: World, monkeypatch: pytest.MonkeyPatch,
+                        stamped: bool) -> None:
+    world.fake.stamp_deferred_edits = stamped
     await challenge_accepted(world)
     await world.advance(10)
     await world.say(ALICE, "D left")
@@ -87,7 +103,10 @@ async def test_takeback(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     assert world.live().to_move == 0
 
 
-async def test_resume(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+@EITHER_STAMP
+async def test_resume(world: World, monkeypatch: pytest.MonkeyPatch,
+                      stamped: bool) -> None:
+    world.fake.stamp_deferred_edits = stamped
     await challenge_accepted(world)
     await world.advance(10)
     await world.slash(HANA, "pause", reason="lunch")

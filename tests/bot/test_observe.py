@@ -14,14 +14,14 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import event
 
-from bot.app import instrument, observed, watch_bot
+from bot.app import instrument, observed
 from bot.config import ConfigError, Settings
 from bot.core import metrics
 from bot.core.metrics import LIVE_GAUGES, REGISTRY, exported, route_of
 from bot.services.observe import Observatory
 from bot.store.db import _begun
 from tests.bot.discord_fake import ALICE, BOB
-from tests.discord_bot import World, challenge_accepted
+from tests.discord_bot import World, challenge_accepted, serving
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
 
@@ -52,13 +52,8 @@ def value(samples: Samples, name: str, **labels: str) -> float:
 
 @pytest.fixture
 async def served(world: World) -> AsyncIterator[Observatory]:
-    observatory = Observatory("127.0.0.1", 0)
-    watch_bot(observatory, world.bot, world.db)
-    await observatory.start()
-    try:
+    async with serving(world, fresh=0.0) as observatory:  # each scrape rendered anew
         yield observatory
-    finally:
-        await observatory.stop()
 
 
 async def test_a_move_moves_its_metrics_on_metrics(world: World,

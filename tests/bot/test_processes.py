@@ -1,7 +1,8 @@
 """Real bot processes on one database (``tests/bot/process_harness.py``): one owner per
-match, a takeover after ``kill -9``, shards that split the servers, and SQLite's
-refusal of a second process. Real processes run on real time: the lease is short
-(LEASE_SECONDS=3) and every wait polls for a condition with a deadline."""
+match, a takeover after ``kill -9``, no move the bot acknowledged lost to kills, shards
+that split the servers, and SQLite's refusal of a second process. Real processes run
+on real time: the lease is short (LEASE_SECONDS=3) and every wait polls for a condition
+with a deadline."""
 
 from __future__ import annotations
 
@@ -69,16 +70,33 @@ class Proc:
     def posts(self, channel: str) -> list[str]:
         return [e["post"] for e in self.events if "post" in e and e["channel"] == channel]
 
-    async def do(self, **cmd: Any) -> str | None:
-        """Send one command and wait until it is carried out; its private reply."""
+    async def send(self, **cmd: Any) -> int:
+        """Send one command; its number."""
         assert self.proc.stdin is not None
         self.sent += 1
         self.proc.stdin.write((json.dumps(cmd) + "\n").encode())
         await self.proc.stdin.drain()
-        n = self.sent
+        return self.sent
+
+    async def answer(self, **cmd: Any) -> dict[str, Any]:
+        """Send one command and wait until it is carried out; its whole answer (the
+        reply, the posts, whether it carries a board)."""
+        n = await self.send(**cmd)
         await until(lambda: any(e.get("done") == n for e in self.events),
                     f"{self.name} to carry out {cmd}", self)
-        return next(e["reply"] for e in self.events if e.get("done") == n)
+        return next(e for e in self.events if e.get("done") == n)
+
+    async def do(self, **cmd: Any) -> str | None:
+        """Send one command and wait until it is carried out; its private reply."""
+        reply: str | None = (await self.answer(**cmd))["reply"]
+        return reply
+
+    async def moved(self, channel: str, who: str, text: str) -> bool:
+        """A move typed in ``channel``: whether the bot accepted it (its answer carries
+        the move's board; an empty answer is what a message that is no move gets)."""
+        answer = await self.answer(op="typed", guild=GUILD, channel=channel, who=who,
+                                   text=text)
+        return bool(answer["board"])
 
     async def kill(self) -> None:
         self.proc.send_signal(signal.SIGKILL)
@@ -138,8 +156,7 @@ async def test_one_owner_per_match_and_a_takeover_after_kill(database_url: str) 
                         "b to wait for a's lease", a, b)
         # A casual game whose first move is acknowledged, and a DM whose clock runs.
         await a.do(op="challenge", guild=GUILD, channel="c1", a="alice", b="bob")
-        assert await a.do(op="typed", guild=GUILD, channel="c1", who="alice",
-                          text="D left") is None
+        assert await a.moved("c1", "alice", "D left")
         assert any("move 1" in p for p in a.posts("c1"))
         await a.do(op="dm", guild=GUILD, channel="c2", a="carol", b="dave", turn=6,
                    remind=3)
@@ -155,8 +172,7 @@ async def test_one_owner_per_match_and_a_takeover_after_kill(database_url: str) 
         assert time.monotonic() - killed < LEASE + 2.0
         assert "TAKING OVER shard:0/1 from instance 'a'" in b.log
         # The acknowledged move survived: Bob answers it as the second move.
-        assert await b.do(op="typed", guild=GUILD, channel="c1", who="bob",
-                          text="JU") is None
+        assert await b.moved("c1", "bob", "JU")
         assert any("move 2" in p for p in b.posts("c1"))
         # The DM runs out of time on b, once; its reminder was not posted again.
         await until(lambda: any("ran out of time" in p for p in b.posts("c2")),  # type: ignore[union-attr]
@@ -226,6 +242,76 @@ async def test_the_clock_after_a_takeover_and_a_kill_in_the_middle_of_a_reward(
         _, keys, results = await booked(db, dm.id)
         assert keys == [f"match:{dm.id}:reward"]
         assert results == ["carol", "dave"]
+    finally:
+        await db.close()
+
+
+async def legal(proc: Proc, channel: str) -> dict[str, Any] | None:
+    """Who is to move in ``channel``, a legal move and its number (None: no match runs)."""
+    reply = await proc.do(op="legal", guild=GUILD, channel=channel)
+    return None if reply is None else dict(json.loads(reply))
+
+
+async def test_no_move_the_bot_acknowledged_is_lost_to_kill_9(database_url: str) -> None:
+    """Moves in a casual game and a DM, each counted only when the bot answered it with
+    its board; ``kill -9`` twice, once with a move on its way (unanswered: counted for
+    nothing); and a move typed in a DM whose turn had run out, answered with nothing.
+    Every acknowledged move is in the database, none other was counted.
+
+    The audit's harness counted 5 "acknowledged moves lost", all in DMs that had ended
+    on time (28-31 s after starting, 30-s turns) while its players, slowed by the load,
+    typed on: garnet answers such a message with nothing, as any message that is no
+    move, and the harness took that empty answer for an acknowledgement."""
+    acknowledged: list[tuple[str, int, str]] = []  # channel, move number, notation
+    procs = [await Proc.start(database_url, "k0")]
+    try:
+        proc = procs[0]
+        await until(lambda: proc.ready, "k0 to start", proc)
+        await proc.do(op="challenge", guild=GUILD, channel="m1", a="alice", b="bob")
+        await proc.do(op="dm", guild=GUILD, channel="m2", a="carol", b="dave", turn=60,
+                      remind=30)
+        await proc.do(op="dm", guild=GUILD, channel="m3", a="erin", b="fay", turn=1,
+                      remind=0.5)
+        late = await legal(proc, "m3")  # typed once its turn has run out
+        assert late is not None
+        for round_ in range(3):
+            for _ in range(2):
+                for channel in ("m1", "m2"):
+                    move = await legal(proc, channel)
+                    assert move is not None
+                    if await proc.moved(channel, move["who"], move["move"]):
+                        acknowledged.append((channel, move["ply"], move["move"]))
+            if round_ == 2:
+                break
+            move = await legal(proc, "m1")
+            assert move is not None
+            await proc.send(op="typed", guild=GUILD, channel="m1", who=move["who"],
+                            text=move["move"])  # on its way when the process dies
+            await proc.kill()
+            proc = await Proc.start(database_url, f"k{round_ + 1}")
+            procs.append(proc)
+            await until(lambda: proc.ready, "the next process to take over", *procs)  # noqa: B023
+        await until(lambda: any("ran out of time" in p for q in procs for p in q.posts("m3")),
+                    "the short DM's time-out", *procs)
+        assert not await proc.moved("m3", late["who"], late["move"])  # answered with nothing
+        assert await proc.stop() == 0
+    finally:
+        for p in procs:
+            if p.proc.returncode is None:
+                await p.kill()
+    assert len(acknowledged) == 12
+    db = await open_database(database_url)
+    try:
+        for channel in ("m1", "m2", "m3"):
+            match = await match_in(db, channel)
+            async with db.session() as s:
+                played = {(m.ply, m.notation) for m in (await s.scalars(
+                    select(Move).where(Move.match_id == match.id))).all()}
+            lost = [(p, n) for c, p, n in acknowledged if c == channel
+                    and (p, n) not in played]
+            assert lost == [], f"{channel}: acknowledged moves lost: {lost}"
+            if channel == "m3":
+                assert played == set()  # the late move was not counted, nor written
     finally:
         await db.close()
 

@@ -99,7 +99,7 @@ def setup(context: str, tmp_path: Path, game: str) -> list[str]:
                               "host: /first @alice"]
     for fmt in ("swiss", "roundrobin", "single", "double"):
         lines[fmt] = [f"host: /host tournament create name:T game:cairo format:{fmt} turn:30 "
-                      f"banks:1 bank:10 showup:{5 if game.startswith('noshow') else 0}",
+                      f"banks:1 bank:10 settings:showup={5 if game.startswith('noshow') else 0}",
                       "host: /host tournament add player:@alice",
                       "host: /host tournament add player:@bob", "host: /host tournament start"]
     if game == "sigma":
@@ -457,7 +457,7 @@ async def discord_setup(world: World, context: str) -> None:
                           event=EVENT if context == "event dm" else "none", **times)
         return
     await sub(world, HANA, "host tournament", "create", name="T", game="cairo",
-              format=context, showup=0, thread=True, **times)
+              format=context, settings="showup=0", thread=True, **times)
     for person in (ALICE, BOB):
         await sub(world, HANA, "host tournament", "add", player=person)
     await sub(world, HANA, "host tournament", "start")

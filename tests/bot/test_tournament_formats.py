@@ -33,6 +33,7 @@ from bot.services.tournaments.bracket import layout, seeding
 from bot.services.tournaments.roundrobin import berger, schedule
 from bot.services.tournaments.simulate import main as simulate_main
 from bot.services.tournaments.simulate import simulate
+from bot.texts import brackets
 
 
 def names(n: int) -> tuple[str, ...]:
@@ -347,3 +348,36 @@ def test_a_series_of_a_pairing_starts_with_whoever_moved_first() -> None:
     assert [series.first_of(g) for g in (1, 2, 3)] == ["P2", "P1", "P2"]
     with pytest.raises(TournamentError):
         t.series(pairing, first="P9")
+
+
+def test_semi_final_losers_place_three_to_four_until_the_match_for_third() -> None:
+    """A single elimination of eight with a match for third place: after the semi-finals
+    their losers are 3–4 (still playing), the quarter-final losers 5–8; then 1, 2, 3, 4."""
+    t = Tournament(Format.SINGLE, tuple("abcdefgh"), Options(third_place=True))
+    events: list[Event] = []
+    places = []
+    while not t.finished(events):
+        rnd = t.pair_next(events)
+        events.append(rnd)
+        events += [Reported(rnd.number, p.board, Outcome.FIRST if p.first < p.second
+                            else Outcome.SECOND) for p in rnd.pairings]
+        places.append([(s.place, s.player, s.active) for s in t.standings(events)])
+    assert places[1][:4] == [("1–2", "a", True), ("1–2", "b", True), ("3–4", "c", True),
+                             ("3–4", "d", True)]
+    assert places[1][4][0] == "5–8" and not places[1][4][2]
+    assert [p[:2] for p in places[2][:4]] == [("1", "a"), ("2", "b"), ("3", "c"), ("4", "d")]
+
+
+def test_bracket_labels_are_said_in_words() -> None:
+    assert brackets.named(label="W2-1", depth=3, double=False) == "W2-1 (a semi-final)"
+    assert brackets.named(label="W3-1", depth=3, double=False) == "W3-1 (the final)"
+    assert brackets.named(label="W1-4", depth=4, double=False) == \
+        "W1-4 (round 1 of the bracket)"
+    assert brackets.legend(labels=["W2-1", "W2-2", "3P"], depth=3, double=False) == \
+        "_W2-1, W2-2: the semi-finals · 3P: the match for third place._"
+    assert brackets.legend(labels=["W1-1", "W1-2", "W1-3", "L2-1"], depth=3,
+                           double=True) == (
+        "_W1-1 to W1-3: round 1 of the winners' bracket · L2-1: round 2 of the losers' "
+        "bracket (players with one loss)._")
+    assert brackets.named(label="GF2", depth=2, double=True).startswith(
+        "GF2 (the grand final's replay")

@@ -12,14 +12,17 @@ from sqlalchemy import select
 from bot.core.messages import Actor
 from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
+from bot.services.matches import DMSetup
 from bot.services.matches.timing import BOARD_WAIT, MAX_LAG
 from bot.services.tournaments import Reported
 from bot.services.tournaments.host import Setup
 from bot.store.models import Match, RatingChange
 from tests.tournament_world import (
     GUILD,
+    HOST,
     PEOPLE,
     TournamentWorld,
+    resign,
     running,
     swiss_of_four,
     tournament_world_on,
@@ -234,3 +237,34 @@ async def test_a_move_that_beats_the_window_by_a_hair_is_not_voided(
     assert closed.posts == [] and 1 in running(w)
     await move(w, 1, seat=1)
     assert live.ply == 2
+
+
+async def test_a_board_waits_while_its_player_plays_a_dm_elsewhere(
+        tournament_world: TournamentWorld) -> None:
+    """Issue 36, item 4: a player still in a DM in another channel when the round
+    begins: their board waits, says whom for and where, and starts (its no-show window
+    with it) once the DM is over; moving then is in time."""
+    w = tournament_world
+    ann, erin = PEOPLE[0], Actor("erin", "Erin")
+    dm = await w.services.matches.start_dm(Asker(GUILD, "dm", HOST),
+                                           DMSetup("cairo", [ann, erin], chooser="lots",
+                                                   tc=TimeControl.build(turn=3600)))
+    w.posts += dm.posts
+    started = await swiss_of_four(w, Setup(time_control=CLOCKED, show_up=600.0))
+    boards = {live.channel_id: live for live in running(w).values()}
+    assert set(boards) == {"dm", "c1"} and "ann" not in boards["c1"].users
+    (waits,) = [line for line in started.splitlines() if "waits" in line]
+    assert waits.startswith("Board ") and "<@ann> is still playing match #1 in <#dm>" in waits
+    await w.clock.advance(900)  # longer than the window: nobody forfeits for it
+    await resign(w, 1, "ann")
+    theirs = next(live for live in running(w).values() if "ann" in live.users)
+    assert theirs.channel_id == "c1"
+    assert theirs.show_up_by is not None and abs(theirs.show_up_by - w.clock.now() - 600) < 1
+    await w.clock.advance(500)
+    await move(w, theirs.number, 0)
+    await w.clock.advance(BOARD_WAIT)
+    await move(w, theirs.number, 1)
+    assert theirs.ply == 2 and not theirs.finished
+    loaded = await w.services.tournaments.flow.load(1)
+    # The other board's players never came: only they are withdrawn.
+    assert not set(theirs.users) & loaded.core.state(loaded.events).withdrawn

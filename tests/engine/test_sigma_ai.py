@@ -9,9 +9,10 @@ import pytest
 
 from engine.ai import level_budget, player_from_spec
 from engine.ai.duel import _seed, opening, play_game
+from engine.balance import openings, solve
 from engine.registry import get_game
 from engine.sigma import ai, native
-from engine.sigma.deck import WHITE
+from engine.sigma.deck import WHITE, shipped_deck
 from engine.sigma.state import SigmaState
 
 pytestmark = pytest.mark.skipif(
@@ -131,3 +132,25 @@ def test_level_3_as_black_chases_a_random_white_down() -> None:
     lost = sum(play_game(game, [white, black], 1, V1, pair, _start(pair)) == WHITE
                for pair in range(100))
     assert lost <= 5
+
+
+def test_the_top_levels_play_a_win_only_an_exact_solve_proves(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Level 5 against itself on the default deck, from the meter's third opening
+    # (`deck balance reconstructed`, seed 1): with 9 cards left White has a win that
+    # takes a solve of about 115,000 nodes to prove, far beyond its search's 40,000.
+    game = get_game("sigma")
+    state = openings(shipped_deck("reconstructed"), 3, 2, 1)[2]
+    for move in ("T4 1.2", "U5 1.2", "L3+ 10.1", "T4 1.2", "L3 13.2", "U5 1.2", "I3 8.1",
+                 "I3 6.1"):
+        state = game.play(state, move)
+    assert sum(map(sum, state.board.hands)) == 9 and game.to_move(state) == WHITE
+    decision = _top(3).decide(state, 1)
+    assert decision.exact and decision.win == 1.0 and decision.nodes > 100_000
+    assert solve(game.play(state, decision.move), 500_000) == WHITE
+    # Level 4 solves from 9 cards left, on a smaller budget (200,000): the same win.
+    level_4 = ai.SigmaPlayer(replace(level_budget(4), seconds=0.0)).decide(state, 1)
+    assert level_4.exact and level_4.move == decision.move
+    # Without the endgame the search only guesses, and says so.
+    monkeypatch.setattr(ai, "ENDGAME", {})
+    assert not _top(3).decide(state, 1).exact

@@ -9,12 +9,14 @@ builds it; a machine without a C compiler has only the Python search, and says s
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
 from engine.ai.player import LEVELS
+from engine.balance import solve
 from engine.registry import get_game
-from engine.sigma import ai, native
+from engine.sigma import ai, endgame, native
 from engine.sigma.deck import DEFAULT_DECK, deck_from_data, shipped_deck
 from engine.sigma.state import SigmaState
 
@@ -150,3 +152,58 @@ def test_the_look_ahead_against_natural_replies_is_the_same_in_c_and_in_python(
         c.natural(moves, looks, -1)
     with pytest.raises(ValueError, match="range"):  # an index past the root's placements
         c._search.natural([len(moves)], looks)
+
+
+def _late(seed: int, cards: int) -> SigmaState:
+    """A position of random play with ``cards`` cards or fewer left in the two hands."""
+    game = get_game("sigma")
+    rng = random.Random(seed)
+    while True:
+        state: SigmaState = game.new_state()
+        while sum(state.board.hands[0]) + sum(state.board.hands[1]) > cards:
+            after = game.apply(state, rng.choice(game.legal_moves(state)))
+            if game.outcome(after) is not None:
+                break
+            state = after
+        else:
+            return state
+
+
+@pytest.mark.parametrize(("seed", "cards", "nodes", "won", "lost"), [
+    (0, 5, 10_000, True, False),  # White to move: a placement proved won
+    (1, 6, 10_000, False, True),  # Black to move: every placement proved lost
+    (1, 6, 2_000, False, False),  # the same out of its budget: nothing proved
+])
+def test_the_exact_endgame_proves_the_same_in_c_and_in_python(
+        seed: int, cards: int, nodes: int, won: bool, lost: bool) -> None:
+    state = _late(seed, cards)
+    model = ai._Model(state.deck)
+    root = ai.node_of(state)
+    left = sum(root[5][0]) + sum(root[5][1])
+    python = ai._Search(model, nodes, 0.0)
+    c = native.NativeSearch(state.deck, model.weights, nodes, 0.0)
+    _, _, moves = python.start(root)
+    c.start(root)
+    proof = endgame.prove(python, moves, left)
+    assert (proof.won is not None, proof.lost) == (won, lost)
+    assert endgame.prove(c, moves, left) == proof
+    assert c.nodes == python.nodes
+
+
+def test_the_top_levels_play_the_endgame_s_win_in_c_and_in_python(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    state = _late(0, 5)
+    decisions = []
+    for level in (4, 5):
+        player = ai.SigmaPlayer(replace(LEVELS[level], seconds=0.0))
+        in_c = player.decide(state, 1)
+        with monkeypatch.context() as patch:
+            patch.setattr(native, "AVAILABLE", False)
+            assert player.decide(state, 1) == in_c
+        decisions.append(in_c)
+    assert decisions[0] == decisions[1]
+    assert decisions[0].exact and decisions[0].win == 1.0
+    # The placement played is the first the solve proves won, by the rules too.
+    game = get_game("sigma")
+    after = game.play(state, decisions[0].move)
+    assert game.outcome(after) is not None or solve(after, 10_000) == game.to_move(state)

@@ -43,7 +43,10 @@ due on the way), as real time would pass. ``fake.asyncio.slept`` lists those wai
   snowflake time answers 404 10062 Unknown interaction, a second one 400 40060
   (already acknowledged); follow-ups need an acknowledged interaction (404 10015) and
   work for 15 minutes (401 50027 after). ``slash``/``press``/... take ``ago=`` to make
-  an interaction that was created that long before it is delivered.
+  an interaction that was created that long before it is delivered. The answer that
+  replaces a deferral's "thinking…" message (its first follow-up, or an edit of the
+  original) keeps the deferral's id and ``timestamp``; whether it sets
+  ``edited_timestamp`` is ``stamp_deferred_edits`` (Discord does not document it).
 - Gateway: events go in through the client's own parsers (``state.parsers``), with
   payloads shaped like the gateway's, so command trees, option resolution, members'
   roles and permissions and dynamic buttons all run for real. ``disconnect()`` is what

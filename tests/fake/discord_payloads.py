@@ -72,6 +72,10 @@ class Payloads:
     originals: dict[str, dict[str, Any]]
     # Per interaction token, the interaction's ``interaction_metadata`` (its messages').
     _token_meta: dict[str, dict[str, Any]]
+    # Whether the edit that replaces a deferral's "thinking…" message sets its
+    # ``edited_timestamp`` (the client shows no "(edited)" on it; Discord's
+    # documentation does not say): garnet must time a board alike either way.
+    stamp_deferred_edits: bool = True
 
     def now(self) -> float:
         raise NotImplementedError
@@ -124,8 +128,11 @@ class Payloads:
     def edit_message(self, message: dict[str, Any], body: dict[str, Any] | None,
                      files: Sequence[tuple[str, bytes]] = ()) -> dict[str, Any]:
         """``message`` edited as ``body`` says: same id and ``timestamp`` (its
-        creation), ``edited_timestamp`` now; a loading message loses its flag."""
+        creation), ``edited_timestamp`` now; a loading message loses its flag. The
+        edit that replaces a deferral's "thinking…" sets ``edited_timestamp`` only with
+        ``stamp_deferred_edits`` (Discord does not document whether it does)."""
         body = body or {}
+        loading = bool(int(message.get("flags") or 0) & LOADING)
         if "content" in body:
             message["content"] = body["content"] or ""
         if "components" in body:
@@ -139,7 +146,8 @@ class Payloads:
                  "content_type": "image/png", **described(body, i)}
                 for i, (name, data) in enumerate(files)]
         message["flags"] = int(message.get("flags") or 0) & ~LOADING
-        message["edited_timestamp"] = iso_time(self.now())
+        if self.stamp_deferred_edits or not loading:
+            message["edited_timestamp"] = iso_time(self.now())
         return message
 
     def guild_of(self, channel_id: int) -> int:
@@ -181,7 +189,11 @@ class Payloads:
             "application_id": None, "system_channel_id": None, "system_channel_flags": 0,
             "rules_channel_id": None, "vanity_url_code": None, "description": None,
             "banner": None, "premium_tier": 0, "preferred_locale": "en-US",
-            "public_updates_channel_id": None, "nsfw_level": 0, "hub_type": None,
+            "public_updates_channel_id": None, "nsfw_level": 0, "hub_type": None, "nsfw": False,
+            "home_header": None, "region": "deprecated", "widget_enabled": False,
+            "widget_channel_id": None, "max_presences": None, "max_members": 500_000,
+            "max_stage_video_channel_users": 50, "max_video_channel_users": 25,
+            "premium_subscription_count": 0,
             "safety_alerts_channel_id": None, "incidents_data": None,
             "premium_progress_bar_enabled": False, "emojis": [], "stickers": [],
             "unavailable": False, "member_count": len(people) + 1, "large": False,

@@ -34,6 +34,17 @@ CALLBACK = "/interactions/{webhook_id}/{webhook_token}/callback"
 FOLLOWUP = "/webhooks/{webhook_id}/{webhook_token}"
 ORIGINAL = "/webhooks/{webhook_id}/{webhook_token}/messages/@original"
 # Discord's rate limits as the fake applies them: (requests, per seconds).
+# Every route the fake answers (``FakeDiscord._respond``): each is held to Discord's
+# API description by tests/bot/test_fake_answers.py, whether garnet calls it or not.
+ROUTES = (
+    ("GET", "/users/@me"), ("GET", "/oauth2/applications/@me"),
+    ("GET", "/channels/{channel_id}"), ("PATCH", "/channels/{channel_id}"),
+    ("PUT", "/applications/{application_id}/commands"),
+    ("PUT", "/applications/{application_id}/guilds/{guild_id}/commands"),
+    ("POST", MESSAGES), ("POST", "/channels/{channel_id}/threads"),
+    ("GET", "/guilds/{guild_id}/members/{member_id}"),
+    ("POST", CALLBACK), ("POST", FOLLOWUP), ("PATCH", ORIGINAL), ("DELETE", ORIGINAL),
+)
 MESSAGE_LIMIT = (5, 5.0)  # posting messages, per channel
 ROUTE_LIMIT = (50, 1.0)  # any other route, per major parameter
 GLOBAL_LIMIT = (50, 1.0)  # every request with the bot's token

@@ -43,6 +43,7 @@ from bot.core.messages import MENTION, Actor, Post, Response, Role, Select
 from bot.core.refusal import Refusal, answered
 from bot.core.requests import Asker
 from bot.texts import input as say
+from bot.texts import outages as outage_texts
 
 log = logging.getLogger(__name__)
 
@@ -273,6 +274,13 @@ class Console:
             # The later parts of a private answer (a long `/match`) stay private.
             private = post.ephemeral and post.channel_id is None
             await self.show(post, to=actor.name if private else None)
+        missed = next((p for p in ([response.reply] if response.reply else []) + response.posts
+                       if p.channel_id in self._blocked), None)
+        if missed is not None and missed.channel_id is not None:
+            # As on Discord: the asker hears what could not be posted there (a host's
+            # `/void` of a match whose channel was deleted).
+            await self.show(Post(outage_texts.not_posted(missed.channel_id, missed.text),
+                                 ephemeral=True), to=actor.name)
 
     # ---- input ---------------------------------------------------------------------
 

@@ -17,7 +17,6 @@ from typing import Any
 
 from bot.commands import BY_NAME, COMMANDS, GROUPS
 from bot.commands.spec import Command, Kind, Option
-from bot.core import options as opt
 from bot.core.escape import plain
 from bot.core.messages import MENTION, Actor, Role, Upload
 from bot.core.refusal import Refusal
@@ -159,26 +158,7 @@ def convert(option: Option, raw: str, actor_of: Callable[[str], Actor]) -> Any:
         return Role(name, name)
     if option.kind is Kind.ATTACHMENT:
         return upload(option, raw)
-    if option.kind is Kind.BOOL:
-        return opt.as_bool(option.name, raw, False)
-    if option.kind is Kind.INT:
-        number = opt.as_int(option.name, raw.strip().lstrip("#"))
-        if number is not None:
-            option.check(number)
-        return number
-    if option.kind is Kind.NUMBER:
-        value = opt.as_number(option.name, raw)
-        if value is not None:
-            option.check(value)
-        return value
-    text = raw.strip()
-    if option.choices:
-        values = [v for _, v in option.choices]
-        if text.lower() not in values:
-            raise Refusal(say.one_of(option.name, values, text))
-        return text.lower()
-    option.check(text)
-    return text
+    return option.read(raw)
 
 
 def parse(text: str, actor_of: Callable[[str], Actor]) -> tuple[Command, dict[str, Any]]:

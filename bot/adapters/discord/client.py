@@ -31,7 +31,7 @@ from bot.adapters.discord.failures import failure_of, fallback, gone, reach
 from bot.adapters.discord.pacing import DISCORD_GLOBAL_LIMIT, GlobalPacer
 from bot.adapters.discord.pacing import install as install_pacing
 from bot.adapters.discord.people import MemberFetches, may_name, people
-from bot.adapters.discord.suggest import game_title
+from bot.adapters.discord.suggest import Recent, game_title
 from bot.adapters.discord.watch import Gateway, http_trace, observe_pacer
 from bot.commands import PRESSABLE
 from bot.commands.spec import Call, Command, Kind, Services, Thread
@@ -199,6 +199,7 @@ class GarnetBot(commands.AutoShardedBot):
         self.command_guild = command_guild
         self.pacer = GlobalPacer(global_requests_per_second)
         self.fetches = MemberFetches()  # members looked up on Discord, per server
+        self.suggestions = Recent()  # autocompletes' recent answers, for a slow database
         install_pacing(self.http, self.pacer)
         if metrics.on():
             observe_pacer(self.pacer)
@@ -356,8 +357,12 @@ class GarnetBot(commands.AutoShardedBot):
 
     # ---- the services' own posts: reminders, time-outs, lapsed challenges -----------
 
+    def now(self) -> float:
+        """garnet's clock, the services' own: when an answer came back (``delivery``)."""
+        return self.services.matches.kit.now()
+
     async def board_posted(self, turn: TurnStart, at: float) -> None:
-        """A board that starts a turn is out since ``at`` (its message's timestamp)."""
+        """A board that starts a turn is out since ``at`` (when garnet saw it out)."""
         await self.services.matches.board_posted(turn, at)
 
     async def deliver(self, post: Post) -> None:

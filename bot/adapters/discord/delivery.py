@@ -41,16 +41,14 @@ def mentions_of(post: Post) -> discord.AllowedMentions:
         users=[discord.Object(int(u)) for u in post.pinged() if u.isdigit()])
 
 
-# Told when a post that starts a turn (``Post.turn``) is out, with the message's own
-# timestamp: the services start that turn's clock then (``Matches.board_posted``).
+# Told when a post that starts a turn (``Post.turn``) is out, with the moment it was
+# seen out: the services start that turn's clock then (``Matches.board_posted``).
 Posted = Callable[[TurnStart, float], Awaitable[None]]
 
 
 def out_at(sent: Any) -> datetime:
-    """When Discord put out the message it returned: when it was last edited (an edit,
-    such as the answer that replaces a deferral's "thinking…" message, keeps the id and
-    so the creation time of the message it edits), else when it was made (its
-    snowflake); without either, now (the answer just came back)."""
+    """When Discord put out the message it returned: when it was last edited, else when
+    it was made (its snowflake); without either, now (the answer just came back)."""
     for name in ("edited_at", "created_at"):
         at = getattr(sent, name, None)
         if isinstance(at, datetime):
@@ -58,14 +56,28 @@ def out_at(sent: Any) -> datetime:
     return discord.utils.utcnow()
 
 
-async def _report(posted: Posted | None, post: Post, sent: Any) -> None:
-    """A board that starts a turn is out: say when, by Discord's own time for the
-    message that carries it (``out_at``)."""
+def now_of(client: Any) -> float:
+    """garnet's own clock (``GarnetBot.now``: the services' clock, virtual in tests),
+    else the wall clock."""
+    now = getattr(client, "now", None)
+    return float(now()) if callable(now) else discord.utils.utcnow().timestamp()
+
+
+def seen_out(sent: Any, answered_at: float) -> float:
+    """When an edited message (the answer that replaces a deferral's "thinking…") is
+    out: when the answer to the edit came back, or Discord's own time for it if that
+    is later. Discord does not document that such an edit sets ``edited_timestamp``;
+    without it the message's creation time is the deferral's, and the upload and any
+    wait in between would be charged to the next player. Either way, this is the same."""
+    return max(answered_at, out_at(sent).timestamp())
+
+
+async def _report(posted: Posted | None, post: Post, at: float) -> None:
+    """A board that starts a turn is out since ``at``: say so."""
     if posted is None or post.turn is None:
         return
-    at = out_at(sent)
     try:
-        await posted(post.turn, at.timestamp())
+        await posted(post.turn, at)
     except Exception:  # the turn then starts at the end of its wait: logged there too
         log.exception("could not report the board of match %s", post.turn.match_id)
 
@@ -188,7 +200,7 @@ async def send_post(target: discord.abc.Messageable, post: Post,
             lambda: target.send(_text(post), files=_files(post), view=_view(post),
                                 allowed_mentions=mentions_of(post)),
             f"channel {getattr(target, 'id', '?')}")
-    await _report(posted, post, sent)
+    await _report(posted, post, out_at(sent).timestamp())
 
 
 async def reply_to(message: discord.Message, post: Post, posted: Posted | None = None) -> None:
@@ -201,7 +213,7 @@ async def reply_to(message: discord.Message, post: Post, posted: Posted | None =
                                          allowed_mentions=mentions_of(post),
                                          reference=reference, mention_author=False),
             f"channel {message.channel.id}")
-    await _report(posted, post, sent)
+    await _report(posted, post, out_at(sent).timestamp())
 
 
 # ---- interactions -------------------------------------------------------------------
@@ -255,21 +267,21 @@ async def _send_initial(interaction: discord.Interaction, post: Post, ephemeral:
     sent = await interaction.response.send_message(
         _text(post), files=_files(post), view=_view(post), ephemeral=ephemeral,
         allowed_mentions=mentions_of(post))
-    await _report(posted, post, getattr(sent, "resource", None))
+    await _report(posted, post, out_at(getattr(sent, "resource", None)).timestamp())
 
 
 async def _edit_original(interaction: discord.Interaction, post: Post,
                          posted: Posted | None) -> None:
     """The first answer of a deferred interaction: it replaces the "thinking…" message
     by editing the original response (what Discord documents; a first follow-up would
-    edit it too, but that behaviour is deprecated). The board is out at the edit's time,
-    never the deferral's."""
+    edit it too, but that behaviour is deprecated). The board is out when the edit's
+    answer came back (``seen_out``), never at the deferral's time."""
     sent = await resending(
         lambda: interaction.edit_original_response(
             content=_text(post), attachments=_files(post), view=_view(post),
             allowed_mentions=mentions_of(post)),
         f"interaction {interaction.id}")
-    await _report(posted, post, sent)
+    await _report(posted, post, seen_out(sent, now_of(interaction.client)))
 
 
 async def _follow_up(interaction: discord.Interaction, post: Post, ephemeral: bool,
@@ -277,7 +289,7 @@ async def _follow_up(interaction: discord.Interaction, post: Post, ephemeral: bo
     sent = await interaction.followup.send(
         _text(post), files=_files(post), view=_view(post), ephemeral=ephemeral,
         allowed_mentions=mentions_of(post), wait=True)
-    await _report(posted, post, sent)
+    await _report(posted, post, out_at(sent).timestamp())
 
 
 async def respond(interaction: discord.Interaction, response: Response, defer: Defer,

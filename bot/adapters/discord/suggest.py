@@ -1,7 +1,20 @@
-"""Autocomplete on Discord: what each kind of option suggests, from the services."""
+"""Autocomplete on Discord: what each kind of option suggests, from the services.
+
+Discord drops an autocomplete not answered within 3 s of the interaction (10062
+Unknown interaction), and one cannot be deferred. So a suggestion read from the
+database must be ready ``ANSWER_WITHIN`` seconds after the interaction was made;
+otherwise (SQLite's one connection busy, a slow server) the answer is a cheap one from
+memory: the running matches (``open_in_memory``), and what earlier answers of the same
+kind on that server offered (``Recent``), filtered by what is typed. The slow read
+finishes in the background and is remembered for the next; while it runs, that
+server's suggestions of that kind answer from memory at once, so slow reads never
+pile up on the connection.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import collections
 import functools
 import logging
 from collections.abc import Awaitable, Callable
@@ -10,20 +23,109 @@ from typing import Any, Protocol
 import discord
 from discord.app_commands import Choice
 
+from bot.adapters.discord.delivery import now_of
 from bot.commands.spec import Services, Suggest
+from bot.core.clock import Clock
 from engine.registry import game_keys, get_game
 
 log = logging.getLogger(__name__)
 MAX_CHOICES = 25  # Discord's limit
+ANSWER_WITHIN = 1.5  # seconds after the interaction was made: well inside Discord's 3
+LEAST_WAIT = 0.2  # seconds a read is given even when the interaction came in late
+REMEMBERED = 100  # suggestions kept per server and kind
+SERVERS_KINDS = 4096  # (server, kind) pairs remembered, the least recent forgotten
+
+Pair = tuple[Any, str]  # (value, label)
+
+
+class Recent:
+    """What the suggestions of each kind on each server were lately, and the reads
+    still under way (a bot's own: ``GarnetBot.suggestions``)."""
+
+    def __init__(self) -> None:
+        self._said: collections.OrderedDict[tuple[str, str], list[Pair]] = \
+            collections.OrderedDict()
+        self.reading: dict[tuple[str, str], asyncio.Task[Any]] = {}
+
+    def remember(self, key: tuple[str, str], pairs: list[Pair]) -> None:
+        seen = {value for value, _ in pairs}
+        kept = pairs + [p for p in self._said.pop(key, []) if p[0] not in seen]
+        self._said[key] = kept[:REMEMBERED]
+        while len(self._said) > SERVERS_KINDS:
+            self._said.popitem(last=False)
+
+    def recall(self, key: tuple[str, str], typed: str) -> list[Pair]:
+        wanted = typed.strip().lstrip("#").lower()
+        return [(value, label) for value, label in self._said.get(key, [])
+                if wanted in label.lower()]
 
 
 class HasServices(Protocol):
     services: Services
+    suggestions: Recent
 
 
 def _services(interaction: discord.Interaction) -> Services:
     client: HasServices = interaction.client  # type: ignore[assignment]
     return client.services
+
+
+async def _done_within(clock: Clock, task: asyncio.Future[Any], seconds: float) -> bool:
+    """Whether ``task`` is done within ``seconds`` of garnet's clock (virtual in tests:
+    the time a test lets pass); it goes on either way."""
+    late = asyncio.Event()
+
+    async def lapse() -> None:
+        late.set()
+
+    timer = clock.call_at(clock.now() + seconds, lapse)
+    waiting = asyncio.ensure_future(late.wait())
+    try:
+        await asyncio.wait({task, waiting}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        timer.cancel()
+        waiting.cancel()
+    return task.done()
+
+
+async def _in_time(interaction: discord.Interaction, kind: str,
+                   read: Callable[[], Awaitable[list[Pair]]], typed: Any,
+                   from_memory: Callable[[], list[Pair]] = list) -> list[Pair]:
+    """``read()`` if it is ready in time (``ANSWER_WITHIN``), else the answer from
+    memory: ``from_memory()`` first, then what earlier answers offered."""
+    client: HasServices = interaction.client  # type: ignore[assignment]
+    recent = client.suggestions
+    key = (str(interaction.guild_id), kind)
+
+    def remembered() -> list[Pair]:
+        fresh = from_memory()
+        seen = {value for value, _ in fresh}
+        return fresh + [p for p in recent.recall(key, str(typed)) if p[0] not in seen]
+
+    if key in recent.reading:  # a read of this kind is still under way: no second
+        return remembered()
+    task = asyncio.ensure_future(read())
+    late = now_of(client) - interaction.created_at.timestamp()
+    if await _done_within(client.services.matches.kit.clock, task,
+                          max(LEAST_WAIT, ANSWER_WITHIN - late)):
+        if task.exception() is not None:  # the database failed: memory still answers
+            log.warning("suggestions of %s on server %s failed: %r", kind, key[0],
+                        task.exception())
+            return remembered()
+        found = task.result()
+        recent.remember(key, found)
+        return found
+    log.warning("suggestions of %s on server %s were not read within %.1f s: answered "
+                "from memory", kind, key[0], ANSWER_WITHIN)
+    recent.reading[key] = task
+
+    def finished(done: asyncio.Task[Any]) -> None:
+        recent.reading.pop(key, None)
+        if not done.cancelled() and done.exception() is None:
+            recent.remember(key, done.result())
+
+    task.add_done_callback(finished)
+    return remembered()
 
 
 @functools.cache
@@ -44,24 +146,45 @@ async def _games(interaction: discord.Interaction, current: str) -> list[Choice[
 
 async def _events(interaction: discord.Interaction, current: str,
                   wider: bool) -> list[Choice[str]]:
-    found = await _services(interaction).economy.event_choices(
-        str(interaction.guild_id), current, wider)
-    return [Choice(name=label[:100], value=value) for label, value in found][:MAX_CHOICES]
+    guild = str(interaction.guild_id)
+
+    async def read() -> list[Pair]:
+        found = await _services(interaction).economy.event_choices(guild, current, wider)
+        return [(value, label) for label, value in found]
+
+    found = await _in_time(interaction, f"events:{wider}", read, current)
+    return [Choice(name=label[:100], value=value) for value, label in found][:MAX_CHOICES]
 
 
 async def _open(interaction: discord.Interaction, current: str,
                 mine: bool) -> list[Choice[int]]:
     user = str(interaction.user.id) if mine else None
-    found = await _services(interaction).matches.open_matches(
-        str(interaction.guild_id), user, str(current))
+    guild = str(interaction.guild_id)
+    matches = _services(interaction).matches
+
+    async def read() -> list[Pair]:
+        return list(await matches.open_matches(guild, user, str(current)))
+
+    found = await _in_time(interaction, f"open:{user}", read, current,
+                           lambda: list(matches.open_in_memory(guild, user, str(current))))
     return [Choice(name=label[:100], value=number) for number, label in found][:MAX_CHOICES]
 
 
 async def _recorded(interaction: discord.Interaction, current: str | int,
                     done_only: bool) -> list[Choice[int]]:
-    found = await _services(interaction).history.recent(str(interaction.guild_id),
-                                                        str(current), done_only)
-    return [Choice(name=label[:100], value=match_id) for match_id, label in found]
+    guild = str(interaction.guild_id)
+    matches = _services(interaction).matches
+
+    async def read() -> list[Pair]:
+        return list(await _services(interaction).history.recent(guild, str(current),
+                                                                done_only))
+
+    def running() -> list[Pair]:  # a match being played has been played, in part
+        return [] if done_only else list(matches.open_in_memory(guild, None, str(current)))
+
+    found = await _in_time(interaction, f"recorded:{done_only}", read, current, running)
+    return [Choice(name=label[:100], value=match_id)
+            for match_id, label in found][:MAX_CHOICES]
 
 
 async def _moves(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
@@ -71,14 +194,25 @@ async def _moves(interaction: discord.Interaction, current: str) -> list[Choice[
 
 
 async def _decks(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    found = await _services(interaction).decks.choices(str(interaction.guild_id), str(current))
-    return [Choice(name=label[:100], value=value) for label, value in found][:MAX_CHOICES]
+    guild = str(interaction.guild_id)
+
+    async def read() -> list[Pair]:
+        found = await _services(interaction).decks.choices(guild, str(current))
+        return [(value, label) for label, value in found]
+
+    found = await _in_time(interaction, "decks", read, current)
+    return [Choice(name=label[:100], value=value) for value, label in found][:MAX_CHOICES]
 
 
 async def _tournaments(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    found = await _services(interaction).tournaments.choices(str(interaction.guild_id),
-                                                             current)
-    return [Choice(name=label[:100], value=value) for label, value in found][:MAX_CHOICES]
+    guild = str(interaction.guild_id)
+
+    async def read() -> list[Pair]:
+        found = await _services(interaction).tournaments.choices(guild, current)
+        return [(value, label) for label, value in found]
+
+    found = await _in_time(interaction, "tournaments", read, current)
+    return [Choice(name=label[:100], value=value) for value, label in found][:MAX_CHOICES]
 
 
 Suggester = Callable[[discord.Interaction, Any], Awaitable[list[Any]]]

@@ -51,7 +51,7 @@ from bot.services.matches.outages import Outages
 from bot.services.matches.picks import Menus
 from bot.services.matches.play import Play
 from bot.services.matches.practice import Practice
-from bot.services.matches.refusals import startable
+from bot.services.matches.refusals import Busy, startable
 from bot.services.matches.timing import Timing
 from bot.services.matches.viewing import Viewing
 from bot.services.permissions import HostRoles
@@ -59,8 +59,8 @@ from bot.services.render import Renderer
 from bot.services.workers import Workers
 from bot.store.db import Database
 
-__all__ = ["CHALLENGE_TTL", "DMSetup", "Deliver", "EndWatcher", "HostedMatch", "MatchConfig",
-           "MatchEnd", "Matches", "Reach", "ThreadMaker", "show_up_by",
+__all__ = ["CHALLENGE_TTL", "Busy", "DMSetup", "Deliver", "EndWatcher", "HostedMatch",
+           "MatchConfig", "MatchEnd", "Matches", "Reach", "ThreadMaker", "show_up_by",
            "startable"]
 
 
@@ -124,6 +124,7 @@ class Matches:
         self.rematch = self.courtesy.rematch
         self.suggest_moves = self.lookup.suggest_moves
         self.open_matches = self.lookup.open_matches
+        self.open_in_memory = self.lookup.open_in_memory
         self.start_practice = self.practice.start
         self.start = self.lifecycle.start
         self.log_channel = self.outages.set_log_channel

@@ -26,10 +26,10 @@ from bot.core.refusal import Refusal
 from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
 from bot.services.events import plan_dm
-from bot.services.matches.kit import MatchKit
+from bot.services.matches.kit import MatchKit, Retrying
 from bot.services.matches.lobby import Lobby
 from bot.services.matches.lookup import Lookup
-from bot.services.matches.refusals import Busy, startable
+from bot.services.matches.refusals import Busy, NotRunning, startable
 from bot.services.users import remember
 from bot.store.models import Match, MatchPlayer
 from bot.store.numbers import next_number
@@ -86,7 +86,7 @@ class Choosing:
     async def create_dm(self, asker: Asker, setup: DMSetup) -> Response:
         """``start_dm`` for a caller that has checked the host already (a nomination a
         host opened, whose nominator picked the opponent)."""
-        self.kit.pressure.check()  # none while boards wait for Discord's limit
+        self.kit.pressure.check(asker.guild_id)  # at Discord's limit: fairly
         game = get_game(setup.game)
         players, chooser, reward = setup.players, setup.chooser, setup.reward
         if len(players) != 2:
@@ -134,6 +134,7 @@ class Choosing:
                     s.add(MatchPlayer(match_id=match.id, user_id=player.id, order=order,
                                       accepted=True, banks_left=tc.banks))
                 match_id, number = match.id, match.number
+        self.kit.expect(asker.guild_id, asker.channel_id, ids, match_id)
         label = texts.match_label(number, MatchKind.DM)
         intro = texts.dm_intro(label, game.title, ids, texts.options_line(game, options, tc),
                                plan.note + setup.note)
@@ -189,6 +190,11 @@ class Choosing:
             if match is None or match.status != MatchStatus.CHOOSING:
                 raise Refusal(refused.first_already_chosen())
             ids = [p.user_id for p in sorted(match.players, key=lambda p: p.order)]
+            if (actor is not None and (Retrying.of(match.time_control) is not None
+                                       or match.chooser == "lots")
+                    and not await self.kit.roles.is_host(match.guild_id, actor)):
+                # Chosen already (its start tried again), or lots: a host may choose.
+                raise NotRunning(self.lookup.describe(match, {}, False) or "")
             # Hosts may always choose: they stand in for a chooser who is away.
             if (actor is not None and actor.id != match.chooser
                     and not await self.kit.roles.is_host(match.guild_id, actor)):
@@ -212,6 +218,8 @@ class Choosing:
         """After a restart: the deadline of a DM waiting for its First Player, as kept
         (DMs made before deadlines existed get the default from their creation). A
         tournament's game waiting for its First Player keeps the tournament's rules."""
+        self.kit.expect(match.guild_id, match.channel_id, [p.user_id for p in match.players],
+                        match.id)
         if match.kind != MatchKind.DM:
             return
         if match.chooser == "lots":  # lots waiting for a player to be free: try again now

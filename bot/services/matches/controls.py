@@ -22,6 +22,7 @@ from bot.store.models import HostAction, Match
 from bot.texts import match as texts
 from bot.texts import outages as outage_texts
 from bot.texts import refused
+from bot.texts import waiting as waits
 
 MAX_EXTEND = 86_400.0
 GARNET = "garnet"  # who the log names for what garnet did on its own (a pause)
@@ -38,7 +39,7 @@ class Controls:
     async def _held(self, asker: Asker, match_id: int | None) -> AsyncIterator[LiveMatch]:
         """A host's hold on a running match: checked, found, locked, not yet over."""
         await self.kit.roles.require_host(asker.guild_id, asker.actor)
-        live = self.lookup.live(asker, match_id, player=False)
+        live = await self.lookup.running(asker, match_id, player=False)
         async with live.lock:
             if live.finished:
                 raise MatchOver()
@@ -47,7 +48,8 @@ class Controls:
     async def pause(self, asker: Asker, match_id: int | None, reason: str = "") -> Response:
         async with self._held(asker, match_id) as live:
             if live.paused and live.suspended_at is None:
-                raise Refusal(refused.already_paused())
+                raise Refusal(waits.already_paused(texts.match_label(live.number,
+                                                                     live.kind)))
             await self.stop_clock(live, asker.actor, reason)
         return Response(reply=Post(
             texts.paused(texts.match_label(live.number, live.kind), asker.actor.id, reason),
@@ -75,7 +77,7 @@ class Controls:
     async def resume(self, asker: Asker, match_id: int | None) -> Response:
         async with self._held(asker, match_id) as live:
             if not live.paused or live.suspended_at is not None:
-                raise Refusal(refused.not_paused())
+                raise Refusal(waits.not_paused(texts.match_label(live.number, live.kind)))
             halted = live.halted
             if halted is not None and self.kit.reach is not None:
                 # Paused because garnet could not post there: only once it can again.
@@ -104,24 +106,33 @@ class Controls:
             image=image, turn=turn))
 
     async def extend(self, asker: Asker, match_id: int | None, seconds: float) -> Response:
-        """Add seconds to the turn time of the player to move, for this turn."""
+        """Add seconds to this turn of the player to move: they run before any more of
+        the reserve and belong to this turn only (``TimeControl.extend``), in turn
+        time, in the reserve, or at the second of a flag."""
         if not 1 <= seconds <= MAX_EXTEND:
             raise Refusal(refused.extend_bounds())
         async with self._held(asker, match_id) as live:
-            if not live.tc.enabled:
+            seat = live.to_move
+            if not live.tc.enabled or seat is None:
                 raise Refusal(refused.no_clock())
-            extra = live.extra + seconds
-            if extra > MAX_EXTEND:
+            if live.extra + seconds > MAX_EXTEND:
                 # Many extensions in a row add up: a turn gets 24 h more at most.
                 raise Refusal(texts.extend_cap(MAX_EXTEND, live.extra))
+            now = self.kit.now()
+            elapsed = live.elapsed(now)
+            extra, banked = live.tc.extend(elapsed, live.banks_left[seat], live.extra,
+                                           live.banked, seconds)
             async with self.kit.db.session() as s, s.begin():
-                await s.execute(update(Match).where(Match.id == live.id).values(
-                    turn_extra=extra))
+                match = await s.get(Match, live.id)
+                assert match is not None
+                match.turn_extra = extra
+                # What the turn keeps of it (a restart, a takeback read it back).
+                match.time_control = {**match.time_control,
+                                      "extended": [live.ply, extra, banked]}
                 await self.ending.log(s, live, asker.actor, "extend", f"{seconds:g} s")
-            live.extra = extra
+            live.extra, live.banked = extra, banked
             if not live.paused and live.waiting is None:
-                now = self.kit.now()
-                live.turn_elapsed, live.resumed_at = live.elapsed(now), now
+                live.turn_elapsed, live.resumed_at = elapsed, now
             live.plan_reminders()
             self.timing.arm(live)
             line = self.kit.turn_line(live)

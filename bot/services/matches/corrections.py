@@ -27,6 +27,7 @@ from bot.services import ledger, ratings
 from bot.services.matches import menus
 from bot.services.matches.ending import Ending, reward_of
 from bot.services.matches.kit import MatchKit
+from bot.services.matches.live import extended_of
 from bot.services.matches.lookup import Lookup
 from bot.services.matches.refusals import MatchOver, NeedsReason, NoSuchMatch
 from bot.services.matches.timing import BOARD_WAIT, Timing
@@ -66,7 +67,7 @@ class Corrections:
         if not reason.strip():
             raise NeedsReason()
         await self.kit.roles.require_host(asker.guild_id, asker.actor)
-        live = self.lookup.live(asker, match_id, player=False)
+        live = await self.lookup.running(asker, match_id, player=False)
         async with live.lock:
             if live.finished:
                 raise MatchOver()
@@ -88,7 +89,11 @@ class Corrections:
                 match = await s.get(Match, live.id)
                 assert match is not None
                 turn_began = moves[-2].at if len(moves) > 1 else match.started_at or 0.0
-                extra = await _extended(s, live.id, turn_began, last.at)
+                kept = extended_of(match.time_control, live.ply - 1)
+                # The turn's extension as it stood, with the banks it had started by
+                # then; else (kept before there was this) what the log says was added.
+                extra, banked = (kept if kept is not None else
+                                 (await _extended(s, live.id, turn_began, last.at), 0))
                 await s.execute(delete(Move).where(Move.id == last.id))
                 await s.execute(update(MatchPlayer).where(
                     MatchPlayer.match_id == live.id, MatchPlayer.seat == last.seat).values(
@@ -104,7 +109,7 @@ class Corrections:
             live.state, live.ply = state, live.ply - 1
             live.banks_left[last.seat] += last.banks_spent
             live.time_used[last.seat] -= last.elapsed
-            live.turn_elapsed, live.extra = last.elapsed, extra
+            live.turn_elapsed, live.extra, live.banked = last.elapsed, extra, banked
             live.draw_offer = None
             turn = None
             if live.paused:

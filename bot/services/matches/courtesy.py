@@ -45,7 +45,7 @@ class Courtesy:
 
     async def draw(self, asker: Asker, match_id: int | None) -> Response:
         """Offer a draw, or accept the one the opponent offered."""
-        live = self.lookup.live(asker, match_id, player=True)
+        live = await self.lookup.running(asker, match_id, player=True)
         self._casual(live, "draw")
         async with live.lock:
             if live.finished:
@@ -74,7 +74,7 @@ class Courtesy:
 
     async def abort(self, asker: Asker, match_id: int | None) -> Response:
         """End a casual match in its first two moves, without a result."""
-        live = self.lookup.live(asker, match_id, player=True)
+        live = await self.lookup.running(asker, match_id, player=True)
         self._casual(live, "abort")
         async with live.lock:
             if live.finished:

@@ -39,6 +39,35 @@ Sweep = Callable[[], Awaitable[int]]
 Reach = Callable[[str], Awaitable[PostFailure | None]]
 HEARTBEAT_EVERY = 2.0
 CHALLENGE_TTL = 15 * 60.0  # an unanswered challenge lapses after this long
+# A first board that cannot be drawn in time (the renderer overloaded): the start is
+# tried again after each of these, then given up, the host told (``Lobby.start``).
+START_RETRIES = (30.0, 120.0, 600.0)
+START_TRIES = len(START_RETRIES) + 1
+
+
+@dataclass(frozen=True)
+class Retrying:
+    """A start that failed, kept with the match (``time_control["start"]``, so that a
+    restart tries again): the seats and the First Player's note it was to begin with,
+    the tries failed so far, and when the next is due (None: given up)."""
+
+    order: tuple[str, ...]
+    note: str
+    failed: int
+    at: float | None
+
+    @classmethod
+    def of(cls, kept: dict[str, Any]) -> Retrying | None:
+        found = kept.get("start")
+        if not isinstance(found, dict):
+            return None
+        at = found.get("at")
+        return cls(tuple(found.get("order", ())), str(found.get("note", "")),
+                   int(found.get("failed", 1)), float(at) if at is not None else None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"order": list(self.order), "note": self.note, "failed": self.failed,
+                "at": self.at}
 
 
 @dataclass(frozen=True)
@@ -106,7 +135,8 @@ class MatchKit:
         self.live = LiveMatches()
         self.health = Health()  # counters for the operators (see ``bot.services.vitals``)
         # New matches wait while boards do (``bot.services.pressure``).
-        self.pressure = Pressure(clock, self.health, config.board_wait_limit)
+        self.pressure = Pressure(clock, self.health, config.board_wait_limit,
+                                 running=self.live.__iter__)
         self.moves = MoveWriter(db.engine)
         # One owner per match: the leases of our shards fence every deciding write.
         self.leases = Leases(db, clock, config.shards, config.instance,
@@ -123,6 +153,10 @@ class MatchKit:
         # player is busy is checked and the match made under it).
         self.creating = asyncio.Lock()
         self._locks: dict[int, tuple[asyncio.Lock, int]] = {}  # with its users
+        # Players of matches set up but not begun, by (server, channel, user): a move
+        # they type is answered with what the match waits for (``Lookup.waiting``).
+        # Only a hint: the database says whether the match still waits.
+        self.unstarted: dict[tuple[str, str, str], int] = {}
         # Observer for the benchmark: reminder lateness in seconds.
         self.on_reminder: Callable[[float], None] | None = None
         # Set by the composition root: threads outside commands, who watches ends,
@@ -141,6 +175,19 @@ class MatchKit:
 
     def now(self) -> float:
         return self.clock.now()
+
+    def expect(self, guild_id: str, channel_id: str, users: Sequence[str],
+               match_id: int) -> None:
+        """``users`` have ``match_id`` set up in the channel, not begun yet."""
+        for user in users:
+            self.unstarted[(guild_id, channel_id, user)] = match_id
+
+    def begun(self, guild_id: str, channel_id: str, users: Sequence[str],
+              match_id: int) -> None:
+        """``match_id`` began or ended: its players wait for it no longer."""
+        for user in users:
+            if self.unstarted.get((guild_id, channel_id, user)) == match_id:
+                del self.unstarted[(guild_id, channel_id, user)]
 
     @asynccontextmanager
     async def lock(self, match_id: int) -> AsyncIterator[None]:
@@ -179,7 +226,7 @@ class MatchKit:
         if live.tc.enabled:
             now = self.now()
             elapsed = live.elapsed(now)
-            clock = texts.clock_left(live.tc, elapsed, live.banks_left[seat], live.extra)
+            clock = texts.clock_left(live.tc, elapsed, *live.terms())
             if not live.paused:  # a turn waiting for its board: as if it began now
                 runs_out = now + live.flag_at() - elapsed
         return texts.turn_line(live.users[seat], live.game.seat_name(live.state, seat),

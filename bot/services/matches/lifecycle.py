@@ -58,8 +58,8 @@ from bot.core.messages import Pace, Post
 from bot.core.timecontrol import TimeControl
 from bot.services.matches.choosing import Choosing
 from bot.services.matches.ending import reward_of
-from bot.services.matches.kit import CHALLENGE_TTL, MatchKit
-from bot.services.matches.live import LiveMatch
+from bot.services.matches.kit import CHALLENGE_TTL, MatchKit, Retrying
+from bot.services.matches.live import LiveMatch, extended_of
 from bot.services.matches.lobby import Lobby, show_up_by
 from bot.services.matches.timing import BOARD_WAIT, Timing
 from bot.store.models import Heartbeat, Match, Move
@@ -144,6 +144,8 @@ class Lifecycle:
                 else:
                     self.timing.arm(live)
                 self.kit.on_turn(live)  # the computer player's turn: it thinks again
+            elif self.lobby.restore_start(match):
+                continue  # its start failed: tried again when due
             elif match.status == MatchStatus.PENDING:
                 self.lobby.arm_expiry(match.id, match.created_at + CHALLENGE_TTL)
             elif match.status == MatchStatus.CHOOSING:
@@ -255,6 +257,14 @@ class Lifecycle:
                 Match.status.in_((MatchStatus.PENDING, MatchStatus.CHOOSING))))).all()
                 if shards.owns(m.guild_id)]
         for match in waiting:
+            retrying = Retrying.of(match.time_control)
+            if retrying is not None:
+                if retrying.at is not None and not self.lobby.start_armed(match.id):
+                    found += 1
+                    log.error("WATCHDOG: match %s had its start kept to try again, with "
+                              "no timer; armed again", match.id)
+                    self.lobby.restore_start(match)
+                continue
             if match.status == MatchStatus.PENDING and not self.lobby.expiry_armed(match.id):
                 found += 1
                 log.error("WATCHDOG: challenge %s had no expiry; armed again", match.id)
@@ -276,9 +286,9 @@ class Lifecycle:
         async with self.kit.db.session() as s, s.begin():
             await s.execute(update(Match).where(Match.id == live.id).values(
                 turn_resumed_at=now + BOARD_WAIT))
-        extra = live.extra  # a host's extension of this turn stays
+        extra, banked = live.extra, live.banked  # a host's extension of this turn stays
         turn = self.timing.start_turn(live, now)
-        live.extra = extra
+        live.extra, live.banked = extra, banked
         live.plan_reminders()
         image = await self.kit.render(live.game, live.state, live.names, live.hints,
                                       server=live.guild_id)
@@ -464,6 +474,9 @@ class Lifecycle:
             extra=match.turn_extra, hints=match.hints, hosted=match.host_id is not None,
             reward=reward_of(match, self.kit.config.dm_reward), options=dict(match.options),
             show_up_by=show_up_by(match))
+        kept = extended_of(match.time_control, live.ply)
+        if kept is not None:
+            live.banked = kept[1]
         offer = match.time_control.get("draw_offer")
         if isinstance(offer, list) and len(offer) == 2 and offer[1] == live.ply:
             live.draw_offer = int(offer[0])  # offered, and no move since

@@ -71,6 +71,10 @@ class LiveMatch:
     # A tournament pairing's no-show window ends here (``HostedMatch.show_up``): a
     # player's first turn runs its clock only after it. None without a window.
     show_up_by: float | None = None
+    # Banks this turn had started when a host extended it (``TimeControl.extend``): they
+    # stay spent, the extension runs before any more of the reserve. Kept with the match
+    # as ``time_control["extended"]`` = [ply, extra, banked] (``extended_of``).
+    banked: int = 0
 
     @property
     def paused(self) -> bool:
@@ -100,16 +104,28 @@ class LiveMatch:
             return self.turn_elapsed
         return self.turn_elapsed + max(0.0, now - self.resumed_at)
 
-    def flag_at(self) -> float:
+    def terms(self) -> tuple[int, float]:
+        """The clock of the turn under way as (banks, extra seconds), its extensions
+        counted (``TimeControl.terms``): what every clock text and formula takes."""
         seat = self.to_move
         banks = self.banks_left[seat] if seat is not None else 0
-        return self.tc.flag_at(banks, self.extra)
+        return self.tc.terms(banks, self.extra, self.banked)
+
+    def flag_at(self) -> float:
+        return self.tc.flag_at(*self.terms())
+
+    def banks_spent(self, elapsed: float) -> int:
+        """Banks the turn costs if its move comes after ``elapsed`` seconds."""
+        if not self.tc.enabled:
+            return 0
+        return self.banked + self.tc.banks_spent(elapsed, self.terms()[1])
 
     def new_turn(self, now: float, wait: float = 0.0) -> TurnStart | None:
         """Start the clock of whoever is to move now; with ``wait``, once their board
         is out, at the latest ``wait`` seconds from now. Returns the board's token."""
         self.turn_elapsed = 0.0
         self.extra = 0.0
+        self.banked = 0
         self.resumed_at = now + wait
         self.board_from = now
         self.waiting = TurnStart(self.guild_id, self.id, self.ply) if wait > 0 else None
@@ -131,7 +147,16 @@ class LiveMatch:
         if seat is None or not self.tc.enabled:
             self.reminders, self.next_reminder = [], 0
             return
-        self.reminders = self.tc.reminders(self.banks_left[seat], self.extra)
+        self.reminders = self.tc.reminders(*self.terms())
         # Reminders already passed (after a restart or an extension) are not repeated.
         done = self.turn_elapsed + 1e-6
         self.next_reminder = sum(1 for r in self.reminders if r.at <= done)
+
+
+def extended_of(kept: dict[str, Any], ply: int) -> tuple[float, int] | None:
+    """The (extra, banked) a host's extension left the turn after ``ply`` moves with,
+    as kept in a match's ``time_control`` (None: no extension in that turn)."""
+    found = kept.get("extended")
+    if isinstance(found, list) and len(found) == 3 and found[0] == ply:
+        return float(found[1]), int(found[2])
+    return None

@@ -3,6 +3,7 @@ start of the clock. (Death Matches and their First Player: ``choosing``.)"""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,22 +21,32 @@ from bot.core.timecontrol import TimeControl
 from bot.services.limits import RateLimit
 from bot.services.matches import menus
 from bot.services.matches.ending import Ending, reward_of
-from bot.services.matches.kit import CHALLENGE_TTL, MatchKit
+from bot.services.matches.kit import (
+    CHALLENGE_TTL,
+    START_RETRIES,
+    START_TRIES,
+    MatchKit,
+    Retrying,
+)
 from bot.services.matches.live import LiveMatch
 from bot.services.matches.lookup import Lookup
-from bot.services.matches.refusals import Busy, startable
+from bot.services.matches.refusals import Busy, Elsewhere, startable
 from bot.services.matches.timing import BOARD_WAIT, Timing
 from bot.services.users import remember
 from bot.store.models import Match, MatchPlayer
 from bot.store.numbers import next_number
 from bot.texts import match as texts
 from bot.texts import refused
+from bot.texts import waiting as waits
 from engine.registry import get_game
 
+log = logging.getLogger(__name__)
 MAX_OPEN_CHALLENGES = 5  # open challenges of one challenger on one server
 CHALLENGES_PER_WINDOW, CHALLENGE_WINDOW = 12, 600.0  # challenges and withdrawals
 # What keeps a player from another match in the same channel.
 BLOCKING = tuple(s for s in ACTIVE if s != MatchStatus.CHOOSING)
+NOT_BEGUN = (MatchStatus.PENDING, MatchStatus.CHOOSING)
+BUSY_AGAIN = 60.0  # a start due while a player plays here: looked at again this much later
 
 
 @dataclass(frozen=True)
@@ -72,6 +83,7 @@ class Lobby:
         self.timing = timing
         self.ending = ending
         self._expiries: dict[int, Handle] = {}
+        self._starts: dict[int, Handle] = {}  # starts tried again (``Retrying``)
         # One user's challenges and withdrawals: a loop of them would flood a channel.
         self.asking = RateLimit(kit.clock, most=CHALLENGES_PER_WINDOW, per=CHALLENGE_WINDOW)
 
@@ -100,6 +112,7 @@ class Lobby:
                                 if setup.show_up > 0 and tc.enabled else {})
         async with self.kit.creating:
             await self.busy(asker.guild_id, asker.channel_id, ids)
+            self._free_elsewhere(asker.guild_id, ids)
             async with self.kit.db.session() as s, s.begin():
                 await remember(s, asker.guild_id, [asker.actor, *players])
                 match = Match(
@@ -125,6 +138,7 @@ class Lobby:
             return match_id, started
         intro = texts.dm_intro(label, game.title, ids, settings, f"\n{note}" if note else "")
         assert chooser is not None
+        self.kit.expect(asker.guild_id, asker.channel_id, ids, match_id)
         choices = tuple(Button(texts.goes_first_button(p.name), buttons.first(number, p.id),
                                "primary") for p in players)
         return match_id, Response(posts=[Post(texts.choose_first(intro, chooser), asker.channel_id,
@@ -154,7 +168,7 @@ class Lobby:
                         tc: TimeControl | None = None, hints: bool = False,
                         rated: bool = True) -> Response:
         """A casual game: the challenger names opponents, who each accept or decline."""
-        self.kit.pressure.check()  # none while boards wait for Discord's limit
+        self.kit.pressure.check(asker.guild_id)  # at Discord's limit: fairly
         game = get_game(game_name)
         ids = [asker.actor.id, *[o.id for o in opponents]]
         if not opponents:
@@ -225,6 +239,17 @@ class Lobby:
         if row is not None:
             raise Busy(row[0], row[1])
 
+    def _free_elsewhere(self, guild_id: str, user_ids: Sequence[str]) -> None:
+        """A game set up for its players (a tournament's) waits while one of them is
+        still playing a match anywhere on the server: its no-show window would run
+        while they cannot come (``Elsewhere``)."""
+        for live in self.kit.live:
+            if live.guild_id != guild_id or live.finished:
+                continue
+            for seat, user in enumerate(live.users):
+                if user in user_ids and not live.out[seat]:
+                    raise Elsewhere(user, live.number, live.channel_id)
+
     def playing_here(self, guild_id: str, channel_id: str,
                      user_ids: Sequence[str]) -> tuple[str, int] | None:
         """(player, match number) of one of ``user_ids`` who is playing a match in this
@@ -259,7 +284,7 @@ class Lobby:
                 if not waiting:  # this answer would start it: everyone must be free here
                     # A match made now, however old its challenge: none while boards
                     # wait for Discord's limit (the challenge stays open meanwhile).
-                    self.kit.pressure.check()
+                    self.kit.pressure.check(match.guild_id)
                     playing = self.playing_here(match.guild_id, match.channel_id,
                                                 [p.user_id for p in match.players])
                     if playing is not None:
@@ -332,9 +357,10 @@ class Lobby:
             handle.cancel()
 
     def stop(self) -> None:
-        for handle in self._expiries.values():
+        for handle in [*self._expiries.values(), *self._starts.values()]:
             handle.cancel()
         self._expiries.clear()
+        self._starts.clear()
 
     # ==== the start =======================================================================
 
@@ -348,12 +374,18 @@ class Lobby:
         names = await self.kit.names(match.guild_id, order)
         tc = TimeControl.from_json(match.time_control)
         extra = float(match.time_control.get("show_up", 0.0))  # the first turn's window
-        image = await self.kit.render(game, state, names, match.hints,
-                                      server=match.guild_id)
+        try:
+            image = await self.kit.render(game, state, names, match.hints,
+                                          server=match.guild_id)
+        except Exception:  # past its time limit (under load), or its worker failed
+            log.warning("match %s: its first board could not be drawn", match_id,
+                        exc_info=True)
+            return await self._not_begun(match, order, note)
         now = self.kit.now()
         async with self.kit.db.session() as s, s.begin():
             row = await s.get(Match, match_id)
             assert row is not None
+            row.time_control = {k: v for k, v in row.time_control.items() if k != "start"}
             for player in row.players:
                 player.seat = order.index(player.user_id)
                 player.banks_left = tc.banks
@@ -371,6 +403,8 @@ class Lobby:
             hosted=match.host_id is not None,
             options=dict(match.options), show_up_by=now + extra if extra else None)
         self.kit.live.add(live)
+        self._cancel_start(match_id)
+        self.kit.begun(match.guild_id, match.channel_id, order, match_id)
         label = texts.match_label(match.number, match.kind)
         lines = [note] if note else []
         lines.append(texts.begins(label, game.title, texts.seat_line(game, state, order)))
@@ -388,3 +422,86 @@ class Lobby:
         return Response(posts=[Post("\n".join(lines), match.channel_id, image=image,
                                     selects=menus.card_menu(live), turn=turn,
                                     pace=Pace.BOARD)])
+
+    # ==== a start that failed =============================================================
+
+    async def _not_begun(self, match: Match, order: list[str], note: str) -> Response:
+        """The first board could not be drawn: the match stays as it was, its start is
+        kept with it and tried again after ``START_RETRIES`` (the channel told each
+        time); after the last, a challenge is void and a DM or a tournament's game
+        waits for its host, who is pinged with what to do."""
+        before = Retrying.of(match.time_control)
+        failed = (before.failed if before is not None else 0) + 1
+        now = self.kit.now()
+        at = now + START_RETRIES[failed - 1] if failed <= len(START_RETRIES) else None
+        challenge = match.status == MatchStatus.PENDING
+        async with self.kit.db.session() as s, s.begin():
+            row = await s.get(Match, match.id)
+            assert row is not None
+            row.time_control = {**row.time_control,
+                                "start": Retrying(tuple(order), note, failed, at).to_json()}
+            if at is None and challenge:
+                row.status = MatchStatus.VOIDED
+                row.finished_at = now
+                row.end_reason = EndReason.VOID
+                row.result_text = texts.void_by_rule(waits.void_record())
+        label = texts.match_label(match.number, match.kind)
+        if at is not None:
+            self.kit.expect(match.guild_id, match.channel_id, order, match.id)
+            self.arm_start(match.id, at)
+            return Response(posts=[Post(waits.start_failed(label, note, at, failed + 1,
+                                                           START_TRIES), match.channel_id)])
+        self._cancel_start(match.id)
+        if challenge:
+            self.kit.begun(match.guild_id, match.channel_id, order, match.id)
+            return Response(posts=[Post(waits.challenge_gave_up(label, START_TRIES),
+                                        match.channel_id)])
+        return Response(posts=[Post(waits.start_gave_up(label, match.number, START_TRIES,
+                                                        match.host_id), match.channel_id)])
+
+    def arm_start(self, match_id: int, when: float) -> None:
+        """Try the kept start of a match again at ``when`` (safe to run again: it
+        rereads the match under its lock)."""
+        async def again() -> None:
+            posts = await self._start_again(match_id)
+            if self._starts.get(match_id) is handle:
+                del self._starts[match_id]
+            for post in posts:
+                await self.kit.deliver(post)
+
+        self._cancel_start(match_id)
+        handle = self.kit.clock.call_at(when, again)
+        self._starts[match_id] = handle
+
+    async def _start_again(self, match_id: int) -> list[Post]:
+        async with self.kit.lock(match_id):
+            async with self.kit.db.session() as s:
+                match = await s.get(Match, match_id)
+            retrying = Retrying.of(match.time_control) if match is not None else None
+            if (match is None or match.status not in NOT_BEGUN or retrying is None
+                    or retrying.at is None):
+                return []
+            if self.playing_here(match.guild_id, match.channel_id, retrying.order):
+                self.arm_start(match_id, self.kit.now() + BUSY_AGAIN)
+                return []
+            return (await self.start(match_id, list(retrying.order), retrying.note)).posts
+
+    def restore_start(self, match: Match) -> bool:
+        """After a restart (or by the watchdog): a match whose start failed is tried
+        again when it was due (at once if that passed); True if it has one kept."""
+        retrying = Retrying.of(match.time_control)
+        if retrying is None:
+            return False
+        self.kit.expect(match.guild_id, match.channel_id, retrying.order, match.id)
+        if retrying.at is not None and not self.start_armed(match.id):
+            self.arm_start(match.id, max(retrying.at, self.kit.now()))
+        return True
+
+    def start_armed(self, match_id: int) -> bool:
+        handle = self._starts.get(match_id)
+        return handle is not None and handle.armed
+
+    def _cancel_start(self, match_id: int) -> None:
+        handle = self._starts.pop(match_id, None)
+        if handle:
+            handle.cancel()

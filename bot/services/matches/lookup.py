@@ -11,7 +11,7 @@ from bot.core.enums import ACTIVE, DONE, MatchStatus
 from bot.core.messages import MENTION
 from bot.core.refusal import Refusal
 from bot.core.requests import Asker
-from bot.services.matches.kit import MatchKit
+from bot.services.matches.kit import START_TRIES, MatchKit, Retrying
 from bot.services.matches.live import LiveMatch
 from bot.services.matches.refusals import (
     AlreadyEnded,
@@ -20,11 +20,14 @@ from bot.services.matches.refusals import (
     NoSuchMatch,
     NotAPlayer,
     NotBeingPlayed,
+    NotRunning,
     WrongStatus,
 )
 from bot.store.models import Match, MatchPlayer, MemberName
 from bot.store.queries import user_names
 from bot.texts import match as texts
+from bot.texts import waiting as waits
+from engine.game import MoveError, NotAMove
 from engine.registry import get_game
 
 # Challenges that ended without being played: declined, withdrawn, lapsed (and not worth
@@ -32,6 +35,7 @@ from engine.registry import get_game
 NEVER_PLAYED = UNANSWERED = (MatchStatus.DECLINED, MatchStatus.CANCELLED, MatchStatus.EXPIRED)
 PENDING = MatchStatus.PENDING
 RECENT = 3600.0  # a challenge that ended this long ago is still worth explaining
+WAITING = (MatchStatus.PENDING, MatchStatus.CHOOSING)  # set up, not begun
 
 
 class Lookup:
@@ -49,6 +53,11 @@ class Lookup:
                     raise NoSuchMatch(number)
                 if match.status not in statuses:
                     await self._why_not(s, match)
+                    if match.status in DONE:  # what it is, and what a host may do
+                        raise NotRunning(waits.ended(
+                            texts.match_label(number, match.kind),
+                            match.status == MatchStatus.VOIDED, number,
+                            await self.kit.roles.is_host(asker.guild_id, asker.actor)))
                     raise WrongStatus(number, match.status)
                 return match.id
             rows = (await s.execute(
@@ -113,6 +122,90 @@ class Lookup:
         if player and live.seat_of(asker.actor.id) is None:
             raise NotAPlayer()
         return live
+
+    async def running(self, asker: Asker, number: int | None, player: bool) -> LiveMatch:
+        """``live``; when the match meant is not being played, a refusal that says what
+        it is doing instead and what a host can do (``NotRunning``)."""
+        try:
+            return self.live(asker, number, player)
+        except (NotBeingPlayed, NoneRunningHere):
+            said = await self.not_running(asker, number, player)
+            if said is None:
+                raise
+            raise NotRunning(said) from None
+
+    async def not_running(self, asker: Asker, number: int | None, player: bool
+                          ) -> str | None:
+        """What the match meant is doing, not being played: the one named, else those
+        set up in this channel (of the asker, for a ``player``); None if nothing."""
+        query = select(Match).where(Match.guild_id == asker.guild_id)
+        if number is not None:
+            query = query.where(Match.number == number)
+        else:
+            query = query.where(Match.channel_id == asker.channel_id,
+                                Match.status.in_(WAITING))
+            if player:
+                query = query.where(Match.id.in_(select(MatchPlayer.match_id).where(
+                    MatchPlayer.user_id == asker.actor.id)))
+        async with self.kit.db.session() as s:
+            found = list((await s.scalars(query.order_by(Match.number).limit(3))).all())
+            names = await user_names(s, asker.guild_id,
+                                     [p.user_id for m in found for p in m.players])
+        host = await self.kit.roles.is_host(asker.guild_id, asker.actor)
+        said = [line for m in found if (line := self.describe(m, names, host)) is not None]
+        return "\n".join(said) or None
+
+    def describe(self, match: Match, names: dict[str, str], host: bool) -> str | None:
+        """What a match not being played is doing, in a sentence (None: it is being
+        played, by another process)."""
+        label = texts.match_label(match.number, match.kind)
+        if match.status in DONE:
+            return waits.ended(label, match.status == MatchStatus.VOIDED, match.number, host)
+        if match.status not in WAITING:
+            return None
+        retrying = Retrying.of(match.time_control)
+        if retrying is not None and retrying.at is not None:
+            return waits.for_board(label, retrying.at, retrying.failed + 1, START_TRIES)
+        if retrying is not None:
+            return waits.gave_up(label, match.number, START_TRIES, host)
+        players = [p.user_id for p in sorted(match.players, key=lambda p: p.order)]
+        if match.status == MatchStatus.PENDING:
+            return waits.for_answer(label, [names.get(p.user_id, p.user_id)
+                                            for p in match.players if not p.accepted])
+        for user in players if match.chooser == "lots" else ():  # drawn once they are free
+            live = self.kit.live.for_seat(match.guild_id, match.channel_id, user)
+            if live is not None:
+                return waits.for_player(label, names.get(user, user), live.number)
+        chooser = match.chooser if match.chooser not in (None, "host", "lots") else None
+        by = match.time_control.get("choose_by")
+        return waits.for_first_player(label, match.number,
+                                      names.get(chooser, chooser) if chooser else None,
+                                      float(by) if by is not None else None, host)
+
+    async def waiting(self, asker: Asker, text: str) -> None:
+        """A message typed by a player of a match set up here but not begun: if it reads
+        as a move, refuse it with what the match waits for (else it is chat: nothing)."""
+        key = (asker.guild_id, asker.channel_id, asker.actor.id)
+        match_id = self.kit.unstarted.get(key)
+        if match_id is None:
+            return
+        async with self.kit.db.session() as s:
+            match = await s.get(Match, match_id)
+            if match is None or match.status not in WAITING:
+                self.kit.unstarted.pop(key, None)
+                return
+            names = await user_names(s, asker.guild_id, [p.user_id for p in match.players])
+        game = get_game(match.game)
+        try:
+            game.parse_move(game.new_state(match.seats, match.options), text)
+        except NotAMove:
+            return
+        except MoveError:
+            pass  # a move all the same, if not one of the first position
+        said = self.describe(match, names, await self.kit.roles.is_host(asker.guild_id,
+                                                                         asker.actor))
+        if said is not None:
+            raise NotRunning(said)
 
     async def decided(self, number: int | None, guild_id: str, channel_id: str
                       ) -> LiveMatch | Match:
@@ -200,3 +293,18 @@ class Lookup:
                                               [names.get(p.user_id, p.user_id)
                                                for p in m.players], m.status))
                 for m in rows]
+
+    def open_in_memory(self, guild_id: str, user_id: str | None = None, typed: str = "",
+                       limit: int = 25) -> list[tuple[int, str]]:
+        """``open_matches`` from the running matches held in memory only, with no
+        database: what an autocomplete offers when the database is slow to answer."""
+        wanted = typed.strip().lstrip("#").lower()[:100]
+        found = [live for live in self.kit.live if live.guild_id == guild_id
+                 and not live.finished and (user_id is None or user_id in live.users)
+                 and (str(live.number).startswith(wanted) if wanted.isdigit()
+                      else any(wanted in name.lower() for name in live.names))]
+        found.sort(key=lambda live: -live.number)
+        return [(live.number, texts.match_choice(
+            live.number, live.game.title, live.names,
+            MatchStatus.PAUSED if live.paused else MatchStatus.RUNNING))
+            for live in found[:limit]]

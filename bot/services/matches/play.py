@@ -48,6 +48,8 @@ class Play:
         received = self.timing.counted_at(sent_at)
         live = self.kit.live.for_seat(asker.guild_id, asker.channel_id, asker.actor.id)
         if live is None:
+            # A move for a match not begun yet is told what it waits for.
+            await self.lookup.waiting(asker, text)
             return Response()
         try:
             return await self._submit(live, asker.actor, text, message_id, explicit=False,
@@ -60,7 +62,7 @@ class Play:
         """``/move``: the same as typing the move, with every problem reported; it
         counts when the command was sent, not after its round trip."""
         received = self.timing.counted_at(sent_at)
-        live = self.lookup.live(asker, match_id, player=True)
+        live = await self.lookup.running(asker, match_id, player=True)
         return await self._submit(live, asker.actor, text, None, explicit=True, received=received,
                                   ply_seen=live.ply)
 
@@ -144,7 +146,7 @@ class Play:
         game = live.game
         new_state = game.apply(live.state, move)
         notation = game.notation(move)
-        spent = live.tc.banks_spent(elapsed, live.extra) if live.tc.enabled else 0
+        spent = live.banks_spent(elapsed)
         outcome = game.outcome(new_state)
         image = await self.kit.render(game, new_state, live.names,
                                       live.hints and outcome is None, server=live.guild_id)
@@ -208,7 +210,7 @@ class Play:
                                     turn=turn, pace=Pace.BOARD)])
 
     async def resign(self, asker: Asker, match_id: int | None) -> Response:
-        live = self.lookup.live(asker, match_id, player=True)
+        live = await self.lookup.running(asker, match_id, player=True)
         async with live.lock:
             if live.finished or live.game.outcome(live.state) is not None:
                 raise MatchOver()  # a game its rules ended is not resigned

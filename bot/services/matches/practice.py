@@ -57,7 +57,7 @@ class Practice:
     async def start(self, asker: Asker, game_name: str, level: int, first: str = "me",
                     tc: TimeControl | None = None, hints: bool = False) -> Response:
         """``/practice``: a match against the computer player at ``level``."""
-        self.kit.pressure.check()  # none while boards wait for Discord's limit
+        self.kit.pressure.check(asker.guild_id)  # at Discord's limit: fairly
         game = get_game(game_name)
         if level not in LEVELS:
             raise Refusal(say.levels(min(LEVELS), max(LEVELS)))

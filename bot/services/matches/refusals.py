@@ -7,6 +7,7 @@ from typing import Any
 from bot.core.refusal import Refusal
 from bot.texts import match as texts
 from bot.texts import refused
+from bot.texts import waiting as waits
 
 
 class NoSuchMatch(Refusal):
@@ -21,9 +22,20 @@ class Busy(Refusal):
     """A player is playing a match in this channel: a new match cannot start here, and
     one set up already (``waiting``, a DM) starts once it ends."""
 
+    channel: str | None = None  # where that match is played (None: in this channel)
+
     def __init__(self, user: str, number: int, waiting: bool = False) -> None:
         super().__init__(texts.busy(user, number, waiting))
         self.user, self.number, self.waiting = user, number, waiting
+
+
+class Elsewhere(Busy):
+    """A player of a tournament's game is still playing a match in another channel: the
+    game waits until they are free (its no-show window starts then)."""
+
+    def __init__(self, user: str, number: int, channel: str) -> None:
+        Refusal.__init__(self, waits.playing_elsewhere(user, number, channel))
+        self.user, self.number, self.waiting, self.channel = user, number, True, channel
 
 
 class WrongStatus(Refusal):
@@ -55,6 +67,15 @@ class NoneRunningHere(Refusal):
     def __init__(self, player: bool = True) -> None:
         super().__init__(texts.none_running_here(player))
         self.player = player
+
+
+class NotRunning(Refusal):
+    """Asked of a running match about one that is not being played: what it is doing
+    instead (waiting for its First Player, a player, an answer or its first board; or
+    over), from ``bot.texts.waiting``."""
+
+    def __init__(self, said: str) -> None:
+        super().__init__(said)
 
 
 class MatchOver(Refusal):

@@ -15,7 +15,12 @@ from bot.services.history_view import ended_by
 from bot.services.matches import menus
 from bot.services.matches.kit import CHALLENGE_TTL, MatchKit
 from bot.services.matches.lookup import Lookup
-from bot.services.matches.refusals import NoneRunningHere, NoSuchMatch, NotBeingPlayed
+from bot.services.matches.refusals import (
+    NoneRunningHere,
+    NoSuchMatch,
+    NotBeingPlayed,
+    NotRunning,
+)
 from bot.store.models import Match, MatchPlayer, Tournament, TournamentGame
 from bot.store.queries import user_names
 from bot.texts import match as texts
@@ -36,6 +41,7 @@ class Viewing:
             live = self.lookup.live(asker, match_id, player=False)
         except (NotBeingPlayed, NoneRunningHere):
             if public:
+                await self._not_begun(asker, match_id, player=False)
                 raise
             return await self._final(asker, match_id)
         image = await self.kit.render(live.game, live.state, live.names,
@@ -55,6 +61,7 @@ class Viewing:
         """The final board of a match that is over: the one named, else the asker's last
         here (or the channel's last)."""
         if number is None:
+            await self._not_begun(asker, None, player=True)  # the asker's, set up here
             number = await self._last_here(asker)
             if number is None:
                 raise NoneRunningHere()
@@ -63,6 +70,7 @@ class Viewing:
             raise NoSuchMatch(number)
         label = texts.match_label(record.number, record.kind)
         if record.status not in DONE:
+            await self._not_begun(asker, number, player=False)
             raise Refusal(texts.not_started(label))
         game = get_game(record.game)
         state = position_of(record)
@@ -76,6 +84,12 @@ class Viewing:
                                                      game.describe(state, record.names,
                                                                    ended_by(record, state))),
                                    ephemeral=True))
+
+    async def _not_begun(self, asker: Asker, number: int | None, player: bool) -> None:
+        """Refuse with what the match meant is waiting for, if it has not begun."""
+        said = await self.lookup.not_running(asker, number, player)
+        if said is not None:
+            raise NotRunning(said)
 
     async def _last_here(self, asker: Asker) -> int | None:
         async with self.kit.db.session() as s:
@@ -107,8 +121,7 @@ class Viewing:
             seat = live.to_move
             clock = None
             if seat is not None and live.tc.enabled:
-                clock = texts.clock_left(live.tc, live.elapsed(now), live.banks_left[seat],
-                                         live.extra)
+                clock = texts.clock_left(live.tc, live.elapsed(now), *live.terms())
             lines.append(texts.overview_playing(
                 texts.overview_label(live.number, live.kind, hosted.get(live.id)),
                 live.game.title, live.channel_id, live.names,
@@ -133,7 +146,7 @@ class Viewing:
         return Response.say(texts.overview(lines, len(playing), len(waiting)))
 
     async def time(self, asker: Asker, match_id: int | None) -> Response:
-        live = self.lookup.live(asker, match_id, player=False)
+        live = await self.lookup.running(asker, match_id, player=False)
         if not live.tc.enabled:
             return Response.say("This match has no clock.")
         now = self.kit.now()
@@ -142,8 +155,7 @@ class Viewing:
             if live.out[seat]:
                 continue
             if seat == live.to_move:
-                left = texts.clock_left(live.tc, live.elapsed(now), live.banks_left[seat],
-                                        live.extra)
+                left = texts.clock_left(live.tc, live.elapsed(now), *live.terms())
                 lines.append(texts.clock_on_turn(live.names[seat], left))
             else:
                 banks = live.banks_left[seat]

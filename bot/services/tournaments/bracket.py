@@ -206,6 +206,10 @@ def placing(specs: tuple[Spec, ...], spots: Mapping[str, Spot]) -> dict[str, tup
             continue
         if spot.loser and not continues(specs, spot):
             out[spot.loser] = (wave, 2 if final else 0)
+        elif spot.loser and not double and spot.spec.section == "W":
+            # A semi-final's loser plays for third place: 3–4 until that match
+            # (which then places them, below).
+            out[spot.loser] = (wave, 0)
         if spot.spec.section == "3" and spot.winner:
             out[spot.winner] = (wave, 1)
     return out

@@ -20,6 +20,17 @@ class TournamentError(ValueError):
     message says why in plain words."""
 
 
+class PlayedOn(TournamentError):
+    """A bracket result that would change who plays in a match already paired
+    (``later``, of round ``round``): the players have played on, so it stands."""
+
+    def __init__(self, round_number: int, later: str) -> None:
+        super().__init__(f"the result of a match before {later} can no longer change: "
+                         "its winner has played on")
+        self.round = round_number
+        self.later = later
+
+
 class Format(StrEnum):
     SWISS = "swiss"
     ROUND_ROBIN = "roundrobin"

@@ -79,7 +79,8 @@ def fold(players: Iterable[str], events: Iterable[Event], *, draws: bool = True,
         raise TournamentError("a player is entered twice")
     rounds: list[Round] = []
     outcomes: dict[tuple[int, int], Outcome] = {}
-    reported_at: dict[tuple[int, int], int] = {}
+    # Who a board's forfeit withdrew, and by which event (a Rejoined after it undoes it).
+    withdrew: dict[tuple[int, int], dict[str, int]] = {}
     firsts: dict[tuple[int, int], str] = {}
     dropped: set[str] = set()
     rejoined_at: dict[str, int] = {}
@@ -98,8 +99,17 @@ def fold(players: Iterable[str], events: Iterable[Event], *, draws: bool = True,
                 raise TournamentError("a match in a bracket needs a winner, not a draw")
             if event.first is not None and event.first not in pairing.players:
                 raise TournamentError(f"{event.first} does not play on board {event.board}")
-            outcomes[(event.round, event.board)] = event.outcome
-            reported_at[(event.round, event.board)] = index
+            key = (event.round, event.board)
+            outcomes[key] = event.outcome
+            losers = _forfeit_losers(pairing, event.outcome)
+            if event.round == len(rounds):
+                withdrew[key] = dict.fromkeys(losers, index)
+            else:
+                # A correction of an earlier round withdraws nobody: the player has
+                # played on since (the pairings made stand); it can only undo a
+                # withdrawal that round's forfeit made.
+                withdrew[key] = {p: at for p, at in withdrew.get(key, {}).items()
+                                 if p in losers}
             if event.first is not None:
                 firsts[(event.round, event.board)] = event.first
         elif isinstance(event, Reopened):
@@ -109,7 +119,7 @@ def fold(players: Iterable[str], events: Iterable[Event], *, draws: bool = True,
             rounds[-1].pairing(event.board)
             if outcomes.pop((event.round, event.board), None) is None:
                 raise TournamentError(f"board {event.board} has no result to undo")
-            reported_at.pop((event.round, event.board), None)
+            withdrew.pop((event.round, event.board), None)
             firsts.pop((event.round, event.board), None)
         elif isinstance(event, Dropped):
             if event.player not in known:
@@ -122,15 +132,16 @@ def fold(players: Iterable[str], events: Iterable[Event], *, draws: bool = True,
             rejoined_at[event.player] = index
     withdrawn = set(dropped)
     if forfeit_drops:
-        for (number, board), outcome in outcomes.items():
-            if not outcome.forfeit or (number, board) not in reported_at:
-                continue
-            pairing = rounds[number - 1].pairing(board)
-            for player, points in zip(pairing.players, outcome.points, strict=True):
-                if points == LOSS and reported_at[(number, board)] > rejoined_at.get(player,
-                                                                                     -1):
-                    withdrawn.add(player)
+        withdrawn.update(player for board in withdrew.values()
+                         for player, at in board.items() if at > rejoined_at.get(player, -1))
     return State(names, tuple(rounds), outcomes, firsts, frozenset(withdrawn))
+
+
+def _forfeit_losers(pairing: Pairing, outcome: Outcome) -> tuple[str, ...]:
+    if not outcome.forfeit:
+        return ()
+    return tuple(player for player, points in zip(pairing.players, outcome.points, strict=True)
+                 if points == LOSS)
 
 
 def _check_round(event: Round, rounds: list[Round], outcomes: Mapping[tuple[int, int], Outcome],

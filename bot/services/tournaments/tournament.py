@@ -41,6 +41,7 @@ from bot.services.tournaments.model import (
     Options,
     Outcome,
     Pairing,
+    PlayedOn,
     Round,
     Standing,
     Tiebreak,
@@ -131,8 +132,7 @@ class Tournament:
                 for p in rnd.pairings:
                     spot = spots.get(p.match or "")
                     if spot is None or {spot.a, spot.b} != set(p.players):
-                        raise TournamentError(f"the result of a match before {p.match} can "
-                                              "no longer change: its winner has played on")
+                        raise PlayedOn(rnd.number, p.match or "")
         return state
 
     def finished(self, events: Iterable[Event]) -> bool:
@@ -243,8 +243,10 @@ class Tournament:
                                     higher_first=False, match=spot.spec.id)
             pairings.append(self._forfeits(pairing, state))
         playing = {name for p in pairings for name in p.players}
-        byes = tuple(s.winner for s in spots.values() if s.status == "bye" and s.winner
-                     and done_wave < s.spec.wave <= wave and s.winner not in playing)
+        # Once each: after double forfeits a player can pass several empty matches at once.
+        byes = tuple(dict.fromkeys(
+            s.winner for s in spots.values() if s.status == "bye" and s.winner
+            and done_wave < s.spec.wave <= wave and s.winner not in playing))
         return Round(number, tuple(pairings), byes)
 
     def _pairing(self, board: int, a: str, b: str, number: int,
@@ -310,6 +312,8 @@ class Tournament:
             if spot.status == "done" and spot.winner:
                 wins[spot.winner] += 1
         best = (1 << 30, 0)
+        playing = {name for s in spots.values() if s.status == "ready"
+                   for name in (s.a, s.b) if name}
         ordered = sorted(self.players, key=lambda p: (
             tuple(-x for x in out_when.get(p, best)), self.seed(p)))
         result: list[Standing] = []
@@ -321,6 +325,7 @@ class Tournament:
             place = str(rank) if len(group) == 1 else f"{rank}–{rank + len(group) - 1}"
             for p in group:
                 result.append(Standing(rank, p, float(wins[p]), {}, place,
-                                       p not in out_when and p not in state.withdrawn))
+                                       (p not in out_when or p in playing)
+                                       and p not in state.withdrawn))
             i += len(group)
         return tuple(result)

@@ -21,12 +21,11 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core.clock import Clock, Handle
-from bot.core.enums import ACTIVE
 from bot.core.messages import Actor, Image, Pace, Post, Response
 from bot.core.refusal import Refusal
 from bot.core.requests import Asker
 from bot.services import ledger
-from bot.services.matches import HostedMatch, MatchEnd, Matches
+from bot.services.matches import Busy, HostedMatch, MatchEnd, Matches
 from bot.services.tournaments import (
     Dropped,
     Event,
@@ -51,8 +50,8 @@ from bot.services.tournaments.host.records import (
 )
 from bot.services.vitals import CANNOT_SAVE
 from bot.store.db import Database
-from bot.store.models import Match, MatchPlayer, TournamentGame
 from bot.store.models import Tournament as TournamentRow
+from bot.store.models import TournamentGame
 from bot.texts import tournaments as say
 
 log = logging.getLogger(__name__)
@@ -99,8 +98,9 @@ class Flow:
         async with self.db.session() as s:
             owner = await s.scalar(select(TournamentGame.tournament_id).where(
                 TournamentGame.match_id == end.id))
-        targets = ([owner] if owner is not None
-                   else [t for t, guild in self.waiting.items() if guild == end.guild_id])
+        # Its own tournament, and those whose boards wait for a player of that server.
+        targets = ([owner] if owner is not None else []) + [
+            t for t, guild in self.waiting.items() if guild == end.guild_id and t != owner]
         posts: list[Post] = []
         for tid in targets:
             lock = self._locks.setdefault(tid, asyncio.Lock())
@@ -219,7 +219,7 @@ class Flow:
                 first=loaded.name(pairing.first), second=loaded.name(pairing.second)))
         points = series.score if series.first == pairing.first else series.score[::-1]
         note = say.game_note(name=row.name, number=number, board=pairing.board,
-                             spot=pairing.match, game=game_no,
+                             spot=views.spot_named(loaded.core, pairing.match), game=game_no,
                              best_of=loaded.core.options.best_of,
                              score=(loaded.name(pairing.first), points[0], points[1],
                                     loaded.name(pairing.second)) if series.winners else None)
@@ -244,19 +244,19 @@ class Flow:
                             hints=setup.hints, event_id=row.event_id, note=note,
                             show_up=window),
                 link=link)
-        except Refusal:
+        except Refusal as refused:
             if abandon is not None:
                 await abandon()
+            if not isinstance(refused, Busy):
+                raise
             key = (row.id, number, pairing.board)
             if key in self._noted:
                 return [], True
             self._noted.add(key)
-            busy = await self._busy_player(row.guild_id, channel, pairing.players)
-            if busy is None:
-                raise
-            return [Post(say.waiting_for_start(board=pairing.board, user_id=busy[0],
-                                               number=busy[1]), row.channel_id,
-                         pace=Pace.LOW)], True
+            # Whom it waits for, and where they play (its window starts once they are free).
+            return [Post(say.waiting_for_start(board=pairing.board, user_id=refused.user,
+                                               number=refused.number, channel=refused.channel),
+                         row.channel_id, pace=Pace.LOW)], True
         if window:
             self.arm_no_show(row.id, match_id, self.now() + window)
         return started.posts, False
@@ -326,18 +326,6 @@ class Flow:
         for game in loaded.games:
             if game.active and game.plies < len(game.users) and game.show_up_by is not None:
                 self.arm_no_show(loaded.row.id, game.match_id, game.show_up_by)
-
-    async def _busy_player(self, guild_id: str, channel_id: str,
-                           users: tuple[str, str]) -> tuple[str, int] | None:
-        """Which of the players is in which active match in that channel, if any."""
-        async with self.db.session() as s:
-            found = (await s.execute(
-                select(MatchPlayer.user_id, Match.number)
-                .join(Match, Match.id == MatchPlayer.match_id)
-                .where(Match.guild_id == guild_id, Match.channel_id == channel_id,
-                       Match.status.in_(ACTIVE), MatchPlayer.user_id.in_(list(users)))
-            )).first()
-        return (found[0], found[1]) if found is not None else None
 
     # ==== rounds ===========================================================================
 

@@ -4,6 +4,7 @@ of ``/tournament …``. Each checks who may, changes the tournament under its lo
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 
@@ -27,9 +28,9 @@ from bot.services.tournaments import (
     Reopened,
     Reported,
     State,
-    TournamentError,
 )
 from bot.services.tournaments.host import views
+from bot.services.tournaments.host.corrections import Rulings
 from bot.services.tournaments.host.flow import Flow
 from bot.services.tournaments.host.records import (
     CANCELLED,
@@ -48,10 +49,13 @@ from bot.services.tournaments.host.records import (
 from bot.services.tournaments.model import LOSS
 from bot.services.users import remember
 from bot.store.db import Database
+from bot.store.models import Event as EventRow
 from bot.store.models import Rating, TournamentPlayer
 from bot.store.models import Tournament as TournamentRow
 from bot.store.numbers import next_number
 from bot.store.queries import user_names
+from bot.store.season import eliminations
+from bot.texts import rulings
 from bot.texts import tournaments as say
 from engine.registry import get_game
 
@@ -98,6 +102,7 @@ class Tournaments:
         self.roles = roles
         self.rng = rng or random.Random()
         self.flow = Flow(db, clock, matches)
+        self.rulings = Rulings(db, clock, matches, self.flow)
 
     # ---- what the composition root wires ---------------------------------------------------
 
@@ -135,7 +140,8 @@ class Tournaments:
         setup = Setup(setup.time_control, options, setup.hints, setup.thread, setup.deadline,
                       setup.no_show, setup.prizes, setup.checkin, setup.auto, setup.show_up)
         async with self.db.session() as s, s.begin():
-            event_row = await events.find_event(s, asker.guild_id, event) if event else None
+            # Left out: the server's open event (as every ``event:`` option); ``none``: none.
+            event_row = (await events.resolve(s, asker.guild_id, event)).event
             if event_row is not None and not event_row.open:
                 raise TournamentRefusal(say.event_closed(event_row.name))
             same = await s.scalar(select(TournamentRow.number).where(
@@ -162,17 +168,19 @@ class Tournaments:
                                    asker.channel_id, buttons=tuple(entry)))
 
     async def join(self, asker: Asker, tournament: str | None = None) -> Response:
-        return await self._enter(asker, [asker.actor], tournament)
+        return await self._enter(asker, [asker.actor], tournament, by_host=False)
 
     async def add(self, asker: Asker, people: Sequence[Actor],
                   tournament: str | None = None) -> Response:
         await self.roles.require_host(asker.guild_id, asker.actor)
         if not people:
             raise TournamentRefusal(say.name_player_or_role())
-        return await self._enter(asker, people, tournament)
+        return await self._enter(asker, people, tournament, by_host=True)
 
-    async def _enter(self, asker: Asker, people: Sequence[Actor],
-                     tournament: str | None) -> Response:
+    async def _enter(self, asker: Asker, people: Sequence[Actor], tournament: str | None,
+                     by_host: bool) -> Response:
+        """Entries, as the event treats its eliminated players: they cannot enter its
+        tournament themselves; a host who adds them is told (they play, as added)."""
         async with self.db.session() as s, s.begin():
             row = await find(s, asker.guild_id, tournament, asker.channel_id)
             if row.status != OPEN:
@@ -184,15 +192,22 @@ class Tournaments:
                 raise TournamentRefusal(say.already_in(user_ids=already, name=row.name))
             if len(have) + len(fresh) > MAX_PLAYERS:
                 raise TournamentRefusal(say.full(name=row.name, most=MAX_PLAYERS))
+            event = await s.get(EventRow, row.event_id) if row.event_id else None
+            out = (list(await eliminations(s, event.id, [p.id for p in fresh]))
+                   if event is not None else [])
+            if out and event is not None and not by_host:
+                raise TournamentRefusal(rulings.eliminated_cannot_join(event=event.name))
             await remember(s, asker.guild_id, [asker.actor, *fresh])
             now = self.clock.now()
             for person in fresh:
                 s.add(TournamentPlayer(tournament_id=row.id, user_id=person.id,
                                        checked_in=False, joined_at=now))
             count = len(have) + len(fresh)
-        return Response(reply=Post(say.joined(user_ids=[p.id for p in fresh], name=row.name,
-                                              count=count, already=already),
-                                   row.channel_id, pings=()))
+        text = say.joined(user_ids=[p.id for p in fresh], name=row.name, count=count,
+                          already=already)
+        if out and event is not None:
+            text += "\n" + rulings.eliminated_added(user_ids=out, event=event.name)
+        return Response(reply=Post(text, row.channel_id, pings=()))
 
     async def checkin(self, asker: Asker, tournament: str | None = None) -> Response:
         async with self.db.session() as s, s.begin():
@@ -378,50 +393,16 @@ class Tournaments:
 
     async def adjudicate(self, asker: Asker, board: int, result: str, number: int | None = None,
                          reason: str = "", tournament: str | None = None) -> Response:
-        """A host decides a pairing (or corrects a result): its unfinished match is
-        voided, and the result stands for the standings."""
+        """A host decides a pairing, or corrects a result of any round, also after the
+        end (see ``corrections``)."""
         await self.roles.require_host(asker.guild_id, asker.actor)
         outcome = RESULTS.get(result.strip().lower().replace(" ", ""))
         if outcome is None:
             raise TournamentRefusal(say.bad_result())
         async with self.db.session() as s:
             row = await find(s, asker.guild_id, tournament, asker.channel_id)
-
-        async def work() -> Response:
-            loaded = await self._running(row.id)
-            state = loaded.core.state(loaded.events)
-            played = len(state.rounds)
-            wanted = number or played
-            if not 1 <= wanted <= played:
-                raise TournamentRefusal(say.no_such_round(number=wanted, played=played))
-            rnd = state.rounds[wanted - 1]
-            try:
-                pairing = rnd.pairing(board)
-            except TournamentError:
-                raise TournamentRefusal(say.no_such_board(number=wanted, board=board)) from None
-            if wanted < played and loaded.core.format.elimination:
-                # Who plays whom later follows from this result: changing it would leave
-                # the games already paired on a bracket that no longer holds.
-                raise TournamentRefusal(say.bracket_moved_on(number=wanted))
-            report = Reported(wanted, board, outcome)
-            try:
-                loaded.core.state([*loaded.events, report])
-            except TournamentError as exc:
-                raise TournamentRefusal(say.cannot_run(reason=str(exc))) from None
-            posts: list[Post] = []
-            for game in loaded.games_of(wanted, board):
-                if game.active:
-                    posts += (await self.matches.close(game.match_id,
-                                                       say.void_reason_decided())).posts
-            loaded = await self._running(row.id)
-            said = Post(say.adjudicated(name=row.name, number=wanted, board=board,
-                                        first=pairing.first, second=pairing.second,
-                                        outcome=outcome.value, host_id=asker.actor.id,
-                                        reason=reason), row.channel_id)
-            posts += await self.flow.record(loaded, [report], asker.actor.id, reason)
-            return Response(reply=said, posts=posts)
-
-        return await self.flow.run(row.id, work)
+        return await self.flow.run(row.id, functools.partial(
+            self.rulings.decide, asker, row.id, board, outcome, number, reason))
 
     async def cancel(self, asker: Asker, tournament: str | None = None) -> Response:
         await self.roles.require_host(asker.guild_id, asker.actor)

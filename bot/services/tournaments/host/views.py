@@ -18,6 +18,7 @@ from bot.services.tournaments import (
     Dropped,
     Event,
     FirstRule,
+    Format,
     Options,
     Outcome,
     Pairing,
@@ -30,10 +31,12 @@ from bot.services.tournaments import (
     Tiebreak,
     Tournament,
 )
+from bot.services.tournaments.bracket import depth
 from bot.services.tournaments.host.records import DOUBLE, Loaded, Played, Setup, series_of
 from bot.services.tournaments.image import tournament_png
 from bot.store.models import Event as EventRow
 from bot.store.models import Tournament as TournamentRow
+from bot.texts import brackets as bracket_say
 from bot.texts import tournaments as say
 from bot.texts.match import match_label, options_line
 from engine.registry import get_game
@@ -90,7 +93,8 @@ def counted(core: Tournament, events: Sequence[Event], cancelled: bool = False) 
         return list(events)
     running = state.rounds[-1].number
     return [e for e in events if not ((isinstance(e, Round) and e.number == running)
-                                      or (isinstance(e, Reported) and e.round == running))]
+                                      or (isinstance(e, Reported | Reopened)
+                                          and e.round == running))]
 
 
 def image(loaded: Loaded) -> bytes:
@@ -134,6 +138,24 @@ async def event_name(s: AsyncSession, event_id: int | None) -> str | None:
 # ---- rounds --------------------------------------------------------------------------------
 
 
+def spot_named(core: Tournament, spot: str | None) -> str | None:
+    """A bracket match's label with its meaning ("W2-1 (a semi-final)")."""
+    if spot is None:
+        return None
+    return bracket_say.named(label=spot, depth=depth(len(core.players)),
+                             double=core.format is Format.DOUBLE)
+
+
+def legend(core: Tournament, rnd: Round) -> list[str]:
+    """The line that explains a bracket round's labels (none outside brackets)."""
+    spots = [p.match for p in rnd.pairings if p.match]
+    if not spots:
+        return []
+    return [bracket_say.legend(labels=spots, depth=depth(len(core.players)),
+                               double=core.format is Format.DOUBLE)]
+
+
+
 def _current(games: list[Played]) -> Played | None:
     active = [g for g in games if g.active]
     return active[-1] if active else None
@@ -153,6 +175,7 @@ def round_announcement(loaded: Loaded, rnd: Round, deadline: float | None) -> st
             decided=_decided(p.decided) if p.decided else None,
             chooser=p.chooser if game is not None and not game.begun else None,
             spot=p.match))
+    lines += legend(core, rnd)
     if rnd.byes:
         bye = core.options.bye_points if core.format.value == "swiss" else None
         lines.append(say.byes(user_ids=rnd.byes,
@@ -324,6 +347,7 @@ def pairings_text(loaded: Loaded, number: int, asker: str | None = None) -> str:
                                      second=loaded.name(p.second), state=where))
     if len(shown) < len(rnd.pairings):
         lines.append(say.more_boards(count=len(rnd.pairings) - len(shown)))
+    lines += legend(core, rnd)
     return say.pairings(name=loaded.row.name, number=number, lines=lines,
                         byes=[loaded.name(b) for b in rnd.byes[:LISTED]])
 
@@ -360,7 +384,8 @@ def export(loaded: Loaded) -> list[Image]:
             games: list[Played | None] = [*loaded.games_of(rnd.number, p.board)] or [None]
             for g in games:
                 rows.append([rnd.number, p.board, p.match or "", p.first, loaded.name(p.first),
-                             p.second, loaded.name(p.second), outcome.value if outcome else "",
+                             p.second, loaded.name(p.second),
+                             say.result_cell(outcome=outcome.value) if outcome else "",
                              g.game_no if g else "", g.number if g else "",
                              g.status if g else "", g.users[0] if g and g.begun else "",
                              (g.winner or ("draw" if g.draw else "")) if g else ""])

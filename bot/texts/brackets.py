@@ -1,0 +1,53 @@
+"""A bracket's match labels in words, where players see them: ``W2-1`` is the first
+semi-final of a single elimination of eight, ``L3-2`` a match of the losers' bracket,
+``3P`` the match for third place, ``GF`` the grand final, ``GF2`` its replay."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+_LABEL = re.compile(r"^([WL])(\d+)-(\d+)$")
+_SINGLE_LATE = {0: "the final", 1: "a semi-final", 2: "a quarter-final"}
+_SINGLE_LATE_PLURAL = {0: "the final", 1: "the semi-finals", 2: "the quarter-finals"}
+
+
+def _words(label: str, depth: int, double: bool, plural: bool) -> str:
+    """``depth``: the winners' bracket's rounds."""
+    if label == "3P":
+        return "the match for third place"
+    if label == "GF":
+        return "the grand final"
+    if label == "GF2":
+        return "the grand final's replay (the losers' side won the first)"
+    found = _LABEL.match(label)
+    if found is None:
+        return label
+    side, column = found.group(1), int(found.group(2))
+    if side == "L":
+        return f"round {column} of the losers' bracket (players with one loss)"
+    if double:
+        return ("the winners' final" if column == depth
+                else f"round {column} of the winners' bracket")
+    late = _SINGLE_LATE_PLURAL if plural else _SINGLE_LATE
+    return late.get(depth - column, f"round {column} of the bracket")
+
+
+def named(*, label: str, depth: int, double: bool) -> str:
+    """A match's label with its meaning: "W2-1 (a semi-final)"."""
+    return f"{label} ({_words(label, depth, double, plural=False)})"
+
+
+def legend(*, labels: Sequence[str], depth: int, double: bool) -> str:
+    """One line explaining the labels of a round's matches, each kind once:
+    "W2-1, W2-2: the semi-finals · 3P: the match for third place"."""
+    groups: dict[str, list[str]] = {}
+    for label in labels:
+        found = _LABEL.match(label)
+        groups.setdefault(found.group(1) + found.group(2) if found else label, []).append(label)
+    parts = []
+    for members in groups.values():
+        shown = (", ".join(members) if len(members) <= 2
+                 else f"{members[0]} to {members[-1]}")
+        parts.append(f"{shown}: {_words(members[0], depth, double, len(members) > 1)}")
+    return "_" + " · ".join(parts) + "._"
