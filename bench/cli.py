@@ -2,13 +2,15 @@
 not installed with the package). The launcher (bot/__main__.py) hands every argument
 after bench to main.
 
-    garnet bench [--dms N] [--seconds S] [--pace realistic|stress] [--quick] [--json]
-                 [--compare] [--metrics-compare [--rounds R]] [--games cairo,quoridor,...]
-                 [--flood N]
-                 [--near-end 0.25] [--plies-left 2] [--chatter 0.3] [--profile FILE]
-    garnet bench --queries [--json]
-    garnet bench --practice [--games cairo,quoridor] [--level 5] [--seconds S] [--json]
-    garnet bench --web [--viewers 200] [--dms 20] [--seconds S] [--database URL] [--json]
+    python -m bot bench [--dms N] [--seconds S] [--pace realistic|stress] [--quick]
+                        [--json] [--compare] [--metrics-compare [--rounds R]]
+                        [--games cairo,quoridor,...] [--flood N] [--near-end 0.25]
+                        [--plies-left 2] [--chatter 0.3] [--profile FILE]
+    python -m bot bench --queries [--json]
+    python -m bot bench --practice [--games cairo,quoridor] [--level 5] [--seconds S]
+                        [--json]
+    python -m bot bench --web [--viewers 200] [--dms 20] [--seconds S] [--database URL]
+                        [--json]
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``garnet bench --web``: the public pages' time with many viewers, on loopback.
+"""``python -m bot bench --web``: the public pages' time with many viewers, on loopback.
 
 A server with its pages on, ``--dms`` Death Matches being played (a move every
 ``MOVE_EVERY`` seconds somewhere), a Swiss of 16 and a leaderboard; then ``--viewers``

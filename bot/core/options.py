@@ -123,10 +123,10 @@ NUMBER_DIGITS = 9  # the longest number of a record (an event, a tournament) as 
 
 
 def record_number(text: str) -> int | None:
-    """The number a typed name means (``12``, ``#12``), or None when it names by name:
-    ASCII digits only (``²`` is a digit to ``str.isdigit`` but no number to ``int``),
-    and few enough for any database's integer."""
+    """The number a typed name means (``12``, ``#12``, ``#١٢``), or None when it names
+    by name: decimal digits only (``²`` and ``①`` are digits to ``str.isdigit`` but no
+    number to ``int``), and few enough for any database's integer."""
     digits = text.strip().lstrip("#")
-    if digits.isascii() and digits.isdigit() and len(digits) <= NUMBER_DIGITS:
+    if digits.isdecimal() and len(digits) <= NUMBER_DIGITS:
         return int(digits)
     return None

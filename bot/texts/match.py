@@ -8,6 +8,7 @@ from typing import Any
 from bot.core.escape import plain, plains
 from bot.core.messages import mention
 from bot.core.timecontrol import Reminder, TimeControl, clock_text
+from bot.texts.input import duration
 from bot.texts.words import span
 from engine.game import Game, after_move
 
@@ -443,12 +444,12 @@ def resumes(label: str, turn: str) -> str:
 
 
 def extended(host: str, seconds: float, turn: str) -> str:
-    return f"⏱ {mention(host)} added {seconds:g} s to this turn. {turn}"
+    return f"⏱ {mention(host)} added {duration(seconds)} to this turn. {turn}"
 
 
 def extend_cap(most: float, already: float) -> str:
-    return (f"A turn can be extended by {most / 3600:g} h in all; this one has "
-            f"{already:g} s added already.")
+    return (f"A turn can be extended by {duration(most)} in all; this one has "
+            f"{duration(already)} added already.")
 
 
 def voided(label: str, reason: str) -> str:
