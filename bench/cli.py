@@ -2,12 +2,15 @@
 not installed with the package). The launcher (bot/__main__.py) hands every argument
 after bench to main.
 
-    garnet bench [--dms N] [--seconds S] [--pace realistic|stress] [--quick] [--json]
-                 [--compare] [--metrics-compare [--rounds R]] [--games cairo,quoridor,...]
-                 [--flood N]
-                 [--near-end 0.25] [--plies-left 2] [--chatter 0.3] [--profile FILE]
-    garnet bench --queries [--json]
-    garnet bench --practice [--games cairo,quoridor] [--level 5] [--seconds S] [--json]
+    python -m bot bench [--dms N] [--seconds S] [--pace realistic|stress] [--quick]
+                        [--json] [--compare] [--metrics-compare [--rounds R]]
+                        [--games cairo,quoridor,...] [--flood N] [--near-end 0.25]
+                        [--plies-left 2] [--chatter 0.3] [--profile FILE]
+    python -m bot bench --queries [--json]
+    python -m bot bench --practice [--games cairo,quoridor] [--level 5] [--seconds S]
+                        [--json]
+    python -m bot bench --web [--viewers 200] [--dms 20] [--seconds S] [--database URL]
+                        [--json]
 """
 
 from __future__ import annotations
@@ -30,6 +33,10 @@ def parser(prog: str = "python -m bot bench") -> argparse.ArgumentParser:
     p.add_argument("--practice", action="store_true",
                    help="event-loop lag during practice matches against the computer "
                    "(--seconds per game)")
+    p.add_argument("--web", action="store_true",
+                   help="the public web pages' time with --viewers viewers on loopback")
+    p.add_argument("--viewers", type=int, default=200,
+                   help="--web: concurrent viewers (default 200)")
     p.add_argument("--games", default="cairo,quoridor,pathwayz,sigma",
                    help="the games, comma-separated (the load bench deals them round "
                    "the DMs; --practice plays each)")
@@ -46,6 +53,11 @@ def main(argv: list[str], prog: str = "python -m bot bench") -> int:
 
         return practice_main([g.strip() for g in args.games.split(",")][:8], args.level,
                              args.seconds, args.json)
+    if args.web:
+        from bench.web import main as web_main
+
+        return web_main(max(1, args.viewers), (args.dms or [20])[0], args.seconds, args.json,
+                        args.database)
     if args.queries:
         from bench.queries import main as queries_main
 

@@ -1,9 +1,9 @@
 """A flood of the metrics and health server (``python -m bench.flood PORT``), run as
-its own process beside a bot (``garnet bench --flood-compare``,
+its own process beside a bot (``python -m bot bench --flood-compare``,
 ``tests/bot/test_observe_flood.py``): loopback only, a bounded count of connections
 for a bounded time.
 
-``garnet bench --flood N`` runs the load benchmark's DMs with such a flood (N clients a
+``python -m bot bench --flood N`` runs the load benchmark's DMs with such a flood (N clients a
 path) on and off in alternate windows of 2.5 s (``Windows``) and compares the DMs'
 move → board times (from the message reaching the bot to the board's upload reaching
 Discord, the fake) of the moves sent in flooded windows with the quiet ones'.

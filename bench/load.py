@@ -81,7 +81,7 @@ from bot.core.clock import RealClock
 from bot.core.messages import Pace
 from bot.core.metrics import LATENCY
 from bot.store.db import open_database
-from engine.registry import get_game
+from engine.registry import entries, get_game
 from tests.fake.discord_fake import FakeDiscord, RealTime
 from tests.fake.discord_world import CALLBACK, GLOBAL_LIMIT, MESSAGES, Call, Person
 from tests.fake.fake_transport import Window
@@ -91,7 +91,8 @@ REMINDERS = "59,50,45"
 PER_SERVER = 50
 GUILD_BASE = 1_000  # guild ids are (GUILD_BASE + k) << 22: shard k % shards
 BOARD_WAIT = 120.0  # seconds a player waits for the board before moving on
-GAMES = ("cairo", "quoridor", "pathwayz", "sigma")
+# The built-in games (on in every server), from their entry points.
+GAMES = tuple(entry.key for entry in entries() if entry.built_in)
 SIMULATIONS = 24  # random games played out in the engine: the shortest is replayed
 # What players type or ask besides their moves (``--chatter``): the kinds, by weight.
 CHATTER = {"text": 3, "illegal": 2, "board": 2, "time": 2, "autocomplete": 1}

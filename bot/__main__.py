@@ -8,6 +8,7 @@
     garnet migrate-db --to URL  copy everything to another database (PostgreSQL)
     python -m bot bench ...     the benchmarks (in the folder of a checkout of garnet)
     garnet tournament simulate  a tournament of random results (no Discord, no database)
+    garnet conformance KEY      check an installed game against garnet's game interface
 
 Settings come from the environment and a .env file in the working directory; the
 database is DATABASE_URL (default: garnet.db in the working directory). garnet with
@@ -29,7 +30,7 @@ from bot.config import ConfigError, Settings
 
 PROG = "garnet"
 COMMANDS = ("run", "console", "migrate", "health", "export", "migrate-db", "bench",
-            "tournament")
+            "tournament", "conformance")
 # The console's options: with one of them, the older flat form means `console`.
 CONSOLE_OPTIONS = ("--console", "--script", "--virtual-clock", "--host")
 NO_BENCHES = ("the benchmarks run from a checkout of garnet's repository: in its "
@@ -41,7 +42,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = _subcommand(sys.argv[1:] if argv is None else list(argv))
     # Jobs with options of their own: everything after their name is theirs.
     delegated: dict[str, Callable[[list[str]], int]] = {"tournament": _tournament,
-                                                         "bench": _bench}
+                                                         "bench": _bench,
+                                                         "conformance": _conformance}
     if argv[0] in delegated:
         return delegated[argv[0]](argv[1:])
     args = parser().parse_args(argv)
@@ -117,10 +119,19 @@ def parser() -> argparse.ArgumentParser:
     sub.add_parser("bench", add_help=False,
                    help="the benchmarks, from a checkout of the repository "
                    "(python -m bot bench --help, in its folder)")
+    sub.add_parser("conformance", add_help=False,
+                   help="check an installed game (garnet conformance KEY --help)")
     sub.add_parser("tournament", add_help=False,
                    help="simulate a tournament of random results "
                    "(garnet tournament simulate --help)")
     return top
+
+
+def _conformance(argv: list[str]) -> int:
+    # Pure: the game is checked through engine/ alone.
+    from engine.conformance import main as conformance_main
+
+    return conformance_main(argv)
 
 
 def _tournament(argv: list[str]) -> int:

@@ -22,21 +22,25 @@ from bot.commands.spec import Services
 from bot.config import ConfigError, Settings
 from bot.core import logs, metrics
 from bot.core.clock import Clock, RealClock, VirtualClock
+from bot.core.messages import Post
 from bot.core.metrics import watch_loop_lag
 from bot.services.decks import Decks
 from bot.services.economy import Economy
 from bot.services.event_review import EventReviews
+from bot.services.games import Games
 from bot.services.history import History
 from bot.services.limits import ServerQueues
-from bot.services.matches import Deliver, MatchConfig, Matches, ThreadMaker
+from bot.services.matches import Deliver, MatchConfig, MatchEnd, Matches, ThreadMaker
 from bot.services.observe import Observatory, database_check, lease_check, watch
 from bot.services.permissions import HostRoles
 from bot.services.render import Renderer
 from bot.services.season import Season
 from bot.services.tournaments.host import Tournaments
+from bot.services.web import PublicPages
 from bot.services.workers import Workers
 from bot.store.db import Database, open_database
 from bot.store.models import Heartbeat
+from bot.web import Boards, Hub, WebServer
 
 
 async def last_heartbeat(db: Database) -> float:
@@ -72,11 +76,15 @@ def build_services(db: Database, clock: Clock, config: MatchConfig | None = None
     tournaments = Tournaments(db, clock, matches, roles, rng)
     matches.watch_ends(tournaments.match_ended)
     matches.around(tournaments.restore, tournaments.stop)
+    # The public pages' switches; the links in posts once ``served_web`` says where.
+    pages = PublicPages(db, roles)
+    matches.kit.web_link = tournaments.web_link = pages.link
     return Services(matches=matches,
                     economy=Economy(db, clock, roles, config.dm_reward, heavy),
                     history=history, roles=roles,
                     season=Season(db, clock, roles, matches), tournaments=tournaments,
-                    decks=Decks(db, clock, roles, matches), event_reviews=auto_reviews)
+                    decks=Decks(db, clock, roles, matches), games=Games(db, roles),
+                    event_reviews=auto_reviews, web=pages)
 
 
 async def _nothing() -> None:
@@ -131,17 +139,61 @@ async def run_console(settings: Settings, script: Path | None, virtual: bool,
     host = services.matches
     await host.start()
     try:
-        if script is not None:
-            await console.run(_file_lines(script, out))
-        else:
-            out.write("garnet console: type `name: message` (e.g. `alice: /help`), "
-                      "Ctrl-D to quit.\n")
-            out.flush()
-            await console.run(_stdin_lines(console.prompt, out))
+        # In the console the links go to the local pages when PUBLIC_URL is not set.
+        async with served_web(settings, services, db, local_links=True):
+            if script is not None:
+                await console.run(_file_lines(script, out))
+            else:
+                out.write("garnet console: type `name: message` (e.g. `alice: /help`), "
+                          "Ctrl-D to quit.\n")
+                out.flush()
+                await console.run(_stdin_lines(console.prompt, out))
     finally:
         await host.stop()
         await db.close()
     return 0
+
+
+@contextlib.asynccontextmanager
+async def served_web(settings: Settings, services: Services, db: Database,
+                     local_links: bool = False) -> AsyncIterator[WebServer | None]:
+    """The public pages on ``WEB_ADDRESS`` while the bot runs, and the live notices of
+    this process's matches to their viewers (on PostgreSQL to every process's viewers:
+    sent wherever ``WEB_ADDRESS`` or ``PUBLIC_URL`` is set); nothing when both are off.
+    ``local_links``: the console links to its own pages when ``PUBLIC_URL`` is not set."""
+    pages, matches = services.web, services.matches
+    if pages is None or (settings.web_address is None and settings.public_url is None):
+        yield None
+        return
+    pages.base = settings.public_url
+    hub = Hub(db)
+    pages.switched = hub.reset
+    matches.watch_turns(lambda live: hub.changed(live.guild_id, live.number))
+
+    async def ended(end: MatchEnd) -> list[Post]:
+        hub.changed(end.guild_id, end.number, ended=True)
+        return []
+
+    matches.watch_ends(ended)
+    if settings.web_address is None:
+        try:
+            yield None
+        finally:
+            await hub.stop()
+        return
+    # On SQLite the pages read on a connection of their own (WAL: beside the writer).
+    reader = Database(db.url) if db.engine.dialect.name == "sqlite" else db
+    server = WebServer(reader, matches.kit.clock, pages, Boards(matches.kit.renderer), hub,
+                       settings.web_address)
+    try:
+        await server.start()
+        if pages.base is None and local_links:
+            pages.base = server.address
+        yield server
+    finally:
+        await server.stop()
+        if reader is not db:
+            await reader.close()
 
 
 def instrument(settings: Settings) -> None:
@@ -209,7 +261,7 @@ async def serve_discord(settings: Settings, db: Database, clock: Clock | None = 
             # cannot run.
             await bot.services.matches.claim()
             try:
-                async with bot:
+                async with served_web(settings, bot.services, db), bot:
                     await bot.start(settings.discord_token or "")
                 return
             except discord.PrivilegedIntentsRequired:

@@ -115,6 +115,10 @@ class Settings:
     # process (no hooks, every metric a no-op, nothing served: bot.core.metrics).
     metrics: bool = True
     log_format: str = "text"  # LOG_FORMAT: text, or json (one object a line)
+    # WEB_ADDRESS: where the public pages are served (None: nowhere, the default);
+    # PUBLIC_URL: the address people reach them at, for the links garnet posts.
+    web_address: tuple[str, int] | None = None
+    public_url: str | None = None
 
     @classmethod
     def from_env(cls, env_file: str | None = ".env") -> Settings:
@@ -147,6 +151,8 @@ class Settings:
             metrics=_choice("METRICS", ("on", "off"), "on") == "on",
             log_format=_choice("LOG_FORMAT", ("text", "json"), "text"),
             board_wait_limit=_int("BOARD_WAIT_LIMIT", 5, minimum=1, maximum=3600),
+            web_address=_address("WEB_ADDRESS"),
+            public_url=_public_url(),
         )
 
 
@@ -198,6 +204,23 @@ def _metrics_address() -> tuple[str, int] | None:
         raise ConfigError("METRICS=off measures nothing and serves nothing: unset "
                           "METRICS_ADDRESS (or set METRICS=on)")
     return address
+
+
+MAX_URL = 200
+
+
+def _public_url() -> str | None:
+    """PUBLIC_URL: http(s)://host[:port], without a path (the pages link to each other
+    from the root); unset: None."""
+    raw = os.environ.get("PUBLIC_URL", "").strip().rstrip("/")
+    if not raw:
+        return None
+    scheme, _, rest = raw.partition("://")
+    if (scheme not in ("http", "https") or not rest or len(raw) > MAX_URL
+            or any(c.isspace() or c in "<>\"'?#/@\\" for c in rest)):
+        raise ConfigError(f"PUBLIC_URL must be an address such as https://garnet.example.org "
+                          f"(http or https, a host and port, no path), not '{raw[:60]}'")
+    return raw
 
 
 def _shards() -> tuple[int | None, tuple[int, ...] | None]:

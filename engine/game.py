@@ -80,12 +80,61 @@ class Outcome:
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """One option a game accepts: its name, allowed values (None: any int) and default."""
+    """One option a game accepts, declared once: the commands' ``options:`` text, its
+    autocomplete, ``/help`` and the rules line of a match's first post are built from it.
+
+    ``choices`` None: a whole number from ``minimum`` to ``maximum``; else one of the
+    words. ``help`` says what it does; ``words`` says, per choice, how the rules line
+    puts it ("in a tie the First Player loses"); ``phrase`` does it for a number
+    ("a draw after {value} plies"). ``aliases`` are other spellings players may type
+    for a choice (``first-loses`` for ``first-player-loses``)."""
 
     name: str
     default: str | int
     choices: tuple[str, ...] | None
     help: str
+    minimum: int | None = None
+    maximum: int | None = None
+    words: tuple[tuple[str, str], ...] = ()
+    phrase: str = ""
+    aliases: tuple[tuple[str, str], ...] = ()
+
+    def read(self, value: Any) -> str | int:
+        """The value as the game holds it; OptionError says what is allowed."""
+        if self.choices is None:
+            try:
+                number = int(value)
+            except (TypeError, ValueError):
+                raise OptionError(
+                    f"option '{self.name}' takes a whole number, not '{value}'") from None
+            low = self.minimum if self.minimum is not None else -(10 ** 9)
+            high = self.maximum if self.maximum is not None else 10 ** 9
+            if not low <= number <= high:
+                raise OptionError(f"option '{self.name}' is from {low} to {high}, not {number}")
+            return number
+        text = str(value).strip().lower()
+        text = dict(self.aliases).get(text, text)
+        if text not in self.choices:
+            raise OptionError(
+                f"option '{self.name}' is one of {', '.join(self.choices)}, not '{text}'")
+        return text
+
+    def describe(self, value: Any) -> str:
+        """How the rules line of a match says this option's value."""
+        said = dict(self.words).get(str(value))
+        if said:
+            return said
+        if self.phrase:
+            return self.phrase.format(value=value)
+        return f"{self.name} {value}"
+
+    def values(self) -> tuple[str, ...]:
+        """What ``options:`` may say for it, for autocomplete: the choices, or the
+        default and the bounds of a number."""
+        if self.choices is not None:
+            return self.choices
+        shown = [self.default, self.minimum, self.maximum]
+        return tuple(dict.fromkeys(str(v) for v in shown if v is not None))
 
 
 @dataclass(frozen=True)
@@ -135,15 +184,35 @@ def after_move(played: int) -> str:
     return "before the first move" if played <= 0 else f"after move {played}"
 
 
+#: The version of this interface. A game declares the one it was written for
+#: (``interface = 1``); garnet loads games of the versions in ``SUPPORTED`` and refuses
+#: others with a message naming the game (``engine.registry``). It grows when a method
+#: becomes required; a new method with a default keeps it.
+INTERFACE = 1
+SUPPORTED = (1,)
+
+
 class Game(ABC, Generic[S, M]):
     """A game kind. Subclasses set the class attributes and implement the methods."""
 
-    #: short key used in commands and the database: "cairo", "quoridor", "pathwayz"
+    #: the version of this interface the game was written for (see ``INTERFACE``)
+    interface: ClassVar[int]
+    #: short key used in commands and the database: "cairo", "quoridor", "pathwayz";
+    #: the name of its ``garnet.games`` entry point
     key: ClassVar[str]
     #: name shown to users: "Cairo Corridor"
     title: ClassVar[str]
+    #: other names players may type for the game ("cc")
+    aliases: ClassVar[tuple[str, ...]] = ()
+    #: the computer player, ``"module:name"`` of an ``engine.ai.player.GameAI`` (imported
+    #: on first use: a search's tables cost only those who play it); None: people only
+    ai: ClassVar[str | None] = None
+    #: a move as a player types it, for ``/help`` and the ``/move`` option ("D left")
+    move_example: ClassVar[str] = ""
     #: how many seats a game may have, e.g. (2,) or (2, 4)
     seat_counts: ClassVar[tuple[int, ...]] = (2,)
+    #: what players call each seat ("Black", "Red"), for the default ``seat_name``
+    seat_names: ClassVar[tuple[str, ...]] = ()
     #: options this game accepts (see ``check_options``)
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     #: one line on how to type a move, for help texts and errors
@@ -167,13 +236,17 @@ class Game(ABC, Generic[S, M]):
 
     # ---- playing -------------------------------------------------------------------
 
-    @abstractmethod
     def seats(self, state: S) -> int:
-        """Number of seats in this game."""
+        """Number of seats in this game: by default its one seat count; a game of
+        several seat counts says which one a state has."""
+        if len(self.seat_counts) != 1:
+            raise NotImplementedError(f"{self.title} has several seat counts: define seats")
+        return self.seat_counts[0]
 
-    @abstractmethod
     def seat_name(self, state: S, seat: int) -> str:
-        """The colour or side of a seat as players call it ("Black", "Red")."""
+        """The colour or side of a seat as players call it ("Black", "Red"): by default
+        ``seat_names[seat]``."""
+        return self.seat_names[seat]
 
     @abstractmethod
     def to_move(self, state: S) -> int | None:
@@ -360,22 +433,7 @@ class Game(ABC, Generic[S, M]):
                 offered = ", ".join(known) or "none"
                 raise OptionError(f"{self.title} has no option '{name}' (options: {offered})")
         for spec in self.option_specs:
-            value = given.get(spec.name, spec.default)
-            if spec.choices is None:
-                try:
-                    value = int(value)
-                except (TypeError, ValueError):
-                    raise OptionError(
-                        f"option '{spec.name}' takes a whole number, not '{value}'"
-                    ) from None
-            else:
-                value = str(value).strip().lower()
-                if value not in spec.choices:
-                    raise OptionError(
-                        f"option '{spec.name}' is one of {', '.join(spec.choices)}, "
-                        f"not '{value}'"
-                    )
-            result[spec.name] = value
+            result[spec.name] = spec.read(given.get(spec.name, spec.default))
         return result
 
     def check_seats(self, seats: int) -> int:
@@ -405,3 +463,43 @@ class Game(ABC, Generic[S, M]):
 
     def is_over(self, state: S) -> bool:
         return self.outcome(state) is not None
+
+    def option_spec(self, name: str) -> OptionSpec | None:
+        return next((spec for spec in self.option_specs if spec.name == name), None)
+
+    def describe_options(self, options: Mapping[str, Any]) -> list[str]:
+        """The options of a match as its rules line says them, in declared order."""
+        return [spec.describe(options[spec.name]) for spec in self.option_specs
+                if spec.name in options]
+
+
+#: What a game class must declare, beyond the abstract methods
+REQUIRED = ("interface", "key", "title", "move_help")
+
+
+def lacks(cls: Any) -> list[str]:
+    """What keeps ``cls`` from being a garnet game of a supported interface: a list of
+    what it lacks, empty when it fits (``engine.registry`` checks it at load)."""
+    if not isinstance(cls, type) or not issubclass(cls, Game):
+        return ["a class that subclasses engine.game.Game"]
+    missing = [name for name in REQUIRED if not getattr(cls, name, None)]
+    version = getattr(cls, "interface", None)
+    if version and version not in SUPPORTED:
+        missing.append(f"interface {' or '.join(map(str, SUPPORTED))} "
+                       f"(it declares {version!r})")
+    missing += sorted(getattr(cls, "__abstractmethods__", ()))
+    if len(cls.seat_counts) > 1 and cls.seats is Game.seats:
+        missing.append("seats (it has several seat counts)")
+    if cls.seat_name is Game.seat_name and len(cls.seat_names) < max(cls.seat_counts or (0,)):
+        missing.append("seat_names (or seat_name)")
+    if not all(isinstance(n, int) and n >= 1 for n in cls.seat_counts) or not cls.seat_counts:
+        missing.append("seat_counts of whole numbers")
+    for spec in cls.option_specs:
+        if not isinstance(spec, OptionSpec):
+            missing.append("option_specs of engine.game.OptionSpec")
+            break
+        try:
+            spec.read(spec.default)
+        except OptionError:
+            missing.append(f"a default of option '{spec.name}' that it accepts")
+    return missing

@@ -33,6 +33,7 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import NullPool
 
+from bot.services.leases import pid_alive
 from bot.store.db import upgrade
 from bot.store.models import Base
 
@@ -101,16 +102,6 @@ def _run() -> str:
     return f"{PREFIX}_{os.getpid()}_{worker}"
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 class Databases:
     """Fresh databases for one test run, on SQLite or on the server of ``url``."""
 
@@ -171,7 +162,7 @@ class Databases:
         stale = []
         for name in names:
             parts = name.split("_")
-            if len(parts) > 3 and parts[2].isdigit() and not _alive(int(parts[2])):
+            if len(parts) > 3 and parts[2].isdigit() and not pid_alive(int(parts[2])):
                 stale.append(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         if stale:
             run_apart(lambda: _admin(self.url, *stale))

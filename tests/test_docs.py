@@ -14,7 +14,9 @@
 - every ``python -m bot …`` and ``python -m engine …`` subcommand and ``--option``
   the docs write exists in the argument parsers of the code.
 - every file or folder of the repository the docs write in code (``bot/store/…``,
-  ``tests/fake/…``) exists.
+  ``tests/fake/…``) exists;
+- every page that lists the games names every built-in game (those of garnet's
+  ``garnet.games`` entry points) and the rules' index links each one's rules page.
 
 The declarations are read from the code (``bot.commands``, the parsers of
 ``bot.__main__``, ``bot.services.tournaments.simulate`` and ``engine.cli``), never
@@ -35,6 +37,7 @@ from typing import Any
 
 from bot.commands import COMMANDS, GROUPS, decks, events, history, hosting, play, season
 from bot.commands import tournaments as tournament_commands
+from bot.commands import web as web_commands
 from bot.commands.spec import Audience
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,6 +51,7 @@ SECTION_PAGES = {
     season.SECTION: "docs/hosting.md",
     decks.SECTION: "docs/hosting.md",
     tournament_commands.SECTION: "docs/tournaments.md",
+    web_commands.SECTION: "docs/hosting.md",
 }
 PLAYERS_PAGE = "docs/playing.md"  # every command anyone may use is on it too
 ENGINE_PAGE = "docs/engine.md"  # every `python -m engine` subcommand is on it
@@ -523,3 +527,54 @@ def test_anchors_are_made_as_github_makes_them() -> None:
            "\n## Notes\n\n## Notes\n\n```\n# not a heading\n```\n"
     assert anchors(text) == {"a", "the-seasons-death-match",
                              "moving-to-postgresql-migrate-db", "notes", "notes-1"}
+
+
+# ---- the pages that list the games ---------------------------------------------------
+
+# The pages that list every game garnet ships (README's "Games:", playing's "Typing a
+# move", engine's games, the rules' index) and the package's description.
+GAME_LISTS = ("README.md", "docs/playing.md", "docs/engine.md", "docs/rules/README.md",
+              "pyproject.toml")
+
+
+def built_in_titles() -> dict[str, str]:
+    from engine.registry import entries, get_game
+
+    return {e.key: get_game(e.key).title for e in entries() if e.built_in}
+
+
+def missing_games(root: Path, titles: dict[str, str]) -> list[Problem]:
+    """Each page of ``GAME_LISTS`` that misses a built-in game, and each game whose
+    rules page (``docs/rules/<title as a slug>.md``) the rules' index does not link."""
+    found = []
+    for name in GAME_LISTS:
+        text = (root / name).read_text(encoding="utf-8")
+        found += [Problem(name, 1, f"the games' list misses {title} ({key})")
+                  for key, title in titles.items() if title not in text]
+    index = (root / "docs/rules/README.md").read_text(encoding="utf-8")
+    for key, title in titles.items():
+        page = title.lower().replace(" ", "-") + ".md"
+        if f"({page}" not in index:
+            found.append(Problem("docs/rules/README.md", 1,
+                                 f"no link to the rules of {title} ({key}): {page}"))
+    return found
+
+
+def test_every_page_that_lists_the_games_names_each_one() -> None:
+    titles = built_in_titles()
+    assert len(titles) == 4
+    found = missing_games(ROOT, titles)
+    assert not found, _report(found)
+
+
+def test_a_page_missing_a_game_is_named(tmp_path: Path) -> None:
+    for name in GAME_LISTS:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text((ROOT / name).read_text(encoding="utf-8"),
+                                     encoding="utf-8")
+    titles = built_in_titles() | {"nim": "Nim Solitaire"}
+    found = [str(p) for p in missing_games(tmp_path, titles)]
+    assert "docs/playing.md:1: the games' list misses Nim Solitaire (nim)" in found
+    assert ("docs/rules/README.md:1: no link to the rules of Nim Solitaire (nim): "
+            "nim-solitaire.md") in found
+    assert len(found) == len(GAME_LISTS) + 1

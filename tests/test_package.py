@@ -103,3 +103,10 @@ async def test_the_package_checks_dm_gives_the_lines_ci_looks_for(tmp_path: Path
         assert line in out, line
     assert "something went wrong" not in out
     assert out.count("[image: <tmp>/images/") == 16  # .ci/package counts the files
+
+
+def test_the_wheel_carries_the_web_pages_templates_and_script() -> None:
+    web = ROOT / "bot" / "web"
+    files = [p for folder in ("templates", "static") for p in (web / folder).iterdir()]
+    assert len(files) >= 8
+    assert not [str(p.relative_to(ROOT)) for p in files if not _shipped("bot", p)]

@@ -7,8 +7,7 @@ from typing import Any
 from bot.commands.spec import Call, Kind, Option, Services, Suggest
 from bot.core import options as opt
 from bot.core.timecontrol import TimeControl
-from bot.texts.match import TIE_RULES
-from engine.registry import game_keys, get_game
+from engine.registry import get_game
 
 MAX_NUMBER = 1_000_000_000  # match and event numbers
 MAX_NAME = 100  # event names, as stored
@@ -29,21 +28,12 @@ AMOUNT = Option("amount", Kind.INT, "How many garnets", required=True, min=1, ma
 MAX_PAGE = 100_000
 
 
-def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def _tie_values() -> tuple[str, ...]:
-    """The tie rules games offer, as the engine declares them."""
-    for key in game_keys():
-        for spec in get_game(key).option_specs:
-            if spec.name == "tie" and spec.choices:
-                return spec.choices
-    return ()
-
-
-TIE = Option("tie", Kind.TEXT, "Who wins when the scores are equal (games with scores)",
-             max=32, choices=tuple((_sentence(TIE_RULES.get(v, v)), v) for v in _tie_values()))
+#: the game's own options (``engine.game.OptionSpec``) in one text, ``tie:draw
+#: ply-cap:200``: one Discord option for every option of every game, read against the
+#: chosen game's declarations (``bot.core.options.read_game_options``)
+OPTIONS = Option("options", Kind.TEXT, "The game's options, e.g. tie:draw or ply-cap:200 "
+                 "(/help game: lists them)", suggest=Suggest.GAME_OPTIONS,
+                 max=opt.OPTIONS_TEXT)
 CLOCK = Option("clock", Kind.BOOL, "Play with the clock (default yes)")
 TIME_CONTROL = (
     Option("turn", Kind.NUMBER, "Seconds of turn time per move (default 60)",
@@ -64,15 +54,17 @@ def time_control(call: Call) -> TimeControl:
                             call.get("bank"), call.get("reminders"))
 
 
-def game_options(call: Call) -> dict[str, Any]:
-    return opt.game_options(tie=call.get("tie"))
+def game_options(call: Call, raw: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The ``options:`` text read against the command's game."""
+    return opt.read_game_options(get_game(call.options["game"]), call.get("options", ""), raw)
 
 
 async def match_options(s: Services, call: Call) -> dict[str, Any]:
     """The game's options of a command that starts a match, ``deck:`` resolved on the
-    server (a shipped deck, or the server's own)."""
-    return game_options(call) | await s.decks.option(call.guild_id, call.options["game"],
-                                                     call.get("deck"))
+    server (a shipped deck, or the server's own; ``deck:`` may also be in ``options:``)."""
+    options = game_options(call, raw=("deck",))
+    deck = call.get("deck") or options.pop("deck", None)
+    return options | await s.decks.option(call.guild_id, call.options["game"], deck)
 
 
 def game_key(name: str) -> str:

@@ -6,6 +6,7 @@ from bot.commands.common import AMOUNT, EVENT, MAX_GARNETS, MAX_PAGE, MAX_REASON
 from bot.commands.spec import Audience, Call, Command, Group, Kind, Option, Reply, Services, Suggest
 from bot.core.messages import Actor, Response
 from bot.core.refusal import Refusal
+from bot.services.web import linked
 from bot.texts import economy as say
 
 SECTION = "Events and garnets"
@@ -23,10 +24,11 @@ REASON = Option("reason", Kind.TEXT, "Why; it is written in the ledger", require
 
 
 async def _create(s: Services, c: Call) -> Response:
-    return await s.economy.event_create(c.guild_id, c.actor, c.options["name"],
+    made = await s.economy.event_create(c.guild_id, c.actor, c.options["name"],
                                         c.get("reward"), c.get("transfers", False),
                                         c.get("confiscate"), c.get("eliminate", True),
                                         c.get("review", False))
+    return linked(made, await s.link(c.guild_id, ""))  # its table is on the server's page
 
 
 async def people(c: Call) -> list[Actor]:
@@ -99,8 +101,9 @@ async def _ledger(s: Services, c: Call) -> Response:
 
 
 async def _leaderboard(s: Services, c: Call) -> Response:
-    return await s.economy.leaderboard(c.guild_id, c.actor, c.get("by", "garnets"),
-                                       c.get("game"), c.get("event"), c.get("page", 1))
+    board = await s.economy.leaderboard(c.guild_id, c.actor, c.get("by", "garnets"),
+                                        c.get("game"), c.get("event"), c.get("page", 1))
+    return linked(board, await s.link(c.guild_id, ""))
 
 
 async def _rating(s: Services, c: Call) -> Response:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.commands.common import MAX_NUMBER
 from bot.commands.spec import Call, Command, Kind, Option, Reply, Services, Suggest
 from bot.core.messages import Response
+from bot.services.web import linked
 
 SECTION = "History"
 MAX_PAGE = 100_000
@@ -20,7 +21,8 @@ async def _history(s: Services, c: Call) -> Response:
 
 
 async def _match(s: Services, c: Call) -> Response:
-    return await s.history.show(c.guild_id, c.options["id"])
+    shown = await s.history.show(c.guild_id, c.options["id"])
+    return linked(shown, await s.link(c.guild_id, f"/m/{c.options['id']}"))
 
 
 async def _replay(s: Services, c: Call) -> Response:

@@ -10,7 +10,7 @@ from bot.commands.common import (
     HINTS,
     MAX_NUMBER,
     MAX_REASON,
-    TIE,
+    OPTIONS,
     TIME_CONTROL,
     match_options,
     time_control,
@@ -123,6 +123,10 @@ async def _logchannel(s: Services, c: Call) -> Response:
     return await s.matches.log_channel(c.asker, c.get("channel"), c.get("clear", False))
 
 
+async def _games(s: Services, c: Call) -> Response:
+    return await s.games.choose(c.asker, c.get("on"), c.get("off"))
+
+
 async def _hostrole(s: Services, c: Call) -> Response:
     role = await s.roles.set_host_role(c.guild_id, c.actor, c.options["role"])
     return Response.say(texts.host_role_set(role.name), False)
@@ -139,7 +143,7 @@ COMMANDS = (
                         ("player1 chooses", "player1"), ("player2 chooses", "player2"))),
         Option("thread", Kind.BOOL, "Play in a new public thread of this channel "
                "(default no)"),
-        CLOCK, *TIME_CONTROL, TIE, HINTS, DECK,
+        CLOCK, *TIME_CONTROL, OPTIONS, HINTS, DECK,
         Option("reward", Kind.INT, "Garnets for the winner (default from the server's "
                "settings)", min=0, max=1_000_000),
         Option("event", Kind.TEXT, "The event it counts for (default: the one open event, "
@@ -201,4 +205,10 @@ COMMANDS = (
                 Option("clear", Kind.BOOL, "No log channel: hosts are told in the match's "
                        "channel"),
             ), audience=Audience.HOSTS, section=SECTION, once=True),
+    Command("host games", "Which installed games this server offers (hosts)", _games, (
+        Option("on", Kind.TEXT, "Offer this game here", suggest=Suggest.INSTALLED_GAMES,
+               max=32),
+        Option("off", Kind.TEXT, "Stop offering this game here",
+               suggest=Suggest.INSTALLED_GAMES, max=32),
+    ), audience=Audience.HOSTS, section=SECTION, once=True),
 )

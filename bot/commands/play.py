@@ -10,7 +10,7 @@ from bot.commands.common import (
     HINTS,
     MATCH,
     MAX_NUMBER,
-    TIE,
+    OPTIONS,
     TIME_CONTROL,
     match_options,
     time_control,
@@ -85,7 +85,7 @@ COMMANDS = (
         Option("opponent3", Kind.USER, "A third opponent"),
         Option("first", Kind.TEXT, "Who moves first (default: random)",
                choices=(("Me", "me"), ("My opponent", "them"), ("Random", "random"))),
-        CLOCK, *TIME_CONTROL, TIE, HINTS, DECK,
+        CLOCK, *TIME_CONTROL, OPTIONS, HINTS, DECK,
         Option("rated", Kind.BOOL, "Count the result for ratings (default yes)"),
     ), section=SECTION, usage="opponent:@someone game:cairo", once=True, posts_boards=True),
     Command("practice", "Play an unrated practice match against the computer", _practice, (
@@ -103,7 +103,7 @@ COMMANDS = (
     Command("decline", "Decline a challenge", _decline, (MATCH,), section=SECTION, once=True),
     Command("cancel", "Withdraw your challenge", _cancel, (MATCH,), section=SECTION, once=True),
     Command("move", "Play a move (you can also just type it)", _move, (
-        Option("move", Kind.TEXT, "Your move, e.g. D left", required=True,
+        Option("move", Kind.TEXT, "Your move (/help game: shows how to type one)", required=True,
                suggest=Suggest.MOVES),
         MATCH,
     ), reply=Reply.PUBLIC, section=SECTION, usage="move:D left"),

@@ -11,7 +11,7 @@ from bot.commands.common import (
     HINTS,
     MAX_GARNETS,
     MAX_REASON,
-    TIE,
+    OPTIONS,
     TIME_CONTROL,
     match_options,
     time_control,
@@ -78,7 +78,7 @@ COMMANDS = (
                 EVENT,
                 Option("thread", Kind.BOOL, "Play the DM in a new public thread of this "
                        "channel (default no)"),
-                CLOCK, *TIME_CONTROL, TIE, HINTS, DECK,
+                CLOCK, *TIME_CONTROL, OPTIONS, HINTS, DECK,
                 Option("reward", Kind.INT, "Garnets for the winner (default: the event's)",
                        min=0, max=MAX_GARNETS),
             ), audience=Audience.HOSTS, once=True, section=SECTION,

@@ -25,12 +25,14 @@ if TYPE_CHECKING:
     from bot.services.decks import Decks
     from bot.services.economy import Economy
     from bot.services.event_review import EventReviews
+    from bot.services.games import Games
     from bot.services.history import History
     from bot.services.matches import Matches
     from bot.services.permissions import HostRoles
     from bot.services.requests import Once
     from bot.services.season import Season
     from bot.services.tournaments.host import Tournaments
+    from bot.services.web import PublicPages
 
 
 class Kind(Enum):
@@ -65,7 +67,9 @@ class Reply(Enum):
 class Suggest(Enum):
     """What an option's autocomplete offers."""
 
-    GAMES = "games"
+    GAMES = "games"  # the games the server offers
+    INSTALLED_GAMES = "installed-games"  # every game installed (``/host games``)
+    GAME_OPTIONS = "game-options"  # the ``options:`` of the game chosen in ``game:``
     DECKS = "decks"  # the shipped decks of Sigma Escape and the server's own
     EVENTS = "events"  # the server's events
     SCOPES = "scopes"  # events, plus overall and outside events
@@ -269,10 +273,18 @@ class Services:
     season: Season
     tournaments: Tournaments
     decks: Decks
+    games: Games
     once: Once = field(default_factory=lambda: _once())
     # Events' automatic DM reviews (the console shows them after the line that ended
     # the DM); None where nobody built them.
     event_reviews: EventReviews | None = None
+    # The public web pages' switches (``/host web``, ``/web``); None where nobody built it.
+    web: PublicPages | None = None
+
+    async def link(self, guild_id: str, path: str) -> str | None:
+        """The address of a page of the server for an answer, when its pages are up and
+        garnet knows where people open them (``PUBLIC_URL``); else None."""
+        return None if self.web is None else await self.web.link(guild_id, path)
 
 
 def _once() -> Once:

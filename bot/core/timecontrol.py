@@ -204,6 +204,9 @@ def _duration(seconds: float) -> str:
 
 
 def clock_text(seconds: float) -> str:
-    """m:ss for clocks shown to players."""
+    """m:ss for clocks shown to players, h:mm:ss from an hour (24:00:20, not 1440:20)."""
     seconds = max(0, math.ceil(seconds - 1e-9))
+    hours, rest = divmod(seconds, 3600)
+    if hours:
+        return f"{hours}:{rest // 60:02d}:{rest % 60:02d}"
     return f"{seconds // 60}:{seconds % 60:02d}"

@@ -52,7 +52,8 @@ def safe_cell(value: Any) -> Any:
     return value
 
 
-def _csv(header: list[str], rows: list[list[Any]]) -> bytes:
+def csv_bytes(header: list[str], rows: list[list[Any]]) -> bytes:
+    """A CSV file (UTF-8, CRLF) whose cells a spreadsheet never reads as formulas."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(header)
@@ -88,7 +89,7 @@ async def _ledger(s: AsyncSession, event: Event, names: dict[str, str]) -> bytes
                      running[e.user_id], e.kind, e.note, e.author_id or "",
                      names.get(e.author_id, e.author_id) if e.author_id else "",
                      numbers.get(e.match_id, "") if e.match_id else ""])
-    return _csv(["entry", "time_utc", "user_id", "name", "amount", "balance_after", "kind",
+    return csv_bytes(["entry", "time_utc", "user_id", "name", "amount", "balance_after", "kind",
                  "note", "author_id", "author", "match"], rows)
 
 
@@ -131,7 +132,7 @@ async def _standings(s: AsyncSession, event: Event, names: dict[str, str]) -> by
         gone = out.get(user_id, "") if user_id in out else ""
         row += [held.get(user_id, 0), "" if gone is None else gone]
         rows.append(row)
-    return _csv(header, rows)
+    return csv_bytes(header, rows)
 
 
 async def _matches(s: AsyncSession, event: Event, names: dict[str, str]) -> bytes:
@@ -154,7 +155,7 @@ async def _matches(s: AsyncSession, event: Event, names: dict[str, str]) -> byte
             " ".join(f"{p.time_used:.1f}" for p in seated),
             int(m.time_control.get("reward", 0)) if m.kind == MatchKind.DM else 0,
         ])
-    return _csv(["match", "game", "kind", "status", "started_utc", "finished_utc", "players",
+    return csv_bytes(["match", "game", "kind", "status", "started_utc", "finished_utc", "players",
                  "player_ids", "winner_id", "winner", "draw", "scores", "ended_by", "moves",
                  "seconds_used", "reward"], rows)
 

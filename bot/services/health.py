@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from bot.services.leases import _pid_alive, _when, holder_of
+from bot.services.leases import _when, holder_of, pid_alive
 from bot.store.db import Database
 from bot.store.models import Lease
 
@@ -35,6 +35,6 @@ async def unhealthy(db: Database, keys: list[str], instance: str, host: str,
         if row.expires_at <= now:
             return (f"lease {key} lapsed at {_when(row.expires_at)}, {now - row.expires_at:.0f} s "
                     f"ago: pid {row.pid} stopped renewing it (stuck, or killed)")
-        if not _pid_alive(row.pid):
+        if not pid_alive(row.pid):
             return f"lease {key}: its process (pid {row.pid}) is gone"
     return None

@@ -81,7 +81,8 @@ def holder_of(row: Lease) -> str:
             f"{_when(row.since)})")
 
 
-def _pid_alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """Whether a process of this host has the id ``pid`` (one of another user too)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -191,7 +192,7 @@ class Leases:
             await self.renew()
             return None
         lapsed = row.expires_at <= now
-        dead = row.host == self.me.host and (row.pid == self.me.pid or not _pid_alive(row.pid))
+        dead = row.host == self.me.host and (row.pid == self.me.pid or not pid_alive(row.pid))
         if not (lapsed or dead):
             return row
         async with self.db.engine.begin() as conn:  # compare and set: one taker wins

@@ -27,6 +27,7 @@ from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
 from bot.services import events
 from bot.services.events import EventError
+from bot.services.games import offered_game
 from bot.services.matches import DMSetup, Matches, startable
 from bot.services.permissions import HostRoles
 from bot.services.users import remember
@@ -37,7 +38,6 @@ from bot.store.queries import user_names
 from bot.texts import economy as economy_say
 from bot.texts import match as match_say
 from bot.texts import season as say
-from engine.registry import get_game
 
 MAX_TOKENS = 9  # Tokens of Life one player may hold
 MAX_BUTTONS = 20  # names offered as buttons under a nomination (Discord shows 25)
@@ -132,7 +132,7 @@ class Season:
         await self.roles.require_host(asker.guild_id, asker.actor)
         if settings.hints:  # refused now, not when the nominator picks an opponent
             raise SeasonError(match_say.no_hints_in_dm())
-        game = get_game(game_name)
+        game = await offered_game(self.db, asker.guild_id, game_name)
         options = game.check_options(settings.options)
         startable(game, 2, options)
         settings = DmSettings(options, settings.tc, settings.hints, settings.reward,

@@ -25,6 +25,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -53,6 +54,8 @@ class User(Base):
 
     id: Mapped[str] = mapped_column(String(64), primary_key=True)
     name: Mapped[str] = mapped_column(String(100))
+    # ``/web hide``: a neutral label stands for them on every public page, of every server.
+    web_hidden: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class MemberName(Base):
@@ -79,6 +82,18 @@ class GuildSettings(Base):
     # Where garnet tells hosts what needs them (a match it cannot post to, a player who
     # left the server): set with ``/logchannel``; None: the match's own channel.
     log_channel: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # The games it changed from the default (``/host games``): "+key" an installed
+    # third-party game it offers, "-key" a built-in one it does not, space-separated;
+    # None: the built-in games only. An installed package runs code: it is offered
+    # only where a server turns it on.
+    games: Mapped[str | None] = mapped_column(String(1000), nullable=True)
+
+    # The public pages (``/host web on``): whether they are up, the unguessable part of
+    # their address (kept while off: turned on again, the links still work) and the
+    # secret a player's page address is made from (``bot.services.web``).
+    web_on: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    web_slug: Mapped[str | None] = mapped_column(String(32), nullable=True, unique=True)
+    web_salt: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class Counter(Base):

@@ -59,13 +59,18 @@ def number_out_of_bounds(option: str, low: float | None, high: float | None,
 
 
 def duration(seconds: float | None) -> str:
-    """Seconds as a player reads a bound of time: 5 s, 90 s, 2 min, 1 h, 24 h."""
+    """Seconds as a player reads them: 5 s, 2.5 s, 2 min, 1 min 30 s, 24 h,
+    23 h 53 min 20 s; empty for a number nobody reads back."""
     if seconds is None or not number(seconds):
         return ""
-    for size, unit in ((3600, "h"), (60, "min")):
-        if seconds >= size and seconds % size == 0:
-            return f"{number(seconds / size)} {unit}"
-    return f"{number(seconds)} s"
+    whole = int(seconds)
+    if whole != seconds or abs(whole) < 60:
+        return f"{number(seconds)} s"
+    hours, rest = divmod(abs(whole), 3600)
+    minutes, secs = divmod(rest, 60)
+    parts = [f"{number(hours)} h" if hours else "", f"{minutes} min" if minutes else "",
+             f"{secs} s" if secs else ""]
+    return ("-" if whole < 0 else "") + " ".join(p for p in parts if p)
 
 
 UNREADABLE = 1e15  # a number with more digits than anyone reads back

@@ -8,14 +8,9 @@ from typing import Any
 from bot.core.escape import plain, plains
 from bot.core.messages import mention
 from bot.core.timecontrol import Reminder, TimeControl, clock_text
+from bot.texts.input import duration
 from bot.texts.words import span
 from engine.game import Game, after_move
-
-TIE_RULES = {
-    "first-player-loses": "in a tie the First Player loses",
-    "last-mover-loses": "in a tie the player who moved last loses",
-    "draw": "a tie is a draw",
-}
 
 
 def match_label(match_id: int, kind: str) -> str:
@@ -83,40 +78,17 @@ def deck_label(value: Any) -> str:
 
 
 def options_line(game: Game[Any, Any], options: dict[str, Any], tc: TimeControl) -> str:
-    parts = [tc.describe()]
-    tie = options.get("tie")
-    if isinstance(tie, str) and tie in TIE_RULES:
-        parts.append(TIE_RULES[tie])
-    for key, value in options.items():
-        if key == "ply-cap":
-            parts.append(f"a draw after {value} plies")
-        elif key == "deck":
-            parts.append(deck_label(value))
-        elif key != "tie":
-            parts.append(f"{key} {value}")
+    """The rules of a match under its title: the clock, then each option as the game
+    declares it says it (a server's own deck, held as data, by its name)."""
+    plain = {k: v for k, v in options.items() if not isinstance(v, dict)}
+    parts = [tc.describe(), *game.describe_options(plain)]
+    parts += [deck_label(v) for v in options.values() if isinstance(v, dict)]
     return capitalised(" · ".join(parts))  # it starts a line wherever it is shown
 
 
 def capitalised(line: str) -> str:
     """A line as it starts: its first letter upper case ("no clock", "walls left: …")."""
     return line[:1].upper() + line[1:]
-
-
-HELP = """\
-**garnet** hosts Death Matches and casual games.
-Games: {games}.
-• Play: type your move in the match channel when it is your turn (e.g. `D left`), \
-or use `/move`. `/resign` gives up, `/board` shows the board to you, `/time` the clocks.
-• Casual: `/challenge opponent:@someone game:cairo` — they `/accept` or `/decline` \
-(or press the buttons).
-• Hosts: `/dm game:cairo player1:@a player2:@b` starts a Death Match; \
-`/pause`, `/resume`, `/extend`, `/void`, `/adjudicate`, `/repost`, `/hostrole`.
-• History: `/history [player]` lists matches, `/match id:12` shows one move by move, \
-`/replay id:12` posts it as an animation.
-• Events: `/garnets`, `/ledger`, `/leaderboard by:garnets|wins|rating`, `/rating`, \
-`/priority show`, `/event info`; `/transfer` where the event allows. Hosts: \
-`/host event create|add|remove|close`, `/host priority set`, `/grant`, `/fine`, `/export`.
-"""
 
 
 # ==== setting a match up ================================================================
@@ -472,12 +444,12 @@ def resumes(label: str, turn: str) -> str:
 
 
 def extended(host: str, seconds: float, turn: str) -> str:
-    return f"⏱ {mention(host)} added {seconds:g} s to this turn. {turn}"
+    return f"⏱ {mention(host)} added {duration(seconds)} to this turn. {turn}"
 
 
 def extend_cap(most: float, already: float) -> str:
-    return (f"A turn can be extended by {most / 3600:g} h in all; this one has "
-            f"{already:g} s added already.")
+    return (f"A turn can be extended by {duration(most)} in all; this one has "
+            f"{duration(already)} added already.")
 
 
 def voided(label: str, reason: str) -> str:

@@ -571,10 +571,6 @@ def export_ready(*, name: str) -> str:
     return f"📄 **{plain(name)}**: its standings and every game (CSV)."
 
 
-def image_caption(*, name: str) -> str:
-    return name
-
-
 def best_of_bounds(most: int) -> str:
     return f"`bestof` is 1 to {most}."
 

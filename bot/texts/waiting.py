@@ -58,8 +58,9 @@ def for_board(label: str, at: float, attempt: int, attempts: int) -> str:
 
 def start_failed(label: str, note: str, at: float, attempt: int, attempts: int) -> str:
     """To the match's channel: its start failed and is tried again by itself. ``note``
-    says how the First Player was chosen (or is empty)."""
-    head = f"{note}\n" if note else ""
+    is its start's first lines (how the First Player was chosen, a tournament's board):
+    the first is said, the rest (a no-show window "from now") only once it begins."""
+    head = f"{note.splitlines()[0]}\n" if note.strip() else ""
     return (f"{head}⚠ {label} could not begin: its first board could not be drawn in "
             f"time (garnet is busy). It tries again {live_time(at)} (try {attempt} of "
             f"{attempts}); nothing typed counts before the board is posted.")
@@ -82,9 +83,10 @@ def gave_up(label: str, number: int, attempts: int, host: bool) -> str:
 
 
 def challenge_gave_up(label: str, attempts: int) -> str:
-    """A challenge accepted by all whose first board could not be drawn: void."""
+    """A challenge accepted by all (or a practice match) whose first board could not be
+    drawn: void, nothing recorded."""
     return (f"⚠ {label} could not begin: its first board could not be drawn in {attempts} "
-            "tries, so it is void. Challenge again in a while.")
+            "tries, so it is void. Try again in a while (`/challenge`, `/practice`).")
 
 
 def void_record() -> str:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine.ai.player import LEVELS, Budget, Decision, GameAI, Player
+from engine.ai.player import LEVELS, Budget, Decision, GameAI, Player, search_speed
 from engine.game import JSON, EngineError, Game
 from engine.registry import get_ai, get_game, has_ai
 
@@ -69,10 +69,15 @@ def solver(game_key: str) -> Callable[[Any], JSON]:
 def bench_figures(game: Game[Any, Any], positions: list[Any], seconds: float,
                   seed: int) -> JSON:
     """The computer player's speed figures for ``python -m engine bench`` (playouts
-    and solver nodes per second), or nothing for a game without a player."""
-    if not has_ai(game.key) or (bench := get_ai(game.key).bench) is None:
+    and solver nodes per second), or nothing for a game without a player. A player
+    without figures of its own (``GameAI.bench``) gives its top level's search speed."""
+    if not has_ai(game.key):
         return {}
-    return bench(positions, seconds, seed)
+    ai = get_ai(game.key)
+    if ai.bench is None:
+        return dict(search_speed(ai.make_player(LEVELS[max(LEVELS)]), positions, seconds,
+                                 seed))
+    return ai.bench(positions, seconds, seed)
 
 
 def player_from_spec(game: Game[Any, Any], spec: str, fixed: bool = False) -> Player:

@@ -98,7 +98,8 @@ class GameAI(Generic[S]):
     - ``exact(nodes)`` (optional): a solver on a node budget, for reviews: it answers
       a position with its ``Exact`` value or None when the budget runs out (one table
       shared by the positions it is asked);
-    - ``bench(positions, seconds, seed)`` (optional): speed figures.
+    - ``bench(positions, seconds, seed)`` (optional): speed figures (by default its
+      top level's search speed, ``search_speed``).
     """
 
     unit: str | None

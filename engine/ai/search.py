@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from typing import Any, ClassVar, Generic, TypeVar
 
 from engine.ai.player import Budget
@@ -127,6 +128,38 @@ class Negamax(ABC, Generic[N, K, Kid]):
         flag = -1 if best <= alpha0 else 1 if best >= beta else 0
         self.table[key] = (depth, best, flag, best_move)
         return best
+
+    def deepen(self, kids_at: Callable[[int, list[Any]], list[Kid]], depths: int,
+               margin: float, keep: bool = False) -> list[tuple[Any, float]]:
+        """The one iterative deepening of the games' players: depth 1, 2, … ``depths``,
+        each depth's root children (``kids_at(depth, order)``: the moves in the last
+        depth's order, best first) valued by ``root_values``, until a win is in sight or
+        the budget runs out (``Timeout``: the last full depth stands). ``keep``: a move
+        the deeper search left out keeps its shallower value, ranked after the moves it
+        searched. The moves and their values, best first; ValueError when not even one
+        depth was searched (no move: the game is over)."""
+        values: list[tuple[Any, float]] = []
+        order: list[Any] = []
+        for depth in range(1, depths + 1):
+            try:
+                kids = kids_at(depth, order)
+                found = list(zip([kid[self.MOVE] for kid in kids],
+                                 self.root_values(kids, depth, margin), strict=True))
+            except Timeout:
+                break
+            if keep and values and depth > 1:
+                deeper = dict(found)
+                floor = min(deeper.values())
+                values = [(m, deeper.get(m, min(v, floor - 1e-6))) for m, v in values]
+            else:
+                values = found
+            values.sort(key=lambda mv: -mv[1])
+            order = [m for m, _ in values]
+            if values[0][1] >= WIN - 10:
+                break
+        if not values:
+            raise ValueError("the game is over")
+        return values
 
     def root_values(self, kids: list[Kid], depth: int, margin: float,
                     window: float = 0.0) -> list[float]:

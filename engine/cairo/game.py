@@ -32,9 +32,13 @@ _TIE_PHRASES = {
 
 
 class CairoCorridor(Game[CairoState, Move]):
+    interface: ClassVar[int] = 1
     key: ClassVar[str] = "cairo"
     title: ClassVar[str] = "Cairo Corridor"
+    aliases: ClassVar[tuple[str, ...]] = ("cairo corridor", "cairo-corridor", "cc")
+    ai: ClassVar[str | None] = "engine.cairo.ai:AI"
     seat_counts: ClassVar[tuple[int, ...]] = (2,)
+    seat_names: ClassVar[tuple[str, ...]] = SEAT_NAMES
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "tie",
@@ -42,9 +46,14 @@ class CairoCorridor(Game[CairoState, Move]):
             TIE_RULES,
             "who wins on equal scores: the First Player loses (Death Match rule), "
             "the last mover loses (Board Game Arena), or a draw",
+            words=(("first-player-loses", "in a tie the First Player loses"),
+                   ("last-mover-loses", "in a tie the player who moved last loses"),
+                   ("draw", "a tie is a draw")),
+            aliases=(("first-loses", "first-player-loses"), ("last-loses", "last-mover-loses")),
         ),
     )
     move_help: ClassVar[str] = MOVE_HELP
+    move_example: ClassVar[str] = "D left"
 
     # ---- construction and serialisation -------------------------------------------
 
@@ -62,12 +71,6 @@ class CairoCorridor(Game[CairoState, Move]):
         return parse_position(text, str(self.check_options(options)["tie"]))
 
     # ---- playing -------------------------------------------------------------------
-
-    def seats(self, state: CairoState) -> int:
-        return 2
-
-    def seat_name(self, state: CairoState, seat: int) -> str:
-        return SEAT_NAMES[seat]
 
     def to_move(self, state: CairoState) -> int | None:
         return None if analyse(state.black | state.red).over else state.turn

@@ -135,10 +135,6 @@ GROUP_DIRECTIONS: dict[str, tuple[str, ...]] = {
 }
 
 
-def touches_all_sides(mask: int) -> bool:
-    return bool(mask & TOP and mask & BOTTOM and mask & LEFT and mask & RIGHT)
-
-
 cells_of = set_bits  # the set bits of a mask, lowest first
 
 

@@ -23,7 +23,7 @@ import time
 
 from engine.ai.choice import pick, win_chance
 from engine.ai.player import Budget, Decision, GameAI
-from engine.ai.search import WIN, Negamax, Timeout, deadline
+from engine.ai.search import WIN, Negamax, deadline
 from engine.game import JSON
 from engine.pathwayz.geometry import BIT, CELLS, COL_A, COL_L, FULL, NEIGHBOURS
 from engine.pathwayz.notation import CELL_NAMES
@@ -243,29 +243,9 @@ class PathwayzPlayer:
         search = _Search(self.kept, self.nodes, deadline(self.budget))
         root: Node = (state.white, state.black, state.permanent, state.turn)
         margin = 4.0 * self.budget.spread / _SCALE
-        values: list[tuple[int, float]] = []
-        order: list[int] = []
-        for depth in range(1, self.depth + 1):
-            try:
-                kids = search.root_kids(root, depth, 3 * self.kept, order)
-                found = list(zip([kid[1] for kid in kids],
-                                 search.root_values(kids, depth, margin), strict=True))
-            except Timeout:
-                break
-            # Moves searched deeper replace their shallower values; the rest keep them
-            # but rank after (they were not worth a deeper look).
-            deeper = dict(found)
-            if values and depth > 1:
-                floor = min(deeper.values())
-                values = [(m, deeper.get(m, min(v, floor - 1e-6))) for m, v in values]
-            else:
-                values = found
-            values.sort(key=lambda mv: -mv[1])
-            order = [m for m, _ in values]
-            if values[0][1] >= _WIN - 10:
-                break
-        if not values:
-            raise ValueError("the game is over")
+        values = search.deepen(
+            lambda depth, order: search.root_kids(root, depth, 3 * self.kept, order),
+            self.depth, margin, keep=True)
         move = pick([(m, _chance(v)) for m, v in values], self.budget.spread, rng)
         value = dict(values)[move]
         text = CELL_NAMES[move % CELLS] + ("*" if move >= CELLS else "")

@@ -33,9 +33,13 @@ _START = PathwayzState()
 class Pathwayz(Game[PathwayzState, Move]):
     """Connect column a to column l on an 8x12 board; seat 0 is White and moves first."""
 
+    interface = 1
     key = "pathwayz"
     title = "Pathwayz"
+    ai = "engine.pathwayz.ai:AI"
     seat_counts = (2,)
+    seat_names = COLOUR_NAMES
+    move_example = "c5"
     move_help = (
         "type a cell like c5 for a piece of your colour, or c5* (also p c5) for a "
         "permanent piece of your opponent's colour that flips the pieces around it"
@@ -63,12 +67,6 @@ class Pathwayz(Game[PathwayzState, Move]):
         return parse_position_text(text)
 
     # ---- playing -----------------------------------------------------------------
-
-    def seats(self, state: PathwayzState) -> int:
-        return 2
-
-    def seat_name(self, state: PathwayzState, seat: int) -> str:
-        return COLOUR_NAMES[seat]
 
     def to_move(self, state: PathwayzState) -> int | None:
         return None if rules.outcome(state) is not None else state.turn

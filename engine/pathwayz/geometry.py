@@ -57,16 +57,6 @@ def connects(cells: int) -> bool:
         reach = after
 
 
-def component_from_a(cells: int) -> int:
-    """The cells of ``cells`` joined to column a (by 8-connectivity)."""
-    reach = cells & COL_A
-    while True:
-        after = grow(reach) & cells
-        if after == reach:
-            return reach
-        reach = after
-
-
 indices = set_bits  # the set bits of a mask, lowest first
 
 

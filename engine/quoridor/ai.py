@@ -25,8 +25,7 @@ import random
 
 from engine.ai.choice import pick, win_chance
 from engine.ai.player import Budget, Decision, GameAI
-from engine.ai.search import WIN, Negamax, Timeout, deadline
-from engine.game import JSON
+from engine.ai.search import WIN, Negamax, deadline
 from engine.quoridor.geometry import (
     ALL_SQUARES,
     FORBIDS,
@@ -309,24 +308,9 @@ class QuoridorPlayer:
         # The spread in tempi around even chances.
         spread = self.budget.spread * _SPREAD
         margin = 4.0 * spread / _SCALE
-        values: list[tuple[int, float]] = []
-        order: list[int] = []
-        total = 0
-        for depth in range(1, self.depth + 1):
-            try:
-                kids = search.root_kids(root, order)
-                values = list(zip([kid[1] for kid in kids],
-                                  search.root_values(kids, depth, margin), strict=True))
-            except Timeout:
-                break
-            finally:
-                total = search.nodes
-            values.sort(key=lambda mv: -mv[1])
-            order = [m for m, _ in values]
-            if values[0][1] >= _WIN - 10:
-                break
-        if not values:
-            raise ValueError("the game is over")
+        values = search.deepen(lambda _, order: search.root_kids(root, order), self.depth,
+                               margin)
+        total = search.nodes
         two = len(search.active) == 2
         scored = [(m, _chance(v, two)) for m, v in values]
         move = pick(scored, spread, rng)
@@ -369,11 +353,4 @@ def evaluate(state: QuoridorState, seat: int) -> float:
     return search.score(dists, left, turn, seat)
 
 
-def bench(positions: list[QuoridorState], seconds: float, seed: int) -> JSON:
-    """Search nodes per second of the top level from mid-game positions."""
-    from engine.ai.player import LEVELS, search_speed
-
-    return dict(search_speed(QuoridorPlayer(LEVELS[max(LEVELS)]), positions, seconds, seed))
-
-
-AI: GameAI[QuoridorState] = GameAI(UNIT, make_player, evaluate, bench=bench)
+AI: GameAI[QuoridorState] = GameAI(UNIT, make_player, evaluate)

@@ -15,7 +15,6 @@ from engine.game import (
     GameOverError,
     MoveError,
     NotAMove,
-    OptionError,
     OptionSpec,
     Outcome,
 )
@@ -31,6 +30,7 @@ from engine.quoridor.notation import (
 )
 from engine.quoridor.state import (
     DEFAULT_PLY_CAP,
+    MAX_PLY_CAP,
     QuoridorState,
     parse_position_text,
     start_state,
@@ -40,8 +40,10 @@ from engine.quoridor.state import (
 
 
 class Quoridor(Game[QuoridorState, Move]):
+    interface = 1
     key = "quoridor"
     title = "Quoridor"
+    ai = "engine.quoridor.ai:AI"
     seat_counts = (2, 4)
     option_specs = (
         OptionSpec(
@@ -49,8 +51,12 @@ class Quoridor(Game[QuoridorState, Move]):
             default=DEFAULT_PLY_CAP,
             choices=None,
             help="a game with more plies than this is a draw",
+            minimum=1,
+            maximum=MAX_PLY_CAP,
+            phrase="a draw after {value} plies",
         ),
     )
+    move_example = "e2"
     move_help = (
         "name the square your pawn goes to (e2), or place a wall by the square nearest "
         "a1 that it touches plus h or v (e3h, e3v)"
@@ -60,10 +66,7 @@ class Quoridor(Game[QuoridorState, Move]):
 
     def new_state(self, seats: int = 2, options: Mapping[str, Any] | None = None) -> QuoridorState:
         self.check_seats(seats)
-        cap = int(self.check_options(options)["ply-cap"])
-        if cap < 1:
-            raise OptionError(f"option 'ply-cap' must be at least 1, not {cap}")
-        return start_state(seats, cap)
+        return start_state(seats, int(self.check_options(options)["ply-cap"]))
 
     def parse_position(
         self, text: str, options: Mapping[str, Any] | None = None

@@ -55,6 +55,7 @@ LAYOUTS = {
 }
 
 DEFAULT_PLY_CAP = 300
+MAX_PLY_CAP = 10_000  # the most a host may set: a match's plies stay bounded
 
 
 @dataclass(frozen=True)

@@ -43,8 +43,13 @@ from engine.sigma.state import SEAT_NAMES, SigmaState
 
 
 class SigmaEscape(Game[SigmaState, Move]):
+    interface: ClassVar[int] = 1
     key: ClassVar[str] = "sigma"
     title: ClassVar[str] = "Sigma Escape"
+    aliases: ClassVar[tuple[str, ...]] = ("sigma escape", "sigma-escape")
+    ai: ClassVar[str | None] = "engine.sigma.ai:AI"
+    move_example: ClassVar[str] = "T4 7.2"
+    seat_names: ClassVar[tuple[str, ...]] = SEAT_NAMES
     seat_counts: ClassVar[tuple[int, ...]] = (2,)
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
@@ -53,6 +58,7 @@ class SigmaEscape(Game[SigmaState, Move]):
             shipped_decks(),
             "the deck: the cards' faces, presets and hands (the default is a "
             "reconstruction: the real cards' pictures are lost)",
+            phrase="deck {value}",
         ),
     )
     move_help: ClassVar[str] = notes.MOVE_HELP
@@ -104,12 +110,6 @@ class SigmaEscape(Game[SigmaState, Move]):
         return SigmaState.from_json(data)
 
     # ---- playing -------------------------------------------------------------------
-
-    def seats(self, state: SigmaState) -> int:
-        return 2
-
-    def seat_name(self, state: SigmaState, seat: int) -> str:
-        return SEAT_NAMES[seat]
 
     def to_move(self, state: SigmaState) -> int | None:
         return None if rules.outcome(state) is not None else state.turn

@@ -71,6 +71,8 @@ def test_clock_text() -> None:
     assert clock_text(180) == "3:00"
     assert clock_text(4.2) == "0:05"
     assert clock_text(-3) == "0:00"
+    assert (clock_text(3599), clock_text(3599.5)) == ("59:59", "1:00:00")
+    assert clock_text(86420) == "24:00:20"  # an extended turn: hours, not 1440:20
 
 
 def test_reserve_reminders_with_long_banks_count_the_bank_under_way() -> None:

@@ -147,3 +147,31 @@ def test_a_token_and_a_token_file_together_are_refused(
                        "set: keep only DISCORD_TOKEN_FILE") as refused:
         Settings.from_env(env_file=None)
     assert "MTA" not in str(refused.value)  # neither token is repeated in the error
+
+@pytest.mark.parametrize(("address", "public", "served", "url"), [
+    ("", "", None, None),  # off by default
+    ("8080", "", ("127.0.0.1", 8080), None),  # a port alone: loopback only
+    ("0.0.0.0:8080", "https://garnet.example.org/", ("0.0.0.0", 8080),
+     "https://garnet.example.org"),
+    ("[::1]:8080", "http://localhost:8080", ("::1", 8080), "http://localhost:8080"),
+])
+def test_the_web_pages_are_off_unless_an_address_is_set(
+        monkeypatch: pytest.MonkeyPatch, address: str, public: str,
+        served: tuple[str, int] | None, url: str | None) -> None:
+    monkeypatch.setenv("WEB_ADDRESS", address)
+    monkeypatch.setenv("PUBLIC_URL", public)
+    settings = Settings.from_env(env_file=None)
+    assert settings.web_address == served and settings.public_url == url
+
+
+@pytest.mark.parametrize(("name", "value"), [
+    ("WEB_ADDRESS", "web"), ("WEB_ADDRESS", "1:99999"),
+    ("PUBLIC_URL", "garnet.example.org"), ("PUBLIC_URL", "ftp://garnet.example.org"),
+    ("PUBLIC_URL", "https://garnet.example.org/garnet"),
+    ("PUBLIC_URL", 'https://x.org"><script>'), ("PUBLIC_URL", "https://user@x.org"),
+])
+def test_bad_web_settings_are_refused(monkeypatch: pytest.MonkeyPatch, name: str,
+                                      value: str) -> None:
+    monkeypatch.setenv(name, value)
+    with pytest.raises(ConfigError, match=name):
+        Settings.from_env(env_file=None)

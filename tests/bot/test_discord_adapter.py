@@ -43,8 +43,9 @@ async def test_login_syncs_every_console_command_to_the_test_server(world: World
     options = {o["name"]: o for o in commands["challenge"]["options"]}
     assert options["opponent"]["type"] == 6 and options["opponent"]["required"]
     assert options["game"]["autocomplete"]
-    assert [c["value"] for c in options["tie"]["choices"]] == [
-        "first-player-loses", "last-mover-loses", "draw"]
+    # The game's own options, one text completed from the chosen game's declarations.
+    assert options["options"]["type"] == 3 and options["options"]["autocomplete"]
+    assert options["options"]["max_length"] == 100 and "tie" not in options
     assert int(commands["hostrole"]["default_member_permissions"]) == 1 << 5  # Manage Server
 
 
@@ -114,6 +115,13 @@ async def test_move_autocomplete_with_hints_lists_legal_moves_on_turn(world: Wor
 
     assert await suggest(ALICE, "a") == ["AD", "AR", "AU"]
     assert await suggest(BOB, "a") == []
+    # What is no move is offered as typed, named with the game's move help.
+    (call,) = await world._feed(lambda: world.state.parse_interaction_create(
+        world.fake.slash(world.bot.tree, ALICE, "move", focused="move", move="zz")))
+    (choice,) = call.body["data"]["choices"]
+    assert choice["value"] == "zz"
+    assert choice["name"].startswith("zz — type the group letter and a direction from it")
+    assert len(choice["name"]) == 100
 
 
 async def test_a_stranger_cannot_accept(world: World) -> None:

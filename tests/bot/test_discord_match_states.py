@@ -4,13 +4,11 @@ meanwhile is answered), `/void` of a DM whose thread was deleted answers the hos
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.services.matches.kit import START_RETRIES
-from bot.services.render import TooLongToDraw
 from bot.store.models import Match
 from tests.bot.discord_fake import ALICE, BOB, CHANNEL_ID, HANA, MESSAGES, Call
 from tests.discord_bot import World, bot_may_do_all, sends
+from tests.render_faults import overloaded
 
 
 def posts(calls: list[Call], channel: int | str) -> list[Call]:
@@ -37,16 +35,7 @@ async def test_controls_during_the_first_player_prompt(world: World) -> None:
 
 
 async def test_a_start_that_fails_is_told_and_tried_again(world: World) -> None:
-    kit = world.bot.services.matches.kit
-    draw, failed = kit.render, [0]
-
-    async def render(*args: Any, **kwargs: Any) -> Any:
-        if failed[0] < 1:
-            failed[0] += 1
-            raise TooLongToDraw()
-        return await draw(*args, **kwargs)
-
-    kit.render = render
+    overloaded(world.bot.services.matches, 1)
     calls = await world.slash(HANA, "dm", game="cairo", player1=ALICE, player2=BOB,
                               chooser="lots")
     (notice,) = [c for c in sends(calls) if "could not begin" in (c.content or "")]

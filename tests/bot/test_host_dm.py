@@ -199,10 +199,10 @@ async def test_extensions_of_one_turn_add_up_to_a_day_at_most(h: Harness) -> Non
     assert r.reply and not r.reply.ephemeral
     r = await h.host.extend(Asker(GUILD, CHAN, HOSTY), None, 401)
     assert r.reply and r.reply.ephemeral
-    assert r.reply.text == ("A turn can be extended by 24 h in all; this one has 86000 s "
-                            "added already.")
+    assert r.reply.text == ("A turn can be extended by 24 h in all; this one has "
+                            "23 h 53 min 20 s added already.")
     r = await h.host.extend(Asker(GUILD, CHAN, HOSTY), None, 400)
-    assert r.reply and "added 400 s" in r.reply.text
+    assert r.reply and "added 6 min 40 s" in r.reply.text
 
 
 async def test_void_and_adjudicate_need_reasons_and_are_logged(h: Harness) -> None:

@@ -18,7 +18,6 @@ from bot.core.refusal import answered
 from bot.core.requests import Asker
 from bot.services.matches import DMSetup
 from bot.services.matches.kit import START_RETRIES
-from bot.services.render import TooLongToDraw
 from bot.services.tournaments.host import TournamentSettings
 from bot.store.db import open_database
 from bot.store.models import Match
@@ -34,26 +33,11 @@ from tests.bot.conftest import (
     console_for,
 )
 from tests.fixtures import bot_process
+from tests.render_faults import overloaded
 from tests.tournament_world import HOST as T_HOST
 from tests.tournament_world import PEOPLE, TournamentWorld
 
 HOST = Asker(GUILD, CHAN, HOSTY)
-
-
-def overloaded(matches: Any, boards: int) -> list[int]:
-    """The next ``boards`` boards cannot be drawn in time (the renderer overloaded);
-    the count of those refused so far."""
-    refused = [0]
-    draw = matches.kit.render
-
-    async def render(*args: Any, **kwargs: Any) -> Any:
-        if refused[0] < boards:
-            refused[0] += 1
-            raise TooLongToDraw()
-        return await draw(*args, **kwargs)
-
-    matches.kit.render = render
-    return refused
 
 
 async def _dm_by_lots(h: Harness) -> list[str]:

@@ -36,7 +36,8 @@ async def test_replay_and_repost_are_carried_out_once_per_request() -> None:
     for command in (_command(HISTORY, "replay"), _command(HOSTING, "repost")):
         fake = Counting()
         services = Services(matches=fake, economy=None, history=fake, roles=None,  # type: ignore[arg-type]
-                            season=None, tournaments=None, decks=None, once=Once())  # type: ignore[arg-type]
+                            season=None, tournaments=None, decks=None, games=None,  # type: ignore[arg-type]
+                            once=Once())
         call = Call(Asker(GUILD, CHAN, HOSTY), {"id": 1}, request_id="interaction-1")
         first = await command.invoke(services, call)
         again = await command.invoke(services, call)

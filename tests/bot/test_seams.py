@@ -335,7 +335,9 @@ def extra_ends(context: str) -> dict[str, list[str]]:
 # points into the black Special card: no white card fits; ``hollow_deck`` of
 # tests/decks.py). Where a context takes a deck (casual, DM, event DM, nomination
 # DM) the match is refused where it is set up: no match, no result, nothing booked,
-# nobody out. Practice and tournaments take no deck (``deck:`` is not theirs): refused.
+# nobody out. Practice takes no deck (``deck:`` is not its): refused. A tournament takes
+# the game's own options (``options:``, where ``deck:`` typed alone is read), so a
+# shipped deck only, never a server's: refused.
 STUCK = "stuck deck"
 
 
@@ -355,8 +357,12 @@ def with_deck(lines: list[str], end: str, folder: Path) -> list[str]:
 OVER_AT_START = "would be over before its first move (both players passed"
 for context in ("casual", "dm", "event dm", "nomination dm"):
     TABLE[(context, STUCK)] = ("none", [], [], 0, 0, [], OVER_AT_START)
-for context in ("practice", *TOURNAMENTS):  # no practice, no tournament: nothing logged
-    TABLE[(context, STUCK)] = ("none", [], [], 0, 0, [], "There is no option `deck:` here")
+# No practice, no tournament: nothing logged.
+TABLE[("practice", STUCK)] = ("none", [], [], 0, 0, [], "There is no option `deck:` here")
+for context in TOURNAMENTS:
+    TABLE[(context, STUCK)] = ("none", [], [], 0, 0, [],
+                               "Option 'deck' is one of reconstructed, reconstructed-v1, "
+                               "reconstructed-v2, not 'stuck'")
 
 
 CONTEXTS = ("casual", "practice", "dm", "event dm", "nomination dm", "swiss", "roundrobin",

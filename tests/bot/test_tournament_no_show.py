@@ -13,10 +13,13 @@ from bot.core.messages import Actor
 from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
 from bot.services.matches import DMSetup
+from bot.services.matches.kit import START_RETRIES
 from bot.services.matches.timing import BOARD_WAIT, MAX_LAG
 from bot.services.tournaments import Reported
 from bot.services.tournaments.host import Setup
+from bot.services.tournaments.host.flow import NOT_BEGUN_AGAIN
 from bot.store.models import Match, RatingChange
+from tests.render_faults import overloaded
 from tests.tournament_world import (
     GUILD,
     HOST,
@@ -268,3 +271,21 @@ async def test_a_board_waits_while_its_player_plays_a_dm_elsewhere(
     loaded = await w.services.tournaments.flow.load(1)
     # The other board's players never came: only they are withdrawn.
     assert not set(theirs.users) & loaded.core.state(loaded.events).withdrawn
+
+
+async def test_the_window_runs_from_a_start_tried_again(
+        tournament_world: TournamentWorld) -> None:
+    """Boards whose first board could not be drawn until the fourth try (12.5 minutes,
+    past a 10-minute window): the window runs from when they begin."""
+    w = tournament_world
+    overloaded(w.services.matches, 6)  # both boards, three tries each
+    started = await swiss_of_four(w, Setup(time_control=CLOCKED, show_up=600.0))
+    assert started.count("could not begin") == 2 and not running(w)
+    # Its window is announced when it begins, not while its start is tried again.
+    assert "Each player has 10 minutes from now" not in started
+    await w.clock.advance(sum(START_RETRIES))
+    assert sorted(running(w)) == [1, 2]
+    await w.clock.advance(590)
+    assert "did not make their first move" not in w.said()
+    await w.clock.advance(NOT_BEGUN_AGAIN + 10)
+    assert w.said().count("did not make their first move within 10 minutes") == 2

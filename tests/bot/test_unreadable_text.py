@@ -117,3 +117,19 @@ async def test_any_text_in_any_command_is_answered_never_a_fault(
     await console.handle_line(_line(command, text))
     said = out.getvalue()
     assert said and "something went wrong" not in said.lower(), said
+
+
+@pytest.mark.parametrize("typed", ["²", "#①", "9" * 30])
+async def test_a_name_of_odd_digits_is_looked_up_by_name_not_a_fault(
+        h: Harness, tmp_path: Path, typed: str) -> None:
+    """Digits to ``str.isdigit`` that ``int`` refuses, or more than any database's
+    integer holds: a number only when decimal and short (``record_number``)."""
+    out = io.StringIO()
+    console = console_for(h, tmp_path / "images", out)
+    await console.handle_line(f"alice: /ledger event:{typed}")
+    await console.handle_line(f"alice: /tournament info tournament:{typed}")
+    said = out.getvalue().splitlines()
+    assert said[0] == f"bot (to alice only): There is no event called '{typed}' on this " \
+        "server. There are no events yet."
+    assert said[1].startswith(f"bot (to alice only): There is no tournament called "
+                              f"'{typed}'"), said

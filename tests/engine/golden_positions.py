@@ -2,12 +2,16 @@
 
 ``tests/engine/golden/*.png`` are boards as the renderers drew them before boards were
 drawn in palette mode (true-colour composition, then the palette): the pixel tests
-compare every renderer's output with them. Run ``python -m tests.engine.golden_positions``
-to write them again after an intended change of the pictures, and look at them.
+compare every renderer's output with them. Run ``python -m tests.engine.golden_positions
+--game KEY`` to write one game's boards again after an intended change of its pictures
+(only that game's files are written; without ``--game``, every game's), and look at
+them. A new game's boards are drawn by its ``render`` (the public interface) and held
+to it pixel for pixel: add its positions to ``CASES``.
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -62,29 +66,41 @@ def state_of(case: Golden) -> tuple[Game[Any, Any], Any]:
     return game, state
 
 
-# Boards drawn on fixed palettes today, as the renderers draw them; the others as they
-# were drawn before the palette-mode rewrite (true colour, then a palette fitted to the
-# picture), which ``test_golden`` holds the palette-mode boards close to.
-FIXED_PALETTES = {"cairo", "sigma"}
+# The boards of these games are as they were drawn before the palette-mode rewrite (true
+# colour, then a palette fitted to the picture), which ``test_golden`` holds the
+# palette-mode boards close to; every other game's as its ``render`` draws them today,
+# held to them exactly.
+BEFORE_PALETTES = {"quoridor", "pathwayz"}
 
 
-def renders() -> Iterator[tuple[Golden, bytes]]:
+def renders(games: set[str] | None = None) -> Iterator[tuple[Golden, bytes]]:
+    """The golden boards of ``games`` (None: every game's)."""
     import importlib
 
     from engine.imaging import to_png
 
     for case in CASES:
+        if games is not None and case.game not in games:
+            continue
         game, state = state_of(case)
         names = list(case.names) if case.names is not None else None
-        if case.game in FIXED_PALETTES:
-            yield case, game.render(state, hints=case.hints, names=names)
-        else:
+        if case.game in BEFORE_PALETTES:
             render = importlib.import_module(f"engine.{case.game}.render")
             yield case, to_png(render._compose(state, case.hints, names, None))
+        else:
+            yield case, game.render(state, hints=case.hints, names=names)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m tests.engine.golden_positions")
+    parser.add_argument("--game", action="append", help="write only this game's boards "
+                        "(repeatable; default: every game's)")
+    args = parser.parse_args(argv)
+    GOLDEN.mkdir(exist_ok=True)
+    for case, png in renders(set(args.game) if args.game else None):
+        case.path.write_bytes(png)
+        print(case.path, len(png))
 
 
 if __name__ == "__main__":
-    GOLDEN.mkdir(exist_ok=True)
-    for case, png in renders():
-        case.path.write_bytes(png)
-        print(case.path, len(png))
+    main()

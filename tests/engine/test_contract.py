@@ -1,174 +1,40 @@
-"""The contract every registered game keeps, checked over seeded random games.
+"""The contract every registered game keeps: ``engine.conformance``, the check garnet
+ships for games' authors (``garnet conformance KEY``), run on every installed game.
 
-Parametrised over ``engine.registry.game_keys()`` and each game's ``seat_counts``, so
-a game added to the registry is covered without touching this file. Every ply of a
-game is checked in full (every legal move's notation read back, JSON round trip, chat
-text) up to ``CHECKED_PLIES``; a longer game is played on with the cheap checks only,
-so that its end is reached and checked too while the whole file stays within a few
-seconds (about two today: every game of the four is checked in full).
+Parametrised over ``engine.registry.game_keys()`` and the checks of each game, so a
+game installed is covered without touching this file. The timed checks (the render
+budget, the move-time caps) run with the realtime tests, alone on a core.
 """
 
 from __future__ import annotations
 
 import ast
-import json
-import random
+import tomllib
 from importlib import import_module
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 import engine
-from engine.game import (
-    DESCRIPTION_LIMIT,
-    Game,
-    GameOverError,
-    MoveError,
-    NotAMove,
-    after_move,
-)
-from engine.registry import game_keys, get_game
+from engine import conformance
+from engine.registry import entries, game_keys, get_game
 
-SEEDS = (1, 2, 3)
-CHECKED_PLIES = 400  # plies checked in full at the start of each game
-MAX_PLIES = 2000  # a game still running after this many plies is left unfinished
-CHAT = ("hello there", "gg", "ok", "lol", "good luck!")
-PNG = b"\x89PNG\r\n\x1a\n"
-
+TIMED = ("render budget", "computer player")
 CASES = [
-    pytest.param(key, seats, id=f"{key}-{seats}")
+    pytest.param(key, name, id=f"{key}-{name}",
+                 marks=[pytest.mark.realtime] if name.startswith(TIMED) else [])
     for key in game_keys()
-    for seats in get_game(key).seat_counts
+    for name, _ in conformance.checks(key)
 ]
 
 
-def _round_trip(game: Game[Any, Any], state: Any) -> None:
-    data = game.to_json(state)
-    again = game.from_json(json.loads(json.dumps(data)))
-    assert again == state
-    assert game.to_json(again) == data
-
-
-def _check_ends(game: Game[Any, Any], state: Any, moves: list[Any]) -> None:
-    """Outcome, to_move and the legal moves agree on whether the game is over.
-
-    The contract: ``outcome`` is set exactly when no legal move remains, and
-    ``to_move`` is None exactly then. All three games keep it as it stands:
-    Quoridor ends by rule at its ply cap but then lists no moves either, and a seat
-    that cannot move is passed over rather than left to move with none; Pathwayz
-    ends on a chain or a full board; Cairo Corridor when every Corridor cell is
-    critical, which is exactly when no legal cell is left.
-    """
-    result = game.outcome(state)
-    assert (result is None) == bool(moves)
-    if result is not None:
-        assert game.well_formed_moves(state) == []
-    assert (game.to_move(state) is None) == (result is not None)
-    assert game.is_over(state) == (result is not None)
-    if result is not None:
-        assert result.winner is None or 0 <= result.winner < game.seats(state)
-        assert result.draw == (result.winner is None)
-        assert result.reason
-
-
-def _check_chat(game: Game[Any, Any], state: Any) -> None:
-    for text in CHAT:
-        with pytest.raises(NotAMove):
-            game.parse_move(state, text)
-
-
-def _check_well_formed(game: Game[Any, Any], state: Any, legal: set[str],
-                       rng: random.Random) -> None:
-    """``well_formed_moves``: every legal move among them (what ``/move`` offers in a
-    Death Match, never filtered by legality), each one read as a move (legal or not:
-    a MoveError, never NotAMove)."""
-    formed = [game.notation(m) for m in game.well_formed_moves(state)]
-    assert legal <= set(formed)
-    for text in rng.sample(formed, min(len(formed), 20)):
-        try:
-            game.parse_move(state, text)
-        except NotAMove:
-            pytest.fail(f"{text!r} is well-formed but does not read as a move")
-        except GameOverError:
-            pytest.fail("a move offered after the end")
-        except MoveError:  # written well, not legal here
-            pass
-
-
-def _render(game: Game[Any, Any], state: Any, seats: int) -> None:
-    names = [f"Player {n}" for n in range(seats)]
-    for hints in (False, True):
-        png = game.render(state, hints=hints, names=names)
-        assert isinstance(png, bytes)
-        assert png.startswith(PNG)
-
-
-def _play(game: Game[Any, Any], seats: int, seed: int, render: bool) -> bool:
-    """One random game under the contract's checks; whether it reached its end."""
-    rng = random.Random(seed)
-    state = game.new_state(seats)
-    assert game.seats(state) == seats
-    assert game.to_move(state) == 0
-    _round_trip(game, state)
-    if render:
-        _render(game, state, seats)
-    moves = game.legal_moves(state)
-    states = [state]
-    previous: Any = None
-    ended = False
-    for ply in range(MAX_PLIES):
-        _check_ends(game, state, moves)
-        if not moves:
-            ended = True
-            break
-        full = ply < CHECKED_PLIES
-        if full:
-            _round_trip(game, state)
-            _check_chat(game, state)
-            texts = set()
-            for move in moves:
-                text = game.notation(move)
-                texts.add(text)
-                assert game.parse_move(state, text) == move, text
-            assert len(texts) == len(moves), "two legal moves share a notation"
-            _check_well_formed(game, state, texts, rng)
-        previous = rng.choice(moves)
-        after = game.apply(state, previous)
-        moves = game.legal_moves(after)
-        # apply gives a state whose to_move is None exactly when the outcome is set
-        assert (game.to_move(after) is None) == (game.outcome(after) is not None)
-        if full:
-            assert game.last_move(after) in (None, game.notation(previous))
-        state = after
-        states.append(state)
-    if render:
-        _render(game, states[len(states) // 2], seats)
-    if not ended:
-        return False
-
-    # The end: a finished state still round-trips, renders, and refuses moves.
-    _round_trip(game, state)
-    assert game.to_move(state) is None
-    _check_chat(game, state)
-    with pytest.raises(GameOverError):
-        game.parse_move(state, game.notation(previous))
-    with pytest.raises(GameOverError):
-        game.apply(state, previous)
-    if render:
-        _render(game, state, seats)
-    return True
-
-
-@pytest.mark.parametrize(("key", "seats"), CASES)
-def test_contract(key: str, seats: int) -> None:
-    game = get_game(key)
-    assert game.key == key
-    assert seats in game.seat_counts
-    assert game.check_options(None) is not None  # the defaults pass the game's own checks
-    ended = [_play(game, seats, seed, render=seed == SEEDS[0]) for seed in SEEDS]
-    # The end-of-game checks ran at least once.
-    assert any(ended), f"no random game of {key} for {seats} ended in {MAX_PLIES} plies"
+@pytest.mark.parametrize(("key", "check"), CASES)
+def test_conformance(key: str, check: str) -> None:
+    found = dict(conformance.checks(key))
+    try:
+        found[check]()
+    except conformance.Failure as exc:
+        pytest.fail(f"{key}: {check}: {exc}")
 
 
 def test_every_game_is_covered() -> None:
@@ -204,7 +70,10 @@ def _engine_imports() -> dict[str, set[str]]:
     return graph
 
 
-@pytest.mark.parametrize("key", game_keys())
+BUILT_IN = [entry.key for entry in entries() if entry.built_in]
+
+
+@pytest.mark.parametrize("key", BUILT_IN)
 def test_game_package_layout(key: str) -> None:
     cls = type(get_game(key))
     package = cls.__module__.rpartition(".")[0]
@@ -237,41 +106,6 @@ def test_no_import_cycles_in_engine() -> None:
         visit(name, [])
 
 
-# ---- the menus of a game that offers choices ---------------------------------------
-
-
-@pytest.mark.parametrize("key", game_keys())
-def test_choices_are_the_legal_moves(key: str) -> None:
-    """``Game.choices``: every choice's notation reads as a legal move, every legal
-    move is one choice, no group is empty, and a game with choices says how its menus
-    speak (``choice_words``)."""
-    game = get_game(key)
-    for seats in game.seat_counts:
-        for seed in SEEDS:
-            rng = random.Random(seed)
-            state = game.new_state(seats)
-            for _ in range(MAX_PLIES):
-                groups = game.choices(state)
-                if groups is None:
-                    assert game.choice_words is None
-                    return
-                assert game.choice_words is not None
-                legal = game.legal_moves(state)
-                offered = []
-                for group in groups:
-                    assert group.label and group.choices
-                    for choice in group.choices:
-                        assert choice.label
-                        move = game.parse_move(state, choice.notation)
-                        assert move in legal
-                        assert game.notation(move) == choice.notation
-                        offered.append(choice.notation)
-                assert sorted(offered) == sorted(game.notation(m) for m in legal)
-                if not legal:
-                    break
-                state = game.apply(state, rng.choice(legal))
-
-
 # ---- the registry: one entry per game, its computer player typed -------------------
 
 
@@ -282,7 +116,7 @@ def test_the_entry_names_a_game_and_its_player(key: str) -> None:
 
     game = get_game(key)
     assert entry(key).key == key
-    for alias in entry(key).aliases:
+    for alias in game.aliases:
         assert get_game(alias) is game
     if not has_ai(key):
         return
@@ -294,29 +128,34 @@ def test_the_entry_names_a_game_and_its_player(key: str) -> None:
     assert isinstance(ai.evaluate(state, 0), float)
 
 
-@pytest.mark.parametrize(("key", "seats"), CASES)
-def test_every_position_is_described_in_words_within_discords_limit(
-        key: str, seats: int) -> None:
-    """``describe`` (the image's description, for screen readers): the game, the move
-    number, who moves or the result, the last move and the position, within 1,024
-    characters, over whole random games with long names."""
-    game = get_game(key)
-    names = [("Ṁaximilian-Alexander von Long-Name " * 2).strip()] * seats
-    for seed in SEEDS:
-        rng = random.Random(seed)
-        state = game.new_state(seats)
-        for _ in range(MAX_PLIES):
-            text = game.describe(state, names)
-            assert len(text) <= DESCRIPTION_LIMIT
-            assert text.startswith(f"{game.title}, {after_move(game.moves_played(state))}.")
-            assert game.describe_position(state) in text
-            last = game.last_move(state)
-            assert last is None or f"Last move: {last}." in text
-            seat = game.to_move(state)
-            if seat is None:
-                assert " wins: " in text or "Draw: " in text
-                break
-            assert f"{game.seat_name(state, seat)} ({names[seat]}) to move." in text
-            state = game.apply(state, rng.choice(game.legal_moves(state)))
-        verdict = "Bob wins: Alice ran out of time"
-        assert f"{verdict}." in game.describe(state, names, verdict)
+# ---- what names the games: the entry points, and what is checked against them -------
+
+ROOT = ENGINE.parent
+
+
+def test_the_entry_points_list_the_four_games() -> None:
+    """``importlib.metadata.entry_points(group="garnet.games")``, as an installed garnet
+    declares them, are the games of ``engine/``: one package each."""
+    from importlib.metadata import entry_points
+
+    points = {p.name: p.value for p in entry_points(group="garnet.games")
+              if p.dist is not None and p.dist.name == "garnet"}
+    packages = sorted(p.name for p in ENGINE.iterdir() if (p / "game.py").is_file())
+    assert sorted(points) == packages == ["cairo", "pathwayz", "quoridor", "sigma"]
+    assert all(value.startswith(f"engine.{key}:") for key, value in points.items())
+    assert sorted(BUILT_IN) == packages
+
+
+def test_the_import_contracts_name_every_built_in_game() -> None:
+    """The import contracts that name game packages (each stands alone; the match host
+    reaches none) name exactly the games of the entry points of ``pyproject.toml``: a
+    game added to one and not the other fails here, not silently in ``lint-imports``."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    declared = sorted(project["project"]["entry-points"]["garnet.games"].values())
+    games = sorted(value.partition(":")[0] for value in declared)
+    contracts = {c["name"]: c for c in project["tool"]["importlinter"]["contracts"]}
+    alone = contracts["each game package stands alone"]["modules"]
+    host = contracts["the match host reaches a game only through the Game interface and "
+                     "the registry"]["forbidden_modules"]
+    assert sorted(alone) == games
+    assert sorted(host) == games

@@ -57,8 +57,10 @@ def test_four_player_start_and_turn_order() -> None:
 def test_seat_counts_and_ply_cap_option() -> None:
     with pytest.raises(OptionError, match="2 or 4 players, not 3"):
         game.new_state(3)
-    with pytest.raises(OptionError, match="at least 1"):
+    with pytest.raises(OptionError, match="'ply-cap' is from 1 to 10000, not 0"):
         game.new_state(2, {"ply-cap": 0})
+    with pytest.raises(OptionError, match="'ply-cap' is from 1 to 10000, not 10001"):
+        game.new_state(2, {"ply-cap": 10_001})
     with pytest.raises(OptionError, match="no option 'tie'"):
         game.new_state(2, {"tie": "draw"})
     assert game.new_state(2).ply_cap == 300

@@ -5,12 +5,14 @@ node budget (no move-time cap). Sigma Escape's is its Python search, the referen
 its C search is held to (tests/engine/test_sigma_native.py); at every depth its root
 values and node counts too.
 
-``python -m tests.engine.test_search_golden`` rewrites the record (only ever from a
-search known to be right).
+``python -m tests.engine.test_search_golden --game KEY`` rewrites one game's entries of
+the record (only ever from a search known to be right), ``--missing`` only the
+positions not recorded yet (new ones); the other entries are kept as they are.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 from dataclasses import replace
 from pathlib import Path
@@ -74,11 +76,16 @@ def _position(key: str, seats: int, seed: int, plies: int) -> dict[str, Any]:
         native.AVAILABLE = available
 
 
-def record() -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def record(games: set[str] | None = None, missing: bool = False) -> dict[str, Any]:
+    """The record with the positions of ``games`` (None: all) searched again (with
+    ``missing``: only those it does not hold), the others' entries kept, in order."""
+    old = json.loads(RECORD.read_text()) if RECORD.exists() else {}
+    new = dict(old)
     for position in POSITIONS:
-        out |= _position(*position)
-    return out
+        name = "{}-{}-{}-{}".format(*position)
+        if (games is None or position[0] in games) and not (missing and name in old):
+            new |= _position(*position)
+    return {name: new[name] for name, _ in _cases() if name in new}
 
 
 def _cases() -> list[tuple[str, tuple[str, int, int, int]]]:
@@ -108,5 +115,16 @@ def test_the_search_is_what_it_was(name: str, position: tuple[str, int, int, int
     assert _SEARCHED[position][name] == json.loads(RECORD.read_text())[name]
 
 
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m tests.engine.test_search_golden")
+    parser.add_argument("--game", action="append",
+                        help="search only this game's positions (repeatable)")
+    parser.add_argument("--missing", action="store_true",
+                        help="search only the positions the record does not hold")
+    args = parser.parse_args(argv)
+    RECORD.write_text(json.dumps(record(set(args.game) if args.game else None, args.missing),
+                                 indent=1) + "\n")
+
+
 if __name__ == "__main__":
-    RECORD.write_text(json.dumps(record(), indent=1) + "\n")
+    main()

@@ -21,6 +21,7 @@ from bot.core.escape import plain
 from bot.core.messages import MENTION, Actor, Role, Upload
 from bot.core.refusal import Refusal
 from bot.texts import input as say
+from engine.registry import game_keys, get_game
 
 NUMBER = re.compile(r"^#?\d+(?:\.\d+)?s?$")
 
@@ -161,11 +162,23 @@ def convert(option: Option, raw: str, actor_of: Callable[[str], Actor]) -> Any:
     return option.read(raw)
 
 
+def _fold_game_options(named: dict[str, str], known: set[str]) -> None:
+    """A game's option typed as an option of its own (``tie:draw``, as before the game's
+    options were one text) is read as part of ``options:``."""
+    declared = {spec.name for key in game_keys() for spec in get_game(key).option_specs}
+    folded = [f"{name}:{named.pop(name)}" for name in sorted(set(named) - known)
+              if name in declared]
+    if folded:
+        named["options"] = " ".join([*folded, named.get("options", "")]).strip()
+
+
 def parse(text: str, actor_of: Callable[[str], Actor]) -> tuple[Command, dict[str, Any]]:
     """A console line starting with ``/``: the command and its options as typed values."""
     words, free, named = split(text)
     command = find(words, free)
     known = {o.name for o in command.options}
+    if "options" in known:
+        _fold_game_options(named, known)
     unknown = set(named) - known
     if unknown:
         raise Refusal(say.unknown_options(sorted(unknown), [o.name for o in command.options]))

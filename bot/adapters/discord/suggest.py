@@ -25,7 +25,9 @@ from discord.app_commands import Choice
 
 from bot.adapters.discord.delivery import now_of
 from bot.commands.spec import Services, Suggest
+from bot.core import options as opt
 from bot.core.clock import Clock
+from engine.game import EngineError
 from engine.registry import game_keys, get_game
 
 log = logging.getLogger(__name__)
@@ -139,10 +141,27 @@ def game_title(key: str) -> str:
         return key
 
 
-async def _games(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+async def _games(interaction: discord.Interaction, current: str,
+                 installed: bool) -> list[Choice[str]]:
+    """The games the server offers (``installed``: every game installed)."""
     wanted = current.strip().lower()
-    return [Choice(name=game_title(key), value=key) for key in game_keys()
+    keys = game_keys() if installed else await _services(interaction).games.offered(
+        str(interaction.guild_id))
+    return [Choice(name=game_title(key), value=key) for key in keys
             if wanted in key or wanted in game_title(key).lower()][:MAX_CHOICES]
+
+
+async def _game_options(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    """``options:``: completed from the options the game chosen in ``game:`` declares."""
+    name = getattr(interaction.namespace, "game", None)
+    try:
+        game = get_game(str(name)) if name else None
+    except EngineError:
+        game = None
+    if game is None:
+        return []
+    return [Choice(name=text, value=text)
+            for text in opt.suggest_game_options(game, str(current), MAX_CHOICES)]
 
 
 async def _events(interaction: discord.Interaction, current: str,
@@ -189,8 +208,16 @@ async def _recorded(interaction: discord.Interaction, current: str | int,
 
 
 async def _moves(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    moves = _services(interaction).matches.suggest_moves(
-        str(interaction.guild_id), str(interaction.channel_id), str(interaction.user.id), current)
+    """The moves that start with what was typed; none: what was typed, named with the
+    game's move help (a choice's name is what Discord shows)."""
+    where = (str(interaction.guild_id), str(interaction.channel_id), str(interaction.user.id))
+    matches = _services(interaction).matches
+    moves = matches.suggest_moves(*where, current)
+    typed = str(current).strip()[:100]
+    if not moves and typed:
+        said = matches.move_help(*where)
+        if said:
+            return [Choice(name=f"{typed} — {said}"[:100], value=typed)]
     return [Choice(name=move, value=move) for move in moves]
 
 
@@ -228,7 +255,9 @@ def _with(fn: Callable[..., Awaitable[list[Any]]], **fixed: bool) -> Suggester:
 
 
 SUGGESTERS: dict[Suggest, Suggester] = {
-    Suggest.GAMES: _games,
+    Suggest.GAMES: _with(_games, installed=False),
+    Suggest.INSTALLED_GAMES: _with(_games, installed=True),
+    Suggest.GAME_OPTIONS: _game_options,
     Suggest.DECKS: _decks,
     Suggest.EVENTS: _with(_events, wider=False),
     Suggest.SCOPES: _with(_events, wider=True),

@@ -23,6 +23,7 @@ never half of one.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from bot.core.clock import Clock
 from bot.core.messages import Response
@@ -77,7 +78,7 @@ class Matches:
         self.kit = MatchKit(db, clock, config, rng or random.Random(),
                             renderer or Renderer(config.render_processes),
                             roles or HostRoles(db, config.default_host_role), deliver=deliver,
-                            on_turn=lambda live: self.practice.wake(live))
+                            on_turn=lambda live: self._turned(live))
         self.lookup = Lookup(self.kit)
         self.timing = Timing(self.kit, on_flag=lambda live: self.ending.timeout(live),
                              on_idle=lambda live: self.courtesy.lapse(live))
@@ -123,6 +124,7 @@ class Matches:
         self.abort = self.courtesy.abort
         self.rematch = self.courtesy.rematch
         self.suggest_moves = self.lookup.suggest_moves
+        self.move_help = self.lookup.move_help
         self.open_matches = self.lookup.open_matches
         self.open_in_memory = self.lookup.open_in_memory
         self.start_practice = self.practice.start
@@ -150,6 +152,16 @@ class Matches:
     def watch_ends(self, watcher: EndWatcher) -> None:
         """``watcher`` hears of every match that ends, after its result is committed."""
         self.kit.watchers.append(watcher)
+
+    def watch_turns(self, watcher: Callable[[LiveMatch], None]) -> None:
+        """``watcher`` hears of every turn that starts (a start, a move, a take-back, a
+        resume), after it is committed; it must not block (the web pages' live notice)."""
+        self.kit.turn_watchers.append(watcher)
+
+    def _turned(self, live: LiveMatch) -> None:
+        self.practice.wake(live)
+        for watcher in self.kit.turn_watchers:
+            watcher(live)
 
     def watch_timers(self, sweep: Sweep) -> None:
         """``sweep`` runs in each round of the watchdog (``lifecycle``): it re-arms the

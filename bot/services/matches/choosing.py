@@ -26,6 +26,7 @@ from bot.core.refusal import Refusal
 from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
 from bot.services.events import plan_dm
+from bot.services.games import offered_game
 from bot.services.matches.kit import MatchKit, Retrying
 from bot.services.matches.lobby import Lobby
 from bot.services.matches.lookup import Lookup
@@ -35,7 +36,6 @@ from bot.store.models import Match, MatchPlayer
 from bot.store.numbers import next_number
 from bot.texts import match as texts
 from bot.texts import refused
-from engine.registry import get_game
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +87,7 @@ class Choosing:
         """``start_dm`` for a caller that has checked the host already (a nomination a
         host opened, whose nominator picked the opponent)."""
         self.kit.pressure.check(asker.guild_id)  # at Discord's limit: fairly
-        game = get_game(setup.game)
+        game = await offered_game(self.kit.db, asker.guild_id, setup.game)
         players, chooser, reward = setup.players, setup.chooser, setup.reward
         if len(players) != 2:
             raise Refusal(refused.dm_of_two())

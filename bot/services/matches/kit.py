@@ -21,6 +21,7 @@ from bot.services.permissions import HostRoles
 from bot.services.pressure import BOARD_WAIT_LIMIT, Pressure
 from bot.services.render import Renderer
 from bot.services.vitals import Health
+from bot.services.web import WebLink, no_link
 from bot.store.db import Database
 from bot.store.movelog import MoveWriter
 from bot.store.queries import user_names
@@ -172,6 +173,10 @@ class MatchKit:
         # Told whenever a turn starts (a start, a move, a restart, a resume): the
         # computer player's seat thinks then (see ``practice``).
         self.on_turn = on_turn
+        # Told after ``on_turn``: who else follows the turns (``Matches.watch_turns``).
+        self.turn_watchers: list[Callable[[LiveMatch], None]] = []
+        # The address of a match's web page for its start post (``bot.services.web``).
+        self.web_link: WebLink = no_link
 
     def now(self) -> float:
         return self.clock.now()

@@ -18,6 +18,7 @@ from bot.core.messages import Actor, Button, Pace, Post, Response
 from bot.core.refusal import Refusal
 from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
+from bot.services.games import offered_game
 from bot.services.limits import RateLimit
 from bot.services.matches import menus
 from bot.services.matches.ending import Ending, reward_of
@@ -38,6 +39,7 @@ from bot.store.numbers import next_number
 from bot.texts import match as texts
 from bot.texts import refused
 from bot.texts import waiting as waits
+from bot.texts import web as web_texts
 from engine.registry import get_game
 
 log = logging.getLogger(__name__)
@@ -169,7 +171,7 @@ class Lobby:
                         rated: bool = True) -> Response:
         """A casual game: the challenger names opponents, who each accept or decline."""
         self.kit.pressure.check(asker.guild_id)  # at Discord's limit: fairly
-        game = get_game(game_name)
+        game = await offered_game(self.kit.db, asker.guild_id, game_name)
         ids = [asker.actor.id, *[o.id for o in opponents]]
         if not opponents:
             raise Refusal(refused.name_who_you_challenge())
@@ -419,6 +421,9 @@ class Lobby:
             self.timing.arm(live)
         self.kit.on_turn(live)
         lines.append(self.kit.turn_line(live))
+        if match.kind != MatchKind.PRACTICE and (
+                page := await self.kit.web_link(match.guild_id, f"/m/{match.number}")):
+            lines.append(web_texts.web_line(page))
         return Response(posts=[Post("\n".join(lines), match.channel_id, image=image,
                                     selects=menus.card_menu(live), turn=turn,
                                     pace=Pace.BOARD)])

@@ -265,6 +265,14 @@ class Lookup:
         moves = sorted(game.notation(m) for m in found)
         return [m for m in moves if m.lower().replace(" ", "").startswith(wanted)][:limit]
 
+    def move_help(self, guild_id: str, channel_id: str, user_id: str) -> str | None:
+        """How to type a move of the asker's running match, as its game says it (what
+        ``/move`` suggests when what was typed is no move)."""
+        live = self.kit.live.for_seat(guild_id, channel_id, user_id)
+        if live is None or live.to_move != live.seat_of(user_id):
+            return None
+        return live.game.move_help
+
     async def open_matches(self, guild_id: str, user_id: str | None = None,
                            typed: str = "", limit: int = 25) -> list[tuple[int, str]]:
         """A server's matches for autocomplete, as (number, label): found in the

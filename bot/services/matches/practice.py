@@ -21,6 +21,7 @@ from bot.core.messages import Actor, Post, Response, ai_level, ai_name, ai_user
 from bot.core.refusal import Refusal
 from bot.core.requests import Asker
 from bot.core.timecontrol import TimeControl
+from bot.services.games import offered_game
 from bot.services.jobs import JobTooLong
 from bot.services.matches.kit import MatchKit
 from bot.services.matches.live import LiveMatch
@@ -34,7 +35,6 @@ from bot.store.numbers import next_number
 from bot.texts import practice as say
 from engine.ai import LEVELS, player_for
 from engine.game import EngineError
-from engine.registry import get_game
 
 log = logging.getLogger(__name__)
 PER_USER = 3  # practice matches one user may have going at once
@@ -58,7 +58,7 @@ class Practice:
                     tc: TimeControl | None = None, hints: bool = False) -> Response:
         """``/practice``: a match against the computer player at ``level``."""
         self.kit.pressure.check(asker.guild_id)  # at Discord's limit: fairly
-        game = get_game(game_name)
+        game = await offered_game(self.kit.db, asker.guild_id, game_name)
         if level not in LEVELS:
             raise Refusal(say.levels(min(LEVELS), max(LEVELS)))
         try:

@@ -17,6 +17,7 @@ from PIL import Image, ImageDraw
 from bot.services.tournaments.bracket import NOBODY, Spot
 from bot.services.tournaments.model import Event, Standing, Tiebreak
 from bot.services.tournaments.tournament import Tournament
+from bot.texts.tournaments import points
 from engine.imaging import fit_text, font, to_png
 
 BG = (246, 244, 238)
@@ -47,16 +48,6 @@ def tournament_png(tournament: Tournament, events: Iterable[Event], title: str) 
         seeds = {p: i for i, p in enumerate(tournament.players, start=1)}
         return bracket_png(title, tournament.bracket(events), subtitle, seeds)
     return standings_png(title, table, tournament.tiebreaks, subtitle)
-
-
-def _points(x: float) -> str:
-    """2, 2½, ½, or 2.75 (Sonneborn-Berger can have quarters)."""
-    whole = int(x)
-    if x == whole:
-        return str(whole)
-    if x * 2 == int(x * 2):
-        return f"{whole}½" if whole else "½"
-    return f"{x:.2f}".rstrip("0")
 
 
 def standings_png(title: str, rows: Sequence[Standing], tiebreaks: Sequence[Tiebreak],
@@ -92,10 +83,10 @@ def standings_png(title: str, rows: Sequence[Standing], tiebreaks: Sequence[Tieb
         name = row.player if row.active else f"{row.player} (out)"
         draw.text((name_x, mid), fit_text(name, points_x - name_x - 8, 24), font=bold,
                   fill=ink, anchor="lm")
-        draw.text((points_x + 80, mid), _points(row.points), font=bold, fill=ink, anchor="rm")
+        draw.text((points_x + 80, mid), points(row.points), font=bold, fill=ink, anchor="rm")
         for i, tb in enumerate(shown):
             x = points_x + 96 + stat_w * (i + 1) - 8
-            draw.text((x, mid), _points(row.tiebreaks.get(tb.value, 0.0)), font=body,
+            draw.text((x, mid), points(row.tiebreaks.get(tb.value, 0.0)), font=body,
                       fill=ink, anchor="rm")
     return to_png(image)
 

@@ -56,6 +56,7 @@ from bot.texts import tournaments as say
 
 log = logging.getLogger(__name__)
 MAX_STEPS = 64  # a bound on what one look at a tournament may do in a row
+NOT_BEGUN_AGAIN = 60.0  # a window due before its game began: looked at again this later
 class Flow:
     def __init__(self, db: Database, clock: Clock, matches: Matches) -> None:
         self.db = db
@@ -290,6 +291,11 @@ class Flow:
         game = next((g for g in loaded.games if g.match_id == match_id), None)
         live = self.matches.live.get(match_id)
         ply = max(game.plies if game else 0, live.ply if live else 0)
+        if loaded.row.status == RUNNING and game is not None and game.active and not game.begun:
+            # Its start is tried again (a first board not drawn in time): the window
+            # runs from when it begins, so look again then.
+            self.arm_no_show(tournament_id, match_id, self.now() + NOT_BEGUN_AGAIN)
+            return Response()
         if (loaded.row.status != RUNNING or game is None or not game.active
                 or game.show_up_by is None or ply >= len(game.users)):
             return Response()  # both have moved

@@ -15,6 +15,7 @@ from bot.core.clock import Clock
 from bot.core.messages import Actor, Button, Image, Post, Response
 from bot.core.requests import Asker
 from bot.services import events, ratings
+from bot.services.games import offered_game
 from bot.services.matches import MatchEnd, Matches, startable
 from bot.services.permissions import HostRoles
 from bot.services.tournaments import (
@@ -48,6 +49,7 @@ from bot.services.tournaments.host.records import (
 )
 from bot.services.tournaments.model import LOSS
 from bot.services.users import remember
+from bot.services.web import WebLink, linked, no_link
 from bot.store.db import Database
 from bot.store.models import Event as EventRow
 from bot.store.models import Rating, TournamentPlayer
@@ -57,7 +59,6 @@ from bot.store.queries import user_names
 from bot.store.season import eliminations
 from bot.texts import rulings
 from bot.texts import tournaments as say
-from engine.registry import get_game
 
 MAX_PLAYERS = 128
 MAX_BEST_OF = 9
@@ -103,6 +104,7 @@ class Tournaments:
         self.rng = rng or random.Random()
         self.flow = Flow(db, clock, matches)
         self.rulings = Rulings(db, clock, matches, self.flow)
+        self.web_link: WebLink = no_link  # a tournament's web page (``bot.services.web``)
 
     # ---- what the composition root wires ---------------------------------------------------
 
@@ -121,7 +123,7 @@ class Tournaments:
         await self.roles.require_host(asker.guild_id, asker.actor)
         setup, event = settings.setup, settings.event
         name = check_name(settings.name)
-        game = get_game(settings.game)
+        game = await offered_game(self.db, asker.guild_id, settings.game)
         options = game.check_options(setup.game_options)
         startable(game, 2, options)
         form = Format(settings.fmt)
@@ -163,9 +165,11 @@ class Tournaments:
         entry = [Button(say.join_button(), buttons.tournament_join(number), "success")]
         if setup.checkin:
             entry.append(Button(say.checkin_button(), buttons.tournament_checkin(number)))
-        return Response(reply=Post(say.created(name=name, number=number, host_id=asker.actor.id,
-                                               rules=rules, checkin=setup.checkin),
-                                   asker.channel_id, buttons=tuple(entry)))
+        created = Response(reply=Post(say.created(name=name, number=number,
+                                                  host_id=asker.actor.id, rules=rules,
+                                                  checkin=setup.checkin),
+                                      asker.channel_id, buttons=tuple(entry)))
+        return linked(created, await self.web_link(asker.guild_id, f"/t/{number}"))
 
     async def join(self, asker: Asker, tournament: str | None = None) -> Response:
         return await self._enter(asker, [asker.actor], tournament, by_host=False)

@@ -4,16 +4,13 @@ functions of a loaded tournament (``records.Loaded``), besides one small query."
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Sequence
-from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core.enums import MatchStatus
 from bot.core.messages import Image
-from bot.services.exports import safe_cell, slug
+from bot.services.exports import csv_bytes, slug
 from bot.services.tournaments import (
     Dropped,
     Event,
@@ -359,14 +356,6 @@ def pairings_text(loaded: Loaded, number: int, asker: str | None = None) -> str:
 # ---- the books -----------------------------------------------------------------------------
 
 
-def _csv(header: list[str], rows: list[list[Any]]) -> bytes:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(header)
-    writer.writerows([safe_cell(v) for v in row] for row in rows)
-    return out.getvalue().encode("utf-8")
-
-
 def export(loaded: Loaded) -> list[Image]:
     """The standings and every pairing and game, as CSV files (names beside ids)."""
     core = loaded.core
@@ -378,7 +367,7 @@ def export(loaded: Loaded) -> list[Image]:
         rows = [[st.rank, st.place, st.player, loaded.name(st.player), st.points,
                  *[st.tiebreaks.get(n, 0.0) for n in names], "yes" if st.active else "no"]
                 for st in table]
-        files.append(Image(_csv(["rank", "place", "user_id", "name", "points", *names,
+        files.append(Image(csv_bytes(["rank", "place", "user_id", "name", "points", *names,
                                  "active"], rows), f"{base}-standings.csv"))
     state = core.state(loaded.events)
     rows = []
@@ -396,7 +385,7 @@ def export(loaded: Loaded) -> list[Image]:
         for b in rnd.byes:
             rows.append([rnd.number, "", "", b, loaded.name(b), "", "", "bye", "", "", "", "",
                          ""])
-    files.append(Image(_csv(["round", "board", "bracket_match", "first_id", "first_name",
+    files.append(Image(csv_bytes(["round", "board", "bracket_match", "first_id", "first_name",
                              "second_id", "second_name", "pairing_result", "game",
                              "match_number", "match_status", "moved_first_id", "winner_id"],
                             rows), f"{base}-games.csv"))

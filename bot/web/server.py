@@ -1,0 +1,336 @@
+"""The public web pages, on ``WEB_ADDRESS`` (off by default): read-only, GET only, no
+login. aiohttp's server (it comes with discord.py) on the bot's event loop, Jinja2
+templates with autoescaping, a stylesheet and a few lines of script of our own (no
+inline script: the content security policy forbids it).
+
+    /s/<slug>                     the server: running matches, tournaments, leaderboard
+    /s/<slug>/m/<n>               a match (``?ply=N``: its position after N moves)
+    /s/<slug>/m/<n>/board/<p>.png its board after p moves
+    /s/<slug>/m/<n>/events        its live notices (server-sent events)
+    /s/<slug>/t/<n>               a tournament (``/events``: its server's notices)
+    /s/<slug>/p/<token>           a player
+
+``?part=live`` answers a page's live part alone, which the script swaps in when a
+notice comes. Pages are kept until their match changes (``bot.web.cache``); turned off,
+every page of the server is 404 from the next request on, in every process (the switch
+is a notice that empties every cache), and no copy is kept on the way
+(``Cache-Control: no-store``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import re
+from collections.abc import Awaitable, Callable
+from importlib import resources
+from typing import Any
+
+from aiohttp import web
+from jinja2 import Environment, PackageLoader, select_autoescape
+
+from bot.core.clock import Clock
+from bot.services.web import PublicPages, Site, find_site
+from bot.store.db import Database
+from bot.texts import web as say
+from bot.web import read
+from bot.web.boards import Boards
+from bot.web.cache import Cache
+from bot.web.guard import (
+    IDLE_SECONDS,
+    MAX_BODY,
+    MAX_HEADERS,
+    MAX_LINE,
+    Guard,
+    Refused,
+)
+from bot.web.live import Hub
+from bot.web.tournament import tournament
+from engine.registry import get_game
+
+log = logging.getLogger(__name__)
+
+SLUG = re.compile(r"^[A-Za-z0-9_-]{8,32}$")
+STREAM_SECONDS = 600.0  # a stream ends after this; the browser opens another
+PING_SECONDS = 15.0  # a comment line this often: proxies keep the stream, we see it's on
+WRITE_SECONDS = 10.0  # a stream's write that a client does not read within this: cut
+SECURITY = {
+    "Content-Security-Policy": "default-src 'none'; img-src 'self'; style-src 'self'; "
+                               "script-src 'self'; connect-src 'self'; base-uri 'none'; "
+                               "form-action 'none'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), interest-cohort=()",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Resource-Policy": "same-origin",
+}
+STATIC = {"style.css": "text/css; charset=utf-8",
+          "live.js": "text/javascript; charset=utf-8",
+          "replay.js": "text/javascript; charset=utf-8"}
+NOW = b"@@NOW@@"  # in a kept page: the instant it is served, for its clocks
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class WebServer:
+    """The pages of every server that turned them on, served by this process. ``db`` is
+    read only: on SQLite a connection of the pages' own, which WAL lets read beside the
+    bot's writer (pages never wait for a move's commit)."""
+
+    def __init__(self, db: Database, clock: Clock, pages: PublicPages, boards: Boards,
+                 hub: Hub, address: tuple[str, int]) -> None:
+        self.db, self.clock, self.pages, self.boards, self.hub = db, clock, pages, boards, hub
+        self.host, self.port = address
+        self.guard = Guard()
+        self.cache = Cache()
+        hub.watchers.append(self._heard)
+        self.env = Environment(loader=PackageLoader("bot.web", "templates"),
+                               autoescape=select_autoescape(default=True,
+                                                            default_for_string=True),
+                               trim_blocks=True, lstrip_blocks=True)
+        self.static: dict[str, bytes] = {
+            name: resources.files("bot.web").joinpath("static", name).read_bytes()
+            for name in STATIC}
+        version = hashlib.sha256(b"".join(self.static.values())).hexdigest()[:10]
+        self.env.globals.update(v=version, say=say)
+        self._runner: web.AppRunner | None = None
+        self._server: asyncio.AbstractServer | None = None
+
+    @property
+    def address(self) -> str:
+        host = "127.0.0.1" if self.host in ("0.0.0.0", "") else self.host
+        return f"http://{host}:{self.port}" if ":" not in host else f"http://[{host}]:{self.port}"
+
+    # ---- start and stop ------------------------------------------------------------
+
+    async def start(self) -> None:
+        app = web.Application(client_max_size=MAX_BODY, middlewares=[self._bounded])
+        get = app.router.add_get
+        get("/", self._root, allow_head=True)
+        get("/static/{name}", self._static)
+        get("/s/{slug}", self._server_page)
+        get("/s/{slug}/m/{number:\\d{1,9}}", self._match_page)
+        get("/s/{slug}/m/{number:\\d{1,9}}/board/{ply:\\d{1,5}}.png", self._board)
+        get("/s/{slug}/m/{number:\\d{1,9}}/events", self._match_events)
+        get("/s/{slug}/t/{number:\\d{1,9}}", self._tournament_page)
+        get("/s/{slug}/t/{number:\\d{1,9}}/events", self._server_events)
+        get("/s/{slug}/p/{token}", self._player_page)
+        self._runner = web.AppRunner(app, access_log=None, keepalive_timeout=IDLE_SECONDS,
+                                     max_line_size=MAX_LINE, max_field_size=MAX_LINE,
+                                     max_headers=MAX_HEADERS, handler_cancellation=True)
+        await self._runner.setup()
+        assert self._runner.server is not None
+        loop = asyncio.get_running_loop()
+        self._server = await loop.create_server(self.guard.wrap(self._runner.server),
+                                                self.host, self.port, reuse_address=True,
+                                                backlog=256)
+        if self.port == 0:  # a free port picked by the system (tests, the bench)
+            self.port = int(self._server.sockets[0].getsockname()[1])
+        self.guard.start()
+        await self.hub.start()
+        log.info("web pages on %s", self.address)
+
+    async def stop(self) -> None:
+        await self.guard.stop()
+        if self._server is not None:
+            self._server.close()
+            for transport in list(self.guard.connections):
+                transport.abort()
+            self._server = None
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+        await self.hub.stop()
+
+    # ---- every request ----------------------------------------------------------------
+
+    @web.middleware
+    async def _bounded(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        try:
+            if request.method not in ("GET", "HEAD"):
+                response: web.StreamResponse = web.Response(
+                    status=405, text="GET only\n", headers={"Allow": "GET, HEAD"})
+            else:
+                with self.guard.request(request):
+                    response = await handler(request)
+        except Refused as refused:
+            response = web.Response(status=refused.status, text=say.too_busy() + "\n",
+                                    headers={"Retry-After": "5"})
+        except web.HTTPNotFound:
+            response = self._page("missing.html", status=404)
+        except web.HTTPException as exc:
+            response = web.Response(status=exc.status, text=f"{exc.reason}\n")
+        if not response.prepared:
+            response.headers.update(SECURITY)
+            response.headers.setdefault("Cache-Control", "no-store")
+        return response
+
+    def _page(self, template: str, status: int = 200, **values: Any) -> web.Response:
+        body = self.env.get_template(template).render(**values)
+        return web.Response(text=body, status=status, content_type="text/html",
+                            charset="utf-8")
+
+    def _heard(self, guild_id: str | None, number: int, ended: bool) -> None:
+        if guild_id is None:
+            self.cache.reset()
+        else:
+            self.cache.changed(guild_id, number, ended)
+
+    async def _site(self, request: web.Request) -> Site:
+        slug = request.match_info["slug"]
+        if not SLUG.match(slug):
+            raise web.HTTPNotFound()
+        site = await self.cache.sites.get(("site", slug), lambda: find_site(self.db, slug))
+        if site is None:
+            raise web.HTTPNotFound()
+        return site
+
+    async def _kept(self, request: web.Request, site: Site, number: int,
+                    make: Callable[[], Awaitable[bytes | None]],
+                    content_type: str = "text/html; charset=utf-8") -> web.Response:
+        """The page from the cache, or made (``make``: None for 404); kept until match
+        ``number`` (0: anything of the server) changes. Its clocks are told the time
+        it is served at."""
+        key = (site.slug, request.path, request.query_string[:100])
+        body = await self.cache.pages.get(key, make, site.guild_id, number)
+        if body is None:
+            raise web.HTTPNotFound()
+        if content_type.startswith("text/html"):
+            body = body.replace(NOW, b"%.2f" % self.clock.now())
+        return web.Response(body=body, headers={"Content-Type": content_type})
+
+    def _html(self, template: str, part: bool, **values: Any) -> bytes:
+        tpl = self.env.get_template(template)
+        if part:  # the page's ``live`` block alone (what the script swaps in)
+            return "".join(tpl.blocks["live"](tpl.new_context(values))).encode()
+        return tpl.render(**values).encode()
+
+    # ---- the pages ------------------------------------------------------------------------
+
+    async def _root(self, _request: web.Request) -> web.Response:
+        return self._page("root.html")
+
+    async def _static(self, request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        if name not in self.static:
+            raise web.HTTPNotFound()
+        return web.Response(body=self.static[name], headers={
+            "Content-Type": STATIC[name], "Cache-Control": "public, max-age=86400"})
+
+    async def _server_page(self, request: web.Request) -> web.Response:
+        site = await self._site(request)
+
+        async def make() -> bytes:
+            return self._html("server.html", False, site=site,
+                              view=await read.server(self.db, site))
+
+        return await self._kept(request, site, 0, make)
+
+    async def _match_page(self, request: web.Request) -> web.Response:
+        site = await self._site(request)
+        number = int(request.match_info["number"])
+        ply = _number(request.query.get("ply"))
+        part = request.query.get("part") == "live"
+
+        async def make() -> bytes | None:
+            now = self.clock.now()
+            found = await read.match(self.db, site, number, now, ply)
+            if found is None:
+                return None
+            view = found[0]
+            return self._html("match.html", part, site=site, m=view, at=now,
+                              replay=view.finished or ply is not None)
+
+        return await self._kept(request, site, number, make)
+
+    async def _board(self, request: web.Request) -> web.Response:
+        site = await self._site(request)
+        number, ply = int(request.match_info["number"]), int(request.match_info["ply"])
+
+        async def make() -> bytes | None:
+            found = await read.match(self.db, site, number, self.clock.now(), ply)
+            if found is None or found[0].ply != ply:
+                return None
+            view, record, state = found
+            game = get_game(record.game)
+            banner = view.result if view.finished and view.ply == view.plies and \
+                game.outcome(state) is None else None
+            hints = record.hints and not view.finished and view.ply == view.plies
+            return await self.boards.png(record.id, view.ply, game, state, record.names,
+                                         hints, banner, site.guild_id)
+
+        return await self._kept(request, site, number, make, "image/png")
+
+    async def _tournament_page(self, request: web.Request) -> web.Response:
+        site = await self._site(request)
+        part = request.query.get("part") == "live"
+
+        async def make() -> bytes | None:
+            view = await tournament(self.db, site, int(request.match_info["number"]))
+            return None if view is None else self._html("tournament.html", part, site=site,
+                                                        t=view)
+
+        return await self._kept(request, site, 0, make)
+
+    async def _player_page(self, request: web.Request) -> web.Response:
+        site = await self._site(request)
+
+        async def make() -> bytes | None:
+            view = await read.player(self.db, site, request.match_info["token"])
+            return None if view is None else self._html("player.html", False, site=site,
+                                                        p=view)
+
+        return await self._kept(request, site, 0, make)
+
+    # ---- live notices -------------------------------------------------------------------
+
+    async def _match_events(self, request: web.Request) -> web.StreamResponse:
+        site = await self._site(request)
+        return await self._events(request, site, int(request.match_info["number"]))
+
+    async def _server_events(self, request: web.Request) -> web.StreamResponse:
+        site = await self._site(request)
+        return await self._events(request, site, 0)
+
+    async def _events(self, request: web.Request, site: Site,
+                      number: int) -> web.StreamResponse:
+        """A notice (``event: change``) each time the match (0: anything of the server)
+        changes; the stream ends when the server's pages are turned off, or after
+        ``STREAM_SECONDS`` (the browser reconnects)."""
+        with self.guard.stream(request):
+            response = web.StreamResponse(headers={
+                **SECURITY, "Content-Type": "text/event-stream", "Cache-Control": "no-store",
+                "X-Accel-Buffering": "no"})
+            await response.prepare(request)
+            loop = asyncio.get_running_loop()
+            end = loop.time() + STREAM_SECONDS
+            with self.hub.follow(site.guild_id, number) as notices:
+                await self._send(request, response, b"retry: 2000\n\n")
+                while loop.time() < end:
+                    try:
+                        await asyncio.wait_for(notices.get(), PING_SECONDS)
+                        event = b"event: change\ndata: 1\n\n"
+                    except TimeoutError:
+                        event = b": ping\n\n"
+                    if await self.cache.sites.get(("site", site.slug),
+                                                  lambda: find_site(self.db, site.slug)) is None:
+                        await self._send(request, response, b"event: gone\ndata: 1\n\n")
+                        break
+                    await self._send(request, response, event)
+            return response
+
+    async def _send(self, request: web.Request, response: web.StreamResponse,
+                    data: bytes) -> None:
+        try:
+            await asyncio.wait_for(response.write(data), WRITE_SECONDS)
+        except TimeoutError:  # a client that does not read: cut off
+            if request.transport is not None:
+                request.transport.abort()
+            raise
+
+
+def _number(raw: str | None) -> int | None:
+    if raw is None or not raw.isdigit() or len(raw) > 5:
+        return None
+    return int(raw)
