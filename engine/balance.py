@@ -68,6 +68,10 @@ class Pairing:
 
     @property
     def interval(self) -> tuple[float, float]:
+        """White's share's 95 % interval over the distinct games: between equal players
+        each game is counted twice (``measure``), so over half of them."""
+        if self.equal:
+            return wilson(self.white_wins // 2, self.games // 2)
         return wilson(self.white_wins, self.games)
 
     @property

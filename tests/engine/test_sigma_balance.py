@@ -139,3 +139,8 @@ def test_between_equal_players_the_second_game_of_a_pair_is_the_first_again() ->
                           {"deck": V1}, pair, start) == WHITE
                 for pair, start in enumerate(starts))
     assert measured.pairings[0].white_wins == 2 * white
+
+
+def test_the_interval_of_equal_players_counts_each_distinct_game_once() -> None:
+    assert Pairing("ai:5", "ai:5", 100, 56, 0).interval == wilson(28, 50)
+    assert Pairing("ai:5", "ai:4", 100, 56, 50).interval == wilson(56, 100)
