@@ -39,8 +39,9 @@ DEFAULT_SOLVE_NODES = 500_000
 _V1 = ("White wins 0 % of the games at level 5 against itself, 0 % at level 4 (40 games "
        "each), 12 % between greedy players (100 games): favours Black")
 SHIPPED_BALANCE: dict[str, str] = {
-    "reconstructed": "White wins 38 % of the games at level 5 against itself, 46 % at "
-                     "level 4, 56 % between greedy players (100 games each): fair",
+    "reconstructed": "White wins 32 % of the games at level 5 against itself, 46 % at "
+                     "level 4, 56 % between greedy players (100 games each): favours "
+                     "Black at the top level",
     "reconstructed-v1": _V1,
     "reconstructed-v2": "White wins 5 % of the games at level 5 against itself, 20 % at "
                         "level 4, 55 % between greedy players (40 games each): favours "
