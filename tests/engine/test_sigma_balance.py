@@ -20,8 +20,9 @@ from engine.balance import (
 )
 from engine.cli import main
 from engine.game import EngineError
-from engine.sigma import SigmaEscape, SigmaState
+from engine.sigma import SigmaEscape
 from engine.sigma.deck import WHITE, shipped_deck
+from tests.engine.sigma_cards import perfect
 
 GAME = SigmaEscape()
 V1 = shipped_deck("reconstructed-v1")
@@ -72,17 +73,6 @@ def test_the_meter_is_deterministic_for_a_seed() -> None:
     assert first.solved is not None and first.solved.openings == 3
     with pytest.raises(EngineError):
         measure(V1, ["greedy"], games=5)
-
-
-def perfect(state: SigmaState) -> int:
-    """The winner under perfect play, by the rules alone (small positions only)."""
-    outcome = GAME.outcome(state)
-    if outcome is not None:
-        assert outcome.winner is not None
-        return outcome.winner
-    seat = GAME.to_move(state)
-    wins = [perfect(GAME.apply(state, m)) for m in GAME.legal_moves(state)]
-    return seat if seat in wins else 1 - seat  # type: ignore[operator]
 
 
 @pytest.mark.parametrize("seed", range(4))
