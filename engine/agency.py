@@ -171,11 +171,13 @@ def _play(deck: Deck, players: Sequence[Any], seed: int, number: int, start: Any
 
 
 def measure_agency(deck: Deck, strong: str, starts: Sequence[Any], seed: int = 1,
-                   choice_nodes: int = DEFAULT_CHOICE_NODES
+                   choice_nodes: int = DEFAULT_CHOICE_NODES, played: Sequence[int] = ()
                    ) -> tuple[tuple[Agency, Agency], tuple[Choices, Choices] | None]:
     """Both seats' agency with ``strong`` (a spec as ``duel`` takes it) from
     ``starts``, and the kinds of the strong players' decisions (None when
-    ``choice_nodes`` is 0)."""
+    ``choice_nodes`` is 0). ``played``: the winners of ``strong`` against itself
+    from ``starts``, already played (the meter's games), which are not played again
+    unless their decisions are to be solved."""
     from engine.ai import player_from_spec
     from engine.sigma.game import SigmaEscape
 
@@ -185,8 +187,11 @@ def measure_agency(deck: Deck, strong: str, starts: Sequence[Any], seed: int = 1
     counts = [dict.fromkeys(KINDS, 0) for _ in (WHITE, BLACK)] if choice_nodes else None
     won = {key: [0, 0] for key in ("strong", "random")}
     for number, start in enumerate(starts):
-        won["strong"][_play(deck, [best, best], seed, number, start, choice_nodes,
-                            counts)] += 1
+        if counts is None and len(played) == len(starts):
+            won["strong"][played[number]] += 1
+        else:
+            won["strong"][_play(deck, [best, best], seed, number, start, choice_nodes,
+                                counts)] += 1
         won["random"][WHITE] += _play(deck, [chance, best], seed, number, start, 0,
                                       None) == WHITE
         won["random"][BLACK] += _play(deck, [best, chance], seed, number, start, 0,

@@ -151,7 +151,7 @@ def _deck_balance(args: argparse.Namespace) -> int:
 
     result = measure(deck, parse_levels(args.levels), games=args.games, plies=args.openings,
                      seed=args.seed, solve_nodes=args.solve_nodes, progress=progress,
-                     agency=args.choice_nodes if args.agency else None)
+                     below=not args.equal, agency=args.choice_nodes if args.agency else None)
     if args.json:
         print(json.dumps(result.to_json()))
     else:
@@ -230,6 +230,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--solve-nodes", type=int, default=500_000, metavar="NODES",
                    help="balance: node budget of the exact solve of each opening (0: none)")
+    p.add_argument("--equal", action="store_true", help="balance: each level against "
+                   "itself only (not against the level below)")
     p.add_argument("--agency", action="store_true", help="balance: how much each seat's "
                    "play counts: the strongest level against itself and against random "
                    "in each seat, and its decisions solved (does the choice matter?)")

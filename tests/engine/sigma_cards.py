@@ -1,5 +1,6 @@
 """Small Sigma Escape test decks and cards, shared by the engine's tests: Nothing boxed
-in by black presets (``box_deck``) and a few cards to put in the hands."""
+in by black presets (``box_deck``) and a few cards to put in the hands; and the winner
+of a small position by the rules alone (``perfect``)."""
 
 from __future__ import annotations
 
@@ -55,3 +56,14 @@ DOT = card("Dot", ["#"], ["0,0,N", "0,0,E", "0,0,S", "0,0,W"])
 
 def start(deck: Deck) -> SigmaState:
     return GAME.new_state(2, {"deck": deck})
+
+
+def perfect(state: SigmaState) -> int:
+    """The winner under perfect play, by the rules alone (small positions only)."""
+    outcome = GAME.outcome(state)
+    if outcome is not None:
+        assert outcome.winner is not None
+        return outcome.winner
+    seat = GAME.to_move(state)
+    wins = [perfect(GAME.apply(state, m)) for m in GAME.legal_moves(state)]
+    return seat if seat in wins else 1 - seat  # type: ignore[operator]

@@ -12,7 +12,7 @@ from engine.balance import openings, strongest
 from engine.cli import main
 from engine.sigma import SigmaEscape
 from engine.sigma.deck import BLACK, WHITE, shipped_deck
-from tests.engine.test_sigma_balance import perfect
+from tests.engine.sigma_cards import perfect
 
 GAME = SigmaEscape()
 V1 = shipped_deck("reconstructed-v1")

@@ -20,8 +20,9 @@ from engine.balance import (
 )
 from engine.cli import main
 from engine.game import EngineError
-from engine.sigma import SigmaEscape, SigmaState
-from engine.sigma.deck import shipped_deck
+from engine.sigma import SigmaEscape
+from engine.sigma.deck import WHITE, shipped_deck
+from tests.engine.sigma_cards import perfect
 
 GAME = SigmaEscape()
 V1 = shipped_deck("reconstructed-v1")
@@ -74,17 +75,6 @@ def test_the_meter_is_deterministic_for_a_seed() -> None:
         measure(V1, ["greedy"], games=5)
 
 
-def perfect(state: SigmaState) -> int:
-    """The winner under perfect play, by the rules alone (small positions only)."""
-    outcome = GAME.outcome(state)
-    if outcome is not None:
-        assert outcome.winner is not None
-        return outcome.winner
-    seat = GAME.to_move(state)
-    wins = [perfect(GAME.apply(state, m)) for m in GAME.legal_moves(state)]
-    return seat if seat in wins else 1 - seat  # type: ignore[operator]
-
-
 @pytest.mark.parametrize("seed", range(4))
 def test_the_solve_agrees_with_the_rules_near_the_end(seed: int) -> None:
     rng = random.Random(seed)
@@ -118,3 +108,29 @@ def test_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert "greedy v greedy" in text and f"verdict: {data['verdict']}" in text
     assert main(["deck", "balance", "reconstructed-v1", "--games", "3"]) == 2
     assert "even" in capsys.readouterr().err
+
+
+def test_between_equal_players_the_second_game_of_a_pair_is_the_first_again() -> None:
+    # The meter counts it twice instead of playing it again: the same players, opening
+    # and seeds (levels 1 to 3 draw their chances from the seed, as `random` does).
+    from engine.ai import player_from_spec
+    from engine.ai.duel import play_game
+    from engine.balance import openings
+
+    starts = openings(V1, 3, 2, 4)
+    for spec in ("random", "ai:2"):
+        one, other = player_from_spec(GAME, spec, True), player_from_spec(GAME, spec, True)
+        for pair, start in enumerate(starts):
+            options = {"deck": V1}
+            assert play_game(GAME, [one, other], 4, options, pair, start) == \
+                play_game(GAME, [other, one], 4, options, pair, start)
+    measured = measure(V1, ["random"], games=6, plies=2, seed=4, solve_nodes=0)
+    white = sum(play_game(GAME, [player_from_spec(GAME, "random", True)] * 2, 4,
+                          {"deck": V1}, pair, start) == WHITE
+                for pair, start in enumerate(starts))
+    assert measured.pairings[0].white_wins == 2 * white
+
+
+def test_the_interval_of_equal_players_counts_each_distinct_game_once() -> None:
+    assert Pairing("ai:5", "ai:5", 100, 56, 0).interval == wilson(28, 50)
+    assert Pairing("ai:5", "ai:4", 100, 56, 50).interval == wilson(56, 100)
