@@ -136,6 +136,16 @@ async def test_a_burst_shares_one_database_check_and_one_render(world: World) ->
 # ---- a flood beside a DM ------------------------------------------------------------
 
 
+async def answered_again(port: int, path: str, within: float = 10.0) -> str:
+    """The first answer of ``path`` to a plain client within ``within`` seconds."""
+    until = time.monotonic() + within
+    got = await ask(port, path)
+    while got != "200" and time.monotonic() < until:
+        await asyncio.sleep(0.2)
+        got = await ask(port, path)
+    return got
+
+
 async def move_times(world: World, until: float) -> list[tuple[float, float]]:
     """Moves of the DM, one after another, until ``until`` (``time.monotonic``): when
     each was typed and its time until its board reached Discord (the fake)."""
@@ -188,6 +198,10 @@ async def test_a_flood_leaves_a_dms_moves_as_they_were(world: World) -> None:
         moves = await move_times(world, began + seconds)
         out, _ = await asyncio.wait_for(flood.communicate(), seconds + 10)
         report = json.loads(out)
+        # Once the flood is over, every path answers again (which of the flood's own
+        # requests the door let in is the kernel's order of its backlog, not the bot's).
+        after = {path: await answered_again(observatory.port, path)
+                 for path in ("/readyz", "/healthz", "/metrics")}
     lasted = time.monotonic() - began
     on = report["on"]
     flooded = [d for sent, d in moves if any(a <= sent < b for a, b in on)]
@@ -209,5 +223,6 @@ async def test_a_flood_leaves_a_dms_moves_as_they_were(world: World) -> None:
     assert door.accepted <= observe.MAX_CONNECTIONS + observe.RATE * lasted + 1
     assert seen.count("SELECT 1") <= lasted / REUSE + 1
     answers = report["answers"]
-    assert answers.get("readyz 200", 0) > 0 and answers.get("metrics 200", 0) > 0
+    assert sum(n for k, n in answers.items() if k.endswith(" 200")) > 0
+    assert after == {"/readyz": "200", "/healthz": "200", "/metrics": "200"}
     assert not any(k.endswith((" 503", " 500")) for k in answers)
