@@ -34,12 +34,14 @@ from bot.services.matches.courtesy import Courtesy
 from bot.services.matches.ending import Ending
 from bot.services.matches.kit import (
     CHALLENGE_TTL,
+    Calls,
     Deliver,
     EndWatcher,
     Hook,
     MatchConfig,
     MatchEnd,
     MatchKit,
+    Outlets,
     Reach,
     Sweep,
     ThreadMaker,
@@ -61,7 +63,7 @@ from bot.services.workers import Workers
 from bot.store.db import Database
 
 __all__ = ["CHALLENGE_TTL", "Busy", "DMSetup", "Deliver", "EndWatcher", "HostedMatch",
-           "MatchConfig", "MatchEnd", "Matches", "Reach", "ThreadMaker", "show_up_by",
+           "MatchConfig", "MatchEnd", "Matches", "Outlets", "Reach", "ThreadMaker", "show_up_by",
            "startable"]
 
 
@@ -71,14 +73,18 @@ class Matches:
     def __init__(self, db: Database, clock: Clock, config: MatchConfig | None = None,
                  deliver: Deliver | None = None, rng: random.Random | None = None,
                  roles: HostRoles | None = None, renderer: Renderer | None = None,
-                 workers: Workers | None = None) -> None:
+                 workers: Workers | None = None, outlets: Outlets | None = None) -> None:
         config = config or MatchConfig()
         # Built in dependency order; what runs later on a collaborator built after
-        # (the flag, an idle lapse, the computer's turn) is passed in as a call to it.
+        # (the flag, an idle lapse, the computer's turn, the heartbeat) is passed in
+        # as a call to it, never assigned afterwards.
         self.kit = MatchKit(db, clock, config, rng or random.Random(),
                             renderer or Renderer(config.render_processes),
                             roles or HostRoles(db, config.default_host_role), deliver=deliver,
-                            on_turn=lambda live: self._turned(live))
+                            outlets=outlets,
+                            calls=Calls(on_turn=lambda live: self._turned(live),
+                                        alive=lambda live: self.lifecycle.alive(live),
+                                        clock_runs=lambda: self.lifecycle.wake()))
         self.lookup = Lookup(self.kit)
         self.timing = Timing(self.kit, on_flag=lambda live: self.ending.timeout(live),
                              on_idle=lambda live: self.courtesy.lapse(live))
