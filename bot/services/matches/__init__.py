@@ -103,42 +103,12 @@ class Matches:
                                  workers or Workers(config.ai_processes))
         # Whether garnet is at Discord's limit (the adapter gives the boards' wait).
         self.pressure = self.kit.pressure
-        # The requests, as the commands call them.
-        self.start_dm = self.choosing.start_dm
-        self.create_dm = self.choosing.create_dm
-        self.host_match = self.lobby.host_match
-        self.challenge = self.lobby.challenge
-        self.answer = self.lobby.answer
-        self.cancel = self.lobby.cancel
-        self.choose_first = self.choosing.choose_first
-        self.typed = self.play.typed
-        self.move = self.play.move
-        self.pick_card = self.menus.pick_card
-        self.pick_place = self.menus.pick_place
-        self.resign = self.play.resign
-        self.board = self.viewing.board
-        self.time = self.viewing.time
-        self.overview = self.viewing.overview
-        self.pause = self.controls.pause
-        self.resume = self.controls.resume
-        self.extend = self.controls.extend
-        self.void = self.controls.void
-        self.adjudicate = self.controls.adjudicate
-        self.take_back = self.corrections.take_back
-        self.correct = self.corrections.correct
-        self.draw = self.courtesy.draw
-        self.abort = self.courtesy.abort
-        self.rematch = self.courtesy.rematch
-        self.suggest_moves = self.lookup.suggest_moves
-        self.move_help = self.lookup.move_help
-        self.open_matches = self.lookup.open_matches
-        self.open_in_memory = self.lookup.open_in_memory
-        self.start_practice = self.practice.start
-        self.start = self.lifecycle.start
-        self.log_channel = self.outages.set_log_channel
-        self.claim = self.lifecycle.claim
-        # The adapter's report that a board which starts a turn is out (Post.turn).
-        self.board_posted = self.timing.board_posted
+
+    async def claim(self) -> None:
+        await self.lifecycle.claim()
+
+    async def start(self) -> None:
+        await self.lifecycle.start()
 
     async def stop(self) -> None:
         await self.practice.stop()
