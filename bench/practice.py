@@ -75,7 +75,7 @@ async def run_game(game_key: str, level: int, seconds: float, seed: int = 1) -> 
 
     async def new_match() -> int:
         games_before = set(host.live)
-        response = await host.start_practice(Asker(GUILD, f"chan{games}", _person(games)), game_key,
+        response = await host.practice.start(Asker(GUILD, f"chan{games}", _person(games)), game_key,
                                              level,
                                              first="bot")
         assert response.posts, response.reply
@@ -115,7 +115,7 @@ async def run_game(game_key: str, level: int, seconds: float, seed: int = 1) -> 
                 continue
             move_times.append(time.perf_counter() - thinking_since)
             move = game.notation(rng.choice(game.legal_moves(live.state)))
-            await host.typed(Asker(GUILD, live.channel_id, _person(games)), move)
+            await host.play.typed(Asker(GUILD, live.channel_id, _person(games)), move)
             thinking_since = time.perf_counter()
 
     await asyncio.gather(sampler(), person())

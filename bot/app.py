@@ -30,7 +30,15 @@ from bot.services.event_review import EventReviews
 from bot.services.games import Games
 from bot.services.history import History
 from bot.services.limits import ServerQueues
-from bot.services.matches import Deliver, MatchConfig, MatchEnd, Matches, ThreadMaker
+from bot.services.matches import (
+    Deliver,
+    MatchConfig,
+    MatchEnd,
+    Matches,
+    Outlets,
+    Reach,
+    ThreadMaker,
+)
 from bot.services.observe import Observatory, database_check, lease_check, watch
 from bot.services.permissions import HostRoles
 from bot.services.render import Renderer
@@ -55,16 +63,19 @@ if TYPE_CHECKING:
 
 def build_services(db: Database, clock: Clock, config: MatchConfig | None = None,
                    deliver: Deliver | None = None, rng: random.Random | None = None,
-                   threads: ThreadMaker | None = None) -> Services:
+                   threads: ThreadMaker | None = None, reach: Reach | None = None) -> Services:
     """Every service, each built once and handed what it needs. ``threads`` is the
-    adapter's way to open a thread outside a command (a tournament's next match)."""
+    adapter's way to open a thread outside a command (a tournament's next match),
+    ``reach`` its way to tell whether garnet can post to a channel."""
     config = config or MatchConfig()
     roles = HostRoles(db, config.default_host_role)
     renderer = Renderer(config.render_processes)
     workers = Workers(config.ai_processes)  # the computer player's moves and reviews
+    # The public pages' switches; the links in posts once ``served_web`` says where.
+    pages = PublicPages(db, roles)
     matches = Matches(db, clock, config, deliver=deliver, rng=rng, roles=roles,
-                      renderer=renderer, workers=workers)
-    matches.threads = threads
+                      renderer=renderer, workers=workers,
+                      outlets=Outlets(threads=threads, reach=reach, web_link=pages.link))
     heavy = ServerQueues()  # replays and exports: one queue per server, one cap overall
     history = History(db, renderer, heavy, workers)
     # An event's DMs reviewed when they end (``/host event create review:yes``), in a worker.
@@ -73,12 +84,9 @@ def build_services(db: Database, clock: Clock, config: MatchConfig | None = None
     matches.around(_nothing, auto_reviews.stop)
     # Tournaments run on the match host: they hear every match's end, restore after it
     # and stop before it; the match host knows nothing of them.
-    tournaments = Tournaments(db, clock, matches, roles, rng)
+    tournaments = Tournaments(db, clock, matches, roles, rng, web_link=pages.link)
     matches.watch_ends(tournaments.match_ended)
     matches.around(tournaments.restore, tournaments.stop)
-    # The public pages' switches; the links in posts once ``served_web`` says where.
-    pages = PublicPages(db, roles)
-    matches.kit.web_link = tournaments.web_link = pages.link
     return Services(matches=matches,
                     economy=Economy(db, clock, roles, config.dm_reward, heavy),
                     history=history, roles=roles,
@@ -214,8 +222,7 @@ def build_discord_bot(settings: Settings, db: Database,
                     message_content=message_content and settings.message_content != "off",
                     global_requests_per_second=settings.global_requests_per_second)
     services = build_services(db, clock or RealClock(), host_config(settings),
-                              deliver=bot.deliver, threads=bot.thread_in)
-    services.matches.reach = bot.reach  # a /resume after a failure checks Discord first
+                              deliver=bot.deliver, threads=bot.thread_in, reach=bot.reach)
     bot.attach(services)
     return bot
 

@@ -55,7 +55,7 @@ async def tournament_world_on(url: str, clock: VirtualClock) -> TournamentWorld:
     async def deliver(post: Post) -> None:
         posts.append(post)
         if post.turn is not None:  # out at once, as an adapter reports it
-            await services.matches.board_posted(post.turn, clock.now())
+            await services.matches.timing.board_posted(post.turn, clock.now())
 
     services = build_services(db, clock, CONFIG, deliver=deliver, rng=random.Random(3))
     world = TournamentWorld(url, clock, db, services, posts)
@@ -89,7 +89,8 @@ def running(w: TournamentWorld) -> dict[int, LiveMatch]:
 async def resign(w: TournamentWorld, number: int, who: str) -> None:
     """Match ``number``'s player ``who`` resigns; the posts kept as an adapter would."""
     match = running(w)[number]
-    r = await w.services.matches.resign(Asker(GUILD, match.channel_id, Actor(who, who)), number)
+    r = await w.services.matches.play.resign(Asker(GUILD, match.channel_id, Actor(who, who)),
+                                             number)
     assert r.posts, r
     w.posts += r.posts
 

@@ -57,7 +57,7 @@ async def _dm(s: Services, c: Call) -> Response:
                                players[1].name)
         channel, abandon = await c.open_thread(name)
     try:
-        return await s.matches.start_dm(
+        return await s.matches.choosing.start_dm(
             Asker(c.guild_id, channel, c.actor), DMSetup(c.options["game"], players, chooser=picked,
             options=await match_options(s, c), tc=time_control(c), hints=c.get("hints", False),
             reward=c.get("reward"), event=c.get("event"),
@@ -70,57 +70,57 @@ async def _dm(s: Services, c: Call) -> Response:
 
 
 async def _first(s: Services, c: Call) -> Response:
-    return await s.matches.choose_first(c.asker, c.get("match"), c.options["player"].id)
+    return await s.matches.choosing.choose_first(c.asker, c.get("match"), c.options["player"].id)
 
 
 async def _repost(s: Services, c: Call) -> Response:
-    return await s.matches.board(c.asker, c.get("match"), public=True)
+    return await s.matches.viewing.board(c.asker, c.get("match"), public=True)
 
 
 async def _pause(s: Services, c: Call) -> Response:
-    return await s.matches.pause(c.asker, c.get("match"), c.get("reason", ""))
+    return await s.matches.controls.pause(c.asker, c.get("match"), c.get("reason", ""))
 
 
 async def _resume(s: Services, c: Call) -> Response:
-    return await s.matches.resume(c.asker, c.get("match"))
+    return await s.matches.controls.resume(c.asker, c.get("match"))
 
 
 async def _extend(s: Services, c: Call) -> Response:
-    return await s.matches.extend(c.asker, c.get("match"), c.options["seconds"])
+    return await s.matches.controls.extend(c.asker, c.get("match"), c.options["seconds"])
 
 
 async def _void(s: Services, c: Call) -> Response:
-    return await s.matches.void(c.asker, c.get("match"), c.options["reason"])
+    return await s.matches.controls.void(c.asker, c.get("match"), c.options["reason"])
 
 
 async def _adjudicate(s: Services, c: Call) -> Response:
     winner, draw = c.get("winner"), c.get("draw", False)
     if (winner is None) == (not draw):
         raise Refusal(refused.winner_or_draw())
-    return await s.matches.adjudicate(c.asker, c.get("match"),
+    return await s.matches.controls.adjudicate(c.asker, c.get("match"),
                                       winner.id if winner is not None else None,
                                       c.options["reason"])
 
 
 async def _takeback(s: Services, c: Call) -> Response:
-    return await s.matches.take_back(c.asker, c.get("match"), c.options["reason"])
+    return await s.matches.corrections.take_back(c.asker, c.get("match"), c.options["reason"])
 
 
 async def _correct(s: Services, c: Call) -> Response:
     winner, draw = c.get("winner"), c.get("draw", False)
     if (winner is None) == (not draw):
         raise Refusal(refused.winner_or_draw())
-    return await s.matches.correct(c.asker, c.options["match"],
+    return await s.matches.corrections.correct(c.asker, c.options["match"],
                                    winner.id if winner is not None else None,
                                    c.options["reason"])
 
 
 async def _matches(s: Services, c: Call) -> Response:
-    return await s.matches.overview(c.guild_id)
+    return await s.matches.viewing.overview(c.guild_id)
 
 
 async def _logchannel(s: Services, c: Call) -> Response:
-    return await s.matches.log_channel(c.asker, c.get("channel"), c.get("clear", False))
+    return await s.matches.outages.set_log_channel(c.asker, c.get("channel"), c.get("clear", False))
 
 
 async def _games(s: Services, c: Call) -> Response:

@@ -24,7 +24,7 @@ SECTION = "Play"
 async def _challenge(s: Services, c: Call) -> Response:
     opponents = [c.options[k] for k in ("opponent", "opponent2", "opponent3")
                  if c.options.get(k) is not None]
-    return await s.matches.challenge(
+    return await s.matches.lobby.challenge(
         c.asker, c.options["game"], opponents,
         first=c.get("first", "random"), options=await match_options(s, c), tc=time_control(c),
         hints=c.get("hints", False), rated=c.get("rated", True))
@@ -32,49 +32,49 @@ async def _challenge(s: Services, c: Call) -> Response:
 
 async def _practice(s: Services, c: Call) -> Response:
     tc = time_control(c) if c.get("clock", False) else None
-    return await s.matches.start_practice(
+    return await s.matches.practice.start(
         c.asker, c.options["game"], c.options["level"],
         first=c.get("first", "me"), tc=tc, hints=c.get("hints", False))
 
 
 async def _accept(s: Services, c: Call) -> Response:
-    return await s.matches.answer(c.asker, c.get("match"), accept=True)
+    return await s.matches.lobby.answer(c.asker, c.get("match"), accept=True)
 
 
 async def _decline(s: Services, c: Call) -> Response:
-    return await s.matches.answer(c.asker, c.get("match"), accept=False)
+    return await s.matches.lobby.answer(c.asker, c.get("match"), accept=False)
 
 
 async def _cancel(s: Services, c: Call) -> Response:
-    return await s.matches.cancel(c.asker, c.get("match"))
+    return await s.matches.lobby.cancel(c.asker, c.get("match"))
 
 
 async def _move(s: Services, c: Call) -> Response:
-    return await s.matches.move(c.asker, c.get("match"), c.options["move"], sent_at=c.sent_at)
+    return await s.matches.play.move(c.asker, c.get("match"), c.options["move"], sent_at=c.sent_at)
 
 
 async def _resign(s: Services, c: Call) -> Response:
-    return await s.matches.resign(c.asker, c.get("match"))
+    return await s.matches.play.resign(c.asker, c.get("match"))
 
 
 async def _draw(s: Services, c: Call) -> Response:
-    return await s.matches.draw(c.asker, c.get("match"))
+    return await s.matches.courtesy.draw(c.asker, c.get("match"))
 
 
 async def _abort(s: Services, c: Call) -> Response:
-    return await s.matches.abort(c.asker, c.get("match"))
+    return await s.matches.courtesy.abort(c.asker, c.get("match"))
 
 
 async def _rematch(s: Services, c: Call) -> Response:
-    return await s.matches.rematch(c.asker, c.options["match"])
+    return await s.matches.courtesy.rematch(c.asker, c.options["match"])
 
 
 async def _board(s: Services, c: Call) -> Response:
-    return await s.matches.board(c.asker, c.get("match"))
+    return await s.matches.viewing.board(c.asker, c.get("match"))
 
 
 async def _time(s: Services, c: Call) -> Response:
-    return await s.matches.time(c.asker, c.get("match"))
+    return await s.matches.viewing.time(c.asker, c.get("match"))
 
 
 COMMANDS = (
@@ -124,12 +124,12 @@ COMMANDS = (
 
 
 async def _pick_card(s: Services, c: Call) -> Response:
-    return await s.matches.pick_card(c.options["match"], c.guild_id, c.channel_id, c.actor,
+    return await s.matches.menus.pick_card(c.options["match"], c.guild_id, c.channel_id, c.actor,
                                      c.options["stamp"], c.options["choice"])
 
 
 async def _pick_place(s: Services, c: Call) -> Response:
-    return await s.matches.pick_place(c.options["match"], c.guild_id, c.channel_id, c.actor,
+    return await s.matches.menus.pick_place(c.options["match"], c.guild_id, c.channel_id, c.actor,
                                       c.options["stamp"], c.options["choice"],
                                       sent_at=c.sent_at)
 

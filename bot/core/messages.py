@@ -81,7 +81,7 @@ class Upload:
 @dataclass(frozen=True)
 class TurnStart:
     """The turn a board post starts: its player's clock runs from when the post is
-    actually out (the adapter reports it with ``Matches.board_posted``), not from when
+    actually out (the adapter reports it with ``Matches.timing.board_posted``), not from when
     the move was processed, so a slow upload or a rate-limit wait is charged to no one."""
 
     guild_id: str

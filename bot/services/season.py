@@ -197,7 +197,7 @@ class Season:
                 where, abandon = await self.matches.threads(fresh.channel_id, say.dm_thread(
                     event=chosen.name, first=nominator.name, second=opponent.name))
             try:
-                started = await self.matches.create_dm(
+                started = await self.matches.choosing.create_dm(
                     Asker(asker.guild_id, where, host),
                     DMSetup(fresh.game, [nominator, opponent], None, settings.options,
                             settings.tc, settings.hints, settings.reward, str(chosen.number),

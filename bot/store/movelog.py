@@ -61,7 +61,8 @@ _UPDATE_MATCH = (
 
 
 class MoveWriter:
-    def __init__(self, engine: AsyncEngine, max_batch: int = 256) -> None:
+    def __init__(self, engine: AsyncEngine, max_batch: int = 256,
+                 guard: Callable[[AsyncConnection], Awaitable[None]] | None = None) -> None:
         self.engine = engine
         self.max_batch = max_batch
         self._waiting: list[tuple[MoveRecord, asyncio.Future[None]]] = []
@@ -69,7 +70,7 @@ class MoveWriter:
         self.batches = 0  # for the benchmark
         # Checked in every batch's transaction before it writes (the lease's fence,
         # ``Leases.guard_all``): what it raises, every caller of the batch hears.
-        self.guard: Callable[[AsyncConnection], Awaitable[None]] | None = None
+        self.guard = guard
 
     async def write(self, record: MoveRecord) -> None:
         """Return once ``record`` is committed; raise IntegrityError if it cannot be."""

@@ -51,15 +51,16 @@ class Harness:
 
     async def casual(self, game: str = "cairo", first: str = "me", **kw: object) -> int:
         """Alice challenges Bob, Bob accepts; Alice moves first. Returns the match id."""
-        r = await self.host.challenge(Asker(GUILD, CHAN, ALICE), game, [BOB], first=first, **kw)  # type: ignore[arg-type]
+        r = await self.host.lobby.challenge(Asker(GUILD, CHAN, ALICE), game, [BOB], first=first,
+                                            **kw)  # type: ignore[arg-type]
         assert r.reply is not None and not r.reply.ephemeral, r.reply
         match_id = int(re.search(r"#(\d+)", r.reply.text).group(1))  # type: ignore[union-attr]
-        started = await self.host.answer(Asker(GUILD, CHAN, BOB), match_id, accept=True)
+        started = await self.host.lobby.answer(Asker(GUILD, CHAN, BOB), match_id, accept=True)
         assert started.posts and started.posts[0].image is not None
         return match_id
 
     async def play(self, actor: Actor, text: str) -> Response:
-        return await self.host.typed(Asker(GUILD, CHAN, actor), text)
+        return await self.host.play.typed(Asker(GUILD, CHAN, actor), text)
 
 
 class Asking:
@@ -79,10 +80,15 @@ class Asking:
         if self.hold_boards:
             self.held.append(post.turn)
         else:
-            await self.matches.board_posted(post.turn, self.matches.clock.now())
+            await self.matches.timing.board_posted(post.turn, self.matches.clock.now())
 
     def __getattr__(self, name: str) -> Any:
         found = getattr(self.matches, name)
+        if name in OWNERS:
+            return Asked(self, found)
+        return self.wrapped(found)
+
+    def wrapped(self, found: Any) -> Any:
         if not inspect.iscoroutinefunction(found):
             return found
 
@@ -94,6 +100,26 @@ class Asking:
             return result
 
         return ask
+
+
+# The collaborators of ``Matches`` that own the requests (``h.host.play.move``).
+OWNERS = frozenset({"choosing", "lobby", "play", "menus", "viewing", "controls", "corrections",
+                    "courtesy", "lookup", "practice", "outages", "timing"})
+
+
+class Asked:
+    """One collaborator of the matches, asked as ``Asking`` asks; what a test sets on
+    it is set on the collaborator."""
+
+    def __init__(self, asking: Asking, owner: Any) -> None:
+        object.__setattr__(self, "_asking", asking)
+        object.__setattr__(self, "_owner", owner)
+
+    def __getattr__(self, name: str) -> Any:
+        return self._asking.wrapped(getattr(self._owner, name))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(self._owner, name, value)
 
 
 def asking(matches: Matches) -> Any:

@@ -80,7 +80,8 @@ async def make_event(h: Harness, name: str, players: Sequence[Actor] = (),
 async def dm(h: Harness, a: Actor, b: Actor, event: str | None = None, channel: str = CHAN,
              game: str = "cairo", **kw: object) -> int:
     """A DM between a and b, started at once by lots; its match id."""
-    r = await h.host.start_dm(Asker(GUILD, channel, HOSTY), DMSetup(game, [a, b], chooser="lots",
+    r = await h.host.choosing.start_dm(Asker(GUILD, channel, HOSTY), DMSetup(game, [a, b],
+                                                                             chooser="lots",
                               event=event, **kw))  # type: ignore[arg-type]
     assert r.posts, r.reply
     found = re.search(r"DM #(\d+)", r.posts[-1].text)
@@ -92,7 +93,7 @@ async def win_dm(h: Harness, winner: Actor, loser: Actor, event: str | None = No
                  channel: str = CHAN) -> int:
     """A DM that ``loser`` resigns; its match id."""
     match_id = await dm(h, winner, loser, event, channel)
-    r = await h.host.resign(Asker(GUILD, channel, loser), match_id)
+    r = await h.host.play.resign(Asker(GUILD, channel, loser), match_id)
     assert r.posts and "wins DM" in r.posts[0].text, r
     return match_id
 

@@ -84,12 +84,12 @@ async def posted(post: Post) -> None:
     matches = SERVICES[0].matches
     turn = post.turn
     if BOARD_DELAY <= 0:
-        await matches.board_posted(turn, matches.clock.now())
+        await matches.timing.board_posted(turn, matches.clock.now())
         return
 
     async def later() -> None:
         await asyncio.sleep(BOARD_DELAY)
-        await matches.board_posted(turn, matches.clock.now())
+        await matches.timing.board_posted(turn, matches.clock.now())
 
     task = asyncio.create_task(later())
     _REPORTS.add(task)
@@ -115,21 +115,22 @@ async def carry_out(services: Services, cmd: dict[str, Any]) -> Response:
     m = services.matches
     guild, channel = str(cmd["guild"]), str(cmd["channel"])
     if cmd["op"] == "challenge":
-        r = await m.challenge(Asker(guild, channel, actor(cmd["a"])), "cairo", [actor(cmd["b"])],
+        r = await m.lobby.challenge(Asker(guild, channel, actor(cmd["a"])), "cairo",
+                                    [actor(cmd["b"])],
                               first="me", tc=TimeControl.off())
         if r.reply is not None and r.reply.ephemeral:
             return r
-        accepted = await m.answer(Asker(guild, channel, actor(cmd["b"])), None, accept=True)
+        accepted = await m.lobby.answer(Asker(guild, channel, actor(cmd["b"])), None, accept=True)
         return Response(reply=r.reply, posts=r.posts + accepted.posts)
     if cmd["op"] == "dm":
         await m.roles.adopt(guild, [HOST_ROLE])
         tc = TimeControl(turn=float(cmd["turn"]), banks=0, bank=1.0,
                          turn_reminders=(float(cmd["remind"]),), reserve_every=0,
                          reserve_reminder=False)
-        return await m.start_dm(Asker(guild, channel, HOSTY), DMSetup("cairo",
+        return await m.choosing.start_dm(Asker(guild, channel, HOSTY), DMSetup("cairo",
                                 [actor(cmd["a"]), actor(cmd["b"])], chooser="lots", tc=tc))
     if cmd["op"] == "typed":
-        return await m.typed(Asker(guild, channel, actor(cmd["who"])), str(cmd["text"]))
+        return await m.play.typed(Asker(guild, channel, actor(cmd["who"])), str(cmd["text"]))
     if cmd["op"] == "legal":
         live = next((x for x in m.live.values() if x.guild_id == guild
                      and x.channel_id == channel and not x.finished), None)

@@ -36,7 +36,7 @@ async def test_the_next_turn_starts_when_its_board_is_posted(h: Harness) -> None
     live = h.host.live[match_id]
     await h.clock.advance(3)  # the upload takes 3 s: not Bob's time
     assert live.elapsed(h.clock.now()) == 0.0 and not live.paused
-    await h.host.board_posted(h.host.held.pop(), h.clock.now())
+    await h.host.timing.board_posted(h.host.held.pop(), h.clock.now())
     assert await _resumed_at(h, match_id) == moved_at + 3
     await h.clock.advance(59)
     assert live.elapsed(h.clock.now()) == pytest.approx(59.0)
@@ -54,10 +54,10 @@ async def test_a_report_cannot_start_a_turn_before_its_move_or_twice(h: Harness)
     assert token is not None
     await h.clock.advance(5)
     # A timestamp from before the move (clock skew) counts from the move itself.
-    await h.host.board_posted(token, h.clock.now() - 60)
+    await h.host.timing.board_posted(token, h.clock.now() - 60)
     live = h.host.live[match_id]
     assert live.elapsed(h.clock.now()) == pytest.approx(5.0)
-    await h.host.board_posted(token, h.clock.now())  # a second report changes nothing
+    await h.host.timing.board_posted(token, h.clock.now())  # a second report changes nothing
     assert live.elapsed(h.clock.now()) == pytest.approx(5.0)
 
 
@@ -80,19 +80,19 @@ async def test_without_a_report_the_turn_starts_after_the_bound(
     assert h.texts() == ["⏰ <@bob>: 30 s left of your turn time."]
     assert live.elapsed(h.clock.now()) == pytest.approx(30.1)
     # A late report of the board changes nothing now.
-    await h.host.board_posted(r.posts[0].turn, h.clock.now())
+    await h.host.timing.board_posted(r.posts[0].turn, h.clock.now())
     assert live.elapsed(h.clock.now()) == pytest.approx(30.1)
 
 
 async def test_the_first_turn_waits_for_the_first_board(h: Harness) -> None:
     h.host.hold_boards = True
-    r = await h.host.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB], first="me")
-    started = await h.host.answer(Asker(GUILD, CHAN, BOB), None, accept=True)
+    r = await h.host.lobby.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB], first="me")
+    started = await h.host.lobby.answer(Asker(GUILD, CHAN, BOB), None, accept=True)
     token = started.posts[0].turn
     assert token is not None and token.ply == 0 and r.reply is not None
     live = h.host.live[token.match_id]
     await h.clock.advance(4)
-    await h.host.board_posted(token, h.clock.now())
+    await h.host.timing.board_posted(token, h.clock.now())
     await h.clock.advance(6)
     assert live.elapsed(h.clock.now()) == pytest.approx(6.0)
 
@@ -103,14 +103,14 @@ async def test_a_host_pause_while_waiting_starts_the_turn_at_the_resume(h: Harne
     r = await h.play(ALICE, "D left")
     token = r.posts[0].turn
     assert token is not None
-    await h.host.pause(Asker(GUILD, CHAN, HOSTY), None)
+    await h.host.controls.pause(Asker(GUILD, CHAN, HOSTY), None)
     live = h.host.live[match_id]
     assert live.paused and live.waiting is None
     await h.clock.advance(100)
-    await h.host.board_posted(token, h.clock.now())  # too late: the pause decided
+    await h.host.timing.board_posted(token, h.clock.now())  # too late: the pause decided
     assert live.paused
     h.host.hold_boards = False  # the resume's post is out at once
-    await h.host.resume(Asker(GUILD, CHAN, HOSTY), None)
+    await h.host.controls.resume(Asker(GUILD, CHAN, HOSTY), None)
     await h.clock.advance(7)
     assert live.elapsed(h.clock.now()) == pytest.approx(7.0)
 
@@ -131,11 +131,11 @@ async def test_a_restart_while_waiting_posts_the_board_again_and_charges_no_one(
     clock1 = VirtualClock()
     host1 = asking(bot_process(db1, clock1))
     await host1.start()
-    await host1.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB], first="me")
-    await host1.answer(Asker(GUILD, CHAN, BOB), None, accept=True)
+    await host1.lobby.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB], first="me")
+    await host1.lobby.answer(Asker(GUILD, CHAN, BOB), None, accept=True)
     await clock1.advance(10)
     host1.hold_boards = True
-    await host1.typed(Asker(GUILD, CHAN, ALICE), "D left")
+    await host1.play.typed(Asker(GUILD, CHAN, ALICE), "D left")
     await clock1.advance(1)  # the upload is under way ... and the bot dies.
 
     db2 = await open_database(database_url)
@@ -154,7 +154,7 @@ async def test_a_restart_while_waiting_posts_the_board_again_and_charges_no_one(
     assert posts[0].turn == after.waiting
     await clock2.advance(5)  # the board takes 5 s again
     assert after.elapsed(clock2.now()) == 0.0
-    await host2.board_posted(posts[0].turn, clock2.now())
+    await host2.timing.board_posted(posts[0].turn, clock2.now())
     await clock2.advance(20)
     assert after.elapsed(clock2.now()) == pytest.approx(20.0)
     assert after.time_used == [10.0, 0.0] and after.banks_left == [36, 36]

@@ -23,14 +23,14 @@ async def test_take_back_restores_the_board_and_the_clocks(h: Harness) -> None:
     await h.clock.advance(10)
     await h.play(ALICE, "D left")
     await h.clock.advance(40)
-    await h.host.extend(Asker(GUILD, CHAN, HOSTY), None, 30)
+    await h.host.controls.extend(Asker(GUILD, CHAN, HOSTY), None, 30)
     await h.clock.advance(45)  # Bob: 85 s of a 60+30 s turn, no bank spent
     await h.play(BOB, "J up")
     await h.clock.advance(70)  # Alice: 70 s, two banks
     await h.play(ALICE, "W up")
     live = next(iter(h.host.live.values()))
     assert (live.ply, live.banks_left, live.time_used) == (3, [34, 36], [80.0, 85.0])
-    r = await h.host.take_back(Asker(GUILD, CHAN, HOSTY), None, "misclick")
+    r = await h.host.corrections.take_back(Asker(GUILD, CHAN, HOSTY), None, "misclick")
     assert r.reply is not None and not r.reply.ephemeral and r.reply.image is not None
     said = unescape(r.reply.text)
     assert said.startswith("↩ <@hosty> took back move 3 of Match #1 (WU by <@alice>): "
@@ -41,7 +41,7 @@ async def test_take_back_restores_the_board_and_the_clocks(h: Harness) -> None:
         in said
     assert (live.ply, live.banks_left, live.time_used) == (2, [36, 36], [10.0, 85.0])
     # Then Bob's move, whose turn had 30 s added: the extension comes back too.
-    await h.host.take_back(Asker(GUILD, CHAN, HOSTY), None, "both")
+    await h.host.corrections.take_back(Asker(GUILD, CHAN, HOSTY), None, "both")
     assert (live.ply, live.to_move, live.extra) == (1, 1, 30.0)
     assert abs(live.elapsed(h.clock.now()) - 85) < 1e-6
     await h.clock.advance(184.9)  # 60 + 30 + 180 of reserve = 270
@@ -57,15 +57,15 @@ async def test_take_back_restores_the_board_and_the_clocks(h: Harness) -> None:
 async def test_take_back_of_the_first_move_and_who_may(h: Harness) -> None:
     await h.casual(first="me", tc=TimeControl.off())
     await h.play(ALICE, "D left")
-    await h.host.take_back(Asker(GUILD, CHAN, HOSTY), None, "oops")
+    await h.host.corrections.take_back(Asker(GUILD, CHAN, HOSTY), None, "oops")
     live = next(iter(h.host.live.values()))
     assert live.ply == 0 and live.to_move == 0
     moved = await h.play(ALICE, "J up")
     assert moved.posts and "move 1: <@alice> (Black) played **JU**" in moved.posts[0].text
-    await h.host.take_back(Asker(GUILD, CHAN, HOSTY), None, "again")
-    nothing = await h.host.take_back(Asker(GUILD, CHAN, HOSTY), None, "once more")
+    await h.host.corrections.take_back(Asker(GUILD, CHAN, HOSTY), None, "again")
+    nothing = await h.host.corrections.take_back(Asker(GUILD, CHAN, HOSTY), None, "once more")
     assert nothing.reply is not None and "nothing to take back" in nothing.reply.text
-    refusal = await h.host.take_back(Asker(GUILD, CHAN, ALICE), None, "me")
+    refusal = await h.host.corrections.take_back(Asker(GUILD, CHAN, ALICE), None, "me")
     assert refusal.reply is not None and "Only hosts" in refusal.reply.text
 
 
@@ -77,7 +77,8 @@ async def test_a_corrected_result_rebooks_garnets_and_ratings_once(h: Harness) -
         before = {r.user_id: (r.mu, r.sigma) for r in (await s.scalars(select(Rating))).all()}
         first = {c.user_id: (c.mu_before, c.sigma_before)
                  for c in (await s.scalars(select(RatingChange))).all()}
-    r = await h.host.correct(Asker(GUILD, CHAN, HOSTY), number, "bob", "alice's move was illegal")
+    r = await h.host.corrections.correct(Asker(GUILD, CHAN, HOSTY), number, "bob",
+                                         "alice's move was illegal")
     text = unescape(r.reply.text)
     assert text.startswith("✏️ <@hosty> corrected the result of DM #1: <@bob> wins (before: "
                            "Alice won) — alice's move was illegal. Reversed: <@alice> −12, "
@@ -104,8 +105,8 @@ async def test_a_corrected_result_rebooks_garnets_and_ratings_once(h: Harness) -
     assert now["bob"].mu > 25 > now["alice"].mu and before["alice"][0] > 25
     # The same result again is refused; a draw is a second correction, booked once more.
     assert "already has that result" in refused(
-        await h.host.correct(Asker(GUILD, CHAN, HOSTY), number, "bob", "again"))
-    await h.host.correct(Asker(GUILD, CHAN, HOSTY), number, None, "a draw after all")
+        await h.host.corrections.correct(Asker(GUILD, CHAN, HOSTY), number, "bob", "again"))
+    await h.host.corrections.correct(Asker(GUILD, CHAN, HOSTY), number, None, "a draw after all")
     # A draw: no reward, no confiscation; Bob has his own 7 back.
     assert {p: await _balance(h, p) for p in ("alice", "bob")} == {"alice": 0, "bob": 7}
     async with h.db.session() as s:
@@ -125,8 +126,10 @@ async def test_a_corrected_result_rebooks_garnets_and_ratings_once(h: Harness) -
 async def test_two_corrections_at_once_book_one(h: Harness) -> None:
     await make_event(h, "Season 1", [ALICE, BOB])
     number = await win_dm(h, ALICE, BOB)
-    a, b = await asyncio.gather(h.host.correct(Asker(GUILD, CHAN, HOSTY), number, "bob", "x"),
-                                h.host.correct(Asker(GUILD, CHAN, HOSTY), number, "bob", "x"))
+    a, b = await asyncio.gather(h.host.corrections.correct(Asker(GUILD, CHAN, HOSTY), number,
+                                                           "bob", "x"),
+                                h.host.corrections.correct(Asker(GUILD, CHAN, HOSTY), number,
+                                                           "bob", "x"))
     assert sorted(bool(r.reply.ephemeral) for r in (a, b)) == [False, True]
     assert {p: await _balance(h, p) for p in ("alice", "bob")} == {"alice": 0, "bob": 3}
 
@@ -135,11 +138,12 @@ async def test_corrections_refuse_what_they_cannot_correct(h: Harness) -> None:
     await make_event(h, "Season 1", [ALICE, BOB])
     number = await win_dm(h, ALICE, BOB)
     host, player = Asker(GUILD, CHAN, HOSTY), Asker(GUILD, CHAN, ALICE)
-    assert "must be a player" in refused(await h.host.correct(host, number, "carol", "x"))
-    assert "Only hosts" in refused(await h.host.correct(player, number, "alice", "x"))
-    assert "no match #9" in refused(await h.host.correct(host, 9, "alice", "x"))
+    assert "must be a player" in refused(await h.host.corrections.correct(host, number, "carol",
+                                                                          "x"))
+    assert "Only hosts" in refused(await h.host.corrections.correct(player, number, "alice", "x"))
+    assert "no match #9" in refused(await h.host.corrections.correct(host, 9, "alice", "x"))
     await eco(h).event_close(GUILD, HOSTY)
-    assert "which is closed" in refused(await h.host.correct(host, number, "bob", "x"))
+    assert "which is closed" in refused(await h.host.corrections.correct(host, number, "bob", "x"))
 
 
 async def _balance(h: Harness, user: str) -> int:

@@ -193,7 +193,7 @@ async def test_unexpected_failure_is_logged_and_answered(world: World,
     async def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(world.bot.services.matches, "time", broken)
+    monkeypatch.setattr(world.bot.services.matches.viewing, "time", broken)
     (call,) = await world.slash(ALICE, "time")
     assert call.ephemeral and call.content == SOMETHING_WRONG
     assert "disk on fire" in caplog.text

@@ -15,7 +15,7 @@ from tests.bot.economy_helpers import make_event
 
 
 async def test_a_dm_refuses_hints(h: Harness) -> None:
-    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
+    r = await h.host.choosing.start_dm(Asker(GUILD, CHAN, HOSTY),
                               DMSetup("cairo", [ALICE, BOB], chooser="lots",
                               hints=True))
     assert r.reply is not None and r.reply.ephemeral and not r.posts
@@ -29,19 +29,19 @@ async def test_a_dm_refuses_hints(h: Harness) -> None:
 
 async def test_a_dm_between_an_event_player_and_an_outsider_asks_which(h: Harness) -> None:
     await make_event(h, "Season 1", [ALICE, BOB])
-    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
+    r = await h.host.choosing.start_dm(Asker(GUILD, CHAN, HOSTY),
                               DMSetup("cairo", [ALICE, CAROL], chooser="lots"))
     assert r.reply is not None and r.reply.ephemeral and not r.posts
     assert r.reply.text == ("<@alice> plays in Season 1 but <@carol> does not: add <@carol> "
                             "with `/host event add` and start the DM again, or start it with "
                             "`event:none` to play it outside the event.")
     # Outside the event, on purpose: no reward of the event's, no word of it.
-    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
+    r = await h.host.choosing.start_dm(Asker(GUILD, CHAN, HOSTY),
                               DMSetup("cairo", [ALICE, CAROL], chooser="lots",
                               event="none"))
     assert r.posts and "Event:" not in r.posts[0].text
     # Two outsiders play outside events without a word.
-    r = await h.host.start_dm(Asker(GUILD, "c2", HOSTY),
+    r = await h.host.choosing.start_dm(Asker(GUILD, "c2", HOSTY),
                               DMSetup("cairo", [CAROL, DAVE], chooser="lots"))
     assert r.posts and "Event:" not in r.posts[0].text
 
@@ -49,12 +49,12 @@ async def test_a_dm_between_an_event_player_and_an_outsider_asks_which(h: Harnes
 async def test_players_of_several_open_events_name_one(h: Harness) -> None:
     await make_event(h, "Season 1", [ALICE, BOB])
     await make_event(h, "Cup", [ALICE, BOB])
-    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
+    r = await h.host.choosing.start_dm(Asker(GUILD, CHAN, HOSTY),
                               DMSetup("cairo", [ALICE, BOB], chooser="lots"))
     assert r.reply is not None and r.reply.text == (
         "These players are in several open events (Season 1, Cup): say which this DM "
         "counts for with `event:`, or `event:none` for none.")
-    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
+    r = await h.host.choosing.start_dm(Asker(GUILD, CHAN, HOSTY),
                               DMSetup("cairo", [ALICE, BOB], chooser="lots",
                               event="Cup"))
     assert r.posts and "Event: **Cup**" in r.posts[0].text

@@ -36,7 +36,7 @@ async def played_dm(h: Harness, event: str, moves: int = 6) -> int:
         mover = ALICE if live.users[live.to_move] == ALICE.id else BOB
         await h.play(mover, live.game.notation(rng.choice(live.game.legal_moves(live.state))))
     loser = ALICE if live.users[live.to_move] == ALICE.id else BOB
-    r = await h.host.resign(Asker(GUILD, CHAN, loser), match_id)
+    r = await h.host.play.resign(Asker(GUILD, CHAN, loser), match_id)
     assert r.posts and "wins DM" in r.posts[0].text
     return match_id
 
@@ -67,7 +67,7 @@ async def test_other_events_and_casual_games_are_not_reviewed(h: Harness) -> Non
     auto, recording, workers = watch(h)
     await played_dm(h, "Plain")
     match_id = await h.casual("cairo")
-    await h.host.resign(Asker(GUILD, CHAN, BOB), match_id)
+    await h.host.play.resign(Asker(GUILD, CHAN, BOB), match_id)
     await auto.idle()
     assert recording.jobs == []
     assert not any(p.text.startswith("**Review of") for p in h.delivered)

@@ -204,7 +204,7 @@ async def test_close_then_no_more_players_or_dms(h: Harness) -> None:
     assert "— closed" in info
     assert "is closed" in refused(await eco(h).event_add(GUILD, HOSTY, [CAROL], "1"))
     assert "already closed" in refused(await eco(h).event_close(GUILD, HOSTY, "1"))
-    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
+    r = await h.host.choosing.start_dm(Asker(GUILD, CHAN, HOSTY),
                               DMSetup("cairo", [ALICE, BOB], event="Season 1"))
     assert refused(r) == "The event Season 1 is closed."
 
@@ -274,7 +274,7 @@ async def test_players_see_the_priority(h: Harness) -> None:
 async def test_the_higher_priority_player_chooses_the_first_player(h: Harness) -> None:
     await make_event(h, "Season 1", [ALICE, BOB, CAROL])
     await eco(h).priority_set(GUILD, HOSTY, CAROL, 1)  # Carol 1, Alice 2, Bob 3
-    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY), DMSetup("cairo", [ALICE, CAROL]))
+    r = await h.host.choosing.start_dm(Asker(GUILD, CHAN, HOSTY), DMSetup("cairo", [ALICE, CAROL]))
     (intro,) = r.posts
     assert ("Event: **Season 1** · <@carol> has the higher priority (1 vs 2) and chooses "
             "the First Player.") in intro.text
@@ -284,21 +284,21 @@ async def test_the_higher_priority_player_chooses_the_first_player(h: Harness) -
         assert match is not None and (match.chooser, match.event_id) == ("carol", 1)
     # The lower-priority player may not choose; the higher may (or a host).
     assert "<@carol> chooses the First Player" in refused(
-        await h.host.choose_first(Asker(GUILD, CHAN, ALICE), 1, "alice"))
-    started = await h.host.choose_first(Asker(GUILD, CHAN, CAROL), 1, "alice")
+        await h.host.choosing.choose_first(Asker(GUILD, CHAN, ALICE), 1, "alice"))
+    started = await h.host.choosing.choose_first(Asker(GUILD, CHAN, CAROL), 1, "alice")
     assert "<@carol> chose <@alice> as the First Player" in started.posts[0].text
 
 
 async def test_an_explicit_chooser_overrides_priority(h: Harness) -> None:
     await make_event(h, "Season 1", [ALICE, BOB])
-    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
+    r = await h.host.choosing.start_dm(Asker(GUILD, CHAN, HOSTY),
                               DMSetup("cairo", [ALICE, BOB], chooser="host"))
     assert "Hosts, choose the First Player" in r.posts[0].text
     assert "has the higher priority" not in r.posts[0].text
 
 
 async def test_outside_events_the_host_chooses(h: Harness) -> None:
-    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY), DMSetup("cairo", [ALICE, BOB]))
+    r = await h.host.choosing.start_dm(Asker(GUILD, CHAN, HOSTY), DMSetup("cairo", [ALICE, BOB]))
     assert "Hosts, choose the First Player" in r.posts[0].text
     assert "Event:" not in r.posts[0].text
 
@@ -307,29 +307,29 @@ async def test_the_events_reward_replaces_the_default_and_is_paid_in_the_event(
         h: Harness) -> None:
     await make_event(h, "Season 1", [ALICE, BOB], reward=7)
     match_id = await dm(h, ALICE, BOB)
-    r = await h.host.resign(Asker(GUILD, CHAN, BOB), match_id)
+    r = await h.host.play.resign(Asker(GUILD, CHAN, BOB), match_id)
     assert "<@alice> receives 7 garnets." in r.posts[0].text
     (reward,) = await entries(h)
     assert (reward.user_id, reward.amount, reward.kind, reward.event_id, reward.key) == (
         "alice", 7, "match-reward", 1, f"match:{match_id}:reward")
     # An explicit reward replaces the event's.
     match_id = await dm(h, ALICE, BOB, reward=1)
-    r = await h.host.resign(Asker(GUILD, CHAN, BOB), match_id)
+    r = await h.host.play.resign(Asker(GUILD, CHAN, BOB), match_id)
     assert "<@alice> receives 1 garnet." in r.posts[0].text
 
 
 async def test_default_event_only_when_both_play_in_it(h: Harness) -> None:
     await make_event(h, "Season 1", [ALICE, BOB])
     in_event = await dm(h, ALICE, BOB)
-    await h.host.resign(Asker(GUILD, CHAN, BOB), in_event)
+    await h.host.play.resign(Asker(GUILD, CHAN, BOB), in_event)
     # Carol is not in it: the host is asked, and says the DM is outside events.
     assert "<@carol> does not" in refused(
-        await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
+        await h.host.choosing.start_dm(Asker(GUILD, CHAN, HOSTY),
                               DMSetup("cairo", [ALICE, CAROL], chooser="lots")))
     outside = await dm(h, ALICE, CAROL, event="none")
-    await h.host.resign(Asker(GUILD, CHAN, CAROL), outside)
+    await h.host.play.resign(Asker(GUILD, CHAN, CAROL), outside)
     opted_out = await dm(h, ALICE, BOB, event="none")
-    await h.host.resign(Asker(GUILD, CHAN, BOB), opted_out)
+    await h.host.play.resign(Asker(GUILD, CHAN, BOB), opted_out)
     async with h.db.session() as s:
         found = {m.id: m.event_id for m in (await s.scalars(select(Match))).all()}
     assert found == {in_event: 1, outside: None, opted_out: None}
@@ -339,10 +339,10 @@ async def test_default_event_only_when_both_play_in_it(h: Harness) -> None:
 
 async def test_a_named_event_needs_both_players(h: Harness) -> None:
     await make_event(h, "Season 1", [ALICE])
-    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
+    r = await h.host.choosing.start_dm(Asker(GUILD, CHAN, HOSTY),
                               DMSetup("cairo", [ALICE, BOB], event="Season 1"))
     assert refused(r).startswith("<@bob> is not playing in Season 1; add them")
-    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
+    r = await h.host.choosing.start_dm(Asker(GUILD, CHAN, HOSTY),
                               DMSetup("cairo", [ALICE, BOB], event="Winter"))
     assert "no event called 'Winter'" in refused(r)
     assert h.host.live == {}

@@ -63,9 +63,9 @@ async def test_export_of_every_match_reads_plainly_and_keeps_iso_times(h: Harnes
     match_id = await h.casual(first="me")
     await h.clock.advance(3)
     await h.play(ALICE, "D left")
-    await h.host.pause(Asker(GUILD, CHAN, HOSTY), match_id, "a **break**")
-    await h.host.resign(Asker(GUILD, CHAN, BOB), match_id)
-    dm = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
+    await h.host.controls.pause(Asker(GUILD, CHAN, HOSTY), match_id, "a **break**")
+    await h.host.play.resign(Asker(GUILD, CHAN, BOB), match_id)
+    dm = await h.host.choosing.start_dm(Asker(GUILD, CHAN, HOSTY),
                                DMSetup("cairo", [ALICE, BOB], chooser="lots",
                                reward=1500))
     assert dm.posts

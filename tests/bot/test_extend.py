@@ -141,35 +141,35 @@ async def _in_the_reserve(h: Harness, banks: int = 36) -> None:
 async def test_extend_in_the_reserve_gives_no_banks_back(h: Harness) -> None:
     await _in_the_reserve(h)
     await h.clock.advance(230)  # 0:10 of the reserve left
-    said = await h.host.extend(HOST, None, 30)
+    said = await h.host.controls.extend(HOST, None, 30)
     assert "added 30 s to this turn" in said.reply.text
     assert "0:30 + 2 banks" in said.reply.text, said.reply.text
     await h.clock.advance(5)
     moved = await h.play(BOB, "JU")
     assert "(used 34 banks, 2 banks left)" in moved.posts[0].text
-    times = await h.host.time(Asker(GUILD, CHAN, BOB), None)
+    times = await h.host.viewing.time(Asker(GUILD, CHAN, BOB), None)
     assert "Bob: 2 banks (0:10) of reserve" in times.reply.text
 
 
 async def test_extend_at_the_second_of_the_flag_gives_no_banks_back(h: Harness) -> None:
     await _in_the_reserve(h, banks=2)
     await h.clock.advance(70)  # the flag falls now (called after its grace)
-    said = await h.host.extend(HOST, None, 30)
+    said = await h.host.controls.extend(HOST, None, 30)
     assert "0:30, no reserve left" in said.reply.text, said.reply.text
     await h.clock.advance(29)
     moved = await h.play(BOB, "JU")
     assert "(used 2 banks, 0 banks left)" in moved.posts[0].text
-    times = await h.host.time(Asker(GUILD, CHAN, BOB), None)
+    times = await h.host.viewing.time(Asker(GUILD, CHAN, BOB), None)
     assert "Bob: 0 banks (0:00) of reserve" in times.reply.text
 
 
 async def test_a_takeback_keeps_what_the_extended_turn_had_started(h: Harness) -> None:
     await _in_the_reserve(h)
     await h.clock.advance(100)  # 40 s of the reserve: 8 banks
-    await h.host.extend(HOST, None, 30)
+    await h.host.controls.extend(HOST, None, 30)
     await h.clock.advance(10)
     await h.play(BOB, "JU")
-    await h.host.take_back(HOST, None, "misclick")
+    await h.host.corrections.take_back(HOST, None, "misclick")
     live = h.services.matches.live[1]
     assert live.banks_left[1] == 36 and live.banked == 8
     await h.clock.advance(10)
@@ -183,11 +183,11 @@ async def test_a_restart_keeps_what_the_extended_turn_had_started(database_url: 
     host1 = asking(bot_process(db1, clock1))
     await host1.start()
     await host1.roles.adopt(GUILD, [HOST_ROLE])
-    await host1.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB], first="me")
-    await host1.answer(Asker(GUILD, CHAN, BOB), None, accept=True)
-    await host1.typed(Asker(GUILD, CHAN, ALICE), "D left")
+    await host1.lobby.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB], first="me")
+    await host1.lobby.answer(Asker(GUILD, CHAN, BOB), None, accept=True)
+    await host1.play.typed(Asker(GUILD, CHAN, ALICE), "D left")
     await clock1.advance(100)  # 8 banks started
-    said = await host1.extend(HOST, None, 30)
+    said = await host1.controls.extend(HOST, None, 30)
     assert "added 30 s" in said.reply.text
     await clock1.advance(5)
     await host1.stop()
@@ -199,7 +199,7 @@ async def test_a_restart_keeps_what_the_extended_turn_had_started(database_url: 
     try:
         assert host2.live[1].banked == 8
         await clock2.advance(5)
-        moved = await host2.typed(Asker(GUILD, CHAN, BOB), "JU")
+        moved = await host2.play.typed(Asker(GUILD, CHAN, BOB), "JU")
         assert "(used 8 banks, 28 banks left)" in moved.posts[0].text
     finally:
         await host2.stop()

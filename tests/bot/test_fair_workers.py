@@ -63,23 +63,23 @@ async def test_one_users_jobs_do_not_slow_another_servers_practice_move(
     try:
         # Alice: a finished match to review, and three level-5 games, the bot to move.
         await h.casual()
-        await h.host.resign(Asker(GUILD, CHAN, ALICE), None)
+        await h.host.play.resign(Asker(GUILD, CHAN, ALICE), None)
         history = History(h.db, host.renderer, workers=workers)
         review = asyncio.create_task(history.review(GUILD, 1, ALICE.id))
         for channel in ("c2", "c3", "c4"):
-            await h.host.start_practice(Asker(GUILD, channel, ALICE), "cairo", 5, first="bot")
+            await h.host.practice.start(Asker(GUILD, channel, ALICE), "cairo", 5, first="bot")
         await _until(lambda: stalls.started.count("think5") == 1
                      and "review" in stalls.started)
         assert workers.moves.queue.load(GUILD) == 3  # one thinking, two waiting
         # Another server's practice move is played at once, beside Alice's first search.
-        await host.start_practice(Asker(OTHER, "o1", BOB), "cairo", 1, first="bot")
+        await host.practice.start(Asker(OTHER, "o1", BOB), "cairo", 1, first="bot")
         theirs = next(live for live in host.live.values() if live.guild_id == OTHER)
         await _until(lambda: theirs.ply == 1)
         assert stalls.started.count("think5") == 1 and not stalls.go.is_set()
         # A fourth game of Alice's is refused (another user's is not).
-        r = await h.host.start_practice(Asker(GUILD, "c5", ALICE), "cairo", 5)
+        r = await h.host.practice.start(Asker(GUILD, "c5", ALICE), "cairo", 5)
         assert r.reply is not None and "3 practice games going" in r.reply.text
-        r = await h.host.start_practice(Asker(GUILD, "c5", CAROL), "cairo", 1)
+        r = await h.host.practice.start(Asker(GUILD, "c5", CAROL), "cairo", 1)
         assert "Practice #" in r.posts[0].text
     finally:
         stalls.go.set()
@@ -93,7 +93,7 @@ async def test_reviews_past_a_users_share_are_refused(
     stalls = Stalls()
     monkeypatch.setattr(workers_module, "review_job", stalls.review_job)
     await h.casual()
-    await h.host.resign(Asker(GUILD, CHAN, ALICE), None)
+    await h.host.play.resign(Asker(GUILD, CHAN, ALICE), None)
     workers = Workers(0)
     history = History(h.db, h.host.matches.renderer, workers=workers)
     try:
@@ -127,7 +127,7 @@ async def test_a_review_past_its_limit_is_stopped_and_its_worker_replaced(
     monkeypatch.setattr(workers_module, "review_job", stalls.review_job)
     monkeypatch.setattr(workers_module, "REVIEW_SECONDS", 0.1)
     await h.casual()
-    await h.host.resign(Asker(GUILD, CHAN, ALICE), None)
+    await h.host.play.resign(Asker(GUILD, CHAN, ALICE), None)
     workers = Workers(0)
     history = History(h.db, h.host.matches.renderer, workers=workers)
     try:
@@ -149,7 +149,7 @@ async def test_a_search_past_its_limit_is_stopped_and_a_legal_move_played(
     monkeypatch.setattr(practice, "LEVELS", {**practice.LEVELS, 5: fast})
     host = h.host.matches
     try:
-        await h.host.start_practice(Asker(GUILD, CHAN, ALICE), "cairo", 5, first="bot")
+        await h.host.practice.start(Asker(GUILD, CHAN, ALICE), "cairo", 5, first="bot")
         await host.practice.idle()
         live = next(iter(host.live.values()))
         assert live.ply == 1  # the first legal move, played in time

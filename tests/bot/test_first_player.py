@@ -23,7 +23,7 @@ from tests.fixtures import bot_process
 
 async def waiting_dm(h: Harness, players: tuple = (ALICE, BOB), channel: str = CHAN,
                      **kw: object) -> int:
-    r = await h.host.start_dm(Asker(GUILD, channel, HOSTY),
+    r = await h.host.choosing.start_dm(Asker(GUILD, channel, HOSTY),
                               DMSetup("cairo", list(players), chooser="host",
                               **kw))  # type: ignore[arg-type]
     assert r.posts and "choose the First Player" in r.posts[0].text, r
@@ -40,7 +40,7 @@ async def stored(h: Harness, number: int) -> Match:
 
 async def test_a_waiting_dm_can_be_voided(h: Harness) -> None:
     number = await waiting_dm(h)
-    r = await h.host.void(Asker(GUILD, CHAN, HOSTY), None, "players unavailable")
+    r = await h.host.controls.void(Asker(GUILD, CHAN, HOSTY), None, "players unavailable")
     assert r.reply is not None and not r.reply.ephemeral
     assert r.reply.text == "🚫 DM #1 is void (players unavailable). No result is recorded."
     match = await stored(h, number)
@@ -51,12 +51,14 @@ async def test_a_waiting_dm_can_be_voided(h: Harness) -> None:
     # Its deadline passes without a word, and its players are free.
     await h.clock.advance(3 * 3600)
     assert h.delivered == []
-    assert (await h.host.choose_first(Asker(GUILD, CHAN, HOSTY), number, "alice")).reply.ephemeral
+    assert (await h.host.choosing.choose_first(Asker(GUILD, CHAN, HOSTY), number,
+                                               "alice")).reply.ephemeral
 
 
 async def test_a_waiting_dm_can_be_decided_without_a_rating(h: Harness) -> None:
     number = await waiting_dm(h)
-    r = await h.host.adjudicate(Asker(GUILD, CHAN, HOSTY), number, "bob", "alice never came")
+    r = await h.host.controls.adjudicate(Asker(GUILD, CHAN, HOSTY), number, "bob",
+                                         "alice never came")
     (post,) = r.posts
     assert unescape(post.text).startswith("🏆 **<@bob> wins DM #1** — adjudicated by the "
                                           "host: alice never came. <@bob> receives 3 garnets.")
@@ -68,24 +70,24 @@ async def test_a_waiting_dm_can_be_decided_without_a_rating(h: Harness) -> None:
         paid = [(e.user_id, e.amount) for e in (await s.scalars(select(LedgerEntry))).all()]
         rated = (await s.scalars(select(RatingChange))).all()
     assert paid == [("bob", 3)] and rated == []
-    refused = await h.host.adjudicate(Asker(GUILD, CHAN, HOSTY), number, "alice", "again")
+    refused = await h.host.controls.adjudicate(Asker(GUILD, CHAN, HOSTY), number, "alice", "again")
     assert refused.reply is not None and refused.reply.ephemeral
 
 
 async def test_void_asks_which_when_a_running_and_a_waiting_dm_share_the_channel(
         h: Harness) -> None:
-    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
+    r = await h.host.choosing.start_dm(Asker(GUILD, CHAN, HOSTY),
                               DMSetup("cairo", [CAROL, DAVE], chooser="lots"))
     assert r.posts
     await waiting_dm(h)
-    refused = await h.host.void(Asker(GUILD, CHAN, HOSTY), None, "which?")
+    refused = await h.host.controls.void(Asker(GUILD, CHAN, HOSTY), None, "which?")
     assert refused.reply is not None and refused.reply.ephemeral
     assert refused.reply.text == (
         "Several matches could be meant here: #1 Cairo Corridor, Dave vs Carol (running); "
         "#2 Cairo Corridor, Alice vs Bob (waiting for its First Player). Add `match:` with "
         "its number.")
     assert (await stored(h, 1)).status == "running" and (await stored(h, 2)).status == "choosing"
-    voided = await h.host.void(Asker(GUILD, CHAN, HOSTY), 2, "this one")
+    voided = await h.host.controls.void(Asker(GUILD, CHAN, HOSTY), 2, "this one")
     assert "DM #2 is void" in voided.reply.text
     assert (await stored(h, 1)).status == "running"
 
@@ -94,12 +96,12 @@ async def test_a_waiting_dm_blocks_nobody_and_starts_once_they_are_free(h: Harne
     number = await waiting_dm(h)
     casual = await h.casual(first="me")  # the same two, in the same channel
     assert casual == number + 1
-    refused = await h.host.choose_first(Asker(GUILD, CHAN, HOSTY), number, "alice")
+    refused = await h.host.choosing.choose_first(Asker(GUILD, CHAN, HOSTY), number, "alice")
     assert refused.reply is not None and refused.reply.ephemeral
     assert refused.reply.text == ("<@alice> is playing match #2 in this channel; this one "
                                   "can start once it ends.")
-    await h.host.resign(Asker(GUILD, CHAN, BOB), casual)
-    started = await h.host.choose_first(Asker(GUILD, CHAN, HOSTY), number, "alice")
+    await h.host.play.resign(Asker(GUILD, CHAN, BOB), casual)
+    started = await h.host.choosing.choose_first(Asker(GUILD, CHAN, HOSTY), number, "alice")
     assert started.posts and "**DM #1 begins" in started.posts[0].text
     # Typed moves go to the DM now.
     moved = await h.play(ALICE, "D left")
@@ -107,7 +109,7 @@ async def test_a_waiting_dm_blocks_nobody_and_starts_once_they_are_free(h: Harne
 
 
 async def test_the_deadline_reminds_then_draws_lots_and_says_so(h: Harness) -> None:
-    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
+    r = await h.host.choosing.start_dm(Asker(GUILD, CHAN, HOSTY),
                               DMSetup("cairo", [ALICE, BOB], chooser="alice",
                               within=600.0))
     # Issue 28, item 12: once, in a sentence: "within 1 hour (the choice closes in 1 h):
@@ -146,7 +148,7 @@ async def test_a_deadline_passed_while_a_player_plays_here_waits_for_the_end(
     casual = await h.casual(first="me", tc=TimeControl.off())
     await h.clock.advance(600)
     assert not any("lots were drawn" in t for t in h.texts())
-    await h.host.resign(Asker(GUILD, CHAN, ALICE), casual)
+    await h.host.play.resign(Asker(GUILD, CHAN, ALICE), casual)
     await h.clock.advance(60)
     assert "lots were drawn" in h.texts()[-1]
 
@@ -158,7 +160,7 @@ async def test_a_deadline_survives_a_restart(tmp_path: Path) -> None:
     host1 = bot_process(db1, clock1, rng=random.Random(1))
     await host1.start()
     await host1.roles.adopt(GUILD, [HOST_ROLE])
-    r = await host1.start_dm(Asker(GUILD, CHAN, HOSTY),
+    r = await host1.choosing.start_dm(Asker(GUILD, CHAN, HOSTY),
                              DMSetup("cairo", [ALICE, BOB], chooser="alice",
                              within=1200.0))
     assert r.posts

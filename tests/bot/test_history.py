@@ -154,12 +154,12 @@ async def played_match(h: Harness) -> int:
     await h.play(ALICE, "D left")
     await h.clock.advance(75)  # 15 s into the reserve: 3 banks
     await h.play(BOB, "JU")
-    await h.host.pause(Asker(GUILD, "c1", HOSTY), match_id, "phone call")
+    await h.host.controls.pause(Asker(GUILD, "c1", HOSTY), match_id, "phone call")
     await h.clock.advance(600)
-    await h.host.resume(Asker(GUILD, "c1", HOSTY), match_id)
+    await h.host.controls.resume(Asker(GUILD, "c1", HOSTY), match_id)
     await h.clock.advance(3.5)
     await h.play(ALICE, "w-up")
-    await h.host.resign(Asker(GUILD, "c1", BOB), match_id)
+    await h.host.play.resign(Asker(GUILD, "c1", BOB), match_id)
     return match_id
 
 
@@ -199,13 +199,13 @@ async def test_host_actions_are_placed_by_the_moves_played_not_by_the_clock(
     after the moves made before them; one before any move is said so."""
     match_id = await h.casual("cairo", first="me")
     asker = Asker(GUILD, "c1", HOSTY)
-    await h.host.extend(asker, match_id, 30)
+    await h.host.controls.extend(asker, match_id, 30)
     await h.play(ALICE, "D left")
-    await h.host.pause(asker, match_id, "phone call")
-    await h.host.resume(asker, match_id)
+    await h.host.controls.pause(asker, match_id, "phone call")
+    await h.host.controls.resume(asker, match_id)
     await h.play(BOB, "JU")
     await h.play(ALICE, "w-up")
-    await h.host.extend(asker, match_id, 30)
+    await h.host.controls.extend(asker, match_id, 30)
     record = await match_record(h.db, GUILD, match_id)
     assert record is not None
     assert [(a.action, a.after_ply) for a in record.actions] == [
@@ -298,7 +298,7 @@ async def test_replay_posts_the_animation_in_the_channel(h: Harness) -> None:
 async def test_a_voided_match_replays_to_the_void(h: Harness) -> None:
     match_id = await h.casual("cairo", first="me")
     await h.play(ALICE, "D left")
-    await h.host.void(Asker(GUILD, "c1", HOSTY), match_id, "wrong players")
+    await h.host.controls.void(Asker(GUILD, "c1", HOSTY), match_id, "wrong players")
     answer = await ask(history.replay(h.db, h.host.renderer, GUILD, match_id))
     assert answer.reply is not None and answer.reply.image is not None
     assert "Voided by the host · 1 move" in answer.reply.text

@@ -93,9 +93,9 @@ async def test_a_match_left_running_over_is_ended_when_the_bot_restarts(
     # As the code was: nothing looked at a game over before its first move.
     monkeypatch.setattr("bot.services.matches.lobby.startable", lambda *_: None)
     monkeypatch.setattr(SigmaEscape, "outcome", lambda self, state: None)
-    await host1.challenge(Asker("g1", "c1", ALICE), "sigma", [BOB], first="me",
+    await host1.lobby.challenge(Asker("g1", "c1", ALICE), "sigma", [BOB], first="me",
                           options={"deck": stuck})
-    await host1.answer(Asker("g1", "c1", BOB), None, accept=True)
+    await host1.lobby.answer(Asker("g1", "c1", BOB), None, accept=True)
     assert len(host1.live) == 1
     monkeypatch.undo()
     posts: list[Post] = []

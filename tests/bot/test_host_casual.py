@@ -13,7 +13,7 @@ from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, GUILD, Harness
 
 
 async def challenge(h: Harness, **kw: object) -> int:
-    r = await h.host.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB], **kw)  # type: ignore[arg-type]
+    r = await h.host.lobby.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB], **kw)  # type: ignore[arg-type]
     assert r.reply is not None, r
     found = re.search(r"#(\d+)", r.reply.text)
     assert found, r.reply.text
@@ -28,7 +28,7 @@ async def status(h: Harness, match_id: int) -> str:
 
 
 async def test_challenge_has_accept_and_decline_buttons(h: Harness) -> None:
-    r = await h.host.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB], first="me")
+    r = await h.host.lobby.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB], first="me")
     assert r.reply is not None and not r.reply.ephemeral
     assert "<@alice> challenges <@bob>" in r.reply.text
     assert [(b.label, b.custom_id) for b in r.reply.buttons] == [
@@ -38,31 +38,31 @@ async def test_challenge_has_accept_and_decline_buttons(h: Harness) -> None:
 async def test_only_the_challenged_may_accept(h: Harness) -> None:
     match_id = await challenge(h)
     for who in (ALICE, CAROL):
-        r = await h.host.answer(Asker(GUILD, CHAN, who), match_id, accept=True)
+        r = await h.host.lobby.answer(Asker(GUILD, CHAN, who), match_id, accept=True)
         assert r.reply and r.reply.ephemeral and "Only the challenged" in r.reply.text
     assert await status(h, match_id) == "pending"
 
 
 async def test_accept_starts_the_game_with_the_challenger_first(h: Harness) -> None:
     match_id = await challenge(h, first="me")
-    r = await h.host.answer(Asker(GUILD, CHAN, BOB), None, accept=True)
+    r = await h.host.lobby.answer(Asker(GUILD, CHAN, BOB), None, accept=True)
     assert r.posts[0].image is not None
     assert "<@alice> (Black) vs <@bob> (Red)" in r.posts[0].text
     assert await status(h, match_id) == "running"
     # Accepting twice is refused politely.
-    again = await h.host.answer(Asker(GUILD, CHAN, BOB), match_id, accept=True)
+    again = await h.host.lobby.answer(Asker(GUILD, CHAN, BOB), match_id, accept=True)
     assert again.reply and again.reply.ephemeral
 
 
 async def test_decline_and_withdraw(h: Harness) -> None:
     first = await challenge(h)
-    r = await h.host.answer(Asker(GUILD, CHAN, BOB), first, accept=False)
+    r = await h.host.lobby.answer(Asker(GUILD, CHAN, BOB), first, accept=False)
     assert r.reply and "declined" in r.reply.text
     assert await status(h, first) == "declined"
     second = await challenge(h)
-    r = await h.host.cancel(Asker(GUILD, CHAN, BOB), second)
+    r = await h.host.lobby.cancel(Asker(GUILD, CHAN, BOB), second)
     assert r.reply and "Only the challenger" in r.reply.text
-    r = await h.host.cancel(Asker(GUILD, CHAN, ALICE), second)
+    r = await h.host.lobby.cancel(Asker(GUILD, CHAN, ALICE), second)
     assert r.reply and "withdrew" in r.reply.text
     assert await status(h, second) == "cancelled"
 
@@ -78,10 +78,10 @@ async def test_an_unanswered_challenge_lapses(h: Harness) -> None:
 
 async def test_one_active_match_per_player_and_channel(h: Harness) -> None:
     await challenge(h)
-    r = await h.host.challenge(Asker(GUILD, CHAN, CAROL), "cairo", [BOB])
+    r = await h.host.lobby.challenge(Asker(GUILD, CHAN, CAROL), "cairo", [BOB])
     assert r.reply and r.reply.ephemeral and "already in match #1" in r.reply.text
     # Elsewhere Bob may play.
-    r = await h.host.challenge(Asker(GUILD, "other", CAROL), "cairo", [BOB])
+    r = await h.host.lobby.challenge(Asker(GUILD, "other", CAROL), "cairo", [BOB])
     assert r.reply and not r.reply.ephemeral
 
 
@@ -95,7 +95,7 @@ async def test_bad_challenges_are_explained(h: Harness) -> None:
         (dict(game_name="cairo", opponents=[BOB], first="second"), "`first` is"),
     ]
     for kwargs, message in cases:
-        r = await h.host.challenge(Asker(GUILD, CHAN, ALICE), **kwargs)  # type: ignore[arg-type]
+        r = await h.host.lobby.challenge(Asker(GUILD, CHAN, ALICE), **kwargs)  # type: ignore[arg-type]
         assert r.reply and r.reply.ephemeral and message in r.reply.text, (kwargs, r.reply)
     async with h.db.session() as s:
         assert (await s.scalars(select(Match))).all() == []
@@ -119,8 +119,8 @@ async def test_moves_of_others_never_change_the_game(h: Harness) -> None:
 
 async def test_resign(h: Harness) -> None:
     match_id = await h.casual(first="me")
-    r = await h.host.resign(Asker(GUILD, CHAN, BOB), None)
+    r = await h.host.play.resign(Asker(GUILD, CHAN, BOB), None)
     assert "🏆 **<@alice> wins Match #1** — Bob resigned." in r.posts[0].text
     assert await status(h, match_id) == "finished"
-    r = await h.host.resign(Asker(GUILD, CHAN, BOB), None)
+    r = await h.host.play.resign(Asker(GUILD, CHAN, BOB), None)
     assert r.reply and r.reply.ephemeral

@@ -26,7 +26,7 @@ def match_id_of(text: str) -> int:
 
 
 async def start_dm(h: Harness, chooser: str = "alice", **kw: object) -> int:
-    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
+    r = await h.host.choosing.start_dm(Asker(GUILD, CHAN, HOSTY),
                               DMSetup("cairo", [ALICE, BOB], chooser=chooser,
                               **kw))  # type: ignore[arg-type]
     assert r.posts, r.reply
@@ -37,10 +37,10 @@ async def test_whole_dm_with_reminders_reserve_banks_and_loss_on_time(h: Harness
     match_id = await start_dm(h)
     # The chooser (higher priority) sees buttons for either player going first.
     # Bob is not the chooser and cannot choose.
-    refused = await h.host.choose_first(Asker(GUILD, CHAN, BOB), None, "bob")
+    refused = await h.host.choosing.choose_first(Asker(GUILD, CHAN, BOB), None, "bob")
     assert refused.reply and refused.reply.ephemeral and "chooses the First Player" in \
         refused.reply.text
-    started = await h.host.choose_first(Asker(GUILD, CHAN, ALICE), None, "bob")
+    started = await h.host.choosing.choose_first(Asker(GUILD, CHAN, ALICE), None, "bob")
     board = started.posts[0]
     assert board.image is not None and board.image.data.startswith(b"\x89PNG")
     assert "<@alice> chose <@bob> as the First Player" in board.text
@@ -99,7 +99,7 @@ async def test_whole_dm_with_reminders_reserve_banks_and_loss_on_time(h: Harness
 
 
 async def test_dm_by_lots_starts_at_once(h: Harness) -> None:
-    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
+    r = await h.host.choosing.start_dm(Asker(GUILD, CHAN, HOSTY),
                               DMSetup("cairo", [ALICE, BOB], chooser="lots"))
     assert "Lots were drawn" in r.posts[1].text and r.posts[1].image is not None
 
@@ -107,7 +107,7 @@ async def test_dm_by_lots_starts_at_once(h: Harness) -> None:
 async def test_an_identical_second_dm_in_the_channel_is_refused(h: Harness) -> None:
     """Issue 28, item 11: a second identical `/dm` was set up beside the first in silence."""
     match_id = await start_dm(h)
-    again = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
+    again = await h.host.choosing.start_dm(Asker(GUILD, CHAN, HOSTY),
                                   DMSetup("cairo", [BOB, ALICE], chooser="alice"))
     assert again.posts == [] and again.reply is not None and again.reply.ephemeral
     assert again.reply.text == (
@@ -117,16 +117,16 @@ async def test_an_identical_second_dm_in_the_channel_is_refused(h: Harness) -> N
     async with h.db.session() as s:
         assert await s.scalar(select(func.count()).select_from(Match)) == 1
     # Another game, or another channel, is another DM.
-    other = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
+    other = await h.host.choosing.start_dm(Asker(GUILD, CHAN, HOSTY),
                                   DMSetup("quoridor", [ALICE, BOB], chooser="alice"))
     assert other.posts, other.reply
-    elsewhere = await h.host.start_dm(Asker(GUILD, "c2", HOSTY),
+    elsewhere = await h.host.choosing.start_dm(Asker(GUILD, "c2", HOSTY),
                                       DMSetup("cairo", [ALICE, BOB], chooser="alice"))
     assert elsewhere.posts, elsewhere.reply
 
 
 async def test_only_hosts_start_dms(h: Harness) -> None:
-    r = await h.host.start_dm(Asker(GUILD, CHAN, CAROL), DMSetup("cairo", [ALICE, BOB]))
+    r = await h.host.choosing.start_dm(Asker(GUILD, CHAN, CAROL), DMSetup("cairo", [ALICE, BOB]))
     assert r.reply and r.reply.ephemeral and "Only hosts" in r.reply.text
     assert r.posts == []
 
@@ -161,9 +161,9 @@ async def test_a_game_played_to_its_end_pays_the_reward_once(h: Harness) -> None
 async def test_pause_stops_the_clock_and_resume_restarts_it(h: Harness) -> None:
     await start_dm(h, chooser="lots", tc=TimeControl.build(turn=20, banks=0))
     await h.clock.advance(10)
-    refused = await h.host.pause(Asker(GUILD, CHAN, ALICE), None)
+    refused = await h.host.controls.pause(Asker(GUILD, CHAN, ALICE), None)
     assert refused.reply and "Only hosts" in refused.reply.text
-    paused = await h.host.pause(Asker(GUILD, CHAN, HOSTY), None, "connection trouble")
+    paused = await h.host.controls.pause(Asker(GUILD, CHAN, HOSTY), None, "connection trouble")
     assert paused.reply and "paused" in paused.reply.text and "connection trouble" in \
         paused.reply.text
     await h.clock.advance(3600)
@@ -172,7 +172,7 @@ async def test_pause_stops_the_clock_and_resume_restarts_it(h: Harness) -> None:
     mover = ALICE if live.users[live.to_move or 0] == "alice" else BOB
     blocked = await h.play(mover, "DL")
     assert blocked.reply and "paused" in blocked.reply.text
-    await h.host.resume(Asker(GUILD, CHAN, HOSTY), None)
+    await h.host.controls.resume(Asker(GUILD, CHAN, HOSTY), None)
     await h.clock.advance(9.9)
     assert not any("wins" in t for t in h.texts())
     await h.clock.advance(2.2)  # the flag waits MAX_LAG
@@ -185,7 +185,7 @@ async def test_pause_stops_the_clock_and_resume_restarts_it(h: Harness) -> None:
 async def test_extend_adds_to_the_current_turn_only(h: Harness) -> None:
     await start_dm(h, chooser="lots", tc=TimeControl.build(turn=20, banks=0))
     await h.clock.advance(15)
-    r = await h.host.extend(Asker(GUILD, CHAN, HOSTY), None, 30)
+    r = await h.host.controls.extend(Asker(GUILD, CHAN, HOSTY), None, 30)
     assert r.reply and "added 30 s" in r.reply.text
     await h.clock.advance(30)
     assert not any("wins" in t for t in h.texts())
@@ -195,21 +195,22 @@ async def test_extend_adds_to_the_current_turn_only(h: Harness) -> None:
 
 async def test_extensions_of_one_turn_add_up_to_a_day_at_most(h: Harness) -> None:
     await start_dm(h, chooser="lots", tc=TimeControl.build(turn=20, banks=0))
-    r = await h.host.extend(Asker(GUILD, CHAN, HOSTY), None, 86_000)
+    r = await h.host.controls.extend(Asker(GUILD, CHAN, HOSTY), None, 86_000)
     assert r.reply and not r.reply.ephemeral
-    r = await h.host.extend(Asker(GUILD, CHAN, HOSTY), None, 401)
+    r = await h.host.controls.extend(Asker(GUILD, CHAN, HOSTY), None, 401)
     assert r.reply and r.reply.ephemeral
     assert r.reply.text == ("A turn can be extended by 24 h in all; this one has "
                             "23 h 53 min 20 s added already.")
-    r = await h.host.extend(Asker(GUILD, CHAN, HOSTY), None, 400)
+    r = await h.host.controls.extend(Asker(GUILD, CHAN, HOSTY), None, 400)
     assert r.reply and "added 6 min 40 s" in r.reply.text
 
 
 async def test_void_and_adjudicate_need_reasons_and_are_logged(h: Harness) -> None:
     match_id = await start_dm(h, chooser="lots")
-    r = await h.host.void(Asker(GUILD, CHAN, HOSTY), None, "  ")
+    r = await h.host.controls.void(Asker(GUILD, CHAN, HOSTY), None, "  ")
     assert r.reply and "reason" in r.reply.text
-    r = await h.host.adjudicate(Asker(GUILD, CHAN, HOSTY), None, "bob", "alice left the server")
+    r = await h.host.controls.adjudicate(Asker(GUILD, CHAN, HOSTY), None, "bob",
+                                         "alice left the server")
     assert "🏆 **<@bob> wins DM" in r.posts[0].text and "adjudicated" in r.posts[0].text
     async with h.db.session() as s:
         match = await s.get(Match, match_id)
@@ -221,7 +222,7 @@ async def test_void_and_adjudicate_need_reasons_and_are_logged(h: Harness) -> No
     assert [(e.user_id, e.amount) for e in ledger] == [("bob", 3)]
     # A second DM, voided: no result, no reward.
     h2 = await start_dm(h, chooser="lots")
-    r = await h.host.void(Asker(GUILD, CHAN, HOSTY), h2, "wrong players")
+    r = await h.host.controls.void(Asker(GUILD, CHAN, HOSTY), h2, "wrong players")
     assert r.reply and "void" in r.reply.text
     async with h.db.session() as s:
         voided = await s.get(Match, h2)
@@ -236,13 +237,13 @@ async def test_a_move_counts_when_it_was_sent_within_the_lag_allowance(h: Harnes
     match_id = await h.casual(first="me", tc=time_control(turn=10.0, banks=0,
                                                           reminders="off"))
     await h.clock.advance(11.0)  # Alice sent at 9 s; it arrives at 11 s
-    r = await h.host.typed(Asker(GUILD, CHAN, ALICE), "D left", sent_at=h.clock.now() - 2.0)
+    r = await h.host.play.typed(Asker(GUILD, CHAN, ALICE), "D left", sent_at=h.clock.now() - 2.0)
     assert r.posts and "played **DL**" in r.posts[0].text
     live = h.host.matches.live[match_id]
     assert live.time_used[0] == pytest.approx(9.0)
     # Bob's message claims to be from long ago: it counts only 2 s before arrival.
     await h.clock.advance(5.0)
-    await h.host.typed(Asker(GUILD, CHAN, BOB), "J up", sent_at=h.clock.now() - 600.0)
+    await h.host.play.typed(Asker(GUILD, CHAN, BOB), "J up", sent_at=h.clock.now() - 600.0)
     assert live.time_used[1] == pytest.approx(3.0)
     # Sent after the flag and the allowance: the loss stands.
     await h.clock.advance(12.5)

@@ -11,16 +11,16 @@ from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, DAVE, GUILD, Harness
 
 async def test_four_player_quoridor_needs_every_acceptance_and_eliminates_on_time(
         h: Harness) -> None:
-    r = await h.host.challenge(Asker(GUILD, CHAN, ALICE), "quoridor", [BOB, CAROL, DAVE],
+    r = await h.host.lobby.challenge(Asker(GUILD, CHAN, ALICE), "quoridor", [BOB, CAROL, DAVE],
                                first="me",
                                tc=TimeControl.build(turn=30, banks=0, reminders="off"))
     assert r.reply is not None and "challenges <@bob>, <@carol>, <@dave>" in r.reply.text
     match_id = int(re.search(r"#(\d+)", r.reply.text).group(1))  # type: ignore[union-attr]
-    r = await h.host.answer(Asker(GUILD, CHAN, BOB), match_id, accept=True)
+    r = await h.host.lobby.answer(Asker(GUILD, CHAN, BOB), match_id, accept=True)
     assert r.reply and "Waiting for <@carol>, <@dave>" in r.reply.text and not r.posts
-    r = await h.host.answer(Asker(GUILD, CHAN, CAROL), match_id, accept=True)
+    r = await h.host.lobby.answer(Asker(GUILD, CHAN, CAROL), match_id, accept=True)
     assert not r.posts
-    r = await h.host.answer(Asker(GUILD, CHAN, DAVE), match_id, accept=True)
+    r = await h.host.lobby.answer(Asker(GUILD, CHAN, DAVE), match_id, accept=True)
     board = r.posts[0]
     assert board.image is not None
     assert "<@alice> (White) vs <@bob> (Red) vs <@carol> (Black) vs <@dave> (Blue)" in board.text
@@ -36,9 +36,9 @@ async def test_four_player_quoridor_needs_every_acceptance_and_eliminates_on_tim
     assert "<@carol> ran out of time. They are out of the game." in out.text
     assert "<@dave> (Blue) to move" in out.text
     assert (await h.play(DAVE, "h5")).posts
-    r = await h.host.resign(Asker(GUILD, CHAN, BOB), None)
+    r = await h.host.play.resign(Asker(GUILD, CHAN, BOB), None)
     assert "<@bob> resigned" in r.posts[0].text and "out of the game" in r.posts[0].text
-    r = await h.host.resign(Asker(GUILD, CHAN, DAVE), None)
+    r = await h.host.play.resign(Asker(GUILD, CHAN, DAVE), None)
     assert "🏆 **<@alice> wins Match #1**" in r.posts[0].text
 
 

@@ -44,8 +44,8 @@ async def test_both_players_at_the_same_moment(h: Harness) -> None:
 async def test_a_message_delivered_twice_moves_once(h: Harness) -> None:
     await h.casual(first="me")
     first, second = await asyncio.gather(
-        h.host.typed(Asker(GUILD, CHAN, ALICE), "D left", message_id="m1"),
-        h.host.typed(Asker(GUILD, CHAN, ALICE), "D left", message_id="m1"),
+        h.host.play.typed(Asker(GUILD, CHAN, ALICE), "D left", message_id="m1"),
+        h.host.play.typed(Asker(GUILD, CHAN, ALICE), "D left", message_id="m1"),
     )
     assert first.posts and second.posts == [] and second.reply is None
     assert await moves_in_db(h) == 1
@@ -61,7 +61,7 @@ async def test_garbage_never_crashes_or_changes_the_game(h: Harness, text: str) 
     before = live.game.to_json(live.state)
     mover = ALICE if live.to_move == 0 else BOB
     for response in (await h.play(mover, text),
-                     await h.host.move(Asker("g1", CHAN, mover), None, text or "x")):
+                     await h.host.play.move(Asker("g1", CHAN, mover), None, text or "x")):
         if response.posts:  # it was a legal move after all: exactly that move
             after = live.game.to_json(live.state)
             assert after != before

@@ -30,7 +30,7 @@ async def test_a_process_that_lost_its_lease_writes_nothing(
     async with h.db.session() as s, s.begin():  # another process took the shard over
         await s.execute(update(Lease).values(owner="b/1@elsewhere#x"))
     with caplog.at_level(logging.ERROR):
-        r = await h.host.resign(Asker(GUILD, CHAN, BOB), match_id)
+        r = await h.host.play.resign(Asker(GUILD, CHAN, BOB), match_id)
     assert r.reply is not None and r.reply.ephemeral
     assert "restarting for this server; nothing was changed" in r.reply.text
     assert "LEASE LOST" in caplog.text
@@ -42,7 +42,7 @@ async def test_a_process_that_lost_its_lease_writes_nothing(
     assert h.host.live == {} and live.finished and live.timer is None
     await h.clock.advance(24 * 3600)
     assert h.delivered == []
-    refused = await h.host.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB])
+    refused = await h.host.lobby.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB])
     assert refused.reply is not None and "not running this server's matches here" in \
         refused.reply.text
 
@@ -66,8 +66,8 @@ async def test_each_process_restores_only_its_shards(database_url: str) -> None:
     one = bot_process(db, clock, MatchConfig(lease_wait=True))
     await one.start()
     for n, guild in enumerate(guilds):
-        await one.challenge(Asker(guild, CHAN, ALICE), "cairo", [BOB], first="me")
-        await one.answer(Asker(guild, CHAN, BOB), None, accept=True)
+        await one.lobby.challenge(Asker(guild, CHAN, ALICE), "cairo", [BOB], first="me")
+        await one.lobby.answer(Asker(guild, CHAN, BOB), None, accept=True)
         assert len(one.live) == n + 1
     await one.stop()
     halves = [bot_process(db, clock, MatchConfig(instance=f"i{i}", shards=Shards(2, (i,))))
@@ -79,7 +79,7 @@ async def test_each_process_restores_only_its_shards(database_url: str) -> None:
     assert [[live.guild_id for live in half.live.values()] for half in halves] == [
         [guilds[0]], [guilds[1]]]
     with pytest.raises(Refusal, match="not running this server's matches here"):
-        await halves[0].challenge(Asker(guilds[1], "c2", ALICE), "cairo", [BOB])
+        await halves[0].lobby.challenge(Asker(guilds[1], "c2", ALICE), "cairo", [BOB])
     for half in halves:
         await half.stop()
     await db.close()
@@ -91,9 +91,9 @@ async def test_a_lapsed_lease_is_taken_over_and_the_old_owner_is_fenced(
     clock = VirtualClock()
     old = bot_process(db1, clock, MatchConfig(instance="old", lease_seconds=30.0))
     await old.start()
-    await old.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB], first="me",
+    await old.lobby.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB], first="me",
                         tc=TimeControl.off())
-    await old.answer(Asker(GUILD, CHAN, BOB), None, accept=True)
+    await old.lobby.answer(Asker(GUILD, CHAN, BOB), None, accept=True)
     # The old owner stalls (on another host, so its pid says nothing) past its lease.
     async with db1.session() as s, s.begin():
         await s.execute(update(Lease).values(host="elsewhere",
@@ -104,8 +104,8 @@ async def test_a_lapsed_lease_is_taken_over_and_the_old_owner_is_fenced(
     assert "TAKING OVER shard:0/1 from instance 'old'" in caplog.text
     assert list(new.live) == list(old.live)
     with pytest.raises(LeaseLost):  # the stalled process wakes up: fenced
-        await old.typed(Asker(GUILD, CHAN, ALICE), "D left")
-    r = await new.typed(Asker(GUILD, CHAN, ALICE), "D left")
+        await old.play.typed(Asker(GUILD, CHAN, ALICE), "D left")
+    r = await new.play.typed(Asker(GUILD, CHAN, ALICE), "D left")
     assert "move 1" in r.posts[0].text
     await new.stop()
     await old.stop()

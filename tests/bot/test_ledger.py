@@ -305,7 +305,7 @@ async def test_a_restart_pays_nothing_again(h: Harness) -> None:
     second = bot_process(h.db, h.clock, MatchConfig(), rng=random.Random(1))
     await second.start()
     h.host = second
-    r = await second.resign(Asker(GUILD, CHAN, BOB), match_id)
+    r = await second.play.resign(Asker(GUILD, CHAN, BOB), match_id)
     assert "<@alice> receives 3 garnets." in r.posts[0].text
     await second.stop()
     # ...and a third one books it again: nothing changes.
@@ -326,7 +326,7 @@ async def test_adjudication_racing_the_flag_pays_once(h: Harness) -> None:
     # The player to move is 0.05 s from losing on time as the host adjudicates for them.
     await h.clock.advance(live.flag_at() - 0.05)
     verdict, _ = await asyncio.gather(
-        h.host.adjudicate(Asker(GUILD, CHAN, HOSTY), match_id, loser, "disconnect"),
+        h.host.controls.adjudicate(Asker(GUILD, CHAN, HOSTY), match_id, loser, "disconnect"),
         h.clock.advance(0.1))
     async with h.db.session() as s:
         match = await s.get(Match, match_id)
@@ -349,8 +349,8 @@ async def test_two_processes_finishing_one_match_pay_once(h: Harness) -> None:
     try:
         assert match_id in other.live
         await asyncio.gather(
-            h.host.adjudicate(Asker(GUILD, CHAN, HOSTY), match_id, "alice", "host one"),
-            other.adjudicate(Asker(GUILD, CHAN, HOSTY), match_id, "alice", "host two"))
+            h.host.controls.adjudicate(Asker(GUILD, CHAN, HOSTY), match_id, "alice", "host one"),
+            other.controls.adjudicate(Asker(GUILD, CHAN, HOSTY), match_id, "alice", "host two"))
     finally:
         await other.stop()
         await other_db.close()
@@ -372,7 +372,7 @@ async def test_confiscation_takes_the_losers_whole_balance(h: Harness, mode: str
     await eco(h).grant(GUILD, HOSTY, BOB, 6, "start")
     await eco(h).grant(GUILD, HOSTY, CAROL, 2, "start")
     match_id = await dm(h, ALICE, BOB)
-    r = await h.host.resign(Asker(GUILD, CHAN, BOB), match_id)
+    r = await h.host.play.resign(Asker(GUILD, CHAN, BOB), match_id)
     assert text in r.posts[0].text
     assert await raw_sum(h, 1, "alice") == winner_gets
     assert await raw_sum(h, 1, "bob") == 0
@@ -395,6 +395,6 @@ async def test_a_voided_match_pays_and_rates_nothing(h: Harness) -> None:
     await make_event(h, "Season 1", [ALICE, BOB], confiscate="winner")
     await eco(h).grant(GUILD, HOSTY, BOB, 6, "start")
     match_id = await dm(h, ALICE, BOB)
-    await h.host.void(Asker(GUILD, CHAN, HOSTY), match_id, "wrong players")
+    await h.host.controls.void(Asker(GUILD, CHAN, HOSTY), match_id, "wrong players")
     assert await entries(h, match_id=match_id) == []
     assert await ratings_of(h) == {}

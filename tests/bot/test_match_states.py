@@ -42,7 +42,7 @@ HOST = Asker(GUILD, CHAN, HOSTY)
 
 async def _dm_by_lots(h: Harness) -> list[str]:
     """A DM whose First Player is drawn at once: what it posted."""
-    made = await h.host.start_dm(HOST, DMSetup("cairo", [ALICE, BOB], chooser="lots"))
+    made = await h.host.choosing.start_dm(HOST, DMSetup("cairo", [ALICE, BOB], chooser="lots"))
     return [p.text for p in made.posts]
 
 
@@ -54,8 +54,8 @@ async def test_a_start_that_fails_says_so_and_is_tried_again(h: Harness) -> None
     assert "try 2 of 4" in told
     # Meanwhile a move, a resignation and a host's control hear what the DM waits for.
     for said in (await h.play(ALICE, "D left"), await h.play(BOB, "D left"),
-                 await h.host.resign(Asker(GUILD, CHAN, ALICE), None),
-                 await h.host.pause(HOST, None, "")):
+                 await h.host.play.resign(Asker(GUILD, CHAN, ALICE), None),
+                 await h.host.controls.pause(HOST, None, "")):
         assert said.reply is not None and said.reply.ephemeral
         assert said.reply.text.startswith("DM #1 has not begun: its first board could not "
                                           "be drawn in time. garnet tries again"), said
@@ -80,22 +80,22 @@ async def test_a_start_given_up_hands_the_dm_to_its_host(h: Harness) -> None:
     assert last.pinged() == ("hosty",)
     await h.clock.advance(3600)  # nothing more by itself
     assert h.delivered[-1] is last and refused[0] == 4
-    said = await h.host.resign(Asker(GUILD, CHAN, BOB), None)
+    said = await h.host.play.resign(Asker(GUILD, CHAN, BOB), None)
     assert "could not be drawn in 4 tries. A host can start it again" in said.reply.text
     # A player may not choose anew; a host may, and starts it.
-    mine = await h.host.choose_first(Asker(GUILD, CHAN, ALICE), 1, "alice")
+    mine = await h.host.choosing.choose_first(Asker(GUILD, CHAN, ALICE), 1, "alice")
     assert mine.reply.ephemeral and "has not begun" in mine.reply.text
     refused[0] = 99  # the renderer keeps up again
-    started = await h.host.choose_first(HOST, 1, "bob")
+    started = await h.host.choosing.choose_first(HOST, 1, "bob")
     assert "**DM #1 begins" in started.posts[0].text
     assert h.services.matches.live[1].users == ["bob", "alice"]
 
 
 async def test_a_challenge_whose_start_is_given_up_is_void(h: Harness) -> None:
     overloaded(h.services.matches, 99)
-    challenge = await h.host.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB])
+    challenge = await h.host.lobby.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB])
     number = int(re.search(r"#(\d+)", challenge.reply.text).group(1))  # type: ignore[union-attr]
-    accepted = await h.host.answer(Asker(GUILD, CHAN, BOB), number, accept=True)
+    accepted = await h.host.lobby.answer(Asker(GUILD, CHAN, BOB), number, accept=True)
     assert any("could not begin" in p.text for p in accepted.posts)
     for wait in START_RETRIES:
         await h.clock.advance(wait)
@@ -105,7 +105,7 @@ async def test_a_challenge_whose_start_is_given_up_is_void(h: Harness) -> None:
         match = await s.get(Match, 1)
         assert match is not None and match.status == MatchStatus.VOIDED
     # The players are free to play again.
-    again = await h.host.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB])
+    again = await h.host.lobby.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB])
     assert "challenges" in again.reply.text
 
 
@@ -116,7 +116,7 @@ async def test_a_start_tried_again_survives_a_restart(database_url: str) -> None
     await host1.start()
     await host1.roles.adopt(GUILD, [HOST_ROLE])
     overloaded(host1.matches, 1)
-    await host1.start_dm(HOST, DMSetup("cairo", [ALICE, BOB], chooser="lots"))
+    await host1.choosing.start_dm(HOST, DMSetup("cairo", [ALICE, BOB], chooser="lots"))
     await host1.stop()
     await db1.close()
     db2 = await open_database(database_url)
@@ -129,7 +129,7 @@ async def test_a_start_tried_again_survives_a_restart(database_url: str) -> None
     host2 = asking(bot_process(db2, clock2, deliver=deliver))
     await host2.start()
     try:
-        moved = await host2.typed(Asker(GUILD, CHAN, ALICE), "D left")
+        moved = await host2.play.typed(Asker(GUILD, CHAN, ALICE), "D left")
         assert moved.reply.text.startswith("DM #1 has not begun: its first board")
         await clock2.advance(START_RETRIES[0])
         assert any("**DM #1 begins" in t for t in said), said
@@ -144,42 +144,42 @@ async def test_a_start_tried_again_survives_a_restart(database_url: str) -> None
 
 @pytest.mark.parametrize("control", ["pause", "extend", "takeback", "resume", "time"])
 async def test_controls_during_the_first_player_prompt(h: Harness, control: str) -> None:
-    await h.host.start_dm(HOST, DMSetup("cairo", [ALICE, BOB], chooser="alice"))
-    asked = {"pause": lambda: h.host.pause(HOST, None, ""),
-             "extend": lambda: h.host.extend(HOST, None, 30),
-             "takeback": lambda: h.host.take_back(HOST, None, "oops"),
-             "resume": lambda: h.host.resume(HOST, None),
-             "time": lambda: h.host.time(HOST, None)}[control]
+    await h.host.choosing.start_dm(HOST, DMSetup("cairo", [ALICE, BOB], chooser="alice"))
+    asked = {"pause": lambda: h.host.controls.pause(HOST, None, ""),
+             "extend": lambda: h.host.controls.extend(HOST, None, 30),
+             "takeback": lambda: h.host.corrections.take_back(HOST, None, "oops"),
+             "resume": lambda: h.host.controls.resume(HOST, None),
+             "time": lambda: h.host.viewing.time(HOST, None)}[control]
     said = (await asked()).reply.text
     assert said.startswith("DM #1 has not begun: it waits for Alice to choose the First "
                            "Player (the choice closes <t:"), said
     assert said.endswith("Choose with `/first player:@name match:1`, or cancel it with "
                          "`/void match:1 reason:…`."), said
-    by_number = (await h.host.pause(HOST, 1, "")).reply.text
+    by_number = (await h.host.controls.pause(HOST, 1, "")).reply.text
     assert by_number == said
 
 
 async def test_controls_of_a_paused_a_running_and_a_finished_match(h: Harness) -> None:
     await h.casual()
-    await h.host.pause(HOST, None, "tea")
-    assert (await h.host.pause(HOST, None, "")).reply.text == (
+    await h.host.controls.pause(HOST, None, "tea")
+    assert (await h.host.controls.pause(HOST, None, "")).reply.text == (
         "Match #1 is paused already; `/resume` starts its clock again.")
-    await h.host.resume(HOST, None)
-    assert (await h.host.resume(HOST, None)).reply.text == (
+    await h.host.controls.resume(HOST, None)
+    assert (await h.host.controls.resume(HOST, None)).reply.text == (
         "Match #1 is being played, not paused; `/pause` stops its clock.")
-    await h.host.resign(Asker(GUILD, CHAN, BOB), None)
-    for said in ((await h.host.pause(HOST, 1, "")).reply.text,
-                 (await h.host.extend(HOST, 1, 30)).reply.text,
-                 (await h.host.take_back(HOST, 1, "late")).reply.text):
+    await h.host.play.resign(Asker(GUILD, CHAN, BOB), None)
+    for said in ((await h.host.controls.pause(HOST, 1, "")).reply.text,
+                 (await h.host.controls.extend(HOST, 1, 30)).reply.text,
+                 (await h.host.corrections.take_back(HOST, 1, "late")).reply.text):
         assert said == ("Match #1 is over: `/match id:1` shows how it ended. A host "
                         "changes its result with `/correct match:1`."), said
-    player = (await h.host.resign(Asker(GUILD, CHAN, ALICE), 1)).reply.text
+    player = (await h.host.play.resign(Asker(GUILD, CHAN, ALICE), 1)).reply.text
     assert player == "Match #1 is over: `/match id:1` shows how it ended."
 
 
 async def test_a_challenge_not_yet_accepted(h: Harness) -> None:
-    await h.host.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB])
-    said = (await h.host.pause(HOST, 1, "")).reply.text
+    await h.host.lobby.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB])
+    said = (await h.host.controls.pause(HOST, 1, "")).reply.text
     assert said == "Match #1 has not begun: it waits for Bob to accept the challenge."
 
 
@@ -221,16 +221,16 @@ async def test_controls_of_a_tournament_board_waiting_for_its_first_player(
     await w.ask("add", Asker(GUILD, CHAN, T_HOST), PEOPLE)
     await w.ask("start", Asker(GUILD, CHAN, T_HOST))
     matches = w.services.matches
-    said = (await answered(lambda: matches.pause(Asker(GUILD, CHAN, T_HOST), 1, ""))).reply
+    said = (await answered(lambda: matches.controls.pause(Asker(GUILD, CHAN, T_HOST), 1, ""))).reply
     assert said is not None and said.text.startswith("Match #1 has not begun: it waits for ")
     assert "to choose the First Player." in said.text
     assert "Choose with `/first player:@name match:1`" in said.text
 
 
 async def test_a_player_asking_for_the_board_before_the_dm_begins(h: Harness) -> None:
-    await h.host.start_dm(HOST, DMSetup("cairo", [ALICE, BOB], chooser="alice"))
+    await h.host.choosing.start_dm(HOST, DMSetup("cairo", [ALICE, BOB], chooser="alice"))
     for number in (None, 1):
-        said = (await h.host.board(Asker(GUILD, CHAN, BOB), number)).reply.text
+        said = (await h.host.viewing.board(Asker(GUILD, CHAN, BOB), number)).reply.text
         assert said.startswith("DM #1 has not begun: it waits for Alice to choose the First "
                                "Player"), said
         assert "/void" not in said  # what hosts do is said to hosts

@@ -83,11 +83,11 @@ async def test_everything_is_copied_and_the_bot_goes_on_there(
     db = await open_database(source)
     host = bot_process(db, VirtualClock(start=LATER))
     await host.start()
-    r = await host.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB], first="me")
+    r = await host.lobby.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB], first="me")
     assert r.reply is not None
-    await host.answer(Asker(GUILD, CHAN, BOB), None, accept=True)
+    await host.lobby.answer(Asker(GUILD, CHAN, BOB), None, accept=True)
     running = max(host.live)
-    await host.typed(Asker(GUILD, CHAN, ALICE), "D left")
+    await host.play.typed(Asker(GUILD, CHAN, ALICE), "D left")
     await host.stop()
     await db.close()
 
@@ -114,7 +114,7 @@ async def test_everything_is_copied_and_the_bot_goes_on_there(
     await host.start()
     try:
         assert list(host.live) == [running] and host.live[running].ply == 1
-        r = await host.challenge(Asker(GUILD, "c2", ERIN), "cairo", [ALICE])
+        r = await host.lobby.challenge(Asker(GUILD, "c2", ERIN), "cairo", [ALICE])
         assert r.reply is not None and "challenges" in r.reply.text, r.reply
         async with db.session() as s:  # its row follows the copied ones
             assert await s.scalar(select(func.max(Match.id))) == running + 1

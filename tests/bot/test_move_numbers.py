@@ -109,7 +109,7 @@ async def test_board_text_post_image_and_match_agree(h: Harness, key: str) -> No
         played_now = live.game.moves_played(live.state)
         assert said(image, played_now)
         with drawn_texts() as image:
-            board = await h.host.board(Asker(GUILD, CHAN, ALICE), match_id)
+            board = await h.host.viewing.board(Asker(GUILD, CHAN, ALICE), match_id)
         assert board.reply is not None
         where = after_move(played_now)
         assert f"{where[:1].upper()}{where[1:]}." in board.reply.text

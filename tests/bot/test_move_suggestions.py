@@ -23,22 +23,22 @@ async def test_without_hints_every_empty_cell_is_offered_legal_or_not(h: Harness
         await h.play(players[live.to_move], rng.choice(sorted(legal)))
     seat = live.to_move
     user = players[seat].id
-    offered = h.host.suggest_moves(GUILD, CHAN, user, "", limit=1000)
+    offered = h.host.lookup.suggest_moves(GUILD, CHAN, user, "", limit=1000)
     assert set(offered) == empty and len(empty - legal) > 0
     critical = sorted(empty - legal)[0]
-    assert critical in h.host.suggest_moves(GUILD, CHAN, user, critical[:1].lower())
-    assert len(h.host.suggest_moves(GUILD, CHAN, user, "")) == min(25, len(empty))
-    assert h.host.suggest_moves(GUILD, CHAN, players[1 - seat].id, "") == []
+    assert critical in h.host.lookup.suggest_moves(GUILD, CHAN, user, critical[:1].lower())
+    assert len(h.host.lookup.suggest_moves(GUILD, CHAN, user, "")) == min(25, len(empty))
+    assert h.host.lookup.suggest_moves(GUILD, CHAN, players[1 - seat].id, "") == []
 
 
 async def test_with_hints_only_the_legal_moves(h: Harness) -> None:
     match_id = await h.casual(hints=True)
     live = h.host.live[match_id]
     legal = sorted(live.game.notation(m) for m in live.game.legal_moves(live.state))
-    assert h.host.suggest_moves(GUILD, CHAN, ALICE.id, "", limit=1000) == legal
+    assert h.host.lookup.suggest_moves(GUILD, CHAN, ALICE.id, "", limit=1000) == legal
 
 
 async def test_quoridor_offers_squares_and_walls_by_what_was_typed(h: Harness) -> None:
     await h.casual(game="quoridor")
-    offered = h.host.suggest_moves(GUILD, CHAN, ALICE.id, "e3")
+    offered = h.host.lookup.suggest_moves(GUILD, CHAN, ALICE.id, "e3")
     assert offered == ["e3", "e3h", "e3v"]  # legal or not: the walls are for Alice to see

@@ -8,9 +8,9 @@ from tests.bot.conftest import ALICE, CHAN, GUILD, HOSTY, Harness
 
 
 async def test_a_host_is_not_told_of_matches_of_theirs(h: Harness) -> None:
-    host = await h.host.pause(Asker(GUILD, CHAN, HOSTY), None, "a break")
+    host = await h.host.controls.pause(Asker(GUILD, CHAN, HOSTY), None, "a break")
     assert host.reply is not None and host.reply.ephemeral
     assert host.reply.text == "No match is running in this channel; name one with `match:`."
-    player = await h.host.resign(Asker(GUILD, CHAN, ALICE), None)
+    player = await h.host.play.resign(Asker(GUILD, CHAN, ALICE), None)
     assert player.reply is not None
     assert player.reply.text == "There is no match of yours running in this channel."

@@ -27,6 +27,10 @@ class Counting:
     replay = _post
     board = _post
 
+    @property
+    def viewing(self) -> Counting:  # the matches' collaborator that shows the board
+        return self
+
 
 def _command(commands: tuple[Any, ...], name: str) -> Command:
     return next(c for c in commands if isinstance(c, Command) and c.name == name)

@@ -22,11 +22,11 @@ LOG = "log-1"
 
 
 async def running(h: Harness, turn: float = 60) -> int:
-    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
+    r = await h.host.choosing.start_dm(Asker(GUILD, CHAN, HOSTY),
                               DMSetup("cairo", [ALICE, BOB], chooser="host",
                               tc=TimeControl.build(turn=turn, banks=0)))
     assert r.posts, r.reply
-    first = await h.host.choose_first(Asker(GUILD, CHAN, HOSTY), None, "alice")
+    first = await h.host.choosing.choose_first(Asker(GUILD, CHAN, HOSTY), None, "alice")
     assert first.posts and first.posts[0].image is not None
     return next(iter(h.host.live))
 
@@ -41,7 +41,7 @@ async def test_a_denied_channel_pauses_the_match_then_resume_once_garnet_can_pos
         h: Harness) -> None:
     match_id = await running(h)
     live = h.host.live[match_id]
-    await h.host.log_channel(Asker(GUILD, CHAN, HOSTY), LOG, False)
+    await h.host.outages.set_log_channel(Asker(GUILD, CHAN, HOSTY), LOG, False)
     await h.clock.advance(12)
     denied = PostFailure(CHAN, Cause.DENIED, ("Send Messages",))
     notices = await h.host.outages.post_failed(denied)
@@ -71,12 +71,12 @@ async def test_a_denied_channel_pauses_the_match_then_resume_once_garnet_can_pos
         return blocked[0]
 
     h.host.matches.reach = reach
-    refused = await h.host.resume(Asker(GUILD, LOG, HOSTY), 1)
+    refused = await h.host.controls.resume(Asker(GUILD, LOG, HOSTY), 1)
     assert refused.reply is not None and refused.reply.ephemeral
     assert "stays paused" in refused.reply.text and "Send Messages" in refused.reply.text
     assert live.paused
     blocked[0] = None
-    resumed = await h.host.resume(Asker(GUILD, LOG, HOSTY), 1)
+    resumed = await h.host.controls.resume(Asker(GUILD, LOG, HOSTY), 1)
     assert resumed.reply is not None and resumed.reply.channel_id == CHAN
     assert resumed.reply.image is not None  # the board the players may have missed
     assert "DM #1 resumes" in resumed.reply.text and "<@alice>" in resumed.reply.text
@@ -112,7 +112,7 @@ async def test_a_failure_elsewhere_touches_no_match(h: Harness) -> None:
 async def test_a_host_paused_match_is_told_but_keeps_the_hosts_pause(h: Harness) -> None:
     match_id = await running(h)
     await h.clock.advance(5)
-    await h.host.pause(Asker(GUILD, CHAN, HOSTY), None, "tea")
+    await h.host.controls.pause(Asker(GUILD, CHAN, HOSTY), None, "tea")
     notices = await h.host.outages.post_failed(PostFailure(CHAN, Cause.LOCKED, fallback="p"))
     assert len(notices) == 1 and "Unlock (and unarchive)" in notices[0].text
     assert [a[1] for a in await actions(h)] == ["pause"]
@@ -176,7 +176,7 @@ async def test_a_move_replayed_before_the_reconnect_counts_and_starts_the_next_t
     h.host.outages.disconnected()
     await h.clock.advance(100)  # longer than the turn
     # Discord replays the missed messages before it says RESUMED.
-    r = await h.host.typed(Asker(GUILD, CHAN, ALICE), "D left", sent_at=h.clock.now() - 95)
+    r = await h.host.play.typed(Asker(GUILD, CHAN, ALICE), "D left", sent_at=h.clock.now() - 95)
     assert r.posts and "played **DL**" in r.posts[0].text
     assert live.ply == 1 and not live.paused and live.elapsed(h.clock.now()) == 0
     async with h.db.session() as s:
@@ -191,7 +191,7 @@ async def test_a_host_pause_during_an_outage_stays_after_it(h: Harness) -> None:
     await h.clock.advance(4)
     h.host.outages.disconnected()
     await h.clock.advance(10)
-    paused = await h.host.pause(Asker(GUILD, CHAN, HOSTY), None, "")
+    paused = await h.host.controls.pause(Asker(GUILD, CHAN, HOSTY), None, "")
     assert paused.reply is not None and "paused" in paused.reply.text
     assert await h.host.outages.reconnected() == []
     live = h.host.live[match_id]
@@ -207,25 +207,25 @@ async def test_a_player_who_leaves_is_reported_to_the_hosts(h: Harness) -> None:
         "and the clock runs; a host decides: `/pause`, `/adjudicate` or `/void` (match:1).")
     assert told[0].pinged() == ()
     assert not h.host.live[match_id].paused
-    await h.host.log_channel(Asker(GUILD, CHAN, HOSTY), LOG, False)
+    await h.host.outages.set_log_channel(Asker(GUILD, CHAN, HOSTY), LOG, False)
     assert [p.channel_id for p in await h.host.outages.member_left(GUILD, "bob")] == [LOG]
     assert await h.host.outages.member_left(GUILD, "carol") == []
     assert await h.host.outages.member_left("g2", "bob") == []
 
 
 async def test_the_log_channel_is_set_shown_and_cleared_by_hosts(h: Harness) -> None:
-    refused = await h.host.log_channel(Asker(GUILD, CHAN, ALICE), LOG, False)
+    refused = await h.host.outages.set_log_channel(Asker(GUILD, CHAN, ALICE), LOG, False)
     assert refused.reply is not None and "Only hosts" in refused.reply.text
-    shown = await h.host.log_channel(Asker(GUILD, CHAN, HOSTY), None, False)
+    shown = await h.host.outages.set_log_channel(Asker(GUILD, CHAN, HOSTY), None, False)
     assert shown.reply is not None and shown.reply.text.startswith("No log channel")
-    set_ = await h.host.log_channel(Asker(GUILD, CHAN, HOSTY), LOG, False)
+    set_ = await h.host.outages.set_log_channel(Asker(GUILD, CHAN, HOSTY), LOG, False)
     assert set_.reply is not None and f"<#{LOG}>" in set_.reply.text
     assert not set_.reply.ephemeral
-    both = await h.host.log_channel(Asker(GUILD, CHAN, HOSTY), LOG, True)
+    both = await h.host.outages.set_log_channel(Asker(GUILD, CHAN, HOSTY), LOG, True)
     assert both.reply is not None and "not both" in both.reply.text
     assert await h.host.outages.log_channel(GUILD) == LOG
     assert await h.host.outages.log_channel("g2") is None
-    await h.host.log_channel(Asker(GUILD, CHAN, HOSTY), None, True)
+    await h.host.outages.set_log_channel(Asker(GUILD, CHAN, HOSTY), None, True)
     assert await h.host.outages.log_channel(GUILD) is None
 
 
@@ -285,7 +285,8 @@ async def test_the_console_denies_deletes_disconnects_and_leaves(h: Harness,
 
 async def test_a_log_channel_that_fails_itself_gives_way_to_the_fallback(h: Harness) -> None:
     await running(h)
-    await h.host.log_channel(Asker(GUILD, CHAN, HOSTY), CHAN, False)  # the match's own channel
+    await h.host.outages.set_log_channel(Asker(GUILD, CHAN, HOSTY), CHAN,
+                                         False)  # the match's own channel
     notices = await h.host.outages.post_failed(PostFailure(CHAN, Cause.DENIED, (), "home"))
     assert [n.channel_id for n in notices] == ["home"]
     assert "View Channel, Send Messages and Attach Files" in notices[0].text

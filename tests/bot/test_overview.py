@@ -12,19 +12,20 @@ from tests.bot.conftest import ALICE, CAROL, DAVE, GUILD, HOSTY, Harness, consol
 
 
 async def test_matches_lists_running_and_waiting_ones_with_turn_and_clock(h: Harness) -> None:
-    empty = await h.host.overview(GUILD)
+    empty = await h.host.viewing.overview(GUILD)
     assert empty.reply is not None and empty.reply.text == (
         "No match is being played or waiting to start on this server.")
     await h.casual(first="me")
     await h.clock.advance(20)
     await h.play(ALICE, "D left")
     await h.clock.advance(75)
-    r = await h.host.start_dm(Asker(GUILD, "c2", HOSTY),
+    r = await h.host.choosing.start_dm(Asker(GUILD, "c2", HOSTY),
                               DMSetup("cairo", [CAROL, DAVE], chooser="carol"))
     assert r.posts
-    await h.host.challenge(Asker(GUILD, "c3", DAVE), "pathwayz", [ALICE], tc=TimeControl.off())
+    await h.host.lobby.challenge(Asker(GUILD, "c3", DAVE), "pathwayz", [ALICE],
+                                 tc=TimeControl.off())
     await h.clock.advance(60)
-    r = await h.host.overview(GUILD)
+    r = await h.host.viewing.overview(GUILD)
     assert r.reply is not None and r.reply.ephemeral
     assert r.reply.text.splitlines() == [
         "**Matches on this server** — 1 being played, 2 waiting to start",
@@ -36,7 +37,7 @@ async def test_matches_lists_running_and_waiting_ones_with_turn_and_clock(h: Har
         "in 14 minutes)",
     ]
     # Another server sees none of them.
-    other = await h.host.overview("g2")
+    other = await h.host.viewing.overview("g2")
     assert other.reply is not None and other.reply.text.startswith("No match")
 
 

@@ -90,8 +90,8 @@ async def test_the_heartbeat_resumes_after_a_6_s_postgresql_restart(
     host = asking(matches)
     await host.start()
     try:
-        await host.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB], first="me")
-        await host.answer(Asker(GUILD, CHAN, BOB), None, accept=True)
+        await host.lobby.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB], first="me")
+        await host.lobby.answer(Asker(GUILD, CHAN, BOB), None, accept=True)
         live = host.live[1]
         await asyncio.sleep(2.5)
         before = live.elapsed(clock.now())

@@ -25,7 +25,7 @@ BOT1 = "garnet-ai:1"
 
 async def test_practice_starts_says_unrated_and_the_bot_answers(h: Harness) -> None:
     host = h.host.matches
-    r = await h.host.start_practice(Asker(GUILD, CHAN, ALICE), "cairo", 1)
+    r = await h.host.practice.start(Asker(GUILD, CHAN, ALICE), "cairo", 1)
     text = r.posts[0].text
     assert "not rated" in text and "Practice #1" in text
     assert "garnet AI, level 1" in text
@@ -42,7 +42,7 @@ async def test_practice_starts_says_unrated_and_the_bot_answers(h: Harness) -> N
                                            ("sigma", "T4 3.3")])
 async def test_every_game_has_a_practice_opponent(h: Harness, game: str, move: str) -> None:
     host = h.host.matches
-    r = await h.host.start_practice(Asker(GUILD, CHAN, ALICE), game, 1)
+    r = await h.host.practice.start(Asker(GUILD, CHAN, ALICE), game, 1)
     assert "not rated" in r.posts[0].text and "Practice #1" in r.posts[0].text
     live = host.live[1]
     assert live.users == ["alice", BOT1]
@@ -56,7 +56,7 @@ async def test_the_bot_moves_first_and_thinks_in_the_executor(h: Harness) -> Non
     host = h.host.matches
     recording = Recording()
     host.practice.workers.use(recording)
-    await h.host.start_practice(Asker(GUILD, CHAN, ALICE), "cairo", 2, first="bot")
+    await h.host.practice.start(Asker(GUILD, CHAN, ALICE), "cairo", 2, first="bot")
     live = next(iter(host.live.values()))
     assert live.users[0] == "garnet-ai:2"
     # The event loop is free while the computer thinks: it answers other work at once.
@@ -86,10 +86,10 @@ async def test_the_bot_moves_within_its_budget_deterministically() -> None:
 
 async def test_a_practice_match_books_nothing(h: Harness) -> None:
     host = h.host.matches
-    await h.host.start_practice(Asker(GUILD, CHAN, ALICE), "cairo", 1)
+    await h.host.practice.start(Asker(GUILD, CHAN, ALICE), "cairo", 1)
     await h.play(ALICE, "D left")
     await host.practice.idle()
-    r = await h.host.resign(Asker(GUILD, CHAN, ALICE), None)
+    r = await h.host.play.resign(Asker(GUILD, CHAN, ALICE), None)
     assert "wins Practice #1" in r.posts[0].text
     async with h.db.session() as s:
         match = await s.get(Match, 1)
@@ -101,7 +101,7 @@ async def test_a_practice_match_books_nothing(h: Harness) -> None:
 
 async def test_a_game_to_the_end_against_the_bot(h: Harness) -> None:
     host = h.host.matches
-    await h.host.start_practice(Asker(GUILD, CHAN, ALICE), "cairo", 1)
+    await h.host.practice.start(Asker(GUILD, CHAN, ALICE), "cairo", 1)
     live = host.live[1]
     rng = random.Random(3)
     while not live.finished:
@@ -119,11 +119,11 @@ async def test_after_a_restart_the_bot_thinks_again(database_url: str) -> None:
     clock1 = VirtualClock()
     host1 = bot_process(db1, clock1, MatchConfig())
     await host1.start()
-    await host1.start_practice(Asker(GUILD, CHAN, ALICE), "cairo", 1)
+    await host1.practice.start(Asker(GUILD, CHAN, ALICE), "cairo", 1)
     # The bot dies while its computer player thinks: its move is never applied.
     host1.practice.wake = lambda live: None  # type: ignore[method-assign]
     host1.kit.on_turn = host1.practice.wake
-    await host1.typed(Asker(GUILD, CHAN, ALICE), "D left")
+    await host1.play.typed(Asker(GUILD, CHAN, ALICE), "D left")
     assert host1.live[1].ply == 1
 
     posts: list[Post] = []
@@ -150,7 +150,7 @@ async def test_a_computer_move_the_database_refused_is_saved_when_it_can(
     from sqlalchemy.exc import OperationalError
 
     host = h.host.matches
-    await h.host.start_practice(Asker(GUILD, CHAN, ALICE), "cairo", 1)
+    await h.host.practice.start(Asker(GUILD, CHAN, ALICE), "cairo", 1)
     live = host.live[1]
     real = host.practice.play.machine_move
     refusals = []

@@ -32,10 +32,10 @@ async def new_matches(h: Harness) -> list[str | None]:
     """What a challenge, a DM and a practice game are answered now: None when it was
     made (a public answer or posts), else the refusal."""
     said: list[str | None] = []
-    for r in (await h.host.challenge(Asker(GUILD, "c2", CAROL), "cairo", [DAVE]),
-              await h.host.start_dm(Asker(GUILD, "c3", HOSTY),
+    for r in (await h.host.lobby.challenge(Asker(GUILD, "c2", CAROL), "cairo", [DAVE]),
+              await h.host.choosing.start_dm(Asker(GUILD, "c3", HOSTY),
                                     DMSetup("cairo", [CAROL, DAVE], chooser="lots")),
-              await h.host.start_practice(Asker(GUILD, "c4", ALICE), "cairo", 1)):
+              await h.host.practice.start(Asker(GUILD, "c4", ALICE), "cairo", 1)):
         made = bool(r.posts) or (r.reply is not None and not r.reply.ephemeral)
         said.append(None if made else r.reply.text if r.reply else "?")
     return said
@@ -88,7 +88,7 @@ async def test_each_board_out_is_observed(h: Harness) -> None:
     pressure.observe(7.5)
     assert pressure.at_limit and h.services.matches.kit.health.limit_spells == 1
     await h.clock.advance(HOLD)
-    r = await h.host.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB])
+    r = await h.host.lobby.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB])
     assert r.reply is not None and r.reply.text != LIMIT and not pressure.at_limit
 
 
@@ -106,15 +106,15 @@ async def test_a_challenge_made_before_the_limit_is_not_started_at_it(h: Harness
     pressure = h.services.matches.pressure
     wait = [0.0]
     pressure.signal = lambda: wait[0]
-    made = await h.host.challenge(Asker(GUILD, "c2", CAROL), "cairo", [DAVE])
+    made = await h.host.lobby.challenge(Asker(GUILD, "c2", CAROL), "cairo", [DAVE])
     assert made.reply is not None and made.reply.text != LIMIT
     wait[0] = 6.0
-    r = await h.host.answer(Asker(GUILD, "c2", DAVE), None, accept=True)
+    r = await h.host.lobby.answer(Asker(GUILD, "c2", DAVE), None, accept=True)
     assert r.reply is not None and r.reply.text == LIMIT and not r.posts
     assert len(h.host.live) == 1
     wait[0] = 0.0
     await h.clock.advance(HOLD + 1)
-    r = await h.host.answer(Asker(GUILD, "c2", DAVE), None, accept=True)
+    r = await h.host.lobby.answer(Asker(GUILD, "c2", DAVE), None, accept=True)
     assert r.posts and len(h.host.live) == 2  # the same challenge, started now
 
 
@@ -125,10 +125,10 @@ async def started(h: Harness, guild: str, n: int) -> str | None:
     """A casual match between two new players in a channel of its own on ``guild``:
     None when it started, else the refusal."""
     a, b = Actor(f"{guild}a{n}", "A"), Actor(f"{guild}b{n}", "B")
-    r = await h.host.challenge(Asker(guild, f"{guild}c{n}", a), "cairo", [b])
+    r = await h.host.lobby.challenge(Asker(guild, f"{guild}c{n}", a), "cairo", [b])
     if r.reply is not None and r.reply.ephemeral:
         return r.reply.text
-    r = await h.host.answer(Asker(guild, f"{guild}c{n}", b), None, accept=True)
+    r = await h.host.lobby.answer(Asker(guild, f"{guild}c{n}", b), None, accept=True)
     return None if r.posts else r.reply.text if r.reply else "?"
 
 

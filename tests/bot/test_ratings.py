@@ -68,7 +68,7 @@ async def test_a_draw_ranks_both_alike(h: Harness) -> None:
     before = await stored(h)
     match_id = await dm(h, ALICE, BOB)
     by_seat = list(h.host.live[match_id].users)
-    r = await h.host.adjudicate(Asker(GUILD, CHAN, HOSTY), match_id, None, "agreed draw")
+    r = await h.host.controls.adjudicate(Asker(GUILD, CHAN, HOSTY), match_id, None, "agreed draw")
     assert "ends in a draw" in r.posts[0].text
     wanted = expect({u: LIBRARY.rating(mu=m, sigma=s) for u, (m, s, _) in before.items()},
                     by_seat, [1, 1])
@@ -76,15 +76,15 @@ async def test_a_draw_ranks_both_alike(h: Harness) -> None:
 
 
 async def test_four_player_quoridor_rates_all_four_by_finishing_order(h: Harness) -> None:
-    r = await h.host.challenge(Asker(GUILD, CHAN, ALICE), "quoridor", [BOB, CAROL, DAVE],
+    r = await h.host.lobby.challenge(Asker(GUILD, CHAN, ALICE), "quoridor", [BOB, CAROL, DAVE],
                                first="me", tc=None)
     for player in (BOB, CAROL, DAVE):
-        started = await h.host.answer(Asker(GUILD, CHAN, player), 1, accept=True)
+        started = await h.host.lobby.answer(Asker(GUILD, CHAN, player), 1, accept=True)
     assert started.posts, r
     # Dave leaves first, then Bob; with two left, Carol resigns and Alice wins.
-    await h.host.resign(Asker(GUILD, CHAN, DAVE), 1)
-    await h.host.resign(Asker(GUILD, CHAN, BOB), 1)
-    final = await h.host.resign(Asker(GUILD, CHAN, CAROL), 1)
+    await h.host.play.resign(Asker(GUILD, CHAN, DAVE), 1)
+    await h.host.play.resign(Asker(GUILD, CHAN, BOB), 1)
+    final = await h.host.play.resign(Asker(GUILD, CHAN, CAROL), 1)
     assert "<@alice> wins Match #1" in final.posts[0].text
     assert "Ratings (Quoridor):" in final.posts[0].text
     wanted = expect({}, ["alice", "bob", "carol", "dave"], [1, 3, 2, 4])
@@ -94,10 +94,10 @@ async def test_four_player_quoridor_rates_all_four_by_finishing_order(h: Harness
 
 async def test_unrated_casual_games_change_no_rating(h: Harness) -> None:
     match_id = await h.casual(rated=False)
-    await h.host.resign(Asker(GUILD, CHAN, BOB), match_id)
+    await h.host.play.resign(Asker(GUILD, CHAN, BOB), match_id)
     assert await stored(h) == {}
     rated = await h.casual(rated=True)
-    r = await h.host.resign(Asker(GUILD, CHAN, BOB), rated)
+    r = await h.host.play.resign(Asker(GUILD, CHAN, BOB), rated)
     same(await stored(h), expect({}, ["alice", "bob"], [1, 2]))
     assert "Ratings (Cairo Corridor): Alice 27.6 ± " in r.posts[0].text
     # A casual match pays no garnets.

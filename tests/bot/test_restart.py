@@ -24,12 +24,12 @@ async def test_restart_after_a_crash_resumes_where_the_clock_stood(database_url:
     clock1 = VirtualClock()
     host1 = asking(bot_process(db1, clock1))  # its boards are out at once
     await host1.start()
-    r = await host1.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB], first="me")
-    await host1.answer(Asker(GUILD, CHAN, BOB), None, accept=True)
+    r = await host1.lobby.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB], first="me")
+    await host1.lobby.answer(Asker(GUILD, CHAN, BOB), None, accept=True)
     await clock1.advance(10)
-    await host1.typed(Asker(GUILD, CHAN, ALICE), "D left")
+    await host1.play.typed(Asker(GUILD, CHAN, ALICE), "D left")
     await clock1.advance(70)  # Bob spends 2 banks
-    await host1.typed(Asker(GUILD, CHAN, BOB), "JU")
+    await host1.play.typed(Asker(GUILD, CHAN, BOB), "JU")
     await clock1.advance(20)  # Alice has used 20 s of her turn ... and the bot dies.
     before = host1.live[1]
     # No stop(): the process is gone. Its engine is dropped unclosed, like a kill.
@@ -56,7 +56,7 @@ async def test_restart_after_a_crash_resumes_where_the_clock_stood(database_url:
     assert posts == []
     await clock2.advance(0.2)
     assert [p.text for p in posts] == ["⏰ <@alice>: 30 s left of your turn time."]
-    r = await host2.typed(Asker(GUILD, CHAN, ALICE), "w up")
+    r = await host2.play.typed(Asker(GUILD, CHAN, ALICE), "w up")
     assert "move 3" in r.posts[0].text
     await host2.stop()
     await db2.close()

@@ -86,18 +86,19 @@ async def test_review_is_of_finished_matches_of_this_server(h: Harness) -> None:
 
 
 async def test_review_of_a_four_player_quoridor_game(h: Harness) -> None:
-    await h.host.challenge(Asker(GUILD, CHAN, ALICE), "quoridor", [BOB, CAROL, DAVE], first="me",
+    await h.host.lobby.challenge(Asker(GUILD, CHAN, ALICE), "quoridor", [BOB, CAROL, DAVE],
+                                 first="me",
                            tc=None)
     for player in (BOB, CAROL, DAVE):
-        await h.host.answer(Asker(GUILD, CHAN, player), 1, accept=True)
+        await h.host.lobby.answer(Asker(GUILD, CHAN, player), 1, accept=True)
     for actor, move in ((ALICE, "e2"), (BOB, "b5"), (CAROL, "e8"), (DAVE, "h5")):
         await h.play(actor, move)
-    await h.host.resign(Asker(GUILD, CHAN, BOB), 1)  # ply 5: Bob leaves
+    await h.host.play.resign(Asker(GUILD, CHAN, BOB), 1)  # ply 5: Bob leaves
     for actor, move in ((ALICE, "e3"), (CAROL, "e7"), (DAVE, "g5")):
         r = await h.play(actor, move)
         assert r.posts and r.posts[0].image is not None, r
-    await h.host.resign(Asker(GUILD, CHAN, DAVE), 1)
-    await h.host.resign(Asker(GUILD, CHAN, CAROL), 1)
+    await h.host.play.resign(Asker(GUILD, CHAN, DAVE), 1)
+    await h.host.play.resign(Asker(GUILD, CHAN, CAROL), 1)
     workers = Workers(0)
     history = History(h.db, h.host.matches.renderer, workers=workers)
     r = await history.review(GUILD, 1)

@@ -66,9 +66,10 @@ def test_a_countdown_agrees_with_the_clock_it_stands_beside() -> None:
 
 async def test_a_host_voiding_a_finished_match_is_told_of_correct(h: Harness) -> None:
     match_id = await h.casual("cairo")
-    await h.host.resign(Asker(GUILD, CHAN, ALICE), match_id)
-    for refused in (await h.host.void(Asker(GUILD, CHAN, HOSTY), match_id, "late"),
-                    await h.host.adjudicate(Asker(GUILD, CHAN, HOSTY), match_id, None, "late")):
+    await h.host.play.resign(Asker(GUILD, CHAN, ALICE), match_id)
+    for refused in (await h.host.controls.void(Asker(GUILD, CHAN, HOSTY), match_id, "late"),
+                    await h.host.controls.adjudicate(Asker(GUILD, CHAN, HOSTY), match_id, None,
+                                                     "late")):
         assert refused.reply is not None and refused.reply.ephemeral
         assert refused.reply.text == (
             f"Match #{match_id} has ended, so it can no longer be voided or decided. A host "

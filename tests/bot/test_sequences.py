@@ -61,11 +61,11 @@ async def test_after_explicit_ids_the_next_match_gets_a_new_id(database_url: str
     await host.start()
     await host.roles.adopt(GUILD, [HOST_ROLE])
     try:
-        r = await host.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB], first="me")
+        r = await host.lobby.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB], first="me")
         assert r.reply is not None and "#4" in r.reply.text, r.reply  # the server's 4th
-        await host.answer(Asker(GUILD, CHAN, BOB), 4, accept=True)
+        await host.lobby.answer(Asker(GUILD, CHAN, BOB), 4, accept=True)
         assert list(host.live) == [41]  # its row: the 41st
-        played = await host.typed(Asker(GUILD, CHAN, ALICE), "D left")
+        played = await host.play.typed(Asker(GUILD, CHAN, ALICE), "D left")
         assert played.posts, played
         await economy_of(host).event_create(GUILD, HOSTY, "New", transfers=True)
         async with db.session() as s:

@@ -31,7 +31,7 @@ async def two(h: Harness) -> Harness:
 
 
 async def running_dm_on_a(h: Harness) -> int:
-    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY),
+    r = await h.host.choosing.start_dm(Asker(GUILD, CHAN, HOSTY),
                               DMSetup("cairo", [ALICE, BOB], chooser="lots",
                               event="none"))
     assert r.reply is not None and "DM #1" in r.reply.text
@@ -46,21 +46,22 @@ async def test_a_host_of_server_b_cannot_touch_a_match_of_server_a(two: Harness)
     before = (live.ply, live.paused, live.extra, live.finished)
     for asker in (OTHER_HOST, OWNER_B):
         for attempt in (
-            h.host.pause(Asker(OTHER, "x", asker), number, "mine now"),
-            h.host.resume(Asker(OTHER, "x", asker), number),
-            h.host.extend(Asker(OTHER, "x", asker), number, 600),
-            h.host.board(Asker(OTHER, "x", asker), number, public=True),
-            h.host.time(Asker(OTHER, "x", asker), number),
-            h.host.move(Asker(OTHER, "x", asker), number, "D left"),
-            h.host.resign(Asker(OTHER, "x", asker), number),
+            h.host.controls.pause(Asker(OTHER, "x", asker), number, "mine now"),
+            h.host.controls.resume(Asker(OTHER, "x", asker), number),
+            h.host.controls.extend(Asker(OTHER, "x", asker), number, 600),
+            h.host.viewing.board(Asker(OTHER, "x", asker), number, public=True),
+            h.host.viewing.time(Asker(OTHER, "x", asker), number),
+            h.host.play.move(Asker(OTHER, "x", asker), number, "D left"),
+            h.host.play.resign(Asker(OTHER, "x", asker), number),
         ):
             r = await attempt
             assert r.reply is not None and r.reply.ephemeral and not r.posts
             assert r.reply.text == "Match #1 is not being played now."
         # Finished and stored matches are not found either.
-        for attempt in (h.host.choose_first(Asker(OTHER, "x", asker), number, ALICE.id),
-                        h.host.void(Asker(OTHER, "x", asker), number, "gone"),
-                        h.host.adjudicate(Asker(OTHER, "x", asker), number, BOB.id, "bob wins")):
+        for attempt in (h.host.choosing.choose_first(Asker(OTHER, "x", asker), number, ALICE.id),
+                        h.host.controls.void(Asker(OTHER, "x", asker), number, "gone"),
+                        h.host.controls.adjudicate(Asker(OTHER, "x", asker), number, BOB.id,
+                                                   "bob wins")):
             r = await attempt
             assert r.reply is not None and r.reply.text == ("There is no match #1 on this "
                                                             "server.")
@@ -78,7 +79,7 @@ async def test_history_and_replays_stay_on_their_server(two: Harness) -> None:
     h = two
     await running_dm_on_a(h)
     live = next(iter(h.host.matches.live.values()))
-    await h.host.resign(Asker(GUILD, CHAN, Actor(live.users[0], "x")), 1)
+    await h.host.play.resign(Asker(GUILD, CHAN, Actor(live.users[0], "x")), 1)
     history = History(h.db, h.host.matches.renderer)
     shown = await answered(lambda: history.show(OTHER, 1))
     assert shown.reply is not None and shown.reply.text == "There is no match #1 on this server."
@@ -90,15 +91,15 @@ async def test_history_and_replays_stay_on_their_server(two: Harness) -> None:
 
 async def test_numbers_count_from_one_on_every_server(two: Harness) -> None:
     h = two
-    a1 = await h.host.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB])
-    a2 = await h.host.challenge(Asker(GUILD, "c2", CAROL), "cairo", [DAVE])
-    b1 = await h.host.challenge(Asker(OTHER, "b-chan", ALICE), "cairo", [BOB])
+    a1 = await h.host.lobby.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB])
+    a2 = await h.host.lobby.challenge(Asker(GUILD, "c2", CAROL), "cairo", [DAVE])
+    b1 = await h.host.lobby.challenge(Asker(OTHER, "b-chan", ALICE), "cairo", [BOB])
     assert [r.reply.text.split(":")[0] for r in (a1, a2, b1)] == [  # type: ignore[union-attr]
         "**Match #1", "**Match #2", "**Match #1"]
     assert [b.custom_id for b in b1.reply.buttons] == [  # type: ignore[union-attr]
         "garnet:accept:1", "garnet:decline:1"]
     # Server B's #1 is accepted on server B; server A's #1 stays pending.
-    started = await h.host.answer(Asker(OTHER, "b-chan", BOB), 1, accept=True)
+    started = await h.host.lobby.answer(Asker(OTHER, "b-chan", BOB), 1, accept=True)
     assert started.posts and started.posts[0].channel_id == "b-chan"
     async with h.db.session() as s:
         rows = (await s.execute(select(Match.guild_id, Match.number, Match.status)
@@ -179,17 +180,17 @@ async def test_user_text_in_every_kind_pings_nobody_and_renders_plain(two: Harne
     assert ledger.reply is not None
     _harmless(ledger.reply, set())
     await running_dm_on_a(h)
-    paused = await h.host.pause(Asker(GUILD, CHAN, HOSTY), 1, NASTY)
+    paused = await h.host.controls.pause(Asker(GUILD, CHAN, HOSTY), 1, NASTY)
     assert paused.reply is not None
     _harmless(paused.reply, {HOSTY.id})
-    await h.host.resume(Asker(GUILD, CHAN, HOSTY), 1)
-    voided = await h.host.void(Asker(GUILD, CHAN, HOSTY), 1, NASTY)
+    await h.host.controls.resume(Asker(GUILD, CHAN, HOSTY), 1)
+    voided = await h.host.controls.void(Asker(GUILD, CHAN, HOSTY), 1, NASTY)
     assert voided.reply is not None
     _harmless(voided.reply, set())
     # Chat quoted in a refusal of /move: escaped, and a refusal pings nobody.
-    await h.host.challenge(Asker(GUILD, "c9", ALICE), "quoridor", [BOB], first="me")
-    await h.host.answer(Asker(GUILD, "c9", BOB), None, accept=True)
-    refusal = await h.host.move(Asker(GUILD, "c9", ALICE), None, "@everyone [x](y)")
+    await h.host.lobby.challenge(Asker(GUILD, "c9", ALICE), "quoridor", [BOB], first="me")
+    await h.host.lobby.answer(Asker(GUILD, "c9", BOB), None, accept=True)
+    refusal = await h.host.play.move(Asker(GUILD, "c9", ALICE), None, "@everyone [x](y)")
     assert refusal.reply is not None and refusal.reply.pings == ()
     assert "@everyone" not in refusal.reply.text and "[x](y)" not in refusal.reply.text
 
@@ -200,23 +201,23 @@ async def test_user_text_in_every_kind_pings_nobody_and_renders_plain(two: Harne
 async def test_open_challenges_and_challenge_loops_are_bounded(two: Harness) -> None:
     h = two
     for n in range(5):
-        r = await h.host.challenge(Asker(GUILD, f"c{n}", ALICE), "cairo", [BOB])
+        r = await h.host.lobby.challenge(Asker(GUILD, f"c{n}", ALICE), "cairo", [BOB])
         assert r.reply is not None and not r.reply.ephemeral
-    r = await h.host.challenge(Asker(GUILD, "c9", ALICE), "cairo", [CAROL])
+    r = await h.host.lobby.challenge(Asker(GUILD, "c9", ALICE), "cairo", [CAROL])
     assert r.reply is not None and r.reply.text == (
         "You have 5 open challenges on this server already; wait for answers or `/cancel` "
         "one first.")
     # Withdrawing and challenging again in a loop soon meets the rate limit.
     said = []
     for n in range(10):
-        said.append((await h.host.cancel(Asker(GUILD, f"c{n % 5}", ALICE),
+        said.append((await h.host.lobby.cancel(Asker(GUILD, f"c{n % 5}", ALICE),
                                          n + 1 if n < 5 else None)).reply.text)  # type: ignore[union-attr]
-        said.append((await h.host.challenge(Asker(GUILD, f"c{n % 5}", ALICE), "cairo",
+        said.append((await h.host.lobby.challenge(Asker(GUILD, f"c{n % 5}", ALICE), "cairo",
                                             [BOB])).reply.text)  # type: ignore[union-attr]
     assert any(s.startswith("Too many requests in a short time; try again in") for s in said)
     # After the window, Alice may challenge again.
     await h.clock.advance(601)
-    r = await h.host.challenge(Asker(GUILD, "c20", ALICE), "cairo", [CAROL])
+    r = await h.host.lobby.challenge(Asker(GUILD, "c20", ALICE), "cairo", [CAROL])
     assert r.reply is not None and "challenges" in r.reply.text, r.reply.text
 
 
@@ -258,11 +259,11 @@ async def test_match_autocomplete_searches_by_number_and_name_open_first(h: Harn
     for n in range(30):
         await h.clock.advance(60)
         channel = f"old{n}"
-        await h.host.challenge(Asker(GUILD, channel, CAROL), "cairo", [DAVE])
-        await h.host.answer(Asker(GUILD, channel, DAVE), None, accept=True)
-        await h.host.resign(Asker(GUILD, channel, DAVE), None)
-    await h.host.challenge(Asker(GUILD, "open", ALICE), "cairo", [BOB])  # #31, pending
-    lookup = h.host.matches.open_matches
+        await h.host.lobby.challenge(Asker(GUILD, channel, CAROL), "cairo", [DAVE])
+        await h.host.lobby.answer(Asker(GUILD, channel, DAVE), None, accept=True)
+        await h.host.play.resign(Asker(GUILD, channel, DAVE), None)
+    await h.host.lobby.challenge(Asker(GUILD, "open", ALICE), "cairo", [BOB])  # #31, pending
+    lookup = h.host.matches.lookup.open_matches
     found = await lookup(GUILD)
     assert found[0][0] == 31 and len(found) == 25  # the open one first
     # By number: the oldest are found too, not only the newest 25.

@@ -46,9 +46,9 @@ async def test_a_flag_that_falls_during_a_real_25_s_lock_is_applied_after_it(
     host = asking(Matches(db, clock, MatchConfig(), deliver=deliver))
     await host.start()
     try:
-        await host.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB], first="me",
+        await host.lobby.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB], first="me",
                              tc=TimeControl.build(turn=5, banks=0, reminders="off"))
-        await host.answer(Asker(GUILD, CHAN, BOB), None, accept=True)
+        await host.lobby.answer(Asker(GUILD, CHAN, BOB), None, accept=True)
         live = host.live[1]
         assert live.resumed_at is not None
         flag = live.resumed_at + 5 + MAX_LAG

@@ -42,10 +42,10 @@ async def faults(h: Harness) -> AsyncIterator[Faults]:
 
 
 async def dm(h: Harness, turn: float = 60, banks: int = 0) -> int:
-    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY), DMSetup(
+    r = await h.host.choosing.start_dm(Asker(GUILD, CHAN, HOSTY), DMSetup(
         "cairo", [ALICE, BOB], chooser="host", tc=TimeControl.build(turn=turn, banks=banks)))
     assert r.posts, r.reply
-    first = await h.host.choose_first(Asker(GUILD, CHAN, HOSTY), None, "alice")
+    first = await h.host.choosing.choose_first(Asker(GUILD, CHAN, HOSTY), None, "alice")
     assert first.posts and first.posts[0].image is not None
     return next(iter(h.host.live))
 
@@ -160,7 +160,7 @@ async def test_the_heartbeat_resumes_after_a_6_s_outage(h: Harness, faults: Faul
 
 async def test_a_challenge_lapses_once_after_a_lock_over_its_expiry(h: Harness,
                                                                      faults: Faults) -> None:
-    r = await h.host.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB], first="me")
+    r = await h.host.lobby.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB], first="me")
     assert r.reply is not None and not r.reply.ephemeral
     await h.clock.advance(CHALLENGE_TTL - 3)
     lock = faults.now(LOCKED, 20.0, "UPDATE matches")
@@ -175,7 +175,7 @@ async def test_a_challenge_lapses_once_after_a_lock_over_its_expiry(h: Harness,
 
 async def test_a_first_player_deadline_draws_lots_once_after_a_disk_full(
         h: Harness, faults: Faults) -> None:
-    r = await h.host.start_dm(Asker(GUILD, CHAN, HOSTY), DMSetup(
+    r = await h.host.choosing.start_dm(Asker(GUILD, CHAN, HOSTY), DMSetup(
         "cairo", [ALICE, BOB], chooser="alice", within=600.0))
     assert r.posts
     await h.clock.advance(599)
@@ -269,8 +269,8 @@ async def test_the_watchdog_rearms_a_match_without_a_timer(h: Harness) -> None:
 
 async def test_the_watchdog_rearms_a_challenge_and_a_first_player_deadline(
         h: Harness) -> None:
-    await h.host.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB], first="me")
-    r = await h.host.start_dm(Asker(GUILD, "c2", HOSTY), DMSetup(
+    await h.host.lobby.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB], first="me")
+    r = await h.host.choosing.start_dm(Asker(GUILD, "c2", HOSTY), DMSetup(
         "cairo", [CAROL, DAVE], chooser="carol", within=1200.0))
     assert r.posts
     matches = h.host.matches
@@ -295,8 +295,8 @@ async def test_a_restore_never_trusts_a_heartbeat_older_than_its_bound(
     clock1 = VirtualClock()
     host1 = asking(Matches(db1, clock1))
     await host1.start()
-    await host1.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB], first="me")
-    await host1.answer(Asker(GUILD, CHAN, BOB), None, accept=True)
+    await host1.lobby.challenge(Asker(GUILD, CHAN, ALICE), "cairo", [BOB], first="me")
+    await host1.lobby.answer(Asker(GUILD, CHAN, BOB), None, accept=True)
     live = host1.live[1]
     start = live.resumed_at
     await clock1.set(start + 14.1)

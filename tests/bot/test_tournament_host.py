@@ -208,7 +208,7 @@ async def test_the_deadline_settles_the_unplayed_and_lets_a_game_in_play_finish(
     live = running(w)
     # Match #1 is being played (a move is in); no one moves in match #2.
     first = live[1]
-    await w.services.matches.typed(Asker(GUILD, CHAN, Actor(first.users[0], "x")), "D left")
+    await w.services.matches.play.typed(Asker(GUILD, CHAN, Actor(first.users[0], "x")), "D left")
     await w.clock.advance(1800 - 7 * 60 - 1)
     assert "ends in" not in w.said()
     await w.clock.advance(2)
@@ -282,7 +282,7 @@ async def test_matches_calls_a_tournament_game_by_its_tournament_round_and_board
         setup=Setup(time_control=TimeControl.off())))
     await w.ask("add", host, PEOPLE)
     await w.ask("start", host)
-    r = await w.services.matches.overview(GUILD)
+    r = await w.services.matches.viewing.overview(GUILD)
     assert r.reply is not None
     lines = r.reply.text.splitlines()[1:]
     assert len(lines) == 2 and all("DM #" not in line for line in lines), lines

@@ -40,7 +40,7 @@ async def move(w: TournamentWorld, number: int, seat: int = 0) -> None:
     player = live.users[seat]
     game, state = live.game, live.state
     text = "D left" if seat == 0 else game.notation(game.legal_moves(state)[0])
-    response = await w.services.matches.typed(Asker(GUILD, live.channel_id,
+    response = await w.services.matches.play.typed(Asker(GUILD, live.channel_id,
                                                     Actor(player, player)), text)
     w.posts += response.posts
 
@@ -249,7 +249,7 @@ async def test_a_board_waits_while_its_player_plays_a_dm_elsewhere(
     with it) once the DM is over; moving then is in time."""
     w = tournament_world
     ann, erin = PEOPLE[0], Actor("erin", "Erin")
-    dm = await w.services.matches.start_dm(Asker(GUILD, "dm", HOST),
+    dm = await w.services.matches.choosing.start_dm(Asker(GUILD, "dm", HOST),
                                            DMSetup("cairo", [ann, erin], chooser="lots",
                                                    tc=TimeControl.build(turn=3600)))
     w.posts += dm.posts

@@ -214,7 +214,7 @@ class Console:
         if post.turn is not None:
             # Out at once: the turn this board starts begins now.
             matches = self.services.matches
-            await matches.board_posted(post.turn, matches.clock.now())
+            await matches.timing.board_posted(post.turn, matches.clock.now())
 
     def _name(self, channel_id: str) -> str:
         return channel_id.removeprefix(f"{self._servers_of.get(channel_id, GUILD)}/")
@@ -328,7 +328,7 @@ class Console:
         else:
             self._messages += 1
             message_id = f"console-{self._messages}"
-            response = await answered(lambda: self.services.matches.typed(
+            response = await answered(lambda: self.services.matches.play.typed(
                 Asker(self.guild, self.channel, actor), message, message_id=message_id))
         await self.emit(response, actor)
 

@@ -363,7 +363,7 @@ class GarnetBot(commands.AutoShardedBot):
 
     async def board_posted(self, turn: TurnStart, at: float) -> None:
         """A board that starts a turn is out since ``at`` (when garnet saw it out)."""
-        await self.services.matches.board_posted(turn, at)
+        await self.services.matches.timing.board_posted(turn, at)
 
     async def deliver(self, post: Post) -> None:
         if post.channel_id is None:
@@ -505,7 +505,7 @@ class GarnetBot(commands.AutoShardedBot):
         _in_server(message.guild)
         actor = actor_of(message.author)
         try:
-            response = await answered(lambda: self.services.matches.typed(
+            response = await answered(lambda: self.services.matches.play.typed(
                 Asker(guild, here, actor), message.content, message_id=str(message.id),
                 sent_at=message.created_at.timestamp()))
         except Exception:

@@ -42,7 +42,7 @@ def mentions_of(post: Post) -> discord.AllowedMentions:
 
 
 # Told when a post that starts a turn (``Post.turn``) is out, with the moment it was
-# seen out: the services start that turn's clock then (``Matches.board_posted``).
+# seen out: the services start that turn's clock then (``Matches.timing.board_posted``).
 Posted = Callable[[TurnStart, float], Awaitable[None]]
 
 

@@ -183,10 +183,10 @@ async def _open(interaction: discord.Interaction, current: str,
     matches = _services(interaction).matches
 
     async def read() -> list[Pair]:
-        return list(await matches.open_matches(guild, user, str(current)))
+        return list(await matches.lookup.open_matches(guild, user, str(current)))
 
     found = await _in_time(interaction, f"open:{user}", read, current,
-                           lambda: list(matches.open_in_memory(guild, user, str(current))))
+                           lambda: list(matches.lookup.open_in_memory(guild, user, str(current))))
     return [Choice(name=label[:100], value=number) for number, label in found][:MAX_CHOICES]
 
 
@@ -200,7 +200,7 @@ async def _recorded(interaction: discord.Interaction, current: str | int,
                                                                 done_only))
 
     def running() -> list[Pair]:  # a match being played has been played, in part
-        return [] if done_only else list(matches.open_in_memory(guild, None, str(current)))
+        return [] if done_only else list(matches.lookup.open_in_memory(guild, None, str(current)))
 
     found = await _in_time(interaction, f"recorded:{done_only}", read, current, running)
     return [Choice(name=label[:100], value=match_id)
@@ -212,10 +212,10 @@ async def _moves(interaction: discord.Interaction, current: str) -> list[Choice[
     game's move help (a choice's name is what Discord shows)."""
     where = (str(interaction.guild_id), str(interaction.channel_id), str(interaction.user.id))
     matches = _services(interaction).matches
-    moves = matches.suggest_moves(*where, current)
+    moves = matches.lookup.suggest_moves(*where, current)
     typed = str(current).strip()[:100]
     if not moves and typed:
-        said = matches.move_help(*where)
+        said = matches.lookup.move_help(*where)
         if said:
             return [Choice(name=f"{typed} — {said}"[:100], value=typed)]
     return [Choice(name=move, value=move) for move in moves]

@@ -34,12 +34,14 @@ from bot.services.matches.courtesy import Courtesy
 from bot.services.matches.ending import Ending
 from bot.services.matches.kit import (
     CHALLENGE_TTL,
+    Calls,
     Deliver,
     EndWatcher,
     Hook,
     MatchConfig,
     MatchEnd,
     MatchKit,
+    Outlets,
     Reach,
     Sweep,
     ThreadMaker,
@@ -61,7 +63,7 @@ from bot.services.workers import Workers
 from bot.store.db import Database
 
 __all__ = ["CHALLENGE_TTL", "Busy", "DMSetup", "Deliver", "EndWatcher", "HostedMatch",
-           "MatchConfig", "MatchEnd", "Matches", "Reach", "ThreadMaker", "show_up_by",
+           "MatchConfig", "MatchEnd", "Matches", "Outlets", "Reach", "ThreadMaker", "show_up_by",
            "startable"]
 
 
@@ -71,14 +73,18 @@ class Matches:
     def __init__(self, db: Database, clock: Clock, config: MatchConfig | None = None,
                  deliver: Deliver | None = None, rng: random.Random | None = None,
                  roles: HostRoles | None = None, renderer: Renderer | None = None,
-                 workers: Workers | None = None) -> None:
+                 workers: Workers | None = None, outlets: Outlets | None = None) -> None:
         config = config or MatchConfig()
         # Built in dependency order; what runs later on a collaborator built after
-        # (the flag, an idle lapse, the computer's turn) is passed in as a call to it.
+        # (the flag, an idle lapse, the computer's turn, the heartbeat) is passed in
+        # as a call to it, never assigned afterwards.
         self.kit = MatchKit(db, clock, config, rng or random.Random(),
                             renderer or Renderer(config.render_processes),
                             roles or HostRoles(db, config.default_host_role), deliver=deliver,
-                            on_turn=lambda live: self._turned(live))
+                            outlets=outlets,
+                            calls=Calls(on_turn=lambda live: self._turned(live),
+                                        alive=lambda live: self.lifecycle.alive(live),
+                                        clock_runs=lambda: self.lifecycle.wake()))
         self.lookup = Lookup(self.kit)
         self.timing = Timing(self.kit, on_flag=lambda live: self.ending.timeout(live),
                              on_idle=lambda live: self.courtesy.lapse(live))
@@ -97,42 +103,12 @@ class Matches:
                                  workers or Workers(config.ai_processes))
         # Whether garnet is at Discord's limit (the adapter gives the boards' wait).
         self.pressure = self.kit.pressure
-        # The requests, as the commands call them.
-        self.start_dm = self.choosing.start_dm
-        self.create_dm = self.choosing.create_dm
-        self.host_match = self.lobby.host_match
-        self.challenge = self.lobby.challenge
-        self.answer = self.lobby.answer
-        self.cancel = self.lobby.cancel
-        self.choose_first = self.choosing.choose_first
-        self.typed = self.play.typed
-        self.move = self.play.move
-        self.pick_card = self.menus.pick_card
-        self.pick_place = self.menus.pick_place
-        self.resign = self.play.resign
-        self.board = self.viewing.board
-        self.time = self.viewing.time
-        self.overview = self.viewing.overview
-        self.pause = self.controls.pause
-        self.resume = self.controls.resume
-        self.extend = self.controls.extend
-        self.void = self.controls.void
-        self.adjudicate = self.controls.adjudicate
-        self.take_back = self.corrections.take_back
-        self.correct = self.corrections.correct
-        self.draw = self.courtesy.draw
-        self.abort = self.courtesy.abort
-        self.rematch = self.courtesy.rematch
-        self.suggest_moves = self.lookup.suggest_moves
-        self.move_help = self.lookup.move_help
-        self.open_matches = self.lookup.open_matches
-        self.open_in_memory = self.lookup.open_in_memory
-        self.start_practice = self.practice.start
-        self.start = self.lifecycle.start
-        self.log_channel = self.outages.set_log_channel
-        self.claim = self.lifecycle.claim
-        # The adapter's report that a board which starts a turn is out (Post.turn).
-        self.board_posted = self.timing.board_posted
+
+    async def claim(self) -> None:
+        await self.lifecycle.claim()
+
+    async def start(self) -> None:
+        await self.lifecycle.start()
 
     async def stop(self) -> None:
         await self.practice.stop()

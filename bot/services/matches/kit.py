@@ -122,10 +122,40 @@ def _nothing_runs() -> None:
     return None
 
 
+@dataclass(frozen=True)
+class Outlets:
+    """What the matches call outside the services, given by the composition root when
+    it builds them (never assigned afterwards): the adapter's way to open a thread
+    outside a command (a tournament's next game) and to tell whether garnet can post
+    to a channel (``/resume`` after a failure), and the address of a match's web page
+    for its start post (``bot.services.web``)."""
+
+    threads: ThreadMaker | None = None
+    reach: Reach | None = None
+    web_link: WebLink = no_link
+
+
+@dataclass(frozen=True)
+class Calls:
+    """Calls from the kit's users into collaborators of ``Matches`` built after the
+    kit: each is a lambda that finds its collaborator when it is called."""
+
+    # Told whenever a turn starts (a start, a move, a restart, a resume): the
+    # computer player's seat thinks then (see ``practice``), then the watchers.
+    on_turn: Callable[[LiveMatch], None] = _no_one
+    # Called before a reminder is posted: the heartbeat of its shard moves on, so
+    # that whoever restores the match later does not post the reminder again.
+    alive: Callable[[LiveMatch], Awaitable[None]] = _not_yet
+    # Called when a match's clock starts running (a turn, a resume): the heartbeat,
+    # idle while no clock runs, beats again (see ``lifecycle``).
+    clock_runs: Callable[[], None] = _nothing_runs
+
+
 class MatchKit:
     def __init__(self, db: Database, clock: Clock, config: MatchConfig, rng: random.Random,
                  renderer: Renderer, roles: HostRoles, *, deliver: Deliver | None,
-                 on_turn: Callable[[LiveMatch], None] = _no_one) -> None:
+                 outlets: Outlets | None = None, calls: Calls | None = None) -> None:
+        outlets, calls = outlets or Outlets(), calls or Calls()
         self.db = db
         self.clock = clock
         self.config = config
@@ -138,17 +168,12 @@ class MatchKit:
         # New matches wait while boards do (``bot.services.pressure``).
         self.pressure = Pressure(clock, self.health, config.board_wait_limit,
                                  running=self.live.__iter__)
-        self.moves = MoveWriter(db.engine)
         # One owner per match: the leases of our shards fence every deciding write.
         self.leases = Leases(db, clock, config.shards, config.instance,
                              config.lease_seconds, config.lease_wait)
-        self.moves.guard = self.leases.guard_all
-        # Called before a reminder is posted: the heartbeat of its shard moves on, so
-        # that whoever restores the match later does not post the reminder again.
-        self.alive: Callable[[LiveMatch], Awaitable[None]] = _not_yet
-        # Called when a match's clock starts running (a turn, a resume): the heartbeat,
-        # idle while no clock runs, beats again (see ``lifecycle``).
-        self.clock_runs: Callable[[], None] = _nothing_runs
+        self.moves = MoveWriter(db.engine, guard=self.leases.guard_all)
+        self.alive = calls.alive
+        self.clock_runs = calls.clock_runs
         # Matches not being played yet (a challenge, a DM choosing its First Player) are
         # changed one request at a time: by match, and creation as a whole (whether a
         # player is busy is checked and the match made under it).
@@ -160,23 +185,20 @@ class MatchKit:
         self.unstarted: dict[tuple[str, str, str], int] = {}
         # Observer for the benchmark: reminder lateness in seconds.
         self.on_reminder: Callable[[float], None] | None = None
-        # Set by the composition root: threads outside commands, who watches ends,
-        # what else starts after the matches and stops before them.
-        self.threads: ThreadMaker | None = None
-        self.reach: Reach | None = None
+        self.threads = outlets.threads
+        self.reach = outlets.reach
+        # Added to by the composition root: who watches ends, what else starts after
+        # the matches and stops before them.
         self.watchers: list[EndWatcher] = []
         # The watchdog's rounds beyond the matches (a tournament's deadlines): each
         # arms what it finds without a timer and says how many it armed.
         self.sweeps: list[Sweep] = []
         self.started: list[Hook] = []
         self.stopping: list[Hook] = []
-        # Told whenever a turn starts (a start, a move, a restart, a resume): the
-        # computer player's seat thinks then (see ``practice``).
-        self.on_turn = on_turn
+        self.on_turn = calls.on_turn
         # Told after ``on_turn``: who else follows the turns (``Matches.watch_turns``).
         self.turn_watchers: list[Callable[[LiveMatch], None]] = []
-        # The address of a match's web page for its start post (``bot.services.web``).
-        self.web_link: WebLink = no_link
+        self.web_link = outlets.web_link
 
     def now(self) -> float:
         return self.clock.now()

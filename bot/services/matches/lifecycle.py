@@ -31,7 +31,7 @@ those clocks' resumption in its own transaction. So, for a turn whose clock ran:
 A match without a clock (or paused) needs no such precision: its only deadline is the
 idle lapse of a casual game, a day away. The heartbeat then rides on the lease renewal
 (every ``renew_every``, 10 s) and nothing wakes in between; a clock that starts
-running wakes the 2-s heartbeat again (``MatchKit.clock_runs``). The ticks stay on one
+running wakes the 2-s heartbeat again (``Calls.clock_runs``, in ``kit``). The ticks stay on one
 grid from the start, so a running clock is beaten at the same instants either way.
 A write that fails changes nothing of that schedule (the next tick writes again): while
 the heartbeat cannot be written every running clock stands still (``Timing.stall``), and
@@ -91,8 +91,6 @@ class Lifecycle:
         self._renewed = 0.0
         self._watchdog: Handle | None = None
         self._swept = 0.0  # when the watchdog last read the database
-        kit.alive = self._alive
-        kit.clock_runs = self._wake
         kit.leases.on_lost.append(self.abandon)
 
     async def claim(self) -> None:
@@ -305,7 +303,7 @@ class Lifecycle:
             else:
                 beat.at = now
 
-    async def _alive(self, live: LiveMatch) -> None:
+    async def alive(self, live: LiveMatch) -> None:
         """The heartbeat of one match's shard, now (before a reminder is posted)."""
         if self.kit.leases.lost:
             return
@@ -346,7 +344,7 @@ class Lifecycle:
         steps = math.floor((after - self._grid) / self._step + 1e-6) + 1
         return self._grid + steps * self._step
 
-    def _wake(self) -> None:
+    def wake(self) -> None:
         """A clock starts running: the next tick no later than the next step of the grid
         (it may have been put off to the next lease renewal while no clock ran). Nothing
         to do while a tick runs (it looks again when it is done) or once stopped."""

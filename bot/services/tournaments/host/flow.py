@@ -238,7 +238,7 @@ class Flow:
         if window:
             note += "\n" + say.show_up_note(seconds=window)
         try:
-            match_id, started = await self.matches.host_match(
+            match_id, started = await self.matches.lobby.host_match(
                 Asker(row.guild_id, channel, Actor(row.created_by, loaded.name(row.created_by))),
                 HostedMatch(row.game, players, first=first, chooser=chooser,
                             options=setup.game_options, tc=setup.time_control,

@@ -96,7 +96,7 @@ class Tournaments:
     ends it watches (``match_ended``) and whose start and stop it follows."""
 
     def __init__(self, db: Database, clock: Clock, matches: Matches, roles: HostRoles,
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None, web_link: WebLink = no_link) -> None:
         self.db = db
         self.clock = clock
         self.matches = matches
@@ -104,7 +104,7 @@ class Tournaments:
         self.rng = rng or random.Random()
         self.flow = Flow(db, clock, matches)
         self.rulings = Rulings(db, clock, matches, self.flow)
-        self.web_link: WebLink = no_link  # a tournament's web page (``bot.services.web``)
+        self.web_link = web_link  # a tournament's web page (``bot.services.web``)
 
     # ---- what the composition root wires ---------------------------------------------------
 
