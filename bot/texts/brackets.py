@@ -38,6 +38,14 @@ def named(*, label: str, depth: int, double: bool) -> str:
     return f"{label} ({_words(label, depth, double, plural=False)})"
 
 
+def column(*, label: str, depth: int, double: bool) -> str:
+    """What a bracket column's matches are, after its heading on the web pages: "the
+    semi-finals", "the winners' final"; "" where the heading says it already (a round
+    number)."""
+    words = _words(label, depth, double, plural=True)
+    return "" if words == label or words.startswith("round ") else words
+
+
 def legend(*, labels: Sequence[str], depth: int, double: bool) -> str:
     """One line explaining the labels of a round's matches, each kind once:
     "W2-1, W2-2: the semi-finals · 3P: the match for third place"."""

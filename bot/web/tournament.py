@@ -8,13 +8,14 @@ from dataclasses import dataclass
 
 from sqlalchemy import select
 
-from bot.services.tournaments import Outcome
-from bot.services.tournaments.bracket import NOBODY
+from bot.services.tournaments import Format, Outcome
+from bot.services.tournaments.bracket import NOBODY, depth
 from bot.services.tournaments.host.records import Loaded, load
 from bot.services.tournaments.host.views import counted
 from bot.services.web import Site
 from bot.store.db import Database
 from bot.store.models import Tournament as TournamentRow
+from bot.texts import brackets as bracket_say
 from bot.texts import tournaments as say
 from bot.texts.history import title
 from bot.web.names import People, Person
@@ -131,5 +132,9 @@ def _bracket(loaded: Loaded, people: People) -> tuple[tuple[str, tuple[Spot, ...
     for (section, column), matches in sorted(columns.items(),
                                              key=lambda kv: (order.get(kv[0][0], 9), kv[0][1])):
         heading = SECTIONS.get(section, "") + (f"round {column}" if section in "WL" else "")
-        out.append((heading[:1].upper() + heading[1:], tuple(matches)))
+        heading = heading[:1].upper() + heading[1:]
+        # The labels' meaning (W2-1: a semi-final), as the round's post on Discord says it.
+        words = bracket_say.column(label=matches[0].id, depth=depth(len(core.players)),
+                                   double=core.format is Format.DOUBLE)
+        out.append((f"{heading} · {words}" if words else heading, tuple(matches)))
     return tuple(out)

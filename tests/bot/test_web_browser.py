@@ -124,6 +124,9 @@ async def test_a_bracket_and_a_swiss_table_render(chromium: Any,
     text = await page.locator(".bracket").inner_text()
     for name in ("Ivy", "Jon", "Kim", "Lee"):
         assert name in text
+    # The labels (W1-1, W2-1) are explained by their columns, as on Discord.
+    assert await page.locator(".bracket h3").all_inner_texts() == [
+        "Round 1 · the semi-finals", "Round 2 · the final"]
     await page.goto(pages["swiss"])
     table = page.locator("table.standings")
     assert await table.locator("tbody tr").count() == 4
