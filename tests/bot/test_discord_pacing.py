@@ -372,5 +372,9 @@ async def test_posts_still_waiting_when_garnet_closes_are_dropped_in_one_line_ea
     # The first 50 and those whose turn came while garnet was closing went; every
     # other one is logged.
     went = [call for _, call in seen if "LOW" in (call.content or "")]
-    assert dropped and len(dropped) + len(went) == 120
+    # (It failed once in a full PostgreSQL pass with nothing logged; what it saw then
+    # says which side of the close the posts went.)
+    assert dropped and len(dropped) + len(went) == 120, (
+        f"{len(went)} went, {len(dropped)} dropped, "
+        f"{[r.getMessage()[:80] for r in caplog.records][:5]}")
     assert not [r for r in caplog.records if r.exc_info]
