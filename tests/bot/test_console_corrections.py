@@ -7,25 +7,19 @@ transcript is pinned as ``golden/corrections.out`` (``UPDATE_SNAPSHOTS=1`` rewri
 from __future__ import annotations
 
 import csv
-import io
-import random
 import re
 from dataclasses import replace
 from pathlib import Path
 
 from sqlalchemy import select
 
-from bot.adapters.console import Console
-from bot.app import build_services
-from bot.core.clock import VirtualClock
-from bot.services.matches import MatchConfig
 from bot.services.tournaments.host import views
 from bot.services.tournaments.host.records import load
-from bot.store.db import Database, open_database
+from bot.store.db import Database
 from bot.store.models import LedgerEntry
 from tests import snapshots
 from tests.replays import replayed
-from tests.transcripts import GOLDEN, SEED, START, transcript
+from tests.transcripts import GOLDEN, console_session, transcript
 
 SCRIPT = GOLDEN / "corrections.txt"
 
@@ -49,36 +43,19 @@ async def expected_standings(db: Database) -> str:
 
 
 async def test_a_director_corrects_a_swiss_of_sixteen(tmp_path: Path, database_url: str) -> None:
-    out = io.StringIO()
-    db = await open_database(database_url)
-    clock = VirtualClock(start=START)
-    console = Console(None, tmp_path / "images", out=out, hosts=("host",))
-    services = build_services(db, clock, MatchConfig(instance="main", default_host_role="Host",
-                                                     dm_reward=3, render_processes=0,
-                                                     lease_seconds=3600.0),
-                              deliver=console.show, rng=random.Random(SEED),
-                              threads=console.thread_in)
-    console.attach(services)
-    await services.matches.start()
     checked = 0
-    try:
+    async with console_session(tmp_path, database_url) as session:
+        db = session.db
         for line in SCRIPT.read_text(encoding="utf-8").splitlines():
-            stripped = line.strip()
-            if stripped and not stripped.startswith("#"):
-                out.write(line + "\n")
-            before = len(out.getvalue())
-            await console.handle_line(line)
-            if stripped == "host: /tournament standings":
-                assert shown(out.getvalue()[before:]) == await expected_standings(db)
+            answer = await session.play(line)
+            if line.strip() == "host: /tournament standings":
+                assert shown(answer.split("\n", 1)[1]) == await expected_standings(db)
                 checked += 1
         async with db.session() as s:
             prizes = (await s.scalars(select(LedgerEntry).where(
                 LedgerEntry.key.like("tournament:1:%")).order_by(LedgerEntry.id))).all()
             loaded = await load(s, 1)
-    finally:
-        await services.matches.stop()
-        await db.close()
-    actual = out.getvalue().replace(str(tmp_path), "<tmp>")
+    actual = session.printed(tmp_path)
     assert "something went wrong" not in actual
     assert checked == 3  # during round 2, during round 3, after the end
     # The prizes as the replayed tournament pays them, each correction's lines once:
