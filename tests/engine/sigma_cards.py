@@ -4,6 +4,7 @@ of a small position by the rules alone (``perfect``)."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from engine.sigma import SigmaEscape, SigmaState
@@ -67,3 +68,15 @@ def perfect(state: SigmaState) -> int:
     seat = GAME.to_move(state)
     wins = [perfect(GAME.apply(state, m)) for m in GAME.legal_moves(state)]
     return seat if seat in wins else 1 - seat  # type: ignore[operator]
+
+
+def random_line(seed: int, deck: Any) -> list[SigmaState]:
+    """Every position of one game played at random from the start (``deck`` as a
+    match's options name it), the last one over."""
+    rng = random.Random(seed)
+    state = GAME.new_state(2, {"deck": deck})
+    line = [state]
+    while GAME.outcome(state) is None:
+        state = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
+        line.append(state)
+    return line

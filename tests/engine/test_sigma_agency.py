@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 
@@ -12,7 +11,7 @@ from engine.balance import openings, strongest
 from engine.cli import main
 from engine.sigma import SigmaEscape
 from engine.sigma.deck import BLACK, WHITE, shipped_deck
-from tests.engine.sigma_cards import perfect
+from tests.engine.sigma_cards import perfect, random_line
 
 GAME = SigmaEscape()
 V1 = shipped_deck("reconstructed-v1")
@@ -53,12 +52,7 @@ def test_strongest_level() -> None:
 def test_a_decision_s_kind_is_what_the_rules_say(seed: int) -> None:
     # Near the end the rules can search a position whole (``perfect``): a decision
     # matters when one placement wins and another loses.
-    rng = random.Random(seed)
-    state = GAME.new_state(2, {"deck": V1})
-    line = [state]
-    while GAME.outcome(state) is None:
-        state = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
-        line.append(state)
+    line = random_line(seed, V1)
     kinds = set()
     for position in line:
         if GAME.outcome(position) is not None or sum(map(sum, position.board.hands)) > 2:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 
@@ -22,7 +21,7 @@ from engine.cli import main
 from engine.game import EngineError
 from engine.sigma import SigmaEscape
 from engine.sigma.deck import WHITE, shipped_deck
-from tests.engine.sigma_cards import perfect
+from tests.engine.sigma_cards import perfect, random_line
 
 GAME = SigmaEscape()
 V1 = shipped_deck("reconstructed-v1")
@@ -77,12 +76,7 @@ def test_the_meter_is_deterministic_for_a_seed() -> None:
 
 @pytest.mark.parametrize("seed", range(4))
 def test_the_solve_agrees_with_the_rules_near_the_end(seed: int) -> None:
-    rng = random.Random(seed)
-    state = GAME.new_state(2, {"deck": V1})
-    line = [state]
-    while GAME.outcome(state) is None:
-        state = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
-        line.append(state)
+    line = random_line(seed, V1)
     # The positions with two cards or fewer left: the rules can search them whole.
     near = [s for s in line if GAME.outcome(s) is None and sum(map(sum, s.board.hands)) <= 2]
     assert near
