@@ -72,10 +72,13 @@ LIMIT_REFUSALS = Counter("garnet_limit_refusals",
                          "the matches) or all (boards wait past twice the limit: every "
                          "server refused).", ["reason"], registry=REGISTRY)
 OBSERVE_REFUSED = Counter("garnet_metrics_server_refused",
-                          "Connections and requests the metrics and health server turned "
-                          "away, by reason: connections (over its limit of open "
-                          "connections) or request (not a GET or HEAD without a body).",
+                          "Requests the metrics and health server refused, by reason: "
+                          "request (not a GET or HEAD without a body).",
                           ["reason"], registry=REGISTRY)
+OBSERVE_SHUT = Counter("garnet_metrics_server_shut_seconds",
+                       "Seconds the metrics and health server let no connection in (as "
+                       "many open as it allows, or as many let in this second): a flood.",
+                       registry=REGISTRY)
 PACING_WAITING = Gauge("garnet_pacing_waiting",
                        "Requests waiting for their turn at the global pacer now.",
                        registry=REGISTRY)

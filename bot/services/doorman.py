@@ -21,6 +21,8 @@ from typing import Any
 
 from aiohttp import web
 
+from bot.core.metrics import OBSERVE_SHUT
+
 log = logging.getLogger(__name__)
 
 Handler = Callable[[web.BaseRequest], Awaitable[web.StreamResponse]]
@@ -76,6 +78,7 @@ class Door:
         self._filled = time.monotonic()
         self._sock: socket.socket | None = None
         self._reading = False
+        self._shut_at: float | None = None  # when it last stopped letting in
         self._later: asyncio.TimerHandle | None = None
         self._loop = asyncio.get_running_loop()
         self._pending: set[asyncio.Task[Any]] = set()
@@ -130,6 +133,9 @@ class Door:
             return
         self._loop.add_reader(self._sock, self._accept)
         self._reading = True
+        if self._shut_at is not None:
+            OBSERVE_SHUT.inc(time.monotonic() - self._shut_at)
+            self._shut_at = None
 
     def _after_wait(self) -> None:
         self._later = None
@@ -138,6 +144,7 @@ class Door:
     def _shut(self) -> None:
         if self._reading and self._sock is not None:
             self._loop.remove_reader(self._sock)
+            self._shut_at = time.monotonic()
         self._reading = False
 
     def _accept(self) -> None:

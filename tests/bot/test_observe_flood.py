@@ -21,7 +21,7 @@ import pytest
 from sqlalchemy import event
 
 from bench.flood import ask
-from bot.core.metrics import OBSERVE_REFUSED
+from bot.core.metrics import OBSERVE_REFUSED, OBSERVE_SHUT
 from bot.services import observe
 from bot.services.observe import REUSE, Observatory, database_check
 from tests.discord_bot import World, dm_in_thread, serving
@@ -49,7 +49,9 @@ async def raw(port: int, data: bytes, wait: float = 3.0) -> tuple[bytes, float]:
 
 
 async def test_only_so_many_connections_at_once(served: Observatory) -> None:
-    """Three open: a fourth waits unread in the backlog until one of them closes."""
+    """Three open: a fourth waits unread in the backlog until one of them closes (the
+    time the door was shut counted for the operators)."""
+    shut = OBSERVE_SHUT._value.get()
     held = [await asyncio.open_connection("127.0.0.1", served.port) for _ in range(3)]
     await asyncio.sleep(0.2)
     assert served.door.open == 3
@@ -58,6 +60,7 @@ async def test_only_so_many_connections_at_once(served: Observatory) -> None:
     assert not fourth.done() and served.door.accepted == 3
     held[0][1].close()
     assert await asyncio.wait_for(fourth, 3) == "200"
+    assert OBSERVE_SHUT._value.get() - shut >= 0.4
     for _, writer in held[1:]:
         writer.close()
     assert served.door.peak == 3
