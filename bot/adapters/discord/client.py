@@ -236,6 +236,8 @@ class GarnetBot(commands.AutoShardedBot):
             pressure.observe(wait)
 
         pacer.watch = watch if metrics.on() else pressure.observe
+        # Each request's channel, for what each running match needs (``budget``).
+        pacer.spend = self.services.matches.kit.budget.spent
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(CommandButton, CommandSelect)
