@@ -55,6 +55,7 @@ class Rate:
 
     value: float = 0.0
     at: float = 0.0
+    since: float = 0.0  # its first event
 
     def read(self, now: float) -> float:
         return self.value * math.exp(-max(0.0, now - self.at) / TAU)
@@ -94,7 +95,8 @@ class Budget:
             return
         rate = self._channels.get(channel_id)
         if rate is None:
-            rate = self._channels[channel_id] = Rate(at=self.clock.now())
+            rate = self._channels[channel_id] = Rate(at=self.clock.now(),
+                                                     since=self.clock.now())
         rate.add(self.clock.now())
 
     def _tally(self) -> tuple[dict[int, float], float]:
@@ -115,8 +117,9 @@ class Budget:
             del self._channels[channel]  # no match runs there: its measure is no need
         measured: dict[int, float] = {}
         for m in matches:
-            self._since.setdefault(m.id, now)
             rate = self._channels.get(m.channel_id)
+            # Its age: since its channel's first request (its first post), or now.
+            self._since.setdefault(m.id, rate.since if rate else now)
             measured[m.id] = (rate.read(now) if rate else 0.0) / per_channel[m.channel_id]
         grown = [v for i, v in measured.items() if now - self._since[i] >= TAU]
         expected = sum(grown) / len(grown) if len(grown) >= MEASURED else NEW_MATCH_RATE
