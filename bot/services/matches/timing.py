@@ -212,7 +212,7 @@ class Timing:
                 self.arm(live)
                 return
             response = await self.on_idle(live)
-        await self._deliver(live, response.posts)
+        await self.deliver(live, response.posts)
 
     def start_turn(self, live: LiveMatch, now: float) -> TurnStart:
         """The next player's turn, waiting for its board: its clock starts when the
@@ -297,9 +297,9 @@ class Timing:
             posts = await self._due(live)
         # Posted outside the lock: a board that starts the next turn (a game of more
         # than two plays on after a flag) is reported back under it (board_posted).
-        await self._deliver(live, posts)
+        await self.deliver(live, posts)
 
-    async def _deliver(self, live: LiveMatch, posts: list[Post]) -> None:
+    async def deliver(self, live: LiveMatch, posts: list[Post]) -> None:
         """A timer's posts, once what they say is committed. One that fails is logged
         (the adapter reports what it cannot post): it is no database failure, and the
         timer is not run again for it (that would post the rest twice)."""
@@ -327,11 +327,12 @@ class Timing:
                 if self.kit.on_reminder is not None:
                     self.kit.on_reminder(late)
 
-    def reminder(self, live: LiveMatch, post: Post) -> Post:
-        """A reminder of the turn under way, wanted only until that turn's move lands
-        (or the match ends) and while no later reminder of the turn replaced it: one
-        still waiting at Discord's limit then is dropped, not sent (``Post.current``).
-        """
+    def reminder(self, live: LiveMatch, post: Post, due: float) -> Post:
+        """A reminder of the turn under way, due at ``due``, wanted only until that
+        turn's move lands (or the match ends) and while no later reminder of the turn
+        replaced it: one still waiting at Discord's limit then is dropped, not sent
+        (``Post.current``). Its lateness is observed once it is out (``deliver``)."""
+        self._reminding[id(post)] = (post, due)
         ply = live.ply
 
         def current() -> bool:
@@ -381,9 +382,8 @@ class Timing:
         self.arm(live)
         if due is not None and seat is not None:
             # Several overdue at once (the loop was stalled) post only the newest.
-            post = self.reminder(live, Post(texts.reminder(live.users[seat], due, live.tc),
-                                            live.channel_id, pace=Pace.LOW))
             # Its moment on the kit's clock: its lateness is observed once it is out.
-            self._reminding[id(post)] = (post, self.kit.now() - (elapsed - due.at))
-            posts.append(post)
+            posts.append(self.reminder(
+                live, Post(texts.reminder(live.users[seat], due, live.tc), live.channel_id,
+                           pace=Pace.LOW), self.kit.now() - (elapsed - due.at)))
         return posts
