@@ -570,9 +570,12 @@ class Bench:
             await self.warm(bot)
             started = time.perf_counter()
             ok = 0
+            started_in: set[int] = set()  # the channels whose DM started (not refused)
             for i in range(0, len(self.channels), 20):
                 batch = self.channels[i:i + 20]
-                ok += sum(await asyncio.gather(*(self.start_dm(bot, e) for e in batch)))
+                went = await asyncio.gather(*(self.start_dm(bot, e) for e in batch))
+                ok += sum(went)
+                started_in.update(e[1] for e, yes in zip(batch, went, strict=True) if yes)
             # A share of the DMs (one at least, unless none), spread over the games.
             count = round(plan.near_end * len(self.channels)) or int(plan.near_end > 0)
             chosen = self.rng.sample(self.channels, min(count, len(self.channels)))
@@ -590,7 +593,7 @@ class Bench:
             # A set-up longer than a turn's clock (the near-end games' plies go through
             # the bot at the global limit: at 1,000 DMs, minutes) ends DMs before the
             # run: said in the report, for their run is not the one asked for.
-            lapsed = sum(1 for e in self.channels if self.live_in(bot, e[1]) is None)
+            lapsed = sum(1 for c in started_in if self.live_in(bot, c) is None)
             before = await scrape(port) if port is not None else {}
             profiler = cProfile.Profile() if plan.profile else None
             if profiler is not None:

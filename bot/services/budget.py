@@ -38,6 +38,9 @@ from bot.core.clock import Clock
 TAU = 60.0  # seconds: the moving average's time constant
 NEW_MATCH_RATE = 0.2  # requests a second a new match counts at before any is measured
 MEASURED = 3  # matches running for TAU or more before their mean is a new match's need
+# An admission counts as a young match until a new match is seen running, or this
+# many seconds: matches asked for at once are not all let in before any is running.
+HELD = 15.0
 BUDGET = 0.85  # the share of the limit new matches are admitted up to, by default
 
 
@@ -82,6 +85,7 @@ class Budget:
         self.running = running
         self._channels: dict[str, Rate] = {}  # what each channel sent
         self._since: dict[int, float] = {}  # when each running match was first counted
+        self._held: list[float] = []  # when each admission not yet seen running was made
 
     @property
     def per_second(self) -> float:
@@ -116,8 +120,11 @@ class Budget:
         for channel in [c for c in self._channels if c not in per_channel]:
             del self._channels[channel]  # no match runs there: its measure is no need
         measured: dict[int, float] = {}
+        self._held = [at for at in self._held if now - at < HELD]
         for m in matches:
             rate = self._channels.get(m.channel_id)
+            if m.id not in self._since and self._held:
+                self._held.pop(0)  # an admission now running: counted as itself
             # Its age: since its channel's first request (its first post), or now.
             self._since.setdefault(m.id, rate.since if rate else now)
             measured[m.id] = (rate.read(now) if rate else 0.0) / per_channel[m.channel_id]
@@ -126,6 +133,13 @@ class Budget:
         needs = {i: v + expected * math.exp(-(now - self._since[i]) / TAU)
                  if now - self._since[i] < TAU else v for i, v in measured.items()}
         return needs, expected
+
+    def admitted(self) -> None:
+        """A new match or practice game was let in: it counts as a new one until it is
+        seen running (or ``HELD`` seconds), so that matches asked for at once are not
+        all admitted before any of them runs."""
+        if self.limit is not None:
+            self._held.append(self.clock.now())
 
     def needs(self) -> dict[int, float]:
         """Each running match's need, requests a second (``_tally``)."""
@@ -136,8 +150,12 @@ class Budget:
         return self._tally()[1]
 
     def used(self) -> float:
-        """The running matches' need, requests a second."""
-        return sum(self.needs().values()) if self.limit is not None else 0.0
+        """The running matches' need, and the admitted ones' not running yet, requests
+        a second."""
+        if self.limit is None:
+            return 0.0
+        needs, expected = self._tally()
+        return sum(needs.values()) + len(self._held) * expected
 
     def over(self) -> str | None:
         """Whether one more match would pass the budget: ``budget`` (past it),
@@ -145,7 +163,7 @@ class Budget:
         if self.limit is None:
             return None
         needs, expected = self._tally()
-        after = sum(needs.values()) + expected
+        after = sum(needs.values()) + (len(self._held) + 1) * expected
         if after > self.limit:
             return "limit"
         return "budget" if after > self.per_second else None

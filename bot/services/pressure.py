@@ -181,10 +181,13 @@ class Pressure:
                     "new matches are refused, first on the servers that run the most"
                     if over else "new matches are admitted again")
 
-    def check(self, guild_id: str) -> None:
+    def check(self, guild_id: str, starts: bool = True) -> None:
         """Refuse a new match or practice game on ``guild_id`` at the limit, first on
-        the servers the load comes from."""
+        the servers the load comes from. ``starts``: one let in starts now (counted
+        as running at once by the budget; a challenge waits for its acceptance)."""
         reason = self.refusal(guild_id)
+        if reason is None and starts:
+            self.budget.admitted()
         if reason is not None:
             self.health.limit_refusals += 1
             LIMIT_REFUSALS.labels(reason).inc()

@@ -18,8 +18,9 @@ from prometheus_client import generate_latest
 from bot.core.messages import Actor, Pace, Post
 from bot.core.metrics import LIMIT_REFUSALS, REGISTRY
 from bot.core.requests import Asker
-from bot.services.budget import NEW_MATCH_RATE, TAU, Rate
+from bot.services.budget import HELD, NEW_MATCH_RATE, TAU, Rate
 from bot.services.observe import watch
+from bot.services.pressure import AtDiscordLimit
 from bot.texts import refused
 from tests.bot.admission import started
 from tests.bot.conftest import Harness
@@ -147,3 +148,27 @@ async def test_on_discord_the_pacer_counts_what_each_match_sends(world: World) -
     assert budget.needs()[match_id] < 0.2
     (call,) = await world.slash(CAROL, "challenge", opponent=HANA, game="cairo")
     assert "challenge" in call.message["content"] and call.message["content"] != LIMIT
+
+
+async def test_matches_asked_for_at_once_are_counted_before_they_run(h: Harness) -> None:
+    """Admissions that have not started running yet count as new matches (for
+    ``HELD`` seconds at most): six asked for in one instant on a server that runs
+    none are not all let in. Its share lets it in up to the whole limit (1 a second:
+    five of 0.2), then it is refused; a challenge, which starts nothing until it is
+    accepted, holds no room."""
+    pressure = h.services.matches.pressure
+    pressure.budget.limit = 1.0
+    pressure.check("new", starts=False)
+    pressure.check("new", starts=False)
+    admitted = []
+    for _ in range(6):
+        try:
+            pressure.check("new")
+            admitted.append(True)
+        except AtDiscordLimit:
+            admitted.append(False)
+    assert admitted == [True] * 5 + [False]
+    assert pressure.budget.used() == pytest.approx(1.0)
+    await h.clock.advance(HELD)  # none of them started: the room is free again
+    assert pressure.budget.used() == 0.0
+    pressure.check("new")
