@@ -51,7 +51,7 @@ def test_discord_py_sends_through_the_proxy_and_back_to_discord() -> None:
         assert route.url == "http://proxy:8080/api/v10/channels/1"
     finally:
         send_through(None)
-    assert discord.http.Route.BASE == f"{DISCORD_API}/v10"
+    assert f"{DISCORD_API}/v10" == discord.http.Route.BASE
 
 
 # ---- the pacer's room in the proxy -------------------------------------------------------

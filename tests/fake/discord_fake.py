@@ -116,7 +116,6 @@ from tests.fake.fake_transport import (
     decode,
 )
 
-
 #: where discord.py sends when nothing else is set (``bot.adapters.discord.sharing``)
 DISCORD = "https://discord.com/"
 
