@@ -698,7 +698,7 @@ def run_processes(plan: Plan, processes: int, proxy: bool = False) -> dict[str, 
     if proxy:
         from bench.proxied import through_proxy
 
-        with through_proxy() as proxied:
+        with through_proxy(plan.global_limit) as proxied:
             env = {**os.environ, "DISCORD_API_BASE": proxied.base}
             merged = _children(plan, processes, plan.global_limit, env)
         return {**merged, "proxy": {"meter": proxied.meter, "proxy": proxied.proxy}}

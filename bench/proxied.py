@@ -79,19 +79,21 @@ class Proxied:
 
 
 @contextlib.contextmanager
-def through_proxy() -> Iterator[Proxied]:
-    """The meter and the proxy in front of it, for as long as the context lasts."""
+def through_proxy(global_limit: int = 50) -> Iterator[Proxied]:
+    """The meter and the proxy in front of it, for as long as the context lasts, both
+    keeping ``global_limit`` requests a second."""
     folder = proxy_dir()
     if folder is None:
         raise SystemExit("the REST proxy is not installed: run `bash .ci/proxy` (needs npm)")
     meter_port, proxy_port = _free_port(), _free_port()
-    meter = subprocess.Popen([sys.executable, "-m", "tests.fake.discord_meter", str(meter_port)],
-                             cwd=ROOT, stdout=subprocess.PIPE)
+    meter = subprocess.Popen([sys.executable, "-m", "tests.fake.discord_meter", str(meter_port),
+                              str(global_limit)], cwd=ROOT, stdout=subprocess.PIPE)
     proxy = None
     try:
         _first_line(meter.stdout, "the meter")
         proxy = subprocess.Popen(["node", str(folder / "proxy.mjs"), str(proxy_port),
-                                  f"http://127.0.0.1:{meter_port}"], cwd=folder,
+                                  f"http://127.0.0.1:{meter_port}", str(global_limit)],
+                                 cwd=folder,
                                  stdout=subprocess.PIPE)
         _first_line(proxy.stdout, "the proxy")
         found = Proxied(f"http://127.0.0.1:{proxy_port}/api")

@@ -5,6 +5,9 @@ gateway's session starts (one IDENTIFY per bucket per 5 s across processes)."""
 from __future__ import annotations
 
 import asyncio
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import discord.http
@@ -184,3 +187,54 @@ async def test_on_postgresql_the_turn_is_the_database_s_advisory_lock(
         await first.close()
         await second.close()
         await db.close()
+
+
+@pytest.mark.realtime
+@pytest.mark.waits("four processes waiting for their turns: a few seconds, nearly no CPU")
+async def test_processes_started_at_once_identify_one_per_bucket_per_5_seconds(
+        database_url: str) -> None:
+    if not database_url.startswith("postgresql"):
+        pytest.skip("several processes share PostgreSQL")
+    root = Path(__file__).resolve().parents[2]
+    procs = [await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tests.bot.identify_harness", database_url, str(shard), "2",
+        cwd=root, stdout=asyncio.subprocess.PIPE) for shard in range(4)]
+    outs = await asyncio.wait_for(asyncio.gather(*(p.communicate() for p in procs)), 60)
+    assert [p.returncode for p in procs] == [0, 0, 0, 0]
+    at = {int(e["shard"]): float(e["at"]) for out, _ in outs
+          for e in map(json.loads, out.decode().splitlines())}
+    # Buckets 0 (shards 0 and 2) and 1 (shards 1 and 3): each one IDENTIFY per 5 s
+    for first, second in ((0, 2), (1, 3)):
+        assert abs(at[first] - at[second]) >= IDENTIFY_WINDOW - 0.05, at
+    # and the two buckets side by side: the first of each at about the same moment
+    assert abs(min(at[0], at[2]) - min(at[1], at[3])) < IDENTIFY_WINDOW - 1, at
+
+
+# ---- two bot processes through one real proxy --------------------------------------------
+
+
+@pytest.mark.realtime
+def test_two_bot_processes_through_one_real_proxy_keep_the_limit_together() -> None:
+    """The bench's two processes (--processes 2 --proxy), each sending at the whole
+    limit: @discordjs/proxy holds their sum to it (a scaled model: 8 a second, so that
+    a few DMs saturate it), and Discord's limits behind it (the meter) see no 429."""
+    from bench.proxied import proxy_dir
+
+    if proxy_dir() is None:
+        pytest.skip("@discordjs/proxy is not installed (bash .ci/proxy; it needs npm)")
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run(
+        [sys.executable, "-m", "bot", "bench", "--processes", "2", "--proxy", "--dms", "4",
+         "--seconds", "3", "--pace", "stress", "--near-end", "0", "--chatter", "0",
+         "--render-processes", "1", "--global-limit", "8", "--json"],
+        cwd=root, capture_output=True, text=True, timeout=300, check=True)
+    run = json.loads(out.stdout)[0]
+    meter, proxy = run["proxy"]["meter"], run["proxy"]["proxy"]
+    assert run["processes"] == 2 and run["moves"] > 0
+    # every request with the token went through the proxy, and was answered
+    assert meter["requests"] == proxy["requests"] > 20
+    assert run["relayed"] == {"200": meter["requests"]}
+    # the proxy had to hold requests back for the global limit, and held it
+    assert proxy["why"].get("global", 0) > 0
+    assert meter["limited"] == 0, meter
+    assert run["429s"] == 0

@@ -10,8 +10,9 @@ past a limit. What it counts shows whether the proxy held the limit for them all
 429s it had to give (none, when it did), and the requests a second that came through.
 
 Run on its own by the benchmark (``bench/proxied.py``):
-``python -m tests.fake.discord_meter PORT`` prints one JSON line of its counts at exit
-(SIGTERM or SIGINT).
+``python -m tests.fake.discord_meter PORT [GLOBAL]`` (GLOBAL: the global limit a second,
+Discord's 50 unless the bench models a bigger bot with less) prints one JSON line of its
+counts at exit (SIGTERM or SIGINT).
 """
 
 from __future__ import annotations
@@ -106,8 +107,8 @@ def app(meter: Meter) -> web.Application:
     return application
 
 
-async def serve(port: int) -> None:
-    meter = Meter()
+async def serve(port: int, global_limit: int = GLOBAL_LIMIT[0]) -> None:
+    meter = Meter(global_window=Window(global_limit, GLOBAL_LIMIT[1]))
     runner = web.AppRunner(app(meter), access_log=None)
     await runner.setup()
     await web.TCPSite(runner, "127.0.0.1", port).start()
@@ -122,4 +123,4 @@ async def serve(port: int) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(serve(int(sys.argv[1])))
+    asyncio.run(serve(int(sys.argv[1]), *map(int, sys.argv[2:3])))
