@@ -15,8 +15,8 @@ from bot.services import ledger, ratings
 from bot.services.events import Scope
 from bot.services.history_queries import MatchRecord, match_record
 from bot.services.history_view import caption
-from bot.services.review import can_review, stored
 from bot.services.leaderboard import by_garnets
+from bot.services.review import can_review, stored
 from bot.services.web import Site
 from bot.store.db import Database
 from bot.store.models import Event as EventRow

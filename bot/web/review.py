@@ -76,7 +76,7 @@ class ReviewView:
 
 
 def _hex(rgb: tuple[int, int, int]) -> str:
-    return "#%02x%02x%02x" % rgb
+    return "#" + "".join(f"{c:02x}" for c in rgb)
 
 
 def review_view(record: MatchRecord, data: Review, shown: int) -> ReviewView:
