@@ -161,4 +161,4 @@ def win_chance(value: float) -> str:
 def not_reviewed(number: int) -> str:
     """A finished match without a stored review (the page never starts one)."""
     return (f"This match has not been reviewed. Once someone asks for the computer's "
-            f"review (`/review match:{number}`), it shows here beside the moves.")
+            f"review (/review match:{number}), it shows here beside the moves.")

@@ -192,7 +192,8 @@ async def match(db: Database, site: Site, number: int, now: float, ply: int | No
         alt=say.board_alt(shown, game.describe(state, masked.names, banner)),
         running=any(s.turn_left is not None for s in seats),
         review=review_view(masked, data, shown) if data is not None else None,
-        unreviewed=reviewed and data is None and record.status == MatchStatus.FINISHED
+        unreviewed=reviewed and data is None and total > 0
+        and record.status == MatchStatus.FINISHED
         and can_review(record.game))
     return view, masked, state
 

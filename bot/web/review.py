@@ -102,7 +102,9 @@ def review_view(record: MatchRecord, data: Review, shown: int) -> ReviewView:
     lines: list[Curve] = []
     if data.seats == 2 and not data.wins:
         first = curves[0]
-        area = (f"{x(0)},{y(0)} {points(first)} {x(len(first) - 1)},{y(0)}",
+        # The lower area reaches the frame's edges (the curve itself stays inside).
+        area = (f"0,{HEIGHT} 0,{y(first[0])} {points(first)} {WIDTH},{y(first[-1])} "
+                f"{WIDTH},{HEIGHT}",
                 _hex(seat_colour(data, 0)), _hex(seat_colour(data, 1)))
         lines.append(Curve(_hex(CURVE), points(first)))
     else:
