@@ -142,3 +142,23 @@ async def test_a_review_on_a_page_escapes_every_name(services: Services,
         assert status == 200 and "<title id=\"plot-title\">" in page
         assert "<script>alert" not in page and "<img/src" not in page
         assert "&lt;script&gt;alert(1)&lt;/script&gt; (" in page  # in the legend, escaped
+
+
+async def test_an_event_s_automatic_review_links_the_page_that_shows_it(
+        services: Services, tmp_path: Path) -> None:
+    judged = _judged(services)
+    async with web_console(services, tmp_path) as site:
+        home = await _on(site)
+        await site.say("host: /host event create name:Spring review:yes eliminate:no",
+                       "host: /host event add players:@ann @ben",
+                       "host: /dm game:cairo player1:@ann player2:@ben chooser:player1 "
+                       "event:Spring", "ann: /first player:@ann", "ann: D left",
+                       "ann: /resign")
+        assert services.event_reviews is not None
+        await services.event_reviews.idle()
+        said = site.out.getvalue()
+        assert judged.jobs == ["review_job"]
+        review = said[said.index("**Review of DM #1"):]
+        assert f"On the web: <{home}/m/1>" in review, said
+        status, page = await site.get(f"{home}/m/1?ply=1")
+        assert status == 200 and "Blunder (??)" in page
