@@ -41,7 +41,9 @@ def judged_review_job(game_key: str, notations: list[str], seats: int, options: 
         plies[0] = Ply(1, 0, notations[0], 0.6, 0.2, notations[-1], 3.0, label="blunder")
     curve = [0.6] + [0.2] * len(plies)
     data = Review(game_key, seats, [game.seat_name(start, s) for s in range(seats)], plies,
-                  curve, [41.0, 96.0][:seats], unit="points", winner=1)
+                  curve, [41.0, 96.0, 100.0, 100.0][:seats], unit="points", winner=1,
+                  wins=[curve, *([0.3] * len(curve) for _ in range(seats - 1))]
+                  if seats > 2 else [])
     return data, plot(data, names)
 
 

@@ -162,3 +162,22 @@ async def test_an_event_s_automatic_review_links_the_page_that_shows_it(
         assert f"On the web: <{home}/m/1>" in review, said
         status, page = await site.get(f"{home}/m/1?ply=1")
         assert status == 200 and "Blunder (??)" in page
+
+
+async def test_a_four_player_review_draws_a_line_for_each_player(
+        services: Services, tmp_path: Path) -> None:
+    _judged(services)
+    async with web_console(services, tmp_path) as site:
+        home = await _on(site)
+        said = await site.say(
+            "ann: /challenge opponent:@ben opponent2:@cat opponent3:@dan game:quoridor "
+            "first:me clock:off", "ben: /accept", "cat: /accept", "dan: /accept",
+            "ann: e2", "ben: /resign", "cat: /resign", "dan: /resign")
+        assert "wins Match #1" in said, said
+        assert "Review of Match #1" in await site.say("ann: /review match:1")
+        status, page = await site.get(f"{home}/m/1?ply=1")
+        assert status == 200
+        assert page.count("<polyline ") == 4 and "<polygon" not in page
+        assert "one line each: ann (White), ben (Red), cat (Black), dan (Blue)" in page
+        assert re.search(r'<figcaption class="note shown label-blunder">Move 1 \(e2\): '
+                         r"Blunder \(\?\?\)", page)
