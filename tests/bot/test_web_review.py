@@ -17,7 +17,7 @@ from bot.services.review import stored
 from bot.services.workers import Workers
 from bot.store.models import MatchReview
 from tests.bot.conftest import ALICE, BOB, CHAN, GUILD, Harness
-from tests.recording import Judged, Recording
+from tests.recording import Judged
 from tests.web_pages import ADDRESS, Site, web_console
 
 
@@ -32,7 +32,7 @@ async def _resigned_cairo(h: Harness, moves: tuple[str, ...] = ("D left", "B lef
 async def test_a_review_is_stored_once_and_read_again(h: Harness) -> None:
     await _resigned_cairo(h)
     workers = Workers(0)
-    recording = Recording()
+    recording = Judged()  # the engine's own review is tested in tests/engine
     workers.use(recording)
     history = History(h.db, h.host.matches.renderer, workers=workers)
     told: list[tuple[str, int]] = []
