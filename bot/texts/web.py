@@ -115,7 +115,7 @@ def review_note(label: str, before: float, after: float, loss: str, better: str)
     """A judged move's note beside it: ``before`` and ``after`` its player's win chance
     (0..1), ``loss`` as ``texts.practice.loss_in_unit`` says it."""
     return (f"{NOTE_LABELS.get(label, label)}: win chance {100 * before:.0f}% → "
-            f"{100 * after:.0f}%{loss}; better: {better}")
+            f"{100 * after:.0f}%{loss}; better: {better}.")
 
 
 def shown_note(ply: int, move: str, note: str) -> str:

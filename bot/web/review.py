@@ -21,7 +21,7 @@ from bot.texts.practice import decisive, loss_in_unit
 from engine.ai.plot import CURVE, DOTS, LINE_WHITE, seat_colour
 from engine.ai.review import Review
 
-WIDTH, HEIGHT, PAD = 600, 200, 6  # the plot's box (it scales to the page's width)
+WIDTH, HEIGHT, PAD = 480, 180, 6  # the plot's box (it scales to the page's width)
 
 
 @dataclass(frozen=True)

@@ -145,7 +145,7 @@ async def test_a_reviewed_replay_shows_the_plot_and_the_note_of_the_move_stepped
     # The note of the shown move stands out from the others.
     weight = await current.evaluate("n => getComputedStyle(n).fontWeight")
     assert int(weight) >= 600
-    assert await page.locator(".review line.marker").get_attribute("x1") == "300.0"
+    assert await page.locator(".review line.marker").get_attribute("x1") == "240.0"
     await page.keyboard.press("ArrowRight")
     await page.wait_for_url(re.compile(r"\?ply=2$"))
     assert await page.locator(".note.shown").count() == 0

@@ -90,7 +90,7 @@ async def test_a_page_shows_the_stored_review_and_never_starts_one(
         assert f"On the web: <{home}/m/1>" in said
         status, page = await site.get(f"{home}/m/1")  # at once: the kept page went
         assert status == 200 and "has not been reviewed" not in page
-        plot = re.search(r'<svg viewBox="0 0 600 200" role="img" '
+        plot = re.search(r'<svg viewBox="0 0 480 180" role="img" '
                          r'aria-labelledby="plot-title"[^>]*>\s*<title id="plot-title">'
                          r"([^<]+)</title>", page)
         assert plot, page
@@ -99,7 +99,7 @@ async def test_a_page_shows_the_stored_review_and_never_starts_one(
         assert "ann (Black): accuracy 41% · 1 blunder" in page
         assert "ben (Red): accuracy 96%" in page
         # The note beside its move, and no note under the board at the end.
-        note = ("Blunder (??): win chance 60% → 20%, a loss of 3 points; better: BL")
+        note = "Blunder (??): win chance 60% → 20%, a loss of 3 points; better: BL."
         assert re.search(r'<a href="\?ply=1">DL</a> <span class="quiet">Black</span> '
                          r'<span class="note label-blunder">' + re.escape(note), page)
         assert "note shown" not in page
@@ -107,7 +107,7 @@ async def test_a_page_shows_the_stored_review_and_never_starts_one(
         shown = re.search(r'<figcaption class="note shown label-blunder">([^<]+)<', page)
         assert shown and shown.group(1) == f"Move 1 (DL): {note}"
         assert re.search(r'<li aria-current="step"><a href="\?ply=1">DL</a>', page)
-        assert 'class="marker" x1="300.0"' in page  # the upright line at move 1 of 2
+        assert 'class="marker" x1="240.0"' in page  # the upright line at move 1 of 2
         assert "The upright line is at move 1" in page
         status, page = await site.get(f"{home}/m/1?ply=2")
         assert "note shown" not in page  # move 2 has no note
