@@ -177,6 +177,8 @@ async def served_web(settings: Settings, services: Services, db: Database,
     hub = Hub(db)
     pages.switched = hub.reset
     matches.watch_turns(lambda live: hub.changed(live.guild_id, live.number))
+    # A review stored: the match's page shows it (its kept copy goes, in every process).
+    services.history.reviews.reviewed = hub.changed
 
     async def ended(end: MatchEnd) -> list[Post]:
         hub.changed(end.guild_id, end.number, ended=True)

@@ -102,3 +102,63 @@ def to_be_decided() -> str:
 
 def result_pending() -> str:
     return "in progress"
+
+
+# ---- a finished match's review, on its page -------------------------------------------
+
+#: a move's label in a note ("Mistake"), with the sign chess writers give it
+NOTE_LABELS = {"inaccuracy": "Inaccuracy (?!)", "mistake": "Mistake (?)",
+               "blunder": "Blunder (??)"}
+
+
+def review_note(label: str, before: float, after: float, loss: str, better: str) -> str:
+    """A judged move's note beside it: ``before`` and ``after`` its player's win chance
+    (0..1), ``loss`` as ``texts.practice.loss_in_unit`` says it."""
+    return (f"{NOTE_LABELS.get(label, label)}: win chance {100 * before:.0f}% → "
+            f"{100 * after:.0f}%{loss}; better: {better}.")
+
+
+def shown_note(ply: int, move: str, note: str) -> str:
+    """The note of the move the replay shows, under the board."""
+    return f"Move {ply} ({move}): {note}"
+
+
+def plot_alt(players: list[str], shown: int, marks: int) -> str:
+    """The evaluation plot's text: who is where, the marks, and the move shown."""
+    if len(players) == 2:
+        where = (f"The computer's estimate of each side's chance to win after every move: "
+                 f"{players[0]} below the line, {players[1]} above it.")
+    else:
+        where = ("The computer's estimate of each player's chance to win after every move, "
+                 f"one line each: {', '.join(players)}.")
+    dots = (f" {marks} judged move{'s are' if marks != 1 else ' is'} marked with a dot."
+            if marks else "")
+    at = "the start" if shown == 0 else f"move {shown}"
+    return f"{where}{dots} The upright line is at {at}, the position shown."
+
+
+def accuracy_line(who: str, accuracy: float, tally: dict[str, int]) -> str:
+    """A player's accuracy and their judged moves, in the plot's legend."""
+    parts = [f"{n} {label}{'s' if n != 1 else ''}".replace("ys", "ies")
+             for label in ("inaccuracy", "mistake", "blunder") if (n := tally.get(label, 0))]
+    return f"{who}: accuracy {accuracy:.0f}%" + (f" · {', '.join(parts)}" if parts else "")
+
+
+def plot_key() -> str:
+    return ("Dots: yellow an inaccuracy, orange a mistake, red a blunder. The upright "
+            "line is the move shown.")
+
+
+def win_table() -> str:
+    """The summary of the plot's text equivalent (a table, folded)."""
+    return "The win chance, move by move"
+
+
+def win_chance(value: float) -> str:
+    return f"{100 * value:.0f}%"
+
+
+def not_reviewed(number: int) -> str:
+    """A finished match without a stored review (the page never starts one)."""
+    return (f"This match has not been reviewed. Once someone asks for the computer's "
+            f"review (/review match:{number}), it shows here beside the moves.")

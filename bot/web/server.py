@@ -235,7 +235,7 @@ class WebServer:
 
         async def make() -> bytes | None:
             now = self.clock.now()
-            found = await read.match(self.db, site, number, now, ply)
+            found = await read.match(self.db, site, number, now, ply, reviewed=True)
             if found is None:
                 return None
             view = found[0]
