@@ -20,7 +20,7 @@ import contextlib
 import ctypes
 import struct
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from PIL import Image
@@ -38,6 +38,9 @@ Colour = tuple[int, int, int]
 Box = tuple[int, int, int, int]
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _EXTRA = 16  # palette entries kept for the colours of emoji in names
+# Parts of the picture kept mapped to the palette (``Canvas.cached``), per layer: legend
+# rows of a few hundred names and counts each, some 40 KB apiece.
+CACHED_PARTS = 512
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
@@ -154,11 +157,14 @@ def _palette_image(colours: tuple[int, ...]) -> Image.Image:
 class Layer:
     """A static layer: the picture in true colour and mapped to the palette. The palette
     image is one pixel wider than the picture, its first column filter bytes of PNG
-    rows, so that its bytes are the PNG's rows as they are."""
+    rows, so that its bytes are the PNG's rows as they are. ``parts``: what
+    ``Canvas.cached`` made on it."""
 
     rgb: Image.Image
     palette: Palette
     framed: Image.Image = field(init=False)
+    parts: dict[tuple[object, ...], Image.Image] = field(
+        init=False, default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         framed = Image.new("P", (self.rgb.width + 1, self.rgb.height), 0)
@@ -172,18 +178,29 @@ class Layer:
 
 
 class Canvas:
-    """One picture drawn on a layer: palette tiles pasted as they are, true-colour
-    drawing in boxes (``work``) mapped to the palette at the end."""
+    """One picture drawn on a layer: palette tiles pasted as they are, parts that recur
+    (legend rows) kept mapped, true-colour drawing in boxes (``work``) mapped to the
+    palette at the end. ``coloured``: emoji the picture's texts hold, whose colours the
+    palette's free entries are fitted to (then nothing drawn is kept: it is mapped to
+    that picture's palette)."""
 
-    def __init__(self, layer: Layer) -> None:
+    def __init__(self, layer: Layer, coloured: Sequence[Image.Image] = ()) -> None:
         self.layer = layer
+        self.palette = layer.palette.extended(coloured) if coloured else layer.palette
         self._framed = layer.framed.copy()
+        # Pasted through Pillow's core: Image.paste's checks cost more than a tile's copy.
+        self._core = self._framed.im
         self._work: list[tuple[Box, Image.Image]] = []
 
     def paste(self, tile: Image.Image, xy: tuple[int, int],
               mask: Image.Image | None = None) -> None:
         """A palette tile (mapped to this layer's palette) at ``xy``."""
-        self._framed.paste(tile, (xy[0] + 1, xy[1]), mask)
+        x = xy[0] + 1
+        box = (x, xy[1], x + tile.width, xy[1] + tile.height)
+        if mask is None:
+            self._core.paste(tile.im, box)
+        else:
+            self._core.paste(tile.im, box, mask.im)
 
     def work(self, box: Box) -> Image.Image:
         """A true-colour copy of the layer in ``box`` to draw on; what is drawn there is
@@ -192,10 +209,29 @@ class Canvas:
         self._work.append((box, region))
         return region
 
-    def finish(self, coloured: Sequence[Image.Image] = ()) -> bytes:
-        """The PNG. ``coloured``: emoji drawn in the work boxes, whose colours the free
-        palette entries are fitted to."""
-        palette = self.layer.palette.extended(coloured) if coloured else self.layer.palette
+    def cached(self, box: Box, key: tuple[object, ...],
+               draw: Callable[[Image.Image], object]) -> None:
+        """The part of the picture in ``box`` that ``draw`` draws over the layer and
+        that depends on ``key`` alone (a legend row: a name, a count, whose turn):
+        drawn and mapped to the palette the first time, pasted as it is after that.
+        No box may overlap another's or a ``work`` box."""
+        if self.palette is not self.layer.palette:
+            draw(self.work(box))
+            return
+        parts = self.layer.parts
+        tile = parts.get((box, *key))
+        if tile is None:
+            region = self.layer.rgb.crop(box)
+            draw(region)
+            tile = self.palette.quantize(region)
+            if len(parts) >= CACHED_PARTS:
+                parts.clear()
+            parts[(box, *key)] = tile
+        self.paste(tile, (box[0], box[1]))
+
+    def finish(self) -> bytes:
+        """The PNG."""
+        palette = self.palette
         for box, region in self._work:
-            self._framed.paste(palette.quantize(region), (box[0] + 1, box[1]))
+            self.paste(palette.quantize(region), (box[0], box[1]))
         return png_of_rows(self._framed.tobytes(), self.layer.size, palette.colours)
