@@ -25,7 +25,7 @@ from PIL import Image, ImageDraw
 
 from engine.game import Outcome, after_move
 from engine.imaging import fit_text, font, to_png
-from engine.palette import Palette, give_back_memory, png_of
+from engine.palette import Palette, give_back_memory, png_of_rows
 from engine.sigma import rules
 from engine.sigma.deck import BLACK, WHITE, Card, Deck
 from engine.sigma.geometry import NOTHING, Cell, neighbours, opposite, step
@@ -82,11 +82,21 @@ class _Pen:
     gets the entry the true colour maps to; text is drawn in true colour on its
     background (``bg``, flat under it) and that little box mapped to the palette."""
 
-    def __init__(self, image: Image.Image, palette: Palette | None = None) -> None:
+    def __init__(self, image: Image.Image, palette: Palette | None = None,
+                 origin: tuple[int, int] = (0, 0)) -> None:
         self.image = image
         self.draw = ImageDraw.Draw(image)
         self.palette = palette
         self._inks: dict[Colour, int] = {}
+        # Where the picture's (0, 0) is on ``image``: a part of it drawn alone (a hand),
+        # or the whole one pixel right, on the PNG's rows with their filter bytes.
+        self.dx, self.dy = origin
+
+    def _at(self, xy: Sequence[float]) -> tuple[float, ...]:
+        dx, dy = self.dx, self.dy
+        if not dx and not dy:
+            return tuple(xy)
+        return tuple(v + (dy if i % 2 else dx) for i, v in enumerate(xy))
 
     def ink(self, colour: Colour | None) -> Ink | None:
         if colour is None or self.palette is None:
@@ -98,28 +108,29 @@ class _Pen:
 
     def rectangle(self, box: Sequence[float], fill: Colour | None = None,
                   outline: Colour | None = None, width: int = 1) -> None:
-        self.draw.rectangle(tuple(box), fill=self.ink(fill), outline=self.ink(outline),
+        self.draw.rectangle(self._at(box), fill=self.ink(fill), outline=self.ink(outline),
                             width=width)
 
     def rounded_rectangle(self, box: Sequence[float], radius: float,
                           fill: Colour | None = None, outline: Colour | None = None,
                           width: int = 1) -> None:
-        self.draw.rounded_rectangle(tuple(box), radius=radius, fill=self.ink(fill),
+        self.draw.rounded_rectangle(self._at(box), radius=radius, fill=self.ink(fill),
                                     outline=self.ink(outline), width=width)
 
     def line(self, xy: Sequence[float], fill: Colour, width: int = 1) -> None:
-        self.draw.line(tuple(xy), fill=self.ink(fill), width=width)
+        self.draw.line(self._at(xy), fill=self.ink(fill), width=width)
 
     def ellipse(self, box: Sequence[float], fill: Colour | None = None,
                 outline: Colour | None = None, width: int = 1) -> None:
-        self.draw.ellipse(tuple(box), fill=self.ink(fill), outline=self.ink(outline),
+        self.draw.ellipse(self._at(box), fill=self.ink(fill), outline=self.ink(outline),
                           width=width)
 
     def polygon(self, xy: list[tuple[float, float]], fill: Colour) -> None:
-        self.draw.polygon(xy, fill=self.ink(fill))
+        self.draw.polygon([(x + self.dx, y + self.dy) for x, y in xy], fill=self.ink(fill))
 
     def text(self, xy: tuple[float, float], text: str, size: int, bold: bool, fill: Colour,
              bg: Colour, anchor: str = "la") -> None:
+        xy = (xy[0] + self.dx, xy[1] + self.dy)
         if self.palette is None:
             draw_text(self.image, xy, text, size, bold, fill, anchor)
             return
@@ -162,6 +173,9 @@ class _Grid:
             self.x = BOARD_X + BOARD_W // 2 - self.size // 2
         if n_rows * self.size > BOARD_H:
             self.y = BOARD_Y + BOARD_H // 2 - self.size // 2
+        # Drawn cells reach past the board's area (their badges stay in the margin row
+        # and column around them otherwise).
+        self.overflows = n_cols * self.size > BOARD_W or n_rows * self.size > BOARD_H
 
     def box(self, cell: Cell) -> tuple[int, int, int, int]:
         x = self.x + cell[1] * self.size
@@ -204,7 +218,9 @@ def _badge(pen: _Pen, centre: tuple[float, float], text: str, radius: float,
 
 
 def _board(pen: _Pen, state: SigmaState, board: Board,
-           numbered: list[tuple[Cell, int]], over: bool) -> None:
+           numbered: list[tuple[Cell, int]], over: bool) -> bool:
+    """Draws the table; whether its cards fell off the board's area (drawn over the
+    header and the hands, as they are, which are then drawn over them)."""
     shown = set(board.colour) | set(board.blanks) | {step(c, d) for c, d in numbered}
     grid = _Grid(shown)
     size = grid.size
@@ -299,6 +315,7 @@ def _board(pen: _Pen, state: SigmaState, board: Board,
             _badge(pen, (mx, my), str(n), radius)
     if not over and not numbered:
         pen.text((BOARD_X + 10, BOARD_Y + 8), "no usable side", 18, True, MUTED, TABLE)
+    return grid.overflows
 
 
 def _mini_card(pen: _Pen, card: Card, x: float, y: float, m: int, faded: bool,
@@ -330,8 +347,20 @@ def _card_width(card: Card, m: int, badge: float = 0.36) -> int:
 
 def _hands(pen: _Pen, state: SigmaState, board: Board,
            outcome: Outcome | None, names: Sequence[str] | None, verdict: str | None) -> None:
+    for hand in _hand_views(state, board, outcome, names, verdict):
+        _hand(pen, hand)
+
+
+# A player's row: seat, label, its size, the pill (text and fill) or None, the hand's
+# cards and how many of each are left.
+_HandView = tuple[int, str, int, tuple[str, Colour] | None, tuple[tuple[Card, int], ...],
+                  tuple[int, ...]]
+
+
+def _hand_views(state: SigmaState, board: Board, outcome: Outcome | None,
+                names: Sequence[str] | None, verdict: str | None) -> list[_HandView]:
+    views: list[_HandView] = []
     for seat in (WHITE, BLACK):
-        y = HAND_TOP + seat * HAND_ROW
         left = sum(board.hands[seat])
         # Each side's aim beside its colour (the rules' mouse and cat say no more to a
         # player, and beside a name they read as a nickname).
@@ -341,33 +370,52 @@ def _hands(pen: _Pen, state: SigmaState, board: Board,
             shown = [names[seat].strip()]
             label += f" · {shown[0]}"
         label += f" · {left} card{'s' if left != 1 else ''} left"
-        swatch = WHITE_CELL if seat == WHITE else BLACK_CELL
-        pen.rectangle((24, y + 4, 46, y + 26), fill=swatch, outline=INK, width=2)
         label, size = fit_line(label, 620, 22, names=shown)
-        pen.text((56, y + 2), label, size, True, INK, BG)
+        pill: tuple[str, Colour] | None = None
         if outcome is None and verdict is None and state.turn == seat:
-            _pill(pen, WIDTH - 24, y, "to play", GOLD)
+            pill = ("to play", GOLD)
         elif outcome is not None and outcome.winner == seat:
-            _pill(pen, WIDTH - 24, y, "wins", WIN_BG)
-        x = 30.0
-        cy = y + 34
-        hand = state.deck.hands[seat]
-        widths = [_card_width(card, MINI, HAND_BADGE) + 16 for card, _ in hand]
-        m = MINI
-        if sum(widths) > WIDTH - 40:  # a big hand: smaller cards
-            m = max(10, int(MINI * (WIDTH - 40) / sum(widths)))
-        for (card, _), count in zip(hand, board.hands[seat], strict=True):
-            w = _card_width(card, m, HAND_BADGE)
-            faded = count == 0
-            top = cy + m + (3 - len(card.rows)) * m / 2
-            _mini_card(pen, card, x + (w - len(card.rows[0]) * m) / 2, top, m, faded,
-                       HAND_BADGE)
-            caption = card.name + (f" ×{count}" if count > 1 else "")
-            if faded:
-                caption = f"{card.name} ×0"
-            pen.text((x + w / 2, cy + 5 * m + 6), caption, max(12, m - 4), True,
-                     FADED if faded else INK, BG, "ma")
-            x += w + 16
+            pill = ("wins", WIN_BG)
+        views.append((seat, label, size, pill, tuple(state.deck.hands[seat]),
+                      tuple(board.hands[seat])))
+    return views
+
+
+def _hand(pen: _Pen, view: _HandView) -> None:
+    seat, label, size, pill, hand, counts = view
+    y = HAND_TOP + seat * HAND_ROW
+    swatch = WHITE_CELL if seat == WHITE else BLACK_CELL
+    pen.rectangle((24, y + 4, 46, y + 26), fill=swatch, outline=INK, width=2)
+    pen.text((56, y + 2), label, size, True, INK, BG)
+    if pill is not None:
+        _pill(pen, WIDTH - 24, y, *pill)
+    x = 30.0
+    cy = y + 34
+    widths = [_card_width(card, MINI, HAND_BADGE) + 16 for card, _ in hand]
+    m = MINI
+    if sum(widths) > WIDTH - 40:  # a big hand: smaller cards
+        m = max(10, int(MINI * (WIDTH - 40) / sum(widths)))
+    for (card, _), count in zip(hand, counts, strict=True):
+        w = _card_width(card, m, HAND_BADGE)
+        faded = count == 0
+        top = cy + m + (3 - len(card.rows)) * m / 2
+        _mini_card(pen, card, x + (w - len(card.rows[0]) * m) / 2, top, m, faded,
+                   HAND_BADGE)
+        caption = card.name + (f" ×{count}" if count > 1 else "")
+        if faded:
+            caption = f"{card.name} ×0"
+        pen.text((x + w / 2, cy + 5 * m + 6), caption, max(12, m - 4), True,
+                 FADED if faded else INK, BG, "ma")
+        x += w + 16
+
+
+@lru_cache(maxsize=256)
+def _hand_tile(view: _HandView) -> Image.Image:
+    """A player's row drawn alone, in palette entries: it changes only when they play."""
+    palette = _fixed()
+    tile = Image.new("P", (WIDTH, HAND_ROW), palette.index(BG))
+    _hand(_Pen(tile, palette, (0, -(HAND_TOP + view[0] * HAND_ROW))), view)
+    return tile
 
 
 def _pill(pen: _Pen, right: int, y: int, text: str, fill: Colour) -> None:
@@ -439,8 +487,12 @@ def _draw(pen: _Pen, state: SigmaState, names: Sequence[str] | None,
     over = outcome is not None or verdict is not None
     numbered = [] if over else board.sides(state.turn)
     _header(pen, state.deck)
-    _board(pen, state, board, numbered, over)
-    _hands(pen, state, board, outcome, names, verdict)
+    if _board(pen, state, board, numbered, over) or pen.palette is None:
+        _hands(pen, state, board, outcome, names, verdict)
+    else:
+        # The board stayed in its area: each hand is its row's tile, drawn once.
+        for view in _hand_views(state, board, outcome, names, verdict):
+            pen.image.paste(_hand_tile(view), (pen.dx, HAND_TOP + view[0] * HAND_ROW + pen.dy))
     shown = [n.strip() for n in names or () if n.strip()]
     _status(pen, state, board, outcome, len(numbered), verdict, shown)
 
@@ -450,10 +502,18 @@ def render(state: SigmaState, names: Sequence[str] | None = None,
     """The board drawn straight in palette mode (see ``_Pen``): exactly the true-colour
     drawing mapped to the game's fixed palette, without mapping a million pixels."""
     palette = _fixed()
-    image = Image.new("P", (WIDTH, HEIGHT), palette.index(BG))
-    image.putpalette(list(palette.colours))
-    _draw(_Pen(image, palette), state, names, verdict)
-    return png_of(image)
+    # Drawn one pixel right, beside a column of PNG filter bytes (0): its bytes are the
+    # PNG's rows as they are.
+    image = _blank().copy()
+    _draw(_Pen(image, palette, (1, 0)), state, names, verdict)
+    return png_of_rows(image.tobytes(), (WIDTH, HEIGHT), palette.colours)
+
+
+@lru_cache(maxsize=1)
+def _blank() -> Image.Image:
+    image = Image.new("P", (WIDTH + 1, HEIGHT), _fixed().index(BG))
+    image.paste(0, (0, 0, 1, HEIGHT))
+    return image
 
 
 @lru_cache(maxsize=1)
