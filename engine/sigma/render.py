@@ -74,6 +74,7 @@ WIN_BG: Colour = (250, 204, 72)
 
 
 Ink = int | Colour
+_INKS: dict[tuple[int, ...], dict[Colour, int]] = {}
 
 
 class _Pen:
@@ -87,7 +88,8 @@ class _Pen:
         self.image = image
         self.draw = ImageDraw.Draw(image)
         self.palette = palette
-        self._inks: dict[Colour, int] = {}
+        # The entries of colours, kept per palette: a board asks for some 400.
+        self._inks = {} if palette is None else _INKS.setdefault(palette.colours, {})
         # Where the picture's (0, 0) is on ``image``: a part of it drawn alone (a hand),
         # or the whole one pixel right, on the PNG's rows with their filter bytes.
         self.dx, self.dy = origin
