@@ -48,7 +48,7 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
             + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
 
 
-def png_of_rows(rows: bytes, size: tuple[int, int], palette: Sequence[int]) -> bytes:
+def png_of_rows(rows: bytes | bytearray, size: tuple[int, int], palette: Sequence[int]) -> bytes:
     """A PNG of a palette image from its rows, each already led by filter byte 0."""
     width, height = size
     colours = bytes(palette[: 3 * 256]).ljust(3 * 256, b"\0")  # every index is valid
@@ -166,11 +166,14 @@ class Layer:
     parts: dict[tuple[object, ...], Image.Image] = field(
         init=False, default_factory=dict, repr=False, compare=False)
 
+    rows: bytes = field(init=False, repr=False, compare=False)
+
     def __post_init__(self) -> None:
         framed = Image.new("P", (self.rgb.width + 1, self.rgb.height), 0)
         framed.putpalette(list(self.palette.colours))
         framed.paste(self.palette.quantize(self.rgb), (1, 0))
         object.__setattr__(self, "framed", framed)
+        object.__setattr__(self, "rows", framed.tobytes())
 
     @property
     def size(self) -> tuple[int, int]:
@@ -187,9 +190,12 @@ class Canvas:
     def __init__(self, layer: Layer, coloured: Sequence[Image.Image] = ()) -> None:
         self.layer = layer
         self.palette = layer.palette.extended(coloured) if coloured else layer.palette
-        self._framed = layer.framed.copy()
-        # Pasted through Pillow's core: Image.paste's checks cost more than a tile's copy.
-        self._core = self._framed.im
+        # The picture is drawn straight in the PNG's rows: a copy of the layer's, which
+        # an image of Pillow's core maps (never copied again: ``tobytes`` cost a tenth
+        # of a board). Tiles are pasted through that core, as Image.paste would after
+        # its checks (which cost more than a tile's copy).
+        self._rows = bytearray(layer.rows)
+        self._core = Image.frombuffer("P", layer.framed.size, self._rows, "raw", "P", 0, 1).im
         self._work: list[tuple[Box, Image.Image]] = []
 
     def paste(self, tile: Image.Image, xy: tuple[int, int],
@@ -201,6 +207,10 @@ class Canvas:
             self._core.paste(tile.im, box)
         else:
             self._core.paste(tile.im, box, mask.im)
+
+    def place(self, tile: Placed) -> None:
+        """A tile made ready by ``placed``: its core, box and mask as pasted."""
+        self._core.paste(*tile)
 
     def work(self, box: Box) -> Image.Image:
         """A true-colour copy of the layer in ``box`` to draw on; what is drawn there is
@@ -234,4 +244,16 @@ class Canvas:
         palette = self.palette
         for box, region in self._work:
             self.paste(palette.quantize(region), (box[0], box[1]))
-        return png_of_rows(self._framed.tobytes(), self.layer.size, palette.colours)
+        return png_of_rows(self._rows, self.layer.size, palette.colours)
+
+
+# A tile ready to paste (``Canvas.place``): its image's and its mask's cores, and the box
+# on the PNG's rows (one column right of the picture's).
+Placed = tuple[object, ...]
+
+
+def placed(tile: Image.Image, xy: tuple[int, int], mask: Image.Image | None = None) -> Placed:
+    """``tile`` at ``xy`` (through ``mask``), ready for ``Canvas.place``: a board pastes
+    dozens, and each call through Image.paste costs more than its pixels."""
+    box = (xy[0] + 1, xy[1], xy[0] + 1 + tile.width, xy[1] + tile.height)
+    return (tile.im, box) if mask is None else (tile.im, box, mask.im)

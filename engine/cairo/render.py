@@ -29,7 +29,7 @@ from engine.cairo.rules import analyse
 from engine.cairo.state import PIECES, SEAT_NAMES, CairoState
 from engine.game import Outcome, after_move
 from engine.imaging import font
-from engine.palette import Canvas, Layer, Palette
+from engine.palette import Canvas, Layer, Palette, Placed, placed
 from engine.text import draw_text, fit_line, fit_text
 
 SCALE = 20  # pixels per quarter unit
@@ -367,6 +367,12 @@ def _owned(index: int) -> tuple[tuple[int, int, int, int], Image.Image]:
 
 
 @lru_cache(maxsize=2048)
+def _placed(index: int, look: Look) -> Placed:
+    box, mask = _owned(index)
+    return placed(_tile(index, look), box[:2], mask)
+
+
+@lru_cache(maxsize=2048)
 def _tile(index: int, look: Look) -> Image.Image:
     """Cell ``index`` in ``look``, mapped to the palette: pasted through ``_owned``."""
     art = _art()
@@ -552,8 +558,7 @@ def render(state: CairoState, outcome: Outcome | None, *, hints: bool = False,
     c = _content(state, outcome, hints, names, verdict)
     canvas = Canvas(_layer(), _coloured(c.labels, c.line))
     for index, look in _looks(*c.cells):
-        box, mask = _owned(index)
-        canvas.paste(_tile(index, look), box[:2], mask)
+        canvas.place(_placed(index, look))
     # A match's rows and note recur from board to board: kept mapped to the palette.
     for seat in (0, 1):
         box = _row_box(seat)
