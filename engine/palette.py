@@ -26,13 +26,17 @@ from dataclasses import dataclass, field
 from PIL import Image
 
 try:  # pragma: no cover - which one depends on the machine
-    from isal import isal_zlib
-
-    def _deflate(data: bytes) -> bytes:
-        return isal_zlib.compress(data, 1)
+    from isal import isal_zlib as _zlib
 except ImportError:  # pragma: no cover
-    def _deflate(data: bytes) -> bytes:
-        return zlib.compress(data, 1)
+    _zlib = zlib  # type: ignore[no-redef]
+
+
+def _deflate(*parts: bytes | bytearray | memoryview) -> bytes:
+    """The zlib stream of ``parts`` one after the other."""
+    if len(parts) == 1:
+        return _zlib.compress(parts[0], 1)
+    stream = _zlib.compressobj(1)
+    return b"".join([*(stream.compress(part) for part in parts), stream.flush()])
 
 Colour = tuple[int, int, int]
 Box = tuple[int, int, int, int]
@@ -48,15 +52,19 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
             + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
 
 
-def png_of_rows(rows: bytes | bytearray, size: tuple[int, int], palette: Sequence[int]) -> bytes:
-    """A PNG of a palette image from its rows, each already led by filter byte 0."""
+def png_of_rows(rows: bytes | bytearray, size: tuple[int, int], palette: Sequence[int],
+                trailing: bool = False) -> bytes:
+    """A PNG of a palette image from its rows, each already led by filter byte 0; or,
+    ``trailing``, each followed by the next one's (its image one pixel wider than the
+    picture, the last column 0)."""
     width, height = size
     colours = bytes(palette[: 3 * 256]).ljust(3 * 256, b"\0")  # every index is valid
+    data = _deflate(b"\0", memoryview(rows)[:-1]) if trailing else _deflate(rows)
     return b"".join((
         _SIGNATURE,
         _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),
         _chunk(b"PLTE", colours),
-        _chunk(b"IDAT", _deflate(rows)),
+        _chunk(b"IDAT", data),
         _chunk(b"IEND", b""),
     ))
 

@@ -90,9 +90,11 @@ class _Pen:
         self.palette = palette
         # The entries of colours, kept per palette: a board asks for some 400.
         self._inks = {} if palette is None else _INKS.setdefault(palette.colours, {})
-        # Where the picture's (0, 0) is on ``image``: a part of it drawn alone (a hand),
-        # or the whole one pixel right, on the PNG's rows with their filter bytes.
+        # Where the picture's (0, 0) is on ``image``: a part of it drawn alone (a hand).
         self.dx, self.dy = origin
+        # Palette entries at the picture's own place: straight to Pillow's core (the
+        # board's hundreds of lines and rectangles).
+        self._core = self.draw.draw if palette is not None and origin == (0, 0) else None
 
     def _at(self, xy: Sequence[float]) -> tuple[float, ...]:
         dx, dy = self.dx, self.dy
@@ -110,6 +112,13 @@ class _Pen:
 
     def rectangle(self, box: Sequence[float], fill: Colour | None = None,
                   outline: Colour | None = None, width: int = 1) -> None:
+        if self._core is not None:  # as ImageDraw.rectangle draws it, without its checks
+            fill_ink, ink = self.ink(fill), self.ink(outline)
+            if fill_ink is not None:
+                self._core.draw_rectangle(box, fill_ink, 1)
+            if ink is not None and ink != fill_ink and width != 0:
+                self._core.draw_rectangle(box, ink, 0, width)
+            return
         self.draw.rectangle(self._at(box), fill=self.ink(fill), outline=self.ink(outline),
                             width=width)
 
@@ -120,6 +129,9 @@ class _Pen:
                                     outline=self.ink(outline), width=width)
 
     def line(self, xy: Sequence[float], fill: Colour, width: int = 1) -> None:
+        if self._core is not None:  # as ImageDraw.line draws it, without its checks
+            self._core.draw_lines(xy, self.ink(fill), width)
+            return
         self.draw.line(self._at(xy), fill=self.ink(fill), width=width)
 
     def ellipse(self, box: Sequence[float], fill: Colour | None = None,
@@ -494,7 +506,7 @@ def _draw(pen: _Pen, state: SigmaState, names: Sequence[str] | None,
     else:
         # The board stayed in its area: each hand is its row's tile, drawn once.
         for view in _hand_views(state, board, outcome, names, verdict):
-            pen.image.paste(_hand_tile(view), (pen.dx, HAND_TOP + view[0] * HAND_ROW + pen.dy))
+            pen.image.paste(_hand_tile(view), (0, HAND_TOP + view[0] * HAND_ROW))
     shown = [n.strip() for n in names or () if n.strip()]
     _status(pen, state, board, outcome, len(numbered), verdict, shown)
 
@@ -504,18 +516,21 @@ def render(state: SigmaState, names: Sequence[str] | None = None,
     """The board drawn straight in palette mode (see ``_Pen``): exactly the true-colour
     drawing mapped to the game's fixed palette, without mapping a million pixels."""
     palette = _fixed()
-    # Drawn one pixel right, beside a column of PNG filter bytes (0): its bytes are the
-    # PNG's rows as they are.
-    image = _blank().copy()
-    _draw(_Pen(image, palette, (1, 0)), state, names, verdict)
-    return png_of_rows(image.tobytes(), (WIDTH, HEIGHT), palette.colours)
+    # Drawn on an image one pixel wider, whose last column is each next row's PNG filter
+    # byte (0): its memory is the PNG's rows as they are, after a first 0.
+    rows = bytearray(_blank())
+    image = Image.frombuffer("P", (WIDTH + 1, HEIGHT), rows, "raw", "P", 0, 1)
+    image.readonly = False  # its memory is this bytearray, which is ours to draw on
+    _draw(_Pen(image, palette), state, names, verdict)
+    image.paste(0, (WIDTH, 0, WIDTH + 1, HEIGHT))  # what was drawn to the very right
+    return png_of_rows(rows, (WIDTH, HEIGHT), palette.colours, trailing=True)
 
 
 @lru_cache(maxsize=1)
-def _blank() -> Image.Image:
+def _blank() -> bytes:
     image = Image.new("P", (WIDTH + 1, HEIGHT), _fixed().index(BG))
-    image.paste(0, (0, 0, 1, HEIGHT))
-    return image
+    image.paste(0, (WIDTH, 0, WIDTH + 1, HEIGHT))
+    return image.tobytes()
 
 
 @lru_cache(maxsize=1)
