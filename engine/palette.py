@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 
 from PIL import Image
 
+from engine.text import draw_text, text_art
+
 try:  # pragma: no cover - which one depends on the machine
     from isal import isal_zlib as _zlib
 except ImportError:  # pragma: no cover
@@ -247,12 +249,34 @@ class Canvas:
             parts[(box, *key)] = tile
         self.paste(tile, (box[0], box[1]))
 
+    def text(self, xy: tuple[float, float], text: str, size: int, bold: bool = False,
+             fill: Colour = (0, 0, 0), anchor: str = "la") -> None:
+        """Text as ``engine.text.draw_text`` draws it, over the layer alone (nothing else
+        drawn under it): only its own box is mapped to the palette."""
+        art = text_art(text, size, bold, anchor, xy)
+        x0, y0, x1, y1 = art.box(xy)
+        width, height = self.layer.size
+        box = (max(0, x0), max(0, y0), min(width, x1), min(height, y1))
+        if box[0] < box[2] and box[1] < box[3]:
+            draw_text(self.work(box), (xy[0] - box[0], xy[1] - box[1]), text, size, bold,
+                      fill, anchor)
+
     def finish(self) -> bytes:
         """The PNG."""
         palette = self.palette
         for box, region in self._work:
             self.paste(palette.quantize(region), (box[0], box[1]))
         return png_of_rows(self._rows, self.layer.size, palette.colours)
+
+
+def write(target: Image.Image | Canvas, xy: tuple[float, float], text: str, size: int,
+          bold: bool = False, fill: Colour = (0, 0, 0), anchor: str = "la") -> None:
+    """Text on a true-colour image (``engine.text.draw_text``) or on a canvas
+    (``Canvas.text``): one drawing of a line of a legend for both."""
+    if isinstance(target, Canvas):
+        target.text(xy, text, size, bold, fill, anchor)
+    else:
+        draw_text(target, xy, text, size, bold, fill, anchor)
 
 
 # A tile ready to paste (``Canvas.place``): its image's and its mask's cores, and the box

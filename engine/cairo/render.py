@@ -29,7 +29,7 @@ from engine.cairo.rules import analyse
 from engine.cairo.state import PIECES, SEAT_NAMES, CairoState
 from engine.game import Outcome, after_move
 from engine.imaging import font
-from engine.palette import Canvas, Layer, Palette, Placed, placed
+from engine.palette import Canvas, Layer, Palette, Placed, placed, write
 from engine.text import draw_text, fit_line, fit_text
 
 SCALE = 20  # pixels per quarter unit
@@ -424,7 +424,6 @@ def _row_box(seat: int) -> tuple[int, int, int, int]:
     return 0, BOARD_BOTTOM + 16 + 44 * seat, WIDTH, BOARD_BOTTOM + 60 + 44 * seat
 
 
-_LINE_BOX = (0, BOARD_BOTTOM + 104, WIDTH, BOARD_BOTTOM + 140)
 _NOTE_BOX = (0, BOARD_BOTTOM + 140, WIDTH, HEIGHT)
 
 
@@ -444,9 +443,9 @@ def _row(image: Image.Image, top: int, seat: int, label: str, count: str,
         draw_text(image, (x, y + 4), pill, 20, True, TEXT)
 
 
-def _line(image: Image.Image, top: int, line: str, names: Sequence[str]) -> None:
+def _line(image: Image.Image | Canvas, top: int, line: str, names: Sequence[str]) -> None:
     text, size = fit_line(line, _RIGHT - _LEFT, 22, names=names, smallest=17)
-    draw_text(image, (_LEFT, BOARD_BOTTOM + 112 - top), text, size, True, TEXT)
+    write(image, (_LEFT, BOARD_BOTTOM + 112 - top), text, size, True, TEXT)
 
 
 def _note(image: Image.Image, top: int, note: str) -> None:
@@ -567,7 +566,7 @@ def render(state: CairoState, outcome: Outcome | None, *, hints: bool = False,
                       partial(_row, top=box[1], seat=seat, label=c.labels[seat],
                               count=c.counts[seat], pill=pill))
     canvas.cached(_NOTE_BOX, ("note", c.note), partial(_note, top=_NOTE_BOX[1], note=c.note))
-    _line(canvas.work(_LINE_BOX), _LINE_BOX[1], c.line, c.names)
+    _line(canvas, 0, c.line, c.names)
     return canvas.finish()
 
 

@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 
 from engine.game import after_move
 from engine.imaging import font
-from engine.palette import Canvas, Layer, Palette
+from engine.palette import Canvas, Layer, Palette, write
 from engine.pathwayz.geometry import (
     BIT,
     CELLS,
@@ -215,7 +215,6 @@ def _header(image: Image.Image, state: PathwayzState, names: Sequence[str] | Non
 
 
 _SLOTS_BOX = (0, 0, WIDTH, 68)  # the players, a part of the header of its own
-_LINE_BOX = (0, 68, WIDTH, BOARD_Y - 7)  # the status line
 
 
 def _slots_key(state: PathwayzState, names: Sequence[str] | None,
@@ -252,8 +251,8 @@ def _slots(image: Image.Image, focus: int | None, won: bool, names: tuple[str, .
             draw_text(image, (x, y0 + 25), names[seat], 22, False, INK, "lm")
 
 
-def _line(image: Image.Image, top: int, state: PathwayzState, names: Sequence[str] | None,
-          verdict: str | None) -> None:
+def _line(image: Image.Image | Canvas, top: int, state: PathwayzState,
+          names: Sequence[str] | None, verdict: str | None) -> None:
     """Whose move (or the result) and the last move, on ``image`` whose top is ``top``."""
     result = outcome(state)
     moves = state.occupied.bit_count()
@@ -282,7 +281,7 @@ def _line(image: Image.Image, top: int, state: PathwayzState, names: Sequence[st
         if last.permanent:
             line += f", {flips} flipped"
     text, size = fit_line(line, WIDTH - 2 * BOARD_X, 20, names=shown, smallest=15)
-    draw_text(image, (BOARD_X, 82 - top), text, size, True, colour, "lm")
+    write(image, (BOARD_X, 82 - top), text, size, True, colour, "lm")
 
 
 def _chain_overlay(image: Image.Image, chain: list[int],
@@ -441,5 +440,5 @@ def render(
     key = _slots_key(state, names, verdict)
     canvas.cached(_SLOTS_BOX, ("slots", *key), partial(_slots, focus=key[0], won=key[1],
                                                        names=key[2]))
-    _line(canvas.work(_LINE_BOX), _LINE_BOX[1], state, names, verdict)
+    _line(canvas, 0, state, names, verdict)
     return canvas.finish()

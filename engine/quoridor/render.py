@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw
 
 from engine.game import after_move
 from engine.imaging import font
-from engine.palette import Canvas, Layer, Palette
+from engine.palette import Canvas, Layer, Palette, write
 from engine.quoridor.geometry import SIZE, bits, place_anchor
 from engine.quoridor.notation import COLUMN_LETTERS, PawnMove, WallMove
 from engine.quoridor.rules import distances, outcome
@@ -386,7 +386,8 @@ def render(
     for row in _rows(state, hints, names, verdict):
         box = _row_box(row.seat)
         canvas.cached(box, (row,), partial(_row, top=BOARD - box[1], row=row))
-    _head(canvas.work((0, BOARD, WIDTH, BOARD + HEADER + 4)), 0, state, names, verdict)
+    canvas.cached(_RULE_BOX, ("rule",), partial(_rule, top=BOARD - _RULE_BOX[1]))
+    _head(canvas, BOARD, state, names, verdict)
     return canvas.finish()
 
 
@@ -428,23 +429,31 @@ def _legend(
 ) -> None:
     """The legend below the board, on ``image`` where the board's bottom is at ``top``."""
     _head(image, top, state, names, verdict)
+    _rule(image, top)
     for row in _rows(state, hints, names, verdict):
         _row(image, top, row)
 
 
-def _head(image: Image.Image, top: int, state: QuoridorState, names: Sequence[str] | None,
-          verdict: str | None) -> None:
-    """Whose turn (or the result) and the last move, over a rule."""
+def _head(image: Image.Image | Canvas, top: int, state: QuoridorState,
+          names: Sequence[str] | None, verdict: str | None) -> None:
+    """Whose turn (or the result) and the last move (over ``_rule``)."""
     headline = _headline(state, names, verdict)
     room = WIDTH - 48
     last = after_move(state.ply)
     if state.last is not None:
         last += f" · last: {state.last}"
-    draw_text(image, (WIDTH - 24, top + HEADER // 2 + 2), last, 20, False, MUTED, "rm")
+    write(image, (WIDTH - 24, top + HEADER // 2 + 2), last, 20, False, MUTED, "rm")
     room -= round(text_length(last, 20)) + 24
     shown = [n for n in names or () if n]
     text, size = fit_line(headline, room, 24, names=shown, smallest=17)
-    draw_text(image, (24, top + HEADER // 2 + 2), text, size, True, LEGEND_INK, "lm")
+    write(image, (24, top + HEADER // 2 + 2), text, size, True, LEGEND_INK, "lm")
+
+
+_RULE_BOX = (0, BOARD + HEADER - 2, WIDTH, BOARD + HEADER + 4)
+
+
+def _rule(image: Image.Image, top: int) -> None:
+    """The rule between the legend's head and the players' rows."""
     ImageDraw.Draw(image).line((24, top + HEADER, WIDTH - 24, top + HEADER), fill=RULE,
                                width=2)
 

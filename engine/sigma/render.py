@@ -20,6 +20,7 @@ import random
 from collections.abc import Sequence
 from functools import lru_cache
 from math import floor
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -74,7 +75,6 @@ WIN_BG: Colour = (250, 204, 72)
 
 
 Ink = int | Colour
-_INKS: dict[tuple[int, ...], dict[Colour, int]] = {}
 
 
 class _Pen:
@@ -90,6 +90,7 @@ class _Pen:
         self.palette = palette
         # The entries of colours, kept per palette: a board asks for some 400.
         self._inks = {} if palette is None else _INKS.setdefault(palette.colours, {})
+        self._texts = {} if palette is None else _TEXTS.setdefault(palette.colours, {})
         # Where the picture's (0, 0) is on ``image``: a part of it drawn alone (a hand).
         self.dx, self.dy = origin
         # Palette entries at the picture's own place: straight to Pillow's core (the
@@ -148,16 +149,27 @@ class _Pen:
         if self.palette is None:
             draw_text(self.image, xy, text, size, bold, fill, anchor)
             return
-        tile, mask, at = _text_tile(text, size, bold, anchor, (xy[0] % 1, xy[1] % 1), fill,
-                                    bg, self.palette.colours)
-        self.image.paste(tile, (floor(xy[0]) + at[0], floor(xy[1]) + at[1]), mask)
+        key = (text, size, bold, anchor, (xy[0] % 1, xy[1] % 1), fill, bg)
+        found = self._texts.get(key)
+        if found is None:
+            if len(self._texts) >= TEXT_TILES:
+                self._texts.clear()
+            found = self._texts[key] = _text_tile(*key, self.palette)
+        tile, mask, (w, h), (ax, ay) = found
+        x, y = floor(xy[0]) + ax, floor(xy[1]) + ay
+        self.image.im.paste(tile, (x, y, x + w, y + h), mask)  # as Image.paste does
 
 
-@lru_cache(maxsize=1024)
+TEXT_TILES = 1024  # texts kept mapped to a palette: badges' numbers, names, captions
+# Per palette: the palette entries of colours, and texts' tiles (``_Pen.text``).
+_INKS: dict[tuple[int, ...], dict[Colour, int]] = {}
+_TEXTS: dict[tuple[int, ...], dict[tuple[object, ...], tuple[Any, ...]]] = {}
+
+
 def _text_tile(text: str, size: int, bold: bool, anchor: str, start: tuple[float, float],
-               fill: Colour, bg: Colour, colours: tuple[int, ...]
-               ) -> tuple[Image.Image, Image.Image, tuple[int, int]]:
-    """Text on its flat background mapped to the palette, with the mask of its pixels."""
+               fill: Colour, bg: Colour, palette: Palette) -> tuple[Any, ...]:
+    """Text on its flat background mapped to the palette, with the mask of its pixels:
+    their cores (as pasted), size and offset from the anchor."""
     art = text_art(text, size, bold, anchor, start)
     region = Image.new("RGB", art.mask.size, bg)
     region.paste(fill, (0, 0), art.mask)
@@ -165,7 +177,7 @@ def _text_tile(text: str, size: int, bold: bool, anchor: str, start: tuple[float
     if art.colour is not None:
         region.paste(art.colour, (0, 0), art.colour)
         covered.paste(255, (0, 0), art.colour.getchannel("A").point(lambda v: 255 if v else 0))
-    return Palette(colours).quantize(region), covered, art.offset
+    return palette.quantize(region).im, covered.im, region.size, art.offset
 
 
 class _Grid:
