@@ -367,9 +367,25 @@ def _owned(index: int) -> tuple[tuple[int, int, int, int], Image.Image]:
 
 
 @lru_cache(maxsize=2048)
-def _placed(index: int, look: Look) -> Placed:
-    box, mask = _owned(index)
-    return placed(_tile(index, look), box[:2], mask)
+def _placed(index: int, look: Look) -> Placed | None:
+    """The tile of ``_tile`` cut to the pixels where it differs from the empty board
+    (a piece without a tint: its own pentagon), which is all that pasting it through
+    ``_owned`` changes; None where nothing differs."""
+    box, owned = _owned(index)
+    tile = _tile(index, look)
+    under = _layer().framed.crop((box[0] + 1, box[1], box[2] + 1, box[3]))
+    differs = ImageChops.difference(_indices(tile), _indices(under)).point(
+        lambda v: 255 if v else 0)
+    mask = ImageChops.multiply(differs, owned)
+    cut = mask.getbbox()
+    if cut is None:
+        return None
+    return placed(tile.crop(cut), (box[0] + cut[0], box[1] + cut[1]), mask.crop(cut))
+
+
+def _indices(image: Image.Image) -> Image.Image:
+    """A palette image's entries as a greyscale image (to compare them)."""
+    return Image.frombytes("L", image.size, image.tobytes())
 
 
 @lru_cache(maxsize=2048)
@@ -557,7 +573,9 @@ def render(state: CairoState, outcome: Outcome | None, *, hints: bool = False,
     c = _content(state, outcome, hints, names, verdict)
     canvas = Canvas(_layer(), _coloured(c.labels, c.line))
     for index, look in _looks(*c.cells):
-        canvas.place(_placed(index, look))
+        tile = _placed(index, look)
+        if tile is not None:
+            canvas.place(tile)
     # A match's rows and note recur from board to board: kept mapped to the palette.
     for seat in (0, 1):
         box = _row_box(seat)
@@ -572,12 +590,14 @@ def render(state: CairoState, outcome: Outcome | None, *, hints: bool = False,
 
 def _coloured(*texts: str | Sequence[str]) -> list[Image.Image]:
     """The emoji of texts drawn in colour, for the palette's free entries."""
-    from engine.text import text_art
+    from engine.text import runs, text_art
 
     out = []
     for item in texts:
         for text in [item] if isinstance(item, str) else item:
-            art = text_art(text, 26, True)
-            if art.colour is not None:
-                out.append(art.colour)
+            # Drawn only when it holds an emoji (the status line is new every board).
+            if any(face == "emoji" for face, _ in runs(text)):
+                art = text_art(text, 26, True)
+                if art.colour is not None:
+                    out.append(art.colour)
     return out
