@@ -19,10 +19,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from functools import lru_cache
-from math import floor
+from math import ceil, floor
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from engine.game import Outcome, after_move
 from engine.imaging import fit_text, font, to_png
@@ -209,8 +209,12 @@ class _Grid:
         return x, y, x + self.size, y + self.size
 
     def edge(self, cell: Cell, d: int) -> tuple[int, int, int, int]:
+        return self.edges(cell)[d]
+
+    def edges(self, cell: Cell) -> tuple[tuple[int, int, int, int], ...]:
+        """The cell's four sides, in the order of ``neighbours``."""
         x0, y0, x1, y1 = self.box(cell)
-        return ((x0, y0, x1, y0), (x1, y0, x1, y1), (x0, y1, x1, y1), (x0, y0, x0, y1))[d]
+        return (x0, y0, x1, y0), (x1, y0, x1, y1), (x0, y1, x1, y1), (x0, y0, x0, y1)
 
     def edge_middle(self, cell: Cell, d: int) -> tuple[float, float]:
         x0, y0, x1, y1 = self.edge(cell, d)
@@ -237,10 +241,49 @@ def _triangle(centre: tuple[float, float], d: int, size: float) -> list[tuple[fl
 def _badge(pen: _Pen, centre: tuple[float, float], text: str, radius: float,
            fill: Colour = GOLD, ink: Colour = INK) -> None:
     x, y = centre
+    if pen.palette is not None and pen.dx == pen.dy == 0:
+        # Badges recur (numbers, a few sizes): each drawn once on a tile of its own,
+        # placed an even number of pixels away (Pillow rounds half to even, so the
+        # shift changes no pixel), pasted where it drew.
+        w = max(radius, radius * 0.62 * len(text))
+        ox, oy = 2 * floor((x - w) / 2) - 2, 2 * floor((y - radius) / 2) - 2
+        key = (text, radius, fill, ink, x - ox, y - oy)
+        found = _BADGES.get(key)
+        if found is None:
+            if len(_BADGES) >= TEXT_TILES:
+                _BADGES.clear()
+            found = _BADGES[key] = _badge_tile(pen.palette, *key)
+        tile, mask, (tw, th) = found
+        pen.image.im.paste(tile, (ox, oy, ox + tw, oy + th), mask)
+        return
+    _draw_badge(pen, centre, text, radius, fill, ink)
+
+
+def _draw_badge(pen: _Pen, centre: tuple[float, float], text: str, radius: float,
+                fill: Colour, ink: Colour) -> None:
+    x, y = centre
     w = max(radius, radius * 0.62 * len(text))
     pen.rounded_rectangle((x - w, y - radius, x + w, y + radius), radius=radius, fill=fill,
                           outline=ink, width=max(1, round(radius / 9)))
     pen.text((x, y + 0.5), text, max(11, round(radius * 1.25)), True, ink, fill, "mm")
+
+
+_BADGES: dict[tuple[object, ...], tuple[Any, ...]] = {}
+
+
+def _badge_tile(palette: Palette, text: str, radius: float, fill: Colour, ink: Colour,
+                x: float, y: float) -> tuple[Any, ...]:
+    """A badge centred at (x, y) on a tile: its core, the mask of what it drew (what a
+    tile of 0s and one of 1s both got) and its size."""
+    w = max(radius, radius * 0.62 * len(text))
+    size = (ceil(x + w) + 4, ceil(y + radius) + 4)
+    drawn = []
+    for ground in (0, 1):
+        tile = Image.new("P", size, ground)
+        _draw_badge(_Pen(tile, palette), (x, y), text, radius, fill, ink)
+        drawn.append(Image.frombytes("L", size, tile.tobytes()))
+    mask = ImageChops.difference(drawn[0], drawn[1]).point(lambda v: 0 if v else 255)
+    return tile.im, mask.convert("1", dither=Image.Dither.NONE).im, size
 
 
 def _board(pen: _Pen, state: SigmaState, board: Board,
@@ -295,28 +338,27 @@ def _board(pen: _Pen, state: SigmaState, board: Board,
                  width=max(2, size // 14))
     # thin card outlines: between cells showing different cards, and around them
     thin = max(1, size // 26)
+    line = pen.line
+    edges = grid.edges
     for cell, index in top.items():
-        for d, nb in enumerate(neighbours(cell)):
+        black = colour[cell] == BLACK
+        for nb, edge in zip(neighbours(cell), edges(cell), strict=True):
             if top.get(nb) != index:
-                line_colour = OUTLINE_ON_BLACK if colour[cell] == BLACK else OUTLINE_ON_WHITE
-                if colour.get(nb) == BLACK and colour[cell] == BLACK:
-                    line_colour = OUTLINE_ON_BLACK
-                pen.line(grid.edge(cell, d), fill=line_colour, width=thin * 2)
+                line(edge, OUTLINE_ON_BLACK if black else OUTLINE_ON_WHITE, thin * 2)
     # White's main group: a thick green outline
     thick = max(3, size // 11)
     for cell in main:
-        for d, nb in enumerate(neighbours(cell)):
+        for nb, edge in zip(neighbours(cell), edges(cell), strict=True):
             if nb not in main:
-                ex0, ey0, ex1, ey1 = grid.edge(cell, d)
-                pen.line((ex0, ey0, ex1, ey1), fill=MAIN_EDGE, width=thick)
+                line(edge, MAIN_EDGE, thick)
     # the last card placed: an orange outline round what shows of it
     if state.placed:
         last = len(board.layers) - 1
         cells = {cell for cell, index in top.items() if index == last}
         for cell in cells:
-            for d, nb in enumerate(neighbours(cell)):
+            for nb, edge in zip(neighbours(cell), edges(cell), strict=True):
                 if nb not in cells:
-                    pen.line(grid.edge(cell, d), fill=LAST, width=thick)
+                    line(edge, LAST, thick)
     # arrows: triangles; the mover's usable sides: numbered badges
     numbers = {side: n for n, side in enumerate(numbered, start=1)}
     for index, layer in enumerate(board.layers):
