@@ -137,10 +137,20 @@ class _Pen:
 
     def ellipse(self, box: Sequence[float], fill: Colour | None = None,
                 outline: Colour | None = None, width: int = 1) -> None:
+        if self._core is not None:  # as ImageDraw.ellipse draws it, without its checks
+            fill_ink, ink = self.ink(fill), self.ink(outline)
+            if fill_ink is not None:
+                self._core.draw_ellipse(box, fill_ink, 1)
+            if ink is not None and ink != fill_ink and width != 0:
+                self._core.draw_ellipse(box, ink, 0, width)
+            return
         self.draw.ellipse(self._at(box), fill=self.ink(fill), outline=self.ink(outline),
                           width=width)
 
     def polygon(self, xy: list[tuple[float, float]], fill: Colour) -> None:
+        if self._core is not None:  # as ImageDraw.polygon fills it, without its checks
+            self._core.draw_polygon(xy, self.ink(fill), 1)
+            return
         self.draw.polygon([(x + self.dx, y + self.dy) for x, y in xy], fill=self.ink(fill))
 
     def text(self, xy: tuple[float, float], text: str, size: int, bold: bool, fill: Colour,
