@@ -23,7 +23,7 @@ REALTIME := $(ALONE) -n 2 --dist loadgroup
 
 .PHONY: run test lint bench clean fonts
 
-$(STAMP): pyproject.toml setup.py engine/sigma/_native.c
+$(STAMP): pyproject.toml setup.py engine/sigma/_native.c engine/cairo/_native.c
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
