@@ -13,7 +13,8 @@ median wall and CPU time per board and their ratio.
 other, each doing its engine's warm-up (this one: ``engine.imaging.warm_up``; an engine
 without it: what the bot's render workers did before, the start of each game's first
 variant) and then drawing one mid-game board of each kind, timed (its first), and
-another (its second, for comparison).
+another (its second, for comparison): each board's CPU time (what other work on the
+machine does not change) and, of the first, its wall time too.
 
 The workers import the engine from the directory given, so the other commit's code
 runs as it was; only what the repository tracks under ``engine/`` is taken (Sigma
@@ -78,7 +79,7 @@ if mode == "first":
     out = {"warm_up_s": time.perf_counter() - t0}
     for key, seats, game in cases:
         first, second = positions(game, seats, 5, 2)
-        out[f"{key} {seats}"] = [board(game, first, seats)[0], board(game, second, seats)[0]]
+        out[f"{key} {seats}"] = [*board(game, first, seats), *board(game, second, seats)]
     print(json.dumps(out), flush=True)
     sys.exit(0)
 pools = [positions(game, seats, 1, count) for _, seats, game in cases]
@@ -172,10 +173,11 @@ def first_boards(against: str, workers: int = 5, root: Path | None = None) -> di
         kind = f"{key} {seats}"
         row: dict[str, Any] = {"board": kind}
         for side, found in runs.items():
-            firsts = [run[kind][0] for run in found]
-            row[f"{side}_first_ms"] = _ms(firsts)
-            row[f"{side}_first_max_ms"] = round(max(firsts) * 1e3, 3)
-            row[f"{side}_second_ms"] = _ms([run[kind][1] for run in found])
+            firsts = [run[kind][1] for run in found]  # CPU time: load does not count
+            row[f"{side}_first_cpu_ms"] = _ms(firsts)
+            row[f"{side}_first_cpu_max_ms"] = round(max(firsts) * 1e3, 3)
+            row[f"{side}_first_wall_ms"] = _ms([run[kind][0] for run in found])
+            row[f"{side}_second_cpu_ms"] = _ms([run[kind][3] for run in found])
         rows.append(row)
     warm = {side: round(statistics.median(run["warm_up_s"] for run in found), 2)
             for side, found in runs.items()}

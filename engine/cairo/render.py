@@ -302,8 +302,11 @@ def _paint(image: Image.Image, origin: tuple[int, int], art: _Art, index: int,
         cross = art.cross
         image.paste(cross, (a.centre[0] - cross.width // 2 - ox,
                             a.centre[1] - cross.height // 2 - oy), cross)
+    width, height = image.size
     for (bx, by), badge in art.letters:
-        image.paste(badge, (bx - ox, by - oy), badge)
+        x, y = bx - ox, by - oy
+        if x < width and y < height and x + badge.width > 0 and y + badge.height > 0:
+            image.paste(badge, (x, y), badge)  # only those that reach the cell's box
     if last:
         dot = art.dot
         image.paste(dot, (a.centre[0] - dot.width // 2 - ox, a.centre[1] - dot.height // 2 - oy),
@@ -374,8 +377,7 @@ def _placed(index: int, look: Look) -> Placed | None:
     box, owned = _owned(index)
     tile = _tile(index, look)
     under = _layer().framed.crop((box[0] + 1, box[1], box[2] + 1, box[3]))
-    differs = ImageChops.difference(_indices(tile), _indices(under)).point(
-        lambda v: 255 if v else 0)
+    differs = ImageChops.difference(_indices(tile), _indices(under)).point(_ANY)
     mask = ImageChops.multiply(differs, owned)
     cut = mask.getbbox()
     if cut is None:
@@ -383,12 +385,14 @@ def _placed(index: int, look: Look) -> Placed | None:
     return placed(tile.crop(cut), (box[0] + cut[0], box[1] + cut[1]), mask.crop(cut))
 
 
+_ANY = [0] + [255] * 255  # Image.point's table: anything to 255
+
+
 def _indices(image: Image.Image) -> Image.Image:
     """A palette image's entries as a greyscale image (to compare them)."""
     return Image.frombytes("L", image.size, image.tobytes())
 
 
-@lru_cache(maxsize=2048)
 def _tile(index: int, look: Look) -> Image.Image:
     """Cell ``index`` in ``look``, mapped to the palette: pasted through ``_owned``."""
     art = _art()

@@ -170,6 +170,9 @@ class _Pen:
         self.image.im.paste(tile, (x, y, x + w, y + h), mask)  # as Image.paste does
 
 
+# Tables of Image.point (a function there is called for each of the 256 values).
+_COVERED = [0] + [255] * 255  # anything: 255
+_UNCOVERED = [255] + [0] * 255  # nothing: 255
 TEXT_TILES = 1024  # texts kept mapped to a palette: badges' numbers, names, captions
 # Per palette: the palette entries of colours, and texts' tiles (``_Pen.text``).
 _INKS: dict[tuple[int, ...], dict[Colour, int]] = {}
@@ -183,10 +186,10 @@ def _text_tile(text: str, size: int, bold: bool, anchor: str, start: tuple[float
     art = text_art(text, size, bold, anchor, start)
     region = Image.new("RGB", art.mask.size, bg)
     region.paste(fill, (0, 0), art.mask)
-    covered = art.mask.point(lambda v: 255 if v else 0)
+    covered = art.mask.point(_COVERED)
     if art.colour is not None:
         region.paste(art.colour, (0, 0), art.colour)
-        covered.paste(255, (0, 0), art.colour.getchannel("A").point(lambda v: 255 if v else 0))
+        covered.paste(255, (0, 0), art.colour.getchannel("A").point(_COVERED))
     return palette.quantize(region).im, covered.im, region.size, art.offset
 
 
@@ -292,7 +295,7 @@ def _badge_tile(palette: Palette, text: str, radius: float, fill: Colour, ink: C
         tile = Image.new("P", size, ground)
         _draw_badge(_Pen(tile, palette), (x, y), text, radius, fill, ink)
         drawn.append(Image.frombytes("L", size, tile.tobytes()))
-    mask = ImageChops.difference(drawn[0], drawn[1]).point(lambda v: 0 if v else 255)
+    mask = ImageChops.difference(drawn[0], drawn[1]).point(_UNCOVERED)
     return tile.im, mask.convert("1", dither=Image.Dither.NONE).im, size
 
 
