@@ -179,11 +179,32 @@ _INKS: dict[tuple[int, ...], dict[Colour, int]] = {}
 _TEXTS: dict[tuple[int, ...], dict[tuple[object, ...], tuple[Any, ...]]] = {}
 
 
+_BLENDS: dict[tuple[tuple[int, ...], Colour, Colour], list[int]] = {}
+_COVERAGE = Image.frombytes("L", (256, 1), bytes(range(256)))
+
+
+def _blends(palette: Palette, fill: Colour, bg: Colour) -> list[int]:
+    """The palette entry of ``fill`` pasted over ``bg`` at each coverage 0..255, as
+    Image.paste blends them (the same call, on a strip of the 256 coverages)."""
+    key = (palette.colours, fill, bg)
+    found = _BLENDS.get(key)
+    if found is None:
+        strip = Image.new("RGB", (256, 1), bg)
+        strip.paste(fill, (0, 0), _COVERAGE)
+        found = _BLENDS[key] = list(palette.quantize(strip).tobytes())
+    return found
+
+
 def _text_tile(text: str, size: int, bold: bool, anchor: str, start: tuple[float, float],
                fill: Colour, bg: Colour, palette: Palette) -> tuple[Any, ...]:
     """Text on its flat background mapped to the palette, with the mask of its pixels:
     their cores (as pasted), size and offset from the anchor."""
     art = text_art(text, size, bold, anchor, start)
+    if art.colour is None:
+        # Glyphs alone: each pixel the ink over the ground by its coverage, one of 256
+        # blends, whose entries are looked up once (``_blends``), not mapped per text.
+        tile = art.mask.point(_blends(palette, fill, bg))
+        return tile.im, art.mask.point(_COVERED).im, art.mask.size, art.offset
     region = Image.new("RGB", art.mask.size, bg)
     region.paste(fill, (0, 0), art.mask)
     covered = art.mask.point(_COVERED)
