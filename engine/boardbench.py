@@ -147,12 +147,12 @@ def side_by_side(against: str, rounds: int = 5, root: Path | None = None) -> dic
     for key, seats in KINDS:
         kind = f"{key} {seats}"
         before, now = times["before"][kind], times["now"][kind]
+        before_ms, now_ms = _ms([w for w, _ in before]), _ms([w for w, _ in now])
         rows.append({
-            "board": kind, "boards": len(now),
-            "before_ms": _ms([w for w, _ in before]), "now_ms": _ms([w for w, _ in now]),
+            "board": kind, "boards": len(now), "before_ms": before_ms, "now_ms": now_ms,
             "before_cpu_ms": _ms([c for _, c in before]), "now_cpu_ms": _ms([c for _, c in now]),
+            "speedup": round(before_ms / max(now_ms, 1e-9), 2),
         })
-        rows[-1]["speedup"] = round(rows[-1]["before_ms"] / max(rows[-1]["now_ms"], 1e-9), 2)
     return {"against": against, "rounds": rounds, "positions": POSITIONS, "boards": rows}
 
 

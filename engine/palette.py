@@ -22,21 +22,26 @@ import struct
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from PIL import Image
+from PIL import Image, ImageChops
 
 from engine.text import draw_text, text_art
 
+_zlib: Any = zlib
 try:  # pragma: no cover - which one depends on the machine
-    from isal import isal_zlib as _zlib
+    from isal import isal_zlib
+
+    _zlib = isal_zlib
 except ImportError:  # pragma: no cover
-    _zlib = zlib  # type: ignore[no-redef]
+    pass
 
 
 def _deflate(*parts: bytes | bytearray | memoryview) -> bytes:
     """The zlib stream of ``parts`` one after the other."""
     if len(parts) == 1:
-        return _zlib.compress(parts[0], 1)
+        data: bytes = _zlib.compress(parts[0], 1)
+        return data
     stream = _zlib.compressobj(1)
     return b"".join([*(stream.compress(part) for part in parts), stream.flush()])
 
@@ -292,3 +297,24 @@ def placed(tile: Image.Image, xy: tuple[int, int], mask: Image.Image | None = No
         return tile.im, box
     # A mask of 0 and 255 as one bit a pixel: the same pixels pasted, a fifth faster.
     return tile.im, box, mask.convert("1", dither=Image.Dither.NONE).im
+
+
+_ANY = [0] + [255] * 255  # Image.point's table: anything to 255
+
+
+def changes(tile: Image.Image, under: Image.Image, mask: Image.Image,
+            xy: tuple[int, int]) -> Placed | None:
+    """``tile`` at ``xy`` through ``mask`` (0 or 255), ready for ``Canvas.place`` and cut
+    to the pixels where it differs from ``under`` (the palette picture beneath it, as
+    big): all that pasting it changes. None where it changes nothing."""
+    differs = ImageChops.difference(_indices(tile), _indices(under)).point(_ANY)
+    changed = ImageChops.multiply(differs, mask)
+    cut = changed.getbbox()
+    if cut is None:
+        return None
+    return placed(tile.crop(cut), (xy[0] + cut[0], xy[1] + cut[1]), changed.crop(cut))
+
+
+def _indices(image: Image.Image) -> Image.Image:
+    """A palette image's entries as a greyscale image (to compare them)."""
+    return Image.frombytes("L", image.size, image.tobytes())

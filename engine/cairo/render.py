@@ -29,7 +29,7 @@ from engine.cairo.rules import analyse
 from engine.cairo.state import PIECES, SEAT_NAMES, CairoState
 from engine.game import Outcome, after_move
 from engine.imaging import font
-from engine.palette import Canvas, Layer, Palette, Placed, placed, write
+from engine.palette import Canvas, Layer, Palette, Placed, changes, write
 from engine.text import draw_text, fit_line, fit_text
 
 SCALE = 20  # pixels per quarter unit
@@ -371,26 +371,11 @@ def _owned(index: int) -> tuple[tuple[int, int, int, int], Image.Image]:
 
 @lru_cache(maxsize=2048)
 def _placed(index: int, look: Look) -> Placed | None:
-    """The tile of ``_tile`` cut to the pixels where it differs from the empty board
-    (a piece without a tint: its own pentagon), which is all that pasting it through
-    ``_owned`` changes; None where nothing differs."""
+    """The cell's tile cut to the pixels where it differs from the empty board (a piece
+    without a tint: its own pentagon), all that pasting it through ``_owned`` changes."""
     box, owned = _owned(index)
-    tile = _tile(index, look)
     under = _layer().framed.crop((box[0] + 1, box[1], box[2] + 1, box[3]))
-    differs = ImageChops.difference(_indices(tile), _indices(under)).point(_ANY)
-    mask = ImageChops.multiply(differs, owned)
-    cut = mask.getbbox()
-    if cut is None:
-        return None
-    return placed(tile.crop(cut), (box[0] + cut[0], box[1] + cut[1]), mask.crop(cut))
-
-
-_ANY = [0] + [255] * 255  # Image.point's table: anything to 255
-
-
-def _indices(image: Image.Image) -> Image.Image:
-    """A palette image's entries as a greyscale image (to compare them)."""
-    return Image.frombytes("L", image.size, image.tobytes())
+    return changes(_tile(index, look), under, owned, box[:2])
 
 
 def _tile(index: int, look: Look) -> Image.Image:

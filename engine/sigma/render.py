@@ -22,7 +22,7 @@ from functools import lru_cache
 from math import ceil, floor
 from typing import Any
 
-from PIL import Image, ImageChops, ImageDraw
+from PIL import Image, ImageDraw
 
 from engine.game import Outcome, after_move
 from engine.imaging import fit_text, font, to_png
@@ -30,8 +30,9 @@ from engine.palette import Palette, give_back_memory, png_of_rows
 from engine.sigma import rules
 from engine.sigma.deck import BLACK, WHITE, Card, Deck
 from engine.sigma.geometry import NOTHING, Cell, neighbours, opposite, step
+from engine.sigma.pen import TEXT_TILES, Colour, Pen, drawn_tile, text_tile
 from engine.sigma.state import SEAT_NAMES, Board, SigmaState
-from engine.text import draw_text, fit_line, text_art, text_length
+from engine.text import fit_line, text_length
 
 WIDTH = 960
 HEADER = 58
@@ -51,7 +52,6 @@ MINI = 26  # cell size of the cards drawn in the hands
 # phone, where the image is shown about 380 px wide.
 HAND_BADGE = 0.6
 
-Colour = tuple[int, int, int]
 BG: Colour = (244, 239, 229)
 TABLE: Colour = (226, 232, 222)
 GRID: Colour = (208, 214, 203)
@@ -72,160 +72,6 @@ ARROW_ON_WHITE: Colour = (110, 106, 100)
 ARROW_ON_BLACK: Colour = (190, 190, 198)
 FADED: Colour = (200, 196, 188)
 WIN_BG: Colour = (250, 204, 72)
-
-
-Ink = int | Colour
-
-
-class _Pen:
-    """Draws on an RGB image, or on a palette image with the palette entry each colour
-    maps to: lines, fills and outlines are not anti-aliased, so either way every pixel
-    gets the entry the true colour maps to; text is drawn in true colour on its
-    background (``bg``, flat under it) and that little box mapped to the palette."""
-
-    def __init__(self, image: Image.Image, palette: Palette | None = None,
-                 origin: tuple[int, int] = (0, 0)) -> None:
-        self.image = image
-        self.draw = ImageDraw.Draw(image)
-        self.palette = palette
-        # The entries of colours, kept per palette: a board asks for some 400.
-        self._inks = {} if palette is None else _INKS.setdefault(palette.colours, {})
-        self._texts = {} if palette is None else _TEXTS.setdefault(palette.colours, {})
-        # Where the picture's (0, 0) is on ``image``: a part of it drawn alone (a hand).
-        self.dx, self.dy = origin
-        # Palette entries at the picture's own place: straight to Pillow's core (the
-        # board's hundreds of lines and rectangles).
-        self._core = self.draw.draw if palette is not None and origin == (0, 0) else None
-
-    def _at(self, xy: Sequence[float]) -> tuple[float, ...]:
-        dx, dy = self.dx, self.dy
-        if not dx and not dy:
-            return tuple(xy)
-        return tuple(v + (dy if i % 2 else dx) for i, v in enumerate(xy))
-
-    def ink(self, colour: Colour | None) -> Ink | None:
-        if colour is None or self.palette is None:
-            return colour
-        found = self._inks.get(colour)
-        if found is None:
-            found = self._inks[colour] = self.palette.index(colour)
-        return found
-
-    def rectangle(self, box: Sequence[float], fill: Colour | None = None,
-                  outline: Colour | None = None, width: int = 1) -> None:
-        if self._core is not None:  # as ImageDraw.rectangle draws it, without its checks
-            fill_ink, ink = self.ink(fill), self.ink(outline)
-            if fill_ink is not None:
-                self._core.draw_rectangle(box, fill_ink, 1)
-            if ink is not None and ink != fill_ink and width != 0:
-                self._core.draw_rectangle(box, ink, 0, width)
-            return
-        self.draw.rectangle(self._at(box), fill=self.ink(fill), outline=self.ink(outline),
-                            width=width)
-
-    def rounded_rectangle(self, box: Sequence[float], radius: float,
-                          fill: Colour | None = None, outline: Colour | None = None,
-                          width: int = 1) -> None:
-        self.draw.rounded_rectangle(self._at(box), radius=radius, fill=self.ink(fill),
-                                    outline=self.ink(outline), width=width)
-
-    def edge(self, xy: tuple[int, int, int, int], fill: Colour, width: int) -> None:
-        """A cell's side, left to right or top to bottom: the rectangle that
-        ImageDraw.line draws for it, filled as one (a wide line is a polygon to Pillow,
-        several times slower)."""
-        x0, y0, x1, y1 = xy
-        if self._core is None or width < 2:
-            self.line(xy, fill, width)
-        elif y0 == y1:
-            self._core.draw_rectangle((x0, y0 - (width - 1) // 2, x1, y0 + width // 2),
-                                      self.ink(fill), 1)
-        else:
-            self._core.draw_rectangle((x0 - (width - 1) // 2, y0, x0 + width // 2, y1),
-                                      self.ink(fill), 1)
-
-    def line(self, xy: Sequence[float], fill: Colour, width: int = 1) -> None:
-        if self._core is not None:  # as ImageDraw.line draws it, without its checks
-            self._core.draw_lines(xy, self.ink(fill), width)
-            return
-        self.draw.line(self._at(xy), fill=self.ink(fill), width=width)
-
-    def ellipse(self, box: Sequence[float], fill: Colour | None = None,
-                outline: Colour | None = None, width: int = 1) -> None:
-        if self._core is not None:  # as ImageDraw.ellipse draws it, without its checks
-            fill_ink, ink = self.ink(fill), self.ink(outline)
-            if fill_ink is not None:
-                self._core.draw_ellipse(box, fill_ink, 1)
-            if ink is not None and ink != fill_ink and width != 0:
-                self._core.draw_ellipse(box, ink, 0, width)
-            return
-        self.draw.ellipse(self._at(box), fill=self.ink(fill), outline=self.ink(outline),
-                          width=width)
-
-    def polygon(self, xy: list[tuple[float, float]], fill: Colour) -> None:
-        if self._core is not None:  # as ImageDraw.polygon fills it, without its checks
-            self._core.draw_polygon(xy, self.ink(fill), 1)
-            return
-        self.draw.polygon([(x + self.dx, y + self.dy) for x, y in xy], fill=self.ink(fill))
-
-    def text(self, xy: tuple[float, float], text: str, size: int, bold: bool, fill: Colour,
-             bg: Colour, anchor: str = "la") -> None:
-        xy = (xy[0] + self.dx, xy[1] + self.dy)
-        if self.palette is None:
-            draw_text(self.image, xy, text, size, bold, fill, anchor)
-            return
-        key = (text, size, bold, anchor, (xy[0] % 1, xy[1] % 1), fill, bg)
-        found = self._texts.get(key)
-        if found is None:
-            if len(self._texts) >= TEXT_TILES:
-                self._texts.clear()
-            found = self._texts[key] = _text_tile(*key, self.palette)
-        tile, mask, (w, h), (ax, ay) = found
-        x, y = floor(xy[0]) + ax, floor(xy[1]) + ay
-        self.image.im.paste(tile, (x, y, x + w, y + h), mask)  # as Image.paste does
-
-
-# Tables of Image.point (a function there is called for each of the 256 values).
-_COVERED = [0] + [255] * 255  # anything: 255
-_UNCOVERED = [255] + [0] * 255  # nothing: 255
-TEXT_TILES = 1024  # texts kept mapped to a palette: badges' numbers, names, captions
-# Per palette: the palette entries of colours, and texts' tiles (``_Pen.text``).
-_INKS: dict[tuple[int, ...], dict[Colour, int]] = {}
-_TEXTS: dict[tuple[int, ...], dict[tuple[object, ...], tuple[Any, ...]]] = {}
-
-
-_BLENDS: dict[tuple[tuple[int, ...], Colour, Colour], list[int]] = {}
-_COVERAGE = Image.frombytes("L", (256, 1), bytes(range(256)))
-
-
-def _blends(palette: Palette, fill: Colour, bg: Colour) -> list[int]:
-    """The palette entry of ``fill`` pasted over ``bg`` at each coverage 0..255, as
-    Image.paste blends them (the same call, on a strip of the 256 coverages)."""
-    key = (palette.colours, fill, bg)
-    found = _BLENDS.get(key)
-    if found is None:
-        strip = Image.new("RGB", (256, 1), bg)
-        strip.paste(fill, (0, 0), _COVERAGE)
-        found = _BLENDS[key] = list(palette.quantize(strip).tobytes())
-    return found
-
-
-def _text_tile(text: str, size: int, bold: bool, anchor: str, start: tuple[float, float],
-               fill: Colour, bg: Colour, palette: Palette) -> tuple[Any, ...]:
-    """Text on its flat background mapped to the palette, with the mask of its pixels:
-    their cores (as pasted), size and offset from the anchor."""
-    art = text_art(text, size, bold, anchor, start)
-    if art.colour is None:
-        # Glyphs alone: each pixel the ink over the ground by its coverage, one of 256
-        # blends, whose entries are looked up once (``_blends``), not mapped per text.
-        tile = art.mask.point(_blends(palette, fill, bg))
-        return tile.im, art.mask.point(_COVERED).im, art.mask.size, art.offset
-    region = Image.new("RGB", art.mask.size, bg)
-    region.paste(fill, (0, 0), art.mask)
-    covered = art.mask.point(_COVERED)
-    if art.colour is not None:
-        region.paste(art.colour, (0, 0), art.colour)
-        covered.paste(255, (0, 0), art.colour.getchannel("A").point(_COVERED))
-    return palette.quantize(region).im, covered.im, region.size, art.offset
 
 
 class _Grid:
@@ -286,7 +132,7 @@ def _triangle(centre: tuple[float, float], d: int, size: float) -> list[tuple[fl
             (base[0] - px * size * 0.7, base[1] - py * size * 0.7)]
 
 
-def _badge(pen: _Pen, centre: tuple[float, float], text: str, radius: float,
+def _badge(pen: Pen, centre: tuple[float, float], text: str, radius: float,
            fill: Colour = GOLD, ink: Colour = INK) -> None:
     x, y = centre
     if pen.palette is not None and pen.dx == pen.dy == 0:
@@ -295,19 +141,14 @@ def _badge(pen: _Pen, centre: tuple[float, float], text: str, radius: float,
         # shift changes no pixel), pasted where it drew.
         w = max(radius, radius * 0.62 * len(text))
         ox, oy = 2 * floor((x - w) / 2) - 2, 2 * floor((y - radius) / 2) - 2
-        key = (text, radius, fill, ink, x - ox, y - oy)
-        found = _BADGES.get(key)
-        if found is None:
-            if len(_BADGES) >= TEXT_TILES:
-                _BADGES.clear()
-            found = _BADGES[key] = _badge_tile(pen.palette, *key)
-        tile, mask, (tw, th) = found
+        tile, mask, (tw, th) = _badge_tile(text, radius, fill, ink, x - ox, y - oy,
+                                           pen.token)
         pen.image.im.paste(tile, (ox, oy, ox + tw, oy + th), mask)
         return
     _draw_badge(pen, centre, text, radius, fill, ink)
 
 
-def _draw_badge(pen: _Pen, centre: tuple[float, float], text: str, radius: float,
+def _draw_badge(pen: Pen, centre: tuple[float, float], text: str, radius: float,
                 fill: Colour, ink: Colour) -> None:
     x, y = centre
     w = max(radius, radius * 0.62 * len(text))
@@ -316,25 +157,16 @@ def _draw_badge(pen: _Pen, centre: tuple[float, float], text: str, radius: float
     pen.text((x, y + 0.5), text, max(11, round(radius * 1.25)), True, ink, fill, "mm")
 
 
-_BADGES: dict[tuple[object, ...], tuple[Any, ...]] = {}
-
-
-def _badge_tile(palette: Palette, text: str, radius: float, fill: Colour, ink: Colour,
-                x: float, y: float) -> tuple[Any, ...]:
-    """A badge centred at (x, y) on a tile: its core, the mask of what it drew (what a
-    tile of 0s and one of 1s both got) and its size."""
+@lru_cache(maxsize=TEXT_TILES)
+def _badge_tile(text: str, radius: float, fill: Colour, ink: Colour, x: float, y: float,
+                token: int) -> tuple[Any, ...]:
+    """A badge centred at (x, y) on a tile of its own (``pen.drawn_tile``)."""
     w = max(radius, radius * 0.62 * len(text))
-    size = (ceil(x + w) + 4, ceil(y + radius) + 4)
-    drawn = []
-    for ground in (0, 1):
-        tile = Image.new("P", size, ground)
-        _draw_badge(_Pen(tile, palette), (x, y), text, radius, fill, ink)
-        drawn.append(Image.frombytes("L", size, tile.tobytes()))
-    mask = ImageChops.difference(drawn[0], drawn[1]).point(_UNCOVERED)
-    return tile.im, mask.convert("1", dither=Image.Dither.NONE).im, size
+    return drawn_tile(token, (ceil(x + w) + 4, ceil(y + radius) + 4),
+                      lambda pen: _draw_badge(pen, (x, y), text, radius, fill, ink))
 
 
-def _board(pen: _Pen, state: SigmaState, board: Board,
+def _board(pen: Pen, state: SigmaState, board: Board,
            numbered: list[tuple[Cell, int]], over: bool) -> bool:
     """Draws the table; whether its cards fell off the board's area (drawn over the
     header and the hands, as they are, which are then drawn over them)."""
@@ -434,7 +266,7 @@ def _board(pen: _Pen, state: SigmaState, board: Board,
     return grid.overflows
 
 
-def _mini_card(pen: _Pen, card: Card, x: float, y: float, m: int, faded: bool,
+def _mini_card(pen: Pen, card: Card, x: float, y: float, m: int, faded: bool,
                badge: float = 0.36) -> None:
     """A card of a hand with its box's top-left at (x, y), cells of ``m`` pixels, arrows
     numbered in deck order on badges of ``badge`` cells' radius."""
@@ -461,7 +293,7 @@ def _card_width(card: Card, m: int, badge: float = 0.36) -> int:
     return round(max(len(card.rows[0]) * m + 2 * margin, 3 * m))
 
 
-def _hands(pen: _Pen, state: SigmaState, board: Board,
+def _hands(pen: Pen, state: SigmaState, board: Board,
            outcome: Outcome | None, names: Sequence[str] | None, verdict: str | None) -> None:
     for hand in _hand_views(state, board, outcome, names, verdict):
         _hand(pen, hand)
@@ -497,7 +329,7 @@ def _hand_views(state: SigmaState, board: Board, outcome: Outcome | None,
     return views
 
 
-def _hand(pen: _Pen, view: _HandView) -> None:
+def _hand(pen: Pen, view: _HandView) -> None:
     seat, label, size, pill, hand, counts = view
     y = HAND_TOP + seat * HAND_ROW
     swatch = WHITE_CELL if seat == WHITE else BLACK_CELL
@@ -530,24 +362,24 @@ def _hand_tile(view: _HandView) -> Image.Image:
     """A player's row drawn alone, in palette entries: it changes only when they play."""
     palette = _fixed()
     tile = Image.new("P", (WIDTH, HAND_ROW), palette.index(BG))
-    _hand(_Pen(tile, palette, (0, -(HAND_TOP + view[0] * HAND_ROW))), view)
+    _hand(Pen(tile, palette, (0, -(HAND_TOP + view[0] * HAND_ROW))), view)
     return tile
 
 
-def _pill(pen: _Pen, right: int, y: int, text: str, fill: Colour) -> None:
+def _pill(pen: Pen, right: int, y: int, text: str, fill: Colour) -> None:
     w = text_length(text, 20, True)
     pen.rounded_rectangle((right - w - 20, y, right, y + 30), radius=8, fill=fill)
     pen.text((right - w - 10, y + 4), text, 20, True, INK, fill)
 
 
-def _header(pen: _Pen, deck: Deck) -> None:
+def _header(pen: Pen, deck: Deck) -> None:
     pen.text((24, 14), "Sigma Escape", 28, True, INK, BG)
     note = deck.name + (" · a reconstruction, not the real cards" if deck.reconstruction
                         else f" · {deck.source}")
     pen.text((WIDTH - 24, 22), fit_text(note, 640, 18, False), 18, False, MUTED, BG, "ra")
 
 
-def _status(pen: _Pen, state: SigmaState, board: Board,
+def _status(pen: Pen, state: SigmaState, board: Board,
             outcome: Outcome | None, numbered: int, verdict: str | None,
             names: Sequence[str]) -> None:
     y = HAND_TOP + 2 * HAND_ROW + 6
@@ -592,11 +424,11 @@ def board_image(state: SigmaState, names: Sequence[str] | None = None,
     """The board in true colour; ``verdict``: how a game ended that the rules do not
     see (in place of whose turn it is)."""
     image = Image.new("RGB", (WIDTH, HEIGHT), BG)
-    _draw(_Pen(image), state, names, verdict)
+    _draw(Pen(image), state, names, verdict)
     return image
 
 
-def _draw(pen: _Pen, state: SigmaState, names: Sequence[str] | None,
+def _draw(pen: Pen, state: SigmaState, names: Sequence[str] | None,
           verdict: str | None) -> None:
     board = state.board
     outcome = rules.outcome(state)
@@ -623,9 +455,17 @@ def render(state: SigmaState, names: Sequence[str] | None = None,
     rows = bytearray(_blank())
     image = Image.frombuffer("P", (WIDTH + 1, HEIGHT), rows, "raw", "P", 0, 1)
     image.readonly = False  # its memory is this bytearray, which is ours to draw on
-    _draw(_Pen(image, palette), state, names, verdict)
+    _draw(Pen(image, palette), state, names, verdict)
     image.paste(0, (WIDTH, 0, WIDTH + 1, HEIGHT))  # what was drawn to the very right
     return png_of_rows(rows, (WIDTH, HEIGHT), palette.colours, trailing=True)
+
+
+def forget() -> None:
+    """Drop every drawing kept (hands, badges, texts): what tests that watch the
+    drawing start from."""
+    _hand_tile.cache_clear()
+    _badge_tile.cache_clear()
+    text_tile.cache_clear()
 
 
 @lru_cache(maxsize=1)
@@ -704,7 +544,7 @@ def deck_sheet(deck: Deck) -> bytes:
             draw.rectangle((x, top, x + slot_w - 12, top + slot_h - 12), fill=TABLE)
             bx = x + (slot_w - 12 - len(card.rows[0]) * m) / 2
             by = top + m + (3 - len(card.rows)) * m / 2
-            _mini_card(_Pen(image), card, bx, by, m, False)
+            _mini_card(Pen(image), card, bx, by, m, False)
             draw.text((x + (slot_w - 12) / 2, top + 5 * m + 6), card.name,
                       font=font(22, True), fill=INK, anchor="ma")
             draw.text((x + (slot_w - 12) / 2, top + 5 * m + 34), caption,
