@@ -138,7 +138,9 @@ def _badge(pen: Pen, centre: tuple[float, float], text: str, radius: float,
     if pen.palette is not None and pen.dx == pen.dy == 0:
         # Badges recur (numbers, a few sizes): each drawn once on a tile of its own,
         # placed an even number of pixels away (Pillow rounds half to even, so the
-        # shift changes no pixel), pasted where it drew.
+        # shift changes no pixel), pasted where it drew. (Not in a hand's tile: its
+        # pen's offset changes the coordinates' last bits, and a round badge, an
+        # ellipse to Pillow, may then gain a pixel's column. The hands are drawn once.)
         w = max(radius, radius * 0.62 * len(text))
         ox, oy = 2 * floor((x - w) / 2) - 2, 2 * floor((y - radius) / 2) - 2
         tile, mask, (tw, th) = _badge_tile(text, radius, fill, ink, x - ox, y - oy,
