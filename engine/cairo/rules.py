@@ -14,16 +14,19 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib import import_module
+from typing import Any
 
 from engine.cairo.geometry import ALL, BOTTOM, COUNT, LEFT, NEIGHBOUR_LISTS, RIGHT, TOP, around
 
 _BLOCKED = 1 << 20  # a discovery time no real one reaches: occupied cells look visited
 _LOW = (1 << 64) - 1
 
-try:
-    from engine.cairo import _native
+_native: Any
+try:  # by name: importing it from the package would import the package's game first
+    _native = import_module("engine.cairo._native")
 except ImportError:  # not built (no C compiler at install): the Python search is used
-    _native = None  # type: ignore[assignment]
+    _native = None
 else:
     _native.configure(NEIGHBOUR_LISTS, TOP, BOTTOM, LEFT, RIGHT)
 # ``GARNET_PURE_PYTHON=1`` turns the C analysis off, as it does Sigma Escape's C search.
