@@ -47,14 +47,16 @@ def to_png(image: Image.Image) -> bytes:
 
 
 WARM_UP_SEED = 20261128
+WARM_UP_PLIES = 60  # drawn of each game (and its end): random Quoridor games run to 300
 
 
 def warm_up() -> None:
     """Build every game's cached artwork in every variant (seat count), before the
     first real board: static layers, palettes, fonts and the tiles of pieces and marks.
-    For each, one seeded random game is drawn at every ply, with hints and without, so
-    that a worker's first board of any kind costs what a later one does (a first
-    four-player Quoridor board cost 33 ms when only two players' were drawn)."""
+    For each, one seeded random game is drawn, its first ``WARM_UP_PLIES`` plies and its
+    end, with hints and without, so that a worker's first board of a kind does not
+    build them (a first four-player Quoridor board cost 33 ms when only two players'
+    boards were drawn)."""
     import random
 
     from engine.registry import game_keys, get_game
@@ -67,8 +69,10 @@ def warm_up() -> None:
             state = game.new_state(seats)
             ply = 0
             while True:
-                game.render(state, hints=ply % 2 == 1, names=names[:seats])
-                if game.outcome(state) is not None:
+                over = game.outcome(state) is not None
+                if ply < WARM_UP_PLIES or over:
+                    game.render(state, hints=ply % 2 == 1, names=names[:seats])
+                if over:
                     break
                 state = game.apply(state, rng.choice(game.legal_moves(state)))
                 ply += 1
