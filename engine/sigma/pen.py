@@ -8,12 +8,12 @@ every pixel gets the entry the true colour maps to; text is drawn on its flat gr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from math import floor
 from typing import Any
 
-from PIL import Image, ImageChops, ImageDraw
+from PIL import Image, ImageDraw
 
 from engine.palette import Palette
 from engine.text import draw_text, text_art
@@ -72,6 +72,17 @@ class Pen:
     def rounded_rectangle(self, box: Sequence[float], radius: float,
                           fill: Colour | None = None, outline: Colour | None = None,
                           width: int = 1) -> None:
+        if self._core is not None:
+            # ImageDraw.rounded_rectangle's own first steps: a box whose corners meet
+            # (a badge) is the ellipse it draws through ImageDraw.ellipse, same box.
+            x0, y0, x1, y1 = box
+            d = min(x1 - x0, y1 - y0, radius * 2)
+            x0, y0, x1, y1 = round(x0), round(y0), round(x1), round(y1)
+            if d >= x1 - x0 - 1:
+                d = x1 - x0
+                if d >= y1 - y0 - 1:
+                    self.ellipse(box, fill, outline, width)
+                    return
         self.draw.rounded_rectangle(self._at(box), radius=radius, fill=self.ink(fill),
                                     outline=self.ink(outline), width=width)
 
@@ -127,7 +138,6 @@ class Pen:
 
 # Tables of Image.point (a function there is called for each of the 256 values).
 _COVERED = [0] + [255] * 255  # anything: 255
-_UNCOVERED = [255] + [0] * 255  # nothing: 255
 TEXT_TILES = 1024  # texts kept mapped to a palette: badges' numbers, names, captions
 # Palettes by number, so that what is kept for one is found without hashing its 768
 # values each time; and per palette the entries of colours.
@@ -176,17 +186,3 @@ def text_tile(text: str, size: int, bold: bool, anchor: str, start: tuple[float,
         region.paste(art.colour, (0, 0), art.colour)
         covered.paste(255, (0, 0), art.colour.getchannel("A").point(_COVERED))
     return palette.quantize(region).im, covered.im, region.size, art.offset
-
-
-def drawn_tile(token: int, size: tuple[int, int], draw: Callable[[Pen], object]
-               ) -> tuple[Any, ...]:
-    """What ``draw`` draws in palette ``token``'s entries on a tile of ``size``: its
-    core, the mask of the pixels it drew (those a tile of 0s and one of 1s both got),
-    and its size."""
-    drawn = []
-    for ground in (0, 1):
-        tile = Image.new("P", size, ground)
-        draw(Pen(tile, _PALETTES[token]))
-        drawn.append(Image.frombytes("L", size, tile.tobytes()))
-    mask = ImageChops.difference(drawn[0], drawn[1]).point(_UNCOVERED)
-    return tile.im, mask.convert("1", dither=Image.Dither.NONE).im, size

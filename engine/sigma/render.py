@@ -19,8 +19,6 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from functools import lru_cache
-from math import ceil, floor
-from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -30,7 +28,7 @@ from engine.palette import Palette, give_back_memory, png_of_rows
 from engine.sigma import rules
 from engine.sigma.deck import BLACK, WHITE, Card, Deck
 from engine.sigma.geometry import NOTHING, Cell, neighbours, opposite, step
-from engine.sigma.pen import TEXT_TILES, Colour, Pen, drawn_tile, text_tile
+from engine.sigma.pen import Colour, Pen, text_tile
 from engine.sigma.state import SEAT_NAMES, Board, SigmaState
 from engine.text import fit_line, text_length
 
@@ -135,37 +133,10 @@ def _triangle(centre: tuple[float, float], d: int, size: float) -> list[tuple[fl
 def _badge(pen: Pen, centre: tuple[float, float], text: str, radius: float,
            fill: Colour = GOLD, ink: Colour = INK) -> None:
     x, y = centre
-    if pen.palette is not None and pen.dx == pen.dy == 0:
-        # Badges recur (numbers, a few sizes): each drawn once on a tile of its own,
-        # placed an even number of pixels away (Pillow rounds half to even, so the
-        # shift changes no pixel), pasted where it drew. (Not in a hand's tile: its
-        # pen's offset changes the coordinates' last bits, and a round badge, an
-        # ellipse to Pillow, may then gain a pixel's column. The hands are drawn once.)
-        w = max(radius, radius * 0.62 * len(text))
-        ox, oy = 2 * floor((x - w) / 2) - 2, 2 * floor((y - radius) / 2) - 2
-        tile, mask, (tw, th) = _badge_tile(text, radius, fill, ink, x - ox, y - oy,
-                                           pen.token)
-        pen.image.im.paste(tile, (ox, oy, ox + tw, oy + th), mask)
-        return
-    _draw_badge(pen, centre, text, radius, fill, ink)
-
-
-def _draw_badge(pen: Pen, centre: tuple[float, float], text: str, radius: float,
-                fill: Colour, ink: Colour) -> None:
-    x, y = centre
     w = max(radius, radius * 0.62 * len(text))
     pen.rounded_rectangle((x - w, y - radius, x + w, y + radius), radius=radius, fill=fill,
                           outline=ink, width=max(1, round(radius / 9)))
     pen.text((x, y + 0.5), text, max(11, round(radius * 1.25)), True, ink, fill, "mm")
-
-
-@lru_cache(maxsize=TEXT_TILES)
-def _badge_tile(text: str, radius: float, fill: Colour, ink: Colour, x: float, y: float,
-                token: int) -> tuple[Any, ...]:
-    """A badge centred at (x, y) on a tile of its own (``pen.drawn_tile``)."""
-    w = max(radius, radius * 0.62 * len(text))
-    return drawn_tile(token, (ceil(x + w) + 4, ceil(y + radius) + 4),
-                      lambda pen: _draw_badge(pen, (x, y), text, radius, fill, ink))
 
 
 def _board(pen: Pen, state: SigmaState, board: Board,
@@ -463,10 +434,9 @@ def render(state: SigmaState, names: Sequence[str] | None = None,
 
 
 def forget() -> None:
-    """Drop every drawing kept (hands, badges, texts): what tests that watch the
+    """Drop every drawing kept (hands, texts): what tests that watch the
     drawing start from."""
     _hand_tile.cache_clear()
-    _badge_tile.cache_clear()
     text_tile.cache_clear()
 
 
