@@ -2,12 +2,14 @@
 
 A game's *layer* is what does not change during a game: the empty board with its
 letters and outlines, drawn once in true colour, and the same mapped to the game's
-fixed palette of 256 colours. A render copies the palette image (a few hundred
-kilobytes), pastes ready-made palette tiles of pieces and marks into it, and maps only
-the boxes drawn on in true colour (text, overlays) to the palette. Mapping to a fixed
-palette is per pixel, so a box mapped alone gets exactly the pixels the whole picture
-would: the result is the true-colour drawing mapped to the palette, at a fraction of
-the cost.
+fixed palette of 256 colours, kept as the PNG's rows. A render copies those rows (a
+``Canvas``, drawn on in place), pastes ready-made palette tiles of pieces and marks
+into them, pastes the parts that recur from board to board (legend rows) as they were
+mapped the first time (``Canvas.cached``), and maps only the boxes drawn on in true
+colour (the status line's glyphs, overlays) to the palette. Mapping to a fixed palette
+is per pixel, so a box mapped alone gets exactly the pixels the whole picture would:
+the result is the true-colour drawing mapped to the palette, at a fraction of the
+cost.
 
 The PNG is written here too: rows of palette indices compressed with ISA-L's deflate
 (the ``isal`` package) where it is installed, several times faster than zlib at the
