@@ -52,8 +52,9 @@ Box = tuple[int, int, int, int]
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _EXTRA = 16  # palette entries kept for the colours of emoji in names
 # Parts of the picture kept mapped to the palette (``Canvas.cached``), per layer: legend
-# rows of a few hundred names and counts each, some 40 KB apiece.
-CACHED_PARTS = 512
+# rows, some 40 KB apiece, so at most 10 MB a layer (a few layers a worker). Past it
+# they are dropped all at once and drawn again as needed (as every board did before).
+CACHED_PARTS = 256
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
