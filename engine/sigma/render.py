@@ -346,10 +346,26 @@ def _pill(pen: Pen, right: int, y: int, text: str, fill: Colour) -> None:
 
 
 def _header(pen: Pen, deck: Deck) -> None:
-    pen.text((24, 14), "Sigma Escape", 28, True, INK, BG)
     note = deck.name + (" · a reconstruction, not the real cards" if deck.reconstruction
                         else f" · {deck.source}")
+    if pen.palette is not None and pen.dx == pen.dy == 0:
+        pen.image.paste(_header_tile(note), (0, 0))  # the same for a whole game
+        return
+    _title(pen, note)
+
+
+def _title(pen: Pen, note: str) -> None:
+    pen.text((24, 14), "Sigma Escape", 28, True, INK, BG)
     pen.text((WIDTH - 24, 22), fit_text(note, 640, 18, False), 18, False, MUTED, BG, "ra")
+
+
+@lru_cache(maxsize=16)
+def _header_tile(note: str) -> Image.Image:
+    """The header drawn alone, where it is on the picture (at its top)."""
+    palette = _fixed()
+    tile = Image.new("P", (WIDTH, HEADER), palette.index(BG))
+    _title(Pen(tile, palette), note)
+    return tile
 
 
 def _status(pen: Pen, state: SigmaState, board: Board,
@@ -437,6 +453,7 @@ def forget() -> None:
     """Drop every drawing kept (hands, texts): what tests that watch the
     drawing start from."""
     _hand_tile.cache_clear()
+    _header_tile.cache_clear()
     text_tile.cache_clear()
 
 
