@@ -37,7 +37,7 @@ KEYWORDS := --no-default-keywords -k _ -k n_:1,2 -k N_
 PO := $(wildcard bot/locale/*/LC_MESSAGES/garnet.po)
 MO := $(PO:.po=.mo)
 
-$(STAMP): pyproject.toml setup.py engine/sigma/_native.c
+$(STAMP): pyproject.toml setup.py engine/sigma/_native.c engine/cairo/_native.c
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'

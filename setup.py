@@ -1,9 +1,11 @@
-"""The compiled parts of garnet: Sigma Escape's search in C (engine/sigma/_native.c), and
-the catalogs (bot/locale/<language>/LC_MESSAGES/garnet.po compiled to the garnet.mo that
-garnet reads: docs/translating.md).
+"""The compiled parts of garnet: Sigma Escape's search in C (engine/sigma/_native.c),
+Cairo Corridor's analysis in C (engine/cairo/_native.c), and the catalogs
+(bot/locale/<language>/LC_MESSAGES/garnet.po compiled to the garnet.mo that garnet reads:
+docs/translating.md).
 
-Everything else is in pyproject.toml. The extension is optional: without a C compiler
-the install goes on and the computer player searches in Python (engine/sigma/native.py).
+Everything else is in pyproject.toml. The extensions are optional: without a C compiler
+the install goes on, the computer player searches in Python (engine/sigma/native.py)
+and Cairo Corridor is analysed in Python (engine/cairo/rules.py), the same answers.
 The catalogs are not: a wheel without them would speak English only, so every build
 (the wheel, ``pip install -e .``, ``make .venv/.installed``) compiles them first.
 """
@@ -74,6 +76,12 @@ setup(
             # The C search must add and multiply exactly as the Python one does.
             extra_compile_args=["-O2", "-ffp-contract=off"],
             optional=True,
-        )
+        ),
+        Extension(
+            "engine.cairo._native",
+            ["engine/cairo/_native.c"],
+            extra_compile_args=["-O2"],
+            optional=True,
+        ),
     ],
 )
