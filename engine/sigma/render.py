@@ -277,14 +277,14 @@ def _board(pen: _Pen, state: SigmaState, board: Board,
                     pen.line(grid.edge(cell, d), fill=LAST, width=thick)
     # arrows: triangles; the mover's usable sides: numbered badges
     numbers = {side: n for n, side in enumerate(numbered, start=1)}
-    for index, layer in enumerate(board.layers):
-        for cell, d in layer.arrows:
-            if top.get(cell) != index or (cell, d) in numbers:
+    for shade, arrows in enumerate(board.arrows):
+        for cell, d in arrows:
+            if (cell, d) in numbers:
                 continue
             mx, my = grid.edge_middle(cell, d)
             dr, dc = ((-1, 0), (0, 1), (1, 0), (0, -1))[d]
             centre = (mx - dc * size * 0.16, my - dr * size * 0.16)
-            fill = ARROW_ON_BLACK if layer.colour == BLACK else ARROW_ON_WHITE
+            fill = ARROW_ON_BLACK if shade == BLACK else ARROW_ON_WHITE
             pen.polygon(_triangle(centre, d, size * 0.11), fill=fill)
     # A badge sits on the edge its side opens through; where two numbered arrows face
     # each other across one edge, each moves into its own cell, a little smaller.
