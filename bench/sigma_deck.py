@@ -35,7 +35,8 @@ BASE = "reconstructed-v1"
 # An edit: "special" -> [row, col] of the Special card's box; "special.arrows" -> its
 # arrows; "SEAT.CARD.arrows" or
 # "SEAT.CARD.cells" -> the card's new arrows or cells; "SEAT.CARD.count" -> copies;
-# "add.SEAT" -> cards added to the end of that hand.
+# "add.SEAT" -> cards added to the end of that hand; "rules" -> the deck's rules variants
+# (engine.sigma.deck.RULES: the rules page's own settlements changed, issue 42).
 Edits = Mapping[str, Any]
 
 
@@ -108,6 +109,8 @@ SP_NES: dict[str, Any] = C2_L4D_BU5W | {"special.arrows": ["0,1,N", "1,2,E", "2,
 
 #: spNES with a third arrow on Black's V5 (S on (2,1)): the best of round 22.
 SP_NES_V5S: dict[str, Any] = SP_NES | {"black.V5.arrows": ["0,0,N", "2,2,E", "2,1,S"]}
+# v3, the default deck since issue 29 (spNES-v5s-t4we of round 24).
+V3: dict[str, Any] = SP_NES_V5S | {"black.T4.arrows": ["0,0,W", "0,2,E"]}
 
 #: The candidates by round: round 1 moves the Special card and the arrows the issue's
 #: experiment touched; later rounds refine around the best of the round before.
@@ -394,6 +397,19 @@ ROUNDS: dict[int, dict[str, dict[str, Any]]] = {
         "spNES-v5s-hub4": SP_NES_V5S | {"white.Hub.arrows": HUB4},
         "spNES-y2s-v5s": SP_NES_V5S | {"white.Y2.arrows": ["0,0,W", "0,1,E", "0,1,N", "0,0,S"]},
     },
+    # Round 25 (issue 42): the rules page's own settlements changed, each a rules
+    # variant of the engine (engine.sigma.deck.RULES), on v1 and on v3 (the default,
+    # spNES-v5s-t4we): a usable side only where it faces a cell no card covers
+    # (open-sides), arrows that survive a card of their own colour laid over them
+    # (kept-arrows), a white card that may cover black cells no black arrow shows on
+    # (bare-black), and their pairs.
+    25: {
+        f"{deck}-{'+'.join(rules)}": edits | {"rules": list(rules)}
+        for rules in (("open-sides",), ("kept-arrows",), ("bare-black",),
+                      ("open-sides", "kept-arrows"), ("bare-black", "open-sides"),
+                      ("bare-black", "kept-arrows"))
+        for deck, edits in (("v1", {}), ("v3", V3))
+    },
 }
 
 
@@ -450,6 +466,9 @@ def variant(edits: Edits, base: Deck | None = None, key: str = "candidate") -> D
             continue
         if path == "special.arrows":
             data["presets"][1]["arrows"] = list(value)
+            continue
+        if path == "rules":
+            data["rules"] = list(value)
             continue
         if path.startswith("add."):  # "add.SEAT": [card, ...] after the seat's cards
             data[path.removeprefix("add.")].extend(dict(card) for card in value)
