@@ -511,12 +511,13 @@ def objective(name: str, edits: Edits, games: Mapping[str, int], seed: int,
 
 
 def local_search(steps: int, start: Mapping[str, int], games: Mapping[str, int],
-                 seed: int, agency: str | None = None) -> None:
+                 seed: int, agency: str | None = None, base: Edits | None = None) -> None:
     """Hill-climbing over ``KNOBS`` from ``start``: change one knob at random, keep the
-    change when the score does not get worse; one JSON line per candidate."""
+    change when the score does not get worse; one JSON line per candidate. ``base``:
+    edits every candidate has (``--rules``)."""
     rng = random.Random(seed)
     current = dict(start)
-    best = objective("start", edits_of(current), games, seed, agency)
+    best = objective("start", {**edits_of(current), **(base or {})}, games, seed, agency)
     print(json.dumps(best), flush=True)
     seen = {tuple(sorted(current.items()))}
     for step in range(1, steps + 1):
@@ -528,7 +529,8 @@ def local_search(steps: int, start: Mapping[str, int], games: Mapping[str, int],
             if tuple(sorted(trial.items())) not in seen:
                 break
         seen.add(tuple(sorted(trial.items())))
-        row = objective(f"step{step}", edits_of(trial), games, seed, agency)
+        row = objective(f"step{step}", {**edits_of(trial), **(base or {})}, games, seed,
+                        agency)
         row["accepted"] = row["score"] <= best["score"]
         print(json.dumps(row), flush=True)
         if row["accepted"]:
@@ -536,15 +538,18 @@ def local_search(steps: int, start: Mapping[str, int], games: Mapping[str, int],
 
 
 def neighbours(start: Mapping[str, int], games: Mapping[str, int], seed: int,
-               agency: str | None = None) -> None:
+               agency: str | None = None, base: Edits | None = None) -> None:
     """Every candidate one knob away from ``start``, each measured: one JSON line
-    each (the knob and its choice in ``step``)."""
-    print(json.dumps(objective("start", edits_of(start), games, seed, agency)), flush=True)
+    each (the knob and its choice in ``step``). ``base``: edits every candidate has."""
+    extra = dict(base or {})
+    print(json.dumps(objective("start", {**edits_of(start), **extra}, games, seed, agency)),
+          flush=True)
     for knob in KNOBS:
         for i in range(len(KNOBS[knob])):
             if i != start.get(knob, 0):
                 trial = dict(start) | {knob: i}
-                row = objective(f"{knob}={i}", edits_of(trial), games, seed, agency)
+                row = objective(f"{knob}={i}", {**edits_of(trial), **extra}, games, seed,
+                                agency)
                 print(json.dumps(row | {"choice": trial}), flush=True)
 
 
@@ -601,7 +606,8 @@ START_V3 = {"special.arrows": 1, "black.U5.arrows": 3, "black.L4.arrows": 2,
             "black.V5.arrows": 1, "black.T4.arrows": 2}
 
 
-def sample(count: int, change: float, games: int, seed: int) -> None:
+def sample(count: int, change: float, games: int, seed: int, base: Edits | None = None
+           ) -> None:
     """Random decks around the default (each knob of ``KNOBS`` and ``WHITE_KNOBS``
     changed with probability ``change``), each measured by how much White's play
     counts: White's share with ``ai:3`` and with ``random`` against ``ai:3``'s Black,
@@ -613,7 +619,7 @@ def sample(count: int, change: float, games: int, seed: int) -> None:
         for knob in sorted(knobs):
             if rng.random() < change:
                 choice[knob] = rng.randrange(len(knobs[knob]))
-        edits = edits_of(choice, knobs)
+        edits = {**edits_of(choice, knobs), **(base or {})}
         row: dict[str, Any] = {"sample": n, "choice": {k: v for k, v in choice.items() if v}}
         for spec in ("ai:3", "random,ai:3"):
             row[spec] = independent(f"sample{n}", edits, spec, games, 2, seed)["white"]
@@ -675,7 +681,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--search", type=int, default=0, metavar="STEPS",
                         help="hill-climb STEPS candidates over the knobs instead")
     parser.add_argument("--start", default="{}", help="the search's start: JSON "
-                        "{knob: choice index}, or M3")
+                        "{knob: choice index}, or M3 or V3")
     parser.add_argument("--weights", default='{"greedy": 100, "ai:4": 60}',
                         help="the search's games per level, JSON")
     parser.add_argument("--neighbours", action="store_true",
@@ -700,20 +706,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--agency-level", metavar="SPEC",
                         help="with --search, --neighbours or a round's screen: each "
                         "seat's agency at SPEC (one of the levels) in the score")
+    parser.add_argument("--rules", default="", metavar="VARIANTS",
+                        help="with --search, --neighbours or --sample: every candidate "
+                        "under these rules variants (comma-separated, of engine.sigma."
+                        "deck.RULES), e.g. open-sides,kept-arrows")
     parser.add_argument("--agency", type=int, default=0, metavar="NODES",
                         help="with --duel FIRST,SECOND: solve every White choice within "
                         "NODES and say whether it matters")
     args = parser.parse_args(argv)
+    base = {"rules": args.rules.split(",")} if args.rules else {}
     if args.sample:
-        sample(args.sample, args.change, args.games, args.seed)
+        sample(args.sample, args.change, args.games, args.seed, base)
         return 0
-    start = START_M3 if args.start == "M3" else json.loads(args.start)
+    start = {"M3": START_M3, "V3": START_V3}.get(args.start) or json.loads(args.start)
     if args.neighbours:
-        neighbours(start, json.loads(args.weights), args.seed, args.agency_level)
+        neighbours(start, json.loads(args.weights), args.seed, args.agency_level, base)
         return 0
     if args.search:
         local_search(args.search, start, json.loads(args.weights), args.seed,
-                     args.agency_level)
+                     args.agency_level, base)
         return 0
     candidates = ROUNDS[args.round]
     names = args.only.split(",") if args.only else list(candidates)
