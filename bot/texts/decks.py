@@ -41,9 +41,25 @@ def invalid(error: str) -> str:
     return f"That deck cannot be used: {error}" + ("" if error[-1:] in (".", "!", "?") else ".")
 
 
-def added(name: str, title: str, white: int, black: int) -> str:
+# What each rules variant a deck may name changes (engine.sigma.deck.RULES), for the
+# deck's sheet and the host who adds it.
+VARIANTS = {
+    "open-sides": "a side is usable only while the cell it points at is empty",
+    "kept-arrows": "an arrow survives a card of its own colour laid over it",
+    "bare-black": "a white card may cover black cells that show no black arrow",
+}
+
+
+def _variants(rules: Sequence[str]) -> str:
+    if not rules:
+        return ""
+    said = "; ".join(f"{name}: {VARIANTS.get(name, name)}" for name in sorted(rules))
+    return f"\nRules variants (not the rules page's): {said}."
+
+
+def added(name: str, title: str, white: int, black: int, rules: Sequence[str] = ()) -> str:
     return (f"Deck `{name}` added: {_title(title)} (White {white} cards, Black {black}). "
-            f"Start a Sigma Escape match with `deck:{name}`.")
+            f"Start a Sigma Escape match with `deck:{name}`.{_variants(rules)}")
 
 
 def removed(name: str) -> str:
@@ -85,8 +101,10 @@ def listing(shipped: Sequence[tuple[str, str, bool]],
     return "\n".join(lines)
 
 
-def sheet(name: str, title: str, match: int | None, balance: str | None = None) -> str:
-    """``balance``: the measured balance of a shipped deck (``engine.balance``)."""
+def sheet(name: str, title: str, match: int | None, balance: str | None = None,
+          rules: Sequence[str] = ()) -> str:
+    """``balance``: the measured balance of a shipped deck (``engine.balance``);
+    ``rules``: the deck's rules variants."""
     of = f" (the deck of match #{match})" if match is not None else ""
     measured = f"\nMeasured balance: {balance}" if balance else ""
-    return f"Deck `{name}`{of}: {_title(title)}{measured}"
+    return f"Deck `{name}`{of}: {_title(title)}{measured}{_variants(rules)}"

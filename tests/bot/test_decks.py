@@ -167,3 +167,24 @@ async def test_a_deck_sheet_on_request(h: Harness, tmp_path: Path) -> None:
     own = await console.services.decks.show(
         Asker("console", "console", console.actor("alice")), "mydeck")
     assert own.reply is not None and "Measured balance" not in own.reply.text
+
+
+async def test_a_deck_with_rules_variants_says_so_and_its_match_plays_them(
+        h: Harness, tmp_path: Path) -> None:
+    out = io.StringIO()
+    console = console_for(h, tmp_path / "images", out)
+    path = _deck_file(tmp_path, "open.json", rules=["open-sides"])
+    await console.handle_line(f"host: /host deck add file:{path}")
+    assert _said(out)[-1].strip() == ("Rules variants (not the rules page's): open-sides: a "
+                                      "side is usable only while the cell it points at is "
+                                      "empty.")
+    shown = await console.services.decks.show(
+        Asker("console", "console", console.actor("alice")), "open")
+    assert shown.reply is not None and shown.reply.text.endswith(
+        "open-sides: a side is usable only while the cell it points at is empty.")
+    await console.handle_line("alice: /challenge @bob game:sigma deck:open clock:off")
+    await console.handle_line("bob: /accept")
+    async with h.db.session() as s:
+        match = (await s.scalars(select(Match))).one()
+    state = get_game("sigma").new_state(2, match.options)
+    assert state.deck.rules == {"open-sides"}
