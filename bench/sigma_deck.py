@@ -410,6 +410,16 @@ ROUNDS: dict[int, dict[str, dict[str, Any]]] = {
                       ("bare-black", "kept-arrows"))
         for deck, edits in (("v1", {}), ("v3", V3))
     },
+    # Round 26: level 3 did not foretell level 4 (v1-bare-black: White 40 % at level 3,
+    # 0 of 40 at level 4), so the variants screened at level 4 (``--levels 4
+    # --agency-level ai:4``), each on decks from Black's strongest (v1) to White's
+    # (hint: the issue-29 experiment, the Special card farther, one arrow fewer on U5,
+    # a fourth on T4).
+    26: {
+        f"{deck}-{'+'.join(rules)}": edits | {"rules": list(rules)}
+        for rules in (("bare-black",), ("open-sides",), ("kept-arrows",))
+        for deck, edits in (("M3", M3), ("v2", M4), ("v3", V3), ("hint", HINT))
+    },
 }
 
 
