@@ -505,18 +505,21 @@ def objective(name: str, edits: Edits, games: Mapping[str, int], seed: int,
     began = time.process_time()
     white: dict[str, float] = {}
     gaps: dict[str, float] = {}
+    counts: dict[str, Any] = {}  # each seat's agency in full (wins, interval)
     for spec, count in games.items():
         result = measure(variant(edits, key=name), [spec], games=count, plies=plies,
                          seed=seed, solve_nodes=0, below=False,
                          agency=0 if spec == agency else None)
         white[spec] = result.pairings[0].white_share
         gaps |= {("white", "black")[a.seat]: round(a.gap, 3) for a in result.agency}
+        counts |= {("white", "black")[a.seat]: a.to_json() for a in result.agency}
     imbalance = max(abs(v - 0.5) for v in white.values())
     shortfall = sum(max(0.0, AGENCY_BAR - gap) for gap in gaps.values())
     row = {"candidate": name, "score": round(imbalance + shortfall + 0.01 * len(edits), 3),
            "imbalance": round(imbalance, 3), "white": white}
     if gaps:
         row["agency"] = gaps
+        row["agency_games"] = counts
     return row | {"cpu": round(time.process_time() - began, 1), "edits": dict(edits)}
 
 

@@ -247,11 +247,9 @@ class _Model:
         for x in node[4]:
             armed |= 1 << (x >> 2)
         marked |= armed
-        if turn == WHITE:  # under bare-black, only the black cells an arrow shows on
-            black = black & armed if self.bare else black
-        else:
-            black = 0
-        forbidden = _NOTHING | black | _EDGES
+        # White may not cover black cells (under bare-black, those an arrow shows on).
+        closed = 0 if turn == BLACK else black & armed if self.bare else black
+        forbidden = _NOTHING | closed | _EDGES
         for number, mark in enumerate(self.sides(node, turn), start=1):
             d = mark & 3
             anchor = (mark >> 2) + _STEP[d]

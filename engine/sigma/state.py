@@ -125,8 +125,8 @@ class SigmaState:
         # An edge holds one arrow of a colour (two could meet only under kept-arrows).
         arrows: tuple[set[tuple[Cell, int]], set[tuple[Cell, int]]] = (set(), set())
         for cell, marks in alive.items():
-            for shade, d in marks:
-                arrows[shade].add((cell, d))
+            for seat, d in marks:
+                arrows[seat].add((cell, d))
         main = {NOTHING}
         todo = [NOTHING]
         blanks: set[Cell] = set()
