@@ -103,6 +103,15 @@ C2_L4D_BU5W: dict[str, Any] = {"black.U5.arrows": ["0,0,N", "1,0,W"],
                                "black.L4.arrows": ["0,0,N"]}
 
 HUB4 = ["0,0,W", "0,0,N", "0,0,E", "0,0,S"]
+# Black at its strongest in round 27: one arrow more on each of its cards.
+BMAX: dict[str, Any] = {"black.I3.arrows": ["0,0,W", "0,2,E", "0,1,N"],
+                        "black.L4.arrows": ["0,0,N", "2,1,E", "1,0,W"],
+                        "black.V5.arrows": ["0,0,N", "2,2,E", "2,1,S"],
+                        "black.T4.arrows": ["0,0,W", "0,2,E", "1,1,S", "0,1,N"]}
+# White weaker: Hub and Y2 with two arrows, L3+ without its S.
+W2: dict[str, Any] = {"white.Hub.arrows": ["0,0,W", "0,0,E"],
+                      "white.Y2.arrows": ["0,0,W", "0,1,E"],
+                      "white.L3+.arrows": ["0,0,N", "1,1,E"]}
 
 #: c2-l4d-bu5w with no arrow on the Special card's W arm, the one facing Nothing.
 SP_NES: dict[str, Any] = C2_L4D_BU5W | {"special.arrows": ["0,1,N", "1,2,E", "2,1,S"]}
@@ -419,6 +428,22 @@ ROUNDS: dict[int, dict[str, dict[str, Any]]] = {
         f"{deck}-{'+'.join(rules)}": edits | {"rules": list(rules)}
         for rules in (("bare-black",), ("open-sides",), ("kept-arrows",))
         for deck, edits in (("M3", M3), ("v2", M4), ("v3", V3), ("hint", HINT))
+    },
+    # Round 27: under open-sides even v1 goes to White at level 4 (80 %: Black's sides
+    # close as White lays cards in front of them), so Black made stronger within the
+    # card model: every Black card with one arrow more (BMAX: I3 N, L4 W, V5 S, T4 N),
+    # the Special card nearer (its W arm beside Nothing), White's cards with fewer
+    # arrows (Hub and Y2 with two, L3+ without S).
+    27: {
+        f"{name}-open-sides": edits | {"rules": ["open-sides"]}
+        for name, edits in (
+            ("bmax", BMAX),
+            ("bmax-c1", BMAX | {"special": [-1, 1]}),
+            ("c1", {"special": [-1, 1]}),
+            ("bmax-w2", BMAX | W2),
+            ("bmax-c1-w2", BMAX | W2 | {"special": [-1, 1]}),
+            ("w2", W2),
+        )
     },
 }
 
