@@ -25,6 +25,7 @@ import random
 import sys
 import time
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from engine.balance import measure, overall_verdict, parse_levels
@@ -108,6 +109,9 @@ BMAX: dict[str, Any] = {"black.I3.arrows": ["0,0,W", "0,2,E", "0,1,N"],
                         "black.L4.arrows": ["0,0,N", "2,1,E", "1,0,W"],
                         "black.V5.arrows": ["0,0,N", "2,2,E", "2,1,S"],
                         "black.T4.arrows": ["0,0,W", "0,2,E", "1,1,S", "0,1,N"]}
+# Round 28's start: v1 with V5's third arrow, under open-sides.
+V1_V5S_OPEN: dict[str, Any] = {"black.V5.arrows": ["0,0,N", "2,2,E", "2,1,S"],
+                               "rules": ["open-sides"]}
 # White weaker: Hub and Y2 with two arrows, L3+ without its S.
 W2: dict[str, Any] = {"white.Hub.arrows": ["0,0,W", "0,0,E"],
                       "white.Y2.arrows": ["0,0,W", "0,1,E"],
@@ -445,6 +449,13 @@ ROUNDS: dict[int, dict[str, dict[str, Any]]] = {
             ("w2", W2),
         )
     },
+    # Round 28: between v1 + V5's third arrow (White 65 % at level 4 in the screen,
+    # 72 % and 70 % at levels 4 and 5 over 100 games) and v1 + a third arrow on every
+    # I3 (45 %): one of the three I3 with it (I3+, as BI3_1N).
+    28: {
+        "v1-v5s-open-sides": V1_V5S_OPEN,
+        "v1-v5s-i3n1-open-sides": V1_V5S_OPEN | BI3_1N,
+    },
 }
 
 
@@ -748,6 +759,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --search, --neighbours or --sample: every candidate "
                         "under these rules variants (comma-separated, of engine.sigma."
                         "deck.RULES), e.g. open-sides,kept-arrows")
+    parser.add_argument("--write", metavar="FOLDER",
+                        help="write the round's candidates (--only) as deck files "
+                        "FOLDER/NAME.json, for `python -m engine deck balance FILE`")
     parser.add_argument("--agency", type=int, default=0, metavar="NODES",
                         help="with --duel FIRST,SECOND: solve every White choice within "
                         "NODES and say whether it matters")
@@ -766,6 +780,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     candidates = ROUNDS[args.round]
     names = args.only.split(",") if args.only else list(candidates)
+    if args.write:
+        for name in names:
+            data = variant(candidates[name], key=name).to_data()
+            Path(args.write, f"{name}.json").write_text(json.dumps(data, indent=1) + "\n",
+                                                       encoding="utf-8")
+        return 0
     if args.duel and args.agency:
         for name in names:
             agency(name, candidates[name], args.duel, args.games, args.agency, args.seed)
