@@ -456,6 +456,18 @@ ROUNDS: dict[int, dict[str, dict[str, Any]]] = {
         "v1-v5s-open-sides": V1_V5S_OPEN,
         "v1-v5s-i3n1-open-sides": V1_V5S_OPEN | BI3_1N,
     },
+    # Round 29: between the two of round 28 (White 70 % and, over its first openings,
+    # about 30 % at level 5): V5S with one more Black arrow elsewhere, or V5S + I3+ with
+    # one more White arrow (Hub with four, Y2 with four).
+    29: {
+        "v1-v5s-l4w-open-sides": V1_V5S_OPEN | {"black.L4.arrows": ["0,0,N", "2,1,E", "1,0,W"]},
+        "v1-v5s-u5s-open-sides": V1_V5S_OPEN | {"black.U5.arrows": ["0,0,N", "0,2,N", "1,1,S"]},
+        "v1-v5s-t4n-open-sides": V1_V5S_OPEN | {
+            "black.T4.arrows": ["0,0,W", "0,2,E", "1,1,S", "0,1,N"]},
+        "v1-v5s-i3n1-hub4-open-sides": V1_V5S_OPEN | BI3_1N | {"white.Hub.arrows": HUB4},
+        "v1-v5s-i3n1-y2s-open-sides": V1_V5S_OPEN | BI3_1N | {
+            "white.Y2.arrows": ["0,0,W", "0,1,E", "0,1,N", "0,0,S"]},
+    },
 }
 
 
