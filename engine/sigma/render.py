@@ -378,8 +378,12 @@ def _pill(pen: _Pen, right: int, y: int, text: str, fill: Colour) -> None:
 
 def _header(pen: _Pen, deck: Deck) -> None:
     pen.text((24, 14), "Sigma Escape", 28, True, INK, BG)
-    note = deck.name + (" · a reconstruction, not the real cards" if deck.reconstruction
-                        else f" · {deck.source}")
+    if deck.rules:  # a rules variant changes what a player may do: the board says so
+        note = (f"{deck.name} · rules: {', '.join(sorted(deck.rules))}"
+                + (" · reconstructed cards" if deck.reconstruction else ""))
+    else:
+        note = deck.name + (" · a reconstruction, not the real cards" if deck.reconstruction
+                            else f" · {deck.source}")
     pen.text((WIDTH - 24, 22), fit_text(note, 640, 18, False), 18, False, MUTED, BG, "ra")
 
 
@@ -504,7 +508,8 @@ def deck_sheet(deck: Deck) -> bytes:
          [(card, n, f"×{n}") for card, n in deck.hands[BLACK]]),
     ]
     slot_h = 5 * m + 70
-    height = 100
+    top_y = 130 if deck.rules else 100  # a line more for the rules variants
+    height = top_y
     for _, cards in sections:
         height += 44 + max(1, -(-len(cards) // per_row)) * slot_h
     image = Image.new("RGB", (WIDTH, height + 20), BG)
@@ -514,7 +519,10 @@ def deck_sheet(deck: Deck) -> bytes:
               else f"Source: {deck.source}")
     draw.text((24, 56), fit_text(source, WIDTH - 48, 20), font=font(20, True),
               fill=LAST if deck.reconstruction else MUTED)
-    y = 100
+    if deck.rules:
+        variants = "Rules variants (not the rules page's): " + ", ".join(sorted(deck.rules))
+        draw.text((24, 88), fit_text(variants, WIDTH - 48, 20), font=font(20, True), fill=INK)
+    y = top_y
     for title, cards in sections:
         draw.text((24, y), title, font=font(22, True), fill=INK)
         y += 44
