@@ -577,6 +577,7 @@ class Bench:
         finally:
             await bot.close()
             self.fake.uninstall()
+            await self.fake.close_relay()
         return {
             "dms": plan.dms, "started": ok, "pace": plan.pace,
             "shards": list(plan.shard_ids), "seconds": round(elapsed, 1),
@@ -585,6 +586,8 @@ class Bench:
             "posts": self.posts, "posts_per_second": round(self.posts / elapsed, 1),
             "global_limit": plan.global_limit, "429s": self.too_many,
             "429s_global": self.too_many_global,
+            # DISCORD_API_BASE (--proxy): the proxy's answers, by status
+            "relayed": {str(k): v for k, v in sorted(self.fake.relayed.items())},
             **{figure: figures(buckets[figure]) if buckets is not None else None
                for figure in FIGURES},
             "bot_latency_settled_ms": settled_figures(buckets), "settle_seconds": settle,
@@ -660,6 +663,8 @@ def _merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
               "results", "rewards", "rating_changes")
     out = {**first, **{k: round(sum(p[k] for p in parts), 1) for k in summed}}
     out["processes"] = len(parts)
+    out["relayed"] = {k: sum(p.get("relayed", {}).get(k, 0) for p in parts)
+                      for k in sorted({k for p in parts for k in p.get("relayed", {})})}
     for key in ("pacer", "boards_on_their_way"):  # each process's own
         out.pop(key, None)
     out["shards"] = sorted(s for p in parts for s in p["shards"])
@@ -685,9 +690,23 @@ def _merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def run_processes(plan: Plan, processes: int) -> dict[str, Any]:
+def run_processes(plan: Plan, processes: int, proxy: bool = False) -> dict[str, Any]:
     """``processes`` children (``--child``), the shards dealt round-robin; the global
-    limit is one bot's, so each child's fake allows its share of it."""
+    limit is one bot's, so each child's fake allows its share of it. ``proxy``: every
+    child sends through one shared REST proxy instead, at the whole limit, and the
+    proxy holds the sum (``bench/proxied.py``)."""
+    if proxy:
+        from bench.proxied import through_proxy
+
+        with through_proxy(plan.global_limit) as proxied:
+            env = {**os.environ, "DISCORD_API_BASE": proxied.base}
+            merged = _children(plan, processes, plan.global_limit, env)
+        return {**merged, "proxy": {"meter": proxied.meter, "proxy": proxied.proxy}}
+    return _children(plan, processes, max(1, plan.global_limit // processes), None)
+
+
+def _children(plan: Plan, processes: int, limit: int,
+              env: dict[str, str] | None) -> dict[str, Any]:
     children = []
     for n in range(processes):
         ids = [s for s in range(plan.shards) if s % processes == n]
@@ -695,7 +714,7 @@ def run_processes(plan: Plan, processes: int) -> dict[str, Any]:
                "--pace", plan.pace, "--seconds", str(plan.seconds), "--shards",
                str(plan.shards), "--shard-ids", ",".join(map(str, ids)),
                "--render-processes", str(plan.render_processes), "--global-limit",
-               str(max(1, plan.global_limit // processes)), "--seed", str(plan.seed + n),
+               str(limit), "--seed", str(plan.seed + n),
                "--run-id", str(plan.run_id), "--games", ",".join(plan.games),
                "--near-end", str(plan.near_end), "--chatter", str(plan.chatter),
                "--plies-left", str(plan.plies_left)]
@@ -705,7 +724,7 @@ def run_processes(plan: Plan, processes: int) -> dict[str, Any]:
             cmd.append("--fifo")
         if not plan.metrics:
             cmd.append("--metrics-off")
-        children.append(subprocess.Popen(cmd, stdout=subprocess.PIPE))
+        children.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, env=env))
     parts = []
     for child in children:
         out, _ = child.communicate()
@@ -719,6 +738,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pace", choices=sorted(PACES), default="realistic",
                         help="bench: think time per move, 10-20 s or 2 s")
     parser.add_argument("--processes", type=int, default=1, help="bench: bot processes")
+    parser.add_argument("--proxy", action="store_true",
+                        help="bench: the processes send through one shared Discord REST "
+                        "proxy (@discordjs/proxy, installed by .ci/proxy), each at the whole "
+                        "global limit, instead of a fixed share each")
     parser.add_argument("--shards", type=int, default=1, help="bench: shard count")
     parser.add_argument("--shard-ids", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--render-processes", type=int, default=2,
@@ -778,7 +801,7 @@ def main(args: argparse.Namespace) -> int:
                     on, games, args.near_end, args.chatter, args.plies_left, args.profile,
                     args.flood)
         if args.processes > 1:
-            result = run_processes(plan, args.processes)
+            result = run_processes(plan, args.processes, args.proxy)
         else:
             result = asyncio.run(Bench(plan).run())
         if args.child:

@@ -71,8 +71,20 @@ def describe(r: dict[str, Any]) -> str:
             f"  games finished: {r['games_finished']}; in the database: "
             f"{r['finished_in_db']} finished, {r['results']} results, {r['rewards']} "
             f"rewards, {r['rating_changes']} rating changes\n"
-            f"{_pacing(r)}"
+            f"{_pacing(r)}{_proxied(r)}"
             f"  load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+def _proxied(r: dict[str, Any]) -> str:
+    """--proxy: what came through the shared REST proxy, as the meter behind it saw."""
+    if not r.get("proxy"):
+        return ""
+    meter, proxy = r["proxy"]["meter"], r["proxy"]["proxy"]
+    return (f"  through one REST proxy: {meter.get('requests')} requests reached Discord's "
+            f"limits ({meter.get('per_second')}/s over {meter.get('seconds')} s), 429s: "
+            f"{meter.get('limited')} ({meter.get('limited_global')} global); the proxy held "
+            f"back {proxy.get('waited')} for a limit; its answers to the bots: "
+            f"{r.get('relayed')}\n")
 
 
 def _pacing(r: dict[str, Any]) -> str:

@@ -177,6 +177,8 @@ async def served_web(settings: Settings, services: Services, db: Database,
     hub = Hub(db)
     pages.switched = hub.reset
     matches.watch_turns(lambda live: hub.changed(live.guild_id, live.number))
+    # A review stored: the match's page shows it (its kept copy goes, in every process).
+    services.history.reviews.reviewed = hub.changed
 
     async def ended(end: MatchEnd) -> list[Post]:
         hub.changed(end.guild_id, end.number, ended=True)
@@ -215,7 +217,10 @@ def build_discord_bot(settings: Settings, db: Database,
                       clock: Clock | None = None, message_content: bool = True) -> GarnetBot:
     """The Discord bot with its services (the bot delivers the services' own posts)."""
     from bot.adapters.discord.client import GarnetBot
+    from bot.adapters.discord.sharing import proxied_pacer, send_through
+    from bot.services.identify import IdentifyTurns
 
+    send_through(settings.discord_api_base)
     bot = GarnetBot(command_guild=settings.command_guild,
                     members_intent=settings.members_intent,
                     shard_count=settings.shard_count, shard_ids=settings.shard_ids,
@@ -224,6 +229,9 @@ def build_discord_bot(settings: Settings, db: Database,
     services = build_services(db, clock or RealClock(), host_config(settings),
                               deliver=bot.deliver, threads=bot.thread_in, reach=bot.reach)
     bot.attach(services)
+    if settings.discord_api_base is not None:
+        bot.pace(proxied_pacer(settings.global_requests_per_second))
+    bot.turns = IdentifyTurns(db)
     return bot
 
 

@@ -119,6 +119,10 @@ class Settings:
     # PUBLIC_URL: the address people reach them at, for the links garnet posts.
     web_address: tuple[str, int] | None = None
     public_url: str | None = None
+    # DISCORD_API_BASE: a shared Discord REST proxy every process of the bot sends
+    # through (e.g. http://proxy:8080/api), which keeps the token's limits for them
+    # all; None: Discord itself (https://discord.com/api).
+    discord_api_base: str | None = None
 
     @classmethod
     def from_env(cls, env_file: str | None = ".env") -> Settings:
@@ -153,6 +157,7 @@ class Settings:
             board_wait_limit=_int("BOARD_WAIT_LIMIT", 5, minimum=1, maximum=3600),
             web_address=_address("WEB_ADDRESS"),
             public_url=_public_url(),
+            discord_api_base=_api_base(),
         )
 
 
@@ -220,6 +225,23 @@ def _public_url() -> str | None:
             or any(c.isspace() or c in "<>\"'?#/@\\" for c in rest)):
         raise ConfigError(f"PUBLIC_URL must be an address such as https://garnet.example.org "
                           f"(http or https, a host and port, no path), not '{raw[:60]}'")
+    return raw
+
+
+def _api_base() -> str | None:
+    """DISCORD_API_BASE: http(s)://host[:port]/path of a REST proxy that answers as
+    Discord's API does under that path (``/api`` for @discordjs/proxy and nirn-proxy);
+    discord.py adds ``/v10`` and the route. Unset: None."""
+    raw = os.environ.get("DISCORD_API_BASE", "").strip().rstrip("/")
+    if not raw:
+        return None
+    scheme, _, rest = raw.partition("://")
+    if (scheme not in ("http", "https") or not rest or rest.startswith("/")
+            or len(raw) > MAX_URL or any(c.isspace() or c in "<>\"'?#@\\" for c in rest)):
+        raise ConfigError(f"DISCORD_API_BASE must be a proxy's address such as "
+                          f"http://proxy:8080/api (http or https, no query), not '{raw[:60]}'")
+    if raw.endswith("/v10"):
+        raw = raw[: -len("/v10")]  # discord.py adds the version itself
     return raw
 
 

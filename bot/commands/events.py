@@ -59,7 +59,8 @@ async def _close(s: Services, c: Call) -> Response:
 
 
 async def _info(s: Services, c: Call) -> Response:
-    return await s.economy.event_info(c.guild_id, c.actor, c.get("event"))
+    shown = await s.economy.event_info(c.guild_id, c.actor, c.get("event"))
+    return linked(shown, await s.link(c.guild_id, ""))  # its table is on the server's page
 
 
 async def _priority_set(s: Services, c: Call) -> Response:

@@ -30,7 +30,9 @@ async def _replay(s: Services, c: Call) -> Response:
 
 
 async def _review(s: Services, c: Call) -> Response:
-    return await s.history.review(c.guild_id, c.options["match"], c.actor.id)
+    reviewed = await s.history.review(c.guild_id, c.options["match"], c.actor.id)
+    # The match's page shows the review from now on, beside its moves.
+    return linked(reviewed, await s.link(c.guild_id, f"/m/{c.options['match']}"))
 
 
 COMMANDS = (

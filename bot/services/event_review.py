@@ -22,6 +22,7 @@ from bot.core.refusal import Refusal
 from bot.services.matches import Matches
 from bot.services.matches.kit import MatchEnd
 from bot.services.review import Reviews
+from bot.services.web import linked
 from bot.store.db import Database
 from bot.store.models import Event, Match
 
@@ -72,10 +73,14 @@ class EventReviews:
             log.exception("the automatic review of match %s (server %s) failed",
                           number, guild_id)
             return
+        # Its plot and notes are on the match's page from now on.
+        response = linked(response, await self.matches.kit.web_link(guild_id, f"/m/{number}"))
         if response.reply is None:
             return
         await self.matches.deliver(Post(response.reply.text, channel_id, image=response.reply.image,
                                         pings=(), pace=Pace.LOW))
+        for post in response.posts:  # the link, when the review left it no room
+            await self.matches.deliver(Post(post.text, channel_id, pings=(), pace=Pace.LOW))
 
     async def idle(self) -> None:
         """Wait until every review started has been posted (for tests and scripts)."""

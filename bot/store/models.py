@@ -559,3 +559,18 @@ class ServerDeck(Base):
     added_at: Mapped[float] = mapped_column(Float)
 
     __table_args__ = (UniqueConstraint("guild_id", "key", name="uq_server_decks_guild_key"),)
+
+
+class MatchReview(Base):
+    """A finished match's review by the computer (``/review``, an event's automatic
+    review), stored when it is first computed: a second ``/review`` and the match's web
+    page read it here, and nothing analyses the match again. ``data`` is
+    ``engine.ai.review.Review.to_data``: the win chance at every position (the
+    evaluation of each ply) and each move's judgement, from which the notes are said."""
+
+    __tablename__ = "match_reviews"
+
+    guild_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    match_id: Mapped[int] = mapped_column(Id, ForeignKey("matches.id", ondelete="CASCADE"),
+                                          primary_key=True, autoincrement=False)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)

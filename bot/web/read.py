@@ -16,6 +16,7 @@ from bot.services.events import Scope
 from bot.services.history_queries import MatchRecord, match_record
 from bot.services.history_view import caption
 from bot.services.leaderboard import by_garnets
+from bot.services.review import can_review, stored
 from bot.services.web import Site
 from bot.store.db import Database
 from bot.store.models import Event as EventRow
@@ -25,6 +26,7 @@ from bot.texts import match as match_texts
 from bot.texts import web as say
 from bot.texts.history import title
 from bot.web.names import People, Person
+from bot.web.review import ReviewView, review_view
 from engine.animation import final_position
 from engine.registry import get_game
 
@@ -129,12 +131,15 @@ class MatchView:
     plies: int  # moves in all
     alt: str
     running: bool  # a clock counts down
+    review: ReviewView | None = None  # a finished match's stored review
+    unreviewed: bool = False  # finished, reviewable, and nobody asked for its review yet
 
 
-async def match(db: Database, site: Site, number: int, now: float,
-                ply: int | None = None) -> tuple[MatchView, MatchRecord, Any] | None:
+async def match(db: Database, site: Site, number: int, now: float, ply: int | None = None,
+                reviewed: bool = False) -> tuple[MatchView, MatchRecord, Any] | None:
     """The page of match ``number`` at ``ply`` (None: as it stands), with its record and
-    the position shown; None when the server has no such match or it was never played."""
+    the position shown (``reviewed``: and its stored review); None when the server has
+    no such match or it was never played."""
     if not 0 < number < MAX_NUMBER:
         return None
     record = await match_record(db, site.guild_id, number)
@@ -173,8 +178,11 @@ async def match(db: Database, site: Site, number: int, now: float,
     start = game.new_state(record.seats, record.options)
     moves = tuple((m.ply, game.seat_name(start, m.seat) if m.kind == MoveKind.MOVE
                    else masked.players[m.seat].name if m.seat < len(masked.players) else "",
-                   m.notation if m.kind == MoveKind.MOVE else "out")
+                   m.notation if m.kind == MoveKind.MOVE else say.left_the_game())
                   for m in record.moves)
+    # Only a stored review: a page never starts an analysis.
+    data = await stored(db, site.guild_id, record.id) \
+        if reviewed and record.status == MatchStatus.FINISHED else None
     view = MatchView(
         number=record.number, label=match_texts.match_label(record.number, record.kind),
         game=game.title, options=match_texts.options_line(game, record.options, tc),
@@ -182,7 +190,11 @@ async def match(db: Database, site: Site, number: int, now: float,
         result=caption(masked) if finished else None, seats=tuple(seats), moves=moves,
         ply=shown, plies=total,
         alt=say.board_alt(shown, game.describe(state, masked.names, banner)),
-        running=any(s.turn_left is not None for s in seats))
+        running=any(s.turn_left is not None for s in seats),
+        review=review_view(masked, data, shown) if data is not None else None,
+        unreviewed=reviewed and data is None and total > 0
+        and record.status == MatchStatus.FINISHED
+        and can_review(record.game))
     return view, masked, state
 
 

@@ -169,6 +169,20 @@ class Review:
             lines.append(verdict[0].upper() + verdict[1:])
         return lines
 
+    def to_data(self) -> JSON:
+        """The review as it is stored (``from_data`` reads it back unchanged): its
+        fields, the win chance at every position and every move's judgement included."""
+        data: JSON = asdict(self)
+        data["turned"] = {str(k): list(v) for k, v in self.turned.items()}
+        return data
+
+    @classmethod
+    def from_data(cls, data: JSON) -> Review:
+        fields = dict(data)
+        fields["plies"] = [Ply(**ply) for ply in data["plies"]]
+        fields["turned"] = {int(k): (int(v[0]), int(v[1])) for k, v in data["turned"].items()}
+        return cls(**fields)
+
     def to_json(self, names: Sequence[str] | None = None) -> JSON:
         """The review as data: its fields, each move's drop, the labels counted, the
         biggest mistakes, the decisive move, the verdict and the summary."""

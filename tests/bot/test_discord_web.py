@@ -32,3 +32,27 @@ async def test_host_web_on_answers_with_the_address_and_posts_link_their_pages(
     (off,) = sends(await sub(world, HANA, "host web", "off"))
     assert "every page is gone" in off.content
     assert await pages.link(str(GUILD_ID), "/m/1") is None
+
+
+async def test_a_tournament_s_rounds_and_standings_link_its_page(world: World) -> None:
+    pages = world.bot.services.web
+    assert pages is not None
+    pages.base = "https://garnet.example"
+    (on,) = sends(await sub(world, HANA, "host web", "on"))
+    found = re.search(r"<(https://garnet\.example/s/[\w-]{16})>", on.content)
+    assert found
+    page = f"On the web: <{found.group(1)}/t/1>"
+    sends(await sub(world, HANA, "host tournament", "create", name="Cup", game="cairo",
+                    format="swiss", rounds=1))
+    await sub(world, ALICE, "tournament", "join")
+    await sub(world, BOB, "tournament", "join")
+    calls = sends(await sub(world, HANA, "host tournament", "start"))
+    pairings = next(c for c in calls if c.content.startswith("**Cup — round 1 of 1**"))
+    assert pairings.content.endswith(page)  # under the round's pairings
+    for command in ("standings", "pairings", "info"):
+        (shown,) = sends(await sub(world, ALICE, "tournament", command))
+        assert page in shown.content, command
+    loser = ALICE if world.live().users[0] == str(ALICE.id) else BOB
+    texts = [c.content for c in sends(await world.slash(loser, "resign"))]
+    final = next(t for t in texts if "**Cup — final standings**" in t)
+    assert final.endswith(page), texts

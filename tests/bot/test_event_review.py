@@ -59,6 +59,10 @@ async def test_a_reviewed_event_s_dm_gets_its_review_in_its_channel(h: Harness) 
     assert post.text.startswith("**Review of DM #1: Cairo Corridor**")
     assert "<@alice> (" in post.text and "accuracy" in post.text
     assert post.image is not None and post.image.data.startswith(b"\x89PNG")
+    # Stored: a player's /review afterwards reads it, and the worker does nothing more.
+    again = await auto.reviews.review(GUILD, 1, BOB.id)
+    assert recording.jobs == ["review_job"]
+    assert again.reply is not None and again.reply.text == post.text
     workers.close()
 
 

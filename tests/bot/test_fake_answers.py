@@ -51,6 +51,8 @@ async def test_every_route_the_fake_answers_is_as_described(world: World) -> Non
     bot = world.bot
     await bot.http.request(discord.http.Route("GET", "/users/@me"))
     await bot.application_info()
+    limits = await bot.fetch_session_start_limits()  # GET /gateway/bot
+    assert limits.max_concurrency >= 1
     channel = await bot.fetch_channel(CHANNEL_ID)
     assert isinstance(channel, discord.TextChannel)
     with pytest.raises(discord.NotFound):

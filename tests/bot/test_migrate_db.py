@@ -100,11 +100,11 @@ async def test_everything_is_copied_and_the_bot_goes_on_there(
     before, after = await everything(source), await everything(target)
     # The season fills every table of matches, events and the ledger (tournaments and
     # the season's tokens have their own transcript; a server's decks, tests/bot/test_decks.py;
-    # a clean stop gives the leases back).
+    # stored reviews, tests/bot/test_web_review.py; a clean stop gives the leases back).
     empty = {name for name, rows in before.items() if not rows}
     assert empty <= {"leases", "tournaments", "tournament_players", "tournament_log",
                      "tournament_games", "life_tokens", "eliminations", "nominations",
-                     "server_decks"}, empty
+                     "server_decks", "match_reviews"}, empty
     for table in before:
         assert after[table] == before[table], table
 

@@ -11,7 +11,7 @@ from typing import Any
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import Connection, inspect, text
+from sqlalchemy import Connection, inspect, make_url, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from bot.store.db import alembic_config
@@ -247,3 +247,39 @@ async def test_host_actions_stored_before_their_ply_get_it_from_the_moves_before
     assert await on(url, lambda connection: [tuple(r) for r in connection.execute(text(
         "SELECT match_id, action, ply FROM host_actions ORDER BY id"))]) == [
         (1, "extend", 0), (1, "pause", 1), (1, "resume", 2), (2, "void", 1)]
+
+
+async def test_stored_reviews_go_with_their_match_and_with_the_revision(
+        make_database: Callable[..., str]) -> None:
+    url = make_database(migrated=False)
+    config = alembic_config(url)
+    await asyncio.to_thread(command.upgrade, config, "0014_review")
+
+    def fill(connection: Connection) -> None:
+        connection.execute(text(SIGMA_MATCHES.replace("'sigma'", "'cairo'")))
+        connection.execute(text(
+            "INSERT INTO match_reviews (guild_id, match_id, data) VALUES "
+            "('g1', 1, '{\"first_win\": [0.5]}'), ('g1', 4, '{\"first_win\": [0.4]}')"))
+
+    await on(url, fill)
+    # One review a match of a server: a second is refused by the key.
+    twice = "INSERT INTO match_reviews (guild_id, match_id, data) VALUES ('g1', 1, '{}')"
+    try:
+        await on(url, lambda connection: connection.execute(text(twice)))
+    except Exception as exc:  # IntegrityError, as each driver words it
+        assert "unique" in str(exc).lower() or "duplicate" in str(exc).lower()
+    else:
+        raise AssertionError("a second review of one match was stored")
+
+    def reviewed(connection: Connection) -> list[Any]:
+        return [r[0] for r in connection.execute(text(
+            "SELECT match_id FROM match_reviews ORDER BY match_id"))]
+
+    assert await on(url, reviewed) == [1, 4]
+    await on(url, lambda connection: connection.execute(text(
+        "DELETE FROM matches WHERE id = 4")))
+    if make_url(url).get_backend_name() == "postgresql":  # SQLite enforces keys only when asked
+        assert await on(url, reviewed) == [1]
+    await asyncio.to_thread(command.downgrade, config, "0013_web")
+    assert "match_reviews" not in await on(url, tables)
+    assert "matches" in await on(url, tables)

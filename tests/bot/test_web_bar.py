@@ -108,3 +108,6 @@ async def test_the_servers_page_shows_its_open_events_and_the_seasons_table(
         assert status == 200 and "<h2>Events</h2>" in page
         season = page.split("<h3>Spring: garnets</h3>", 1)[1].split("</table>", 1)[0]
         assert season.index(">ben</a>") < season.index(">ann</a>")  # ben won the DM
+        # Where Discord shows the event's table, the page is linked too.
+        for line in ("ann: /event info", "ann: /leaderboard event:Spring"):
+            assert f"On the web: <{found.group(1)}>" in await site.say(line), line

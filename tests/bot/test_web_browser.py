@@ -1,7 +1,8 @@
 """The web pages in a real browser (Debian's chromium, driven by Playwright; one browser
 for the module): a live match page shows the new board after a move without a reload;
-a replay steps with the keyboard; a bracket and a Swiss table render; no page is wider
-than a 360 px phone; axe-core finds no serious accessibility violation. With
+a replay steps with the keyboard; a reviewed match's replay shows the evaluation plot
+and the note of the move stepped to; a bracket and a Swiss table render; no page is
+wider than a 360 px phone; axe-core finds no serious accessibility violation. With
 ``GARNET_SCREENSHOTS=DIR`` each page is also saved at a phone's and a desktop's width."""
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import pytest_asyncio
 
 from tests import browser
 from tests.database import Databases
+from tests.recording import Judged
 from tests.web_pages import Site, built_services, web_console
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.realtime]
@@ -40,16 +42,19 @@ async def chromium() -> AsyncIterator[Any]:
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def site(databases: Databases, tmp_path_factory: pytest.TempPathFactory
                ) -> AsyncIterator[tuple[Site, dict[str, str]]]:
-    """One server with every kind of page: a finished DM, a running one, a Swiss with a
-    round played and a single elimination under way."""
+    """One server with every kind of page: a finished DM (reviewed: its first move a
+    blunder), a running one, a Swiss with a round played and a single elimination
+    under way."""
     folder = tmp_path_factory.mktemp("web")
     async with built_services(databases.create(folder)) as services, \
             web_console(services, folder / "images") as s:
+        services.history.reviews.workers.use(Judged())
         said = await s.say("host: /host web on")
         home = re.search(r"<(http://[^>\s]+)>", said).group(1)  # type: ignore[union-attr]
         root = home.split("/s/")[0]
         await s.say("host: /dm game:cairo player1:@Ann player2:@Ben chooser:player1",
                     "Ann: /first player:@Ann", "Ann: D left", "Ben: B left", "Ann: /resign")
+        assert "Review of DM #1" in await s.say("Ben: /review match:1")
         await s.say("host: /dm game:cairo player1:@Cat player2:@Dan chooser:player1",
                     "Cat: /first player:@Cat", "Cat: D left")
         swiss = await s.say(
@@ -64,7 +69,8 @@ async def site(databases: Databases, tmp_path_factory: pytest.TempPathFactory
             *(f"{p}: /tournament join tournament:2" for p in ("Ivy", "Jon", "Kim", "Lee")),
             "host: /host tournament start tournament:2")
         pages = {"server": home, "replay": f"{home}/m/1", "live": f"{home}/m/2",
-                 "swiss": f"{home}/t/1", "bracket": f"{home}/t/2"}
+                 "swiss": f"{home}/t/1", "bracket": f"{home}/t/2",
+                 "note": f"{home}/m/1?ply=1", "resigned": f"{home}/m/3"}
         status, page = await s.get(pages["replay"])
         player = re.search(r'href="(/s/[^"]+/p/[0-9a-f]+)">Ann<', page)
         assert status == 200 and player, page
@@ -105,11 +111,44 @@ async def test_a_replay_steps_with_the_keyboard(chromium: Any,
     await page.wait_for_url(re.compile(r"\?ply=1$"))
     assert (await page.locator(".steps .at").inner_text()).strip() == "1 / 2"
     assert (await page.locator("figure.board img").get_attribute("src")).endswith("/board/1.png")
-    assert await page.locator('.moves li[aria-current="step"]').inner_text() == "DL Black"
+    assert await page.locator('.moves li[aria-current="step"] > a').inner_text() == "DL"
     await page.keyboard.press("Home")
     await page.wait_for_url(re.compile(r"\?ply=0$"))
     await page.keyboard.press("ArrowRight")
     await page.wait_for_url(re.compile(r"\?ply=1$"))
+    await page.close()
+
+
+async def test_a_reviewed_replay_shows_the_plot_and_the_note_of_the_move_stepped_to(
+        chromium: Any, site: tuple[Site, dict[str, str]]) -> None:
+    _, pages = site
+    page = await chromium.new_page()
+    await page.goto(pages["replay"])
+    plot = page.locator('.review svg[role="img"]')
+    assert await plot.is_visible()
+    box = await plot.bounding_box()
+    assert box and box["width"] > 300 and box["height"] > 100
+    label = await plot.locator("title").first.text_content()
+    assert label and "Ann (Black) below the line, Ben (Red) above it" in label
+    assert "The upright line is at move 2" in label
+    assert await page.locator(".review .legend li").all_inner_texts() == [
+        "Ann (Black): accuracy 41% · 1 blunder", "Ben (Red): accuracy 96%"]
+    assert await page.locator(".review circle").count() == 1  # the blunder's dot
+    assert await page.locator(".note.shown").count() == 0  # move 2 has no note
+    await page.keyboard.press("ArrowLeft")
+    await page.wait_for_url(re.compile(r"\?ply=1$"))
+    shown = page.locator("figure.board .note.shown")
+    assert await shown.is_visible()
+    assert (await shown.inner_text()).startswith("Move 1 (DL): Blunder (??): win chance 60%")
+    current = page.locator('.moves li[aria-current="step"] .note')
+    assert (await current.inner_text()).startswith("Blunder (??)")
+    # The note of the shown move stands out from the others.
+    weight = await current.evaluate("n => getComputedStyle(n).fontWeight")
+    assert int(weight) >= 600
+    assert await page.locator(".review line.marker").get_attribute("x1") == "240.0"
+    await page.keyboard.press("ArrowRight")
+    await page.wait_for_url(re.compile(r"\?ply=2$"))
+    assert await page.locator(".note.shown").count() == 0
     await page.close()
 
 

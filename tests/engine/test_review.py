@@ -140,6 +140,8 @@ def test_every_game_is_reviewed(key: str, moves: str, unit: str) -> None:
     assert all(0 <= w <= 1 for w in data.first_win)
     image = Image.open(io.BytesIO(plot(data)))
     assert image.size == PLOT_SIZE
+    # As stored (JSON in the database), and read back unchanged.
+    assert Review.from_data(json.loads(json.dumps(data.to_data()))) == data
 
 
 def test_the_plot_draws_each_player_in_their_colour_with_a_legend_and_a_move_axis() -> None:
@@ -232,3 +234,15 @@ def test_ladder_rates_random_at_zero() -> None:
     assert data["ratings"]["random"] == 0
     assert data["ratings"]["greedy"] > 0
     assert data["pairings"][0]["games"] == 2
+
+
+def test_a_review_as_stored_reads_back_unchanged() -> None:
+    """``to_data`` is what the bot stores (JSON); ``from_data`` gives the same review,
+    the exact verdict's turned results (keyed by move, as JSON cannot) included."""
+    data = Review("cairo", 2, ["Black", "Red"],
+                  [Ply(1, 0, "DL", 0.6, 0.2, "JR", 3.0, label="blunder"),
+                   Ply(2, 1, "BL", 0.8, 0.8, "BL", 0.0)], [0.6, 0.2, 0.2], [41.0, 96.0],
+                  exact_from=1, exact_margin=-2, exact_result=-1, decisive=[1],
+                  turned={1: (1, -1)}, unit="points", winner=1)
+    again = Review.from_data(json.loads(json.dumps(data.to_data())))
+    assert again == data and again.verdict() == data.verdict()

@@ -89,6 +89,7 @@ from tests.fake.discord_world import (
     GUILD_ID,
     INTERACTION_TIMEOUT,
     LOADING,
+    MAX_CONCURRENCY,
     MESSAGE_LIMIT,
     MESSAGES,
     OSCAR,
@@ -114,6 +115,9 @@ from tests.fake.fake_transport import (
     Windows,
     decode,
 )
+
+#: where discord.py sends when nothing else is set (``bot.adapters.discord.sharing``)
+DISCORD = "https://discord.com/"
 
 
 def _bucket_id(method: str, path: str) -> str:
@@ -192,6 +196,12 @@ class FakeDiscord(Payloads):
         self.injected: list[Injected] = []
         self.buckets = Windows()
         self.global_window = Window(*GLOBAL_LIMIT)
+        self.max_concurrency = MAX_CONCURRENCY  # GET /gateway/bot's
+        # Requests discord.py sends elsewhere than Discord (DISCORD_API_BASE: a shared
+        # REST proxy) really go there first, on this session; the proxy and what is
+        # behind it (tests/fake/discord_meter.py) keep the limits, and the fake answers.
+        self._relay: aiohttp.ClientSession | None = None
+        self.relayed: dict[int, int] = {}  # the proxy's answers, by status
         self.asyncio = VirtualAsyncio(clock)
         self.client: discord.Client | None = None
         self._sessions = itertools.count(1)
@@ -411,6 +421,8 @@ class FakeDiscord(Payloads):
     async def _exchange(self, method: str, url: Any, kwargs: dict[str, Any]) -> Response:
         await asyncio.sleep(0)  # the network
         req = decode(method, url, kwargs)
+        if not req.url.startswith(DISCORD):
+            await self._through(req)
         if self.encode_forms and isinstance(kwargs.get("data"), aiohttp.FormData):
             # As aiohttp's client would before sending: the multipart body, PNGs and
             # all, written out (the benchmark: its cost is the bot's, not skipped).
@@ -428,6 +440,28 @@ class FakeDiscord(Payloads):
         if self.observe is not None:
             self.observe(call, arrived)
         return Response(method, req.url, status, data, headers)
+
+    async def _through(self, req: Request) -> None:
+        """The request as it travels to a proxy at ``DISCORD_API_BASE``: its method,
+        path, token and a JSON body (the fake's world answers it, not what is behind the
+        proxy). Waits as long as the proxy holds it back for a limit."""
+        if self._relay is None or self._relay.closed:
+            self._relay = aiohttp.ClientSession()
+        headers = {k: v for k, v in req.headers.items()
+                   if k.lower() in ("authorization", "x-audit-log-reason")}
+        body = None if req.method == "GET" else b"{}"
+        if body is not None:
+            headers["Content-Type"] = "application/json"
+        # ClientSession.request is the fake's own while it is installed: the session's
+        # underlying _request sends for real.
+        async with await self._relay._request(req.method, req.url, data=body,
+                                              headers=headers, params=req.query) as answer:
+            await answer.read()
+            self.relayed[answer.status] = self.relayed.get(answer.status, 0) + 1
+
+    async def close_relay(self) -> None:
+        if self._relay is not None:
+            await self._relay.close()
 
     def diverged(self, problems: list[str]) -> None:
         """Record what diverges from Discord's description (the test then fails)."""
@@ -470,9 +504,11 @@ class FakeDiscord(Payloads):
         window, bucket = self._bucket(req)
         try:
             self._inject(req)
-            if req.bot_token and not self.global_window.take(now):
+            # Behind a proxy, the limits are kept upstream (``_through``).
+            upstream = not req.url.startswith(DISCORD)
+            if req.bot_token and not upstream and not self.global_window.take(now):
                 raise _limited(self.global_window.reset_after(now), True)
-            if not window.take(now):
+            if not upstream and not window.take(now):
                 raise _limited(window.reset_after(now), False)
             self._check(req)
             data = self._respond(req)
@@ -601,6 +637,11 @@ class FakeDiscord(Payloads):
                     "approximate_user_authorization_count": 0,
                     "explicit_content_filter": 0, "flags_new": "0",
                     "eligible_oauth2_scopes": []}
+        if key == ("GET", "/gateway/bot"):
+            return {"url": "wss://gateway.discord.gg", "shards": 1,
+                    "session_start_limit": {"total": 1000, "remaining": 999,
+                                            "reset_after": 14_400_000,
+                                            "max_concurrency": self.max_concurrency}}
         if key == ("GET", "/channels/{channel_id}"):
             # A channel not in the client's cache (an archived thread, say).
             found = self.channels.get(int(params["channel_id"]))

@@ -37,7 +37,7 @@ ORIGINAL = "/webhooks/{webhook_id}/{webhook_token}/messages/@original"
 # Every route the fake answers (``FakeDiscord._respond``): each is held to Discord's
 # API description by tests/bot/test_fake_answers.py, whether garnet calls it or not.
 ROUTES = (
-    ("GET", "/users/@me"), ("GET", "/oauth2/applications/@me"),
+    ("GET", "/users/@me"), ("GET", "/oauth2/applications/@me"), ("GET", "/gateway/bot"),
     ("GET", "/channels/{channel_id}"), ("PATCH", "/channels/{channel_id}"),
     ("PUT", "/applications/{application_id}/commands"),
     ("PUT", "/applications/{application_id}/guilds/{guild_id}/commands"),
@@ -48,6 +48,8 @@ ROUTES = (
 MESSAGE_LIMIT = (5, 5.0)  # posting messages, per channel
 ROUTE_LIMIT = (50, 1.0)  # any other route, per major parameter
 GLOBAL_LIMIT = (50, 1.0)  # every request with the bot's token
+# GET /gateway/bot's session start limit: how many shards may IDENTIFY at once (per 5 s)
+MAX_CONCURRENCY = 1
 INTERACTION_TIMEOUT = 3.0  # seconds to make the initial response
 FOLLOWUP_TIMEOUT = 15 * 60.0  # seconds an interaction's token lasts
 ERRORS = {

@@ -42,6 +42,7 @@ from bot.core.messages import Actor, Post, Response, Role, TurnStart, Upload
 from bot.core.metrics import BOARD_WAIT, RECEIVED, board_on_its_way
 from bot.core.refusal import answered
 from bot.core.requests import Asker
+from bot.services.identify import IdentifyTurns
 from bot.texts import input as input_texts
 from bot.texts import match as texts
 from bot.texts import outages as outage_texts
@@ -207,6 +208,9 @@ class GarnetBot(commands.AutoShardedBot):
                                else list(range(shard_count or 1)))
         self._started = False
         self._services: Services | None = None
+        # Whose turn it is to IDENTIFY, among every process of the bot (bot.app sets it)
+        self.turns: IdentifyTurns | None = None
+        self._max_concurrency: int | None = None
         if services is not None:
             self.attach(services)
 
@@ -237,6 +241,19 @@ class GarnetBot(commands.AutoShardedBot):
 
         pacer.watch = watch if metrics.on() else pressure.observe
 
+    async def before_identify_hook(self, shard_id: int | None, *,
+                                   initial: bool = False) -> None:
+        """Wait for the shard's identify bucket to be free in every process of the bot
+        (Discord: ``max_concurrency`` session starts per 5 s), in place of discord.py's
+        5-s wait, which knows only this process."""
+        if self.turns is None:
+            await super().before_identify_hook(shard_id, initial=initial)
+            return
+        if self._max_concurrency is None:
+            limits = await self.fetch_session_start_limits()
+            self._max_concurrency = limits.max_concurrency
+        await self.turns.take(shard_id or 0, self._max_concurrency, str(self.application_id))
+
     async def setup_hook(self) -> None:
         self.add_dynamic_items(CommandButton, CommandSelect)
         command_tree.install(self.tree, self.invoke_command)
@@ -258,6 +275,8 @@ class GarnetBot(commands.AutoShardedBot):
             log.exception("could not sync the slash commands; the old ones stay")
 
     async def close(self) -> None:
+        if self.turns is not None:
+            await self.turns.close()
         if self._started:
             self._started = False
             try:

@@ -149,11 +149,19 @@ class GlobalPacer:
     among those waiting (one line per pace, each first come, first served).
     """
 
-    def __init__(self, per_second: int = DISCORD_GLOBAL_LIMIT, fifo: bool = False) -> None:
+    def __init__(self, per_second: int = DISCORD_GLOBAL_LIMIT, fifo: bool = False,
+                 in_flight: int | None = None) -> None:
         if per_second < 1:
             raise ValueError(f"per_second must be at least 1, not {per_second}")
         self.per_second = per_second
         self.fifo = fifo
+        # Behind a shared REST proxy (``in_flight``): at most that many of this
+        # process's requests on their way at once; the rest wait here, in order of
+        # urgency, rather than first come, first served in the proxy's queue, where
+        # every process's requests meet once together they send past the limit.
+        self.in_flight = in_flight
+        self.outstanding = 0  # requests given a turn and not yet answered
+        self._room: asyncio.Event | None = None
         # The turns of the last ``per_second`` requests, sent, oldest first.
         self._sent: collections.deque[float] = collections.deque(maxlen=per_second)
         self._lines: dict[Pace, list[_Waiting]] = {pace: [] for pace in Pace}  # heaps
@@ -205,6 +213,15 @@ class GlobalPacer:
         wait, left = self._last_board
         return wait if now - left <= RECENT else 0.0
 
+    def _full(self) -> bool:
+        return self.in_flight is not None and self.outstanding >= self.in_flight
+
+    def done(self) -> None:
+        """A request given a turn is answered (or was never sent): its room is free."""
+        self.outstanding = max(0, self.outstanding - 1)
+        if self._room is not None:
+            self._room.set()
+
     def _free_at(self) -> float:
         if len(self._sent) < self.per_second:
             return float("-inf")
@@ -224,6 +241,7 @@ class GlobalPacer:
         self._sent.append(now)
         if again:  # counted at its first turn
             return
+        self.outstanding += 1
         figures = self.figures[pace]
         figures.sent += 1
         if wait > 0:
@@ -248,7 +266,7 @@ class GlobalPacer:
         of every line if it takes a turn ``again``); return when it may be sent."""
         pace = PACE.get() if pace is None else pace
         now = _now()
-        if self._free_at() <= now and self._next() is None:
+        if self._free_at() <= now and self._next() is None and (again or not self._full()):
             self._went(pace, 0.0, now, again)
             return
         line = Pace.BOARD if self.fifo or again else pace
@@ -264,6 +282,11 @@ class GlobalPacer:
     async def _grant(self) -> None:
         """Give each turn as it frees to the line furthest behind, while any wait."""
         while (first := self._next()) is not None:
+            if self._full() and not first.again:
+                self._room = self._room or asyncio.Event()
+                self._room.clear()
+                await self._room.wait()
+                continue
             now = _now()
             free = max(self._free_at(), self._given + self.spacing)
             if free > now:
@@ -294,14 +317,23 @@ class PacedRatelimit(discord.http.Ratelimit):
         pace = PACE.get()
         await self.pacer.acquire(pace)
         before = _now()
-        await super().__aenter__()
+        try:
+            await super().__aenter__()
+        except BaseException:
+            self.pacer.done()
+            raise
         if _now() - before > SLACK / 2:  # it waited for its bucket: its turn has passed
             try:
                 await self.pacer.acquire(pace, again=True)
             except BaseException as error:
+                self.pacer.done()
                 await super().__aexit__(type(error), error, error.__traceback__)  # type: ignore[arg-type]
                 raise
         return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        self.pacer.done()
+        await super().__aexit__(*exc)
 
 
 def install(http: discord.http.HTTPClient, pacer: GlobalPacer) -> None:

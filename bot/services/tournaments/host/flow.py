@@ -49,6 +49,7 @@ from bot.services.tournaments.host.records import (
     split,
 )
 from bot.services.vitals import CANNOT_SAVE
+from bot.services.web import WebLink, no_link
 from bot.store.db import Database
 from bot.store.models import Tournament as TournamentRow
 from bot.store.models import TournamentGame
@@ -58,10 +59,10 @@ log = logging.getLogger(__name__)
 MAX_STEPS = 64  # a bound on what one look at a tournament may do in a row
 NOT_BEGUN_AGAIN = 60.0  # a window due before its game began: looked at again this later
 class Flow:
-    def __init__(self, db: Database, clock: Clock, matches: Matches) -> None:
-        self.db = db
-        self.clock = clock
-        self.matches = matches
+    def __init__(self, db: Database, clock: Clock, matches: Matches,
+                 web_link: WebLink = no_link) -> None:
+        self.db, self.clock, self.matches = db, clock, matches
+        self.web_link = web_link  # its page under each round's pairings and standings
         self._locks: dict[int, asyncio.Lock] = {}
         self._dirty: set[int] = set()
         self._timers: dict[int, list[Handle]] = {}
@@ -356,8 +357,9 @@ class Flow:
         due = [(p, series_of(core, p, [])[0]) for p in rnd.pairings if p.decided is None]
         games = await self._start_games(loaded, rnd.number, due)
         loaded = await self.load(row.id)
-        posts = [*split(views.round_announcement(loaded, rnd, deadline), row.channel_id,
-                        pings=()), *games]
+        page = await self.web_link(row.guild_id, f"/t/{row.number}")
+        posts = [*split(views.with_page(views.round_announcement(loaded, rnd, deadline), page,
+                                        room=10**6), row.channel_id, pings=()), *games]
         if core.state(loaded.events).round_complete:  # every pairing decided already
             posts += await self._round_over(row.id)
         return posts
@@ -388,7 +390,8 @@ class Flow:
         return posts
 
     async def standings_post(self, loaded: Loaded, final: bool = False) -> Post:
-        text = views.standings_text(loaded, final=final)
+        text = views.with_page(views.standings_text(loaded, final=final), await self.web_link(
+            loaded.row.guild_id, f"/t/{loaded.row.number}"))
         png = await asyncio.to_thread(views.image, loaded)
         return Post(text, loaded.row.channel_id, image=Image(png, views.image_name(loaded)),
                     pings=(), pace=Pace.LOW)

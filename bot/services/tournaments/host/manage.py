@@ -102,7 +102,7 @@ class Tournaments:
         self.matches = matches
         self.roles = roles
         self.rng = rng or random.Random()
-        self.flow = Flow(db, clock, matches)
+        self.flow = Flow(db, clock, matches, web_link)
         self.rulings = Rulings(db, clock, matches, self.flow)
         self.web_link = web_link  # a tournament's web page (``bot.services.web``)
 
@@ -461,7 +461,7 @@ class Tournaments:
         post = await self.flow.standings_post(loaded)
         post.text = views.standings_text(loaded, limit=40)
         post.channel_id, post.ephemeral = None, True
-        return Response(reply=post)
+        return linked(Response(reply=post), await self._page(loaded.row))
 
     async def pairings(self, asker: Asker, number: int | None = None,
                        tournament: str | None = None) -> Response:
@@ -472,7 +472,8 @@ class Tournaments:
         wanted = number or played
         if not 1 <= wanted <= played:
             raise TournamentRefusal(say.no_such_round(number=wanted, played=played))
-        return Response.say(views.pairings_text(loaded, wanted, asker.actor.id))
+        return linked(Response.say(views.pairings_text(loaded, wanted, asker.actor.id)),
+                      await self._page(loaded.row))
 
     async def info(self, asker: Asker, tournament: str | None = None) -> Response:
         async with self.db.session() as s:
@@ -490,13 +491,16 @@ class Tournaments:
                 round_line = say.now_playing(number=state.rounds[-1].number,
                                              of=loaded.core.rounds, left=len(state.pending()),
                                              deadline=row.deadline_at)
-        return Response.say(say.info(
+        return linked(Response.say(say.info(
             name=row.name, number=row.number, status=row.status,
             host=names.get(row.created_by, row.created_by),
             rules=views.rules_text(row, setup, event),
             entrants=[names.get(p.user_id, p.user_id) for p in people[:60]],
             checked=[p.checked_in and setup.checkin for p in people[:60]],
-            count=len(people), round_line=round_line))
+            count=len(people), round_line=round_line)), await self._page(row))
+
+    async def _page(self, row: TournamentRow) -> str | None:
+        return await self.web_link(row.guild_id, f"/t/{row.number}")
 
     async def export(self, asker: Asker, tournament: str | None = None) -> Response:
         await self.roles.require_host(asker.guild_id, asker.actor)

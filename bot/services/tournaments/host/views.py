@@ -36,6 +36,7 @@ from bot.store.models import Tournament as TournamentRow
 from bot.texts import brackets as bracket_say
 from bot.texts import tournaments as say
 from bot.texts.match import match_label, options_line
+from bot.texts.web import web_line
 from engine.registry import get_game
 
 SHOWN = 16  # standings rows in a message; the image and /tournament standings have all
@@ -202,6 +203,13 @@ def score_of(loaded: Loaded, number: int, p: Pairing,
     a, b = series.score
     mine = (a, b) if series.first == p.first else (b, a)
     return f"{say.points(mine[0])}–{say.points(mine[1])}"
+
+
+def with_page(text: str, address: str | None, room: int = 2000) -> str:
+    """``text`` with the tournament's web page under it, when its pages are up and the
+    post has ``room`` for it (a round's pairings are split between lines: any room)."""
+    line = web_line(address) if address is not None else ""
+    return f"{text}\n{line}" if line and len(text) + 1 + len(line) <= room else text
 
 
 def round_results(loaded: Loaded, state: State) -> str:
