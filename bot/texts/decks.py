@@ -54,10 +54,25 @@ def invalid(error: str) -> str:
 
 
 @text
-def added(name: str, title: str, white: int, black: int) -> str:
+def _variants(rules: Sequence[str]) -> str:
+    """A deck's rules variants (engine.sigma.deck.RULES), each with what it changes, for
+    its sheet and the host who adds it; "" for the rules page's own rules."""
+    if not rules:
+        return ""
+    meaning = {
+        "open-sides": _("a side is usable only while the cell it points at is empty"),
+        "kept-arrows": _("an arrow survives a card of its own colour laid over it"),
+        "bare-black": _("a white card may cover black cells that show no black arrow"),
+    }
+    said = "; ".join(f"{name}: {meaning.get(name, name)}" for name in sorted(rules))
+    return _("\nRules variants (not the rules page's): {variants}.").format(variants=said)
+
+
+@text
+def added(name: str, title: str, white: int, black: int, rules: Sequence[str] = ()) -> str:
     return (_("Deck `{name}` added: {title} (White {white} cards, Black {black}). Start a "
               "Sigma Escape match with `deck:{name}`.").format(
-                name=name, title=_title(title), white=white, black=black))
+                name=name, title=_title(title), white=white, black=black) + _variants(rules))
 
 
 @text
@@ -107,9 +122,11 @@ def listing(shipped: Sequence[tuple[str, str, bool]],
 
 
 @text
-def sheet(name: str, title: str, match: int | None, balance: str | None = None) -> str:
-    """``balance``: the measured balance of a shipped deck (``engine.balance``)."""
+def sheet(name: str, title: str, match: int | None, balance: str | None = None,
+          rules: Sequence[str] = ()) -> str:
+    """``balance``: the measured balance of a shipped deck (``engine.balance``);
+    ``rules``: the deck's rules variants."""
     of = _(" (the deck of match #{match})").format(match=match) if match is not None else ""
     measured = _("\nMeasured balance: {balance}").format(balance=balance) if balance else ""
     return _("Deck `{name}`{of}: {title}{measured}").format(
-               name=name, of=of, title=_title(title), measured=measured)
+               name=name, of=of, title=_title(title), measured=measured) + _variants(rules)

@@ -214,14 +214,14 @@ def _board(pen: Pen, state: SigmaState, board: Board,
                     line(edge, LAST, thick)
     # arrows: triangles; the mover's usable sides: numbered badges
     numbers = {side: n for n, side in enumerate(numbered, start=1)}
-    for index, layer in enumerate(board.layers):
-        for cell, d in layer.arrows:
-            if top.get(cell) != index or (cell, d) in numbers:
+    for shade, arrows in enumerate(board.arrows):
+        for cell, d in arrows:
+            if (cell, d) in numbers:
                 continue
             mx, my = grid.edge_middle(cell, d)
             dr, dc = ((-1, 0), (0, 1), (1, 0), (0, -1))[d]
             centre = (mx - dc * size * 0.16, my - dr * size * 0.16)
-            fill = ARROW_ON_BLACK if layer.colour == BLACK else ARROW_ON_WHITE
+            fill = ARROW_ON_BLACK if shade == BLACK else ARROW_ON_WHITE
             pen.polygon(_triangle(centre, d, size * 0.11), fill=fill)
     # A badge sits on the edge its side opens through; where two numbered arrows face
     # each other across one edge, each moves into its own cell, a little smaller.
@@ -346,8 +346,12 @@ def _pill(pen: Pen, right: int, y: int, text: str, fill: Colour) -> None:
 
 
 def _header(pen: Pen, deck: Deck) -> None:
-    note = deck.name + (" · a reconstruction, not the real cards" if deck.reconstruction
-                        else f" · {deck.source}")
+    if deck.rules:  # a rules variant changes what a player may do: the board says so
+        note = (f"{deck.name} · rules: {', '.join(sorted(deck.rules))}"
+                + (" · reconstructed cards" if deck.reconstruction else ""))
+    else:
+        note = deck.name + (" · a reconstruction, not the real cards" if deck.reconstruction
+                            else f" · {deck.source}")
     if pen.palette is not None and pen.dx == pen.dy == 0:
         pen.image.paste(_header_tile(note), (0, 0))  # the same for a whole game
         return
@@ -512,7 +516,8 @@ def deck_sheet(deck: Deck) -> bytes:
          [(card, n, f"×{n}") for card, n in deck.hands[BLACK]]),
     ]
     slot_h = 5 * m + 70
-    height = 100
+    top_y = 130 if deck.rules else 100  # a line more for the rules variants
+    height = top_y
     for _, cards in sections:
         height += 44 + max(1, -(-len(cards) // per_row)) * slot_h
     image = Image.new("RGB", (WIDTH, height + 20), BG)
@@ -522,7 +527,10 @@ def deck_sheet(deck: Deck) -> bytes:
               else f"Source: {deck.source}")
     draw.text((24, 56), fit_text(source, WIDTH - 48, 20), font=font(20, True),
               fill=LAST if deck.reconstruction else MUTED)
-    y = 100
+    if deck.rules:
+        variants = "Rules variants (not the rules page's): " + ", ".join(sorted(deck.rules))
+        draw.text((24, 88), fit_text(variants, WIDTH - 48, 20), font=font(20, True), fill=INK)
+    y = top_y
     for title, cards in sections:
         draw.text((24, y), title, font=font(22, True), fill=INK)
         y += 44
