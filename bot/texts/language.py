@@ -30,6 +30,7 @@ from gettext import NullTranslations
 from pathlib import Path
 from typing import Any, ParamSpec
 
+from babel.numbers import format_decimal
 from babel.support import Translations
 
 #: the languages garnet speaks, the source first
@@ -81,9 +82,25 @@ def _(message: str) -> str:
     return catalog(language()).gettext(message)
 
 
+def N_(message: str) -> str:
+    """``message`` marked for the catalogs but said later, through ``_`` (a module's
+    table of words, read when a text says one of them)."""
+    return message
+
+
 def n_(singular: str, plural: str, n: int) -> str:
     """The form of a message for the number ``n`` in the language spoken now."""
     return catalog(language()).ngettext(singular, plural, n)
+
+
+def numeral(n: float) -> str:
+    """A number as the language spoken now writes it ("1,234" in English)."""
+    return format_decimal(n, locale=locale_of(language()))
+
+
+def locale_of(lang: str) -> str:
+    """The CLDR locale of a language garnet speaks (Babel's numbers, dates and plurals)."""
+    return {"en": "en_US"}.get(lang, lang.replace("-", "_"))
 
 
 class Said(str):
