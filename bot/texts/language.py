@@ -30,6 +30,7 @@ from gettext import NullTranslations
 from pathlib import Path
 from typing import Any, ParamSpec
 
+from babel.numbers import format_decimal
 from babel.support import Translations
 
 #: the languages garnet speaks, the source first
@@ -84,6 +85,16 @@ def _(message: str) -> str:
 def n_(singular: str, plural: str, n: int) -> str:
     """The form of a message for the number ``n`` in the language spoken now."""
     return catalog(language()).ngettext(singular, plural, n)
+
+
+def numeral(n: float) -> str:
+    """A number as the language spoken now writes it ("1,234" in English)."""
+    return format_decimal(n, locale=locale_of(language()))
+
+
+def locale_of(lang: str) -> str:
+    """The CLDR locale of a language garnet speaks (Babel's numbers, dates and plurals)."""
+    return {"en": "en_US"}.get(lang, lang.replace("-", "_"))
 
 
 class Said(str):

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 
 from bot.core.escape import plain
 from bot.core.messages import mention
+from bot.texts.language import _, n_, text
 from bot.texts.match import live_time
 from bot.texts.withdrawals import (
     dropped as dropped,
@@ -69,6 +70,7 @@ TIEBREAKS = {"buchholz": "BH", "median_buchholz": "mBH", "sonneborn_berger": "SB
 TROPHY = "🏆"
 
 
+@text
 def points(x: float) -> str:
     """2, 2½, ½ (Sonneborn-Berger may have quarters: 2.25)."""
     whole = int(x)
@@ -79,16 +81,20 @@ def points(x: float) -> str:
     return f"{x:.2f}".rstrip("0")
 
 
+@text
 def points_word(x: float) -> str:
-    return f"{points(x)} {'pt' if x in (0.5, 1) else 'pts'}"
+    return n_("{points} pt",
+              "{points} pts", x).format(points=points(x))
 
 
+@text
 def at(instant: float) -> str:
-    return datetime.fromtimestamp(instant, UTC).strftime("%b %d %H:%M UTC")
+    return datetime.fromtimestamp(instant, UTC).strftime(_("%b %d %H:%M UTC"))
 
 
+@text
 def label(*, name: str, number: int) -> str:
-    return f"**{plain(name)}** (tournament #{number})"
+    return _("**{name}** (tournament #{number})").format(name=plain(name), number=number)
 
 
 # ---- settings and entries ------------------------------------------------------------------
@@ -119,136 +125,173 @@ class Rules:
     show_up: float = 0.0  # clocked: each player's window for their first move
 
 
+@text
 def rules(r: Rules) -> str:
-    parts = [FORMATS[r.fmt] + (" (twice)" if r.double else "")]
+    parts = [FORMATS[r.fmt] + (_(" (twice)") if r.double else "")]
     if r.rounds:
-        parts.append(f"{r.rounds} rounds")
+        parts.append(_("{rounds} rounds").format(rounds=r.rounds))
     parts.append(r.game)
     if r.best_of > 1:
-        parts.append(f"best of {r.best_of}")
+        parts.append(_("best of {best_of}").format(best_of=r.best_of))
     if r.third_place:
-        parts.append("a match for third place")
+        parts.append(_("a match for third place"))
     parts.append(FIRSTS[r.first])
     line = " · ".join(parts) + "."
     more = [r.clock]
     if r.show_up:
-        more.append(f"each player of a pairing has {span(r.show_up)} from its start to make "
-                    "their first move, or forfeits and is withdrawn")
+        more.append(_("each player of a pairing has {span} from its start to make their "
+                      "first move, or forfeits and is withdrawn").format(
+                        span=span(r.show_up)))
     if r.deadline:
-        more.append(f"each round has {span(r.deadline)}; then {NO_SHOW[r.no_show]}")
-    more.append("rounds start by themselves" if r.auto else "a host starts each round")
+        more.append(_("each round has {span}; then {NO_SHOW}").format(
+                        span=span(r.deadline), NO_SHOW=NO_SHOW[r.no_show]))
+    more.append(_("rounds start by themselves") if r.auto else _("a host starts each round"))
     if r.thread:
-        more.append("a thread per match")
+        more.append(_("a thread per match"))
     if r.checkin:
-        more.append("players check in before the start")
+        more.append(_("players check in before the start"))
     line += "\n" + " · ".join(more) + "."
     if r.prizes:
-        line += "\nPrizes: " + ", ".join(f"{place_name(i)} {garnets(p)}"
+        line += _("\nPrizes: ") + ", ".join(f"{place_name(i)} {garnets(p)}"
                                          for i, p in enumerate(r.prizes, start=1) if p)
-        line += f" (in **{plain(r.event)}**)." if r.event else "."
+        line += _(" (in **{event}**).").format(event=plain(r.event)) if r.event else "."
     elif r.event:
-        line += f"\nIts matches count for **{plain(r.event)}**."
+        line += _("\nIts matches count for **{event}**.").format(event=plain(r.event))
     return line
 
 
+@text
 def place_name(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    suffix = _("th") if 10 <= n % 100 <= 20 else {1: _("st"), 2: _("nd"), 3: _("rd")}.get(n % 10, "th")
     return f"{n}{suffix}"
 
 
+@text
 def created(*, name: str, number: int, host_id: str, rules: str, checkin: bool) -> str:
-    how = " and `/tournament checkin` before it starts" if checkin else ""
-    return (f"{TROPHY} {mention(host_id)} opened {label(name=name, number=number)}.\n{rules}\n"
-            f"Join with the button or `/tournament join`{how}.")
+    how = _(" and `/tournament checkin` before it starts") if checkin else ""
+    return (_("{TROPHY} {host_id} opened {label}.\n{rules}\nJoin with the button or "
+              "`/tournament join`{how}.").format(
+                TROPHY=TROPHY, host_id=mention(host_id), label=label(name=name, number=number),
+                rules=rules, how=how))
 
 
+@text
 def join_button() -> str:
-    return "Join"
+    return _("Join")
 
 
+@text
 def checkin_button() -> str:
-    return "Check in"
+    return _("Check in")
 
 
+@text
 def joined(*, user_ids: Sequence[str], name: str, count: int, already: Sequence[str] = ()) -> str:
     who = ", ".join(mention(u) for u in user_ids)
-    was = f" {listed([mention(u) for u in already])} had entered already." if already else ""
-    return f"✅ {who} joined **{plain(name)}** ({count} entered).{was}"
+    was = _(" {listed} had entered already.").format(listed=listed([mention(u) for u in already])) if already else ""
+    return _("✅ {who} joined **{name}** ({count} entered).{was}").format(
+               who=who, name=plain(name), count=count, was=was)
 
 
+@text
 def left(*, user_id: str, name: str, count: int) -> str:
-    return f"{mention(user_id)} left **{plain(name)}** ({count} entered)."
+    return _("{user_id} left **{name}** ({count} entered).").format(
+               user_id=mention(user_id), name=plain(name), count=count)
 
 
+@text
 def checked_in(*, user_id: str, name: str, ready: int, count: int) -> str:
-    return f"☑ {mention(user_id)} checked in for **{plain(name)}** ({ready} of {count})."
+    return _("☑ {user_id} checked in for **{name}** ({ready} of {count}).").format(
+               user_id=mention(user_id), name=plain(name), ready=ready, count=count)
 
 
+@text
 def already_in(*, user_ids: Sequence[str], name: str) -> str:
-    have = "has" if len(user_ids) == 1 else "have"
-    return f"{listed([mention(u) for u in user_ids])} {have} already entered {plain(name)}."
+    have = n_("has",
+              "have", len(user_ids))
+    return _("{listed} {have} already entered {name}.").format(
+               listed=listed([mention(u) for u in user_ids]), have=have, name=plain(name))
 
 
+@text
 def not_entered(*, user_id: str, name: str) -> str:
-    return f"{mention(user_id)} has not entered {plain(name)}."
+    return _("{user_id} has not entered {name}.").format(
+               user_id=mention(user_id), name=plain(name))
 
 
+@text
 def entries_closed(*, name: str) -> str:
-    return f"{plain(name)} has started: entries are closed."
+    return _("{name} has started: entries are closed.").format(name=plain(name))
 
 
+@text
 def full(*, name: str, most: int) -> str:
-    return f"{plain(name)} is full ({most} players)."
+    return _("{name} is full ({most} players).").format(name=plain(name), most=most)
 
 
+@text
 def role_needs_members() -> str:
-    return ("The bot cannot see who has a role here (on Discord it needs the Server Members "
-            "intent: `MEMBERS_INTENT=yes`); name the players one by one with `player:`.")
+    return (_("The bot cannot see who has a role here (on Discord it needs the Server "
+              "Members intent: `MEMBERS_INTENT=yes`); name the players one by one with "
+              "`player:`."))
 
 
+@text
 def role_empty(*, role: str) -> str:
-    return f"Nobody has the role {plain(role)} (or the bot cannot see its members)."
+    return _("Nobody has the role {role} (or the bot cannot see its members).").format(
+               role=plain(role))
 
 
+@text
 def name_player_or_role() -> str:
-    return "Name a `player:`, several `players:` or a `role:` whose members join."
+    return _("Name a `player:`, several `players:` or a `role:` whose members join.")
 
 
+@text
 def no_checkin() -> str:
-    return "This tournament has no check-in: entering is enough."
+    return _("This tournament has no check-in: entering is enough.")
 
 
 # ---- finding a tournament -------------------------------------------------------------------
 
 
+@text
 def no_such_tournament(*, number: str) -> str:
-    return f"There is no tournament #{plain(number)} on this server."
+    return _("There is no tournament #{number} on this server.").format(number=plain(number))
 
 
+@text
 def no_tournament_called(*, name: str, known: Sequence[str]) -> str:
-    listed = (f" Tournaments here: {', '.join(plain(k) for k in known)}." if known
-              else " There are none yet: `/host tournament create`.")
-    return f"There is no tournament called '{plain(name)}' on this server.{listed}"
+    listed = (_(" Tournaments here: {listed}.").format(listed=', '.join(plain(k) for k in known)) if known
+              else _(" There are none yet: `/host tournament create`."))
+    return _("There is no tournament called '{name}' on this server.{listed}").format(
+               name=plain(name), listed=listed)
 
 
+@text
 def no_tournament() -> str:
-    return "There is no tournament on this server yet: a host creates one with " \
-           "`/host tournament create`."
+    return _("There is no tournament on this server yet: a host creates one with `/host "
+             "tournament create`.")
 
 
+@text
 def several_tournaments(*, names: Sequence[str]) -> str:
-    return ("Several tournaments are open or running (" + ", ".join(plain(n) for n in names)
-            + "); add `tournament:` with one of them.")
+    return (_("Several tournaments are open or running (") + ", ".join(plain(n) for n in names)
+            + _("); add `tournament:` with one of them."))
 
 
+@text
 def name_exists(*, name: str, number: int) -> str:
-    return f"There is a tournament called {plain(name)} already (#{number}); choose another name."
+    return _("There is a tournament called {name} already (#{number}); choose another name.").format(
+               name=plain(name), number=number)
 
 
+@text
 def bad_name() -> str:
-    return "A tournament's name is 1 to 50 characters and not a number."
+    return _("A tournament's name is 1 to 50 characters and not a number.")
 
 
+@text
 def choice(*, name: str, number: int, status: str) -> str:
     """An autocomplete entry: plain text."""
     return f"{name} (#{number}, {STATUS.get(status, status)})"
@@ -257,151 +300,197 @@ def choice(*, name: str, number: int, status: str) -> str:
 # ---- refusals of the lifecycle ----------------------------------------------------------------
 
 
+@text
 def bad_prizes(*, text: str, most_places: int) -> str:
-    return (f"`prizes` lists garnets by place, e.g. `10,5,3` (at most {most_places} places), "
-            f"not '{plain(text)}'.")
+    return (_("`prizes` lists garnets by place, e.g. `10,5,3` (at most {most_places} "
+              "places), not '{text}'.").format(
+                most_places=most_places, text=plain(text)))
 
 
+@text
 def rounds_only_swiss() -> str:
-    return "Only a Swiss tournament takes `rounds:`; the others play as many as they need."
+    return _("Only a Swiss tournament takes `rounds:`; the others play as many as they need.")
 
 
+@text
 def double_only_round_robin() -> str:
-    return "`double:` is for a round robin (everyone meets everyone twice)."
+    return _("`double:` is for a round robin (everyone meets everyone twice).")
 
 
+@text
 def third_only_single() -> str:
-    return "`thirdplace:` is for a single elimination."
+    return _("`thirdplace:` is for a single elimination.")
 
 
+@text
 def not_open(*, name: str, status: str) -> str:
-    return f"{plain(name)} is {STATUS.get(status, status)}."
+    return _("{name} is {status}.").format(name=plain(name), status=STATUS.get(status, status))
 
 
+@text
 def not_running(*, name: str, status: str) -> str:
-    return f"{plain(name)} is not running (it is {STATUS.get(status, status)})."
+    return _("{name} is not running (it is {status}).").format(
+               name=plain(name), status=STATUS.get(status, status))
 
 
+@text
 def too_few(*, name: str, count: int, checkin: bool) -> str:
-    who = "checked in" if checkin else "entered"
-    return (f"{plain(name)} needs at least two players to start; {count} "
-            f"{'has' if count == 1 else 'have'} {who}.")
+    who = _("checked in") if checkin else _("entered")
+    return (n_("{name} needs at least two players to start; {count} has {who}.",
+               "{name} needs at least two players to start; {count} have {who}.", count).format(
+                name=plain(name), count=count, who=who))
 
 
+@text
 def cannot_run(*, reason: str) -> str:
-    return f"That is not possible: {reason}."
+    return _("That is not possible: {reason}.").format(reason=reason)
 
 
+@text
 def round_unfinished(*, number: int, boards: Sequence[int]) -> str:
     listed = ", ".join(str(b) for b in boards)
-    return (f"Round {number} is still being played (board{'s' if len(boards) > 1 else ''} "
-            f"{listed}); a host can settle a pairing with `/host tournament adjudicate`.")
+    return (n_("Round {number} is still being played (board {listed}); a host can settle a "
+               "pairing with `/host tournament adjudicate`.",
+               "Round {number} is still being played (boards {listed}); a host can settle a "
+               "pairing with `/host tournament adjudicate`.", len(boards)).format(
+                number=number, listed=listed))
 
 
+@text
 def no_such_board(*, number: int, board: int) -> str:
-    return f"Round {number} has no board {board}."
+    return _("Round {number} has no board {board}.").format(number=number, board=board)
 
 
+@text
 def no_such_round(*, number: int, played: int) -> str:
-    return f"There is no round {number}: {played} {'has' if played == 1 else 'have'} been paired."
+    return n_("There is no round {number}: {played} has been paired.",
+              "There is no round {number}: {played} have been paired.", played).format(
+               number=number, played=played)
 
 
+@text
 def not_withdrawn(*, user_id: str, name: str) -> str:
-    return f"{mention(user_id)} plays on in {plain(name)}: there is nobody to reinstate."
+    return _("{user_id} plays on in {name}: there is nobody to reinstate.").format(
+               user_id=mention(user_id), name=plain(name))
 
 
+@text
 def already_withdrawn(*, user_id: str, name: str) -> str:
-    return f"{mention(user_id)} has already withdrawn from {plain(name)}."
+    return _("{user_id} has already withdrawn from {name}.").format(
+               user_id=mention(user_id), name=plain(name))
 
 
+@text
 def bad_result() -> str:
-    return "`result` is 1-0, 0-1, draw, +/-, -/+ or -/- (from the first-named player's side)."
+    return _("`result` is 1-0, 0-1, draw, +/-, -/+ or -/- (from the first-named player's "
+             "side).")
 
 
 # ---- the flow of a tournament -----------------------------------------------------------------
 
 
+@text
 def started(*, name: str, number: int, seeds: Sequence[str], dropped: Sequence[str]) -> str:
-    lines = [f"{TROPHY} {label(name=name, number=number)} begins with {len(seeds)} players."]
+    lines = [_("{TROPHY} {label} begins with {seeds} players.").format(
+                 TROPHY=TROPHY, label=label(name=name, number=number), seeds=len(seeds))]
     listed = ", ".join(f"{i}. {plain(n)}" for i, n in enumerate(seeds[:32], start=1))
-    more = f", … {len(seeds) - 32} more" if len(seeds) > 32 else ""
-    lines.append(f"Seeds: {listed}{more}.")
+    more = _(", … {seeds} more").format(seeds=len(seeds) - 32) if len(seeds) > 32 else ""
+    lines.append(_("Seeds: {listed}{more}.").format(listed=listed, more=more))
     if dropped:
-        lines.append("Not checked in, so not playing: "
+        lines.append(_("Not checked in, so not playing: ")
                      + ", ".join(plain(n) for n in dropped) + ".")
     return "\n".join(lines)
 
 
+@text
 def round_title(*, name: str, number: int, of: int, at_most: bool) -> str:
-    total = f" (of at most {of})" if at_most else f" of {of}"
-    return f"**{plain(name)} — round {number}{total}**"
+    total = _(" (of at most {of})").format(of=of) if at_most else _(" of {of}").format(of=of)
+    return _("**{name} — round {number}{total}**").format(
+               name=plain(name), number=number, total=total)
 
 
+@text
 def pairing_line(*, board: int, first: str, second: str, match: str | None,
                  where: str | None, decided: str | None, chooser: str | None,
                  spot: str | None) -> str:
     """One pairing as a round is announced: mentions, the match to play or how it was
     decided already."""
-    head = f"{spot}: " if spot else f"Board {board}: "
-    line = f"{head}{mention(first)} vs {mention(second)}"
+    head = f"{spot}: " if spot else _("Board {board}: ").format(board=board)
+    line = _("{head}{first} vs {second}").format(
+               head=head, first=mention(first), second=mention(second))
     if decided is not None:
         return f"{line} — {decided}"
     if match:
-        line += f" — {match}" + (f" in <#{where}>" if where else "")
+        line += f" — {match}" + (_(" in <#{where}>").format(where=where) if where else "")
     if chooser:
-        line += f" ({mention(chooser)} chooses who moves first)"
+        line += _(" ({chooser} chooses who moves first)").format(chooser=mention(chooser))
     return line
 
 
+@text
 def byes(*, user_ids: Sequence[str], bye_points: str | None) -> str:
     who = ", ".join(mention(u) for u in user_ids)
-    worth = f" ({bye_points} point)" if bye_points else ""
-    return f"Bye: {who}{worth}."
+    worth = _(" ({bye_points} point)").format(bye_points=bye_points) if bye_points else ""
+    return _("Bye: {who}{worth}.").format(who=who, worth=worth)
 
 
+@text
 def deadline_line(*, instant: float) -> str:
-    return f"Deadline: {at(instant)} ({live_time(instant)})."
+    return _("Deadline: {at} ({instant}).").format(at=at(instant), instant=live_time(instant))
 
 
+@text
 def waiting_for_start(*, board: int, user_id: str, number: int,
                       channel: str | None = None) -> str:
     """``channel``: where that match is played (None: this channel)."""
-    where = f"<#{channel}>" if channel is not None else "this channel"
-    return (f"Board {board} waits: {mention(user_id)} is still playing match #{number} in "
-            f"{where}; it starts as soon as that match ends.")
+    where = f"<#{channel}>" if channel is not None else _("this channel")
+    return (_("Board {board} waits: {user_id} is still playing match #{number} in {where}; "
+              "it starts as soon as that match ends.").format(
+                board=board, user_id=mention(user_id), number=number, where=where))
 
 
+@text
 def game_note(*, name: str, number: int, board: int, spot: str | None, game: int,
               best_of: int, score: tuple[str, float, float, str] | None) -> str:
     """``score``: the series so far, (first-named, their points, the other's, other)."""
-    where = spot or f"board {board}"
-    series = f" · game {game} of {best_of}" if game <= best_of and best_of > 1 else (
-        f" · deciding game {game}" if game > 1 else "")
+    where = spot or _("board {board}").format(board=board)
+    series = _(" · game {game} of {best_of}").format(game=game, best_of=best_of) if game <= best_of and best_of > 1 else (
+        n_("",
+           " · deciding game {game}", game).format(game=game))
     if score and game > 1:
         a, x, y, b = score
-        series += f" (series: {plain(a)} {points(x)}–{points(y)} {plain(b)})"
-    return f"{TROPHY} {plain(name)} · round {number} · {where}{series}"
+        series += _(" (series: {a} {points}–{points2} {b})").format(
+                      a=plain(a), points=points(x), points2=points(y), b=plain(b))
+    return _("{TROPHY} {name} · round {number} · {where}{series}").format(
+               TROPHY=TROPHY, name=plain(name), number=number, where=where, series=series)
 
 
+@text
 def thread_name(*, name: str, number: int, board: int, first: str, second: str) -> str:
-    return f"{name} R{number} B{board}: {first} vs {second}"[:100]
+    return _("{name} R{number} B{board}: {first} vs {second}").format(
+               name=name, number=number, board=board, first=first, second=second)[:100]
 
 
+@text
 def result_line(*, board: int, spot: str | None, first: str, second: str, outcome: str,
                 score: str | None) -> str:
     head = f"{spot}: " if spot else f"{board}. "
-    series = f" (games {score})" if score else ""
+    series = _(" (games {score})").format(score=score) if score else ""
     return f"{head}{plain(first)} {outcome} {plain(second)}{series}"
 
 
+@text
 def byes_line(names: Sequence[str]) -> str:
-    return "Bye: " + ", ".join(plain(n) for n in names)
+    return _("Bye: ") + ", ".join(plain(n) for n in names)
 
 
+@text
 def round_over(*, name: str, number: int, results: Sequence[str]) -> str:
-    return "\n".join([f"**{plain(name)} — round {number} is over**", *results])
+    return "\n".join([_("**{name} — round {number} is over**").format(
+                          name=plain(name), number=number), *results])
 
 
+@text
 def standings_lines(*, rows: Sequence[tuple[str, str, str, str]], total: int,
                     elimination: bool) -> str:
     """``rows``: (place, name, points, tie-breaks or "") of those shown, of ``total``."""
@@ -412,168 +501,212 @@ def standings_lines(*, rows: Sequence[tuple[str, str, str, str]], total: int,
         else:
             lines.append(f"{place}. {plain(who)} — {pts}" + (f" ({tbs})" if tbs else ""))
     if total > len(rows):
-        lines.append(f"… and {total - len(rows)} more (`/tournament standings`).")
+        lines.append(_("… and {total} more (`/tournament standings`).").format(
+                         total=total - len(rows)))
     return "\n".join(lines)
 
 
+@text
 def tiebreak_text(values: Sequence[tuple[str, float]]) -> str:
     return ", ".join(f"{TIEBREAKS.get(k, k)} {points(v)}" for k, v in values)
 
 
+@text
 def standings_head(*, name: str, done: int, of: int, final: bool, cancelled: bool,
                    at_most: bool = False) -> str:
     if cancelled:
-        return f"**{plain(name)} — standings when it was cancelled**"
+        return _("**{name} — standings when it was cancelled**").format(name=plain(name))
     if final:
-        return f"**{plain(name)} — final standings**"
+        return _("**{name} — final standings**").format(name=plain(name))
     if not done:
-        return f"**{plain(name)} — standings before round 1**"
-    total = f"at most {of}" if at_most else str(of)
-    return f"**{plain(name)} — standings after round {done} of {total}**"
+        return _("**{name} — standings before round 1**").format(name=plain(name))
+    total = _("at most {of}").format(of=of) if at_most else str(of)
+    return _("**{name} — standings after round {done} of {total}**").format(
+               name=plain(name), done=done, total=total)
 
 
+@text
 def round_not_counted(*, number: int, finished: int, boards: int) -> str:
     """Under standings asked for while a round is played: what they leave out."""
-    return (f"Round {number} is being played ({finished} of {boards} "
-            f"board{'s' if boards != 1 else ''} finished): its results and byes count "
-            "once it is over.")
+    return (n_("Round {number} is being played ({finished} of {boards} board finished): its "
+               "results and byes count once it is over.",
+               "Round {number} is being played ({finished} of {boards} boards finished): its "
+               "results and byes count once it is over.", boards).format(
+                number=number, finished=finished, boards=boards))
 
 
+@text
 def next_by_host(*, number: int) -> str:
-    return f"A host starts round {number} with `/host tournament next`."
+    return _("A host starts round {number} with `/host tournament next`.").format(number=number)
 
 
+@text
 def finished(*, name: str, winner_id: str) -> str:
-    return f"{TROPHY} **{plain(name)} is over: {mention(winner_id)} wins!**"
+    return _("{TROPHY} **{name} is over: {winner_id} wins!**").format(
+               TROPHY=TROPHY, name=plain(name), winner_id=mention(winner_id))
 
 
+@text
 def finished_shared(*, name: str, winner_ids: Sequence[str]) -> str:
     """The end when the first place is shared (equal on points and every tie-break)."""
     names = [mention(u) for u in winner_ids]
-    both = ", ".join(names[:-1]) + " and " + names[-1]
-    return f"{TROPHY} **{plain(name)} is over: {both} share first place!**"
+    both = ", ".join(names[:-1]) + _(" and ") + names[-1]
+    return _("{TROPHY} **{name} is over: {both} share first place!**").format(
+               TROPHY=TROPHY, name=plain(name), both=both)
 
 
+@text
 def prizes_line(*, paid: Sequence[tuple[str, int]], event: str | None) -> str:
-    where = f" in **{plain(event)}**" if event else ""
-    return "Prizes" + where + ": " + ", ".join(f"{mention(u)} {garnets(n)}"
+    where = _(" in **{event}**").format(event=plain(event)) if event else ""
+    return _("Prizes") + where + ": " + ", ".join(f"{mention(u)} {garnets(n)}"
                                                for u, n in paid) + "."
 
 
+@text
 def prize_note(*, name: str, place: str) -> str:
-    return f"{name}: place {place}"
+    return _("{name}: place {place}").format(name=name, place=place)
 
 
+@text
 def reminder(*, name: str, number: int, left: float, instant: float,
              waiting: Sequence[str]) -> str:
-    return (f"⏰ **{plain(name)} — round {number}** ends in {span(left)} ({at(instant)}).\n"
+    return (_("⏰ **{name} — round {number}** ends in {span} ({at}).\n").format(
+                name=plain(name), number=number, span=span(left), at=at(instant))
             + "\n".join(waiting))
 
 
+@text
 def still_to_play(*, first: str, second: str, match: str | None, chooser: str | None,
                   begun: bool) -> str:
-    line = f"{mention(first)} vs {mention(second)}"
+    line = _("{first} vs {second}").format(first=mention(first), second=mention(second))
     if match:
         line += f": {match}"
     if chooser and not begun:
-        line += f", waiting for {mention(chooser)} to choose who moves first"
+        line += _(", waiting for {chooser} to choose who moves first").format(
+                    chooser=mention(chooser))
     elif not begun:
-        line += ", not begun"
+        line += _(", not begun")
     return line
 
 
+@text
 def deadline_passed(*, name: str, number: int, lines: Sequence[str], playing: int) -> str:
-    head = f"⌛ **{plain(name)} — round {number}**: the deadline has passed."
-    tail = ([f"{playing} match{'es' if playing != 1 else ''} being played "
-             f"{'go' if playing != 1 else 'goes'} on to the end."] if playing else [])
+    head = _("⌛ **{name} — round {number}**: the deadline has passed.").format(
+               name=plain(name), number=number)
+    tail = ([n_("{playing} match being played goes on to the end.",
+                "{playing} matches being played go on to the end.", playing).format(
+                 playing=playing)] if playing else [])
     return "\n".join([head, *lines, *tail])
 
 
+@text
 def no_show_line(*, absent: Sequence[str], winner: str | None) -> str:
     who = " and ".join(mention(u) for u in absent)
     if winner is None:
-        return f"{who}: neither played, both lose by forfeit."
-    return f"{who} did not show: {mention(winner)} wins by forfeit."
+        return _("{who}: neither played, both lose by forfeit.").format(who=who)
+    return _("{who} did not show: {winner} wins by forfeit.").format(
+               who=who, winner=mention(winner))
 
 
+@text
 def withdrawn_note() -> str:
-    return ("Who loses by forfeit is withdrawn from later rounds; a host brings them back "
-            "with `/host tournament reinstate`.")
+    return (_("Who loses by forfeit is withdrawn from later rounds; a host brings them back "
+              "with `/host tournament reinstate`."))
 
 
+@text
 def adjudicated(*, name: str, number: int, board: int, first: str, second: str,
                 outcome: str, host_id: str, reason: str) -> str:
     why = f" ({plain(reason)})" if reason.strip() else ""
-    return (f"⚖ {mention(host_id)} decided **{plain(name)}** round {number}, board {board}: "
-            f"{mention(first)} {outcome} {mention(second)}{why}.")
+    return (_("⚖ {host_id} decided **{name}** round {number}, board {board}: {first} "
+              "{outcome} {second}{why}.").format(
+                host_id=mention(host_id), name=plain(name), number=number, board=board,
+                first=mention(first), outcome=outcome, second=mention(second), why=why))
 
 
+@text
 def cancelled(*, name: str, host_id: str) -> str:
-    return f"🚫 {mention(host_id)} cancelled **{plain(name)}**. No prizes are paid."
+    return _("🚫 {host_id} cancelled **{name}**. No prizes are paid.").format(
+               host_id=mention(host_id), name=plain(name))
 
 
 # ---- reading a tournament -------------------------------------------------------------------
 
 
+@text
 def info(*, name: str, number: int, status: str, host: str, rules: str,
          entrants: Sequence[str], checked: Sequence[bool], count: int,
          round_line: str | None) -> str:
-    lines = [f"{label(name=name, number=number)} — {STATUS.get(status, status)}, "
-             f"run by {plain(host)}", rules]
+    lines = [_("{label} — {status}, run by {host}").format(
+                 label=label(name=name, number=number), status=STATUS.get(status, status),
+                 host=plain(host)), rules]
     if round_line:
         lines.append(round_line)
     if count:
         marks = [f"{plain(n)}{' ☑' if c else ''}" for n, c in zip(entrants, checked,
                                                                    strict=True)]
-        more = f", … {count - len(entrants)} more" if count > len(entrants) else ""
-        lines.append(f"Players ({count}): " + ", ".join(marks) + more + ".")
+        more = _(", … {count} more").format(count=count - len(entrants)) if count > len(entrants) else ""
+        lines.append(_("Players ({count}): ").format(count=count) + ", ".join(marks) + more + ".")
     else:
-        lines.append("Nobody has entered yet.")
+        lines.append(_("Nobody has entered yet."))
     return "\n".join(lines)
 
 
+@text
 def now_playing(*, number: int, of: int, left: int, deadline: float | None) -> str:
-    line = f"Round {number} of {of}: {left} pairing{'s' if left != 1 else ''} still to play"
-    return line + (f", deadline {at(deadline)} ({live_time(deadline)})." if deadline
+    line = n_("Round {number} of {of}: {left} pairing still to play",
+              "Round {number} of {of}: {left} pairings still to play", left).format(
+               number=number, of=of, left=left)
+    return line + (_(", deadline {at} ({deadline}).").format(
+                       at=at(deadline), deadline=live_time(deadline)) if deadline
                    else ".")
 
 
+@text
 def pairings(*, name: str, number: int, lines: Sequence[str], byes: Sequence[str]) -> str:
-    out = [f"**{plain(name)} — round {number} pairings**", *lines]
+    out = [_("**{name} — round {number} pairings**").format(name=plain(name), number=number), *lines]
     if byes:
-        out.append("Bye: " + ", ".join(plain(b) for b in byes) + ".")
+        out.append(_("Bye: ") + ", ".join(plain(b) for b in byes) + ".")
     return "\n".join(out)
 
 
+@text
 def pairing_row(*, board: int, spot: str | None, first: str, second: str,
                 state: str) -> str:
     head = f"{spot}: " if spot else f"{board}. "
     return f"{head}{plain(first)} – {plain(second)}: {state}"
 
 
+@text
 def more_boards(*, count: int) -> str:
-    return (f"… and {count} more board{'s' if count != 1 else ''} "
-            "(`/host tournament export` has all).")
+    return (n_("… and {count} more board (`/host tournament export` has all).",
+               "… and {count} more boards (`/host tournament export` has all).", count).format(
+                count=count))
 
 
+@text
 def result_cell(*, outcome: str) -> str:
     """A pairing's result in the CSV export: forfeits in words, so that no cell starts
     with a sign a spreadsheet reads as a formula (``+/-`` would need a guard)."""
-    return {"+/-": "1-0 forfeit", "-/+": "0-1 forfeit",
-            "-/-": "0-0 double forfeit"}.get(outcome, outcome)
+    return {"+/-": _("1-0 forfeit"), "-/+": _("0-1 forfeit"),
+            "-/-": _("0-0 double forfeit")}.get(outcome, outcome)
 
 
+@text
 def no_rounds_yet(*, name: str) -> str:
-    return f"{plain(name)} has no rounds yet."
+    return _("{name} has no rounds yet.").format(name=plain(name))
 
 
+@text
 def export_ready(*, name: str) -> str:
-    return f"📄 **{plain(name)}**: its standings and every game (CSV)."
+    return _("📄 **{name}**: its standings and every game (CSV).").format(name=plain(name))
 
 
+@text
 def best_of_bounds(most: int) -> str:
-    return f"`bestof` is 1 to {most}."
+    return _("`bestof` is 1 to {most}.").format(most=most)
 
 
+@text
 def event_closed(name: str) -> str:
-    return f"The event {name} is closed."
+    return _("The event {name} is closed.").format(name=name)

@@ -3,102 +3,124 @@ sentences the pages themselves show (``bot.web``'s templates hold only headings)
 
 from __future__ import annotations
 
+from bot.texts.language import _, text
 
+
+@text
 def turned_on(address: str | None) -> str:
     if address is None:
-        return ("This server's web pages are on: running matches, tournaments, the "
-                "leaderboard and players' pages, public to anyone with the address. This "
-                "bot has no public address set (PUBLIC_URL), so ask its operator for it. "
-                "Players may hide their name with `/web hide`; `/host web off` takes every "
-                "page down.")
-    return (f"This server's web pages are on: <{address}> — running matches, tournaments, "
-            "the leaderboard and players' pages, public to anyone with the address. "
-            "Players may hide their name with `/web hide`; `/host web off` takes every "
-            "page down.")
+        return (_("This server's web pages are on: running matches, tournaments, the "
+                  "leaderboard and players' pages, public to anyone with the address. This "
+                  "bot has no public address set (PUBLIC_URL), so ask its operator for it. "
+                  "Players may hide their name with `/web hide`; `/host web off` takes every "
+                  "page down."))
+    return (_("This server's web pages are on: <{address}> — running matches, tournaments, "
+              "the leaderboard and players' pages, public to anyone with the address. "
+              "Players may hide their name with `/web hide`; `/host web off` takes every "
+              "page down.").format(address=address))
 
 
+@text
 def turned_off() -> str:
-    return ("This server's web pages are off: every page is gone. `/host web on` brings "
-            "them back at the same address.")
+    return (_("This server's web pages are off: every page is gone. `/host web on` brings "
+              "them back at the same address."))
 
 
+@text
 def hidden() -> str:
-    return ("Your name is hidden on the web pages of every server: a neutral label stands "
-            "for you, and your own page is gone. `/web show` shows it again.")
+    return (_("Your name is hidden on the web pages of every server: a neutral label stands "
+              "for you, and your own page is gone. `/web show` shows it again."))
 
 
+@text
 def shown() -> str:
-    return ("Your name shows on the web pages of the servers that have them on. "
-            "`/web hide` hides it.")
+    return (_("Your name shows on the web pages of the servers that have them on. `/web "
+              "hide` hides it."))
 
 
+@text
 def web_line(address: str) -> str:
     """The link under a post (a match's start, ``/match``, a tournament, the leaderboard)."""
-    return f"On the web: <{address}>"
+    return _("On the web: <{address}>").format(address=address)
 
 
 # ---- on the pages ---------------------------------------------------------------------
 
 
+@text
 def hidden_player() -> str:
     """The neutral label of a player who hides their name (``/web hide``)."""
-    return "Hidden player"
+    return _("Hidden player")
 
 
+@text
 def someone() -> str:
     """A person the server has no name for (never an id)."""
-    return "Unknown player"
+    return _("Unknown player")
 
 
+@text
 def board_alt(ply: int, description: str) -> str:
-    return f"The board after move {ply}. {description}" if ply else \
-        f"The board at the start. {description}"
+    return _("The board after move {ply}. {description}").format(ply=ply, description=description) if ply else \
+        _("The board at the start. {description}").format(description=description)
 
 
+@text
 def not_found() -> str:
-    return "There is no such page, or this server's pages are off."
+    return _("There is no such page, or this server's pages are off.")
 
 
+@text
 def too_busy() -> str:
-    return "Too many requests at once; try again in a moment."
+    return _("Too many requests at once; try again in a moment.")
 
 
+@text
 def no_matches() -> str:
-    return "No match is being played right now."
+    return _("No match is being played right now.")
 
 
+@text
 def no_tournaments() -> str:
-    return "No tournament is open or running."
+    return _("No tournament is open or running.")
 
 
+@text
 def no_moves() -> str:
-    return "No move yet."
+    return _("No move yet.")
 
 
+@text
 def no_garnets() -> str:
-    return "Nobody has won garnets here yet."
+    return _("Nobody has won garnets here yet.")
 
 
+@text
 def no_matches_played() -> str:
-    return "No match played here yet."
+    return _("No match played here yet.")
 
 
+@text
 def live_note() -> str:
-    return "This page follows the match as it is played."
+    return _("This page follows the match as it is played.")
 
 
+@text
 def without_script() -> str:
-    return "Without JavaScript, this page reloads itself every 10 seconds."
+    return _("Without JavaScript, this page reloads itself every 10 seconds.")
 
 
+@text
 def no_clock() -> str:
-    return "no clock"
+    return _("no clock")
 
 
+@text
 def to_be_decided() -> str:
     """A place of the bracket whose player is not known yet."""
-    return "to be decided"
+    return _("to be decided")
 
 
+@text
 def result_pending() -> str:
-    return "in progress"
+    return _("in progress")
