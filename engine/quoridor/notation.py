@@ -69,6 +69,16 @@ def _square(letter: str, row: int, token: str) -> int:
 
 
 _MOVE = re.compile(r"([a-z])(\d{1,2})([a-z]?)")
+# A wall's direction in the words of the languages garnet speaks, accepted in every
+# language at once (``e3 가로``, ``e3 縦``): listed in docs/rules/quoridor.md.
+WALL_WORDS_BY_LANGUAGE: dict[str, dict[str, str]] = {
+    "en": {"h": "horizontal", "v": "vertical"},
+    "ko": {"h": "가로", "v": "세로"},
+    "ja": {"h": "横", "v": "縦"},
+}
+_WALL_WORDS = {word: letter for words in WALL_WORDS_BY_LANGUAGE.values()
+               for letter, word in words.items()}
+_WORDED = re.compile(r"([a-z]\d{1,2})(" + "|".join(_WALL_WORDS) + ")")
 
 
 def read_move(text: str) -> Move:
@@ -78,6 +88,9 @@ def read_move(text: str) -> Move:
     MoveError when it does but names no square or wall place.
     """
     compact = re.sub(r"\s+", "", text).lower()
+    worded = _WORDED.fullmatch(compact)
+    if worded is not None:  # e3 가로: e3h
+        compact = worded.group(1) + _WALL_WORDS[worded.group(2)]
     match = _MOVE.fullmatch(compact)
     if match is None:
         raise NotAMove(
