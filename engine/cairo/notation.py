@@ -66,21 +66,23 @@ def parse_cell(text: str) -> int:
     cleaned = _normalise(text)
     match = _CELL.fullmatch(cleaned)
     if match is None:
-        raise NotAMove(f"'{text.strip()}' is not a move: {MOVE_HELP}", text.strip())
+        raise NotAMove(f"'{text.strip()}' is not a move: {MOVE_HELP}", text.strip()).because(
+            "cairo.not_a_move", text=text.strip())
     letter = match.group(1).upper()
     direction = _DIRECTION_SPELLINGS[match.group(2).lower()]
     if letter not in LETTERS:
         raise MoveError(
             f"there is no letter {letter} on the board: the letters are A to X",
             match.group(1),
-        )
+        ).because("cairo.no_letter", letter=letter)
     name = letter + direction
     if name not in INDEX:
         has = ", ".join(DIRECTION_WORDS[d] for d in GROUP_DIRECTIONS[letter])
         raise MoveError(
             f"{letter} has no {DIRECTION_WORDS[direction]} pentagon; {letter} has {has}",
             cleaned,
-        )
+        ).because("cairo.no_direction", letter=letter, direction=direction,
+                  has=GROUP_DIRECTIONS[letter])
     return INDEX[name]
 
 

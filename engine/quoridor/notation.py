@@ -62,9 +62,11 @@ def parse_square(name: str) -> int:
 
 def _square(letter: str, row: int, token: str) -> int:
     if letter not in COLUMN_LETTERS:
-        raise MoveError(f"there is no square {token}: columns run a to i", token)
+        raise MoveError(f"there is no square {token}: columns run a to i", token).because(
+            "quoridor.no_column", square=token)
     if not 1 <= row <= SIZE:
-        raise MoveError(f"there is no square {token}: rows run 1 to 9", token)
+        raise MoveError(f"there is no square {token}: rows run 1 to 9", token).because(
+            "quoridor.no_row", square=token)
     return (row - 1) * SIZE + COLUMN_LETTERS.index(letter)
 
 
@@ -96,7 +98,7 @@ def read_move(text: str) -> Move:
         raise NotAMove(
             f"'{text.strip()}' is not a move: name a square (e2) or a wall (e3h, e3v)",
             text.strip(),
-        )
+        ).because("quoridor.not_a_move", text=text.strip())
     letter, digits, suffix = match.groups()
     row = int(digits)
     if not suffix:
@@ -106,12 +108,12 @@ def read_move(text: str) -> Move:
             f"'{compact}' is not a move: a wall ends in h or v ({letter}{digits}h, "
             f"{letter}{digits}v)",
             compact,
-        )
+        ).because("quoridor.wall_letter", text=compact, place=f"{letter}{digits}")
     if letter not in COLUMN_LETTERS[:-1] or not 1 <= row <= SIZE - 1:
         raise MoveError(
             f"there is no wall place {compact}: a wall is named by the square nearest a1 "
             "that it touches, from a1 to h8",
             compact,
-        )
+        ).because("quoridor.no_wall_place", wall=compact)
     column = COLUMN_LETTERS.index(letter)
     return WALL_MOVES[place(column, row - 1, suffix == "v")]
