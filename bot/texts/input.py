@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 
 from bot.core.escape import plain
 from bot.texts.language import _, text
+from bot.texts.words import either
 
 # ---- an option's bounds (both adapters and buttons) ----------------------------------
 
@@ -58,7 +59,7 @@ def number_bound(
 ) -> str:
     say = shown or number
     if low is not None and high is not None:
-        return _("from {say} to {say2}").format(say=say(low), say2=say(high))
+        return _("from {low} to {high}").format(low=say(low), high=say(high))
     return (
         _("at least {say}").format(say=say(low))
         if low is not None
@@ -196,13 +197,13 @@ def repeated_option(option: str, several: str | None) -> str:
 @text
 def unknown_setting(option: str, word: str, settings: Sequence[str]) -> str:
     return _(
-        "`{option}:` takes name=value pairs of {listed} (`{option}:{setting1}=…`), not '{word}'."
-    ).format(option=option, listed=", ".join(settings), setting1=settings[0], word=plain(word))
+        "`{option}:` takes name=value pairs of {listed} (`{option}:{setting}=…`), not '{word}'."
+    ).format(option=option, listed=", ".join(settings), setting=settings[0], word=plain(word))
 
 
 @text
 def unknown_options(unknown: Sequence[str], options: Sequence[str]) -> str:
-    names = " or ".join(f"`{u}:`" for u in unknown)
+    names = either(f"`{u}:`" for u in unknown)
     return _("There is no option {names} here; {takes}.").format(names=names, takes=takes(options))
 
 
