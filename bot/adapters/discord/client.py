@@ -33,6 +33,7 @@ from bot.adapters.discord.pacing import DISCORD_GLOBAL_LIMIT, GlobalPacer
 from bot.adapters.discord.pacing import install as install_pacing
 from bot.adapters.discord.people import MemberFetches, may_name, people
 from bot.adapters.discord.suggest import Recent, game_title
+from bot.adapters.discord.translator import CommandsTranslator
 from bot.adapters.discord.watch import Gateway, http_trace, observe_pacer
 from bot.commands import PRESSABLE
 from bot.commands.spec import Call, Command, Kind, Services, Thread
@@ -241,6 +242,8 @@ class GarnetBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         self.add_dynamic_items(CommandButton, CommandSelect)
         command_tree.install(self.tree, self.invoke_command)
+        # Names, descriptions and choices in Korean and Japanese (bot/locale).
+        await self.tree.set_translator(CommandsTranslator())
         for key in game_keys():
             game_title(key)  # load the games now, not in a 3-second autocomplete
         await self.services.matches.start()
