@@ -21,7 +21,16 @@ PARALLEL := $(ALONE) -n $(TEST_WORKERS)
 # one after another on the second worker (tests/conftest.py groups them).
 REALTIME := $(ALONE) -n 2 --dist loadgroup
 
-.PHONY: run test lint bench clean fonts
+.PHONY: run test lint bench clean fonts catalogs compile
+
+# The catalogs (docs/translating.md): `make catalogs` extracts every message of bot/texts
+# and bot/web into bot/locale/garnet.pot and updates each language's garnet.po from it
+# (a changed message turns fuzzy there); `make compile` compiles them to the .mo files
+# garnet reads (the install does it too: setup.py). The keywords are garnet's own: _
+# (a message), n_ (singular, plural, n) and N_ (marked now, said later through _).
+BABEL := $(BIN)/pybabel
+LOCALE := bot/locale
+KEYWORDS := --no-default-keywords -k _ -k n_:1,2 -k N_
 
 $(STAMP): pyproject.toml setup.py engine/sigma/_native.c
 	$(PYTHON) -m venv $(VENV)
@@ -61,6 +70,21 @@ bench: $(STAMP)
 # The CJK and colour emoji fonts of the board images (Debian packages), when missing.
 fonts:
 	bash .ci/fonts
+
+catalogs: $(STAMP)
+	$(BABEL) extract -F babel.cfg $(KEYWORDS) -c TRANSLATORS: --sort-by-file --width 100 \
+		--project garnet --version 0.1.0 --copyright-holder "garnet's authors" \
+		--msgid-bugs-address "https://github.com/garnet/garnet/issues" \
+		-o $(LOCALE)/garnet.pot .
+	@for po in $(LOCALE)/*/LC_MESSAGES/garnet.po; do \
+		[ -f "$$po" ] || continue; \
+		lang=$$(basename $$(dirname $$(dirname $$po))); \
+		$(BABEL) update -D garnet -l $$lang -i $(LOCALE)/garnet.pot -d $(LOCALE) \
+			--width 100 --previous; \
+	done
+
+compile: $(STAMP)
+	$(BIN)/python setup.py -q compile_catalogs
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

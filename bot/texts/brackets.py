@@ -7,11 +7,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from bot.texts.language import _, text
+from bot.texts.language import N_, _, text
 
 _LABEL = re.compile(r"^([WL])(\d+)-(\d+)$")
-_SINGLE_LATE = {0: "the final", 1: "a semi-final", 2: "a quarter-final"}
-_SINGLE_LATE_PLURAL = {0: "the final", 1: "the semi-finals", 2: "the quarter-finals"}
+_SINGLE_LATE = {0: N_("the final"), 1: N_("a semi-final"), 2: N_("a quarter-final")}
+_SINGLE_LATE_PLURAL = {0: N_("the final"), 1: N_("the semi-finals"), 2: N_("the quarter-finals")}
 
 
 @text
@@ -34,7 +34,9 @@ def _words(label: str, depth: int, double: bool, plural: bool) -> str:
         return (_("the winners' final") if column == depth
                 else _("round {column} of the winners' bracket").format(column=column))
     late = _SINGLE_LATE_PLURAL if plural else _SINGLE_LATE
-    return late.get(depth - column, f"round {column} of the bracket")
+    if depth - column in late:
+        return _(late[depth - column])
+    return _("round {column} of the bracket").format(column=column)
 
 
 @text

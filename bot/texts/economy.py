@@ -8,29 +8,27 @@ from datetime import UTC, datetime
 
 from bot.core.escape import plain, plains
 from bot.core.messages import mention
-from bot.texts.language import _, n_, numeral, text
+from bot.texts.language import N_, _, n_, numeral, text
 from bot.texts.words import garnets
 
-PREV, NEXT = "◀ Prev", "Next ▶"
-OUTSIDE_EVENTS = "outside events"
+PREV, NEXT = N_("◀ Prev"), N_("Next ▶")  # a page's buttons: ``page_button``
+OUTSIDE_EVENTS = N_("outside events")
 CONFISCATION = {
-    "no": "the loser keeps their garnets",
-    "winner": "the loser's garnets go to the winner",
-    "remove": "the loser's garnets are confiscated",
-}
+    "no": N_("the loser keeps their garnets"),
+    "winner": N_("the loser's garnets go to the winner"),
+    "remove": N_("the loser's garnets are confiscated")}
 KINDS = {  # ledger entries' kinds as players read them
-    "match-reward": "DM reward",
-    "grant": "host grant",
-    "fine": "host fine",
-    "transfer": "transfer",
-    "confiscation": "confiscation",
-    "correction": "result corrected",
-    "prize": "tournament prize",
-}
-ELIMINATION = "a DM's loser is eliminated"
-REVIEWED = "each DM is reviewed by the computer when it ends"
+    "match-reward": N_("DM reward"),
+    "grant": N_("host grant"),
+    "fine": N_("host fine"),
+    "transfer": N_("transfer"),
+    "confiscation": N_("confiscation"),
+    "correction": N_("result corrected"),
+    "prize": N_("tournament prize")}
+ELIMINATION = N_("a DM's loser is eliminated")
+REVIEWED = N_("each DM is reviewed by the computer when it ends")
 #: (label, value) offered besides events where a scope may be wider than one event
-WIDER_CHOICES = (("Overall (every event)", "all"), ("Outside events", "none"))
+WIDER_CHOICES = ((N_("Overall (every event)"), "all"), (N_("Outside events"), "none"))
 
 
 @text
@@ -38,12 +36,22 @@ def stamp(at: float) -> str:
     return datetime.fromtimestamp(at, UTC).strftime("%b %d %H:%M")
 
 
+def page_button(label: str) -> str:
+    """``PREV`` or ``NEXT`` in the language spoken now."""
+    return _(label)
+
+
+def wider_choices() -> tuple[tuple[str, str], ...]:
+    """``WIDER_CHOICES`` with their labels in the language spoken now."""
+    return tuple((_(label), value) for label, value in WIDER_CHOICES)
+
+
 @text
 def scope_label(*, event: str | None, overall: bool) -> str:
     event = plain(event) if event is not None else None
     if event is not None:
         return f"**{event}**"
-    return _("overall") if overall else OUTSIDE_EVENTS
+    return _("overall") if overall else _(OUTSIDE_EVENTS)
 
 
 @text
@@ -52,7 +60,7 @@ def where(*, event: str | None, overall: bool) -> str:
     event = plain(event) if event is not None else None
     if event is not None:
         return _("in **{event}**").format(event=event)
-    return _("across all events") if overall else OUTSIDE_EVENTS
+    return _("across all events") if overall else _(OUTSIDE_EVENTS)
 
 
 # ---- naming events ---------------------------------------------------------------------
@@ -95,9 +103,12 @@ def no_such_event(*, number: str) -> str:
 def no_event_called(*, name: str, known: Sequence[str]) -> str:
     name = plain(name)
     known = plains(known)
-    listed = _(" Events here: {listed}.").format(listed=', '.join(known)) if known else _(" There are no events yet.")
+    listed = (
+        _(" Events here: {listed}.").format(listed=", ".join(known))
+        if known
+        else _(" There are no events yet."))
     return _("There is no event called '{name}' on this server.{listed}").format(
-               name=name, listed=listed)
+        name=name, listed=listed)
 
 
 @text
@@ -109,13 +120,14 @@ def name_one_event() -> str:
 def several_open(*, names: Sequence[str]) -> str:
     names = plains(names)
     return _("Several events are open ({listed}); add `event:` with one of them.").format(
-               listed=', '.join(names))
+        listed=", ".join(names))
 
 
 @text
 def no_open_event() -> str:
-    return (_("No event is open on this server: name one with `event:`, or create one with "
-              "`/host event create`."))
+    return _(
+        "No event is open on this server: name one with `event:`, or create one with "
+        "`/host event create`.")
 
 
 @text
@@ -136,47 +148,52 @@ def event_closed_for_dm(*, event: str) -> str:
 @text
 def not_in_event_for_dm(*, user_ids: Sequence[str], event: str) -> str:
     event = plain(event)
-    return (n_("{listed} is not playing in {event}; add them with `/host event add`, or start "
-               "the DM with `event:none`.",
-               "{listed} are not playing in {event}; add them with `/host event add`, or "
-               "start the DM with `event:none`.", len(user_ids)).format(
-                listed=' and '.join(mention(m) for m in user_ids), event=event))
+    return n_(
+        "{listed} is not playing in {event}; add them with `/host event add`, or start "
+        "the DM with `event:none`.",
+        "{listed} are not playing in {event}; add them with `/host event add`, or "
+        "start the DM with `event:none`.",
+        len(user_ids)).format(listed=" and ".join(mention(m) for m in user_ids), event=event)
 
 
 @text
-def half_in_event_for_dm(*, playing: Sequence[str], missing: Sequence[str],
-                         event: str) -> str:
+def half_in_event_for_dm(*, playing: Sequence[str], missing: Sequence[str], event: str) -> str:
     """A DM between a player of the open event and someone not in it."""
     event = plain(event)
     ins = " and ".join(mention(m) for m in playing)
     outs = " and ".join(mention(m) for m in missing)
-    return (_("{ins} {value} in {event} but {outs} {value2} not: add {outs} with `/host "
-              "event add` and start the DM again, or start it with `event:none` to play it "
-              "outside the event.").format(
-                ins=ins, value=_("plays") if len(playing) == 1 else _("play"), event=event,
-                outs=outs, value2=_("does") if len(missing) == 1 else _("do")))
+    # TRANSLATORS: {ins} are in the event {event}, {outs} are not.
+    plays = n_("{ins} plays in {event}", "{ins} play in {event}", len(playing)).format(
+        ins=ins, event=event)
+    return n_(
+        "{plays} but {outs} does not: add {outs} with `/host event add` and start the "
+        "DM again, or start it with `event:none` to play it outside the event.",
+        "{plays} but {outs} do not: add {outs} with `/host event add` and start the DM "
+        "again, or start it with `event:none` to play it outside the event.",
+        len(missing)).format(plays=plays, outs=outs)
 
 
 @text
 def which_event_for_dm(*, events: Sequence[str]) -> str:
     events = plains(events)
-    return (_("These players are in several open events ({listed}): say which this DM counts "
-              "for with `event:`, or `event:none` for none.").format(
-                listed=', '.join(events)))
+    return _(
+        "These players are in several open events ({listed}): say which this DM counts "
+        "for with `event:`, or `event:none` for none.").format(listed=", ".join(events))
 
 
 @text
-def dm_event_note(*, event: str, chooser_id: str | None = None, priority: int = 0,
-                  other_priority: int = 0) -> str:
+def dm_event_note(
+    *, event: str, chooser_id: str | None = None, priority: int = 0, other_priority: int = 0
+) -> str:
     """The line of a DM's announcement that names its event (and who chooses, by
     priority, when the host did not say)."""
     event = plain(event)
     note = _("\nEvent: **{event}**").format(event=event)
     if chooser_id is not None:
-        note += (_(" · {chooser_id} has the higher priority ({priority} vs {other_priority}) "
-                   "and chooses the First Player").format(
-                     chooser_id=mention(chooser_id), priority=priority,
-                     other_priority=other_priority))
+        note += _(
+            " · {chooser_id} has the higher priority ({priority} vs {other_priority}) "
+            "and chooses the First Player"
+        ).format(chooser_id=mention(chooser_id), priority=priority, other_priority=other_priority)
     return note + "."
 
 
@@ -196,25 +213,35 @@ def event_exists(*, name: str, event_id: int | None = None) -> str:
 
 
 @text
-def event_created(*, name: str, event_id: int, reward: int, transfers: bool,
-                  confiscate: str, eliminate: bool = False, review: bool = False) -> str:
+def event_created(
+    *,
+    name: str,
+    event_id: int,
+    reward: int,
+    transfers: bool,
+    confiscate: str,
+    eliminate: bool = False,
+    review: bool = False) -> str:
     name = plain(name)
-    rules = [_("{garnets} per DM win").format(garnets=garnets(reward)),
-             _("transfers allowed") if transfers else _("no transfers"),
-             CONFISCATION[confiscate]]
+    rules = [
+        _("{garnets} per DM win").format(garnets=garnets(reward)),
+        _("transfers allowed") if transfers else _("no transfers"),
+        _(CONFISCATION[confiscate])]
     if eliminate:
         rules.append(ELIMINATION)
     if review:
         rules.append(REVIEWED)
-    return (_("🏁 Event **{name}** (#{event_id}) is open: {listed}.\nHosts add players with "
-              "`/host event add`; DMs between its players count for it.").format(
-                name=name, event_id=event_id, listed=' · '.join(rules)))
+    return _(
+        "🏁 Event **{name}** (#{event_id}) is open: {listed}.\nHosts add players with "
+        "`/host event add`; DMs between its players count for it."
+    ).format(name=name, event_id=event_id, listed=" · ".join(rules))
 
 
 @text
 def name_player_to_add() -> str:
-    return (_("Name the players to add, e.g. `/host event add players:@a @b`, or a role: "
-              "`/host event add role:@Players`."))
+    return _(
+        "Name the players to add, e.g. `/host event add players:@a @b`, or a role: "
+        "`/host event add role:@Players`.")
 
 
 @text
@@ -235,28 +262,38 @@ MENTIONED = 40  # people named in one post (Discord allows 2,000 characters)
 @text
 def _listed(items: Sequence[str]) -> str:
     shown = ", ".join(items[:MENTIONED])
-    return shown + (_(" and {items} more").format(items=len(items) - MENTIONED) if len(items) > MENTIONED else "")
+    return shown + (
+        _(" and {items} more").format(items=len(items) - MENTIONED)
+        if len(items) > MENTIONED
+        else "")
 
 
 @text
-def players_added(*, event: str, added: Sequence[tuple[str, int]], total: int,
-                  already: Sequence[tuple[str, int]] = ()) -> str:
+def players_added(
+    *,
+    event: str,
+    added: Sequence[tuple[str, int]],
+    total: int,
+    already: Sequence[tuple[str, int]] = ()) -> str:
     """``added``: (user id, priority) of each new player, in order; ``already``: (name,
     priority) of those named who were playing already."""
     event = plain(event)
     if len(added) == 1:
-        who = _("{added11} joins **{event}** with priority {added12}").format(
-                  added11=mention(added[0][0]), event=event, added12=added[0][1])
+        who = _("{player} joins **{event}** with priority {priority}").format(
+            player=mention(added[0][0]), event=event, priority=added[0][1])
     else:
-        who = (_("{listed} join **{event}** with priorities {added12}–{added2}").format(
-                   listed=_listed([mention(user) for user, _joined in added]), event=event,
-                   added12=added[0][1], added2=added[-1][1]))
-    count = n_("1 player",
-               "{total} players", total).format(total=total)
+        who = _("{players} join **{event}** with priorities {first}–{last}").format(
+            players=_listed([mention(user) for user, _joined in added]),
+            event=event,
+            first=added[0][1],
+            last=added[-1][1])
+    count = n_("{total} player", "{total} players", total).format(total=total)
     text = f"{who} — {count}."
     if already:
-        text += (_(" Already playing: ")
-                 + _listed([f"{plain(name)} ({priority})" for name, priority in already]) + ".")
+        text += (
+            _(" Already playing: ")
+            + _listed([f"{plain(name)} ({priority})" for name, priority in already])
+            + ".")
     return text + _(" Hosts reorder priority with `/host priority set`.")
 
 
@@ -264,12 +301,14 @@ def players_added(*, event: str, added: Sequence[tuple[str, int]], total: int,
 def all_already_playing(*, event: str, players: Sequence[tuple[str, int]]) -> str:
     """``players``: (name, priority) of those named, all playing already."""
     event = plain(event)
-    listed = _listed([_("{name} (priority {priority})").format(
-                          name=plain(name), priority=priority) for name, priority in players])
-    verb = n_("is",
-              "are all", len(players))
-    return _("{listed} {verb} already playing in {event}: nobody was added.").format(
-               listed=listed, verb=verb, event=event)
+    listed = _listed(
+        [
+            _("{name} (priority {priority})").format(name=plain(name), priority=priority)
+            for name, priority in players])
+    return n_(
+        "{listed} is already playing in {event}: nobody was added.",
+        "{listed} are all already playing in {event}: nobody was added.",
+        len(players)).format(listed=listed, event=event)
 
 
 @text
@@ -280,9 +319,10 @@ def too_many_to_add(*, most: int) -> str:
 @text
 def role_without_members(*, role: str) -> str:
     role = plain(role)
-    return (_("The role {role} has no members that garnet can see (on Discord the bot needs "
-              "the Server Members intent: `MEMBERS_INTENT=yes`); name the players with "
-              "`players:@a @b`.").format(role=role))
+    return _(
+        "The role {role} has no members that garnet can see (on Discord the bot needs "
+        "the Server Members intent: `MEMBERS_INTENT=yes`); name the players with "
+        "`players:@a @b`.").format(role=role)
 
 
 @text
@@ -290,42 +330,53 @@ def not_playing(*, user_id: str | Sequence[str], event: str) -> str:
     event = plain(event)
     if isinstance(user_id, str):
         return _("{user_id} is not playing in {event}.").format(
-                   user_id=mention(user_id), event=event)
-    verb = n_("is",
-              "are", len(user_id))
-    return _("{listed} {verb} not playing in {event}.").format(
-               listed=_listed([mention(u) for u in user_id]), verb=verb, event=event)
+            user_id=mention(user_id), event=event)
+    return n_(
+        "{listed} is not playing in {event}.", "{listed} are not playing in {event}.", len(user_id)
+    ).format(listed=_listed([mention(u) for u in user_id]), event=event)
 
 
 @text
 def not_playing_add_them(*, user_id: str, event: str) -> str:
     event = plain(event)
     return _("{user_id} is not playing in {event}; add them with `/host event add`.").format(
-               user_id=mention(user_id), event=event)
+        user_id=mention(user_id), event=event)
 
 
 @text
 def player_removed(*, user_id: str, event: str) -> str:
     event = plain(event)
-    return (_("{user_id} leaves **{event}**; the priorities below moved up. Their garnets "
-              "stay in the event's ledger.").format(
-                user_id=mention(user_id), event=event))
+    return _(
+        "{user_id} leaves **{event}**; the priorities below moved up. Their garnets "
+        "stay in the event's ledger.").format(user_id=mention(user_id), event=event)
 
 
 @text
 def event_closed_now(*, event: str, event_id: int) -> str:
     event = plain(event)
-    return (_("🏁 **{event}** is closed. Its standings stay: `/leaderboard event:{event_id}`; "
-              "hosts get its books with `/export event:{event_id}`.").format(
-                event=event, event_id=event_id))
+    return _(
+        "🏁 **{event}** is closed. Its standings stay: `/leaderboard event:{event_id}`; "
+        "hosts get its books with `/export event:{event_id}`."
+    ).format(event=event, event_id=event_id)
 
 
 @text
-def event_info(*, name: str, event_id: int, closed_at: float | None, creator: str,
-               created_at: float, reward: int, transfers: bool, confiscate: str,
-               count: int, eliminate: bool = False, review: bool = False,
-               players: Sequence[tuple[int, str, int]], notes: Sequence[str] = (),
-               out: int = 0) -> str:
+def event_info(
+    *,
+    name: str,
+    event_id: int,
+    closed_at: float | None,
+    creator: str,
+    created_at: float,
+    reward: int,
+    transfers: bool,
+    confiscate: str,
+    count: int,
+    eliminate: bool = False,
+    review: bool = False,
+    players: Sequence[tuple[int, str, int]],
+    notes: Sequence[str] = (),
+    out: int = 0) -> str:
     """``players``: (priority, name, garnets) of those listed, of ``count`` in all;
     ``notes``: what follows each line (Tokens of Life, an elimination); ``out``: how
     many are eliminated."""
@@ -335,29 +386,32 @@ def event_info(*, name: str, event_id: int, closed_at: float | None, creator: st
     lines = [
         _("**{name}** (#{event_id}) — {state} · created by {creator} on {stamp}").format(
             name=name, event_id=event_id, state=state, creator=creator, stamp=stamp(created_at)),
-        _("{garnets} per DM win · {value} · {CONFISCATION}").format(
+        _("{garnets} per DM win · {transfers} · {confiscation}").format(
             garnets=garnets(reward),
-            value=_("transfers allowed") if transfers else _("no transfers"),
-            CONFISCATION=CONFISCATION[confiscate])
-        + (f" · {ELIMINATION}" if eliminate else "") + (f" · {REVIEWED}" if review else ""),
-    ]
+            transfers=_("transfers allowed") if transfers else _("no transfers"),
+            confiscation=_(CONFISCATION[confiscate]))
+        + (f" · {_(ELIMINATION)}" if eliminate else "")
+        + (f" · {_(REVIEWED)}" if review else "")]
     still = _(", {count} still in").format(count=count - out) if out else ""
-    lines.append(_("Players by priority ({count}{still}):").format(count=count, still=still) if count
-                 else _("No players yet: hosts add them with `/host event add`."))
+    lines.append(
+        _("Players by priority ({count}{still}):").format(count=count, still=still)
+        if count
+        else _("No players yet: hosts add them with `/host event add`."))
     for i, (priority, player, have) in enumerate(players):
         note = notes[i] if i < len(notes) else ""
         lines.append(f"{priority}. {plain(player)} — {garnets(have)}{note}")
     if count > len(players):
-        lines.append(_("… and {count} more (see `/leaderboard`).").format(
-                         count=count - len(players)))
+        lines.append(
+            _("… and {count} more (see `/leaderboard`).").format(count=count - len(players)))
     return "\n".join(lines)
 
 
 @text
 def export_ready(*, event: str) -> str:
     event = plain(event)
-    return _("📄 The books of **{event}**: the ledger, the standings and the matches (CSV).").format(
-               event=event)
+    return _(
+        "📄 The books of **{event}**: the ledger, the standings and the matches (CSV)."
+    ).format(event=event)
 
 
 # ---- priority ----------------------------------------------------------------------------
@@ -374,15 +428,20 @@ def priority_set(*, user_id: str, rank: int, was: int, event: str, count: int) -
     event = plain(event)
     if rank == was:
         return _("{user_id} already has priority {rank} in **{event}**.").format(
-                   user_id=mention(user_id), rank=rank, event=event)
+            user_id=mention(user_id), rank=rank, event=event)
     shifted = abs(was - rank)
-    others = n_("1 player moves",
-                "{shifted} players move", shifted).format(shifted=shifted)
+    others = n_("1 player moves", "{shifted} players move", shifted).format(shifted=shifted)
     way = _("down") if rank < was else _("up")
-    return (_("↕ {user_id} now has priority {rank} of {count} in **{event}** (was {was}); "
-              "{others} {way} one place. `/priority show` lists the order.").format(
-                user_id=mention(user_id), rank=rank, count=count, event=event, was=was,
-                others=others, way=way))
+    return _(
+        "↕ {user_id} now has priority {rank} of {count} in **{event}** (was {was}); "
+        "{others} {way} one place. `/priority show` lists the order.").format(
+        user_id=mention(user_id),
+        rank=rank,
+        count=count,
+        event=event,
+        was=was,
+        others=others,
+        way=way)
 
 
 @text
@@ -391,14 +450,18 @@ def priority_ordered(*, event: str, named: int, first: str, last: str, others: i
     event = plain(event)
     if named == 1:
         head = _("↕ {first} now has priority 1 in **{event}**").format(
-                   first=plain(first), event=event)
+            first=plain(first), event=event)
     else:
-        head = (_("↕ The priority of **{event}** is set for the {named} players named: 1. "
-                  "{first} … {named}. {last}").format(
-                    event=event, named=named, first=plain(first), last=plain(last)))
-    tail = (_("; the {others} others follow in their order").format(others=others) if others > 1
-            else n_("; the 1 other follows",
-                    "", others))
+        head = _(
+            "↕ The priority of **{event}** is set for the {named} players named: 1. "
+            "{first} … {named}. {last}"
+        ).format(event=event, named=named, first=plain(first), last=plain(last))
+    tail = (
+        n_(
+            "; the {others} other follows", "; the {others} others follow in their order", others
+        ).format(others=others)
+        if others
+        else "")
     return _("{head}{tail}. `/priority show` lists it.").format(head=head, tail=tail)
 
 
@@ -413,20 +476,26 @@ def named_twice() -> str:
 
 
 @text
-def priority_list(*, event: str, count: int, mine: int | None,
-                  order: Sequence[tuple[int, str, bool]]) -> str:
+def priority_list(
+    *, event: str, count: int, mine: int | None, order: Sequence[tuple[int, str, bool]]) -> str:
     """``order``: (priority, name, is the asker) of those listed, of ``count`` in all;
     ``mine`` the asker's priority (None if not playing)."""
     event = plain(event)
     if not count:
         return _("**{event}** has no players yet.").format(event=event)
-    lines = [_("**Priority in {event}** (1 is the highest; the higher of two DM players "
-               "chooses the First Player):").format(event=event)]
+    lines = [
+        _(
+            "**Priority in {event}** (1 is the highest; the higher of two DM players "
+            "chooses the First Player):").format(event=event)]
     for priority, name, me in order:
         lines.append(f"{priority}. {plain(name)}{' ← you' if me else ''}")
     if count > len(order):
-        lines.append(_("… and {count} more.").format(count=count - len(order))
-                     + (_(" You: {mine}.").format(mine=mine) if mine is not None and mine > len(order) else ""))
+        lines.append(
+            _("… and {count} more.").format(count=count - len(order))
+            + (
+                _(" You: {mine}.").format(mine=mine)
+                if mine is not None and mine > len(order)
+                else ""))
     return "\n".join(lines)
 
 
@@ -440,21 +509,22 @@ def amount_missing() -> str:
 
 @text
 def bad_amount(*, most: int) -> str:
-    return _("The amount is a whole number of garnets from 1 to {most}.").format(
-               most=numeral(most))
+    return _("The amount is a whole number of garnets from 1 to {most}.").format(most=numeral(most))
 
 
 @text
-def balance(*, name: str, amount: int, where: str, in_event: bool,
-            priority: tuple[int, int] | None) -> str:
+def balance(
+    *, name: str, amount: int, where: str, in_event: bool, priority: tuple[int, int] | None) -> str:
     """``priority``: (the player's, of how many) in the event."""
     name = plain(name)
     line = _("{name} has **{garnets}** {where}").format(
-               name=name, garnets=garnets(amount), where=where)
+        name=name, garnets=garnets(amount), where=where)
     if in_event:
-        line += (_(" · priority {priority1} of {priority2}").format(
-                     priority1=priority[0], priority2=priority[1]) if priority
-                 else _(" · not playing in it"))
+        line += (
+            _(" · priority {priority1} of {priority2}").format(
+                priority1=priority[0], priority2=priority[1])
+            if priority
+            else _(" · not playing in it"))
     return line + "."
 
 
@@ -482,7 +552,7 @@ def sender_not_playing() -> str:
 @text
 def too_few_to_give(*, have: int, amount: int) -> str:
     return _("You have {garnets} there; you cannot give {amount}.").format(
-               garnets=garnets(have), amount=numeral(amount))
+        garnets=garnets(have), amount=numeral(amount))
 
 
 @text
@@ -496,20 +566,34 @@ def transfer_note_in(*, sender: str, reason: str) -> str:
 
 
 @text
-def transferred(*, sender_id: str, sender: str, recipient_id: str, recipient: str,
-                amount: int, event: str, reason: str, sender_left: int,
-                recipient_now: int) -> str:
+def transferred(
+    *,
+    sender_id: str,
+    sender: str,
+    recipient_id: str,
+    recipient: str,
+    amount: int,
+    event: str,
+    reason: str,
+    sender_left: int,
+    recipient_now: int) -> str:
     sender = plain(sender)
     recipient = plain(recipient)
     event = plain(event)
     reason = plain(reason)
     why = f" ({reason})" if reason else ""
-    return (_("💎 {sender_id} gave {recipient_id} {garnets} in **{event}**{why}. {sender}: "
-              "{garnets2}, {recipient}: {garnets3}.").format(
-                sender_id=mention(sender_id), recipient_id=mention(recipient_id),
-                garnets=garnets(amount), event=event, why=why, sender=sender,
-                garnets2=garnets(sender_left), recipient=recipient,
-                garnets3=garnets(recipient_now)))
+    return _(
+        "💎 {sender_id} gave {recipient_id} {garnets} in **{event}**{why}. {sender}: "
+        "{garnets2}, {recipient}: {garnets3}.").format(
+        sender_id=mention(sender_id),
+        recipient_id=mention(recipient_id),
+        garnets=garnets(amount),
+        event=event,
+        why=why,
+        sender=sender,
+        garnets2=garnets(sender_left),
+        recipient=recipient,
+        garnets3=garnets(recipient_now))
 
 
 @text
@@ -518,34 +602,36 @@ def reason_missing() -> str:
 
 
 @text
-def adjusted(*, fine: bool, host_id: str, user_id: str, amount: int, where: str, reason: str,
-             balance: int) -> str:
+def adjusted(
+    *, fine: bool, host_id: str, user_id: str, amount: int, where: str, reason: str, balance: int
+) -> str:
     """A host's grant or fine, said in the channel."""
     reason = plain(reason)
     if fine:
         head = _("⚖️ {host_id} fined {user_id} {garnets}").format(
-                   host_id=mention(host_id), user_id=mention(user_id), garnets=garnets(amount))
+            host_id=mention(host_id), user_id=mention(user_id), garnets=garnets(amount))
     else:
         head = _("💎 {host_id} granted {user_id} {garnets}").format(
-                   host_id=mention(host_id), user_id=mention(user_id), garnets=garnets(amount))
+            host_id=mention(host_id), user_id=mention(user_id), garnets=garnets(amount))
     return _("{head} {where}: {reason}. Balance: {garnets}.").format(
-               head=head, where=where, reason=reason, garnets=garnets(balance))
+        head=head, where=where, reason=reason, garnets=garnets(balance))
 
 
 @text
-def adjusted_each(*, fine: bool, host_id: str, user_ids: Sequence[str], amount: int,
-                  where: str, reason: str) -> str:
+def adjusted_each(
+    *, fine: bool, host_id: str, user_ids: Sequence[str], amount: int, where: str, reason: str
+) -> str:
     """The same grant or fine to each of several players, said in the channel."""
     reason = plain(reason)
     people = _listed([mention(u) for u in user_ids])
     if fine:
         head = _("⚖️ {host_id} fined {people} {garnets} each").format(
-                   host_id=mention(host_id), people=people, garnets=garnets(amount))
+            host_id=mention(host_id), people=people, garnets=garnets(amount))
     else:
         head = _("💎 {host_id} granted {people} {garnets} each").format(
-                   host_id=mention(host_id), people=people, garnets=garnets(amount))
+            host_id=mention(host_id), people=people, garnets=garnets(amount))
     return _("{head} {where}: {reason}. `/garnets` shows a balance.").format(
-               head=head, where=where, reason=reason)
+        head=head, where=where, reason=reason)
 
 
 @text
@@ -557,25 +643,30 @@ def name_players_to_adjust() -> str:
 def ledger_empty(*, name: str, where: str, balance: int) -> str:
     name = plain(name)
     return _("**Ledger of {name}** {where} — balance {garnets}. No entries yet.").format(
-               name=name, where=where, garnets=garnets(balance))
+        name=name, where=where, garnets=garnets(balance))
 
 
 @text
-def ledger_page(*, name: str, where: str, balance: int, page: int, pages: int, total: int,
-                lines: Sequence[str]) -> str:
+def ledger_page(
+    *, name: str, where: str, balance: int, page: int, pages: int, total: int, lines: Sequence[str]
+) -> str:
     name = plain(name)
-    head = (n_("**Ledger of {name}** {where} — balance {garnets} (page {page}/{pages}, "
-               "{total} entry)",
-               "**Ledger of {name}** {where} — balance {garnets} (page {page}/{pages}, "
-               "{total} entries)", total).format(
-                name=name, where=where, garnets=garnets(balance), page=numeral(page),
-                pages=numeral(pages), total=numeral(total)))
+    head = n_(
+        "**Ledger of {name}** {where} — balance {garnets} (page {page}/{pages}, {total} entry)",
+        "**Ledger of {name}** {where} — balance {garnets} (page {page}/{pages}, {total} entries)",
+        total).format(
+        name=name,
+        where=where,
+        garnets=garnets(balance),
+        page=numeral(page),
+        pages=numeral(pages),
+        total=numeral(total))
     return "\n".join([head, *lines])
 
 
 @text
-def ledger_line(*, at: float, amount: int, kind: str, note: str, author: str | None,
-                event: str | None) -> str:
+def ledger_line(
+    *, at: float, amount: int, kind: str, note: str, author: str | None, event: str | None) -> str:
     """One entry: ``author`` for a host's grant or fine, ``event`` on overall ledgers."""
     note = plain(note)
     author = plain(author) if author is not None else None
@@ -584,7 +675,7 @@ def ledger_line(*, at: float, amount: int, kind: str, note: str, author: str | N
     by = _(" (by {author})").format(author=author) if author else ""
     about = f" — {note}" if note else ""
     where = f" [{event}]" if event is not None else ""
-    return f"`{stamp(at)}` **{sign}{abs(amount):,}** {KINDS.get(kind, kind)}{about}{by}{where}"
+    return f"`{stamp(at)}` **{sign}{abs(amount):,}** {_(KINDS.get(kind, kind))}{about}{by}{where}"
 
 
 @text
@@ -604,7 +695,7 @@ def reward_note(*, label: str) -> str:
 @text
 def reward_said(*, user_id: str, reward: int) -> str:
     return _(" {user_id} receives {garnets}.").format(
-               user_id=mention(user_id), garnets=garnets(reward))
+        user_id=mention(user_id), garnets=garnets(reward))
 
 
 @text
@@ -620,17 +711,19 @@ def confiscation_won_note(*, label: str) -> str:
 @text
 def confiscated(*, loser_id: str, amount: int, winner_id: str | None) -> str:
     """The loser's garnets taken, and given to ``winner_id`` where the event says so."""
-    are, go = (_("is"), _("goes")) if amount == 1 else (_("are"), _("go"))
     if winner_id is not None:
-        return (_(" {loser_id}'s {garnets} {are} confiscated and {go} to {winner_id}.").format(
-                    loser_id=mention(loser_id), garnets=garnets(amount), are=are, go=go,
-                    winner_id=mention(winner_id)))
-    return _(" {loser_id}'s {garnets} {are} confiscated.").format(
-               loser_id=mention(loser_id), garnets=garnets(amount), are=are)
+        return n_(
+            " {loser}'s {garnets} is confiscated and goes to {winner}.",
+            " {loser}'s {garnets} are confiscated and go to {winner}.",
+            amount,
+        ).format(loser=mention(loser_id), garnets=garnets(amount), winner=mention(winner_id))
+    return n_(
+        " {loser}'s {garnets} is confiscated.", " {loser}'s {garnets} are confiscated.", amount
+    ).format(loser=mention(loser_id), garnets=garnets(amount))
 
 
 @text
 def rating_changes(*, game: str, changes: Sequence[tuple[str, str, str]]) -> str:
     """``changes``: (name, rating now, change) of each player."""
     parts = [f"{plain(name)} {now} ({change})" for name, now, change in changes]
-    return _("\nRatings ({game}): {listed}.").format(game=game, listed=', '.join(parts))
+    return _("\nRatings ({game}): {listed}.").format(game=game, listed=", ".join(parts))

@@ -32,15 +32,20 @@ def listing(games: Sequence[tuple[str, str, str, bool]], broken: Sequence[str]) 
     lines += [f"• `{key}` {plain(title)} ({plain(package)}): {'on' if on else 'off'}"
               for key, title, package, on in games]
     if broken:
-        lines.append(_("Installed but not loadable (the operator's log says why): {listed}.").format(
-                         listed=', '.join(f'`{plain(k)}`' for k in broken)))
-    lines.append(_("`/host games on:KEY` offers one here, `off:KEY` stops offering it "
-                   "(matches already set up go on)."))
+        lines.append(
+            _("Installed but not loadable (the operator's log says why): {listed}.").format(
+                listed=", ".join(f"`{plain(k)}`" for k in broken)))
+    lines.append(
+        _(
+            "`/host games on:KEY` offers one here, `off:KEY` stops offering it "
+            "(matches already set up go on)."))
     return "\n".join(lines)
 
 
 @text
 def turned(title: str, on: bool) -> str:
-    return (_("This server now offers **{title}**.").format(title=plain(title)) if on else
-            _("This server no longer offers **{title}**; matches already set up go on.").format(
-                title=plain(title)))
+    return (
+        _("This server now offers **{title}**.").format(title=plain(title))
+        if on
+        else _("This server no longer offers **{title}**; matches already set up go on.").format(
+            title=plain(title)))

@@ -31,13 +31,17 @@ def game(title: str, key: str, move_help: str, example: str,
          options: Sequence[tuple[str, str, str]]) -> str:
     """``/help game:KEY``: how to type a move and the options, as the game declares them
     (``options``: name, what it does, its values and default)."""
-    lines = [_("**{title}** (`game:{key}`)").format(title=title, key=key), _("Moves: {move_help}.").format(move_help=move_help)]
+    lines = [
+        _("**{title}** (`game:{key}`)").format(title=title, key=key),
+        _("Moves: {move_help}.").format(move_help=move_help)]
     if example:
-        lines.append(_("For example `{example}`, or `/move move:{example}`.").format(
-                         example=example))
+        lines.append(
+            _("For example `{example}`, or `/move move:{example}`.").format(example=example))
     if options:
-        lines.append(_("Options, given to `/challenge`, `/dm` and `/host tournament create` "
-                       "as `options:` (several separated by spaces):"))
+        lines.append(
+            _(
+                "Options, given to `/challenge`, `/dm` and `/host tournament create` "
+                "as `options:` (several separated by spaces):"))
         lines += [f"• `{name}` — {what}; {values}." for name, what, values in options]
     else:
         lines.append(_("It takes no options."))
@@ -45,12 +49,14 @@ def game(title: str, key: str, move_help: str, example: str,
 
 
 @text
-def option_values(choices: Sequence[str] | None, low: int | None, high: int | None,
-                  default: str | int) -> str:
+def option_values(
+    choices: Sequence[str] | None, low: int | None, high: int | None, default: str | int) -> str:
     """An option's values and default for ``/help game:``."""
     if choices is None:
-        span = _("a whole number from {low} to {high}").format(low=low, high=high) if low is not None and high is not None \
-            else _("a whole number")
+        span = (
+            _("a whole number from {low} to {high}").format(low=low, high=high)
+            if low is not None and high is not None
+            else _("a whole number"))
         return _("{span}, default {default}").format(span=span, default=default)
     return _("one of {listed}, default `{default}`").format(
-               listed=', '.join(f'`{c}`' for c in choices), default=default)
+        listed=", ".join(f"`{c}`" for c in choices), default=default)

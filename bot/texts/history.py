@@ -7,28 +7,26 @@ from collections.abc import Sequence
 
 from bot.core.enums import EndReason
 from bot.core.escape import plain
-from bot.texts.language import _, n_, numeral, text
+from bot.texts.language import N_, _, n_, numeral, text
 from engine.game import DESCRIPTION_LIMIT, EngineError
 from engine.registry import get_game
 
 # How a match ended, as said after "won"/"lost"/"draw".
 HOW: dict[str, str] = {
     EndReason.RULES: "",
-    EndReason.TIMEOUT: "on time",
-    EndReason.RESIGN: "by resignation",
-    EndReason.ADJUDICATED: "by the host's decision",
-    EndReason.CORRECTED: "after the host's correction",
-    EndReason.AGREED: "by agreement",
-    "out": "(left the game)",
-}
+    EndReason.TIMEOUT: N_("on time"),
+    EndReason.RESIGN: N_("by resignation"),
+    EndReason.ADJUDICATED: N_("by the host's decision"),
+    EndReason.CORRECTED: N_("after the host's correction"),
+    EndReason.AGREED: N_("by agreement"),
+    "out": N_("(left the game)")}
 # Matches ended without a result by their players or by time, said in place of "void".
-UNPLAYED: dict[str, str] = {EndReason.ABORTED: "aborted", EndReason.LAPSED: "lapsed"}
+UNPLAYED: dict[str, str] = {EndReason.ABORTED: N_("aborted"), EndReason.LAPSED: N_("lapsed")}
 # What became of a challenge that was never played, by its status.
 NEVER_PLAYED = {
-    "declined": "was declined",
-    "cancelled": "was withdrawn",
-    "expired": "lapsed: the challenge was not accepted in time",
-}
+    "declined": N_("was declined"),
+    "cancelled": N_("was withdrawn"),
+    "expired": N_("lapsed: the challenge was not accepted in time")}
 
 
 @text
@@ -49,12 +47,13 @@ def took(seconds: float) -> str:
 
 @text
 def count(n: int, noun: str) -> str:
-    return n_("{n} {noun}",
-              "{n2} {noun}{value}", n).format(
-               n=n, noun=noun, n2=numeral(n), value=_("es") if noun.endswith('ch') else "s")
+    """``n`` matches or moves (``noun``: "match" or "move"): "1 move", "1,204 matches"."""
+    if noun == "match":
+        return n_("{n} match", "{n} matches", n).format(n=numeral(n))
+    return n_("{n} move", "{n} moves", n).format(n=numeral(n))
 
 
-TIE_RULE = "by the tie rule"
+TIE_RULE = N_("by the tie rule")
 
 
 def by_tie_rule(result: str, how: str | None, scores: Sequence[int] | None) -> bool:
@@ -66,13 +65,13 @@ def by_tie_rule(result: str, how: str | None, scores: Sequence[int] | None) -> b
 @text
 def result_words(*, result: str, how: str | None, scores: Sequence[int] | None) -> str:
     if result == "void" and how in UNPLAYED:
-        return f"**{UNPLAYED[how]}**"
+        return f"**{_(UNPLAYED[how])}**"
     words = f"**{result}**"
     if scores:
         words += " " + "–".join(str(s) for s in scores)
-    manner = HOW.get(how or "", "")
+    manner = _(HOW.get(how or "", ""))
     if by_tie_rule(result, how, scores):
-        manner = TIE_RULE
+        manner = _(TIE_RULE)
     return f"{words} {manner}" if manner and result != "void" else words
 
 
@@ -101,16 +100,17 @@ def pages_from_one() -> str:
 
 @text
 def no_such_page(*, page: int, name: str, pages: int, total: int) -> str:
-    return (n_("There is no page {page}: {name}'s history has {pages} page ({count}).",
-               "There is no page {page}: {name}'s history has {pages} pages ({count}).", pages).format(
-                page=page, name=plain(name), pages=pages, count=count(total, 'match')))
+    return n_(
+        "There is no page {page}: {name}'s history has {pages} page ({count}).",
+        "There is no page {page}: {name}'s history has {pages} pages ({count}).",
+        pages).format(page=page, name=plain(name), pages=pages, count=count(total, "match"))
 
 
 @text
 def still_playing(*, label: str, match_id: int) -> str:
-    return (_("{label} is still being played; `/replay` works once it is over (`/match "
-              "id:{match_id}` shows the moves so far).").format(
-                label=label, match_id=match_id))
+    return _(
+        "{label} is still being played; `/replay` works once it is over (`/match "
+        "id:{match_id}` shows the moves so far).").format(label=label, match_id=match_id)
 
 
 @text
@@ -121,8 +121,9 @@ def never_played(*, label: str) -> str:
 @text
 def no_moves_to_replay(*, label: str, caption: str) -> str:
     """A match that ended before its first move (voided, forfeited): its result only."""
-    return (_("{label} ended before its first move, so there is nothing to replay. {caption}.").format(
-                label=label, caption=plain(caption)))
+    return _(
+        "{label} ended before its first move, so there is nothing to replay. {caption}."
+    ).format(label=label, caption=plain(caption))
 
 
 @text
@@ -133,8 +134,9 @@ def _named(name: str, colour: str | None) -> str:
 
 @text
 def too_long_to_animate(*, label: str) -> str:
-    return (_("{label} is too long to animate within Discord's upload limit; `/match` shows "
-              "it move by move.").format(label=label))
+    return _(
+        "{label} is too long to animate within Discord's upload limit; `/match` shows "
+        "it move by move.").format(label=label)
 
 
 # ---- pages and replays -------------------------------------------------------------------
@@ -149,50 +151,67 @@ def page_button(*, page: int, newer: bool) -> str:
 def no_matches(*, name: str, game: str | None) -> str:
     what = _(" of {game}").format(game=game) if game else ""
     return _("{name} has no finished matches{what} on this server yet.").format(
-               name=plain(name), what=what)
+        name=plain(name), what=what)
 
 
 @text
 def history_head(*, name: str, game: str | None, total: int, page: int, pages: int) -> str:
     what = _(" of {game}").format(game=game) if game else ""
-    return (_("**{name}'s matches{what}** — {total} · page {page} of {pages}, newest first").format(
-                name=plain(name), what=what, total=numeral(total), page=numeral(page),
-                pages=numeral(pages)))
+    return _("**{name}'s matches{what}** — {total} · page {page} of {pages}, newest first").format(
+        name=plain(name), what=what, total=numeral(total), page=numeral(page), pages=numeral(pages))
 
 
 @text
-def history_line(*, match_id: int, finished_at: float | None, game: str, dm: bool,
-                 result: str, opponents: Sequence[str], moves: int) -> str:
-    against = _(" vs {listed}").format(listed=', '.join(plain(o) for o in opponents)) if opponents else ""
-    return (f"`#{match_id}` {date(finished_at)} · {game}{' DM' if dm else ''} — "
-            f"{result}{against} · {count(moves, 'move')}")
+def history_line(
+    *,
+    match_id: int,
+    finished_at: float | None,
+    game: str,
+    dm: bool,
+    result: str,
+    opponents: Sequence[str],
+    moves: int) -> str:
+    against = (
+        _(" vs {listed}").format(listed=", ".join(plain(o) for o in opponents)) if opponents else ""
+    )
+    return (
+        f"`#{match_id}` {date(finished_at)} · {game}{' DM' if dm else ''} — "
+        f"{result}{against} · {count(moves, 'move')}")
 
 
 @text
 def history_foot(*, match_id: int) -> str:
-    return (_("`/match id:{match_id}` shows a match move by move; `/replay id:{match_id}` "
-              "animates it.").format(match_id=match_id))
+    return _(
+        "`/match id:{match_id}` shows a match move by move; `/replay id:{match_id}` animates it."
+    ).format(match_id=match_id)
 
 
 @text
-def replay_text(*, label: str, game: str, players: Sequence[tuple[str, str | None]],
-                caption: str, moves: int) -> str:
+def replay_text(
+    *, label: str, game: str, players: Sequence[tuple[str, str | None]], caption: str, moves: int
+) -> str:
     """``players``: (name, colour) in seat order."""
-    return (_("**Replay of {label}: {game}** — ").format(label=label, game=game)
-            + " vs ".join(_named(name, colour) for name, colour in players)
-            + f"\n{plain(caption)} · {count(moves, 'move')}")
+    return (
+        _("**Replay of {label}: {game}** — ").format(label=label, game=game)
+        + " vs ".join(_named(name, colour) for name, colour in players)
+        + f"\n{plain(caption)} · {count(moves, 'move')}")
 
 
 @text
-def caption(*, voided: bool, winner: str | None, colour: str | None, end_reason: str | None,
-            scores: Sequence[int] | None) -> str:
+def caption(
+    *,
+    voided: bool,
+    winner: str | None,
+    colour: str | None,
+    end_reason: str | None,
+    scores: Sequence[int] | None) -> str:
     """The result in a few words, for a replay's last frame and its post: ``winner``
     None is a draw; ``scores`` the winner's first."""
     if voided:
-        return UNPLAYED.get(end_reason or "", "voided by the host").capitalize()
-    manner = HOW.get(end_reason or "", "") if end_reason != "out" else ""
+        return _(UNPLAYED.get(end_reason or "", "voided by the host")).capitalize()
+    manner = _(HOW.get(end_reason or "", "")) if end_reason != "out" else ""
     if winner is not None and by_tie_rule(_("wins"), end_reason, scores):
-        manner = TIE_RULE
+        manner = _(TIE_RULE)
     how = f" {manner}" if manner else ""
     score = "–".join(str(s) for s in scores) if scores else ""
     if winner is None:
@@ -207,30 +226,32 @@ def host_action(*, after: int, actor: str, action: str, detail: str) -> str:
     when = _("before the first move") if after == 0 else _("after move {after}").format(after=after)
     said = f": {plain(detail[:200])}" if detail else ""
     return _("Host, {when}: {actor} — {action}{said}").format(
-               when=when, actor=plain(actor), action=action, said=said)
+        when=when, actor=plain(actor), action=action, said=said)
 
 
 @text
 def _limited(text: str) -> str:
     """An attachment's description: at most Discord's 1,024 characters."""
-    return text if len(text) <= DESCRIPTION_LIMIT else text[:DESCRIPTION_LIMIT - 1] + "…"
+    return text if len(text) <= DESCRIPTION_LIMIT else text[: DESCRIPTION_LIMIT - 1] + "…"
 
 
 @text
 def replay_description(*, label: str, caption: str, moves: int, final: str) -> str:
     """A replay GIF in words: what it animates, then its last position."""
-    return _limited(_("Animated replay of {label}, {count}, one frame a move: {caption}. The "
-                      "final position: {final}").format(
-                        label=label, count=count(moves, 'move'), caption=plain(caption),
-                        final=final))
+    return _limited(
+        _(
+            "Animated replay of {label}, {count}, one frame a move: {caption}. The "
+            "final position: {final}"
+        ).format(label=label, count=count(moves, "move"), caption=plain(caption), final=final))
 
 
 @text
-def review_description(*, label: str, game: str, players: Sequence[tuple[str, str | None]],
-                       final: str) -> str:
+def review_description(
+    *, label: str, game: str, players: Sequence[tuple[str, str | None]], final: str) -> str:
     """A review's plot in words (the review's text says its findings)."""
     who = " vs ".join(f"{plain(name)} ({colour})" for name, colour in players)
-    return _limited(_("Review of {label}, {game}, {who}: a plot of each side's chance to win "
-                      "after every move; the post's text gives the findings. The final "
-                      "position: {final}").format(
-                        label=label, game=game, who=who, final=final))
+    return _limited(
+        _(
+            "Review of {label}, {game}, {who}: a plot of each side's chance to win "
+            "after every move; the post's text gives the findings. The final "
+            "position: {final}").format(label=label, game=game, who=who, final=final))

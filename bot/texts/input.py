@@ -14,9 +14,10 @@ from bot.texts.language import _, text
 
 @text
 def out_of_bounds(option: str, bound: str, shown: str) -> str:
-    return _("`{option}` is {bound}, not {shown}.").format(
-               option=option, bound=bound, shown=shown) if shown else _("`{option}` has {bound}.").format(
-                                                                    option=option, bound=bound)
+    return (
+        _("`{option}` is {bound}, not {shown}.").format(option=option, bound=bound, shown=shown)
+        if shown
+        else _("`{option}` has {bound}.").format(option=option, bound=bound))
 
 
 @text
@@ -36,8 +37,9 @@ def people_bound(most: int) -> str:
 
 @text
 def unstorable(option: str) -> str:
-    return (_("`{option}` holds a broken character (half of an emoji, or a NUL) that garnet "
-              "cannot store. Type it again without it.").format(option=option))
+    return _(
+        "`{option}` holds a broken character (half of an emoji, or a NUL) that garnet "
+        "cannot store. Type it again without it.").format(option=option)
 
 
 @text
@@ -51,25 +53,30 @@ def least_characters(least: float) -> str:
 
 
 @text
-def number_bound(low: float | None, high: float | None,
-                 shown: Callable[[float | None], str] | None = None) -> str:
+def number_bound(
+    low: float | None, high: float | None, shown: Callable[[float | None], str] | None = None
+) -> str:
     say = shown or number
     if low is not None and high is not None:
         return _("from {say} to {say2}").format(say=say(low), say2=say(high))
-    return _("at least {say}").format(say=say(low)) if low is not None else _("at most {say}").format(say=say(high))
+    return (
+        _("at least {say}").format(say=say(low))
+        if low is not None
+        else _("at most {say}").format(say=say(high)))
 
 
 @text
-def number_out_of_bounds(option: str, low: float | None, high: float | None,
-                         value: float, seconds: bool = False) -> str:
+def number_out_of_bounds(
+    option: str, low: float | None, high: float | None, value: float, seconds: bool = False) -> str:
     """A number outside an option's bounds: the bounds (as times for seconds: 1 s to
     24 h), and the number typed when a player can read it back (not 1e+23 or nan)."""
     say = duration if seconds else number
     shown = say(value)
     bound = number_bound(low, high, say)
-    return _("`{option}` is {bound}, not {shown}.").format(
-               option=option, bound=bound, shown=shown) if shown else _("`{option}` is {bound}.").format(
-                                                                    option=option, bound=bound)
+    return (
+        _("`{option}` is {bound}, not {shown}.").format(option=option, bound=bound, shown=shown)
+        if shown
+        else _("`{option}` is {bound}.").format(option=option, bound=bound))
 
 
 @text
@@ -83,8 +90,10 @@ def duration(seconds: float | None) -> str:
         return f"{number(seconds)} s"
     hours, rest = divmod(abs(whole), 3600)
     minutes, secs = divmod(rest, 60)
-    parts = [f"{number(hours)} h" if hours else "", _("{minutes} min").format(minutes=minutes) if minutes else "",
-             f"{secs} s" if secs else ""]
+    parts = [
+        f"{number(hours)} h" if hours else "",
+        _("{minutes} min").format(minutes=minutes) if minutes else "",
+        f"{secs} s" if secs else ""]
     return ("-" if whole < 0 else "") + " ".join(p for p in parts if p)
 
 
@@ -109,12 +118,14 @@ def number(value: float | None) -> str:
 
 
 @text
-def group_usage(group: str, subs: Sequence[str], example: str, usage: str,
-                hosts: Sequence[str] = ()) -> str:
+def group_usage(
+    group: str, subs: Sequence[str], example: str, usage: str, hosts: Sequence[str] = ()) -> str:
     """``hosts``: the hosts' commands of the group, typed under ``/host``."""
     text = f"`/{group} {'|'.join(subs)}`, e.g. `/{example}{' ' + usage if usage else ''}`"
-    return text + (_("; hosts: `/host {group} {listed}`").format(
-                       group=group, listed='|'.join(hosts)) if hosts else "")
+    return text + (
+        _("; hosts: `/host {group} {listed}`").format(group=group, listed="|".join(hosts))
+        if hosts
+        else "")
 
 
 @text
@@ -124,24 +135,30 @@ def under_host(typed: str) -> str:
 
 @text
 def unknown_command(name: str, commands: Sequence[str]) -> str:
-    return _("Unknown command /{name}. Commands: ").format(name=name) + ", ".join(f"/{c}" for c in commands) + "."
+    return (
+        _("Unknown command /{name}. Commands: ").format(name=name)
+        + ", ".join(f"/{c}" for c in commands)
+        + ".")
 
 
 @text
 def takes(options: Sequence[str]) -> str:
-    return _("it takes {listed}").format(listed=', '.join(options)) if options else _("it takes no options")
+    return (
+        _("it takes {listed}").format(listed=", ".join(options))
+        if options
+        else _("it takes no options"))
 
 
 @text
 def cannot_place(command: str, words: str, options: Sequence[str]) -> str:
     return _("`/{command}` cannot read '{words}'; write `option:value` ({takes}).").format(
-               command=command, words=words, takes=takes(options))
+        command=command, words=words, takes=takes(options))
 
 
 @text
 def not_a_file(option: str, path: str) -> str:
     return _("`{option}` is the path of a file; cannot read '{path}'.").format(
-               option=option, path=path)
+        option=option, path=path)
 
 
 @text
@@ -162,37 +179,38 @@ def names_a_channel(option: str) -> str:
 @text
 def one_of(option: str, values: Sequence[str], text: str) -> str:
     return _("`{option}` is one of {listed}, not '{text}'.").format(
-               option=option, listed=', '.join(values), text=text)
+        option=option, listed=", ".join(values), text=text)
 
 
 @text
 def repeated_option(option: str, several: str | None) -> str:
     """``several``: the command's option of several people, when ``option`` is of one."""
-    hint = _(" To name several people, use `{several}:@a @b`.").format(several=several) if several else ""
+    hint = (
+        _(" To name several people, use `{several}:@a @b`.").format(several=several)
+        if several
+        else "")
     return _("`{option}:` is given more than once; give each option once.{hint}").format(
-               option=option, hint=hint)
+        option=option, hint=hint)
 
 
 @text
 def unknown_setting(option: str, word: str, settings: Sequence[str]) -> str:
-    return (_("`{option}:` takes name=value pairs of {listed} (`{option}:{setting1}=…`), not "
-              "'{word}'.").format(
-                option=option, listed=', '.join(settings), setting1=settings[0],
-                word=plain(word)))
+    return _(
+        "`{option}:` takes name=value pairs of {listed} (`{option}:{setting1}=…`), not '{word}'."
+    ).format(option=option, listed=", ".join(settings), setting1=settings[0], word=plain(word))
 
 
 @text
 def unknown_options(unknown: Sequence[str], options: Sequence[str]) -> str:
     names = " or ".join(f"`{u}:`" for u in unknown)
-    return _("There is no option {names} here; {takes}.").format(
-               names=names, takes=takes(options))
+    return _("There is no option {names} here; {takes}.").format(names=names, takes=takes(options))
 
 
 @text
 def needs_option(command: str, option: str, description: str) -> str:
     said = description.strip().rstrip(".")
     return _("`/{command}` needs `{option}:` — {lower}{said}.").format(
-               command=command, option=option, lower=said[:1].lower(), said=said[1:])
+        command=command, option=option, lower=said[:1].lower(), said=said[1:])
 
 
 @text
@@ -207,9 +225,9 @@ def server_name() -> str:
 
 @text
 def unknown_directive(text: str) -> str:
-    return (_("There is no directive '~ {text}'; the directives are wait, host, channel, "
-              "server, role, deny, allow, delete, disconnect, reconnect and leave.").format(
-                text=text))
+    return _(
+        "There is no directive '~ {text}'; the directives are wait, host, channel, "
+        "server, role, deny, allow, delete, disconnect, reconnect and leave.").format(text=text)
 
 
 # ---- Discord: mentions, members, channels ----------------------------------------------
@@ -217,8 +235,9 @@ def unknown_directive(text: str) -> str:
 
 @text
 def takes_mentions(option: str) -> str:
-    return _("`{option}` takes mentions: type @ and pick each person (`{option}:@a @b @c`).").format(
-               option=option)
+    return _(
+        "`{option}` takes mentions: type @ and pick each person (`{option}:@a @b @c`)."
+    ).format(option=option)
 
 
 @text

@@ -82,6 +82,12 @@ def _(message: str) -> str:
     return catalog(language()).gettext(message)
 
 
+def N_(message: str) -> str:
+    """``message`` marked for the catalogs but said later, through ``_`` (a module's
+    table of words, read when a text says one of them)."""
+    return message
+
+
 def n_(singular: str, plural: str, n: int) -> str:
     """The form of a message for the number ``n`` in the language spoken now."""
     return catalog(language()).ngettext(singular, plural, n)

@@ -9,7 +9,7 @@ from bot.core.escape import plain, plains
 from bot.core.messages import mention
 from bot.core.timecontrol import Reminder, TimeControl, clock_text
 from bot.texts.input import duration
-from bot.texts.language import _, n_, text
+from bot.texts.language import N_, _, n_, text
 from bot.texts.words import span
 from engine.game import Game, after_move
 
@@ -18,14 +18,17 @@ from engine.game import Game, after_move
 def match_label(match_id: int, kind: str) -> str:
     if kind == "practice":
         return _("Practice #{match_id}").format(match_id=match_id)
-    return _("DM #{match_id}").format(match_id=match_id) if kind == "dm" else _("Match #{match_id}").format(match_id=match_id)
+    return (
+        _("DM #{match_id}").format(match_id=match_id)
+        if kind == "dm"
+        else _("Match #{match_id}").format(match_id=match_id)
+    )
 
 
 @text
 def seat_line(game: Game[Any, Any], state: Any, users: list[str]) -> str:
     return " vs ".join(
-        f"{mention(user)} ({game.seat_name(state, seat)})" for seat, user in enumerate(users)
-    )
+        f"{mention(user)} ({game.seat_name(state, seat)})" for seat, user in enumerate(users))
 
 
 @text
@@ -46,7 +49,7 @@ def clock_left(tc: TimeControl, elapsed: float, banks_left: int, extra: float) -
     if elapsed < budget:
         if banks_left <= 0:
             return _("{clock_text}, no reserve left").format(
-                       clock_text=clock_text(budget - elapsed))
+                clock_text=clock_text(budget - elapsed))
         return f"{clock_text(budget - elapsed)} + {banks(banks_left)}"
     left = tc.flag_at(banks_left, extra) - elapsed
     return _("on reserve, {clock_text} left").format(clock_text=clock_text(left))
@@ -54,8 +57,7 @@ def clock_left(tc: TimeControl, elapsed: float, banks_left: int, extra: float) -
 
 @text
 def banks(n: int) -> str:
-    return n_("{n} bank",
-              "{n} banks", n).format(n=n)
+    return n_("{n} bank", "{n} banks", n).format(n=n)
 
 
 @text
@@ -63,25 +65,25 @@ def reminder(user: str, r: Reminder, tc: TimeControl) -> str:
     who = mention(user)
     if r.kind == "turn":
         return _("⏰ {who}: {seconds:g} s left of your turn time.").format(
-                   who=who, seconds=r.seconds)
+            who=who, seconds=r.seconds)
     if r.kind == "reserve":
-        return (
-            _("⏰ {who}: turn time is up, you are on your reserve now: {banks} ({clock_text}).").format(
-                who=who, banks=banks(r.banks_left),
-                clock_text=clock_text(r.banks_left * tc.bank))
-        )
+        return _(
+            "⏰ {who}: turn time is up, you are on your reserve now: {banks} ({clock_text})."
+        ).format(who=who, banks=banks(r.banks_left), clock_text=clock_text(r.banks_left * tc.bank))
     used = _("⏰ {who}: {clock_text} of reserve used").format(
-               who=who, clock_text=clock_text(r.seconds))
+        who=who, clock_text=clock_text(r.seconds))
     in_bank = r.left - r.banks_left * tc.bank  # the rest of a bank under way
     if in_bank <= 1e-6:
         return _("{used}, {banks} ({clock_text}) left.").format(
-                   used=used, banks=banks(r.banks_left), clock_text=clock_text(r.left))
+            used=used, banks=banks(r.banks_left), clock_text=clock_text(r.left))
     if r.banks_left == 0:
         return _("{used}, {clock_text} left: the rest of the last bank.").format(
-                   used=used, clock_text=clock_text(r.left))
-    return (_("{used}, {clock_text} left: {clock_text2} of the bank in use, then {banks}.").format(
-                used=used, clock_text=clock_text(r.left), clock_text2=clock_text(in_bank),
-                banks=banks(r.banks_left)))
+            used=used, clock_text=clock_text(r.left))
+    return _("{used}, {clock_text} left: {clock_text2} of the bank in use, then {banks}.").format(
+        used=used,
+        clock_text=clock_text(r.left),
+        clock_text2=clock_text(in_bank),
+        banks=banks(r.banks_left))
 
 
 @text
@@ -89,8 +91,8 @@ def deck_label(value: Any) -> str:
     """A match's deck as its options hold it: a shipped deck's key, or a server's deck
     as data (its name was checked when it was added: letters, digits and - _)."""
     if isinstance(value, dict):
-        return _("deck {value} (this server's)").format(value=value.get('key', '?'))
-    return _("deck {value}").format(value=value)
+        return _("deck {deck} (this server's)").format(deck=value.get("key", "?"))
+    return _("deck {deck}").format(deck=value)
 
 
 @text
@@ -114,15 +116,20 @@ def capitalised(line: str) -> str:
 
 @text
 def dm_intro(label: str, title: str, players: list[str], options: str, event_note: str) -> str:
-    return (_("**{label}: {title}** — {player1} vs {player2}\n{options}.{event_note}").format(
-                label=label, title=title, player1=mention(players[0]),
-                player2=mention(players[1]), options=options, event_note=event_note))
+    return _("**{label}: {title}** — {player1} vs {player2}\n{options}.{event_note}").format(
+        label=label,
+        title=title,
+        player1=mention(players[0]),
+        player2=mention(players[1]),
+        options=options,
+        event_note=event_note)
 
 
 @text
 def no_hints_in_dm() -> str:
-    return (_("A Death Match is played without hints: its rules do not let the board show "
-              "the Corridor or suggest moves (casual matches may use `hints:yes`)."))
+    return _(
+        "A Death Match is played without hints: its rules do not let the board show "
+        "the Corridor or suggest moves (casual matches may use `hints:yes`).")
 
 
 @text
@@ -135,45 +142,53 @@ def goes_first_button(name: str) -> str:
     return _("{name} goes first").format(name=name)
 
 
-MISSED = {"lots": "lots are drawn", "void": "the DM is void"}
+MISSED = {"lots": N_("lots are drawn"), "void": N_("the DM is void")}
 
 
 @text
-def choose_first(intro: str, chooser: str, within: float | None = None,
-                 missed: str = "lots", by: float | None = None) -> str:
+def choose_first(
+    intro: str,
+    chooser: str,
+    within: float | None = None,
+    missed: str = "lots",
+    by: float | None = None) -> str:
     """Who chooses the First Player, and (a DM) until when, then what."""
     how = _("with a button below or `/first player:@name`")
-    ask = (_("Hosts, choose the First Player {how}.").format(how=how) if chooser == "host"
-           else _("{chooser}, choose the First Player {how}.").format(
-                    chooser=mention(chooser), how=how))
+    ask = (
+        _("Hosts, choose the First Player {how}.").format(how=how)
+        if chooser == "host"
+        else _("{chooser}, choose the First Player {how}.").format(
+            chooser=mention(chooser), how=how))
     if within is None:
         return f"{intro}\n{ask}"
     closes = live_time(by) if by is not None else _("in {span}").format(span=span(within))
-    return (_("{intro}\n{ask} The choice closes {closes}; if no one has chosen by then, "
-              "{missed}.").format(
-                intro=intro, ask=ask, closes=closes, missed=MISSED.get(missed, missed)))
+    return _(
+        "{intro}\n{ask} The choice closes {closes}; if no one has chosen by then, {missed}."
+    ).format(intro=intro, ask=ask, closes=closes, missed=_(MISSED.get(missed, missed)))
 
 
 @text
 def choose_reminder(user: str, label: str, left: float, missed: str) -> str:
-    return (_("⏳ {user}: choose the First Player of {label} — {span} left (a button above, "
-              "or `/first player:@name`); then {missed}.").format(
-                user=mention(user), label=label, span=span(left),
-                missed=MISSED.get(missed, missed)))
+    return _(
+        "⏳ {user}: choose the First Player of {label} — {span} left (a button above, "
+        "or `/first player:@name`); then {missed}."
+    ).format(user=mention(user), label=label, span=span(left), missed=_(MISSED.get(missed, missed)))
 
 
 @text
 def unchosen_lots(user: str, label: str, within: float, first: str) -> str:
-    return (_("⌛ {user} did not choose the First Player of {label} within {span}: lots were "
-              "drawn, and {first} is the First Player.").format(
-                user=mention(user), label=label, span=span(within), first=mention(first)))
+    return _(
+        "⌛ {user} did not choose the First Player of {label} within {span}: lots were "
+        "drawn, and {first} is the First Player."
+    ).format(user=mention(user), label=label, span=span(within), first=mention(first))
 
 
 @text
 def unchosen_voided(user: str, label: str, within: float) -> str:
-    return (_("⌛ {user} did not choose the First Player of {label} within {span}: {label} is "
-              "void, as the host set. No result is recorded.").format(
-                user=mention(user), label=label, span=span(within)))
+    return _(
+        "⌛ {user} did not choose the First Player of {label} within {span}: {label} is "
+        "void, as the host set. No result is recorded."
+    ).format(user=mention(user), label=label, span=span(within))
 
 
 @text
@@ -188,21 +203,38 @@ def bad_choose_within(most_minutes: float) -> str:
 
 @text
 def bad_missed(choices: tuple[str, ...]) -> str:
-    return _("`missed` is {listed}.").format(listed=' or '.join(choices))
+    return _("`missed` is {listed}.").format(listed=" or ".join(choices))
 
 
 @text
-def challenge(label: str, title: str, challenger: str, opponents: list[str], options: str,
-              hints: bool, rated: bool, minutes: int, lapses: float | None = None) -> str:
+def challenge(
+    label: str,
+    title: str,
+    challenger: str,
+    opponents: list[str],
+    options: str,
+    hints: bool,
+    rated: bool,
+    minutes: int,
+    lapses: float | None = None) -> str:
     others = ", ".join(mention(o) for o in opponents)
-    open_for = (_("lapses {lapses}").format(lapses=live_time(lapses)) if lapses is not None
-                else _("open for {minutes} minutes").format(minutes=minutes))
-    return (_("**{label}: {title}** — {challenger} challenges {others}.\n"
-              "{options}{value}{value2}.\nAccept or decline with the buttons, or `/accept` / "
-              "`/decline` ({open_for}).").format(
-                label=label, title=title, challenger=mention(challenger), others=others,
-                options=options, value=_(" · hints on") if hints else "",
-                value2="" if rated else _(" · unrated"), open_for=open_for))
+    open_for = (
+        _("lapses {lapses}").format(lapses=live_time(lapses))
+        if lapses is not None
+        else n_("open for {minutes} minute", "open for {minutes} minutes", minutes).format(
+            minutes=minutes))
+    return _(
+        "**{label}: {title}** — {challenger} challenges {others}.\n"
+        "{options}{hints}{unrated}.\nAccept or decline with the buttons, or `/accept` / "
+        "`/decline` ({open_for}).").format(
+        label=label,
+        title=title,
+        challenger=mention(challenger),
+        others=others,
+        options=options,
+        hints=_(" · hints on") if hints else "",
+        unrated="" if rated else _(" · unrated"),
+        open_for=open_for)
 
 
 @text
@@ -210,11 +242,12 @@ def busy(user: str, match_id: int, waiting: bool) -> str:
     """A player is in another match in this channel: a new match is refused, one that
     is set up already (``waiting``) starts once it ends."""
     if waiting:
-        return (_("{user} is playing match #{match_id} in this channel; this one can start "
-                  "once it ends.").format(user=mention(user), match_id=match_id))
-    return (_("{user} is already in match #{match_id} in this channel; finish it first or "
-              "play in another channel or thread.").format(
-                user=mention(user), match_id=match_id))
+        return _(
+            "{user} is playing match #{match_id} in this channel; this one can start once it ends."
+        ).format(user=mention(user), match_id=match_id)
+    return _(
+        "{user} is already in match #{match_id} in this channel; finish it first or "
+        "play in another channel or thread.").format(user=mention(user), match_id=match_id)
 
 
 @text
@@ -246,19 +279,18 @@ def no_longer_open(match_id: int, status: str, by: str | None) -> str:
     who = _(" by {by}").format(by=plain(by)) if by else ""
     if status == "declined":
         return _("Match #{match_id} was declined{who}; challenge again with `/challenge`.").format(
-                   match_id=match_id, who=who)
+            match_id=match_id, who=who)
     if status == "cancelled":
         return _("Match #{match_id} was withdrawn{who}.").format(match_id=match_id, who=who)
     return _("Match #{match_id} lapsed: the challenge was not accepted in time.").format(
-               match_id=match_id)
+        match_id=match_id)
 
 
 @text
 def accepted(user: str, label: str, waiting: list[str] | None = None) -> str:
     if waiting:
-        return (_("{user} accepted {label}. Waiting for {listed}.").format(
-                    user=mention(user), label=label,
-                    listed=', '.join(mention(w) for w in waiting)))
+        return _("{user} accepted {label}. Waiting for {listed}.").format(
+            user=mention(user), label=label, listed=", ".join(mention(w) for w in waiting))
     return _("{user} accepted {label}.").format(user=mention(user), label=label)
 
 
@@ -270,7 +302,7 @@ def withdrawn(user: str, match_id: int) -> str:
 @text
 def lapsed(match_id: int) -> str:
     return _("Match #{match_id} lapsed: the challenge was not accepted in time.").format(
-               match_id=match_id)
+        match_id=match_id)
 
 
 @text
@@ -296,13 +328,12 @@ def first_chosen(chooser: str, user: str) -> str:
     if chooser == user:
         return _("{chooser} chose to be the First Player.").format(chooser=mention(chooser))
     return _("{chooser} chose {user} as the First Player.").format(
-               chooser=mention(chooser), user=mention(user))
+        chooser=mention(chooser), user=mention(user))
 
 
 @text
 def begins(label: str, title: str, seats: str) -> str:
-    return _("**{label} begins: {title}** — {seats}").format(
-               label=label, title=title, seats=seats)
+    return _("**{label} begins: {title}** — {seats}").format(label=label, title=title, seats=seats)
 
 
 @text
@@ -315,8 +346,8 @@ def turn_order(names: list[str]) -> str:
 
 
 @text
-def turn_line(user: str, colour: str, clock: str | None, status: str,
-              runs_out: float | None = None) -> str:
+def turn_line(
+    user: str, colour: str, clock: str | None, status: str, runs_out: float | None = None) -> str:
     """Who is to move, with their clock (and when their time runs out, live), and the
     game's status line below."""
     extra = f"\n{capitalised(status)}" if status else ""
@@ -324,7 +355,7 @@ def turn_line(user: str, colour: str, clock: str | None, status: str,
     if runs_out is not None:
         timing += _("; time runs out {runs_out}").format(runs_out=live_time(runs_out))
     return _("{user} ({colour}) to move{timing}.{extra}").format(
-               user=mention(user), colour=colour, timing=timing, extra=extra)
+        user=mention(user), colour=colour, timing=timing, extra=extra)
 
 
 @text
@@ -341,13 +372,14 @@ def not_your_turn(name: str) -> str:
 
 
 @text
-def played(label: str, ply: int, user: str, colour: str, notation: str, spent: int,
-           banks_left: int) -> str:
+def played(
+    label: str, ply: int, user: str, colour: str, notation: str, spent: int, banks_left: int
+) -> str:
     head = _("{label} · move {ply}: {user} ({colour}) played **{notation}**").format(
-               label=label, ply=ply, user=mention(user), colour=colour, notation=notation)
+        label=label, ply=ply, user=mention(user), colour=colour, notation=notation)
     if spent:
         head += _(" (used {banks}, {banks2} left)").format(
-                    banks=banks(spent), banks2=banks(banks_left))
+            banks=banks(spent), banks2=banks(banks_left))
     return head
 
 
@@ -399,7 +431,7 @@ def result(label: str, winner: str | None, reason: str) -> str:
     if winner is None:
         return _("**{label} ends in a draw** — {reason}.").format(label=label, reason=reason)
     return _("🏆 **{winner} wins {label}** — {reason}.").format(
-               winner=mention(winner), label=label, reason=reason)
+        winner=mention(winner), label=label, reason=reason)
 
 
 # ==== looking at a match ================================================================
@@ -410,18 +442,18 @@ def board(label: str, title: str, seats: str, played: int, paused: bool, turn: s
     """A board being played: ``played`` moves so far (passes counted), as its image
     says it (``engine.game.after_move``)."""
     where = after_move(played)
-    return (f"**{label}: {title}** — {seats}\n"
-            f"{where[:1].upper()}{where[1:]}. {'Paused. ' if paused else ''}{turn}")
+    return (
+        f"**{label}: {title}** — {seats}\n"
+        f"{where[:1].upper()}{where[1:]}. {'Paused. ' if paused else ''}{turn}")
 
 
 @text
-def final_board(label: str, title: str, seats: str, moves: int, void: bool,
-                result: str) -> str:
+def final_board(label: str, title: str, seats: str, moves: int, void: bool, result: str) -> str:
     """A finished match's last board: ``result`` is its stored result line."""
-    plural = n_("move",
-                "moves", moves)
-    head = _("**{label}: {title}** — {seats}\nFinal board, after {moves} {plural}.").format(
-               label=label, title=title, seats=seats, moves=moves, plural=plural)
+    head = n_(
+        "**{label}: {title}** — {seats}\nFinal board, after {moves} move.",
+        "**{label}: {title}** — {seats}\nFinal board, after {moves} moves.",
+        moves).format(label=label, title=title, seats=seats, moves=moves)
     if void:  # stored as said ("voided by the host: REASON"), the reason raw
         said = plain(result)
         return f"{head} {said[:1].upper()}{said[1:]}."
@@ -440,10 +472,13 @@ MAX_OVERVIEW = 25  # matches listed by /matches (a message has 2,000 characters)
 def overview(lines: list[str], playing: int, waiting: int) -> str:
     if not lines:
         return _("No match is being played or waiting to start on this server.")
-    head = (_("**Matches on this server** — {playing} being played, {waiting} waiting to "
-              "start").format(playing=playing, waiting=waiting))
-    more = (_("\n… and {lines} more.").format(lines=len(lines) - MAX_OVERVIEW) if len(lines) > MAX_OVERVIEW
-            else "")
+    head = _(
+        "**Matches on this server** — {playing} being played, {waiting} waiting to start"
+    ).format(playing=playing, waiting=waiting)
+    more = (
+        _("\n… and {lines} more.").format(lines=len(lines) - MAX_OVERVIEW)
+        if len(lines) > MAX_OVERVIEW
+        else "")
     return "\n".join([head, *lines[:MAX_OVERVIEW]]) + more
 
 
@@ -454,40 +489,65 @@ def overview_label(number: int, kind: str, tournament: tuple[str, int, int] | No
         return f"`{match_label(number, kind)}`"
     name, round_number, board = tournament
     return _("`Match #{number}` (🏆 {name}, round {round_number}, board {board})").format(
-               number=number, name=plain(name), round_number=round_number, board=board)
+        number=number, name=plain(name), round_number=round_number, board=board)
 
 
 @text
-def overview_playing(label: str, title: str, channel: str, names: list[str],
-                     ply: int, to_move: str | None, clock: str | None, paused: bool) -> str:
-    turn = _("{to_move} to move").format(to_move=plain(to_move)) if to_move is not None else _("over")
+def overview_playing(
+    label: str,
+    title: str,
+    channel: str,
+    names: list[str],
+    ply: int,
+    to_move: str | None,
+    clock: str | None,
+    paused: bool) -> str:
+    turn = (
+        _("{to_move} to move").format(to_move=plain(to_move)) if to_move is not None else _("over"))
     if clock is not None:
         turn += f" ({clock})"
     state = _("paused · ") if paused else ""
-    return (_("{label} {title} in <#{channel}> — {listed} · {after_move} · {state}{turn}").format(
-                label=label, title=title, channel=channel, listed=' vs '.join(plains(names)),
-                after_move=after_move(ply), state=state, turn=turn))
+    return _("{label} {title} in <#{channel}> — {listed} · {after_move} · {state}{turn}").format(
+        label=label,
+        title=title,
+        channel=channel,
+        listed=" vs ".join(plains(names)),
+        after_move=after_move(ply),
+        state=state,
+        turn=turn)
 
 
 @text
-def overview_choosing(label: str, title: str, channel: str, names: list[str],
-                      chooser: str | None, left: float | None) -> str:
+def overview_choosing(
+    label: str, title: str, channel: str, names: list[str], chooser: str | None, left: float | None
+) -> str:
     who = plain(chooser) if chooser is not None else _("the host")
     deadline = _(" ({span} left)").format(span=span(left)) if left is not None and left > 0 else ""
-    return (_("{label} {title} in <#{channel}> — {listed} · waiting for {who} to choose the "
-              "First Player{deadline}").format(
-                label=label, title=title, channel=channel, listed=' vs '.join(plains(names)),
-                who=who, deadline=deadline))
+    return _(
+        "{label} {title} in <#{channel}> — {listed} · waiting for {who} to choose the "
+        "First Player{deadline}").format(
+        label=label,
+        title=title,
+        channel=channel,
+        listed=" vs ".join(plains(names)),
+        who=who,
+        deadline=deadline)
 
 
 @text
-def overview_challenge(number: int, title: str, channel: str, names: list[str],
-                       waiting: list[str], left: float) -> str:
-    return (_("`Match #{number}` {title} in <#{channel}> — {name1} challenges {listed} · "
-              "waiting for {listed2} (lapses in {span})").format(
-                number=number, title=title, channel=channel, name1=plain(names[0]),
-                listed=', '.join(plains(names[1:])), listed2=', '.join(plains(waiting)),
-                span=span(max(left, 60))))
+def overview_challenge(
+    number: int, title: str, channel: str, names: list[str], waiting: list[str], left: float
+) -> str:
+    return _(
+        "`Match #{number}` {title} in <#{channel}> — {name1} challenges {listed} · "
+        "waiting for {listed2} (lapses in {span})").format(
+        number=number,
+        title=title,
+        channel=channel,
+        name1=plain(names[0]),
+        listed=", ".join(plains(names[1:])),
+        listed2=", ".join(plains(waiting)),
+        span=span(max(left, 60)))
 
 
 @text
@@ -500,7 +560,7 @@ def clock_on_turn(name: str, left: str) -> str:
 def clock_waiting(name: str, banks_left: int, seconds: float) -> str:
     name = plain(name)
     return _("  {name}: {banks} ({clock_text}) of reserve").format(
-               name=name, banks=banks(banks_left), clock_text=clock_text(seconds))
+        name=name, banks=banks(banks_left), clock_text=clock_text(seconds))
 
 
 @text
@@ -512,16 +572,18 @@ def match_choice(match_id: int, title: str, players: list[str], status: str) -> 
 @text
 def which_match(matches: list[tuple[int, str, list[str], str]]) -> str:
     """Several matches in a channel could be meant: (number, game, names, state) each."""
-    listed = "; ".join(f"#{n} {title}, {' vs '.join(plains(names))} ({state})"
-                       for n, title, names, state in matches)
+    listed = "; ".join(
+        f"#{n} {title}, {' vs '.join(plains(names))} ({state})"
+        for n, title, names, state in matches)
     return _("Several matches could be meant here: {listed}. Add `match:` with its number.").format(
-               listed=listed)
+        listed=listed)
 
 
 @text
 def nothing_to_decide() -> str:
-    return (_("There is no match running or waiting for its First Player in this channel; "
-              "add `match:` with its number."))
+    return _(
+        "There is no match running or waiting for its First Player in this channel; "
+        "add `match:` with its number.")
 
 
 # ==== host controls =====================================================================
@@ -531,15 +593,15 @@ def nothing_to_decide() -> str:
 def paused(label: str, host: str, reason: str) -> str:
     reason = plain(reason)
     why = f" ({reason})" if reason else ""
-    return (_("⏸ {label} is paused by {host}{why}. The clock stands still until `/resume`.").format(
-                label=label, host=mention(host), why=why))
+    return _("⏸ {label} is paused by {host}{why}. The clock stands still until `/resume`.").format(
+        label=label, host=mention(host), why=why)
 
 
 @text
 def board_again(label: str, turn: str) -> str:
     """After a restart, the board of a turn whose board may never have been posted."""
     return _("▶ {label}: the board again after a restart of the bot. {turn}").format(
-               label=label, turn=turn)
+        label=label, turn=turn)
 
 
 @text
@@ -550,21 +612,21 @@ def resumes(label: str, turn: str) -> str:
 @text
 def extended(host: str, seconds: float, turn: str) -> str:
     return _("⏱ {host} added {duration} to this turn. {turn}").format(
-               host=mention(host), duration=duration(seconds), turn=turn)
+        host=mention(host), duration=duration(seconds), turn=turn)
 
 
 @text
 def extend_cap(most: float, already: float) -> str:
-    return (_("A turn can be extended by {duration} in all; this one has {duration2} added "
-              "already.").format(
-                duration=duration(most), duration2=duration(already)))
+    return _(
+        "A turn can be extended by {duration} in all; this one has {duration2} added already."
+    ).format(duration=duration(most), duration2=duration(already))
 
 
 @text
 def voided(label: str, reason: str) -> str:
     reason = plain(reason)
     return _("🚫 {label} is void ({reason}). No result is recorded.").format(
-               label=label, reason=reason)
+        label=label, reason=reason)
 
 
 @text
@@ -590,24 +652,26 @@ def corrected(reason: str) -> str:
 
 @text
 def adjudication_log(winner: str | None, reason: str) -> str:
-    return _("winner {value}: {reason}").format(value=winner or 'none (draw)', reason=reason)
+    return _("winner {winner}: {reason}").format(winner=winner or _("none (draw)"), reason=reason)
 
 
 @text
 def host_role_set(role: str) -> str:
     role = plain(role)
-    return (_("Members with the role **{role}** can host matches now. Discord shows the host "
-              "commands to members with Manage Server; to show them to this role too, allow "
-              "it in Server Settings → Integrations → garnet.").format(role=role))
+    return _(
+        "Members with the role **{role}** can host matches now. Discord shows the host "
+        "commands to members with Manage Server; to show them to this role too, allow "
+        "it in Server Settings → Integrations → garnet.").format(role=role)
 
 
 @text
 def not_host(role: str | None) -> str:
     if role is None:
-        return (_("Only hosts can do that (Manage Server; no host role is set: someone with "
-                  "Manage Server sets one with `/hostrole`)."))
+        return _(
+            "Only hosts can do that (Manage Server; no host role is set: someone with "
+            "Manage Server sets one with `/hostrole`).")
     return _("Only hosts can do that (the '{role}' role or Manage Server).").format(
-               role=plain(role))
+        role=plain(role))
 
 
 @text
@@ -630,26 +694,29 @@ def dm_thread(title: str, name1: str, name2: str) -> str:
 
 @text
 def too_many_challenges(most: int) -> str:
-    return (_("You have {most} open challenges on this server already; wait for answers or "
-              "`/cancel` one first.").format(most=most))
+    return _(
+        "You have {most} open challenges on this server already; wait for answers or "
+        "`/cancel` one first.").format(most=most)
 
 
 @text
 def slow_down(seconds: float) -> str:
     return _("Too many requests in a short time; try again in {max} s.").format(
-               max=max(1, math.ceil(seconds)))
+        max=max(1, math.ceil(seconds)))
 
 
 @text
 def server_busy() -> str:
-    return (_("This server already has several replays, reviews or exports on the way; try "
-              "again in a minute."))
+    return _(
+        "This server already has several replays, reviews or exports on the way; try "
+        "again in a minute.")
 
 
 @text
 def user_busy(most: int) -> str:
-    return (_("You already have {most} requests of this kind on the way; wait for them "
-              "before asking for another.").format(most=most))
+    return _(
+        "You already have {most} requests of this kind on the way; wait for them "
+        "before asking for another.").format(most=most)
 
 
 @text
@@ -661,28 +728,30 @@ def job_too_long() -> str:
 def already_done(first: str) -> str:
     """A retried request: it was carried out the first time."""
     said = _(" It said: {first}").format(first=first) if first else ""
-    return (_("That was already done (your first try went through; nothing was done "
-              "twice).{said}").format(said=said))[:1900]
+    return (
+        _(
+            "That was already done (your first try went through; nothing was done twice).{said}"
+        ).format(said=said))[:1900]
 
 
 @text
 def missing_permissions(missing: list[str]) -> str:
-    return (_("garnet cannot play here: it lacks {listed} in this channel. A server admin "
-              "can grant it in the channel's permissions.").format(
-                listed=', '.join(missing)))
+    return _(
+        "garnet cannot play here: it lacks {listed} in this channel. A server admin "
+        "can grant it in the channel's permissions.").format(listed=", ".join(missing))
 
 
 @text
 def lease_lost() -> str:
     """A request that reached a bot process which no longer runs this server's matches."""
     # Said to players: what they can do, not how garnet runs (processes, leases).
-    return (_("garnet is restarting for this server; nothing was changed. Please try again "
-              "in a moment."))
+    return _(
+        "garnet is restarting for this server; nothing was changed. Please try again in a moment.")
 
 
 @text
 def not_our_shard() -> str:
     """A match asked of a bot process that does not run this server (another shard)."""
-    return (_("garnet is not running this server's matches here right now (it is moving "
-              "them); nothing was started. Please try again in a moment."))
-
+    return _(
+        "garnet is not running this server's matches here right now (it is moving "
+        "them); nothing was started. Please try again in a moment.")

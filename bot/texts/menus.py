@@ -27,15 +27,17 @@ def group_choices(group: str, total: int, shown: int, words: ChoiceWords) -> str
     more = (_(" The first {shown} are here; type the others (`{typed}`).").format(
                 shown=shown, typed=typed)
             if shown < total else "")
-    return (n_("**{group}**: {total} legal {choice} — {hint}{more} Only you see this.",
-               "**{group}**: {total} legal {choice}s — {hint}{more} Only you see this.", total).format(
-                group=group, total=total, choice=words.choice, hint=words.hint, more=more))
+    return n_(
+        "**{group}**: {total} legal {choice} — {hint}{more} Only you see this.",
+        "**{group}**: {total} legal {choice}s — {hint}{more} Only you see this.",
+        total).format(group=group, total=total, choice=words.choice, hint=words.hint, more=more)
 
 
 @text
 def stale() -> str:
-    return (_("This menu is from an earlier position: the board has changed since. Use the "
-              "menu under the newest board (or type your move)."))
+    return _(
+        "This menu is from an earlier position: the board has changed since. Use the "
+        "menu under the newest board (or type your move).")
 
 
 @text
@@ -45,5 +47,5 @@ def not_for_menu() -> str:
 
 @text
 def no_group(group: str, words: ChoiceWords) -> str:
-    return (_("You have no legal {choice} of {group} now; choose another {group2}.").format(
-                choice=words.choice, group=plain(group), group2=words.group))
+    return _("You have no legal {choice} of {group} now; choose another {group2}.").format(
+        choice=words.choice, group=plain(group), group2=words.group)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.core.escape import plain
-from bot.texts.language import _, n_, text
+from bot.texts.language import N_, _, n_, text
 
 LABELS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 
@@ -69,8 +69,10 @@ def no_review(title: str) -> str:
 #: how a loss in a game's unit reads ("1.5 tempi"), by the review's unit, and the
 #: largest that is a count on the board: beyond it the search's value stands for a
 #: walled-off path or a lost race, not for so many cells
-UNITS = {"points": ("point", "points", 30.0), "tempi": ("tempo", "tempi", 20.0),
-         "cells": ("cell of path", "cells of path", 12.0)}
+UNITS = {"points": (N_("point"), N_("points"), 30.0), "tempi": (N_("tempo"), N_("tempi"), 20.0),
+         "cells": (N_("cell of path"), N_("cells of path"), 12.0)}
+#: the kinds of mistakes, said through the catalog where a review names one
+KINDS = (N_("inaccuracy"), N_("mistake"), N_("blunder"))
 
 
 @text
@@ -81,8 +83,10 @@ def loss_in_unit(loss: float | None, unit: str) -> str:
     if loss is None or not unit or loss < 0.5 or (most and loss > most):
         return ""
     shown = f"{loss:.1f}".removesuffix(".0")
-    return _(", a loss of {shown} {value}").format(
-               shown=shown, value=one if shown == '1' else many)
+    # TRANSLATORS: {amount} is a number such as 1.5, {unit} "points", "tempi" or "cells
+    # of path" (or one of them)
+    return _(", a loss of {amount} {unit}").format(
+               amount=shown, unit=_(one) if shown == "1" else _(many))
 
 
 @dataclass(frozen=True)
@@ -108,20 +112,22 @@ def review(label: str, title: str, players: list[tuple[str, str, float]],
     each player's inaccuracies, mistakes and blunders; ``worst``: the biggest mistakes."""
     lines = [_("**Review of {label}: {title}**").format(label=label, title=plain(title))]
     for (who, colour, accuracy), tally in zip(players, counts, strict=True):
-        parts = ", ".join(n_("{k} {k2}",
-                             "{k} {k2}s", tally.get(k, 0)).format(
-                              k=tally.get(k, 0), k2=k)
-                          for k in (_("inaccuracy"), _("mistake"), _("blunder"))).replace("ys", "ies")
+        inaccuracies, mistakes, blunders = (tally.get(k, 0) for k in KINDS)
+        parts = ", ".join([
+            n_("{n} inaccuracy", "{n} inaccuracies", inaccuracies).format(n=inaccuracies),
+            n_("{n} mistake", "{n} mistakes", mistakes).format(n=mistakes),
+            n_("{n} blunder", "{n} blunders", blunders).format(n=blunders)])
         lines.append(_("{who} ({colour}): accuracy {accuracy:.0f}% — {parts}").format(
                          who=who, colour=colour, accuracy=accuracy, parts=parts))
     if worst:
         lines.append(_("Biggest mistakes:"))
         for m in worst:
-            lines.append(_("· move {number} {played}{label} by {who} ({label2}: win chance "
-                           "{value:.0f}% → {value2:.0f}%{loss}); better: {better}").format(
+            # TRANSLATORS: {mark} is ?!, ? or ??; {kind} inaccuracy, mistake or blunder
+            lines.append(_("· move {number} {played}{mark} by {who} ({kind}: win chance "
+                           "{before:.0f}% → {after:.0f}%{loss}); better: {better}").format(
                              number=m.number, played=plain(m.played),
-                             label=LABELS.get(m.label, ''), who=m.who, label2=m.label,
-                             value=100 * m.before, value2=100 * m.after, loss=m.loss,
+                             mark=LABELS.get(m.label, ""), who=m.who, kind=_(m.label),
+                             before=100 * m.before, after=100 * m.after, loss=m.loss,
                              better=plain(m.better)))
     else:
         lines.append(_("No inaccuracies, mistakes or blunders found."))
@@ -140,13 +146,13 @@ def exact_verdict(ply: int, winner: str | None, margin: int, unit: str) -> str:
                ply=ply + 1, winner=winner, by=by)
 
 
-RESULTS = {1: "a win", 0: "a tie", -1: "a loss"}
+RESULTS = {1: N_("a win"), 0: N_("a tie"), -1: N_("a loss")}
 
 
 @text
 def decisive(ply: int, move: str, before: int, after: int) -> str:
-    return _("Move {ply} ({move}) turned {RESULTS} into {RESULTS2}.").format(
-               ply=ply, move=plain(move), RESULTS=RESULTS[before], RESULTS2=RESULTS[after])
+    return _("Move {ply} ({move}) turned {before} into {after}.").format(
+               ply=ply, move=plain(move), before=_(RESULTS[before]), after=_(RESULTS[after]))
 
 
 @text
@@ -155,12 +161,12 @@ def changed_hands(first: tuple[int, str, int, int], last: tuple[int, str], more:
     often it changed hands after it and the move that settled it. ``first``: (move
     number, move, its player's result before, after); ``last``: (move number, move)."""
     number, move, before, after = first
-    times = n_("once more",
-               "{more} more times", more).format(more=more)
-    return (_("Move {number} ({move}) turned {RESULTS} into {RESULTS2}; the result then "
-              "changed hands {times}, for the last time with move {last1} ({last2}).").format(
-                number=number, move=plain(move), RESULTS=RESULTS[before],
-                RESULTS2=RESULTS[after], times=times, last1=last[0], last2=plain(last[1])))
+    times = n_("once more", "{more} more times", more).format(more=more)
+    return (_("Move {number} ({move}) turned {before} into {after}; the result then changed "
+              "hands {times}, for the last time with move {last_number} ({last_move}).").format(
+                number=number, move=plain(move), before=_(RESULTS[before]),
+                after=_(RESULTS[after]), times=times, last_number=last[0],
+                last_move=plain(last[1])))
 
 
 @text

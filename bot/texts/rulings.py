@@ -127,11 +127,12 @@ def eliminated_cannot_join(*, event: str) -> str:
 def eliminated_added(*, user_ids: Sequence[str], event: str) -> str:
     """The host's warning when they add players eliminated from the event."""
     who = ", ".join(mention(u) for u in user_ids)
-    return (n_("⚠ {who} was eliminated from **{event}**: they play this tournament because a "
-               "host added them (`/host tournament drop` takes a player out before the start).",
-               "⚠ {who} were eliminated from **{event}**: they play this tournament because a "
-               "host added them (`/host tournament drop` takes a player out before the start).", len(user_ids)).format(
-                who=who, event=plain(event)))
+    return n_(
+        "⚠ {who} was eliminated from **{event}**: they play this tournament because a "
+        "host added them (`/host tournament drop` takes a player out before the start).",
+        "⚠ {who} were eliminated from **{event}**: they play this tournament because a "
+        "host added them (`/host tournament drop` takes a player out before the start).",
+        len(user_ids)).format(who=who, event=plain(event))
 
 
 @text
@@ -139,8 +140,9 @@ def eliminated_playing(*, user_ids: Sequence[str], event: str) -> str:
     """At the start: entrants who are out of the tournament's event (eliminated since
     they entered, or added by a host)."""
     who = ", ".join(mention(u) for u in user_ids)
-    return (n_("⚠ {who} is eliminated from **{event}** and plays as entered (`/host "
-               "tournament drop` withdraws a player).",
-               "⚠ {who} are eliminated from **{event}** and play as entered (`/host "
-               "tournament drop` withdraws a player).", len(user_ids)).format(
-                who=who, event=plain(event)))
+    return n_(
+        "⚠ {who} is eliminated from **{event}** and plays as entered (`/host "
+        "tournament drop` withdraws a player).",
+        "⚠ {who} are eliminated from **{event}** and play as entered (`/host "
+        "tournament drop` withdraws a player).",
+        len(user_ids)).format(who=who, event=plain(event))

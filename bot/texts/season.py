@@ -29,9 +29,9 @@ def token_reason_missing() -> str:
 @text
 def token_given(*, host_id: str, user_id: str, event: str, reason: str, held: int) -> str:
     event, reason = plain(event), plain(reason)
-    return (_("{TOKEN} {host_id} gave {user_id} a Token of Life in **{event}** ({reason}). "
+    return (_("🛡 {host_id} gave {user_id} a Token of Life in **{event}** ({reason}). "
               "They hold {tokens}: they cannot be nominated for a Death Match.").format(
-                TOKEN=TOKEN, host_id=mention(host_id), user_id=mention(user_id), event=event,
+                host_id=mention(host_id), user_id=mention(user_id), event=event,
                 reason=reason, tokens=tokens(held)))
 
 
@@ -40,9 +40,9 @@ def token_taken(*, host_id: str, user_id: str, event: str, reason: str, held: in
     event, reason = plain(event), plain(reason)
     after = (_("They still hold {tokens}.").format(tokens=tokens(held)) if held
              else _("They hold none now and can be nominated."))
-    return (_("{TOKEN} {host_id} took a Token of Life from {user_id} in **{event}** "
+    return (_("🛡 {host_id} took a Token of Life from {user_id} in **{event}** "
               "({reason}). {after}").format(
-                TOKEN=TOKEN, host_id=mention(host_id), user_id=mention(user_id), event=event,
+                host_id=mention(host_id), user_id=mention(user_id), event=event,
                 reason=reason, after=after))
 
 
@@ -77,30 +77,34 @@ def eliminated(*, user_id: str, event: str) -> str:
 @text
 def out_line(*, match_number: int | None) -> str:
     """Said after an eliminated player's balance or line of an event."""
-    return _(" · 💀 eliminated (DM #{match_number})").format(match_number=match_number) if match_number else _(" · 💀 eliminated")
+    return (
+        _(" · 💀 eliminated (DM #{match_number})").format(match_number=match_number)
+        if match_number
+        else _(" · 💀 eliminated"))
 
 
 @text
 def eliminated_cannot_play(*, user_ids: Sequence[str], event: str) -> str:
     who = " and ".join(mention(u) for u in user_ids)
-    verb = n_("was",
-              "were", len(user_ids))
-    return (_("{who} {verb} eliminated from {event}: a host can bring them back with `/host "
-              "event reinstate`, or start the DM with `event:none`.").format(
-                who=who, verb=verb, event=plain(event)))
+    return n_(
+        "{who} was eliminated from {event}: a host can bring them back with `/host "
+        "event reinstate`, or start the DM with `event:none`.",
+        "{who} were eliminated from {event}: a host can bring them back with `/host "
+        "event reinstate`, or start the DM with `event:none`.",
+        len(user_ids)).format(who=who, event=plain(event))
 
 
 @text
 def not_eliminated(*, user_id: str, event: str) -> str:
     return _("{user_id} is not eliminated from {event}.").format(
-               user_id=mention(user_id), event=plain(event))
+        user_id=mention(user_id), event=plain(event))
 
 
 @text
 def reinstated(*, host_id: str, user_id: str, event: str, reason: str) -> str:
     why = f" ({plain(reason)})" if reason.strip() else ""
-    return (_("↩ {host_id} reinstated {user_id} in **{event}**{why}: they play on.").format(
-                host_id=mention(host_id), user_id=mention(user_id), event=plain(event), why=why))
+    return _("↩ {host_id} reinstated {user_id} in **{event}**{why}: they play on.").format(
+        host_id=mention(host_id), user_id=mention(user_id), event=plain(event), why=why)
 
 
 # ---- nominations -------------------------------------------------------------------------
@@ -109,49 +113,61 @@ def reinstated(*, host_id: str, user_id: str, event: str, reason: str) -> str:
 @text
 def nominator_not_playing(*, user_id: str, event: str) -> str:
     return _("{user_id} is not playing in {event}; add them with `/host event add`.").format(
-               user_id=mention(user_id), event=plain(event))
+        user_id=mention(user_id), event=plain(event))
 
 
 @text
 def nominator_out(*, user_id: str, event: str) -> str:
-    return (_("{user_id} is eliminated from {event} and cannot nominate; `/host event "
-              "reinstate` brings them back.").format(
-                user_id=mention(user_id), event=plain(event)))
+    return _(
+        "{user_id} is eliminated from {event} and cannot nominate; `/host event "
+        "reinstate` brings them back.").format(user_id=mention(user_id), event=plain(event))
 
 
 @text
 def nomination_open_already(*, user_id: str, event: str) -> str:
-    return (_("{user_id}'s nomination in {event} is still open: they pick with `/nomination "
-              "pick`, or a host ends it with `/host nomination cancel`.").format(
-                user_id=mention(user_id), event=plain(event)))
+    return _(
+        "{user_id}'s nomination in {event} is still open: they pick with `/nomination "
+        "pick`, or a host ends it with `/host nomination cancel`."
+    ).format(user_id=mention(user_id), event=plain(event))
 
 
 @text
 def nobody_to_nominate(*, event: str) -> str:
-    return (_("Nobody in {event} can be nominated: every other player holds a Token of Life "
-              "or is eliminated.").format(event=plain(event)))
+    return _(
+        "Nobody in {event} can be nominated: every other player holds a Token of Life "
+        "or is eliminated.").format(event=plain(event))
 
 
 @text
-def nomination(*, host_id: str, user_id: str, event: str, game: str,
-               eligible: Sequence[str], protected: Sequence[str], out: Sequence[str],
-               picker: str) -> str:
+def nomination(
+    *,
+    host_id: str,
+    user_id: str,
+    event: str,
+    game: str,
+    eligible: Sequence[str],
+    protected: Sequence[str],
+    out: Sequence[str],
+    picker: str) -> str:
     """The post that asks the nominator to pick: everyone who may be picked, and why
     the others may not."""
-    lines = [_("⚔ **{event}: Death Match nomination** ({game}) — {host_id} named {user_id} "
-               "to nominate an opponent.").format(
-                 event=plain(event), game=game, host_id=mention(host_id),
-                 user_id=mention(user_id)),
-             _("May be nominated: ") + ", ".join(mention(u) for u in eligible) + "."]
+    lines = [
+        _(
+            "⚔ **{event}: Death Match nomination** ({game}) — {host_id} named {user_id} "
+            "to nominate an opponent."
+        ).format(event=plain(event), game=game, host_id=mention(host_id), user_id=mention(user_id)),
+        _("May be nominated: ") + ", ".join(mention(u) for u in eligible) + "."]
     if protected:
-        lines.append(_("{TOKEN} Protected by a Token of Life: ").format(TOKEN=TOKEN)
-                     + ", ".join(mention(u) for u in protected) + ".")
+        lines.append(
+            _("🛡 Protected by a Token of Life: ") + ", ".join(mention(u) for u in protected) + ".")
     if out:
         lines.append(_("💀 Eliminated: ") + ", ".join(mention(u) for u in out) + ".")
     how = _("press a name or use") if picker == "buttons" else _("choose a name in the menu or use")
-    lines.append(_("{user_id}: {how} `/nomination pick opponent:@name`. The player with the "
-                   "higher priority then chooses the First Player.").format(
-                     user_id=mention(user_id), how=how))
+    lines.append(
+        _(
+            "{user_id}: {how} `/nomination pick opponent:@name`. The player with the "
+            "higher priority then chooses the First Player."
+        ).format(user_id=mention(user_id), how=how))
     return "\n".join(lines)
 
 
@@ -164,7 +180,7 @@ def pick_button(*, name: str) -> str:
 def pick_placeholder(*, first: int, last: int, total: int) -> str:
     """A menu of the players a nominator may pick: which of them it holds."""
     return _("Pick your opponent ({first}–{last} of {total}, by priority)").format(
-               first=first, last=last, total=total)
+        first=first, last=last, total=total)
 
 
 @text
@@ -174,14 +190,16 @@ def no_open_nomination() -> str:
 
 @text
 def several_nominations(*, events: Sequence[str]) -> str:
-    return (_("Several nominations are open (") + ", ".join(plain(e) for e in events)
-            + _("); add `event:` with one of them."))
+    return (
+        _("Several nominations are open (")
+        + ", ".join(plain(e) for e in events)
+        + _("); add `event:` with one of them."))
 
 
 @text
 def not_the_nominator(*, user_id: str) -> str:
     return _("Only {user_id} (or a host) picks the opponent of this Death Match.").format(
-               user_id=mention(user_id))
+        user_id=mention(user_id))
 
 
 @text
@@ -192,35 +210,37 @@ def cannot_pick_self() -> str:
 @text
 def pick_not_playing(*, user_id: str, event: str) -> str:
     return _("{user_id} is not playing in {event}; pick one of its players.").format(
-               user_id=mention(user_id), event=plain(event))
+        user_id=mention(user_id), event=plain(event))
 
 
 @text
 def pick_protected(*, user_id: str, event: str) -> str:
-    return (_("{user_id} holds a Token of Life in {event} and cannot be nominated; pick "
-              "another player.").format(
-                user_id=mention(user_id), event=plain(event)))
+    return _(
+        "{user_id} holds a Token of Life in {event} and cannot be nominated; pick another player."
+    ).format(user_id=mention(user_id), event=plain(event))
 
 
 @text
 def pick_eliminated(*, user_id: str, event: str) -> str:
-    return (_("{user_id} is eliminated from {event} and cannot be nominated; pick another "
-              "player.").format(user_id=mention(user_id), event=plain(event)))
+    return _(
+        "{user_id} is eliminated from {event} and cannot be nominated; pick another player."
+    ).format(user_id=mention(user_id), event=plain(event))
 
 
 @text
 def nominated(*, nominator_id: str, user_id: str) -> str:
     """The line of the Death Match's intro that says how it came about."""
     return _("\n⚔ {nominator_id} nominated {user_id}.").format(
-               nominator_id=mention(nominator_id), user_id=mention(user_id))
+        nominator_id=mention(nominator_id), user_id=mention(user_id))
 
 
 @text
 def nomination_cancelled(*, host_id: str, user_id: str, event: str) -> str:
-    return (_("{host_id} cancelled {user_id}'s Death Match nomination in **{event}**.").format(
-                host_id=mention(host_id), user_id=mention(user_id), event=plain(event)))
+    return _("{host_id} cancelled {user_id}'s Death Match nomination in **{event}**.").format(
+        host_id=mention(host_id), user_id=mention(user_id), event=plain(event))
 
 
 @text
 def dm_thread(*, event: str, first: str, second: str) -> str:
-    return _("DM: {first} vs {second} ({event})").format(first=first, second=second, event=event)[:100]
+    return _("DM: {first} vs {second} ({event})").format(first=first, second=second, event=event)[
+        :100]

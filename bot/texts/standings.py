@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.core.escape import plain
-from bot.texts.language import _, n_, numeral, text
+from bot.texts.language import N_, _, n_, numeral, text
 
-TITLES = {"garnets": "Garnets", "wins": "Wins", "rating": "Rating"}
+TITLES = {"garnets": N_("Garnets"), "wins": N_("Wins"), "rating": N_("Rating")}
 
 
 @text
@@ -42,7 +42,7 @@ def rating_standing(*, rating: str, games: int) -> str:
 
 @text
 def board_head(*, by: str, where: str, game: str | None) -> str:
-    head = f"🏆 **{TITLES[by]}** — {where}"
+    head = f"🏆 **{_(TITLES[by])}** — {where}"
     return head + (f" · {game}" if game is not None else "")
 
 
@@ -74,8 +74,7 @@ def board_page(*, head: str, page: int, pages: int, count: int,
 
 
 @text
-def ratings_of(*, name: str, rows: Sequence[tuple[str, str, int, tuple[int, int] | None]]
-               ) -> str:
+def ratings_of(*, name: str, rows: Sequence[tuple[str, str, int, tuple[int, int] | None]]) -> str:
     """``rows``: (game, rating, rated games, (rank, of how many) overall) per game."""
     lines = [_("**Ratings of {name}** (rating ± uncertainty):").format(name=plain(name))]
     for game, rating, games, place in rows:

@@ -54,14 +54,16 @@ def not_finished(label: str, done: bool) -> str:
 
 @text
 def practice_has_no_result(label: str) -> str:
-    return _("{label} was a practice match against the computer: it has no result to correct.").format(
-               label=label)
+    return _(
+        "{label} was a practice match against the computer: it has no result to correct."
+    ).format(label=label)
 
 
 @text
 def tournament_game(label: str) -> str:
-    return (_("{label} is a game of a tournament: its result is the tournament's, corrected "
-              "with `/host tournament adjudicate`.").format(label=label))
+    return _(
+        "{label} is a game of a tournament: its result is the tournament's, corrected "
+        "with `/host tournament adjudicate`.").format(label=label)
 
 
 @text
@@ -72,15 +74,15 @@ def same_result(label: str) -> str:
 @text
 def event_closed(label: str, event: str) -> str:
     return _("{label} counts for {event}, which is closed: its books are final.").format(
-               label=label, event=plain(event))
+        label=label, event=plain(event))
 
 
 @text
 def corrected(host: str, label: str, winner: str | None, reason: str, was: str) -> str:
     reason = plain(reason)
     now = _("{winner} wins").format(winner=mention(winner)) if winner is not None else _("a draw")
-    return (_("✏️ {host} corrected the result of {label}: {now} (before: {was}) — {reason}.").format(
-                host=mention(host), label=label, now=now, was=plain(was), reason=reason))
+    return _("✏️ {host} corrected the result of {label}: {now} (before: {was}) — {reason}.").format(
+        host=mention(host), label=label, now=now, was=plain(was), reason=reason)
 
 
 @text
@@ -114,8 +116,8 @@ def reversed_garnets(undone: Sequence[tuple[str, int]]) -> str:
     """``undone``: (user id, amount booked) of each reversing entry."""
     if not undone:
         return ""
-    parts = ", ".join(f"{mention(user)} {'+' if amount > 0 else '−'}{abs(amount):,}"
-                      for user, amount in undone)
+    parts = ", ".join(
+        f"{mention(user)} {'+' if amount > 0 else '−'}{abs(amount):,}" for user, amount in undone)
     return _(" Reversed: {parts}.").format(parts=parts)
 
 
@@ -135,16 +137,21 @@ def accept_draw_button() -> str:
 @text
 def not_in_a_dm(what: str) -> str:
     if what == "draw":
-        return (_("A Death Match is not drawn by agreement: its result is the rules' or a "
-                  "host's (`/adjudicate draw:true`)."))
+        return _(
+            "A Death Match is not drawn by agreement: its result is the rules' or a "
+            "host's (`/adjudicate draw:true`).")
     return _("A Death Match is not aborted by its players: a host may `/void` it.")
 
 
 @text
 def hosted_game(what: str) -> str:
-    verb = _("drawn by agreement") if what == "draw" else _("aborted by its players")
-    return (_("A game a host set up (a tournament's) is not {verb}: a host decides its "
-              "result.").format(verb=verb))
+    if what == "draw":
+        return _(
+            "A game a host set up (a tournament's) is not drawn by agreement: a host "
+            "decides its result.")
+    return _(
+        "A game a host set up (a tournament's) is not aborted by its players: a host "
+        "decides its result.")
 
 
 @text
@@ -159,15 +166,16 @@ def draw_for_two() -> str:
 
 @text
 def offered_already(other: str) -> str:
-    return (_("You have offered a draw; it stands until {other} accepts it or moves.").format(
-                other=plain(other)))
+    return _("You have offered a draw; it stands until {other} accepts it or moves.").format(
+        other=plain(other))
 
 
 @text
 def draw_offered(user: str, other: str, label: str) -> str:
-    return (_("🤝 {user} offers a draw in {label}. {other}: press the button or use `/draw` "
-              "to accept; a move declines it.").format(
-                user=mention(user), label=label, other=mention(other)))
+    return _(
+        "🤝 {user} offers a draw in {label}. {other}: press the button or use `/draw` "
+        "to accept; a move declines it."
+    ).format(user=mention(user), label=label, other=mention(other))
 
 
 @text
@@ -177,21 +185,22 @@ def agreed_draw() -> str:
 
 @text
 def too_late_to_abort(label: str) -> str:
-    return (_("{label} can no longer be aborted: that is only before its second move. "
-              "`/resign` ends it, or offer a `/draw`.").format(label=label))
+    return _(
+        "{label} can no longer be aborted: that is only before its second move. "
+        "`/resign` ends it, or offer a `/draw`.").format(label=label)
 
 
 @text
 def aborted_record(user: str, ply: int) -> str:
-    return n_("aborted by {user} after {ply} move",
-              "aborted by {user} after {ply} moves", ply).format(
-               user=mention(user), ply=ply)
+    return n_(
+        "aborted by {user} after {ply} move", "aborted by {user} after {ply} moves", ply
+    ).format(user=mention(user), ply=ply)
 
 
 @text
 def aborted(user: str, label: str) -> str:
     return _("✋ {user} aborted {label} before its second move: no result, no rating.").format(
-               user=mention(user), label=label)
+        user=mention(user), label=label)
 
 
 @text
@@ -202,7 +211,7 @@ def lapsed_record(idle: float) -> str:
 @text
 def lapsed(label: str, idle: float) -> str:
     return _("💤 {label} lapsed: no move for {span}. No result is recorded.").format(
-               label=label, span=span(idle))
+        label=label, span=span(idle))
 
 
 @text
@@ -212,8 +221,9 @@ def not_your_match(label: str) -> str:
 
 @text
 def no_rematch(label: str) -> str:
-    return (_("{label} is not a casual game of two: a rematch is a new `/challenge` (or a "
-              "host's `/dm`).").format(label=label))
+    return _(
+        "{label} is not a casual game of two: a rematch is a new `/challenge` (or a host's `/dm`)."
+    ).format(label=label)
 
 
 @text

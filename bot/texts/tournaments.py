@@ -13,61 +13,46 @@ from datetime import UTC, datetime
 
 from bot.core.escape import plain
 from bot.core.messages import mention
-from bot.texts.language import _, n_, text
+from bot.texts.language import N_, _, n_, text
 from bot.texts.match import live_time
-from bot.texts.withdrawals import (
-    dropped as dropped,
-)
-from bot.texts.withdrawals import (
-    forfeit_stands_opponent_out as forfeit_stands_opponent_out,
-)
-from bot.texts.withdrawals import (
-    forfeit_stands_round_over as forfeit_stands_round_over,
-)
-from bot.texts.withdrawals import (
-    no_show as no_show,
-)
-from bot.texts.withdrawals import (
-    reinstated as reinstated,
-)
-from bot.texts.withdrawals import (
-    removed as removed,
-)
-from bot.texts.withdrawals import (
-    show_up_note as show_up_note,
-)
-from bot.texts.withdrawals import (
-    void_reason_cancelled as void_reason_cancelled,
-)
-from bot.texts.withdrawals import (
-    void_reason_deadline as void_reason_deadline,
-)
-from bot.texts.withdrawals import (
-    void_reason_decided as void_reason_decided,
-)
-from bot.texts.withdrawals import (
-    void_reason_no_show as void_reason_no_show,
-)
-from bot.texts.withdrawals import (
-    void_reason_over as void_reason_over,
-)
-from bot.texts.withdrawals import (
-    void_reason_withdrawn as void_reason_withdrawn,
-)
+from bot.texts.withdrawals import dropped as dropped
+from bot.texts.withdrawals import forfeit_stands_opponent_out as forfeit_stands_opponent_out
+from bot.texts.withdrawals import forfeit_stands_round_over as forfeit_stands_round_over
+from bot.texts.withdrawals import no_show as no_show
+from bot.texts.withdrawals import reinstated as reinstated
+from bot.texts.withdrawals import removed as removed
+from bot.texts.withdrawals import show_up_note as show_up_note
+from bot.texts.withdrawals import void_reason_cancelled as void_reason_cancelled
+from bot.texts.withdrawals import void_reason_deadline as void_reason_deadline
+from bot.texts.withdrawals import void_reason_decided as void_reason_decided
+from bot.texts.withdrawals import void_reason_no_show as void_reason_no_show
+from bot.texts.withdrawals import void_reason_over as void_reason_over
+from bot.texts.withdrawals import void_reason_withdrawn as void_reason_withdrawn
 from bot.texts.words import garnets, listed, span
 
-FORMATS = {"swiss": "Swiss", "roundrobin": "Round robin", "single": "Single elimination",
-           "double": "Double elimination"}
-FIRSTS = {"chooses": "the higher seed chooses who moves first",
-          "alternate": "who moves first is balanced",
-          "lots": "who moves first is drawn by lot"}
-NO_SHOW = {"forfeit": "who did not show loses by forfeit",
-           "double": "an unplayed pairing is lost by both"}
-STATUS = {"open": "open for entries", "running": "running", "finished": "finished",
-          "cancelled": "cancelled"}
-TIEBREAKS = {"buchholz": "BH", "median_buchholz": "mBH", "sonneborn_berger": "SB",
-             "head_to_head": "H2H", "wins": "W"}
-TROPHY = "🏆"
+FORMATS = {
+    "swiss": N_("Swiss"),
+    "roundrobin": N_("Round robin"),
+    "single": N_("Single elimination"),
+    "double": N_("Double elimination")}
+FIRSTS = {
+    "chooses": N_("the higher seed chooses who moves first"),
+    "alternate": N_("who moves first is balanced"),
+    "lots": N_("who moves first is drawn by lot")}
+NO_SHOW = {
+    "forfeit": N_("who did not show loses by forfeit"),
+    "double": N_("an unplayed pairing is lost by both")}
+STATUS = {
+    "open": N_("open for entries"),
+    "running": N_("running"),
+    "finished": N_("finished"),
+    "cancelled": N_("cancelled")}
+TIEBREAKS = {
+    "buchholz": N_("BH"),
+    "median_buchholz": N_("mBH"),
+    "sonneborn_berger": N_("SB"),
+    "head_to_head": "H2H",
+    "wins": "W"}
 
 
 @text
@@ -83,8 +68,7 @@ def points(x: float) -> str:
 
 @text
 def points_word(x: float) -> str:
-    return n_("{points} pt",
-              "{points} pts", x).format(points=points(x))
+    return n_("{points} pt", "{points} pts", x).format(points=points(x))
 
 
 @text
@@ -127,7 +111,7 @@ class Rules:
 
 @text
 def rules(r: Rules) -> str:
-    parts = [FORMATS[r.fmt] + (_(" (twice)") if r.double else "")]
+    parts = [_(FORMATS[r.fmt]) + (_(" (twice)") if r.double else "")]
     if r.rounds:
         parts.append(_("{rounds} rounds").format(rounds=r.rounds))
     parts.append(r.game)
@@ -139,12 +123,14 @@ def rules(r: Rules) -> str:
     line = " · ".join(parts) + "."
     more = [r.clock]
     if r.show_up:
-        more.append(_("each player of a pairing has {span} from its start to make their "
-                      "first move, or forfeits and is withdrawn").format(
-                        span=span(r.show_up)))
+        more.append(
+            _(
+                "each player of a pairing has {span} from its start to make their "
+                "first move, or forfeits and is withdrawn").format(span=span(r.show_up)))
     if r.deadline:
-        more.append(_("each round has {span}; then {NO_SHOW}").format(
-                        span=span(r.deadline), NO_SHOW=NO_SHOW[r.no_show]))
+        more.append(
+            _("each round has {span}; then {no_show}").format(
+                span=span(r.deadline), no_show=_(NO_SHOW[r.no_show])))
     more.append(_("rounds start by themselves") if r.auto else _("a host starts each round"))
     if r.thread:
         more.append(_("a thread per match"))
@@ -152,8 +138,8 @@ def rules(r: Rules) -> str:
         more.append(_("players check in before the start"))
     line += "\n" + " · ".join(more) + "."
     if r.prizes:
-        line += _("\nPrizes: ") + ", ".join(f"{place_name(i)} {garnets(p)}"
-                                         for i, p in enumerate(r.prizes, start=1) if p)
+        line += _("\nPrizes: ") + ", ".join(
+            f"{place_name(i)} {garnets(p)}" for i, p in enumerate(r.prizes, start=1) if p)
         line += _(" (in **{event}**).").format(event=plain(r.event)) if r.event else "."
     elif r.event:
         line += _("\nIts matches count for **{event}**.").format(event=plain(r.event))
@@ -162,17 +148,17 @@ def rules(r: Rules) -> str:
 
 @text
 def place_name(n: int) -> str:
-    suffix = _("th") if 10 <= n % 100 <= 20 else {1: _("st"), 2: _("nd"), 3: _("rd")}.get(n % 10, "th")
+    suffix = (
+        _("th") if 10 <= n % 100 <= 20 else {1: _("st"), 2: _("nd"), 3: _("rd")}.get(n % 10, "th"))
     return f"{n}{suffix}"
 
 
 @text
 def created(*, name: str, number: int, host_id: str, rules: str, checkin: bool) -> str:
     how = _(" and `/tournament checkin` before it starts") if checkin else ""
-    return (_("{TROPHY} {host_id} opened {label}.\n{rules}\nJoin with the button or "
-              "`/tournament join`{how}.").format(
-                TROPHY=TROPHY, host_id=mention(host_id), label=label(name=name, number=number),
-                rules=rules, how=how))
+    return _(
+        "🏆 {host_id} opened {label}.\n{rules}\nJoin with the button or `/tournament join`{how}."
+    ).format(host_id=mention(host_id), label=label(name=name, number=number), rules=rules, how=how)
 
 
 @text
@@ -188,35 +174,37 @@ def checkin_button() -> str:
 @text
 def joined(*, user_ids: Sequence[str], name: str, count: int, already: Sequence[str] = ()) -> str:
     who = ", ".join(mention(u) for u in user_ids)
-    was = _(" {listed} had entered already.").format(listed=listed([mention(u) for u in already])) if already else ""
+    was = (
+        _(" {listed} had entered already.").format(listed=listed([mention(u) for u in already]))
+        if already
+        else "")
     return _("✅ {who} joined **{name}** ({count} entered).{was}").format(
-               who=who, name=plain(name), count=count, was=was)
+        who=who, name=plain(name), count=count, was=was)
 
 
 @text
 def left(*, user_id: str, name: str, count: int) -> str:
     return _("{user_id} left **{name}** ({count} entered).").format(
-               user_id=mention(user_id), name=plain(name), count=count)
+        user_id=mention(user_id), name=plain(name), count=count)
 
 
 @text
 def checked_in(*, user_id: str, name: str, ready: int, count: int) -> str:
     return _("☑ {user_id} checked in for **{name}** ({ready} of {count}).").format(
-               user_id=mention(user_id), name=plain(name), ready=ready, count=count)
+        user_id=mention(user_id), name=plain(name), ready=ready, count=count)
 
 
 @text
 def already_in(*, user_ids: Sequence[str], name: str) -> str:
-    have = n_("has",
-              "have", len(user_ids))
-    return _("{listed} {have} already entered {name}.").format(
-               listed=listed([mention(u) for u in user_ids]), have=have, name=plain(name))
+    return n_(
+        "{listed} has already entered {name}.",
+        "{listed} have already entered {name}.",
+        len(user_ids)).format(listed=listed([mention(u) for u in user_ids]), name=plain(name))
 
 
 @text
 def not_entered(*, user_id: str, name: str) -> str:
-    return _("{user_id} has not entered {name}.").format(
-               user_id=mention(user_id), name=plain(name))
+    return _("{user_id} has not entered {name}.").format(user_id=mention(user_id), name=plain(name))
 
 
 @text
@@ -231,15 +219,16 @@ def full(*, name: str, most: int) -> str:
 
 @text
 def role_needs_members() -> str:
-    return (_("The bot cannot see who has a role here (on Discord it needs the Server "
-              "Members intent: `MEMBERS_INTENT=yes`); name the players one by one with "
-              "`player:`."))
+    return _(
+        "The bot cannot see who has a role here (on Discord it needs the Server "
+        "Members intent: `MEMBERS_INTENT=yes`); name the players one by one with "
+        "`player:`.")
 
 
 @text
 def role_empty(*, role: str) -> str:
     return _("Nobody has the role {role} (or the bot cannot see its members).").format(
-               role=plain(role))
+        role=plain(role))
 
 
 @text
@@ -262,28 +251,34 @@ def no_such_tournament(*, number: str) -> str:
 
 @text
 def no_tournament_called(*, name: str, known: Sequence[str]) -> str:
-    listed = (_(" Tournaments here: {listed}.").format(listed=', '.join(plain(k) for k in known)) if known
-              else _(" There are none yet: `/host tournament create`."))
+    listed = (
+        _(" Tournaments here: {listed}.").format(listed=", ".join(plain(k) for k in known))
+        if known
+        else _(" There are none yet: `/host tournament create`."))
     return _("There is no tournament called '{name}' on this server.{listed}").format(
-               name=plain(name), listed=listed)
+        name=plain(name), listed=listed)
 
 
 @text
 def no_tournament() -> str:
-    return _("There is no tournament on this server yet: a host creates one with `/host "
-             "tournament create`.")
+    return _(
+        "There is no tournament on this server yet: a host creates one with `/host "
+        "tournament create`.")
 
 
 @text
 def several_tournaments(*, names: Sequence[str]) -> str:
-    return (_("Several tournaments are open or running (") + ", ".join(plain(n) for n in names)
-            + _("); add `tournament:` with one of them."))
+    return (
+        _("Several tournaments are open or running (")
+        + ", ".join(plain(n) for n in names)
+        + _("); add `tournament:` with one of them."))
 
 
 @text
 def name_exists(*, name: str, number: int) -> str:
-    return _("There is a tournament called {name} already (#{number}); choose another name.").format(
-               name=plain(name), number=number)
+    return _(
+        "There is a tournament called {name} already (#{number}); choose another name."
+    ).format(name=plain(name), number=number)
 
 
 @text
@@ -294,7 +289,7 @@ def bad_name() -> str:
 @text
 def choice(*, name: str, number: int, status: str) -> str:
     """An autocomplete entry: plain text."""
-    return f"{name} (#{number}, {STATUS.get(status, status)})"
+    return f"{name} (#{number}, {_(STATUS.get(status, status))})"
 
 
 # ---- refusals of the lifecycle ----------------------------------------------------------------
@@ -302,9 +297,9 @@ def choice(*, name: str, number: int, status: str) -> str:
 
 @text
 def bad_prizes(*, text: str, most_places: int) -> str:
-    return (_("`prizes` lists garnets by place, e.g. `10,5,3` (at most {most_places} "
-              "places), not '{text}'.").format(
-                most_places=most_places, text=plain(text)))
+    return _(
+        "`prizes` lists garnets by place, e.g. `10,5,3` (at most {most_places} "
+        "places), not '{text}'.").format(most_places=most_places, text=plain(text))
 
 
 @text
@@ -324,21 +319,22 @@ def third_only_single() -> str:
 
 @text
 def not_open(*, name: str, status: str) -> str:
-    return _("{name} is {status}.").format(name=plain(name), status=STATUS.get(status, status))
+    return _("{name} is {status}.").format(name=plain(name), status=_(STATUS.get(status, status)))
 
 
 @text
 def not_running(*, name: str, status: str) -> str:
     return _("{name} is not running (it is {status}).").format(
-               name=plain(name), status=STATUS.get(status, status))
+        name=plain(name), status=_(STATUS.get(status, status)))
 
 
 @text
 def too_few(*, name: str, count: int, checkin: bool) -> str:
     who = _("checked in") if checkin else _("entered")
-    return (n_("{name} needs at least two players to start; {count} has {who}.",
-               "{name} needs at least two players to start; {count} have {who}.", count).format(
-                name=plain(name), count=count, who=who))
+    return n_(
+        "{name} needs at least two players to start; {count} has {who}.",
+        "{name} needs at least two players to start; {count} have {who}.",
+        count).format(name=plain(name), count=count, who=who)
 
 
 @text
@@ -349,11 +345,12 @@ def cannot_run(*, reason: str) -> str:
 @text
 def round_unfinished(*, number: int, boards: Sequence[int]) -> str:
     listed = ", ".join(str(b) for b in boards)
-    return (n_("Round {number} is still being played (board {listed}); a host can settle a "
-               "pairing with `/host tournament adjudicate`.",
-               "Round {number} is still being played (boards {listed}); a host can settle a "
-               "pairing with `/host tournament adjudicate`.", len(boards)).format(
-                number=number, listed=listed))
+    return n_(
+        "Round {number} is still being played (board {listed}); a host can settle a "
+        "pairing with `/host tournament adjudicate`.",
+        "Round {number} is still being played (boards {listed}); a host can settle a "
+        "pairing with `/host tournament adjudicate`.",
+        len(boards)).format(number=number, listed=listed)
 
 
 @text
@@ -363,27 +360,27 @@ def no_such_board(*, number: int, board: int) -> str:
 
 @text
 def no_such_round(*, number: int, played: int) -> str:
-    return n_("There is no round {number}: {played} has been paired.",
-              "There is no round {number}: {played} have been paired.", played).format(
-               number=number, played=played)
+    return n_(
+        "There is no round {number}: {played} has been paired.",
+        "There is no round {number}: {played} have been paired.",
+        played).format(number=number, played=played)
 
 
 @text
 def not_withdrawn(*, user_id: str, name: str) -> str:
     return _("{user_id} plays on in {name}: there is nobody to reinstate.").format(
-               user_id=mention(user_id), name=plain(name))
+        user_id=mention(user_id), name=plain(name))
 
 
 @text
 def already_withdrawn(*, user_id: str, name: str) -> str:
     return _("{user_id} has already withdrawn from {name}.").format(
-               user_id=mention(user_id), name=plain(name))
+        user_id=mention(user_id), name=plain(name))
 
 
 @text
 def bad_result() -> str:
-    return _("`result` is 1-0, 0-1, draw, +/-, -/+ or -/- (from the first-named player's "
-             "side).")
+    return _("`result` is 1-0, 0-1, draw, +/-, -/+ or -/- (from the first-named player's side).")
 
 
 # ---- the flow of a tournament -----------------------------------------------------------------
@@ -391,14 +388,15 @@ def bad_result() -> str:
 
 @text
 def started(*, name: str, number: int, seeds: Sequence[str], dropped: Sequence[str]) -> str:
-    lines = [_("{TROPHY} {label} begins with {seeds} players.").format(
-                 TROPHY=TROPHY, label=label(name=name, number=number), seeds=len(seeds))]
+    lines = [
+        _("🏆 {label} begins with {seeds} players.").format(
+            label=label(name=name, number=number), seeds=len(seeds))]
     listed = ", ".join(f"{i}. {plain(n)}" for i, n in enumerate(seeds[:32], start=1))
     more = _(", … {seeds} more").format(seeds=len(seeds) - 32) if len(seeds) > 32 else ""
     lines.append(_("Seeds: {listed}{more}.").format(listed=listed, more=more))
     if dropped:
-        lines.append(_("Not checked in, so not playing: ")
-                     + ", ".join(plain(n) for n in dropped) + ".")
+        lines.append(
+            _("Not checked in, so not playing: ") + ", ".join(plain(n) for n in dropped) + ".")
     return "\n".join(lines)
 
 
@@ -406,18 +404,25 @@ def started(*, name: str, number: int, seeds: Sequence[str], dropped: Sequence[s
 def round_title(*, name: str, number: int, of: int, at_most: bool) -> str:
     total = _(" (of at most {of})").format(of=of) if at_most else _(" of {of}").format(of=of)
     return _("**{name} — round {number}{total}**").format(
-               name=plain(name), number=number, total=total)
+        name=plain(name), number=number, total=total)
 
 
 @text
-def pairing_line(*, board: int, first: str, second: str, match: str | None,
-                 where: str | None, decided: str | None, chooser: str | None,
-                 spot: str | None) -> str:
+def pairing_line(
+    *,
+    board: int,
+    first: str,
+    second: str,
+    match: str | None,
+    where: str | None,
+    decided: str | None,
+    chooser: str | None,
+    spot: str | None) -> str:
     """One pairing as a round is announced: mentions, the match to play or how it was
     decided already."""
     head = f"{spot}: " if spot else _("Board {board}: ").format(board=board)
     line = _("{head}{first} vs {second}").format(
-               head=head, first=mention(first), second=mention(second))
+        head=head, first=mention(first), second=mention(second))
     if decided is not None:
         return f"{line} — {decided}"
     if match:
@@ -440,40 +445,49 @@ def deadline_line(*, instant: float) -> str:
 
 
 @text
-def waiting_for_start(*, board: int, user_id: str, number: int,
-                      channel: str | None = None) -> str:
+def waiting_for_start(*, board: int, user_id: str, number: int, channel: str | None = None) -> str:
     """``channel``: where that match is played (None: this channel)."""
     where = f"<#{channel}>" if channel is not None else _("this channel")
-    return (_("Board {board} waits: {user_id} is still playing match #{number} in {where}; "
-              "it starts as soon as that match ends.").format(
-                board=board, user_id=mention(user_id), number=number, where=where))
+    return _(
+        "Board {board} waits: {user_id} is still playing match #{number} in {where}; "
+        "it starts as soon as that match ends."
+    ).format(board=board, user_id=mention(user_id), number=number, where=where)
 
 
 @text
-def game_note(*, name: str, number: int, board: int, spot: str | None, game: int,
-              best_of: int, score: tuple[str, float, float, str] | None) -> str:
+def game_note(
+    *,
+    name: str,
+    number: int,
+    board: int,
+    spot: str | None,
+    game: int,
+    best_of: int,
+    score: tuple[str, float, float, str] | None) -> str:
     """``score``: the series so far, (first-named, their points, the other's, other)."""
     where = spot or _("board {board}").format(board=board)
-    series = _(" · game {game} of {best_of}").format(game=game, best_of=best_of) if game <= best_of and best_of > 1 else (
-        n_("",
-           " · deciding game {game}", game).format(game=game))
+    series = (
+        _(" · game {game} of {best_of}").format(game=game, best_of=best_of)
+        if game <= best_of and best_of > 1
+        else (n_("", " · deciding game {game}", game).format(game=game)))
     if score and game > 1:
         a, x, y, b = score
         series += _(" (series: {a} {points}–{points2} {b})").format(
-                      a=plain(a), points=points(x), points2=points(y), b=plain(b))
-    return _("{TROPHY} {name} · round {number} · {where}{series}").format(
-               TROPHY=TROPHY, name=plain(name), number=number, where=where, series=series)
+            a=plain(a), points=points(x), points2=points(y), b=plain(b))
+    return _("🏆 {name} · round {number} · {where}{series}").format(
+        name=plain(name), number=number, where=where, series=series)
 
 
 @text
 def thread_name(*, name: str, number: int, board: int, first: str, second: str) -> str:
     return _("{name} R{number} B{board}: {first} vs {second}").format(
-               name=name, number=number, board=board, first=first, second=second)[:100]
+        name=name, number=number, board=board, first=first, second=second)[:100]
 
 
 @text
-def result_line(*, board: int, spot: str | None, first: str, second: str, outcome: str,
-                score: str | None) -> str:
+def result_line(
+    *, board: int, spot: str | None, first: str, second: str, outcome: str, score: str | None
+) -> str:
     head = f"{spot}: " if spot else f"{board}. "
     series = _(" (games {score})").format(score=score) if score else ""
     return f"{head}{plain(first)} {outcome} {plain(second)}{series}"
@@ -486,13 +500,14 @@ def byes_line(names: Sequence[str]) -> str:
 
 @text
 def round_over(*, name: str, number: int, results: Sequence[str]) -> str:
-    return "\n".join([_("**{name} — round {number} is over**").format(
-                          name=plain(name), number=number), *results])
+    return "\n".join(
+        [_("**{name} — round {number} is over**").format(name=plain(name), number=number), *results]
+    )
 
 
 @text
-def standings_lines(*, rows: Sequence[tuple[str, str, str, str]], total: int,
-                    elimination: bool) -> str:
+def standings_lines(
+    *, rows: Sequence[tuple[str, str, str, str]], total: int, elimination: bool) -> str:
     """``rows``: (place, name, points, tie-breaks or "") of those shown, of ``total``."""
     lines = []
     for place, who, pts, tbs in rows:
@@ -501,19 +516,19 @@ def standings_lines(*, rows: Sequence[tuple[str, str, str, str]], total: int,
         else:
             lines.append(f"{place}. {plain(who)} — {pts}" + (f" ({tbs})" if tbs else ""))
     if total > len(rows):
-        lines.append(_("… and {total} more (`/tournament standings`).").format(
-                         total=total - len(rows)))
+        lines.append(
+            _("… and {total} more (`/tournament standings`).").format(total=total - len(rows)))
     return "\n".join(lines)
 
 
 @text
 def tiebreak_text(values: Sequence[tuple[str, float]]) -> str:
-    return ", ".join(f"{TIEBREAKS.get(k, k)} {points(v)}" for k, v in values)
+    return ", ".join(f"{_(TIEBREAKS.get(k, k))} {points(v)}" for k, v in values)
 
 
 @text
-def standings_head(*, name: str, done: int, of: int, final: bool, cancelled: bool,
-                   at_most: bool = False) -> str:
+def standings_head(
+    *, name: str, done: int, of: int, final: bool, cancelled: bool, at_most: bool = False) -> str:
     if cancelled:
         return _("**{name} — standings when it was cancelled**").format(name=plain(name))
     if final:
@@ -522,17 +537,18 @@ def standings_head(*, name: str, done: int, of: int, final: bool, cancelled: boo
         return _("**{name} — standings before round 1**").format(name=plain(name))
     total = _("at most {of}").format(of=of) if at_most else str(of)
     return _("**{name} — standings after round {done} of {total}**").format(
-               name=plain(name), done=done, total=total)
+        name=plain(name), done=done, total=total)
 
 
 @text
 def round_not_counted(*, number: int, finished: int, boards: int) -> str:
     """Under standings asked for while a round is played: what they leave out."""
-    return (n_("Round {number} is being played ({finished} of {boards} board finished): its "
-               "results and byes count once it is over.",
-               "Round {number} is being played ({finished} of {boards} boards finished): its "
-               "results and byes count once it is over.", boards).format(
-                number=number, finished=finished, boards=boards))
+    return n_(
+        "Round {number} is being played ({finished} of {boards} board finished): its "
+        "results and byes count once it is over.",
+        "Round {number} is being played ({finished} of {boards} boards finished): its "
+        "results and byes count once it is over.",
+        boards).format(number=number, finished=finished, boards=boards)
 
 
 @text
@@ -542,8 +558,8 @@ def next_by_host(*, number: int) -> str:
 
 @text
 def finished(*, name: str, winner_id: str) -> str:
-    return _("{TROPHY} **{name} is over: {winner_id} wins!**").format(
-               TROPHY=TROPHY, name=plain(name), winner_id=mention(winner_id))
+    return _("🏆 **{name} is over: {winner_id} wins!**").format(
+        name=plain(name), winner_id=mention(winner_id))
 
 
 @text
@@ -551,15 +567,14 @@ def finished_shared(*, name: str, winner_ids: Sequence[str]) -> str:
     """The end when the first place is shared (equal on points and every tie-break)."""
     names = [mention(u) for u in winner_ids]
     both = ", ".join(names[:-1]) + _(" and ") + names[-1]
-    return _("{TROPHY} **{name} is over: {both} share first place!**").format(
-               TROPHY=TROPHY, name=plain(name), both=both)
+    return _("🏆 **{name} is over: {both} share first place!**").format(name=plain(name), both=both)
 
 
 @text
 def prizes_line(*, paid: Sequence[tuple[str, int]], event: str | None) -> str:
     where = _(" in **{event}**").format(event=plain(event)) if event else ""
-    return _("Prizes") + where + ": " + ", ".join(f"{mention(u)} {garnets(n)}"
-                                               for u, n in paid) + "."
+    return (
+        _("Prizes") + where + ": " + ", ".join(f"{mention(u)} {garnets(n)}" for u, n in paid) + ".")
 
 
 @text
@@ -568,22 +583,20 @@ def prize_note(*, name: str, place: str) -> str:
 
 
 @text
-def reminder(*, name: str, number: int, left: float, instant: float,
-             waiting: Sequence[str]) -> str:
-    return (_("⏰ **{name} — round {number}** ends in {span} ({at}).\n").format(
-                name=plain(name), number=number, span=span(left), at=at(instant))
-            + "\n".join(waiting))
+def reminder(*, name: str, number: int, left: float, instant: float, waiting: Sequence[str]) -> str:
+    return _("⏰ **{name} — round {number}** ends in {span} ({at}).\n").format(
+        name=plain(name), number=number, span=span(left), at=at(instant)) + "\n".join(waiting)
 
 
 @text
-def still_to_play(*, first: str, second: str, match: str | None, chooser: str | None,
-                  begun: bool) -> str:
+def still_to_play(
+    *, first: str, second: str, match: str | None, chooser: str | None, begun: bool) -> str:
     line = _("{first} vs {second}").format(first=mention(first), second=mention(second))
     if match:
         line += f": {match}"
     if chooser and not begun:
         line += _(", waiting for {chooser} to choose who moves first").format(
-                    chooser=mention(chooser))
+            chooser=mention(chooser))
     elif not begun:
         line += _(", not begun")
     return line
@@ -592,10 +605,15 @@ def still_to_play(*, first: str, second: str, match: str | None, chooser: str | 
 @text
 def deadline_passed(*, name: str, number: int, lines: Sequence[str], playing: int) -> str:
     head = _("⌛ **{name} — round {number}**: the deadline has passed.").format(
-               name=plain(name), number=number)
-    tail = ([n_("{playing} match being played goes on to the end.",
-                "{playing} matches being played go on to the end.", playing).format(
-                 playing=playing)] if playing else [])
+        name=plain(name), number=number)
+    tail = (
+        [
+            n_(
+                "{playing} match being played goes on to the end.",
+                "{playing} matches being played go on to the end.",
+                playing).format(playing=playing)]
+        if playing
+        else [])
     return "\n".join([head, *lines, *tail])
 
 
@@ -605,47 +623,76 @@ def no_show_line(*, absent: Sequence[str], winner: str | None) -> str:
     if winner is None:
         return _("{who}: neither played, both lose by forfeit.").format(who=who)
     return _("{who} did not show: {winner} wins by forfeit.").format(
-               who=who, winner=mention(winner))
+        who=who, winner=mention(winner))
 
 
 @text
 def withdrawn_note() -> str:
-    return (_("Who loses by forfeit is withdrawn from later rounds; a host brings them back "
-              "with `/host tournament reinstate`."))
+    return _(
+        "Who loses by forfeit is withdrawn from later rounds; a host brings them back "
+        "with `/host tournament reinstate`.")
 
 
 @text
-def adjudicated(*, name: str, number: int, board: int, first: str, second: str,
-                outcome: str, host_id: str, reason: str) -> str:
+def adjudicated(
+    *,
+    name: str,
+    number: int,
+    board: int,
+    first: str,
+    second: str,
+    outcome: str,
+    host_id: str,
+    reason: str) -> str:
     why = f" ({plain(reason)})" if reason.strip() else ""
-    return (_("⚖ {host_id} decided **{name}** round {number}, board {board}: {first} "
-              "{outcome} {second}{why}.").format(
-                host_id=mention(host_id), name=plain(name), number=number, board=board,
-                first=mention(first), outcome=outcome, second=mention(second), why=why))
+    return _(
+        "⚖ {host_id} decided **{name}** round {number}, board {board}: {first} "
+        "{outcome} {second}{why}.").format(
+        host_id=mention(host_id),
+        name=plain(name),
+        number=number,
+        board=board,
+        first=mention(first),
+        outcome=outcome,
+        second=mention(second),
+        why=why)
 
 
 @text
 def cancelled(*, name: str, host_id: str) -> str:
     return _("🚫 {host_id} cancelled **{name}**. No prizes are paid.").format(
-               host_id=mention(host_id), name=plain(name))
+        host_id=mention(host_id), name=plain(name))
 
 
 # ---- reading a tournament -------------------------------------------------------------------
 
 
 @text
-def info(*, name: str, number: int, status: str, host: str, rules: str,
-         entrants: Sequence[str], checked: Sequence[bool], count: int,
-         round_line: str | None) -> str:
-    lines = [_("{label} — {status}, run by {host}").format(
-                 label=label(name=name, number=number), status=STATUS.get(status, status),
-                 host=plain(host)), rules]
+def info(
+    *,
+    name: str,
+    number: int,
+    status: str,
+    host: str,
+    rules: str,
+    entrants: Sequence[str],
+    checked: Sequence[bool],
+    count: int,
+    round_line: str | None) -> str:
+    lines = [
+        _("{label} — {status}, run by {host}").format(
+            label=label(name=name, number=number),
+            status=_(STATUS.get(status, status)),
+            host=plain(host)),
+        rules]
     if round_line:
         lines.append(round_line)
     if count:
-        marks = [f"{plain(n)}{' ☑' if c else ''}" for n, c in zip(entrants, checked,
-                                                                   strict=True)]
-        more = _(", … {count} more").format(count=count - len(entrants)) if count > len(entrants) else ""
+        marks = [f"{plain(n)}{' ☑' if c else ''}" for n, c in zip(entrants, checked, strict=True)]
+        more = (
+            _(", … {count} more").format(count=count - len(entrants))
+            if count > len(entrants)
+            else "")
         lines.append(_("Players ({count}): ").format(count=count) + ", ".join(marks) + more + ".")
     else:
         lines.append(_("Nobody has entered yet."))
@@ -654,42 +701,46 @@ def info(*, name: str, number: int, status: str, host: str, rules: str,
 
 @text
 def now_playing(*, number: int, of: int, left: int, deadline: float | None) -> str:
-    line = n_("Round {number} of {of}: {left} pairing still to play",
-              "Round {number} of {of}: {left} pairings still to play", left).format(
-               number=number, of=of, left=left)
-    return line + (_(", deadline {at} ({deadline}).").format(
-                       at=at(deadline), deadline=live_time(deadline)) if deadline
-                   else ".")
+    line = n_(
+        "Round {number} of {of}: {left} pairing still to play",
+        "Round {number} of {of}: {left} pairings still to play",
+        left).format(number=number, of=of, left=left)
+    return line + (
+        _(", deadline {at} ({deadline}).").format(at=at(deadline), deadline=live_time(deadline))
+        if deadline
+        else ".")
 
 
 @text
 def pairings(*, name: str, number: int, lines: Sequence[str], byes: Sequence[str]) -> str:
-    out = [_("**{name} — round {number} pairings**").format(name=plain(name), number=number), *lines]
+    out = [
+        _("**{name} — round {number} pairings**").format(name=plain(name), number=number),
+        *lines]
     if byes:
         out.append(_("Bye: ") + ", ".join(plain(b) for b in byes) + ".")
     return "\n".join(out)
 
 
 @text
-def pairing_row(*, board: int, spot: str | None, first: str, second: str,
-                state: str) -> str:
+def pairing_row(*, board: int, spot: str | None, first: str, second: str, state: str) -> str:
     head = f"{spot}: " if spot else f"{board}. "
     return f"{head}{plain(first)} – {plain(second)}: {state}"
 
 
 @text
 def more_boards(*, count: int) -> str:
-    return (n_("… and {count} more board (`/host tournament export` has all).",
-               "… and {count} more boards (`/host tournament export` has all).", count).format(
-                count=count))
+    return n_(
+        "… and {count} more board (`/host tournament export` has all).",
+        "… and {count} more boards (`/host tournament export` has all).",
+        count).format(count=count)
 
 
 @text
 def result_cell(*, outcome: str) -> str:
     """A pairing's result in the CSV export: forfeits in words, so that no cell starts
     with a sign a spreadsheet reads as a formula (``+/-`` would need a guard)."""
-    return {"+/-": _("1-0 forfeit"), "-/+": _("0-1 forfeit"),
-            "-/-": _("0-0 double forfeit")}.get(outcome, outcome)
+    return {"+/-": _("1-0 forfeit"), "-/+": _("0-1 forfeit"), "-/-": _("0-0 double forfeit")}.get(
+        outcome, outcome)
 
 
 @text

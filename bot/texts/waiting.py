@@ -120,9 +120,10 @@ def ended(label: str, voided: bool, number: int, host: bool) -> str:
     """Asked of a match that is over."""
     if voided:
         return _("{label} is over: it was voided.").format(label=label)
-    fix = (_(" A host changes its result with `/correct match:{number}`.").format(number=number) if host else "")
+    fix = (_(" A host changes its result with `/correct match:{number}`.").format(number=number)
+           if host else "")
     return _("{label} is over: `/match id:{number}` shows how it ended.{fix}").format(
-               label=label, number=number, fix=fix)
+        label=label, number=number, fix=fix)
 
 
 @text
@@ -137,5 +138,6 @@ def not_paused(label: str) -> str:
 
 @text
 def playing_elsewhere(user: str, number: int, channel: str) -> str:
-    return (_("{user} is still playing match #{number} in <#{channel}>; this one starts once "
-              "it ends.").format(user=mention(user), number=number, channel=channel))
+    return _(
+        "{user} is still playing match #{number} in <#{channel}>; this one starts once it ends."
+    ).format(user=mention(user), number=number, channel=channel)

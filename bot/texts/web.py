@@ -61,8 +61,10 @@ def someone() -> str:
 
 @text
 def board_alt(ply: int, description: str) -> str:
-    return _("The board after move {ply}. {description}").format(ply=ply, description=description) if ply else \
-        _("The board at the start. {description}").format(description=description)
+    return (
+        _("The board after move {ply}. {description}").format(ply=ply, description=description)
+        if ply
+        else _("The board at the start. {description}").format(description=description))
 
 
 @text
