@@ -29,6 +29,7 @@ from bot.services.economy import Economy
 from bot.services.event_review import EventReviews
 from bot.services.games import Games
 from bot.services.history import History
+from bot.services.languages import Languages
 from bot.services.limits import ServerQueues
 from bot.services.matches import (
     Deliver,
@@ -73,6 +74,7 @@ def build_services(db: Database, clock: Clock, config: MatchConfig | None = None
     workers = Workers(config.ai_processes)  # the computer player's moves and reviews
     # The public pages' switches; the links in posts once ``served_web`` says where.
     pages = PublicPages(db, roles)
+    languages = Languages(db, roles)  # which language garnet speaks in each server
     matches = Matches(db, clock, config, deliver=deliver, rng=rng, roles=roles,
                       renderer=renderer, workers=workers,
                       outlets=Outlets(threads=threads, reach=reach, web_link=pages.link))
@@ -92,6 +94,7 @@ def build_services(db: Database, clock: Clock, config: MatchConfig | None = None
                     history=history, roles=roles,
                     season=Season(db, clock, roles, matches), tournaments=tournaments,
                     decks=Decks(db, clock, roles, matches), games=Games(db, roles),
+                    languages=languages,
                     event_reviews=auto_reviews, web=pages)
 
 
