@@ -32,13 +32,18 @@ BABEL := $(BIN)/pybabel
 LOCALE := bot/locale
 KEYWORDS := --no-default-keywords -k _ -k n_:1,2 -k N_
 
+# The catalogs' sources: a changed garnet.po is compiled again (the install compiles them
+# all: setup.py).
+PO := $(wildcard bot/locale/*/LC_MESSAGES/garnet.po)
+MO := $(PO:.po=.mo)
+
 $(STAMP): pyproject.toml setup.py engine/sigma/_native.c
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-run: $(STAMP)
+run: $(STAMP) $(MO)
 	$(BIN)/python -m bot
 
 # Bytecode is written while the suite runs even where the environment says not to
@@ -46,7 +51,7 @@ run: $(STAMP)
 # asserts and every process the tests start (bots, render workers, benches) compiled
 # garnet anew, about 5 s a pytest run and 1 s a process.
 test: export PYTHONDONTWRITEBYTECODE =
-test: $(STAMP)
+test: $(STAMP) $(MO)
 	$(BIN)/ruff check engine bot bench tests
 	$(BIN)/mypy
 	$(BIN)/lint-imports
@@ -84,6 +89,9 @@ catalogs: $(STAMP)
 	done
 
 compile: $(STAMP)
+	$(BIN)/python setup.py -q compile_catalogs
+
+%.mo: %.po $(STAMP)
 	$(BIN)/python setup.py -q compile_catalogs
 
 clean:

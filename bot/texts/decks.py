@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.core.escape import plain
-from bot.texts.language import _, n_, text
+from bot.texts.language import _, text
 
 MAX_SHOWN_NAME = 60  # characters of a deck's own name (from its file) shown
 
@@ -49,8 +49,8 @@ def not_deck_file(filename: str) -> str:
 @text
 def invalid(error: str) -> str:
     error = error.strip()
-    return _("That deck cannot be used: {error}").format(error=error) + (n_("",
-                                                      ".", error[-1:]))
+    stop = "" if error[-1:] in (".", "!", "?") else "."
+    return _("That deck cannot be used: {error}").format(error=error) + stop
 
 
 @text

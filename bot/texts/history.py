@@ -7,7 +7,8 @@ from collections.abc import Sequence
 
 from bot.core.enums import EndReason
 from bot.core.escape import plain
-from bot.texts.language import N_, _, n_, numeral, text
+from bot.texts.language import N_, SOURCE, _, language, moment, n_, numeral, text
+from bot.texts.words import versus
 from engine.game import DESCRIPTION_LIMIT, EngineError
 from engine.registry import get_game
 
@@ -33,7 +34,9 @@ NEVER_PLAYED = {
 def date(at: float | None) -> str:
     if at is None:
         return "?"
-    return time.strftime("%d %b %Y", time.gmtime(at)).lstrip("0")
+    if language() == SOURCE:
+        return time.strftime("%d %b %Y", time.gmtime(at)).lstrip("0")
+    return moment(at, "", "yMMMd")
 
 
 @text
@@ -175,7 +178,7 @@ def history_line(
         _(" vs {listed}").format(listed=", ".join(plain(o) for o in opponents)) if opponents else ""
     )
     return (
-        f"`#{match_id}` {date(finished_at)} · {game}{' DM' if dm else ''} — "
+        f"`#{match_id}` {date(finished_at)} · {game}{_(' DM') if dm else ''} — "
         f"{result}{against} · {count(moves, 'move')}")
 
 
@@ -193,7 +196,7 @@ def replay_text(
     """``players``: (name, colour) in seat order."""
     return (
         _("**Replay of {label}: {game}** — ").format(label=label, game=game)
-        + " vs ".join(_named(name, colour) for name, colour in players)
+        + versus(_named(name, colour) for name, colour in players)
         + f"\n{plain(caption)} · {count(moves, 'move')}")
 
 
@@ -249,7 +252,7 @@ def replay_description(*, label: str, caption: str, moves: int, final: str) -> s
 def review_description(
     *, label: str, game: str, players: Sequence[tuple[str, str | None]], final: str) -> str:
     """A review's plot in words (the review's text says its findings)."""
-    who = " vs ".join(f"{plain(name)} ({colour})" for name, colour in players)
+    who = versus(f"{plain(name)} ({colour})" for name, colour in players)
     return _limited(
         _(
             "Review of {label}, {game}, {who}: a plot of each side's chance to win "

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 
 from bot.core.escape import plain
 from bot.texts.language import _, text
+from bot.texts.words import either
 
 # ---- an option's bounds (both adapters and buttons) ----------------------------------
 
@@ -202,7 +203,7 @@ def unknown_setting(option: str, word: str, settings: Sequence[str]) -> str:
 
 @text
 def unknown_options(unknown: Sequence[str], options: Sequence[str]) -> str:
-    names = " or ".join(f"`{u}:`" for u in unknown)
+    names = either(f"`{u}:`" for u in unknown)
     return _("There is no option {names} here; {takes}.").format(names=names, takes=takes(options))
 
 

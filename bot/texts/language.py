@@ -23,13 +23,16 @@ template), compiled to ``.mo`` when garnet is installed (see docs/translating.md
 from __future__ import annotations
 
 import functools
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from datetime import UTC, datetime
 from gettext import NullTranslations
 from pathlib import Path
 from typing import Any, ParamSpec
 
+from babel.dates import format_skeleton
 from babel.numbers import format_decimal
 from babel.support import Translations
 
@@ -96,6 +99,17 @@ def n_(singular: str, plural: str, n: int) -> str:
 def numeral(n: float) -> str:
     """A number as the language spoken now writes it ("1,234" in English)."""
     return format_decimal(n, locale=locale_of(language()))
+
+
+def moment(at: float, english: str, *skeletons: str) -> str:
+    """An instant (UTC) as the language spoken now writes it: English by garnet's own
+    ``strftime`` pattern (``"%b %d %H:%M"``), every other language by CLDR's pattern for
+    each skeleton (``"MMMd"``, ``"Hm"``: Babel), joined by spaces ("3월 5일 07:09")."""
+    if language() == SOURCE:
+        return time.strftime(english, time.gmtime(at))
+    when = datetime.fromtimestamp(at, UTC)
+    return " ".join(format_skeleton(s, when, tzinfo=UTC, locale=locale_of(language()))
+                    for s in skeletons)
 
 
 def locale_of(lang: str) -> str:

@@ -8,6 +8,7 @@ from bot.core.failures import Cause
 from bot.core.messages import mention
 from bot.texts.language import _, text
 from bot.texts.match import match_label
+from bot.texts.words import all_of
 
 
 @text
@@ -33,7 +34,7 @@ def _what(cause: Cause, where: str, missing: tuple[str, ...]) -> str:
 def _fix(cause: Cause, where: str, missing: tuple[str, ...], number: int) -> str:
     resume = _("`/resume match:{number}`").format(number=number)
     if cause is Cause.DENIED:
-        grant = " and ".join(missing) if missing else _("View Channel, Send Messages and "
+        grant = all_of(missing) if missing else _("View Channel, Send Messages and "
                                                         "Attach Files")
         return _("Give garnet {grant} in {where}, then {resume}.").format(
                    grant=grant, where=where, resume=resume)

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from bot.core.escape import plain
 from bot.core.messages import mention
 from bot.texts.language import _, n_, text
+from bot.texts.words import all_of
 
 TOKEN = "🛡"
 
@@ -85,7 +86,7 @@ def out_line(*, match_number: int | None) -> str:
 
 @text
 def eliminated_cannot_play(*, user_ids: Sequence[str], event: str) -> str:
-    who = " and ".join(mention(u) for u in user_ids)
+    who = all_of(mention(u) for u in user_ids)
     return n_(
         "{who} was eliminated from {event}: a host can bring them back with `/host "
         "event reinstate`, or start the DM with `event:none`.",

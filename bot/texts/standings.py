@@ -61,7 +61,7 @@ def board_page(*, head: str, page: int, pages: int, count: int,
                 "{head} (page {page}/{pages}, {count} players)", count).format(
                  head=head, page=numeral(page), pages=numeral(pages), count=numeral(count))]
     for rank, name, standing, me in rows:
-        line = f"{rank:,}. {plain(name)} — {standing}"
+        line = f"{numeral(rank)}. {plain(name)} — {standing}"
         lines.append(f"**{line}**" if me else line)
     if mine is None:
         lines.append(_("You are not on this board."))

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from bot.core.escape import plain
 from bot.core.messages import mention
-from bot.texts.language import _, n_, text
+from bot.texts.language import _, n_, numeral, text
 from bot.texts.words import span
 
 # ==== taking back a move ================================================================
@@ -117,7 +117,8 @@ def reversed_garnets(undone: Sequence[tuple[str, int]]) -> str:
     if not undone:
         return ""
     parts = ", ".join(
-        f"{mention(user)} {'+' if amount > 0 else '−'}{abs(amount):,}" for user, amount in undone)
+        f"{mention(user)} {'+' if amount > 0 else '−'}{numeral(abs(amount))}"
+        for user, amount in undone)
     return _(" Reversed: {parts}.").format(parts=parts)
 
 

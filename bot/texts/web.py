@@ -3,7 +3,7 @@ sentences the pages themselves show (``bot.web``'s templates hold only headings)
 
 from __future__ import annotations
 
-from bot.texts.language import _, text
+from bot.texts.language import N_, _, n_, numeral, text
 
 
 @text
@@ -126,3 +126,63 @@ def to_be_decided() -> str:
 @text
 def result_pending() -> str:
     return _("in progress")
+
+
+@text
+def moves_so_far(n: int) -> str:
+    return n_("{n} move", "{n} moves", n).format(n=numeral(n))
+
+
+@text
+def garnets_here(n: int) -> str:
+    return _("Garnets here: {garnets}").format(garnets=numeral(n))
+
+
+@text
+def season_garnets(event: str) -> str:
+    """The heading of an event's table of garnets."""
+    return _("{event}: garnets").format(event=event)
+
+
+@text
+def ratings_of(game: str) -> str:
+    return _("Ratings: {game}").format(game=game)
+
+
+@text
+def round_heading(number: int) -> str:
+    return _("Round {number}").format(number=number)
+
+
+#: a tournament's status and a player's result as the pages show them
+STATUS_WORDS = {"open": N_("open"), "running": N_("running"), "finished": N_("finished"),
+                "cancelled": N_("cancelled")}
+RESULT_WORDS = {"void": N_("void"), "draw": N_("draw"), "won": N_("won"), "lost": N_("lost")}
+
+
+@text
+def status_word(status: str) -> str:
+    return _(STATUS_WORDS.get(status, status))
+
+
+@text
+def player_result(result: str) -> str:
+    return _(RESULT_WORDS.get(result, result))
+
+
+@text
+def left_the_game() -> str:
+    """A move's place in a page's list when its player left the game."""
+    return _("out")
+
+
+@text
+def bracket_heading(section: str, column: int) -> str:
+    """A column of a bracket on its page: "Round 2", "Losers' round 3", "Final"."""
+    if section == "L":
+        return _("Losers' round {column}").format(column=column)
+    if section == "F":
+        return _("Final")
+    if section == "3":
+        return _("Third place")
+    return _("Round {column}").format(column=column)

@@ -4,7 +4,7 @@ list of names."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from bot.texts.language import _, n_, numeral, text
 
@@ -25,8 +25,7 @@ def span(seconds: float) -> str:
 @text
 def garnets(n: int) -> str:
     """A number of garnets: "1 garnet", "1,000 garnets"."""
-    return n_("{n} garnet",
-              "{n} garnets", n).format(n=numeral(n))
+    return n_("{n} garnet", "{n} garnets", abs(n)).format(n=numeral(n))  # -1 garnet too
 
 
 @text
@@ -34,3 +33,21 @@ def listed(items: Sequence[str], most: int = 20) -> str:
     """Items joined by commas; past ``most``, a count of the rest ("and 5 more")."""
     rest = _(" and {items} more").format(items=len(items) - most) if len(items) > most else ""
     return ", ".join(items[:most]) + rest
+
+
+def all_of(items: Iterable[str]) -> str:
+    """Names joined by "and": "@a and @b"."""
+    # TRANSLATORS: joins names: "@a and @b and @c"
+    return _(" and ").join(items)
+
+
+def either(items: Iterable[str]) -> str:
+    """Choices joined by "or": "`a:` or `b:`"."""
+    # TRANSLATORS: joins choices: "`lots` or `void`"
+    return _(" or ").join(items)
+
+
+def versus(items: Iterable[str]) -> str:
+    """A match's players: "@a vs @b"."""
+    # TRANSLATORS: joins a match's players: "@a (White) vs @b (Black)"
+    return _(" vs ").join(items)

@@ -173,7 +173,7 @@ async def match(db: Database, site: Site, number: int, now: float,
     start = game.new_state(record.seats, record.options)
     moves = tuple((m.ply, game.seat_name(start, m.seat) if m.kind == MoveKind.MOVE
                    else masked.players[m.seat].name if m.seat < len(masked.players) else "",
-                   m.notation if m.kind == MoveKind.MOVE else "out")
+                   m.notation if m.kind == MoveKind.MOVE else say.left_the_game())
                   for m in record.moves)
     view = MatchView(
         number=record.number, label=match_texts.match_label(record.number, record.kind),
