@@ -77,7 +77,8 @@ def build_services(db: Database, clock: Clock, config: MatchConfig | None = None
     languages = Languages(db, roles)  # which language garnet speaks in each server
     matches = Matches(db, clock, config, deliver=deliver, rng=rng, roles=roles,
                       renderer=renderer, workers=workers,
-                      outlets=Outlets(threads=threads, reach=reach, web_link=pages.link))
+                      outlets=Outlets(threads=threads, reach=reach, web_link=pages.link,
+                                      language=languages.of))
     heavy = ServerQueues()  # replays and exports: one queue per server, one cap overall
     history = History(db, renderer, heavy, workers)
     # An event's DMs reviewed when they end (``/host event create review:yes``), in a worker.

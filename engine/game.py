@@ -14,13 +14,29 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 JSON = dict[str, Any]
 
 
 class EngineError(ValueError):
-    """Base of every error the engine raises for bad input; ``str(e)`` is for users."""
+    """Base of every error the engine raises for bad input; ``str(e)`` is for users.
+
+    ``cause`` names why, for whoever says it in another language (``"cairo.taken"``),
+    and ``data`` carries what the sentence says (the cell, the seat, the directions),
+    as python-chess names its errors: the engine writes English only, and the bot's
+    texts say each cause in the player's language (``bot/texts/game_errors.py``). None:
+    the English sentence is all there is.
+    """
+
+    cause: str | None = None
+    data: Mapping[str, Any] = {}
+
+    def because(self, cause: str, **data: Any) -> Self:
+        """This error, named by its cause and carrying its data."""
+        self.cause = cause
+        self.data = data
+        return self
 
 
 class MoveError(EngineError):

@@ -22,13 +22,15 @@ from dataclasses import dataclass
 from sqlalchemy import select
 
 from bot.core.messages import Post, Response
-from bot.core.refusal import answered
+from bot.core.refusal import Refusal, answered
 from bot.core.requests import Asker
 from bot.services.permissions import HostRoles
 from bot.store.db import Database
 from bot.store.models import GuildSettings
+from bot.texts import game_errors
 from bot.texts import languages as say
 from bot.texts.language import LANGUAGES, SOURCE, said_in, speaking
+from engine.game import EngineError
 
 CACHE_SECONDS = 30.0
 
@@ -114,19 +116,17 @@ class Languages:
         """Carry out a request in the server's language; its answer to the asker (a
         refusal too) said again in the asker's."""
         server = await self.of(asker.guild_id)
+
+        async def produced() -> Response:
+            try:
+                return await produce()
+            except EngineError as exc:  # a game's refusal, said by its cause
+                raise Refusal(game_errors.refusal(exc)) from None
+
         with speaking(server):
-            response = await answered(produce)
+            response = await answered(produced)
         return said_to(response, asker.language or server)
 
-    def under(self, guild_id: str, job: Callable[[], Awaitable[None]]
-              ) -> Callable[[], Awaitable[None]]:
-        """``job`` (a timer's, a reminder's) carried out in the server's language, as it
-        is when the job runs."""
-        async def spoken() -> None:
-            with speaking(await self.of(guild_id)):
-                await job()
-
-        return spoken
 
 
 def said_to(response: Response, lang: str) -> Response:

@@ -15,7 +15,8 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -80,6 +81,16 @@ class Flow:
             return await load(s, tournament_id)
 
     # ==== the lock ==========================================================================
+
+    @asynccontextmanager
+    async def speaking_for(self, tournament_id: int) -> AsyncIterator[None]:
+        """Say everything inside in the language of the tournament's server (a timer's
+        posts)."""
+        async with self.db.session() as s:
+            guild = await s.scalar(select(TournamentRow.guild_id).where(
+                TournamentRow.id == tournament_id))
+        async with self.matches.kit.speaking_for(guild or ""):
+            yield
 
     async def run(self, tournament_id: int, work: Callable[[], Awaitable[Response]]) -> Response:
         """``work`` under the tournament's lock, then whatever fell due meanwhile."""
@@ -271,6 +282,10 @@ class Flow:
 
     async def _no_show_due(self, tournament_id: int, match_id: int) -> None:
         """The window's end (tried again by the clock when the database refuses)."""
+        async with self.speaking_for(tournament_id):
+            await self._no_show_spoken(tournament_id, match_id)
+
+    async def _no_show_spoken(self, tournament_id: int, match_id: int) -> None:
         try:
             response = await self.run(tournament_id,
                                       lambda: self.no_show(tournament_id, match_id))
@@ -465,6 +480,10 @@ class Flow:
         """A round's reminder or deadline. One the database refused is tried again (the
         clock's backoff): both reread the tournament, and the deadline's timer stays
         armed until its first write is committed."""
+        async with self.speaking_for(tournament_id):
+            await self._fire_spoken(tournament_id, number, deadline)
+
+    async def _fire_spoken(self, tournament_id: int, number: int, deadline: bool) -> None:
         try:
             work = self.deadline if deadline else self.remind
             response = await self.run(tournament_id, lambda: work(tournament_id, number))
