@@ -177,8 +177,9 @@ def history_line(
     against = (
         _(" vs {listed}").format(listed=", ".join(plain(o) for o in opponents)) if opponents else ""
     )
+    kind = _(" DM") if dm else ""
     return (
-        f"`#{match_id}` {date(finished_at)} · {game}{_(' DM') if dm else ''} — "
+        f"`#{match_id}` {date(finished_at)} · {game}{kind} — "
         f"{result}{against} · {count(moves, 'move')}")
 
 

@@ -128,9 +128,34 @@ def options_line(game: Game[Any, Any], options: dict[str, Any], tc: TimeControl)
     """The rules of a match under its title: the clock, then each option as the game
     declares it says it (a server's own deck, held as data, by its name)."""
     plain = {k: v for k, v in options.items() if not isinstance(v, dict)}
-    parts = [tc.describe(), *game.describe_options(plain)]
+    parts = [time_control(tc), *game.describe_options(plain)]
     parts += [deck_label(v) for v in options.values() if isinstance(v, dict)]
     return capitalised(" · ".join(parts))  # it starts a line wherever it is shown
+
+
+@text
+def time_control(tc: TimeControl) -> str:
+    """A match's clock as its rules say it (``TimeControl.describe`` in the catalogs):
+    "60 s a turn + 3 min reserve (36 banks of 5 s)"."""
+    if not tc.enabled:
+        return _("no clock")
+    if tc.banks == 0:
+        return _("{turn:g} s a turn, no reserve").format(turn=tc.turn)
+    return n_("{turn:g} s a turn + {reserve} reserve ({banks} bank of {bank:g} s)",
+              "{turn:g} s a turn + {reserve} reserve ({banks} banks of {bank:g} s)",
+              tc.banks).format(turn=tc.turn, reserve=minutes_seconds(tc.banks * tc.bank),
+                               banks=tc.banks, bank=tc.bank)
+
+
+@text
+def minutes_seconds(seconds: float) -> str:
+    """A stretch of a clock: "3 min", "1 min 30 s", "45 s"."""
+    minutes, secs = divmod(round(seconds), 60)
+    if minutes and secs:
+        return _("{minutes} min {seconds} s").format(minutes=minutes, seconds=secs)
+    if minutes:
+        return _("{minutes} min").format(minutes=minutes)
+    return _("{seconds} s").format(seconds=secs)
 
 
 @text

@@ -11,7 +11,16 @@ from bot.core.timecontrol import clock_text
 from bot.texts.input import duration
 from bot.texts.language import _, n_, text
 from bot.texts.words import span, versus
-from engine.game import after_move
+
+
+@text
+def after_move(played: int) -> str:
+    """Where a position stands, as every board, its post and ``/match`` say it: "after
+    move 21" (21 moves played, passes counted), "before the first move" (the words of
+    ``engine.game.after_move``, through the catalogs)."""
+    if played <= 0:
+        return _("before the first move")
+    return _("after move {ply}").format(ply=played)
 
 
 @text
@@ -54,11 +63,12 @@ def result(label: str, winner: str | None, reason: str) -> str:
 @text
 def board(label: str, title: str, seats: str, played: int, paused: bool, turn: str) -> str:
     """A board being played: ``played`` moves so far (passes counted), as its image
-    says it (``engine.game.after_move``)."""
+    says it (``after_move``)."""
     where = after_move(played)
+    pause = _("Paused. ") if paused else ""
     return (
         f"**{label}: {title}** — {seats}\n"
-        f"{where[:1].upper()}{where[1:]}. {_('Paused. ') if paused else ''}{turn}")
+        f"{where[:1].upper()}{where[1:]}. {pause}{turn}")
 
 
 @text
