@@ -66,7 +66,7 @@ def forms(message: Message) -> list[str]:
 
 
 def ids(message: Message) -> list[str]:
-    return list(message.id) if isinstance(message.id, list | tuple) else [message.id]
+    return list(message.id) if isinstance(message.id, list | tuple) else [str(message.id)]
 
 
 def fields(text: str) -> set[tuple[str, str, str]]:
@@ -123,20 +123,17 @@ def pseudo_catalog() -> Catalog:
 
 
 @contextmanager
-def pseudo_locale(folder: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """garnet speaking ``en-XA`` inside, from a catalog compiled into ``folder``."""
-    mo = folder / PSEUDO / "LC_MESSAGES" / "garnet.mo"
-    mo.parent.mkdir(parents=True)
-    with mo.open("wb") as f:
-        write_mo(f, pseudo_catalog())
-    monkeypatch.setattr(language, "LOCALE_DIR", folder)
-    monkeypatch.setattr(language, "LANGUAGES", (*language.LANGUAGES, PSEUDO))
-    language.catalog.cache_clear()
-    try:
-        with language.speaking(PSEUDO):
-            yield
-    finally:
-        language.catalog.cache_clear()
+def pseudo_locale() -> Iterator[None]:
+    """Every message said in ``en-XA`` inside, whichever language is spoken (a server's,
+    a member's): the catalogs' lookup (``language.catalog``, which ``_`` and ``n_`` ask)
+    answers with the pseudo-locale's. Numbers and dates stay the speaker's."""
+    buffer = io.BytesIO()
+    write_mo(buffer, pseudo_catalog())
+    buffer.seek(0)
+    said = GNUTranslations(buffer)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(language, "catalog", lambda lang: said)
+        yield
 
 
 @contextmanager

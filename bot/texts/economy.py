@@ -102,7 +102,7 @@ def event_name_reserved(*, name: str) -> str:
 @text
 def bad_confiscate(*, value: str) -> str:
     value = plain(value)
-    return _("`confiscate` is no, winner or remove, not '{value}'.").format(value=value)
+    return _("`confiscate` is no, winner or remove, not '{typed}'.").format(typed=value)
 
 
 @text

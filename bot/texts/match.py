@@ -107,10 +107,8 @@ def reminder(user: str, r: Reminder, tc: TimeControl) -> str:
     if r.banks_left == 0:
         return _("{used}, {clock_text} left: the rest of the last bank.").format(
             used=used, clock_text=clock_text(r.left))
-    return _("{used}, {clock_text} left: {clock_text2} of the bank in use, then {banks}.").format(
-        used=used,
-        clock_text=clock_text(r.left),
-        clock_text2=clock_text(in_bank),
+    return _("{used}, {left} left: {in_bank} of the bank in use, then {banks}.").format(
+        used=used, left=clock_text(r.left), in_bank=clock_text(in_bank),
         banks=banks(r.banks_left))
 
 
@@ -169,13 +167,9 @@ def capitalised(line: str) -> str:
 
 @text
 def dm_intro(label: str, title: str, players: list[str], options: str, event_note: str) -> str:
-    return _("**{label}: {title}** — {player1} vs {player2}\n{options}.{event_note}").format(
-        label=label,
-        title=title,
-        player1=mention(players[0]),
-        player2=mention(players[1]),
-        options=options,
-        event_note=event_note)
+    return _("**{label}: {title}** — {first} vs {second}\n{options}.{event_note}").format(
+        label=label, title=title, first=mention(players[0]), second=mention(players[1]),
+        options=options, event_note=event_note)
 
 
 @text

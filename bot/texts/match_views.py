@@ -46,8 +46,8 @@ def played(
     head = _("{label} · move {ply}: {user} ({colour}) played **{notation}**").format(
         label=label, ply=ply, user=mention(user), colour=colour, notation=notation)
     if spent:
-        head += _(" (used {banks}, {banks2} left)").format(
-            banks=banks(spent), banks2=banks(banks_left))
+        head += _(" (used {spent}, {left} left)").format(
+            spent=banks(spent), left=banks(banks_left))
     return head
 
 
@@ -163,14 +163,14 @@ def overview_challenge(
     number: int, title: str, channel: str, names: list[str], waiting: list[str], left: float
 ) -> str:
     return _(
-        "`Match #{number}` {title} in <#{channel}> — {name1} challenges {listed} · "
-        "waiting for {listed2} (lapses in {span})").format(
+        "`Match #{number}` {title} in <#{channel}> — {challenger} challenges {listed} · "
+        "waiting for {waiting} (lapses in {span})").format(
         number=number,
         title=title,
         channel=channel,
-        name1=plain(names[0]),
+        challenger=plain(names[0]),
         listed=", ".join(plains(names[1:])),
-        listed2=", ".join(plains(waiting)),
+        waiting=", ".join(plains(waiting)),
         span=span(max(left, 60)))
 
 
@@ -239,8 +239,8 @@ def extended(host: str, seconds: float, turn: str) -> str:
 @text
 def extend_cap(most: float, already: float) -> str:
     return _(
-        "A turn can be extended by {duration} in all; this one has {duration2} added already."
-    ).format(duration=duration(most), duration2=duration(already))
+        "A turn can be extended by {most} in all; this one has {already} added already."
+    ).format(most=duration(most), already=duration(already))
 
 
 @text

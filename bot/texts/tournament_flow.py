@@ -249,8 +249,8 @@ def game_note(
         else (n_("", " · deciding game {game}", game).format(game=game)))
     if score and game > 1:
         a, x, y, b = score
-        series += _(" (series: {a} {points}–{points2} {b})").format(
-            a=plain(a), points=points(x), points2=points(y), b=plain(b))
+        series += _(" (series: {first} {first_points}–{second_points} {second})").format(
+            first=plain(a), first_points=points(x), second_points=points(y), second=plain(b))
     return _("🏆 {name} · round {number} · {where}{series}").format(
         name=plain(name), number=number, where=where, series=series)
 

@@ -6,7 +6,7 @@ any line of the bot still said outside the catalogs."""
 from __future__ import annotations
 
 import re
-from gettext import NullTranslations
+from gettext import NullTranslations, c2py
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,6 @@ from bot.texts import language
 from tests.catalogs import (
     CLOSE,
     OPEN,
-    PSEUDO,
     TRANSLATED,
     catalog,
     extracted,
@@ -120,10 +119,15 @@ def test_translations_keep_the_placeholders(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_the_catalog_has_the_language_s_plural_rule(lang: str) -> None:
+    """The catalog's Plural-Forms picks the form CLDR's rule does, for every count."""
     cat = catalog(lang)
-    assert cat.plural_forms == to_gettext(Locale.parse(lang).plural_form), (
-        f"the {lang} catalog's Plural-Forms is {cat.plural_forms}, CLDR's is "
-        f"{to_gettext(Locale.parse(lang).plural_form)}")
+    cldr = to_gettext(Locale.parse(lang).plural_form)
+    expression = re.search(r"plural=(.*);", cldr)
+    assert expression is not None
+    rule, ours = c2py(expression.group(1)), c2py(cat.plural_expr)
+    assert cat.num_plurals == int(cldr.split("=")[1].split(";")[0]) and all(
+        rule(n) == ours(n) for n in range(1000)), (
+        f"the {lang} catalog's Plural-Forms is {cat.plural_forms}, CLDR's is {cldr}")
 
 
 @pytest.mark.parametrize("lang", ["en", *TRANSLATED])
@@ -173,11 +177,13 @@ def test_the_pseudo_locale_is_longer_accented_and_bracketed() -> None:
     assert len(pseudo_catalog()) == len(template())
 
 
-def test_a_text_says_the_pseudo_locale(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_text_says_the_pseudo_locale() -> None:
     from bot.texts.words import garnets
-    with pseudo_locale(tmp_path, monkeypatch):
-        assert language.language() == PSEUDO
-        assert garnets(1_000).startswith(OPEN + "1,000 ")
+    with pseudo_locale():
+        assert garnets(1_000).startswith(OPEN + "1,000 ") and garnets(1_000).endswith(CLOSE)
+        with language.speaking("ko"):
+            assert garnets(1).startswith(OPEN + "1 ")
+    assert garnets(1_000) == "1,000 garnets"
 
 
 def test_templates_say_their_words_through_the_catalogs() -> None:
@@ -250,12 +256,12 @@ def _leftovers(printed: str, script: str) -> dict[str, str]:
 
 
 async def test_the_pseudo_locale_finds_no_sentence_outside_the_catalogs(
-        tmp_path: Path, database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, database_url: str) -> None:
     """The golden season said in ``en-XA``: every word of the bot's lines comes from a
     message of the catalogs (bracketed), the script (names), or a known part of garnet
     not yet in them (``OUTSIDE``); and the bot said it without failing."""
     script = GOLDEN / "season.txt"
-    with pseudo_locale(tmp_path / "locale", monkeypatch):
+    with pseudo_locale():
         printed = await transcript(script, tmp_path, database_url)
     assert "something went wrong" not in printed
     assert printed.count(OPEN) > 500  # said in the pseudo-locale, not in English
