@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from bot.core.escape import defang, sentence
-from bot.texts.language import N_, _, language, text
+from bot.texts.language import N_, _, language, n_, text
 from engine.game import EngineError
 
 # The seats' colours as the games name them, said in the language spoken.
@@ -145,6 +145,23 @@ CAUSES: Mapping[str, Say] = {
         wall=wall, other=other),
     "quoridor.cuts": lambda wall, cut: _("{wall} would cut {whom}").format(
         wall=wall, whom=_cut(cut)),
+    # Sigma Escape
+    "sigma.not_a_move": lambda text: _(
+        "'{text}' is not a move: type a card of your hand, the number of a side, a dot and "
+        "the number of the card's arrow, e.g. `T4 7.2` (`T4 7` when only one arrow fits)"
+        ).format(text=text),
+    "sigma.no_side": lambda side, sides: _(
+        "there is no usable side {side} (there are {sides})").format(side=side, sides=sides),
+    "sigma.which_arrow": lambda card, side, choices: _(
+        "{card} {side} fits more than one way: say which arrow ({choices})").format(
+        card=card, side=side, choices=choices),
+    "sigma.no_arrow": lambda card, arrow, count: n_(
+        "{card} has no arrow {arrow} (it has {count} arrow)",
+        "{card} has no arrow {arrow} (it has {count} arrows)", count).format(
+        card=card, arrow=arrow, count=count),
+    "sigma.cannot_pass": lambda seat: _(
+        "{colour} cannot pass: {colour} has a legal placement and must make it (a pass "
+        "happens by itself when there is none)").format(colour=colour(seat)),
     # Pathwayz
     "pathwayz.not_a_move": lambda text: _(
         "'{text}' is not a Pathwayz move (e.g. c5, or c5* for a permanent piece)").format(

@@ -17,6 +17,7 @@ from engine.cairo.notation import WORDS_BY_LANGUAGE
 from engine.game import EngineError, Game
 from engine.pathwayz import Pathwayz
 from engine.quoridor import Quoridor
+from engine.registry import get_game
 
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
 CAUSE = re.compile(r'\.because\(\s*f?"([a-z_.{}]+)"')
@@ -30,6 +31,8 @@ TRIES: list[tuple[Game, tuple[str, ...], str]] = [
     (Quoridor(), ("e3h",), "f3h"), (Quoridor(), ("e3h",), "e3v"),
     (Pathwayz(), (), "c5 c5"), (Pathwayz(), (), "z9"), (Pathwayz(), (), "m1"),
     (Pathwayz(), ("c5",), "c5"),
+    (get_game("sigma"), (), "hello there"), (get_game("sigma"), (), "I2 99"),
+    (get_game("sigma"), (), "pass"), (get_game("sigma"), (), "I2 1.99"),
 ]
 
 
