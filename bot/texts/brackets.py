@@ -65,6 +65,6 @@ def legend(*, labels: Sequence[str], depth: int, double: bool) -> str:
     parts = []
     for members in groups.values():
         shown = (", ".join(members) if len(members) <= 2
-                 else _("{member1} to {members}").format(member1=members[0], members=members[-1]))
+                 else _("{first} to {last}").format(first=members[0], last=members[-1]))
         parts.append(f"{shown}: {_words(members[0], depth, double, len(members) > 1)}")
     return "_" + " · ".join(parts) + "._"

@@ -54,6 +54,7 @@ WIDER_CHOICES = ((N_("Overall (every event)"), "all"), (N_("Outside events"), "n
 
 
 
+@text
 def page_button(label: str) -> str:
     """``PREV`` or ``NEXT`` in the language spoken now."""
     return _(label)
@@ -101,7 +102,7 @@ def event_name_reserved(*, name: str) -> str:
 @text
 def bad_confiscate(*, value: str) -> str:
     value = plain(value)
-    return _("`confiscate` is no, winner or remove, not '{value}'.").format(value=value)
+    return _("`confiscate` is no, winner or remove, not '{typed}'.").format(typed=value)
 
 
 @text
@@ -240,9 +241,9 @@ def event_created(
         _("transfers allowed") if transfers else _("no transfers"),
         _(CONFISCATION[confiscate])]
     if eliminate:
-        rules.append(ELIMINATION)
+        rules.append(_(ELIMINATION))
     if review:
-        rules.append(REVIEWED)
+        rules.append(_(REVIEWED))
     return _(
         "🏁 Event **{name}** (#{event_id}) is open: {listed}.\nHosts add players with "
         "`/host event add`; DMs between its players count for it."
@@ -491,8 +492,9 @@ def priority_list(
         _(
             "**Priority in {event}** (1 is the highest; the higher of two DM players "
             "chooses the First Player):").format(event=event)]
+    you = _(" ← you")
     for priority, name, me in order:
-        lines.append(f"{priority}. {plain(name)}{_(' ← you') if me else ''}")
+        lines.append(f"{priority}. {plain(name)}{you if me else ''}")
     if count > len(order):
         lines.append(
             _("… and {count} more.").format(count=count - len(order))

@@ -29,7 +29,8 @@ def on_and_off() -> str:
 def listing(games: Sequence[tuple[str, str, str, bool]], broken: Sequence[str]) -> str:
     """``/host games``: each installed game (key, title, package, offered here)."""
     lines = [_("**Games installed**, and whether this server offers them:")]
-    lines += [f"• `{key}` {plain(title)} ({plain(package)}): {_('on') if on else _('off')}"
+    words = {True: _("on"), False: _("off")}
+    lines += [f"• `{key}` {plain(title)} ({plain(package)}): {words[on]}"
               for key, title, package, on in games]
     if broken:
         lines.append(

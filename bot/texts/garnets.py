@@ -64,12 +64,13 @@ def balance(
     *, name: str, amount: int, where: str, in_event: bool, priority: tuple[int, int] | None) -> str:
     """``priority``: (the player's, of how many) in the event."""
     name = plain(name)
+    # TRANSLATORS: {where}: "in **Season 1**" or "across all events"
     line = _("{name} has **{garnets}** {where}").format(
         name=name, garnets=garnets(amount), where=where)
     if in_event:
         line += (
-            _(" · priority {priority1} of {priority2}").format(
-                priority1=priority[0], priority2=priority[1])
+            _(" · priority {priority} of {count}").format(
+                priority=priority[0], count=priority[1])
             if priority
             else _(" · not playing in it"))
     return line + "."
@@ -129,18 +130,14 @@ def transferred(
     event = plain(event)
     reason = plain(reason)
     why = f" ({reason})" if reason else ""
+    # TRANSLATORS: {sender_left} and {recipient_now}: the two balances after the transfer
     return _(
         "💎 {sender_id} gave {recipient_id} {garnets} in **{event}**{why}. {sender}: "
-        "{garnets2}, {recipient}: {garnets3}.").format(
-        sender_id=mention(sender_id),
-        recipient_id=mention(recipient_id),
-        garnets=garnets(amount),
-        event=event,
-        why=why,
-        sender=sender,
-        garnets2=garnets(sender_left),
-        recipient=recipient,
-        garnets3=garnets(recipient_now))
+        "{sender_left}, {recipient}: {recipient_now}.").format(
+        sender_id=mention(sender_id), recipient_id=mention(recipient_id),
+        garnets=garnets(amount), event=event, why=why, sender=sender,
+        sender_left=garnets(sender_left), recipient=recipient,
+        recipient_now=garnets(recipient_now))
 
 
 @text

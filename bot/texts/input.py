@@ -59,7 +59,7 @@ def number_bound(
 ) -> str:
     say = shown or number
     if low is not None and high is not None:
-        return _("from {say} to {say2}").format(say=say(low), say2=say(high))
+        return _("from {low} to {high}").format(low=say(low), high=say(high))
     return (
         _("at least {say}").format(say=say(low))
         if low is not None
@@ -197,8 +197,8 @@ def repeated_option(option: str, several: str | None) -> str:
 @text
 def unknown_setting(option: str, word: str, settings: Sequence[str]) -> str:
     return _(
-        "`{option}:` takes name=value pairs of {listed} (`{option}:{setting1}=…`), not '{word}'."
-    ).format(option=option, listed=", ".join(settings), setting1=settings[0], word=plain(word))
+        "`{option}:` takes name=value pairs of {listed} (`{option}:{setting}=…`), not '{word}'."
+    ).format(option=option, listed=", ".join(settings), setting=settings[0], word=plain(word))
 
 
 @text

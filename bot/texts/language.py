@@ -32,6 +32,7 @@ from gettext import NullTranslations
 from pathlib import Path
 from typing import Any, ParamSpec
 
+from babel.core import Locale, UnknownLocaleError
 from babel.dates import format_skeleton
 from babel.numbers import format_decimal
 from babel.support import Translations
@@ -75,14 +76,17 @@ def from_discord(locale: str | None) -> str | None:
 @functools.cache
 def catalog(lang: str) -> NullTranslations:
     """The compiled catalog of ``lang`` (English, or a missing catalog: the source)."""
-    if lang == SOURCE:
+    path = LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo"
+    if lang == SOURCE or not path.is_file():
         return NullTranslations()
-    return Translations.load(str(LOCALE_DIR), [lang], DOMAIN)
+    with path.open("rb") as f:
+        return Translations(f, domain=DOMAIN)
 
 
 def _(message: str) -> str:
-    """``message`` in the language spoken now."""
-    return catalog(language()).gettext(message)
+    """``message`` in the language spoken now ("" stays "": gettext would answer the
+    catalog's header)."""
+    return catalog(language()).gettext(message) if message else message
 
 
 def N_(message: str) -> str:
@@ -112,9 +116,16 @@ def moment(at: float, english: str, *skeletons: str) -> str:
                     for s in skeletons)
 
 
+@functools.cache
 def locale_of(lang: str) -> str:
-    """The CLDR locale of a language garnet speaks (Babel's numbers, dates and plurals)."""
-    return {"en": "en_US"}.get(lang, lang.replace("-", "_"))
+    """The CLDR locale of a language garnet speaks (Babel's numbers, dates and plurals);
+    one CLDR does not know (a pseudo-locale such as ``en-XA``) writes as its base."""
+    if lang == SOURCE:
+        return "en_US"
+    try:
+        return str(Locale.parse(lang.replace("-", "_")))
+    except (UnknownLocaleError, ValueError):
+        return locale_of(lang.split("-", 1)[0]) if "-" in lang else "en_US"
 
 
 class Said(str):

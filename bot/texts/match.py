@@ -107,10 +107,8 @@ def reminder(user: str, r: Reminder, tc: TimeControl) -> str:
     if r.banks_left == 0:
         return _("{used}, {clock_text} left: the rest of the last bank.").format(
             used=used, clock_text=clock_text(r.left))
-    return _("{used}, {clock_text} left: {clock_text2} of the bank in use, then {banks}.").format(
-        used=used,
-        clock_text=clock_text(r.left),
-        clock_text2=clock_text(in_bank),
+    return _("{used}, {left} left: {in_bank} of the bank in use, then {banks}.").format(
+        used=used, left=clock_text(r.left), in_bank=clock_text(in_bank),
         banks=banks(r.banks_left))
 
 
@@ -128,9 +126,34 @@ def options_line(game: Game[Any, Any], options: dict[str, Any], tc: TimeControl)
     """The rules of a match under its title: the clock, then each option as the game
     declares it says it (a server's own deck, held as data, by its name)."""
     plain = {k: v for k, v in options.items() if not isinstance(v, dict)}
-    parts = [tc.describe(), *game.describe_options(plain)]
+    parts = [time_control(tc), *game.describe_options(plain)]
     parts += [deck_label(v) for v in options.values() if isinstance(v, dict)]
     return capitalised(" · ".join(parts))  # it starts a line wherever it is shown
+
+
+@text
+def time_control(tc: TimeControl) -> str:
+    """A match's clock as its rules say it (``TimeControl.describe`` in the catalogs):
+    "60 s a turn + 3 min reserve (36 banks of 5 s)"."""
+    if not tc.enabled:
+        return _("no clock")
+    if tc.banks == 0:
+        return _("{turn:g} s a turn, no reserve").format(turn=tc.turn)
+    return n_("{turn:g} s a turn + {reserve} reserve ({banks} bank of {bank:g} s)",
+              "{turn:g} s a turn + {reserve} reserve ({banks} banks of {bank:g} s)",
+              tc.banks).format(turn=tc.turn, reserve=minutes_seconds(tc.banks * tc.bank),
+                               banks=tc.banks, bank=tc.bank)
+
+
+@text
+def minutes_seconds(seconds: float) -> str:
+    """A stretch of a clock: "3 min", "1 min 30 s", "45 s"."""
+    minutes, secs = divmod(round(seconds), 60)
+    if minutes and secs:
+        return _("{minutes} min {seconds} s").format(minutes=minutes, seconds=secs)
+    if minutes:
+        return _("{minutes} min").format(minutes=minutes)
+    return _("{seconds} s").format(seconds=secs)
 
 
 @text
@@ -144,13 +167,11 @@ def capitalised(line: str) -> str:
 
 @text
 def dm_intro(label: str, title: str, players: list[str], options: str, event_note: str) -> str:
-    return _("**{label}: {title}** — {player1} vs {player2}\n{options}.{event_note}").format(
-        label=label,
-        title=title,
-        player1=mention(players[0]),
-        player2=mention(players[1]),
-        options=options,
-        event_note=event_note)
+    # TRANSLATORS: {label}: "DM #6"; {title}: the game ("Quoridor"); {options}: the rules line;
+    # {event_note}: " It counts for **Season 1**." or nothing
+    return _("**{label}: {title}** — {first} vs {second}\n{options}.{event_note}").format(
+        label=label, title=title, first=mention(players[0]), second=mention(players[1]),
+        options=options, event_note=event_note)
 
 
 @text
@@ -183,6 +204,7 @@ def choose_first(
     """Who chooses the First Player, and (a DM) until when, then what."""
     how = _("with a button below or `/first player:@name`")
     ask = (
+        # TRANSLATORS: {how}: "with a button below or `/first player:@name`"
         _("Hosts, choose the First Player {how}.").format(how=how)
         if chooser == "host"
         else _("{chooser}, choose the First Player {how}.").format(
@@ -382,6 +404,8 @@ def turn_line(
     timing = f" — {clock}" if clock is not None else ""
     if runs_out is not None:
         timing += _("; time runs out {runs_out}").format(runs_out=live_time(runs_out))
+    # TRANSLATORS: {colour}: the player's seat ("White"); {timing}: " — 0:42 + 36 banks; time runs
+    # out in 40 s" or nothing; {extra}: a new line with the game's status, or nothing
     return _("{user} ({colour}) to move{timing}.{extra}").format(
         user=mention(user), colour=colour, timing=timing, extra=extra)
 

@@ -11,7 +11,16 @@ from bot.core.timecontrol import clock_text
 from bot.texts.input import duration
 from bot.texts.language import _, n_, text
 from bot.texts.words import span, versus
-from engine.game import after_move
+
+
+@text
+def after_move(played: int) -> str:
+    """Where a position stands, as every board, its post and ``/match`` say it: "after
+    move 21" (21 moves played, passes counted), "before the first move" (the words of
+    ``engine.game.after_move``, through the catalogs)."""
+    if played <= 0:
+        return _("before the first move")
+    return _("after move {ply}").format(ply=played)
 
 
 @text
@@ -37,8 +46,8 @@ def played(
     head = _("{label} · move {ply}: {user} ({colour}) played **{notation}**").format(
         label=label, ply=ply, user=mention(user), colour=colour, notation=notation)
     if spent:
-        head += _(" (used {banks}, {banks2} left)").format(
-            banks=banks(spent), banks2=banks(banks_left))
+        head += _(" (used {spent}, {left} left)").format(
+            spent=banks(spent), left=banks(banks_left))
     return head
 
 
@@ -54,11 +63,12 @@ def result(label: str, winner: str | None, reason: str) -> str:
 @text
 def board(label: str, title: str, seats: str, played: int, paused: bool, turn: str) -> str:
     """A board being played: ``played`` moves so far (passes counted), as its image
-    says it (``engine.game.after_move``)."""
+    says it (``after_move``)."""
     where = after_move(played)
+    pause = _("Paused. ") if paused else ""
     return (
         f"**{label}: {title}** — {seats}\n"
-        f"{where[:1].upper()}{where[1:]}. {_('Paused. ') if paused else ''}{turn}")
+        f"{where[:1].upper()}{where[1:]}. {pause}{turn}")
 
 
 @text
@@ -121,6 +131,8 @@ def overview_playing(
     if clock is not None:
         turn += f" ({clock})"
     state = _("paused · ") if paused else ""
+    # TRANSLATORS: {listed}: the players; {after_move}: "after move 12"; {state}: "paused · " or
+    # nothing; {turn}: "@a to move (0:42)" or "over"
     return _("{label} {title} in <#{channel}> — {listed} · {after_move} · {state}{turn}").format(
         label=label,
         title=title,
@@ -153,14 +165,14 @@ def overview_challenge(
     number: int, title: str, channel: str, names: list[str], waiting: list[str], left: float
 ) -> str:
     return _(
-        "`Match #{number}` {title} in <#{channel}> — {name1} challenges {listed} · "
-        "waiting for {listed2} (lapses in {span})").format(
+        "`Match #{number}` {title} in <#{channel}> — {challenger} challenges {listed} · "
+        "waiting for {waiting} (lapses in {span})").format(
         number=number,
         title=title,
         channel=channel,
-        name1=plain(names[0]),
+        challenger=plain(names[0]),
         listed=", ".join(plains(names[1:])),
-        listed2=", ".join(plains(waiting)),
+        waiting=", ".join(plains(waiting)),
         span=span(max(left, 60)))
 
 
@@ -204,6 +216,7 @@ def nothing_to_decide() -> str:
 def paused(label: str, host: str, reason: str) -> str:
     reason = plain(reason)
     why = f" ({reason})" if reason else ""
+    # TRANSLATORS: {why}: " (the host's reason)" or nothing
     return _("⏸ {label} is paused by {host}{why}. The clock stands still until `/resume`.").format(
         label=label, host=mention(host), why=why)
 
@@ -229,8 +242,8 @@ def extended(host: str, seconds: float, turn: str) -> str:
 @text
 def extend_cap(most: float, already: float) -> str:
     return _(
-        "A turn can be extended by {duration} in all; this one has {duration2} added already."
-    ).format(duration=duration(most), duration2=duration(already))
+        "A turn can be extended by {most} in all; this one has {already} added already."
+    ).format(most=duration(most), already=duration(already))
 
 
 @text

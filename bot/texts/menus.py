@@ -47,5 +47,5 @@ def not_for_menu() -> str:
 
 @text
 def no_group(group: str, words: ChoiceWords) -> str:
-    return _("You have no legal {choice} of {group} now; choose another {group2}.").format(
-        choice=words.choice, group=plain(group), group2=words.group)
+    return _("You have no legal {choice} of {group} now; choose another {kind}.").format(
+        choice=words.choice, group=plain(group), kind=words.group)

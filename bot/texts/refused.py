@@ -55,10 +55,10 @@ def dm_of_two() -> str:
 @text
 def dm_already_set_up(label: str, number: int, ids: list[str]) -> str:
     """A repeated ``/dm``: the same game and players, in the same channel."""
-    return (_("{label} between {id1} and {id2} is already set up in this channel and waits "
+    return (_("{label} between {first} and {second} is already set up in this channel and waits "
               "for its First Player; nothing new was set up. `/void match:{number}` cancels "
               "it, to set it up again.").format(
-                label=label, id1=mention(ids[0]), id2=mention(ids[1]), number=number))
+                label=label, first=mention(ids[0]), second=mention(ids[1]), number=number))
 
 
 @text

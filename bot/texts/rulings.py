@@ -15,11 +15,10 @@ from bot.texts.words import garnets
 @text
 def _rounds(numbers: Sequence[int]) -> str:
     if len(numbers) == 1:
-        return _("Round {number1} was").format(number1=numbers[0])
+        return _("Round {number}").format(number=numbers[0])
     if len(numbers) == 2:
-        return _("Rounds {number1} and {number2} were").format(
-                   number1=numbers[0], number2=numbers[1])
-    return _("Rounds {number1}–{numbers} were").format(number1=numbers[0], numbers=numbers[-1])
+        return _("Rounds {first} and {second}").format(first=numbers[0], second=numbers[1])
+    return _("Rounds {first}–{last}").format(first=numbers[0], last=numbers[-1])
 
 
 @text
@@ -28,10 +27,11 @@ def paired_on_old_result(*, later: Sequence[int], over: bool) -> str:
     after the end, when no round is left to pair)."""
     counts = (_("the standings and tie-breaks count the new one") if over else
               _("the standings, tie-breaks and the rounds still to pair count the new one"))
-    return (n_("{rounds} paired with the old result: its pairings stand, as arbiters keep "
-               "them; {counts}.",
-               "{rounds} paired with the old result: their pairings stand, as arbiters keep "
-               "them; {counts}.", len(later)).format(
+    # TRANSLATORS: {rounds} is "Round 3", "Rounds 3 and 4" or "Rounds 3–5"
+    return (n_("{rounds} was paired with the old result: its pairings stand, as arbiters "
+               "keep them; {counts}.",
+               "{rounds} were paired with the old result: their pairings stand, as arbiters "
+               "keep them; {counts}.", len(later)).format(
                 rounds=_rounds(later), counts=counts))
 
 
@@ -46,6 +46,8 @@ def played_on(*, number: int, board: int, spot: str | None, later: str,
               later_round: int) -> str:
     """A bracket result that would change who plays in a match already paired."""
     where = spot or _("board {board}").format(board=board)
+    # TRANSLATORS: {where}: the pairing ("board 2", or a bracket's match); {later}: the match its
+    # winner went on to
     return (_("Round {number}'s {where} cannot get another winner: {later} (round "
               "{later_round}) was paired with its result, and a bracket is not played back. "
               "A correction that changes no one's advancement is taken (say, a win corrected "

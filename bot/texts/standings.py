@@ -66,8 +66,8 @@ def board_page(*, head: str, page: int, pages: int, count: int,
     if mine is None:
         lines.append(_("You are not on this board."))
     else:
-        lines.append(_("You: #{mine1} of {count} — {mine2}").format(
-                         mine1=numeral(mine[0]), count=numeral(count), mine2=mine[1]))
+        lines.append(_("You: #{place} of {count} — {standing}").format(
+                         place=numeral(mine[0]), count=numeral(count), standing=mine[1]))
     if rating:
         lines.append(_("Rating ± uncertainty; ranked by the lower end."))
     return "\n".join(lines)
@@ -78,8 +78,9 @@ def ratings_of(*, name: str, rows: Sequence[tuple[str, str, int, tuple[int, int]
     """``rows``: (game, rating, rated games, (rank, of how many) overall) per game."""
     lines = [_("**Ratings of {name}** (rating ± uncertainty):").format(name=plain(name))]
     for game, rating, games, place in rows:
-        rank = _(", #{place1} of {place2}").format(
-                   place1=numeral(place[0]), place2=numeral(place[1])) if place else ""
+        rank = _(", #{place} of {count}").format(
+                   place=numeral(place[0]), count=numeral(place[1])) if place else ""
+        # TRANSLATORS: {rank}: ", #3 of 12" or nothing
         lines.append(n_("{game}: {rating} ({games} rated game{rank})",
                         "{game}: {rating} ({games} rated games{rank})", games).format(
                          game=game, rating=rating, games=numeral(games), rank=rank))

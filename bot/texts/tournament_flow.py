@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from bot.core.escape import plain
 from bot.core.messages import mention
-from bot.texts.language import N_, SOURCE, _, language, moment, n_, text
+from bot.texts.language import N_, _, moment, n_, text
 from bot.texts.match import live_time
 from bot.texts.withdrawals import dropped as dropped
 from bot.texts.withdrawals import forfeit_stands_opponent_out as forfeit_stands_opponent_out
@@ -30,6 +30,9 @@ FORMATS = {
     "roundrobin": N_("Round robin"),
     "single": N_("Single elimination"),
     "double": N_("Double elimination")}
+
+
+ZONE = " UTC"  # a tournament's instants are UTC, and say so in every language
 
 
 FIRSTS = {
@@ -71,8 +74,7 @@ def points(x: float) -> str:
 
 @text
 def at(instant: float) -> str:
-    return moment(instant, "%b %d %H:%M UTC", "MMMd", "Hm") + ("" if language() == SOURCE
-                                                                 else " UTC")
+    return moment(instant, "%b %d %H:%M", "MMMd", "Hm") + ZONE
 
 
 @text
@@ -115,7 +117,7 @@ def rules(r: Rules) -> str:
         parts.append(_("best of {best_of}").format(best_of=r.best_of))
     if r.third_place:
         parts.append(_("a match for third place"))
-    parts.append(FIRSTS[r.first])
+    parts.append(_(FIRSTS[r.first]))
     line = " · ".join(parts) + "."
     more = [r.clock]
     if r.show_up:
@@ -247,8 +249,10 @@ def game_note(
         else (n_("", " · deciding game {game}", game).format(game=game)))
     if score and game > 1:
         a, x, y, b = score
-        series += _(" (series: {a} {points}–{points2} {b})").format(
-            a=plain(a), points=points(x), points2=points(y), b=plain(b))
+        series += _(" (series: {first} {first_points}–{second_points} {second})").format(
+            first=plain(a), first_points=points(x), second_points=points(y), second=plain(b))
+    # TRANSLATORS: {where}: "board 2" or the bracket's match ("W2-1 (a semi-final)"); {series}: "
+    # · game 2 of 3 (series: ...)" or nothing
     return _("🏆 {name} · round {number} · {where}{series}").format(
         name=plain(name), number=number, where=where, series=series)
 

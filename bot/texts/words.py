@@ -35,18 +35,21 @@ def listed(items: Sequence[str], most: int = 20) -> str:
     return ", ".join(items[:most]) + rest
 
 
+@text
 def all_of(items: Iterable[str]) -> str:
     """Names joined by "and": "@a and @b"."""
     # TRANSLATORS: joins names: "@a and @b and @c"
     return _(" and ").join(items)
 
 
+@text
 def either(items: Iterable[str]) -> str:
     """Choices joined by "or": "`a:` or `b:`"."""
     # TRANSLATORS: joins choices: "`lots` or `void`"
     return _(" or ").join(items)
 
 
+@text
 def versus(items: Iterable[str]) -> str:
     """A match's players: "@a vs @b"."""
     # TRANSLATORS: joins a match's players: "@a (White) vs @b (Black)"
