@@ -25,7 +25,7 @@ from bot.services.render import Renderer
 from bot.services.vitals import Health
 from bot.services.web import WebLink, no_link
 from bot.store.db import Database
-from bot.store.models import Match
+from bot.store.models import Match, Tournament
 from bot.store.movelog import MoveWriter
 from bot.store.queries import user_names
 from bot.texts import match as texts
@@ -224,11 +224,25 @@ class MatchKit:
     @asynccontextmanager
     async def speaking_for_match(self, match_id: int) -> AsyncIterator[None]:
         """Say everything inside in the language of the match's server."""
+        async with self.speaking_for_row(Match, match_id):
+            yield
+
+    @asynccontextmanager
+    async def speaking_for_row(self, table: type[Match] | type[Tournament], key: int
+                               ) -> AsyncIterator[None]:
+        """Say everything inside in the language of the server of a match or a
+        tournament (by its id)."""
         async with self.db.engine.connect() as c:
-            guild = (await c.execute(select(Match.guild_id).where(Match.id == match_id))
+            guild = (await c.execute(select(table.guild_id).where(table.id == key))
                      ).scalar_one_or_none()
         with speaking(await self.language(guild) if guild is not None else SOURCE):
             yield
+
+    async def spoken(self, table: type[Match] | type[Tournament], key: int,
+                     job: Callable[[], Awaitable[None]]) -> None:
+        """A timer's ``job``, in the language of its match's or tournament's server."""
+        async with self.speaking_for_row(table, key):
+            await job()
 
     def now(self) -> float:
         return self.clock.now()

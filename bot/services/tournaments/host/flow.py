@@ -15,8 +15,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -82,15 +81,10 @@ class Flow:
 
     # ==== the lock ==========================================================================
 
-    @asynccontextmanager
-    async def speaking_for(self, tournament_id: int) -> AsyncIterator[None]:
-        """Say everything inside in the language of the tournament's server (a timer's
-        posts)."""
-        async with self.db.session() as s:
-            guild = await s.scalar(select(TournamentRow.guild_id).where(
-                TournamentRow.id == tournament_id))
-        async with self.matches.kit.speaking_for(guild or ""):
-            yield
+    def _spoken(self, tournament_id: int, job: Callable[[], Awaitable[None]]
+                ) -> Callable[[], Awaitable[None]]:
+        """A timer's ``job``, its posts in the language of the tournament's server."""
+        return lambda: self.matches.kit.spoken(TournamentRow, tournament_id, job)
 
     async def run(self, tournament_id: int, work: Callable[[], Awaitable[Response]]) -> Response:
         """``work`` under the tournament's lock, then whatever fell due meanwhile."""
@@ -277,15 +271,11 @@ class Flow:
 
     def arm_no_show(self, tournament_id: int, match_id: int, at: float) -> None:
         self.disarm_no_show(match_id)
-        self._shows[match_id] = self.clock.call_at(
-            max(at, self.now()), lambda: self._no_show_due(tournament_id, match_id))
+        self._shows[match_id] = self.clock.call_at(max(at, self.now()), self._spoken(
+            tournament_id, lambda: self._no_show_due(tournament_id, match_id)))
 
     async def _no_show_due(self, tournament_id: int, match_id: int) -> None:
         """The window's end (tried again by the clock when the database refuses)."""
-        async with self.speaking_for(tournament_id):
-            await self._no_show_spoken(tournament_id, match_id)
-
-    async def _no_show_spoken(self, tournament_id: int, match_id: int) -> None:
         try:
             response = await self.run(tournament_id,
                                       lambda: self.no_show(tournament_id, match_id))
@@ -456,10 +446,10 @@ class Flow:
             return
         handles = []
         if not reminded and remind_before > 0 and deadline - remind_before > self.now():
-            handles.append(self.clock.call_at(deadline - remind_before,
-                                              lambda: self._fire(tournament_id, number, False)))
-        handles.append(self.clock.call_at(max(deadline, self.now()),
-                                          lambda: self._fire(tournament_id, number, True)))
+            handles.append(self.clock.call_at(deadline - remind_before, self._spoken(
+                tournament_id, lambda: self._fire(tournament_id, number, False))))
+        handles.append(self.clock.call_at(max(deadline, self.now()), self._spoken(
+            tournament_id, lambda: self._fire(tournament_id, number, True))))
         self._timers[tournament_id] = handles
 
     def disarm(self, tournament_id: int) -> None:
@@ -480,10 +470,6 @@ class Flow:
         """A round's reminder or deadline. One the database refused is tried again (the
         clock's backoff): both reread the tournament, and the deadline's timer stays
         armed until its first write is committed."""
-        async with self.speaking_for(tournament_id):
-            await self._fire_spoken(tournament_id, number, deadline)
-
-    async def _fire_spoken(self, tournament_id: int, number: int, deadline: bool) -> None:
         try:
             work = self.deadline if deadline else self.remind
             response = await self.run(tournament_id, lambda: work(tournament_id, number))
