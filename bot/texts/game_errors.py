@@ -21,6 +21,7 @@ COLOURS = {"Black": N_("Black"), "Red": N_("Red"), "White": N_("White"),
            "Blue": N_("Blue"), "black": N_("black"), "white": N_("white")}
 
 
+@text
 def colour(name: str) -> str:
     """A seat's colour ("Black") in the language spoken; another name as it is."""
     return _(COLOURS[name]) if name in COLOURS else name
@@ -34,17 +35,23 @@ def _in(words: Words) -> Mapping[str, str]:
     return words.get(language()) or words["en"]
 
 
+@text
 def _directions(directions: Sequence[str], words: Words) -> str:
     return ", ".join(_in(words)[d] for d in directions)
 
 
-def _cairo_help(every: Words) -> str:
+def _named(every: Words) -> dict[str, str]:
     words = _in(every)
+    return {"up": words["U"], "down": words["D"], "left": words["L"], "right": words["R"]}
+
+
+@text
+def _cairo_help(every: Words) -> str:
     return _("type the group letter and a direction from it, e.g. `D {left}`, `X {down}`, "
-             "`JU` (u/d/l/r, {up}/{down}/{left}/{right} or arrows)").format(
-        left=words["L"], down=words["D"], up=words["U"], right=words["R"])
+             "`JU` (u/d/l/r, {up}/{down}/{left}/{right} or arrows)").format(**_named(every))
 
 
+@text
 def _goal(goal: str) -> str:
     kind, _space, which = goal.partition(" ")
     if kind == "row":
@@ -54,17 +61,20 @@ def _goal(goal: str) -> str:
     return goal
 
 
+@text
 def _cut(cut: Sequence[tuple[str, str]]) -> str:
     return ", ".join(_("{colour} off from {goal}").format(colour=colour(c), goal=_goal(g))
                      for c, g in cut)
 
 
+@text
 def _where(moves: Sequence[str]) -> str:
     if moves:
         return _("it can go to {moves}").format(moves=", ".join(moves))
     return _("it cannot move; place a wall")
 
 
+@text
 def _reach(seat: str, here: str, moves: Sequence[str]) -> str:
     if moves:
         return _("{colour}'s pawn on {here} can go to {moves}").format(
@@ -87,6 +97,14 @@ CAUSES: Mapping[str, Say] = {
         "{letter} has no {direction} pentagon; {letter} has {has}").format(
         letter=letter, direction=_directions([direction], words),
         has=_directions(has, words)),
+    "cairo.needs_direction": lambda letter, has, words: _(
+        "{letter} needs a direction: {letter} has {has} (e.g. `{example}`)").format(
+        letter=letter, has=_directions(has, words),
+        example=f"{letter} {_in(words)[has[0]]}"),
+    "cairo.not_a_direction": lambda word, letter, has, words: _(
+        "'{word}' is not a direction: say {up}, {down}, {left} or {right} ({letter} has "
+        "{has})").format(word=word, letter=letter, has=_directions(has, words),
+                         **_named(words)),
     "cairo.taken": lambda cell, owner: _("{cell} is already taken by {colour}").format(
         cell=cell, colour=colour(owner)),
     "cairo.no_corridor": lambda cell: _("{cell} would leave no Corridor").format(cell=cell),
