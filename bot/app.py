@@ -180,6 +180,9 @@ async def served_web(settings: Settings, services: Services, db: Database,
     pages.base = settings.public_url
     hub = Hub(db)
     pages.switched = hub.reset
+    # A server's new language reaches every process at once: each forgets what it kept.
+    services.languages.changed = hub.reset
+    hub.watchers.append(lambda guild, _number, _ended: services.languages.forget(guild))
     matches.watch_turns(lambda live: hub.changed(live.guild_id, live.number))
 
     async def ended(end: MatchEnd) -> list[Post]:
@@ -196,7 +199,7 @@ async def served_web(settings: Settings, services: Services, db: Database,
     # On SQLite the pages read on a connection of their own (WAL: beside the writer).
     reader = Database(db.url) if db.engine.dialect.name == "sqlite" else db
     server = WebServer(reader, matches.kit.clock, pages, Boards(matches.kit.renderer), hub,
-                       settings.web_address)
+                       settings.web_address, Languages(reader, pages.roles))
     try:
         await server.start()
         if pages.base is None and local_links:

@@ -52,6 +52,9 @@ class Languages:
         self.roles = roles
         self.now = now
         self._known: dict[str, tuple[float, Spoken]] = {}
+        # Told once a change is committed: the other processes forget what they kept
+        # (``bot.app`` sets it where the web's notices run).
+        self.changed: Callable[[], None] = _nothing
 
     async def spoken(self, guild_id: str) -> Spoken:
         known = self._known.get(guild_id)
@@ -94,6 +97,7 @@ class Languages:
                 row.browser_language = browser
             browsing = bool(row.browser_language)
         self.forget(asker.guild_id)
+        self.changed()
         with speaking(lang):  # a plain string: the asker reads it in the new language too
             return Response.say(str(say.language_set(lang, browsing)), ephemeral=False)
 
@@ -148,3 +152,24 @@ def _post_in(post: Post, lang: str) -> Post:
             choices=tuple(dataclasses.replace(c, label=said_in(c.label, lang),
                                               description=said_in(c.description, lang))
                           for c in s.choices)) for s in post.selects))
+
+
+def _nothing() -> None:
+    return None
+
+
+def from_browser(accepted: str) -> str | None:
+    """The first language of a browser's ``Accept-Language`` that garnet speaks
+    (``ko-KR,ko;q=0.9,en;q=0.8``: ``ko``), by the browser's order of preference."""
+    tried: list[tuple[float, int, str]] = []
+    for place, part in enumerate(accepted.split(",")[:20]):
+        tag, _, weight = part.strip().partition(";q=")
+        try:
+            q = float(weight) if weight else 1.0
+        except ValueError:
+            continue
+        base = tag.split("-", 1)[0].strip().lower()
+        if base in LANGUAGES and q > 0:
+            tried.append((-q, place, base))
+    return min(tried)[2] if tried else None
+

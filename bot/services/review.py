@@ -19,6 +19,7 @@ from bot.services.matches.refusals import NoSuchMatch
 from bot.services.workers import Workers
 from bot.store.db import Database
 from bot.texts import history as say_history
+from bot.texts import languages as joined
 from bot.texts import match as texts
 from bot.texts import practice as say
 from engine.ai import player_for
@@ -87,7 +88,7 @@ def review_text(record: MatchRecord, data: Review) -> str:
             lines.append(say.changed_hands(
                 (number_of(first), data.plies[first - 1].move, *data.turned[first]),
                 (number_of(last), data.plies[last - 1].move), len(data.decisive) - 1))
-        verdict = "\n".join(lines)
+        verdict = joined.lines(*lines)
     elif (decided := data.decided_by()) is not None:
         verdict = say.decided(number_of(decided), data.plies[decided - 1].move)
     label = texts.match_label(record.number, record.kind)

@@ -30,6 +30,7 @@ from bot.services.users import remember
 from bot.store.db import Database
 from bot.store.models import GuildSettings, User
 from bot.store.queries import user_names
+from bot.texts import languages as joined
 from bot.texts import web as say
 
 POST_LIMIT = 2000  # characters of a Discord message
@@ -146,7 +147,7 @@ def linked(response: Response, address: str | None) -> Response:
     line = say.web_line(address)
     if len(reply.text) + 1 + len(line) <= POST_LIMIT:
         return dataclasses.replace(response, reply=dataclasses.replace(
-            reply, text=f"{reply.text}\n{line}"))
+            reply, text=joined.lines(reply.text, line)))
     return dataclasses.replace(response, posts=[
         *response.posts, Post(line, reply.channel_id, ephemeral=reply.ephemeral, pings=())])
 

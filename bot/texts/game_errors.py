@@ -14,7 +14,6 @@ from collections.abc import Callable, Mapping, Sequence
 
 from bot.core.escape import defang, sentence
 from bot.texts.language import N_, _, language, text
-from engine.cairo.notation import WORDS_BY_LANGUAGE
 from engine.game import EngineError
 
 # The seats' colours as the games name them, said in the language spoken.
@@ -27,13 +26,20 @@ def colour(name: str) -> str:
     return _(COLOURS[name]) if name in COLOURS else name
 
 
-def _directions(directions: Sequence[str]) -> str:
-    words = WORDS_BY_LANGUAGE.get(language(), WORDS_BY_LANGUAGE["en"])
-    return ", ".join(words[d] for d in directions)
+Words = Mapping[str, Mapping[str, str]]  # a game's words by language (the error's data)
 
 
-def _cairo_help() -> str:
-    words = WORDS_BY_LANGUAGE.get(language(), WORDS_BY_LANGUAGE["en"])
+def _in(words: Words) -> Mapping[str, str]:
+    """The words of the language spoken (English where the game has none)."""
+    return words.get(language()) or words["en"]
+
+
+def _directions(directions: Sequence[str], words: Words) -> str:
+    return ", ".join(_in(words)[d] for d in directions)
+
+
+def _cairo_help(every: Words) -> str:
+    words = _in(every)
     return _("type the group letter and a direction from it, e.g. `D {left}`, `X {down}`, "
              "`JU` (u/d/l/r, {up}/{down}/{left}/{right} or arrows)").format(
         left=words["L"], down=words["D"], up=words["U"], right=words["R"])
@@ -70,16 +76,17 @@ def _reach(seat: str, here: str, moves: Sequence[str]) -> str:
 Say = Callable[..., str]
 CAUSES: Mapping[str, Say] = {
     # Cairo Corridor
-    "cairo.not_a_move": lambda text: _("'{text}' is not a move: {help}").format(
-        text=text, help=_cairo_help()),
+    "cairo.not_a_move": lambda text, words: _("'{text}' is not a move: {help}").format(
+        text=text, help=_cairo_help(words)),
     "cairo.not_a_cell": lambda text: _("'{text}' is not a cell name (AU … XD)").format(
         text=text),
     "cairo.no_letter": lambda letter: _(
         "there is no letter {letter} on the board: the letters are A to X").format(
         letter=letter),
-    "cairo.no_direction": lambda letter, direction, has: _(
+    "cairo.no_direction": lambda letter, direction, has, words: _(
         "{letter} has no {direction} pentagon; {letter} has {has}").format(
-        letter=letter, direction=_directions([direction]), has=_directions(has)),
+        letter=letter, direction=_directions([direction], words),
+        has=_directions(has, words)),
     "cairo.taken": lambda cell, owner: _("{cell} is already taken by {colour}").format(
         cell=cell, colour=colour(owner)),
     "cairo.no_corridor": lambda cell: _("{cell} would leave no Corridor").format(cell=cell),

@@ -32,3 +32,11 @@ def locale_set(person: str, lang: str) -> str:
 def unknown_locale(given: str) -> str:
     return _("`{given}` is no language garnet speaks: write one of {languages}.").format(
         given=given, languages=", ".join(NAMES))
+
+
+@text
+def lines(*said: str) -> str:
+    """Texts one under the other, as one text: said again in another language, each
+    line is (an answer put together from several texts stays one the asker reads in
+    their language)."""
+    return "\n".join(said)

@@ -67,7 +67,7 @@ def parse_cell(text: str) -> int:
     match = _CELL.fullmatch(cleaned)
     if match is None:
         raise NotAMove(f"'{text.strip()}' is not a move: {MOVE_HELP}", text.strip()).because(
-            "cairo.not_a_move", text=text.strip())
+            "cairo.not_a_move", text=text.strip(), words=WORDS_BY_LANGUAGE)
     letter = match.group(1).upper()
     direction = _DIRECTION_SPELLINGS[match.group(2).lower()]
     if letter not in LETTERS:
@@ -82,7 +82,7 @@ def parse_cell(text: str) -> int:
             f"{letter} has no {DIRECTION_WORDS[direction]} pentagon; {letter} has {has}",
             cleaned,
         ).because("cairo.no_direction", letter=letter, direction=direction,
-                  has=GROUP_DIRECTIONS[letter])
+                  has=GROUP_DIRECTIONS[letter], words=WORDS_BY_LANGUAGE)
     return INDEX[name]
 
 

@@ -5,8 +5,8 @@ their app's language (``interaction.locale``), the server's posts in the server'
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest

@@ -9,6 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from bot.commands.spec import Services
+from bot.core.messages import Actor, Button, Post, Response, Role
+from bot.core.refusal import Refusal
+from bot.core.requests import Asker
+from bot.services.languages import Languages, Spoken
+from bot.texts.language import language, said_in, text
+from bot.texts.languages import lines
 from tests.catalogs import compiled
 from tests.transcripts import console_session
 
@@ -44,3 +51,48 @@ async def test_the_bar(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
             assert KANA.search(started), started  # public posts in the server's language
             moved = await session.play("dave: D 左")  # dave moves first (seeded)
             assert "[image:" in moved, moved  # 左 is a direction: the move is played
+
+
+@text
+def _hello(name: str) -> str:
+    return f"[{language()}] hello {name}"
+
+
+def test_lines_are_said_again_line_by_line() -> None:
+    joined = lines(_hello("ana"), _hello("bo"), "as typed")
+    assert said_in(joined, "ja") == "[ja] hello ana\n[ja] hello bo\nas typed"
+
+
+async def test_a_request_runs_in_the_servers_language_and_answers_in_the_askers(
+        services: Services) -> None:
+    languages = services.languages
+    host = Actor("hana", "hana", roles=frozenset({"Host"}), manage_guild=True)
+    await services.roles.adopt("g", [Role("Host", "Host")])
+    await languages.choose(Asker("g", "c", host), "ja")
+    seen: list[str] = []
+
+    async def produce() -> Response:
+        seen.append(language())
+        return Response(reply=Post(_hello("ana"), buttons=(Button(_hello("b"), "x"),)),
+                        posts=[Post(_hello("all"), "c")])
+
+    answered = await languages.answer(Asker("g", "c", host, "ko"), produce)
+    assert seen == ["ja"]  # carried out in the server's language
+    assert answered.reply is not None and answered.reply.text == "[ko] hello ana"
+    assert answered.reply.buttons[0].label == "[ko] hello b"
+    assert answered.posts[0].text == "[ja] hello all"  # a post: the server's
+
+
+async def test_only_a_host_sets_the_language_and_it_is_kept(services: Services) -> None:
+    languages = services.languages
+    player = Actor("pat", "pat")
+    with pytest.raises(Refusal):
+        await languages.choose(Asker("g", "c", player), "ko")
+    await languages.noticed("g", "ko")  # Discord's server locale: the default
+    assert await languages.of("g") == "ko"
+    host = Actor("hana", "hana", roles=frozenset({"Host"}))
+    await services.roles.adopt("g", [Role("Host", "Host")])
+    await languages.choose(Asker("g", "c", host), "ja", browser=True)
+    again = Languages(languages.db, languages.roles)  # another process: from the database
+    assert await again.spoken("g") == Spoken("ja", True, "ko")
+    assert await again.of("elsewhere") == "en"
