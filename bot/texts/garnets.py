@@ -64,6 +64,7 @@ def balance(
     *, name: str, amount: int, where: str, in_event: bool, priority: tuple[int, int] | None) -> str:
     """``priority``: (the player's, of how many) in the event."""
     name = plain(name)
+    # TRANSLATORS: {where}: "in **Season 1**" or "across all events"
     line = _("{name} has **{garnets}** {where}").format(
         name=name, garnets=garnets(amount), where=where)
     if in_event:

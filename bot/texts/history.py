@@ -221,6 +221,7 @@ def caption(
     if winner is None:
         return " ".join(x for x in (_("Draw") + how, score) if x)
     who = f"{winner} ({colour})" if colour else winner  # drawn on an image: not escaped
+    # TRANSLATORS: {how}: " on time", " by resignation"... or nothing
     return " ".join(x for x in (_("{who} wins{how}").format(who=who, how=how), score) if x)
 
 
@@ -229,6 +230,8 @@ def host_action(*, after: int, actor: str, action: str, detail: str) -> str:
     """A host's action in ``/match``: ``after`` the moves played when it was taken."""
     when = _("before the first move") if after == 0 else _("after move {after}").format(after=after)
     said = f": {plain(detail[:200])}" if detail else ""
+    # TRANSLATORS: {when}: a date; {action}: what the host did; {said}: " (their reason)" or
+    # nothing
     return _("Host, {when}: {actor} — {action}{said}").format(
         when=when, actor=plain(actor), action=action, said=said)
 

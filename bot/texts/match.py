@@ -167,6 +167,8 @@ def capitalised(line: str) -> str:
 
 @text
 def dm_intro(label: str, title: str, players: list[str], options: str, event_note: str) -> str:
+    # TRANSLATORS: {label}: "DM #6"; {title}: the game ("Quoridor"); {options}: the rules line;
+    # {event_note}: " It counts for **Season 1**." or nothing
     return _("**{label}: {title}** — {first} vs {second}\n{options}.{event_note}").format(
         label=label, title=title, first=mention(players[0]), second=mention(players[1]),
         options=options, event_note=event_note)
@@ -202,6 +204,7 @@ def choose_first(
     """Who chooses the First Player, and (a DM) until when, then what."""
     how = _("with a button below or `/first player:@name`")
     ask = (
+        # TRANSLATORS: {how}: "with a button below or `/first player:@name`"
         _("Hosts, choose the First Player {how}.").format(how=how)
         if chooser == "host"
         else _("{chooser}, choose the First Player {how}.").format(
@@ -401,6 +404,8 @@ def turn_line(
     timing = f" — {clock}" if clock is not None else ""
     if runs_out is not None:
         timing += _("; time runs out {runs_out}").format(runs_out=live_time(runs_out))
+    # TRANSLATORS: {colour}: the player's seat ("White"); {timing}: " — 0:42 + 36 banks; time runs
+    # out in 40 s" or nothing; {extra}: a new line with the game's status, or nothing
     return _("{user} ({colour}) to move{timing}.{extra}").format(
         user=mention(user), colour=colour, timing=timing, extra=extra)
 

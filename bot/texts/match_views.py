@@ -131,6 +131,8 @@ def overview_playing(
     if clock is not None:
         turn += f" ({clock})"
     state = _("paused · ") if paused else ""
+    # TRANSLATORS: {listed}: the players; {after_move}: "after move 12"; {state}: "paused · " or
+    # nothing; {turn}: "@a to move (0:42)" or "over"
     return _("{label} {title} in <#{channel}> — {listed} · {after_move} · {state}{turn}").format(
         label=label,
         title=title,
@@ -214,6 +216,7 @@ def nothing_to_decide() -> str:
 def paused(label: str, host: str, reason: str) -> str:
     reason = plain(reason)
     why = f" ({reason})" if reason else ""
+    # TRANSLATORS: {why}: " (the host's reason)" or nothing
     return _("⏸ {label} is paused by {host}{why}. The clock stands still until `/resume`.").format(
         label=label, host=mention(host), why=why)
 

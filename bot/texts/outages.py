@@ -56,6 +56,8 @@ def halted(number: int, kind: str, channel_id: str, cause: Cause,
            missing: tuple[str, ...]) -> str:
     """To the hosts: a match is paused because garnet cannot post to it, and the fix."""
     where = channel(channel_id)
+    # TRANSLATORS: {what}: why garnet cannot post ("garnet cannot post in #games: it lacks Send
+    # Messages there"); {fix}: what a host does about it
     return (_("⚠ {match_label} is paused: {what}. Nobody's clock runs. {fix}").format(
                 match_label=match_label(number, kind), what=_what(cause, where, missing),
                 fix=_fix(cause, where, missing, number)))

@@ -12,6 +12,7 @@ LABELS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 
 @text
 def intro(level: int) -> str:
+    # TRANSLATORS: {level}: the computer's level, 1 to 5
     return (_("Practice against the computer at level {level}: a casual game, not rated — no "
               "ratings, leaderboards, standings or garnets change.").format(
                 level=level))

@@ -46,6 +46,8 @@ def played_on(*, number: int, board: int, spot: str | None, later: str,
               later_round: int) -> str:
     """A bracket result that would change who plays in a match already paired."""
     where = spot or _("board {board}").format(board=board)
+    # TRANSLATORS: {where}: the pairing ("board 2", or a bracket's match); {later}: the match its
+    # winner went on to
     return (_("Round {number}'s {where} cannot get another winner: {later} (round "
               "{later_round}) was paired with its result, and a bracket is not played back. "
               "A correction that changes no one's advancement is taken (say, a win corrected "

@@ -104,6 +104,7 @@ def not_eliminated(*, user_id: str, event: str) -> str:
 @text
 def reinstated(*, host_id: str, user_id: str, event: str, reason: str) -> str:
     why = f" ({plain(reason)})" if reason.strip() else ""
+    # TRANSLATORS: {why}: " (the host's reason)" or nothing
     return _("↩ {host_id} reinstated {user_id} in **{event}**{why}: they play on.").format(
         host_id=mention(host_id), user_id=mention(user_id), event=plain(event), why=why)
 

@@ -80,6 +80,7 @@ def ratings_of(*, name: str, rows: Sequence[tuple[str, str, int, tuple[int, int]
     for game, rating, games, place in rows:
         rank = _(", #{place} of {count}").format(
                    place=numeral(place[0]), count=numeral(place[1])) if place else ""
+        # TRANSLATORS: {rank}: ", #3 of 12" or nothing
         lines.append(n_("{game}: {rating} ({games} rated game{rank})",
                         "{game}: {rating} ({games} rated games{rank})", games).format(
                          game=game, rating=rating, games=numeral(games), rank=rank))

@@ -81,6 +81,7 @@ def event_closed(label: str, event: str) -> str:
 def corrected(host: str, label: str, winner: str | None, reason: str, was: str) -> str:
     reason = plain(reason)
     now = _("{winner} wins").format(winner=mention(winner)) if winner is not None else _("a draw")
+    # TRANSLATORS: {now} and {was}: the result after and before ("@a wins", "a draw")
     return _("✏️ {host} corrected the result of {label}: {now} (before: {was}) — {reason}.").format(
         host=mention(host), label=label, now=now, was=plain(was), reason=reason)
 

@@ -251,6 +251,8 @@ def game_note(
         a, x, y, b = score
         series += _(" (series: {first} {first_points}–{second_points} {second})").format(
             first=plain(a), first_points=points(x), second_points=points(y), second=plain(b))
+    # TRANSLATORS: {where}: "board 2" or the bracket's match ("W2-1 (a semi-final)"); {series}: "
+    # · game 2 of 3 (series: ...)" or nothing
     return _("🏆 {name} · round {number} · {where}{series}").format(
         name=plain(name), number=number, where=where, series=series)
 

@@ -121,6 +121,7 @@ def joined(*, user_ids: Sequence[str], name: str, count: int, already: Sequence[
         _(" {listed} had entered already.").format(listed=listed([mention(u) for u in already]))
         if already
         else "")
+    # TRANSLATORS: {was}: " @a had entered already." or nothing
     return _("✅ {who} joined **{name}** ({count} entered).{was}").format(
         who=who, name=plain(name), count=count, was=was)
 

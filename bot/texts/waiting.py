@@ -74,6 +74,7 @@ def start_failed(label: str, note: str, at: float, attempt: int, attempts: int) 
     is its start's first lines (how the First Player was chosen, a tournament's board):
     the first is said, the rest (a no-show window "from now") only once it begins."""
     head = f"{note.splitlines()[0]}\n" if note.strip() else ""
+    # TRANSLATORS: {head}: the match's first line, or nothing
     return (_("{head}⚠ {label} could not begin: its first board could not be drawn in time "
               "(garnet is busy). It tries again {at} (try {attempt} of {attempts}); nothing "
               "typed counts before the board is posted.").format(
@@ -122,6 +123,7 @@ def ended(label: str, voided: bool, number: int, host: bool) -> str:
         return _("{label} is over: it was voided.").format(label=label)
     fix = (_(" A host changes its result with `/correct match:{number}`.").format(number=number)
            if host else "")
+    # TRANSLATORS: {fix}: " A host changes its result with `/correct match:6`." or nothing
     return _("{label} is over: `/match id:{number}` shows how it ended.{fix}").format(
         label=label, number=number, fix=fix)
 
