@@ -182,7 +182,8 @@ async def served_web(settings: Settings, services: Services, db: Database,
     pages.switched = hub.reset
     # A server's new language reaches every process at once: each forgets what it kept.
     services.languages.changed = hub.reset
-    hub.watchers.append(lambda guild, _number, _ended: services.languages.forget(guild))
+    hub.watchers.append(lambda guild, _number, _ended: services.languages.forget()
+                        if guild is None else None)
     matches.watch_turns(lambda live: hub.changed(live.guild_id, live.number))
 
     async def ended(end: MatchEnd) -> list[Post]:

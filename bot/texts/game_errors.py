@@ -21,6 +21,7 @@ COLOURS = {"Black": N_("Black"), "Red": N_("Red"), "White": N_("White"),
            "Blue": N_("Blue"), "black": N_("black"), "white": N_("white")}
 
 
+@text
 def colour(name: str) -> str:
     """A seat's colour ("Black") in the language spoken; another name as it is."""
     return _(COLOURS[name]) if name in COLOURS else name
@@ -34,10 +35,12 @@ def _in(words: Words) -> Mapping[str, str]:
     return words.get(language()) or words["en"]
 
 
+@text
 def _directions(directions: Sequence[str], words: Words) -> str:
     return ", ".join(_in(words)[d] for d in directions)
 
 
+@text
 def _cairo_help(every: Words) -> str:
     words = _in(every)
     return _("type the group letter and a direction from it, e.g. `D {left}`, `X {down}`, "
@@ -45,6 +48,7 @@ def _cairo_help(every: Words) -> str:
         left=words["L"], down=words["D"], up=words["U"], right=words["R"])
 
 
+@text
 def _goal(goal: str) -> str:
     kind, _space, which = goal.partition(" ")
     if kind == "row":
@@ -54,17 +58,20 @@ def _goal(goal: str) -> str:
     return goal
 
 
+@text
 def _cut(cut: Sequence[tuple[str, str]]) -> str:
     return ", ".join(_("{colour} off from {goal}").format(colour=colour(c), goal=_goal(g))
                      for c, g in cut)
 
 
+@text
 def _where(moves: Sequence[str]) -> str:
     if moves:
         return _("it can go to {moves}").format(moves=", ".join(moves))
     return _("it cannot move; place a wall")
 
 
+@text
 def _reach(seat: str, here: str, moves: Sequence[str]) -> str:
     if moves:
         return _("{colour}'s pawn on {here} can go to {moves}").format(

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from bot.texts.language import _, text
+from bot.texts.language import N_, _, text
 
-# Each language by its own name: the same in every language.
-NAMES = {"en": "English", "ko": "한국어", "ja": "日本語"}
+# Each language by its own name: the same in every language (never said through _).
+# TRANSLATORS: a language's own name, shown as it is everywhere: nothing to translate.
+NAMES = {"en": N_("English"), "ko": "한국어", "ja": "日本語"}
 
 
 @text

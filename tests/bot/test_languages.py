@@ -3,6 +3,7 @@ server's (``bot.services.languages``), tried in the console with ``~ locale``.""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -16,6 +17,7 @@ from bot.core.requests import Asker
 from bot.services.languages import Languages, Spoken
 from bot.texts.language import language, said_in, text
 from bot.texts.languages import lines
+from bot.web.live import Hub
 from tests.catalogs import compiled
 from tests.transcripts import console_session
 
@@ -96,3 +98,30 @@ async def test_only_a_host_sets_the_language_and_it_is_kept(services: Services) 
     again = Languages(languages.db, languages.roles)  # another process: from the database
     assert await again.spoken("g") == Spoken("ja", True, "ko")
     assert await again.of("elsewhere") == "en"
+
+
+async def test_a_new_language_reaches_another_process_at_once(services: Services) -> None:
+    """On PostgreSQL the web's notice (NOTIFY) tells every process to forget what it
+    kept: another process's next post is in the new language, not 30 s later."""
+    db = services.matches.kit.db
+    if db.engine.dialect.name != "postgresql":
+        pytest.skip("processes hear each other through PostgreSQL's NOTIFY")
+    here, there = Hub(db), Hub(db)
+    other = Languages(db, services.roles)  # another process's
+    there.watchers.append(lambda guild, _n, _e: other.forget() if guild is None else None)
+    await here.start()
+    await there.start()
+    try:
+        services.languages.changed = here.reset
+        assert await other.of("g") == "en"  # kept from now on
+        host = Actor("hana", "hana", roles=frozenset({"Host"}))
+        await services.roles.adopt("g", [Role("Host", "Host")])
+        await services.languages.choose(Asker("g", "c", host), "ko")
+        for _ in range(100):
+            if await other.of("g") == "ko":
+                break
+            await asyncio.sleep(0.05)
+        assert await other.of("g") == "ko"
+    finally:
+        await here.stop()
+        await there.stop()
