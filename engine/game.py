@@ -277,10 +277,11 @@ class Game(ABC, Generic[S, M]):
         GameOverError when the game has ended.
         """
 
-    def incomplete(self, state: S, text: str) -> str | None:
+    def incomplete(self, state: S, text: str) -> str | EngineError | None:
         """What is missing from ``text`` when it is clearly an attempt at a move that
         does not read as one (a bare ``J``, ``J upward``): a sentence for the player on
-        turn, or None when it may be chat (then a typed message is ignored)."""
+        turn (best an error named by its cause, which the bot says in the player's
+        language), or None when it may be chat (then a typed message is ignored)."""
         return None
 
     @abstractmethod

@@ -18,7 +18,7 @@ from types import MappingProxyType
 _ENGLISH: Mapping[str, str] = MappingProxyType({})
 _LABELS: ContextVar[Mapping[str, str]] = ContextVar("engine_labels", default=_ENGLISH)
 
-#: every template the shipped games draw (Cairo Corridor's for now)
+#: every template the shipped games draw (Cairo Corridor's and Quoridor's)
 TEMPLATES = (
     "Black", "Red", "First Player", "Second Player", "{colour} · {name}",
     "{n} left", "score {n}", "to play", "wins", "before the first move",
@@ -29,6 +29,12 @@ TEMPLATES = (
     "Tie {black}–{red}: {loser} placed the last piece and loses, {winner} wins",
     "Green: the final Corridor. Gold rim: a piece touching it, which scores.",
     "Hints: green = the Corridor, × = would leave no Corridor.",
+    # Quoridor's
+    "White", "Blue", "{name} ({colour})", " ({colour})", "{who} to move",
+    "{headline}  ·  {passed} had no move and passed", "{who} wins: {reason}",
+    "Draw: {reason}", "no one reached their goal in {n} plies", "{colour} reached {goal}",
+    "the others left the game", "row {row}", "column {column}", "{where} · last: {move}",
+    "to {goal}", "left the game", "{goal} · {n} steps",
 )
 
 

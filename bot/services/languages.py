@@ -25,6 +25,7 @@ from bot.core.messages import Post, Response
 from bot.core.refusal import Refusal, answered
 from bot.core.requests import Asker
 from bot.services.permissions import HostRoles
+from bot.services.web import guild_settings
 from bot.store.db import Database
 from bot.store.models import GuildSettings
 from bot.texts import game_errors
@@ -88,10 +89,7 @@ class Languages:
         if lang not in LANGUAGES:
             raise ValueError(lang)  # the declaration's choices let no other through
         async with self.db.session() as s, s.begin():
-            row = await s.get(GuildSettings, asker.guild_id)
-            if row is None:
-                row = GuildSettings(guild_id=asker.guild_id)
-                s.add(row)
+            row = await guild_settings(s, asker.guild_id)
             row.language = lang
             if browser is not None:
                 row.browser_language = browser
@@ -108,11 +106,7 @@ class Languages:
         if told == spoken.told:
             return
         async with self.db.session() as s, s.begin():
-            row = await s.get(GuildSettings, guild_id)
-            if row is None:
-                row = GuildSettings(guild_id=guild_id)
-                s.add(row)
-            row.discord_locale = told
+            (await guild_settings(s, guild_id)).discord_locale = told
         self.forget(guild_id)
 
     async def answer(self, asker: Asker, produce: Callable[[], Awaitable[Response]]

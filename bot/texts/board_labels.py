@@ -19,6 +19,13 @@ TEMPLATES = (
     N_("Tie {black}–{red}: {loser} placed the last piece and loses, {winner} wins"),
     N_("Green: the final Corridor. Gold rim: a piece touching it, which scores."),
     N_("Hints: green = the Corridor, × = would leave no Corridor."),
+    # Quoridor's
+    N_("White"), N_("Blue"), N_("{name} ({colour})"), N_(" ({colour})"), N_("{who} to move"),
+    N_("{headline}  ·  {passed} had no move and passed"), N_("{who} wins: {reason}"),
+    N_("Draw: {reason}"), N_("no one reached their goal in {n} plies"),
+    N_("{colour} reached {goal}"), N_("the others left the game"), N_("row {row}"),
+    N_("column {column}"), N_("{where} · last: {move}"), N_("to {goal}"),
+    N_("left the game"), N_("{goal} · {n} steps"),
 )
 
 

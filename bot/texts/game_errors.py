@@ -40,12 +40,15 @@ def _directions(directions: Sequence[str], words: Words) -> str:
     return ", ".join(_in(words)[d] for d in directions)
 
 
+def _named(every: Words) -> dict[str, str]:
+    words = _in(every)
+    return {"up": words["U"], "down": words["D"], "left": words["L"], "right": words["R"]}
+
+
 @text
 def _cairo_help(every: Words) -> str:
-    words = _in(every)
     return _("type the group letter and a direction from it, e.g. `D {left}`, `X {down}`, "
-             "`JU` (u/d/l/r, {up}/{down}/{left}/{right} or arrows)").format(
-        left=words["L"], down=words["D"], up=words["U"], right=words["R"])
+             "`JU` (u/d/l/r, {up}/{down}/{left}/{right} or arrows)").format(**_named(every))
 
 
 @text
@@ -94,6 +97,14 @@ CAUSES: Mapping[str, Say] = {
         "{letter} has no {direction} pentagon; {letter} has {has}").format(
         letter=letter, direction=_directions([direction], words),
         has=_directions(has, words)),
+    "cairo.needs_direction": lambda letter, has, words: _(
+        "{letter} needs a direction: {letter} has {has} (e.g. `{example}`)").format(
+        letter=letter, has=_directions(has, words),
+        example=f"{letter} {_in(words)[has[0]]}"),
+    "cairo.not_a_direction": lambda word, letter, has, words: _(
+        "'{word}' is not a direction: say {up}, {down}, {left} or {right} ({letter} has "
+        "{has})").format(word=word, letter=letter, has=_directions(has, words),
+                         **_named(words)),
     "cairo.taken": lambda cell, owner: _("{cell} is already taken by {colour}").format(
         cell=cell, colour=colour(owner)),
     "cairo.no_corridor": lambda cell: _("{cell} would leave no Corridor").format(cell=cell),

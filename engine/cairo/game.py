@@ -80,7 +80,7 @@ class CairoCorridor(Game[CairoState, Move]):
         self._check_legal(state, index)
         return NAMES[index]
 
-    def incomplete(self, state: CairoState, text: str) -> str | None:
+    def incomplete(self, state: CairoState, text: str) -> MoveError | None:
         return incomplete_cell(text)
 
     def well_formed_moves(self, state: CairoState) -> list[Move]:

@@ -91,7 +91,7 @@ _LETTER_AND_WORD = re.compile(r"([a-x])\s*[\s-]\s*([a-z]+)", re.IGNORECASE | re.
 _DIRECTION_START = ("up", "down", "left", "right")
 
 
-def incomplete_cell(text: str) -> str | None:
+def incomplete_cell(text: str) -> MoveError | None:
     """What is missing when ``text`` is clearly a try at a cell but names none: a
     group letter alone (``J``), or with a word that begins like a direction and is not
     one (``J upward``). None for anything that may be chat."""
@@ -101,14 +101,18 @@ def incomplete_cell(text: str) -> str | None:
         letter = alone.group(1).upper()
         has = ", ".join(DIRECTION_WORDS[d] for d in GROUP_DIRECTIONS[letter])
         example = f"{letter} {DIRECTION_WORDS[GROUP_DIRECTIONS[letter][0]]}"
-        return f"{letter} needs a direction: {letter} has {has} (e.g. `{example}`)"
+        return MoveError(f"{letter} needs a direction: {letter} has {has} (e.g. `{example}`)",
+                         cleaned).because("cairo.needs_direction", letter=letter,
+                                          has=GROUP_DIRECTIONS[letter], words=WORDS_BY_LANGUAGE)
     both = _LETTER_AND_WORD.fullmatch(cleaned)
     if (both is not None and both.group(2).lower() not in _DIRECTION_SPELLINGS
             and both.group(2).lower().startswith(_DIRECTION_START)):
         letter, word = both.group(1).upper(), both.group(2)
         has = ", ".join(DIRECTION_WORDS[d] for d in GROUP_DIRECTIONS[letter])
-        return (f"'{word}' is not a direction: say up, down, left or right "
-                f"({letter} has {has})")
+        return MoveError(f"'{word}' is not a direction: say up, down, left or right "
+                         f"({letter} has {has})", cleaned).because(
+            "cairo.not_a_direction", word=word, letter=letter, has=GROUP_DIRECTIONS[letter],
+            words=WORDS_BY_LANGUAGE)
     return None
 
 

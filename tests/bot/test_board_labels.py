@@ -15,7 +15,9 @@ from bot.texts.language import LANGUAGES, speaking
 from engine import labels
 from engine.cairo import CairoCorridor
 from engine.cairo import render as cairo_render
-from engine.labels import labelled
+from engine.labels import label, labelled
+from engine.quoridor import Quoridor
+from engine.quoridor import render as quoridor_render
 from engine.text import text_length
 from tests.catalogs import compiled
 
@@ -67,15 +69,36 @@ def test_the_bot_translates_every_template_the_engine_draws() -> None:
     assert board_labels.TEMPLATES == labels.TEMPLATES
 
 
+def quoridor_overflows(words: Mapping[str, str]) -> list[str]:
+    """Quoridor's goal lines (right of the names, left of the walls' bars) that do not
+    fit, in every layout, with hints (the steps) and for a player who left."""
+    found = []
+    with labelled(words):
+        for seats in (2, 4):
+            state = Quoridor().new_state(seats)
+            walls = state.layout.walls
+            box = quoridor_render.WIDTH - 60 - walls * 12 - 430 - 8
+            for seat in range(seats):
+                goal = quoridor_render._goal(state, seat)
+                for said in (label("to {goal}", goal=goal), label("left the game"),
+                             label("{goal} · {n} steps", goal=label("to {goal}", goal=goal),
+                                   n=18)):
+                    if text_length(said, 19) > box:
+                        found.append(f"{said!r}: {text_length(said, 19):.0f} of {box} px")
+    return found
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_no_label_overflows_its_box(lang: str) -> None:
     with speaking(lang):
         words = board_labels.labels()
     assert overflows(words) == []
+    assert quoridor_overflows(words) == []
 
 
 def test_the_check_finds_a_translation_too_long() -> None:
     assert overflows({"to play": "Ist jetzt am Zug und muss ziehen"}) != []
+    assert quoridor_overflows({"to {goal}": "auf dem langen Weg bis zu {goal}"}) != []
 
 
 def test_a_board_is_drawn_with_the_words_it_is_given(tmp_path: Path) -> None:

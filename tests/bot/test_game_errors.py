@@ -67,3 +67,13 @@ def test_the_directions_are_the_words_of_the_language_spoken() -> None:
     for words in WORDS_BY_LANGUAGE.values():  # what a refusal names, the parser reads
         assert CairoCorridor().parse_move(CairoCorridor().new_state(),
                                           f"A {words['R']}") == "AR"
+
+
+@pytest.mark.parametrize("typed", ["a", "J upwards", "x-rightward"])
+def test_a_try_at_a_move_is_said_by_its_cause_too(typed: str) -> None:
+    game = CairoCorridor()
+    missing = game.incomplete(game.new_state(), typed)
+    assert isinstance(missing, EngineError) and missing.cause in CAUSES
+    assert refusal(missing) == sentence(defang(str(missing)))
+    with speaking("ko"):
+        assert "오른쪽" in refusal(missing)

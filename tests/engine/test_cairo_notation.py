@@ -100,7 +100,7 @@ def test_parse_cell_returns_indices_in_name_order() -> None:
 def test_a_try_at_a_cell_says_what_is_missing() -> None:
     from engine.cairo.notation import incomplete_cell
 
-    assert incomplete_cell("a") == "A needs a direction: A has up, down, right (e.g. `A up`)"
+    assert str(incomplete_cell("a")) == "A needs a direction: A has up, down, right (e.g. `A up`)"
     assert incomplete_cell("J upwards") is not None
     assert incomplete_cell("x-rightward") is not None
     for chat in ("gg", "ok", "a lot", "y", "I like it", "D left", ""):

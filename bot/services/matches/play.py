@@ -27,7 +27,7 @@ from bot.store.models import MatchPlayer, Move
 from bot.store.movelog import MoveRecord
 from bot.texts import game_errors, refused
 from bot.texts import match as texts
-from engine.game import GameOverError, MoveError, NotAMove
+from engine.game import EngineError, GameOverError, MoveError, NotAMove
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +98,8 @@ class Play:
                            if seat == live.to_move and live.ply == ply_seen else None)
                 if missing is not None:
                     # Clearly a try at a move by the player on turn: say what is missing.
-                    raise Refusal(defang(missing)) from None
+                    raise Refusal(game_errors.refusal(missing) if isinstance(
+                        missing, EngineError) else defang(missing)) from None
                 raise _Silent() from None
             except GameOverError as exc:
                 raise Refusal(game_errors.refusal(exc)) from None
