@@ -46,7 +46,7 @@ from bot.core.requests import Asker
 from bot.texts import input as say
 from bot.texts import languages as languages_say
 from bot.texts import outages as outage_texts
-from bot.texts.language import LANGUAGES
+from bot.texts.language import LANGUAGES, speaking
 
 log = logging.getLogger(__name__)
 
@@ -358,7 +358,8 @@ class Console:
             self.out.write(f"console: {languages_say.unknown_locale(rest.strip())}\n")
             return
         self._locales[person] = lang
-        self.out.write(f"console: {languages_say.locale_set(person or 'you', lang)}\n")
+        with speaking(lang):  # said in the language just taken
+            self.out.write(f"console: {languages_say.locale_set(person or 'you', lang)}\n")
 
     async def directive(self, text: str) -> None:
         word, _, rest = text.partition(" ")

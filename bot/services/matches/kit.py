@@ -29,6 +29,7 @@ from bot.store.models import Match, Tournament
 from bot.store.movelog import MoveWriter
 from bot.store.queries import user_names
 from bot.texts import match as texts
+from bot.texts.game_errors import colour
 from bot.texts.language import SOURCE, speaking
 from engine.game import Game
 
@@ -300,5 +301,5 @@ class MatchKit:
             clock = texts.clock_left(live.tc, elapsed, *live.terms())
             if not live.paused:  # a turn waiting for its board: as if it began now
                 runs_out = now + live.flag_at() - elapsed
-        return texts.turn_line(live.users[seat], live.game.seat_name(live.state, seat),
+        return texts.turn_line(live.users[seat], colour(live.game.seat_name(live.state, seat)),
                                clock, status, runs_out)

@@ -27,6 +27,7 @@ from bot.store.models import MatchPlayer, Move
 from bot.store.movelog import MoveRecord
 from bot.texts import game_errors, refused
 from bot.texts import match as texts
+from bot.texts.game_errors import colour
 from engine.game import EngineError, GameOverError, MoveError, NotAMove
 
 log = logging.getLogger(__name__)
@@ -191,7 +192,8 @@ class Play:
         live.time_used = time_used
         number = game.moves_played(old_state) + 1  # as the boards count, passes included
         head = texts.played(texts.match_label(live.number, live.kind), number, live.users[seat],
-                            game.seat_name(new_state, seat), notation, spent, banks_left[seat])
+                            colour(game.seat_name(new_state, seat)), notation, spent,
+                            banks_left[seat])
         live.draw_offer = None  # a move declines a draw offered
         if result_text is not None:
             self.ending.forget(live)
