@@ -29,6 +29,7 @@ from bot.services.economy import Economy
 from bot.services.event_review import EventReviews
 from bot.services.games import Games
 from bot.services.history import History
+from bot.services.languages import Languages
 from bot.services.limits import ServerQueues
 from bot.services.matches import (
     Deliver,
@@ -73,9 +74,11 @@ def build_services(db: Database, clock: Clock, config: MatchConfig | None = None
     workers = Workers(config.ai_processes)  # the computer player's moves and reviews
     # The public pages' switches; the links in posts once ``served_web`` says where.
     pages = PublicPages(db, roles)
+    languages = Languages(db, roles)  # which language garnet speaks in each server
     matches = Matches(db, clock, config, deliver=deliver, rng=rng, roles=roles,
                       renderer=renderer, workers=workers,
-                      outlets=Outlets(threads=threads, reach=reach, web_link=pages.link))
+                      outlets=Outlets(threads=threads, reach=reach, web_link=pages.link,
+                                      language=languages.of))
     heavy = ServerQueues()  # replays and exports: one queue per server, one cap overall
     history = History(db, renderer, heavy, workers)
     # An event's DMs reviewed when they end (``/host event create review:yes``), in a worker.
@@ -92,6 +95,7 @@ def build_services(db: Database, clock: Clock, config: MatchConfig | None = None
                     history=history, roles=roles,
                     season=Season(db, clock, roles, matches), tournaments=tournaments,
                     decks=Decks(db, clock, roles, matches), games=Games(db, roles),
+                    languages=languages,
                     event_reviews=auto_reviews, web=pages)
 
 
@@ -178,6 +182,10 @@ async def served_web(settings: Settings, services: Services, db: Database,
     pages.base = settings.public_url
     hub = Hub(db)
     pages.switched = hub.reset
+    # A server's new language reaches every process at once: each forgets what it kept.
+    services.languages.changed = hub.reset
+    hub.watchers.append(lambda guild, _number, _ended: services.languages.forget()
+                        if guild is None else None)
     matches.watch_turns(lambda live: hub.changed(live.guild_id, live.number))
     # A review stored: the match's page shows it (its kept copy goes, in every process).
     services.history.reviews.reviewed = hub.changed
@@ -196,7 +204,7 @@ async def served_web(settings: Settings, services: Services, db: Database,
     # On SQLite the pages read on a connection of their own (WAL: beside the writer).
     reader = Database(db.url) if db.engine.dialect.name == "sqlite" else db
     server = WebServer(reader, matches.kit.clock, pages, Boards(matches.kit.renderer), hub,
-                       settings.web_address)
+                       settings.web_address, Languages(reader, pages.roles))
     try:
         await server.start()
         if pages.base is None and local_links:

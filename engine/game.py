@@ -14,13 +14,29 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 JSON = dict[str, Any]
 
 
 class EngineError(ValueError):
-    """Base of every error the engine raises for bad input; ``str(e)`` is for users."""
+    """Base of every error the engine raises for bad input; ``str(e)`` is for users.
+
+    ``cause`` names why, for whoever says it in another language (``"cairo.taken"``),
+    and ``data`` carries what the sentence says (the cell, the seat, the directions),
+    as python-chess names its errors: the engine writes English only, and the bot's
+    texts say each cause in the player's language (``bot/texts/game_errors.py``). None:
+    the English sentence is all there is.
+    """
+
+    cause: str | None = None
+    data: Mapping[str, Any] = {}
+
+    def because(self, cause: str, **data: Any) -> Self:
+        """This error, named by its cause and carrying its data."""
+        self.cause = cause
+        self.data = data
+        return self
 
 
 class MoveError(EngineError):
@@ -261,10 +277,11 @@ class Game(ABC, Generic[S, M]):
         GameOverError when the game has ended.
         """
 
-    def incomplete(self, state: S, text: str) -> str | None:
+    def incomplete(self, state: S, text: str) -> str | EngineError | None:
         """What is missing from ``text`` when it is clearly an attempt at a move that
         does not read as one (a bare ``J``, ``J upward``): a sentence for the player on
-        turn, or None when it may be chat (then a typed message is ignored)."""
+        turn (best an error named by its cause, which the bot says in the player's
+        language), or None when it may be chat (then a typed message is ignored)."""
         return None
 
     @abstractmethod

@@ -134,3 +134,23 @@ def pseudo_locale() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(language, "catalog", lambda lang: said)
         yield
+
+
+@contextmanager
+def compiled(folder: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """The shipped catalogs compiled to .mo in ``folder`` (the install compiles them into
+    the package; a test does not depend on that having run), which the language core
+    reads from then on, inside."""
+    for po in LOCALE.glob("*/LC_MESSAGES/*.po"):
+        target = folder / po.relative_to(LOCALE).with_suffix(".mo")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with po.open("rb") as f:
+            cat = read_po(f, locale=po.parents[1].name)
+        with target.open("wb") as f:
+            write_mo(f, cat)
+    monkeypatch.setattr(language, "LOCALE_DIR", folder)
+    language.catalog.cache_clear()
+    try:
+        yield folder
+    finally:
+        language.catalog.cache_clear()

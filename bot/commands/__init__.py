@@ -3,7 +3,17 @@ from this list."""
 
 from __future__ import annotations
 
-from bot.commands import decks, events, history, hosting, play, season, tournaments, web
+from bot.commands import (
+    decks,
+    events,
+    history,
+    hosting,
+    languages,
+    play,
+    season,
+    tournaments,
+    web,
+)
 from bot.commands.spec import (
     Audience,
     Call,
@@ -35,7 +45,8 @@ HELP = Command("help", "How to play and host with garnet", _help, (
     Option("game", Kind.TEXT, "A game: how to type its moves and its options",
            suggest=Suggest.GAMES, max=32),
 ), section=play.SECTION, usage="game:quoridor")
-COMMANDS: tuple[Command, ...] = (*play.COMMANDS, HELP, *hosting.COMMANDS, *history.COMMANDS,
+COMMANDS: tuple[Command, ...] = (*play.COMMANDS, HELP, *hosting.COMMANDS, *languages.COMMANDS,
+                                 *history.COMMANDS,
                                  *events.COMMANDS, *season.COMMANDS, *tournaments.COMMANDS,
                                  *decks.COMMANDS, *web.COMMANDS)
 GROUPS: tuple[Group, ...] = (*hosting.GROUPS, *events.GROUPS, *season.GROUPS,

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from bot.services.event_review import EventReviews
     from bot.services.games import Games
     from bot.services.history import History
+    from bot.services.languages import Languages
     from bot.services.matches import Matches
     from bot.services.permissions import HostRoles
     from bot.services.requests import Once
@@ -274,6 +275,7 @@ class Services:
     tournaments: Tournaments
     decks: Decks
     games: Games
+    languages: Languages
     once: Once = field(default_factory=lambda: _once())
     # Events' automatic DM reviews (the console shows them after the line that ended
     # the DM); None where nobody built them.

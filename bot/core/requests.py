@@ -28,8 +28,11 @@ def request_key(part: str) -> str | None:
 
 @dataclass(frozen=True)
 class Asker:
-    """Who asks, and where: the server (``guild_id``), the channel and the person."""
+    """Who asks, and where: the server (``guild_id``), the channel and the person;
+    ``language`` is the person's own (their Discord client's, or ``~ locale`` in the
+    console): the answer to them is said in it. None: the server's language."""
 
     guild_id: str
     channel_id: str
     actor: Actor
+    language: str | None = None

@@ -20,6 +20,7 @@ from bot.store.db import Database
 from bot.store.models import HostAction, Match, MatchPlayer, MemberName, Move
 from bot.store.queries import named_on, user_names
 from bot.texts import history as say
+from bot.texts.game_errors import colour
 from bot.texts.history import UNPLAYED
 from engine.animation import Ply, final_position
 from engine.registry import get_game
@@ -258,7 +259,7 @@ async def match_record(db: Database, guild_id: str, number: int) -> MatchRecord 
     seats = tuple(
         MatchSeat(
             user_id=p.user_id, name=names.get(p.user_id, p.user_id), seat=p.seat,
-            colour=game.seat_name(start, p.seat) if p.seat is not None else None,
+            colour=colour(game.seat_name(start, p.seat)) if p.seat is not None else None,
             time_used=p.time_used, banks_left=p.banks_left, out=p.out,
             result=result_of(match.status, match.winner_seat, match.draw, p.seat, p.out))
         for p in players)

@@ -17,6 +17,7 @@ from bot.services.history_queries import (
     my_scores,
 )
 from bot.texts import history as say
+from bot.texts import languages as joined
 from bot.texts import match as texts
 from bot.texts.history import count, date, result_words, took
 from engine.animation import numbered, positions
@@ -41,7 +42,7 @@ def history_text(page: HistoryPage) -> str:
             result=result_words(result=e.result, how=e.how, scores=e.scores),
             opponents=e.opponents, moves=e.moves))
     lines.append(say.history_foot(match_id=page.entries[0].number))
-    return "\n".join(lines)
+    return joined.lines(*lines)
 
 
 def history_buttons(page: HistoryPage) -> tuple[Button, ...]:

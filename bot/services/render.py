@@ -17,9 +17,11 @@ from typing import Any
 
 from bot.core.refusal import Refusal
 from bot.services.jobs import JobTooLong, Lane, Slots
+from bot.texts import board_labels
 from bot.texts import match as texts
 from engine.animation import WIDTH, Ply, animate
 from engine.game import Game
+from engine.labels import labelled
 from engine.registry import get_game
 
 BOARD_SECONDS = 20.0  # a board takes well under a second; past this its worker is killed
@@ -30,10 +32,11 @@ BOARDS_A_WORKER = 2  # the one drawn and the next, already in the worker's pipe
 
 
 def _render_job(game_key: str, state: Any, hints: bool, names: list[str],
-                banner: str | None = None) -> bytes:
+                banner: str | None = None, words: dict[str, str] | None = None) -> bytes:
     # A match ended by time, a resignation or a host: the board says how, in place of
-    # whose turn it is.
-    return get_game(game_key).render(state, hints=hints, names=names, verdict=banner)
+    # whose turn it is. ``words``: its labels in the server's language.
+    with labelled(words):
+        return get_game(game_key).render(state, hints=hints, names=names, verdict=banner)
 
 
 def _animate_job(game_key: str, plies: list[Ply], seats: int, options: dict[str, Any],
@@ -89,11 +92,12 @@ class Renderer:
 
     async def render(self, game: Game[Any, Any], state: Any, names: Sequence[str],
                      hints: bool, banner: str | None = None, server: str = "") -> bytes:
-        """The board; ``banner``: how a match ended that the rules do not see, shown
-        in place of whose turn it is; ``server``: whose turn in the queue it takes."""
+        """The board, its labels in the language spoken; ``banner``: how a match ended
+        that the rules do not see, shown in place of whose turn it is; ``server``: whose
+        turn in the queue it takes."""
         try:
             return await self.boards.run(server, BOARD_SECONDS, _render_job, game.key, state,
-                                         hints, list(names), banner)
+                                         hints, list(names), banner, board_labels.labels())
         except JobTooLong:
             raise TooLongToDraw() from None
 

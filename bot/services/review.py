@@ -31,6 +31,7 @@ from bot.store.db import Database
 from bot.store.idempotent import insert_once
 from bot.store.models import MatchReview
 from bot.texts import history as say_history
+from bot.texts import languages as joined
 from bot.texts import match as texts
 from bot.texts import practice as say
 from engine.ai import player_for
@@ -101,7 +102,7 @@ def verdict_of(record: MatchRecord, data: Review) -> str | None:
             lines.append(say.changed_hands(
                 (number_of(first), data.plies[first - 1].move, *data.turned[first]),
                 (number_of(last), data.plies[last - 1].move), len(data.decisive) - 1))
-        return "\n".join(lines)
+        return joined.lines(*lines)
     if (decided := data.decided_by()) is not None:
         return say.decided(number_of(decided), data.plies[decided - 1].move)
     return None

@@ -30,6 +30,7 @@ from bot.services.users import remember
 from bot.store.db import Database
 from bot.store.models import GuildSettings, User
 from bot.store.queries import user_names
+from bot.texts import languages as joined
 from bot.texts import web as say
 
 POST_LIMIT = 2000  # characters of a Discord message
@@ -74,7 +75,7 @@ class PublicPages:
     async def turn_on(self, asker: Asker) -> Response:
         await self.roles.require_host(asker.guild_id, asker.actor)
         async with self.db.session() as s, s.begin():
-            row = await _settings(s, asker.guild_id)
+            row = await guild_settings(s, asker.guild_id)
             if row.web_slug is None:
                 row.web_slug = secrets.token_urlsafe(SLUG_BYTES)
                 row.web_salt = secrets.token_hex(32)
@@ -86,7 +87,7 @@ class PublicPages:
     async def turn_off(self, asker: Asker) -> Response:
         await self.roles.require_host(asker.guild_id, asker.actor)
         async with self.db.session() as s, s.begin():
-            row = await _settings(s, asker.guild_id)
+            row = await guild_settings(s, asker.guild_id)
             row.web_on = False
         self.switched()
         return Response.say(say.turned_off(), ephemeral=False)
@@ -146,7 +147,7 @@ def linked(response: Response, address: str | None) -> Response:
     line = say.web_line(address)
     if len(reply.text) + 1 + len(line) <= POST_LIMIT:
         return dataclasses.replace(response, reply=dataclasses.replace(
-            reply, text=f"{reply.text}\n{line}"))
+            reply, text=joined.lines(reply.text, line)))
     return dataclasses.replace(response, posts=[
         *response.posts, Post(line, reply.channel_id, ephemeral=reply.ephemeral, pings=())])
 
@@ -162,7 +163,8 @@ async def shown_names(s: AsyncSession, guild_id: str, ids: Iterable[str]) -> dic
             for uid in wanted}
 
 
-async def _settings(s: AsyncSession, guild_id: str) -> GuildSettings:
+async def guild_settings(s: AsyncSession, guild_id: str) -> GuildSettings:
+    """The server's settings row, made when it has none yet (in ``s``'s transaction)."""
     row = await s.get(GuildSettings, guild_id)
     if row is None:
         row = GuildSettings(guild_id=guild_id)

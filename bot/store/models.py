@@ -95,6 +95,14 @@ class GuildSettings(Base):
     web_slug: Mapped[str | None] = mapped_column(String(32), nullable=True, unique=True)
     web_salt: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
+    # The language garnet speaks here (``bot.services.languages``): the one a host set
+    # (``/host language``), else Discord's server locale as last told, else English;
+    # and whether the web pages follow each visitor's browser language instead.
+    language: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    discord_locale: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    browser_language: Mapped[bool] = mapped_column(Boolean, default=False,
+                                                   server_default=false())
+
 
 class Counter(Base):
     """The last number given to a match or an event of one server. Users name matches

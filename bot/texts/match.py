@@ -8,6 +8,7 @@ from typing import Any
 from bot.core.escape import plain, plains
 from bot.core.messages import mention
 from bot.core.timecontrol import Reminder, TimeControl, clock_text
+from bot.texts.game_errors import colour
 from bot.texts.language import N_, _, n_, text
 from bot.texts.match_views import MAX_OVERVIEW as MAX_OVERVIEW
 from bot.texts.match_views import adjudicated as adjudicated
@@ -59,7 +60,8 @@ from engine.game import Game
 @text
 def seat_line(game: Game[Any, Any], state: Any, users: list[str]) -> str:
     return versus(
-        f"{mention(user)} ({game.seat_name(state, seat)})" for seat, user in enumerate(users))
+        f"{mention(user)} ({colour(game.seat_name(state, seat))})"
+        for seat, user in enumerate(users))
 
 
 @text

@@ -10,12 +10,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.services.render import Renderer
+from bot.texts.language import language
 from engine.game import Game
 
 CACHED = 256  # boards kept (a few hundred KB at most each; most are 20-60 KB)
 DRAWING = 2  # boards the pages have in the workers at once: the matches' boards go first
 
-Key = tuple[str, int, int, tuple[str, ...], bool, str | None]
+Key = tuple[str, int, int, tuple[str, ...], bool, str | None, str]  # ..., the language
 
 
 class Boards:
@@ -31,7 +32,7 @@ class Boards:
         """The board of match ``match_id`` after ``ply`` moves, with ``names`` (the page's:
         a hidden player's label, never their name); viewers asking for the same board
         at once wait for one drawing."""
-        key = (server, match_id, ply, tuple(names), hints, banner)
+        key = (server, match_id, ply, tuple(names), hints, banner, language())  # its labels
         if (found := self._cache.get(key)) is not None:
             self._cache.move_to_end(key)
             return found

@@ -24,6 +24,7 @@ from bot.store.models import Match, MatchPlayer, MemberName, Rating
 from bot.store.models import Tournament as TournamentRow
 from bot.texts import match as match_texts
 from bot.texts import web as say
+from bot.texts.game_errors import colour
 from bot.texts.history import title
 from bot.web.names import People, Person
 from bot.web.review import ReviewView, review_view
@@ -176,7 +177,7 @@ async def match(db: Database, site: Site, number: int, now: float, ply: int | No
         seats.append(SeatView(people[p.user_id], p.colour, p.result, clock, turn_left,
                               flag_left, p.banks_left, moving))
     start = game.new_state(record.seats, record.options)
-    moves = tuple((m.ply, game.seat_name(start, m.seat) if m.kind == MoveKind.MOVE
+    moves = tuple((m.ply, colour(game.seat_name(start, m.seat)) if m.kind == MoveKind.MOVE
                    else masked.players[m.seat].name if m.seat < len(masked.players) else "",
                    m.notation if m.kind == MoveKind.MOVE else say.left_the_game())
                   for m in record.moves)

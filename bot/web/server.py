@@ -31,10 +31,11 @@ from aiohttp import web
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from bot.core.clock import Clock
+from bot.services.languages import Languages, from_browser
 from bot.services.web import PublicPages, Site, find_site
 from bot.store.db import Database
 from bot.texts import web as say
-from bot.texts.language import _, language, n_
+from bot.texts.language import _, language, n_, speaking
 from bot.web import read
 from bot.web.boards import Boards
 from bot.web.cache import Cache
@@ -80,8 +81,11 @@ class WebServer:
     bot's writer (pages never wait for a move's commit)."""
 
     def __init__(self, db: Database, clock: Clock, pages: PublicPages, boards: Boards,
-                 hub: Hub, address: tuple[str, int]) -> None:
+                 hub: Hub, address: tuple[str, int], languages: Languages | None = None
+                 ) -> None:
         self.db, self.clock, self.pages, self.boards, self.hub = db, clock, pages, boards, hub
+        # The servers' languages, as this process keeps them (told of a change by the hub).
+        self.languages = languages or Languages(db, pages.roles)
         self.host, self.port = address
         self.guard = Guard()
         self.cache = Cache()
@@ -180,6 +184,7 @@ class WebServer:
     def _heard(self, guild_id: str | None, number: int, ended: bool) -> None:
         if guild_id is None:
             self.cache.reset()
+            self.languages.forget()
         else:
             self.cache.changed(guild_id, number, ended)
 
@@ -198,13 +203,24 @@ class WebServer:
         """The page from the cache, or made (``make``: None for 404); kept until match
         ``number`` (0: anything of the server) changes. Its clocks are told the time
         it is served at."""
-        key = (site.slug, request.path, request.query_string[:100])
-        body = await self.cache.pages.get(key, make, site.guild_id, number)
+        spoken = await self.languages.spoken(site.guild_id)
+        lang = ((spoken.browser and from_browser(request.headers.get("Accept-Language", "")))
+                or spoken.language)
+
+        async def said() -> bytes | None:  # the page in its language, words and board
+            with speaking(lang):
+                return await make()
+
+        key = (site.slug, request.path, request.query_string[:100], lang)
+        body = await self.cache.pages.get(key, said, site.guild_id, number)
         if body is None:
             raise web.HTTPNotFound()
         if content_type.startswith("text/html"):
             body = body.replace(NOW, b"%.2f" % self.clock.now())
-        return web.Response(body=body, headers={"Content-Type": content_type})
+        headers = {"Content-Type": content_type, "Content-Language": lang}
+        if spoken.browser:  # the same address says another language to another browser
+            headers["Vary"] = "Accept-Language"
+        return web.Response(body=body, headers=headers)
 
     def _html(self, template: str, part: bool, **values: Any) -> bytes:
         tpl = self.env.get_template(template)

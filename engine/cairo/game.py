@@ -80,7 +80,7 @@ class CairoCorridor(Game[CairoState, Move]):
         self._check_legal(state, index)
         return NAMES[index]
 
-    def incomplete(self, state: CairoState, text: str) -> str | None:
+    def incomplete(self, state: CairoState, text: str) -> MoveError | None:
         return incomplete_cell(text)
 
     def well_formed_moves(self, state: CairoState) -> list[Move]:
@@ -95,7 +95,8 @@ class CairoCorridor(Game[CairoState, Move]):
     def apply(self, state: CairoState, move: Move) -> CairoState:
         index = INDEX.get(move)
         if index is None:
-            raise MoveError(f"'{move}' is not a cell name (AU ... XD)", move)
+            raise MoveError(f"'{move}' is not a cell name (AU ... XD)", move).because(
+                "cairo.not_a_cell", text=move)
         self._check_legal(state, index)
         bit = 1 << index
         if state.turn == 0:
@@ -106,12 +107,15 @@ class CairoCorridor(Game[CairoState, Move]):
         analysis = analyse(state.black | state.red)
         name = NAMES[index]
         if analysis.over:
-            raise GameOverError("the game is over: the Corridor is closed", name)
+            raise GameOverError("the game is over: the Corridor is closed", name).because(
+                "cairo.closed")
         owner = state.owner(index)
         if owner is not None:
-            raise MoveError(f"{name} is already taken by {SEAT_NAMES[owner]}", name)
+            raise MoveError(f"{name} is already taken by {SEAT_NAMES[owner]}", name).because(
+                "cairo.taken", cell=name, owner=SEAT_NAMES[owner])
         if analysis.critical >> index & 1:
-            raise MoveError(f"{name} would leave no Corridor", name)
+            raise MoveError(f"{name} would leave no Corridor", name).because(
+                "cairo.no_corridor", cell=name)
 
     def outcome(self, state: CairoState) -> Outcome | None:
         analysis = analyse(state.black | state.red)

@@ -18,9 +18,25 @@ _DIRECTION_SPELLINGS: dict[str, str] = {
     "l": "L", "left": "L", "←": "L", "⬅": "L",
     "r": "R", "right": "R", "→": "R", "➡": "R",
 }  # fmt: skip
+# The direction words of the languages garnet speaks, accepted in every language at
+# once (``D 왼쪽``, ``D 左``): a player types the words of their own language whatever
+# the server speaks. Listed in docs/rules/cairo-corridor.md and docs/playing.md.
+WORDS_BY_LANGUAGE: dict[str, dict[str, str]] = {
+    "en": {"U": "up", "D": "down", "L": "left", "R": "right"},
+    "ko": {"U": "위", "D": "아래", "L": "왼쪽", "R": "오른쪽"},
+    "ja": {"U": "上", "D": "下", "L": "左", "R": "右"},
+}
+_MORE_WORDS = {  # other ways the same words are written
+    "위쪽": "U", "윗쪽": "U", "아래쪽": "D", "밑": "D", "좌": "L", "우": "R",
+    "うえ": "U", "した": "D", "ひだり": "L", "みぎ": "R",
+}  # fmt: skip
+_DIRECTION_SPELLINGS |= {word: direction for words in WORDS_BY_LANGUAGE.values()
+                         for direction, word in words.items()} | _MORE_WORDS
 
 _ARROWS = "↑⬆↓⬇←⬅→➡"
-_WORD = "up|down|left|right|u|d|l|r"
+# Longest first: "아래쪽" before "아래", "up" before "u".
+_WORD = "|".join(sorted((re.escape(w) for w in _DIRECTION_SPELLINGS if w not in _ARROWS),
+                        key=len, reverse=True))
 # A letter, an optional space/hyphen separator, a direction. The direction must end
 # the text, so that "ok", "lol" or "gg" never read as moves.
 _CELL = re.compile(rf"([a-z])\s*(?:-\s*)?({_WORD}|[{_ARROWS}])", re.IGNORECASE | re.ASCII)
@@ -50,21 +66,23 @@ def parse_cell(text: str) -> int:
     cleaned = _normalise(text)
     match = _CELL.fullmatch(cleaned)
     if match is None:
-        raise NotAMove(f"'{text.strip()}' is not a move: {MOVE_HELP}", text.strip())
+        raise NotAMove(f"'{text.strip()}' is not a move: {MOVE_HELP}", text.strip()).because(
+            "cairo.not_a_move", text=text.strip(), words=WORDS_BY_LANGUAGE)
     letter = match.group(1).upper()
     direction = _DIRECTION_SPELLINGS[match.group(2).lower()]
     if letter not in LETTERS:
         raise MoveError(
             f"there is no letter {letter} on the board: the letters are A to X",
             match.group(1),
-        )
+        ).because("cairo.no_letter", letter=letter)
     name = letter + direction
     if name not in INDEX:
         has = ", ".join(DIRECTION_WORDS[d] for d in GROUP_DIRECTIONS[letter])
         raise MoveError(
             f"{letter} has no {DIRECTION_WORDS[direction]} pentagon; {letter} has {has}",
             cleaned,
-        )
+        ).because("cairo.no_direction", letter=letter, direction=direction,
+                  has=GROUP_DIRECTIONS[letter], words=WORDS_BY_LANGUAGE)
     return INDEX[name]
 
 
@@ -73,7 +91,7 @@ _LETTER_AND_WORD = re.compile(r"([a-x])\s*[\s-]\s*([a-z]+)", re.IGNORECASE | re.
 _DIRECTION_START = ("up", "down", "left", "right")
 
 
-def incomplete_cell(text: str) -> str | None:
+def incomplete_cell(text: str) -> MoveError | None:
     """What is missing when ``text`` is clearly a try at a cell but names none: a
     group letter alone (``J``), or with a word that begins like a direction and is not
     one (``J upward``). None for anything that may be chat."""
@@ -83,14 +101,18 @@ def incomplete_cell(text: str) -> str | None:
         letter = alone.group(1).upper()
         has = ", ".join(DIRECTION_WORDS[d] for d in GROUP_DIRECTIONS[letter])
         example = f"{letter} {DIRECTION_WORDS[GROUP_DIRECTIONS[letter][0]]}"
-        return f"{letter} needs a direction: {letter} has {has} (e.g. `{example}`)"
+        return MoveError(f"{letter} needs a direction: {letter} has {has} (e.g. `{example}`)",
+                         cleaned).because("cairo.needs_direction", letter=letter,
+                                          has=GROUP_DIRECTIONS[letter], words=WORDS_BY_LANGUAGE)
     both = _LETTER_AND_WORD.fullmatch(cleaned)
     if (both is not None and both.group(2).lower() not in _DIRECTION_SPELLINGS
             and both.group(2).lower().startswith(_DIRECTION_START)):
         letter, word = both.group(1).upper(), both.group(2)
         has = ", ".join(DIRECTION_WORDS[d] for d in GROUP_DIRECTIONS[letter])
-        return (f"'{word}' is not a direction: say up, down, left or right "
-                f"({letter} has {has})")
+        return MoveError(f"'{word}' is not a direction: say up, down, left or right "
+                         f"({letter} has {has})", cleaned).because(
+            "cairo.not_a_direction", word=word, letter=letter, has=GROUP_DIRECTIONS[letter],
+            words=WORDS_BY_LANGUAGE)
     return None
 
 

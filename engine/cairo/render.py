@@ -27,8 +27,9 @@ from engine.cairo.geometry import (
 )
 from engine.cairo.rules import analyse
 from engine.cairo.state import PIECES, SEAT_NAMES, CairoState
-from engine.game import Outcome, after_move
+from engine.game import Outcome
 from engine.imaging import font
+from engine.labels import label
 from engine.palette import Canvas, Layer, Palette, Placed, changes, write
 from engine.text import draw_text, fit_line, fit_text
 
@@ -477,25 +478,33 @@ def _swatch() -> tuple[Image.Image, Image.Image]:
 _SWATCH_CELL = next(c.index for c in CELLS if c.name == "BU")
 
 
+def _colour(seat: int) -> str:
+    return label(SEAT_NAMES[seat])  # "Black", "Red": templates of their own
+
+
 def _label(seat: int, names: Sequence[str] | None) -> str:
-    colour = SEAT_NAMES[seat]
     if names and seat < len(names) and names[seat].strip():
-        return f"{colour} · {names[seat].strip()}"
-    return f"{colour} · {'First Player' if seat == 0 else 'Second Player'}"
+        name = names[seat].strip()
+    else:
+        name = label("First Player" if seat == 0 else "Second Player")
+    return label("{colour} · {name}", colour=_colour(seat), name=name)
 
 
 def _result_line(state: CairoState, outcome: Outcome) -> str:
     assert outcome.scores is not None
     black, red = outcome.scores
     if outcome.winner is None:
-        return f"Draw {black}–{red}: the Corridor is closed"
-    winner = SEAT_NAMES[outcome.winner]
-    loser = SEAT_NAMES[1 - outcome.winner]
+        return label("Draw {black}–{red}: the Corridor is closed", black=black, red=red)
+    winner = _colour(outcome.winner)
+    loser = _colour(1 - outcome.winner)
     if black != red:
-        return f"{winner} wins {max(black, red)}–{min(black, red)}: the Corridor is closed"
+        return label("{winner} wins {high}–{low}: the Corridor is closed", winner=winner,
+                     high=max(black, red), low=min(black, red))
     if state.tie == "first-player-loses":
-        return f"Tie {black}–{red}: the First Player ({loser}) loses, {winner} wins"
-    return f"Tie {black}–{red}: {loser} placed the last piece and loses, {winner} wins"
+        return label("Tie {black}–{red}: the First Player ({loser}) loses, {winner} wins",
+                     black=black, red=red, loser=loser, winner=winner)
+    return label("Tie {black}–{red}: {loser} placed the last piece and loses, {winner} wins",
+                 black=black, red=red, loser=loser, winner=winner)
 
 
 @dataclass(frozen=True)
@@ -523,24 +532,29 @@ def _content(state: CairoState, outcome: Outcome | None, hints: bool,
         return _Content(
             (state.black, state.red, state.last, analysis.region, 0, scored,
              occupied & ~scored),
-            labels, [f"score {n}" for n in outcome.scores],
-            None if outcome.winner is None else (outcome.winner, "wins"),
+            labels, [label("score {n}", n=n) for n in outcome.scores],
+            None if outcome.winner is None else (outcome.winner, label("wins")),
             _result_line(state, outcome),
-            "Green: the final Corridor. Gold rim: a piece touching it, which scores.", shown)
+            label("Green: the final Corridor. Gold rim: a piece touching it, which scores."),
+            shown)
     corridor = critical = 0
     if hints and verdict is None:
         critical = analysis.critical
         corridor = analysis.region & ~critical
     cells = (state.black, state.red, state.last, corridor, critical, 0, 0)
-    counts = [f"{PIECES - state.pieces(seat).bit_count()} left" for seat in (0, 1)]
+    counts = [label("{n} left", n=PIECES - state.pieces(seat).bit_count()) for seat in (0, 1)]
     if verdict is not None:
         return _Content(cells, labels, counts, None, verdict, "", shown)
-    played = after_move(state.placed)
-    line = f"{played[:1].upper()}{played[1:]} · {SEAT_NAMES[state.turn]} to play"
+    played = (label("before the first move") if state.placed <= 0
+              else label("after move {n}", n=state.placed))  # as ``after_move`` says it
+    line = label("{where} · {colour} to play", where=played[:1].upper() + played[1:],
+                 colour=_colour(state.turn))
     if state.last is not None:
-        line += f" · last: {SEAT_NAMES[state.owner(state.last) or 0]} {CELLS[state.last].name}"
-    note = "Hints: green = the Corridor, × = would leave no Corridor." if hints else ""
-    return _Content(cells, labels, counts, (state.turn, "to play"), line, note, shown)
+        line = label("{line} · last: {colour} {cell}", line=line,
+                     colour=_colour(state.owner(state.last) or 0),
+                     cell=CELLS[state.last].name)
+    note = label("Hints: green = the Corridor, × = would leave no Corridor.") if hints else ""
+    return _Content(cells, labels, counts, (state.turn, label("to play")), line, note, shown)
 
 
 def _compose(state: CairoState, outcome: Outcome | None, hints: bool,

@@ -55,7 +55,7 @@ def read_move(text: str) -> Move:
     if match is None:
         raise NotAMove(
             f"'{text.strip()}' is not a Pathwayz move (e.g. c5, or c5* for a permanent piece)"
-        )
+        ).because("pathwayz.not_a_move", text=text.strip())
     cell = read_cell(match["file"] + match["rank"])
     return MOVES[cell][1 if match["pre"] or match["post"] else 0]
 
@@ -65,11 +65,13 @@ def read_cell(name: str) -> int:
     name = name.strip().lower()
     match = _CELL.fullmatch(name)
     if match is None:
-        raise MoveError(f"'{name}' is not a cell (cells are like c5: {OFF_BOARD})", name)
+        raise MoveError(f"'{name}' is not a cell (cells are like c5: {OFF_BOARD})",
+                        name).because("pathwayz.no_cell", cell=name)
     col = ord(match["file"]) - ord("a")
     row = int(match["rank"]) - 1
     if col >= COLS or not 0 <= row < ROWS:
-        raise MoveError(f"{name} is off the board: {OFF_BOARD}", name)
+        raise MoveError(f"{name} is off the board: {OFF_BOARD}", name).because(
+            "pathwayz.off_board", cell=name)
     return row * COLS + col
 
 

@@ -71,7 +71,10 @@ def check_move(state: PathwayzState, move: Move) -> None:
         raise MoveError(f"there is no cell number {cell} on the board")
     if state.occupied & BIT[cell]:
         name = CELL_NAMES[cell]
-        raise MoveError(f"{name} is occupied by {occupant(state, cell)}", name)
+        raise MoveError(f"{name} is occupied by {occupant(state, cell)}", name).because(
+            "pathwayz.occupied", cell=name,
+            colour=COLOUR_NAMES[WHITE if state.white & BIT[cell] else BLACK],
+            permanent=bool(state.permanent & BIT[cell]))
 
 
 def place(state: PathwayzState, move: Move) -> PathwayzState:

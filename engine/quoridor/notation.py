@@ -62,13 +62,25 @@ def parse_square(name: str) -> int:
 
 def _square(letter: str, row: int, token: str) -> int:
     if letter not in COLUMN_LETTERS:
-        raise MoveError(f"there is no square {token}: columns run a to i", token)
+        raise MoveError(f"there is no square {token}: columns run a to i", token).because(
+            "quoridor.no_column", square=token)
     if not 1 <= row <= SIZE:
-        raise MoveError(f"there is no square {token}: rows run 1 to 9", token)
+        raise MoveError(f"there is no square {token}: rows run 1 to 9", token).because(
+            "quoridor.no_row", square=token)
     return (row - 1) * SIZE + COLUMN_LETTERS.index(letter)
 
 
 _MOVE = re.compile(r"([a-z])(\d{1,2})([a-z]?)")
+# A wall's direction in the words of the languages garnet speaks, accepted in every
+# language at once (``e3 가로``, ``e3 縦``): listed in docs/rules/quoridor.md.
+WALL_WORDS_BY_LANGUAGE: dict[str, dict[str, str]] = {
+    "en": {"h": "horizontal", "v": "vertical"},
+    "ko": {"h": "가로", "v": "세로"},
+    "ja": {"h": "横", "v": "縦"},
+}
+_WALL_WORDS = {word: letter for words in WALL_WORDS_BY_LANGUAGE.values()
+               for letter, word in words.items()}
+_WORDED = re.compile(r"([a-z]\d{1,2})(" + "|".join(_WALL_WORDS) + ")")
 
 
 def read_move(text: str) -> Move:
@@ -78,12 +90,15 @@ def read_move(text: str) -> Move:
     MoveError when it does but names no square or wall place.
     """
     compact = re.sub(r"\s+", "", text).lower()
+    worded = _WORDED.fullmatch(compact)
+    if worded is not None:  # e3 가로: e3h
+        compact = worded.group(1) + _WALL_WORDS[worded.group(2)]
     match = _MOVE.fullmatch(compact)
     if match is None:
         raise NotAMove(
             f"'{text.strip()}' is not a move: name a square (e2) or a wall (e3h, e3v)",
             text.strip(),
-        )
+        ).because("quoridor.not_a_move", text=text.strip())
     letter, digits, suffix = match.groups()
     row = int(digits)
     if not suffix:
@@ -93,12 +108,12 @@ def read_move(text: str) -> Move:
             f"'{compact}' is not a move: a wall ends in h or v ({letter}{digits}h, "
             f"{letter}{digits}v)",
             compact,
-        )
+        ).because("quoridor.wall_letter", text=compact, place=f"{letter}{digits}")
     if letter not in COLUMN_LETTERS[:-1] or not 1 <= row <= SIZE - 1:
         raise MoveError(
             f"there is no wall place {compact}: a wall is named by the square nearest a1 "
             "that it touches, from a1 to h8",
             compact,
-        )
+        ).because("quoridor.no_wall_place", wall=compact)
     column = COLUMN_LETTERS.index(letter)
     return WALL_MOVES[place(column, row - 1, suffix == "v")]

@@ -16,8 +16,8 @@ from functools import lru_cache, partial
 
 from PIL import Image, ImageDraw
 
-from engine.game import after_move
 from engine.imaging import font
+from engine.labels import label
 from engine.palette import Canvas, Layer, Palette, write
 from engine.quoridor.geometry import SIZE, bits, place_anchor
 from engine.quoridor.notation import COLUMN_LETTERS, PawnMove, WallMove
@@ -411,25 +411,45 @@ def _emoji(names: Sequence[str] | None) -> list[Image.Image]:
 
 def _headline(state: QuoridorState, names: Sequence[str] | None,
               verdict: str | None) -> str:
-    layout = state.layout
     result = outcome(state)
 
     def who(seat: int) -> str:
         if names is not None and seat < len(names) and names[seat]:
-            return f"{names[seat]} ({layout.names[seat]})"
-        return layout.names[seat]
+            return label("{name} ({colour})", name=names[seat], colour=_colour(state, seat))
+        return _colour(state, seat)
 
     if verdict is not None:
         return verdict
     if result is None:
-        headline = f"{who(state.turn)} to move"
+        headline = label("{who} to move", who=who(state.turn))
         if state.passed:
-            passed = ", ".join(layout.names[s] for s in state.passed)
-            headline += f"  ·  {passed} had no move and passed"
+            passed = ", ".join(_colour(state, s) for s in state.passed)
+            headline = label("{headline}  ·  {passed} had no move and passed",
+                             headline=headline, passed=passed)
         return headline
     if result.winner is not None:
-        return f"{who(result.winner)} wins: {result.reason}"
-    return f"Draw: {result.reason}"
+        return label("{who} wins: {reason}", who=who(result.winner),
+                     reason=_reason(state, result.winner))
+    return label("Draw: {reason}", reason=label("no one reached their goal in {n} plies",
+                                                 n=state.ply_cap))
+
+
+def _colour(state: QuoridorState, seat: int) -> str:
+    return label(state.layout.names[seat])  # "White", "Red", "Black", "Blue"
+
+
+def _goal(state: QuoridorState, seat: int) -> str:
+    kind, _, which = state.layout.goal_names[seat].partition(" ")
+    return label("row {row}", row=which) if kind == "row" else label("column {column}",
+                                                                      column=which)
+
+
+def _reason(state: QuoridorState, winner: int) -> str:
+    """What the rules say of a win (``rules.outcome``), in the drawing's language."""
+    if state.layout.goals[winner] >> state.pawns[winner] & 1:
+        return label("{colour} reached {goal}", colour=_colour(state, winner),
+                     goal=_goal(state, winner))
+    return label("the others left the game")
 
 
 def _legend(
@@ -452,9 +472,10 @@ def _head(image: Image.Image | Canvas, top: int, state: QuoridorState,
     """Whose turn (or the result) and the last move (over ``_rule``)."""
     headline = _headline(state, names, verdict)
     room = WIDTH - 48
-    last = after_move(state.ply)
+    last = (label("before the first move") if state.ply <= 0
+            else label("after move {n}", n=state.ply))  # as ``after_move`` says it
     if state.last is not None:
-        last += f" · last: {state.last}"
+        last = label("{where} · last: {move}", where=last, move=state.last)
     write(image, (WIDTH - 24, top + HEADER // 2 + 2), last, 20, False, MUTED, "rm")
     room -= round(text_length(last, 20)) + 24
     shown = [n for n in names or () if n]
@@ -495,17 +516,17 @@ def _rows(state: QuoridorState, hints: bool, names: Sequence[str] | None,
         out = seat in state.eliminated
         colour = layout.names[seat]
         moving = state.turn == seat and result is None and verdict is None
-        label = colour
+        said = _colour(state, seat)
         if names is not None and seat < len(names) and names[seat]:
-            suffix = f" ({colour})"
-            label = fit_text(names[seat], 420 - 72 - round(text_length(suffix, 22, True)),
-                             22) + suffix
-        goal = f"to {layout.goal_names[seat]}"
+            suffix = label(" ({colour})", colour=said)
+            said = fit_text(names[seat], 420 - 72 - round(text_length(suffix, 22, True)),
+                            22) + suffix
+        goal = label("to {goal}", goal=_goal(state, seat))
         if out:
-            goal = "left the game"
+            goal = label("left the game")
         elif steps is not None:
-            goal += f" · {steps[seat]} steps"
-        rows.append(_Row(seat, colour, label, goal, out,
+            goal = label("{goal} · {n} steps", goal=goal, n=steps[seat])
+        rows.append(_Row(seat, colour, said, goal, out,
                          bool(moving or (result and result.winner == seat)), layout.walls,
                          state.walls_left[seat]))
     return rows
@@ -528,7 +549,8 @@ def _row(image: Image.Image, top: int, row: _Row) -> None:
     image.paste(pawn, (26, y - 17), pawn)
     ink = MUTED if row.out else LEGEND_INK
     draw_text(image, (72, y), row.label, 22, True, ink, "lm")
-    draw.text((430, y), row.goal, font=font(19), fill=MUTED if row.out else ink, anchor="lm")
+    # Drawn through the chain of faces: a goal in Korean or Japanese needs the CJK one.
+    draw_text(image, (430, y), row.goal, 19, False, MUTED if row.out else ink, "lm")
     # Remaining walls as little bars, used ones as outlines.
     x = WIDTH - 30 - row.walls * 12 - 30
     for i in range(row.walls):

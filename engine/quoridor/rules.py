@@ -170,8 +170,10 @@ def check(state: QuoridorState, move: Move) -> None:
         here = square_name(start)
         options = ", ".join(square_name(sq) for sq in bits(targets))
         where = f"it can go to {options}" if options else "it cannot move; place a wall"
+        moves = tuple(square_name(sq) for sq in bits(targets))
         if target == start:
-            raise MoveError(f"{name}'s pawn is already on {token}; {where}", token)
+            raise MoveError(f"{name}'s pawn is already on {token}; {where}", token).because(
+                "quoridor.already_there", seat=name, square=token, moves=moves)
         reach = f"{name}'s pawn on {here} " + (
             f"can go to {options}" if options else "cannot move; place a wall"
         )
@@ -179,21 +181,29 @@ def check(state: QuoridorState, move: Move) -> None:
             if sq == target and other not in state.eliminated:
                 raise MoveError(
                     f"{layout.names[other]}'s pawn stands on {token}; {reach}", token
-                )
+                ).because("quoridor.pawn_there", other=layout.names[other], square=token,
+                          seat=name, here=here, moves=moves)
         if blocked_step(start, target, geo):
-            raise MoveError(f"a wall stands between {here} and {token}; {reach}", token)
-        raise MoveError(f"{name}'s pawn on {here} cannot reach {token}; {where}", token)
+            raise MoveError(f"a wall stands between {here} and {token}; {reach}",
+                            token).because("quoridor.wall_between", square=token, seat=name,
+                                           here=here, moves=moves)
+        raise MoveError(f"{name}'s pawn on {here} cannot reach {token}; {where}",
+                        token).because("quoridor.out_of_reach", square=token, seat=name,
+                                       here=here, moves=moves)
     assert isinstance(move, WallMove)
     token = wall_name(move.place)
     if not state.walls_left[seat]:
-        raise MoveError(f"{name} has no walls left and must move the pawn", token)
+        raise MoveError(f"{name} has no walls left and must move the pawn", token).because(
+            "quoridor.no_walls", seat=name)
     bit = move.place
     if not geo.free >> bit & 1:
         for other in bits(FORBIDS[bit] & state.all_walls):
             if other == bit:
-                raise MoveError(f"there is already a wall at {token}", token)
+                raise MoveError(f"there is already a wall at {token}", token).because(
+                    "quoridor.wall_there", wall=token)
             how = "crosses" if (other >= 64) != (bit >= 64) else "overlaps"
-            raise MoveError(f"{token} {how} the wall {wall_name(other)}", token)
+            raise MoveError(f"{token} {how} the wall {wall_name(other)}", token).because(
+                f"quoridor.{how}", wall=token, other=wall_name(other))
     active = state.active
     cut = cut_off(geo, bit, state.runners())
     if cut:
@@ -201,7 +211,9 @@ def check(state: QuoridorState, move: Move) -> None:
             [f"{layout.names[active[i]]} off from {layout.goal_names[active[i]]}"
              for i in cut]
         )
-        raise MoveError(f"{token} would cut {whom}", token)
+        raise MoveError(f"{token} would cut {whom}", token).because(
+            "quoridor.cuts", wall=token,
+            cut=tuple((layout.names[active[i]], layout.goal_names[active[i]]) for i in cut))
 
 
 def next_turn(state: QuoridorState, after: int) -> tuple[int, tuple[int, ...]]:

@@ -67,7 +67,8 @@ def parse(state: SigmaState, text: str) -> Move:
         return check_pass(state)
     match = _MOVE.fullmatch(cleaned)
     if match is None:
-        raise NotAMove(f"'{text.strip()}' is not a move: {MOVE_HELP}", text.strip())
+        raise NotAMove(f"'{text.strip()}' is not a move: {MOVE_HELP}", text.strip()).because(
+            "sigma.not_a_move", text=text.strip())
     name, side_text, arrow_text = match.groups()
     over = rules.outcome(state)
     if over is not None:
@@ -80,7 +81,7 @@ def parse(state: SigmaState, text: str) -> Move:
     if not 1 <= side <= len(sides):
         raise MoveError(
             f"there is no usable side {side} (there are {len(sides)})", side_text
-        )
+        ).because("sigma.no_side", side=side, sides=len(sides))
     if arrow_text is not None:
         move = Move(card.name, side, int(arrow_text))
         check(state, move)
@@ -92,7 +93,8 @@ def parse(state: SigmaState, text: str) -> Move:
     if fitting:
         choices = ", ".join(f"{card.name} {side}.{a}" for a in fitting)
         raise MoveError(f"{card.name} {side} fits more than one way: say which arrow "
-                        f"({choices})", cleaned)
+                        f"({choices})", cleaned).because(
+            "sigma.which_arrow", card=card.name, side=side, choices=choices)
     why = "; ".join(
         f"{card.name} {side}.{a} {rules.problem(state, seat, index, sides[side - 1], a)}"
         for a in range(1, len(card.arrows) + 1)
@@ -134,12 +136,14 @@ def check(state: SigmaState, move: Move) -> None:
     sides = rules.sides(state)
     if not 1 <= move.side <= len(sides):
         raise MoveError(f"there is no usable side {move.side} (there are {len(sides)})",
-                        str(move.side))
+                        str(move.side)).because("sigma.no_side", side=move.side,
+                                                sides=len(sides))
     if not 1 <= move.arrow <= len(card.arrows):
         count = len(card.arrows)
         raise MoveError(
             f"{card.name} has no arrow {move.arrow} (it has {count} arrow"
-            f"{'s' if count != 1 else ''})", str(move.arrow))
+            f"{'s' if count != 1 else ''})", str(move.arrow)).because(
+            "sigma.no_arrow", card=card.name, arrow=move.arrow, count=count)
     why = rules.problem(state, seat, index, sides[move.side - 1], move.arrow)
     if why is not None:
         raise MoveError(f"{notation(move)} {why}", notation(move))
@@ -154,7 +158,8 @@ def check_pass(state: SigmaState) -> Move:
     who = SEAT_NAMES[state.turn]
     raise MoveError(
         f"{who} cannot pass: {who} has a legal placement and must make it "
-        "(a pass happens by itself when there is none)", PASS_TEXT)
+        "(a pass happens by itself when there is none)", PASS_TEXT).because(
+        "sigma.cannot_pass", seat=who)
 
 
 def card_description(placements: int, left: int) -> str:

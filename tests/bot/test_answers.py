@@ -23,11 +23,11 @@ async def test_a_try_at_a_move_by_the_player_on_turn_says_what_is_missing(h: Har
     await h.casual(first="me")
     r = await h.play(ALICE, "J")
     assert r.reply is not None and r.reply.ephemeral
-    assert r.reply.text == "J needs a direction: J has up, down, left, right (e.g. `J up`)"
+    assert r.reply.text == "J needs a direction: J has up, down, left, right (e.g. `J up`)."
     r = await h.play(ALICE, "J upward")
     assert r.reply is not None
     assert r.reply.text == ("'upward' is not a direction: say up, down, left or right "
-                            "(J has up, down, left, right)")
+                            "(J has up, down, left, right).")
     # Chat stays unanswered, and so does a try by the player not on turn.
     for text in ("gg", "I like this", "a lot"):
         quiet = await h.play(ALICE, text)

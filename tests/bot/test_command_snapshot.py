@@ -210,3 +210,40 @@ async def test_every_command_keeps_a_tenth_of_discords_limits(
     over = [f"{where}: {limit} {used} of {LIMITS[limit]}"
             for where, limit, used in usage(body) if used >= HEADROOM * LIMITS[limit]]
     assert over == []
+
+
+# ---- in Korean and Japanese ---------------------------------------------------------
+
+ENDONYMS = {"English", "한국어", "日本語"}  # /host language's choices: the same everywhere
+
+
+def unlocalised(commands: list[dict[str, Any]], locale: str, names: bool = True
+                ) -> list[str]:
+    """Every field of the synced commands without a ``locale`` localisation: the
+    descriptions, the choices' names and (with ``names``) the typed names."""
+    found: list[str] = []
+
+    def walk(item: dict[str, Any], where: str) -> None:
+        fields = ("name", "description") if names else ("description",)
+        found.extend(f"{where}.{key}" for key in fields if key in item
+                     and locale not in (item.get(f"{key}_localizations") or {}))
+        found.extend(f"{where}={choice['value']}" for choice in item.get("choices") or []
+                     if choice["name"] not in ENDONYMS
+                     and locale not in (choice.get("name_localizations") or {}))
+        for option in item.get("options") or []:
+            walk(option, f"{where} {option['name']}")
+
+    for command in commands:
+        walk(command, command["name"])
+    return found
+
+
+async def test_the_sync_carries_korean_and_japanese(global_sync: tuple[str, Any]) -> None:
+    """Every command, option and choice in Korean; in Japanese every description and
+    choice (its translators keep the typed names as the texts quote them: `/challenge`);
+    each within Discord's limits (``test_every_command_keeps_a_tenth_of_discords_limits``
+    counts the longest localisation of each field, and the fake refuses a name against
+    Discord's rules)."""
+    _, body = global_sync
+    assert unlocalised(body, "ko") == []
+    assert unlocalised(body, "ja", names=False) == []

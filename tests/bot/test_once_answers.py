@@ -41,6 +41,7 @@ async def test_replay_and_repost_are_carried_out_once_per_request() -> None:
         fake = Counting()
         services = Services(matches=fake, economy=None, history=fake, roles=None,  # type: ignore[arg-type]
                             season=None, tournaments=None, decks=None, games=None,  # type: ignore[arg-type]
+                            languages=None,  # type: ignore[arg-type]
                             once=Once())
         call = Call(Asker(GUILD, CHAN, HOSTY), {"id": 1}, request_id="interaction-1")
         first = await command.invoke(services, call)

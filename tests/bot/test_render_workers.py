@@ -22,10 +22,10 @@ class Stuck:
         self.real = render_module._render_job
 
     def job(self, game_key: str, state: Any, hints: bool, names: list[str],
-            banner: str | None = None) -> bytes:
+            banner: str | None = None, words: dict[str, str] | None = None) -> bytes:
         if names and names[0] == "stuck":
             self.go.wait(30)
-        return self.real(game_key, state, hints, names, banner)
+        return self.real(game_key, state, hints, names, banner, words)
 
 
 async def test_one_servers_stuck_boards_do_not_stop_anothers(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.cairo import CairoCorridor
-from engine.cairo.notation import parse_cell, split_cells
+from engine.cairo.notation import WORDS_BY_LANGUAGE, parse_cell, split_cells
 from engine.game import MoveError, NotAMove
 
 GAME = CairoCorridor()
@@ -100,8 +100,31 @@ def test_parse_cell_returns_indices_in_name_order() -> None:
 def test_a_try_at_a_cell_says_what_is_missing() -> None:
     from engine.cairo.notation import incomplete_cell
 
-    assert incomplete_cell("a") == "A needs a direction: A has up, down, right (e.g. `A up`)"
+    assert str(incomplete_cell("a")) == "A needs a direction: A has up, down, right (e.g. `A up`)"
     assert incomplete_cell("J upwards") is not None
     assert incomplete_cell("x-rightward") is not None
     for chat in ("gg", "ok", "a lot", "y", "I like it", "D left", ""):
         assert incomplete_cell(chat) is None, chat
+
+
+@pytest.mark.parametrize(
+    ("text", "cell"),
+    [("D 왼쪽", "DL"), ("d왼쪽", "DL"), ("D-왼쪽", "DL"), ("X 아래", "XD"), ("X 아래쪽", "XD"),
+     ("J 위", "JU"), ("A 오른쪽", "AR"), ("D 左", "DL"), ("d左", "DL"), ("X 下", "XD"),
+     ("J 上", "JU"), ("A 右", "AR"), ("D ひだり", "DL"), ("A みぎ", "AR")],
+)
+def test_the_direction_words_of_every_language(text: str, cell: str) -> None:
+    """Korean and Japanese direction words, whatever the server speaks."""
+    assert GAME.parse_move(GAME.new_state(), text) == cell
+
+
+def test_the_words_of_every_language_name_every_direction() -> None:
+    for words in WORDS_BY_LANGUAGE.values():
+        assert sorted(words) == ["D", "L", "R", "U"]
+    assert split_cells("D 왼쪽, X 下 JU") == ["D 왼쪽", "X 下", "JU"]
+
+
+@pytest.mark.parametrize("text", ["왼쪽", "左", "ㅋㅋ", "D 왼쪽쪽", "안녕", "こんにちは"])
+def test_words_alone_are_chatter(text: str) -> None:
+    with pytest.raises(NotAMove):
+        GAME.parse_move(GAME.new_state(), text)

@@ -8,6 +8,7 @@ import pytest
 
 from engine.game import MoveError, NotAMove, PositionError
 from engine.quoridor import PawnMove, Quoridor, WallMove
+from engine.quoridor.notation import read_move
 
 game = Quoridor()
 START = game.new_state(2)
@@ -157,3 +158,10 @@ def test_position_text() -> None:
 def test_position_text_errors(text: str, message: str) -> None:
     with pytest.raises(PositionError, match=message):
         game.parse_position(text)
+
+
+@pytest.mark.parametrize(("text", "wall"), [
+    ("e3 가로", "e3h"), ("e3세로", "e3v"), ("E3 横", "e3h"), ("e3 縦", "e3v"),
+    ("e3 horizontal", "e3h"), ("e3 vertical", "e3v")])
+def test_a_walls_direction_in_the_words_of_every_language(text: str, wall: str) -> None:
+    assert str(read_move(text)) == wall

@@ -162,6 +162,7 @@ class FakeDiscord(Payloads):
         _fakes.add(self)
         # The people and servers it knows (the tests' two by default; ``add_server``).
         self.servers: dict[int, Server] = dict(SERVERS)
+        self.guild_locales: dict[int, str] = {}
         self.people: dict[int, Person] = {p.id: p for p in (*PEOPLE, OSCAR)}
         # ``keep_calls=False``: record nothing (a long benchmark); ``observe`` still sees
         # every call, with the moment it arrived.

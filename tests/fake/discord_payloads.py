@@ -59,6 +59,9 @@ class Payloads:
     """Mixed into ``FakeDiscord``, which provides what is declared here."""
 
     servers: dict[int, Server]
+    # A server's language in Discord's server settings (an interaction's
+    # ``guild_locale``), where it is not English (US).
+    guild_locales: dict[int, str]
     people: dict[int, Person]
     channels: dict[int, dict[str, Any]]
     departed: set[int]
@@ -255,7 +258,8 @@ class Payloads:
             "token": token, "version": 1, "guild_id": str(guild),
             "channel_id": str(channel_id), "channel": partial,
             "member": member, "app_permissions": str(self.permissions(channel_id).value),
-            "locale": "en-US", "guild_locale": "en-US", "entitlements": [],
+            "locale": person.locale, "guild_locale": self.guild_locales.get(guild, "en-US"),
+            "entitlements": [],
             "authorizing_integration_owners": {"0": str(guild)}, "context": 0,
             "attachment_size_limit": 10_485_760, "data": data,
         }

@@ -18,6 +18,7 @@ import atexit
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 from datetime import datetime
@@ -436,6 +437,7 @@ def _command_limits(command: dict[str, Any], where: str = "") -> list[str]:
     description = command.get("description") or ""
     if command.get("type", 1) == 1 and not 1 <= len(description) <= COMMAND_DESCRIPTION:
         found.append(f"{at}.description: 1 to {COMMAND_DESCRIPTION} characters")
+    found += _localisation_limits(command, at)
     options = command.get("options") or []
     if len(options) > COMMAND_OPTIONS:
         found.append(f"{at}.options: more than {COMMAND_OPTIONS}")
@@ -445,6 +447,37 @@ def _command_limits(command: dict[str, Any], where: str = "") -> list[str]:
             found.append(f"{at}.{option.get('name')}.choices: more than {MAX_OPTIONS}")
     if not where and characters(command) > COMMANDS_TOTAL:
         found.append(f"{at}: more than {COMMANDS_TOTAL} characters in all")
+    return found
+
+
+# Discord's locales ("Locales" of the reference): the keys of a localisation map.
+LOCALES = frozenset((
+    "id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt", "hu",
+    "nl", "no", "pl", "pt-BR", "ro", "fi", "sv-SE", "vi", "tr", "cs", "el", "bg", "ru",
+    "uk", "hi", "th", "zh-CN", "ja", "zh-TW", "ko"))
+# A command's or an option's name ("Application Command Naming"): letters of any script
+# (lower case where the script has case), digits, - and _.
+COMMAND_NAME_PATTERN = re.compile(r"^[-_\w]{1,32}$")
+
+
+def _localisation_limits(item: dict[str, Any], at: str) -> list[str]:
+    """What a command's or an option's localisations break: a locale Discord does not
+    have, a name against the naming rule, a description or choice out of bounds."""
+    found = []
+    for key, most in (("name", COMMAND_NAME), ("description", COMMAND_DESCRIPTION)):
+        for locale, said in (item.get(f"{key}_localizations") or {}).items():
+            if locale not in LOCALES:
+                found.append(f"{at}.{key}_localizations: no locale {locale!r}")
+            if not isinstance(said, str) or not 1 <= len(said) <= most:
+                found.append(f"{at}.{key}_localizations.{locale}: 1 to {most} characters")
+            elif key == "name" and (said != said.lower()
+                                    or not COMMAND_NAME_PATTERN.match(said)):
+                found.append(f"{at}.name_localizations.{locale}: not a command name")
+    for choice in item.get("choices") or []:
+        for locale, said in (choice.get("name_localizations") or {}).items():
+            if locale not in LOCALES or not 1 <= len(str(said)) <= MAX_OPTION_TEXT:
+                found.append(f"{at}.choices.{choice.get('value')}.name_localizations."
+                             f"{locale}: 1 to {MAX_OPTION_TEXT} characters")
     return found
 
 

@@ -175,6 +175,7 @@ class Person:
     id: int
     name: str
     roles: tuple[int, ...] = ()
+    locale: str = "en-US"  # their Discord app's language (an interaction's ``locale``)
 
     def user(self) -> dict[str, Any]:
         return user_payload(self.id, self.name)

@@ -25,6 +25,7 @@ are written to a folder and their paths printed.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import math
 import re
@@ -40,10 +41,12 @@ from bot.core.clock import VirtualClock
 from bot.core.escape import unescape
 from bot.core.failures import Cause, PostFailure
 from bot.core.messages import MENTION, Actor, Post, Response, Role, Select
-from bot.core.refusal import Refusal, answered
+from bot.core.refusal import Refusal
 from bot.core.requests import Asker
 from bot.texts import input as say
+from bot.texts import languages as languages_say
 from bot.texts import outages as outage_texts
+from bot.texts.language import LANGUAGES, speaking
 
 log = logging.getLogger(__name__)
 
@@ -105,6 +108,8 @@ class Console:
         self.guild = GUILD
         self._hosts: dict[str, set[str]] = {GUILD: set(hosts)}
         self._roles: dict[tuple[str, str], list[str]] = {}  # (server, role) -> members
+        # Each player's language (``~ locale``), by name; "" for everyone without one.
+        self._locales: dict[str, str] = {}
         self._channels: dict[str, str] = {GUILD: "console"}
         # Channels are known by name in their server; ids are unique across servers,
         # as on Discord: "dm" on the first server, "B/dm" on server B.
@@ -327,14 +332,38 @@ class Console:
             return
         actor = self.actor(match.group(1))
         message = match.group(2).strip()
+        if message.startswith("~"):  # `alice: ~ locale ko`: a directive of one player
+            word, _, rest = message[1:].strip().partition(" ")
+            if word.lower() == "locale":
+                self._set_locale(rest, actor.id)
+                return
         if message.startswith("/"):
             response = await self.command(actor, message)
         else:
             self._messages += 1
             message_id = f"console-{self._messages}"
-            response = await answered(lambda: self.services.matches.play.typed(
-                Asker(self.guild, self.channel, actor), message, message_id=message_id))
+            asker = self.asker(actor)
+            response = await self.services.languages.answer(
+                asker, lambda: self.services.matches.play.typed(
+                    asker, message, message_id=message_id))
         await self.emit(response, actor)
+
+    def asker(self, actor: Actor) -> Asker:
+        """Who asks, here: in their own language when ``~ locale`` gave them one."""
+        return Asker(self.guild, self.channel, actor,
+                     self._locales.get(actor.id, self._locales.get("")))
+
+    def _set_locale(self, rest: str, person: str) -> None:
+        """``~ locale ko``: a player's language (``alice: ~ locale ko``), or that of
+        everyone at the console without one of their own (``~ locale ko``), as a
+        member's Discord client tells garnet theirs."""
+        lang = rest.strip().lower()
+        if lang not in LANGUAGES:
+            self.out.write(f"console: {languages_say.unknown_locale(rest.strip())}\n")
+            return
+        self._locales[person] = lang
+        with speaking(lang):  # said in the language just taken
+            self.out.write(f"console: {languages_say.locale_set(person or 'you', lang)}\n")
 
     async def directive(self, text: str) -> None:
         word, _, rest = text.partition(" ")
@@ -361,6 +390,8 @@ class Console:
                     await self._settle(failure)
             elif word == "allow" and rest.strip():
                 self._blocked.pop(self._channel_id(rest.strip().lstrip("#")[:MAX_NAME]), None)
+            elif word == "locale":
+                self._set_locale(rest, "")
             elif word == "disconnect":
                 self.services.matches.outages.disconnected()
                 self.out.write("console: garnet lost its connection\n")
@@ -423,11 +454,11 @@ class Console:
                     options[option.name] = self._channel_id(options[option.name])
             who = (self.actor(actor.id, manager=True)
                    if command.audience is Audience.MANAGERS else actor)
-            call = Call(Asker(self.guild, self.channel, who), options,
+            call = Call(dataclasses.replace(self.asker(actor), actor=who), options,
                         open_thread=self._open_thread, members=self._members)
             return await command.invoke(self.services, call)
 
-        return await answered(run)
+        return await self.services.languages.answer(self.asker(actor), run)
 
     async def run(self, lines: Any) -> None:
         async for line in lines:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
@@ -32,6 +33,7 @@ from bot.adapters.discord.pacing import DISCORD_GLOBAL_LIMIT, GlobalPacer
 from bot.adapters.discord.pacing import install as install_pacing
 from bot.adapters.discord.people import MemberFetches, may_name, people
 from bot.adapters.discord.suggest import Recent, game_title
+from bot.adapters.discord.translator import CommandsTranslator
 from bot.adapters.discord.watch import Gateway, http_trace, observe_pacer
 from bot.commands import PRESSABLE
 from bot.commands.spec import Call, Command, Kind, Services, Thread
@@ -40,12 +42,12 @@ from bot.core.buttons import ButtonCall
 from bot.core.failures import Cause, PostFailure
 from bot.core.messages import Actor, Post, Response, Role, TurnStart, Upload
 from bot.core.metrics import BOARD_WAIT, RECEIVED, board_on_its_way
-from bot.core.refusal import answered
 from bot.core.requests import Asker
 from bot.services.identify import IdentifyTurns
 from bot.texts import input as input_texts
 from bot.texts import match as texts
 from bot.texts import outages as outage_texts
+from bot.texts.language import from_discord
 from engine.registry import game_keys
 
 log = logging.getLogger(__name__)
@@ -259,6 +261,8 @@ class GarnetBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         self.add_dynamic_items(CommandButton, CommandSelect)
         command_tree.install(self.tree, self.invoke_command)
+        # Names, descriptions and choices in Korean and Japanese (bot/locale).
+        await self.tree.set_translator(CommandsTranslator())
         for key in game_keys():
             game_title(key)  # load the games now, not in a 3-second autocomplete
         await self.services.matches.start()
@@ -292,8 +296,7 @@ class GarnetBot(commands.AutoShardedBot):
     def _call(self, interaction: discord.Interaction, command: Command,
               options: dict[str, Any]) -> Call:
         _in_server(interaction.guild)  # the log's server and shard, in this task
-        return Call(Asker(str(interaction.guild_id), str(interaction.channel_id),
-                          actor_of(interaction.user)), options,
+        return Call(_asker(interaction), options,
                     open_thread=lambda name: _open_thread(interaction, name),
                     sent_at=interaction.created_at.timestamp(),
                     request_id=str(interaction.id),
@@ -329,7 +332,19 @@ class GarnetBot(commands.AutoShardedBot):
                     options[key] = _value(value)
             return await command.invoke(self.services, self._call(interaction, command, options))
 
-        await answer(interaction, run, defer, self.board_posted)
+        await answer(interaction, await self._spoken(interaction, run), defer,
+                     self.board_posted)
+
+    async def _spoken(self, interaction: discord.Interaction,
+                      run: Callable[[], Awaitable[Response]]
+                      ) -> Callable[[], Awaitable[Response]]:
+        """``run`` carried out in the server's language, its answer in the member's
+        (``Languages.answer``); Discord's server locale noted as the server's default."""
+        languages = self.services.languages
+        if interaction.guild_id is not None:
+            await languages.noticed(str(interaction.guild_id),
+                                    from_discord(str(interaction.guild_locale or "")))
+        return lambda: languages.answer(_asker(interaction), run)
 
     async def press(self, interaction: discord.Interaction, call: ButtonCall) -> None:
         """A button or a menu's choice: the command it stands for, with the options it
@@ -339,9 +354,10 @@ class GarnetBot(commands.AutoShardedBot):
         options = {k: Actor(str(v), str(v)) if kinds.get(k) is Kind.USER else v
                    for k, v in call.options.items()}
 
-        async def run() -> Response:
+        async def pressed() -> Response:
             return await command.invoke(self.services, self._call(interaction, command, options))
 
+        run = await self._spoken(interaction, pressed)
         if call.turns_page:
             await turn_page(interaction, run)
             return
@@ -526,9 +542,11 @@ class GarnetBot(commands.AutoShardedBot):
         _in_server(message.guild)
         actor = actor_of(message.author)
         try:
-            response = await answered(lambda: self.services.matches.play.typed(
-                Asker(guild, here, actor), message.content, message_id=str(message.id),
-                sent_at=message.created_at.timestamp()))
+            asker = Asker(guild, here, actor)  # a message says no member's language
+            response = await self.services.languages.answer(
+                asker, lambda: self.services.matches.play.typed(
+                    asker, message.content, message_id=str(message.id),
+                    sent_at=message.created_at.timestamp()))
         except Exception:
             log.exception("typed message %s failed", message.id)
             response = Response.error(SOMETHING_WRONG)
@@ -551,6 +569,12 @@ class GarnetBot(commands.AutoShardedBot):
             timed = True  # the move's board: its latency, for the operators
             with board_on_its_way(received):
                 await self.deliver(post)
+
+
+def _asker(interaction: discord.Interaction) -> Asker:
+    """Who asks: in their Discord client's language, where garnet speaks it."""
+    return Asker(str(interaction.guild_id), str(interaction.channel_id),
+                 actor_of(interaction.user), from_discord(str(interaction.locale)))
 
 
 __all__ = ["GarnetBot", "view_for"]

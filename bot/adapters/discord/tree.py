@@ -47,15 +47,19 @@ ClientT = TypeVar("ClientT", bound=discord.Client)
 
 class DocumentedTree(app_commands.CommandTree[ClientT]):
     """A command tree whose sync sends each command as Discord documents it
-    (``documented``); otherwise discord.py's ``CommandTree.sync`` (no translator)."""
+    (``documented``), localised by the tree's translator when it has one; otherwise
+    discord.py's ``CommandTree.sync``."""
 
     async def sync(self, *, guild: discord.abc.Snowflake | None = None
                    ) -> list[app_commands.AppCommand]:
         if self.client.application_id is None:
             raise app_commands.MissingApplicationID
         commands = self._get_all_commands(guild=guild)
-        payload = [documented(command.to_dict(self), global_=guild is None)
-                   for command in commands]
+        translator = self.translator
+        made = ([await command.get_translated_payload(self, translator)
+                 for command in commands] if translator
+                else [command.to_dict(self) for command in commands])
+        payload = [documented(command, global_=guild is None) for command in made]
         http = self.client.http
         try:
             if guild is None:

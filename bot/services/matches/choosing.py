@@ -235,12 +235,14 @@ class Choosing:
         self._disarm(match_id)
         if remind_at is not None:
             async def remind() -> None:
-                await self._remind(match_id, choose_by)
+                async with self.kit.speaking_for_match(match_id):
+                    await self._remind(match_id, choose_by)
 
             self._timers[match_id] = self.kit.clock.call_at(remind_at, remind)
         else:
             async def expire() -> None:
-                await self._expire(match_id)
+                async with self.kit.speaking_for_match(match_id):
+                    await self._expire(match_id)
 
             self._timers[match_id] = self.kit.clock.call_at(choose_by, expire)
 

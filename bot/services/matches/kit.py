@@ -10,6 +10,8 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy import select
+
 from bot.core.clock import Clock
 from bot.core.failures import PostFailure
 from bot.core.messages import Image, Post
@@ -24,9 +26,12 @@ from bot.services.render import Renderer
 from bot.services.vitals import Health
 from bot.services.web import WebLink, no_link
 from bot.store.db import Database
+from bot.store.models import Match, Tournament
 from bot.store.movelog import MoveWriter
 from bot.store.queries import user_names
 from bot.texts import match as texts
+from bot.texts.game_errors import colour
+from bot.texts.language import SOURCE, speaking
 from engine.game import Game
 
 Deliver = Callable[[Post], Awaitable[None]]
@@ -128,6 +133,13 @@ def _nothing_runs() -> None:
     return None
 
 
+ServerLanguage = Callable[[str], Awaitable[str]]
+
+
+async def english(_guild_id: str) -> str:
+    return SOURCE
+
+
 @dataclass(frozen=True)
 class Outlets:
     """What the matches call outside the services, given by the composition root when
@@ -139,6 +151,9 @@ class Outlets:
     threads: ThreadMaker | None = None
     reach: Reach | None = None
     web_link: WebLink = no_link
+    # The language a server speaks (``bot.services.languages``): every timer of a
+    # match posts in it (``MatchKit.speaking_for``).
+    language: ServerLanguage = english
 
 
 @dataclass(frozen=True)
@@ -208,6 +223,36 @@ class MatchKit:
         # Told after ``on_turn``: who else follows the turns (``Matches.watch_turns``).
         self.turn_watchers: list[Callable[[LiveMatch], None]] = []
         self.web_link = outlets.web_link
+        self.language = outlets.language
+
+    @asynccontextmanager
+    async def speaking_for(self, guild_id: str) -> AsyncIterator[None]:
+        """Say everything inside in the server's language (a timer's posts)."""
+        with speaking(await self.language(guild_id)):
+            yield
+
+    @asynccontextmanager
+    async def speaking_for_match(self, match_id: int) -> AsyncIterator[None]:
+        """Say everything inside in the language of the match's server."""
+        async with self.speaking_for_row(Match, match_id):
+            yield
+
+    @asynccontextmanager
+    async def speaking_for_row(self, table: type[Match] | type[Tournament], key: int
+                               ) -> AsyncIterator[None]:
+        """Say everything inside in the language of the server of a match or a
+        tournament (by its id)."""
+        async with self.db.engine.connect() as c:
+            guild = (await c.execute(select(table.guild_id).where(table.id == key))
+                     ).scalar_one_or_none()
+        with speaking(await self.language(guild) if guild is not None else SOURCE):
+            yield
+
+    async def spoken(self, table: type[Match] | type[Tournament], key: int,
+                     job: Callable[[], Awaitable[None]]) -> None:
+        """A timer's ``job``, in the language of its match's or tournament's server."""
+        async with self.speaking_for_row(table, key):
+            await job()
 
     def now(self) -> float:
         return self.clock.now()
@@ -265,5 +310,5 @@ class MatchKit:
             clock = texts.clock_left(live.tc, elapsed, *live.terms())
             if not live.paused:  # a turn waiting for its board: as if it began now
                 runs_out = now + live.flag_at() - elapsed
-        return texts.turn_line(live.users[seat], live.game.seat_name(live.state, seat),
+        return texts.turn_line(live.users[seat], colour(live.game.seat_name(live.state, seat)),
                                clock, status, runs_out)

@@ -341,8 +341,12 @@ class Lobby:
             self._forget_expiry(match_id, handle)
             await self.kit.deliver(Post(texts.lapsed(number), channel, pace=Pace.LOW))
 
+        async def expire_spoken() -> None:
+            async with self.kit.speaking_for_match(match_id):
+                await expire()
+
         self._cancel_expiry(match_id)
-        handle = self.kit.clock.call_at(when, expire)
+        handle = self.kit.clock.call_at(when, expire_spoken)
         self._expiries[match_id] = handle
 
     def _forget_expiry(self, match_id: int, handle: Handle) -> None:
@@ -469,11 +473,12 @@ class Lobby:
         """Try the kept start of a match again at ``when`` (safe to run again: it
         rereads the match under its lock)."""
         async def again() -> None:
-            posts = await self._start_again(match_id)
-            if self._starts.get(match_id) is handle:
-                del self._starts[match_id]
-            for post in posts:
-                await self.kit.deliver(post)
+            async with self.kit.speaking_for_match(match_id):
+                posts = await self._start_again(match_id)
+                if self._starts.get(match_id) is handle:
+                    del self._starts[match_id]
+                for post in posts:
+                    await self.kit.deliver(post)
 
         self._cancel_start(match_id)
         handle = self.kit.clock.call_at(when, again)

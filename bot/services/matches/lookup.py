@@ -25,6 +25,7 @@ from bot.services.matches.refusals import (
 )
 from bot.store.models import Match, MatchPlayer, MemberName
 from bot.store.queries import user_names
+from bot.texts import languages as joined
 from bot.texts import match as texts
 from bot.texts import waiting as waits
 from engine.game import MoveError, NotAMove
@@ -153,7 +154,7 @@ class Lookup:
                                      [p.user_id for m in found for p in m.players])
         host = await self.kit.roles.is_host(asker.guild_id, asker.actor)
         said = [line for m in found if (line := self.describe(m, names, host)) is not None]
-        return "\n".join(said) or None
+        return joined.lines(*said) if said else None
 
     def describe(self, match: Match, names: dict[str, str], host: bool) -> str | None:
         """What a match not being played is doing, in a sentence (None: it is being

@@ -17,6 +17,7 @@ from bot.core import buttons as ids
 from bot.core.messages import AI_PREFIX, Choice, Select
 from bot.services.matches.live import LiveMatch
 from bot.texts import menus as texts
+from bot.texts.game_errors import colour
 from engine.game import ChoiceGroup, ChoiceWords
 
 PER_MENU = 25  # Discord's limit of choices in one select menu
@@ -53,7 +54,7 @@ def card_menu(live: LiveMatch) -> tuple[Select, ...]:
         return ()
     choices = tuple(Choice(group.label, group.label, group.description)
                     for group in offered)
-    placeholder = texts.group_placeholder(live.game.seat_name(live.state, seat),
+    placeholder = texts.group_placeholder(colour(live.game.seat_name(live.state, seat)),
                                           live.names[seat], said)
     return (Select(ids.card_menu(live.number, stamp(live)), placeholder[:150],
                    choices[:PER_MENU]),)

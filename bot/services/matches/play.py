@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 
 from bot.core import logs
 from bot.core.enums import EndReason, MoveKind
-from bot.core.escape import defang, sentence
+from bot.core.escape import defang
 from bot.core.messages import Actor, Pace, Post, Response
 from bot.core.metrics import MOVES
 from bot.core.refusal import Refusal
@@ -25,9 +25,10 @@ from bot.services.matches.refusals import MatchOver, NotAPlayer, NotYourTurn
 from bot.services.matches.timing import BOARD_WAIT, Timing
 from bot.store.models import MatchPlayer, Move
 from bot.store.movelog import MoveRecord
+from bot.texts import game_errors, refused
 from bot.texts import match as texts
-from bot.texts import refused
-from engine.game import GameOverError, MoveError, NotAMove
+from bot.texts.game_errors import colour
+from engine.game import EngineError, GameOverError, MoveError, NotAMove
 
 log = logging.getLogger(__name__)
 
@@ -93,19 +94,20 @@ class Play:
             except NotAMove as exc:
                 if explicit:
                     # The game's sentence says how moves are written: once is enough.
-                    raise Refusal(texts.not_a_move(sentence(defang(str(exc))))) from None
+                    raise Refusal(game_errors.refusal(exc)) from None
                 missing = (game.incomplete(state, text)
                            if seat == live.to_move and live.ply == ply_seen else None)
                 if missing is not None:
                     # Clearly a try at a move by the player on turn: say what is missing.
-                    raise Refusal(defang(missing)) from None
+                    raise Refusal(game_errors.refusal(missing) if isinstance(
+                        missing, EngineError) else defang(missing)) from None
                 raise _Silent() from None
             except GameOverError as exc:
-                raise Refusal(sentence(defang(str(exc)))) from None
+                raise Refusal(game_errors.refusal(exc)) from None
             except MoveError as exc:
                 if seat != live.to_move:
                     raise self._not_your_turn(live) from None
-                raise Refusal(sentence(defang(str(exc)))) from None
+                raise Refusal(game_errors.refusal(exc)) from None
             if live.ply != ply_seen:
                 if seat == live.to_move:
                     raise Refusal(refused.move_arrived_early())
@@ -190,7 +192,8 @@ class Play:
         live.time_used = time_used
         number = game.moves_played(old_state) + 1  # as the boards count, passes included
         head = texts.played(texts.match_label(live.number, live.kind), number, live.users[seat],
-                            game.seat_name(new_state, seat), notation, spent, banks_left[seat])
+                            colour(game.seat_name(new_state, seat)), notation, spent,
+                            banks_left[seat])
         live.draw_offer = None  # a move declines a draw offered
         if result_text is not None:
             self.ending.forget(live)

@@ -117,7 +117,7 @@ class Practice:
         busy = self._thinking.get(live.id)
         if busy is not None and not busy.done() and busy is not asyncio.current_task():
             return
-        task = asyncio.get_running_loop().create_task(self._turn(live, seat, level))
+        task = asyncio.get_running_loop().create_task(self._spoken_turn(live, seat, level))
         self._thinking[live.id] = task
         task.add_done_callback(lambda t: self._done(live.id, t))
 
@@ -132,6 +132,11 @@ class Practice:
             left = live.flag_at() - live.elapsed(self.kit.now())
             seconds = max(0.1, min(seconds, 0.5 * left))
         return seconds
+
+    async def _spoken_turn(self, live: LiveMatch, seat: int, level: int) -> None:
+        """The computer's turn, its posts in the server's language."""
+        async with self.kit.speaking_for(live.guild_id):
+            await self._turn(live, seat, level)
 
     async def _turn(self, live: LiveMatch, seat: int, level: int) -> None:
         ply = live.ply

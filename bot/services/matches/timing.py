@@ -128,10 +128,11 @@ class Timing:
             # The log's match and server while the timer runs (given back after).
             match, server = logs.MATCH.set(live.id), logs.SERVER.set(live.guild_id)
             try:
-                if live.stalled_at is not None:
-                    await self._tick(live)
-                else:
-                    await action()
+                async with self.kit.speaking_for(live.guild_id):  # its posts: the server's
+                    if live.stalled_at is not None:
+                        await self._tick(live)
+                    else:
+                        await action()
             except CANNOT_SAVE:
                 async with live.lock:
                     stalled = self.stall(live, began)

@@ -23,6 +23,7 @@ from bot.services.matches.refusals import (
 )
 from bot.store.models import Match, MatchPlayer, Tournament, TournamentGame
 from bot.store.queries import user_names
+from bot.texts import languages as joined
 from bot.texts import match as texts
 from engine.registry import get_game
 
@@ -163,7 +164,7 @@ class Viewing:
                                                  banks * live.tc.bank))
         if live.paused:
             lines.append("The clock is paused.")
-        return Response.say("\n".join(lines))
+        return Response.say(joined.lines(*lines))
 
 
 async def _tournament_games(s: AsyncSession,

@@ -58,6 +58,7 @@ from bot.texts import tournaments as say
 log = logging.getLogger(__name__)
 MAX_STEPS = 64  # a bound on what one look at a tournament may do in a row
 NOT_BEGUN_AGAIN = 60.0  # a window due before its game began: looked at again this later
+Job = Callable[[], Awaitable[None]]  # what a timer runs
 class Flow:
     def __init__(self, db: Database, clock: Clock, matches: Matches,
                  web_link: WebLink = no_link) -> None:
@@ -81,6 +82,10 @@ class Flow:
             return await load(s, tournament_id)
 
     # ==== the lock ==========================================================================
+
+    def _spoken(self, tournament_id: int, job: Job) -> Job:
+        """A timer's ``job``, its posts in the language of the tournament's server."""
+        return lambda: self.matches.kit.spoken(TournamentRow, tournament_id, job)
 
     async def run(self, tournament_id: int, work: Callable[[], Awaitable[Response]]) -> Response:
         """``work`` under the tournament's lock, then whatever fell due meanwhile."""
@@ -267,8 +272,8 @@ class Flow:
 
     def arm_no_show(self, tournament_id: int, match_id: int, at: float) -> None:
         self.disarm_no_show(match_id)
-        self._shows[match_id] = self.clock.call_at(
-            max(at, self.now()), lambda: self._no_show_due(tournament_id, match_id))
+        self._shows[match_id] = self.clock.call_at(max(at, self.now()), self._spoken(
+            tournament_id, lambda: self._no_show_due(tournament_id, match_id)))
 
     async def _no_show_due(self, tournament_id: int, match_id: int) -> None:
         """The window's end (tried again by the clock when the database refuses)."""
@@ -444,10 +449,10 @@ class Flow:
             return
         handles = []
         if not reminded and remind_before > 0 and deadline - remind_before > self.now():
-            handles.append(self.clock.call_at(deadline - remind_before,
-                                              lambda: self._fire(tournament_id, number, False)))
-        handles.append(self.clock.call_at(max(deadline, self.now()),
-                                          lambda: self._fire(tournament_id, number, True)))
+            handles.append(self.clock.call_at(deadline - remind_before, self._spoken(
+                tournament_id, lambda: self._fire(tournament_id, number, False))))
+        handles.append(self.clock.call_at(max(deadline, self.now()), self._spoken(
+            tournament_id, lambda: self._fire(tournament_id, number, True))))
         self._timers[tournament_id] = handles
 
     def disarm(self, tournament_id: int) -> None:
@@ -591,6 +596,3 @@ class Flow:
             self.arm(tournament_id, row.deadline_at, row.reminded, number,
                      loaded.setup.remind_before)
         return Response(posts=posts)
-
-
-__all__ = ["Flow"]

@@ -1,0 +1,36 @@
+"""The words on the board images, in the language spoken: the engine draws English
+templates (``engine.labels.TEMPLATES``) and the bot passes each one's translation as a
+value (``labels``) to the drawing, which runs in a worker process."""
+
+from __future__ import annotations
+
+from bot.texts.language import N_, SOURCE, _, language
+
+# Every template the engine draws, marked for the catalogs (the test keeps this list
+# and ``engine.labels.TEMPLATES`` the same).
+TEMPLATES = (
+    N_("Black"), N_("Red"), N_("First Player"), N_("Second Player"),
+    N_("{colour} · {name}"), N_("{n} left"), N_("score {n}"), N_("to play"), N_("wins"),
+    N_("before the first move"), N_("after move {n}"), N_("{where} · {colour} to play"),
+    N_("{line} · last: {colour} {cell}"),
+    N_("Draw {black}–{red}: the Corridor is closed"),
+    N_("{winner} wins {high}–{low}: the Corridor is closed"),
+    N_("Tie {black}–{red}: the First Player ({loser}) loses, {winner} wins"),
+    N_("Tie {black}–{red}: {loser} placed the last piece and loses, {winner} wins"),
+    N_("Green: the final Corridor. Gold rim: a piece touching it, which scores."),
+    N_("Hints: green = the Corridor, × = would leave no Corridor."),
+    # Quoridor's
+    N_("White"), N_("Blue"), N_("{name} ({colour})"), N_(" ({colour})"), N_("{who} to move"),
+    N_("{headline}  ·  {passed} had no move and passed"), N_("{who} wins: {reason}"),
+    N_("Draw: {reason}"), N_("no one reached their goal in {n} plies"),
+    N_("{colour} reached {goal}"), N_("the others left the game"), N_("row {row}"),
+    N_("column {column}"), N_("{where} · last: {move}"), N_("to {goal}"),
+    N_("left the game"), N_("{goal} · {n} steps"),
+)
+
+
+def labels() -> dict[str, str]:
+    """What the language spoken says for each template it translates (English: none)."""
+    if language() == SOURCE:
+        return {}
+    return {t: said for t in TEMPLATES if (said := _(t)) != t}

@@ -1,0 +1,54 @@
+"""The words drawn on the images, in the language the bot asks for.
+
+The engine writes English and knows no catalog: each word or line it draws on an
+image goes through ``label`` with its English template ("{n} left") and its data. The
+bot passes what a language says for each template, as plain values (a mapping from the
+English template to the translated one, ``labelled``), around a drawing; a template it
+does not translate is drawn in English. ``TEMPLATES`` lists every template of the
+shipped games, for the bot to translate (``bot/texts/board_labels.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from types import MappingProxyType
+
+_ENGLISH: Mapping[str, str] = MappingProxyType({})
+_LABELS: ContextVar[Mapping[str, str]] = ContextVar("engine_labels", default=_ENGLISH)
+
+#: every template the shipped games draw (Cairo Corridor's and Quoridor's)
+TEMPLATES = (
+    "Black", "Red", "First Player", "Second Player", "{colour} · {name}",
+    "{n} left", "score {n}", "to play", "wins", "before the first move",
+    "after move {n}", "{where} · {colour} to play", "{line} · last: {colour} {cell}",
+    "Draw {black}–{red}: the Corridor is closed",
+    "{winner} wins {high}–{low}: the Corridor is closed",
+    "Tie {black}–{red}: the First Player ({loser}) loses, {winner} wins",
+    "Tie {black}–{red}: {loser} placed the last piece and loses, {winner} wins",
+    "Green: the final Corridor. Gold rim: a piece touching it, which scores.",
+    "Hints: green = the Corridor, × = would leave no Corridor.",
+    # Quoridor's
+    "White", "Blue", "{name} ({colour})", " ({colour})", "{who} to move",
+    "{headline}  ·  {passed} had no move and passed", "{who} wins: {reason}",
+    "Draw: {reason}", "no one reached their goal in {n} plies", "{colour} reached {goal}",
+    "the others left the game", "row {row}", "column {column}", "{where} · last: {move}",
+    "to {goal}", "left the game", "{goal} · {n} steps",
+)
+
+
+def label(template: str, **data: object) -> str:
+    """``template`` in the language of the drawing, its ``{names}`` filled in."""
+    said = _LABELS.get().get(template, template)
+    return said.format(**data) if data else said
+
+
+@contextmanager
+def labelled(labels: Mapping[str, str] | None) -> Iterator[None]:
+    """Draw everything inside with ``labels`` (English template -> its translation)."""
+    token = _LABELS.set(labels or {})
+    try:
+        yield
+    finally:
+        _LABELS.reset(token)
