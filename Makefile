@@ -21,15 +21,29 @@ PARALLEL := $(ALONE) -n $(TEST_WORKERS)
 # one after another on the second worker (tests/conftest.py groups them).
 REALTIME := $(ALONE) -n 2 --dist loadgroup
 
-.PHONY: run test lint bench clean fonts
+.PHONY: run test lint bench clean fonts catalogs compile
 
-$(STAMP): pyproject.toml setup.py engine/sigma/_native.c
+# The catalogs (docs/translating.md): `make catalogs` extracts every message of bot/texts
+# and bot/web into bot/locale/garnet.pot and updates each language's garnet.po from it
+# (a changed message turns fuzzy there); `make compile` compiles them to the .mo files
+# garnet reads (the install does it too: setup.py). The keywords are garnet's own: _
+# (a message), n_ (singular, plural, n) and N_ (marked now, said later through _).
+BABEL := $(BIN)/pybabel
+LOCALE := bot/locale
+KEYWORDS := --no-default-keywords -k _ -k n_:1,2 -k N_
+
+# The catalogs' sources: a changed garnet.po is compiled again (the install compiles them
+# all: setup.py).
+PO := $(wildcard bot/locale/*/LC_MESSAGES/garnet.po)
+MO := $(PO:.po=.mo)
+
+$(STAMP): pyproject.toml setup.py engine/sigma/_native.c engine/cairo/_native.c
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-run: $(STAMP)
+run: $(STAMP) $(MO)
 	$(BIN)/python -m bot
 
 # Bytecode is written while the suite runs even where the environment says not to
@@ -37,7 +51,7 @@ run: $(STAMP)
 # asserts and every process the tests start (bots, render workers, benches) compiled
 # garnet anew, about 5 s a pytest run and 1 s a process.
 test: export PYTHONDONTWRITEBYTECODE =
-test: $(STAMP)
+test: $(STAMP) $(MO)
 	$(BIN)/ruff check engine bot bench tests
 	$(BIN)/mypy
 	$(BIN)/lint-imports
@@ -61,6 +75,24 @@ bench: $(STAMP)
 # The CJK and colour emoji fonts of the board images (Debian packages), when missing.
 fonts:
 	bash .ci/fonts
+
+catalogs: $(STAMP)
+	$(BABEL) extract -F babel.cfg $(KEYWORDS) -c TRANSLATORS: --sort-by-file --width 100 \
+		--project garnet --version 0.1.0 --copyright-holder "garnet's authors" \
+		--msgid-bugs-address "https://github.com/garnet/garnet/issues" \
+		-o $(LOCALE)/garnet.pot .
+	@for po in $(LOCALE)/*/LC_MESSAGES/garnet.po; do \
+		[ -f "$$po" ] || continue; \
+		lang=$$(basename $$(dirname $$(dirname $$po))); \
+		$(BABEL) update -D garnet -l $$lang -i $(LOCALE)/garnet.pot -d $(LOCALE) \
+			--width 100 --previous; \
+	done
+
+compile: $(STAMP)
+	$(BIN)/python setup.py -q compile_catalogs
+
+%.mo: %.po $(STAMP)
+	$(BIN)/python setup.py -q compile_catalogs
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -6,6 +6,7 @@ after bench to main.
                         [--json] [--compare] [--metrics-compare [--rounds R]]
                         [--games cairo,quoridor,...] [--flood N] [--near-end 0.25]
                         [--plies-left 2] [--chatter 0.3] [--profile FILE]
+                        [--reminders default|stress] [--viewers N]
     python -m bot bench --queries [--json]
     python -m bot bench --practice [--games cairo,quoridor] [--level 5] [--seconds S]
                         [--json]
@@ -35,8 +36,10 @@ def parser(prog: str = "python -m bot bench") -> argparse.ArgumentParser:
                    "(--seconds per game)")
     p.add_argument("--web", action="store_true",
                    help="the public web pages' time with --viewers viewers on loopback")
-    p.add_argument("--viewers", type=int, default=200,
-                   help="--web: concurrent viewers (default 200)")
+    p.add_argument("--viewers", type=int, default=None,
+                   help="--web: concurrent viewers (default 200); the load bench: live "
+                   "viewers of the running DMs' pages (the bot's web server on), each "
+                   "size run without them, then with them, the bot's share side by side")
     p.add_argument("--games", default="cairo,quoridor,pathwayz,sigma",
                    help="the games, comma-separated (the load bench deals them round "
                    "the DMs; --practice plays each)")
@@ -56,7 +59,8 @@ def main(argv: list[str], prog: str = "python -m bot bench") -> int:
     if args.web:
         from bench.web import main as web_main
 
-        return web_main(max(1, args.viewers), (args.dms or [20])[0], args.seconds, args.json,
+        return web_main(max(1, args.viewers or 200), (args.dms or [20])[0], args.seconds,
+                        args.json,
                         args.database)
     if args.queries:
         from bench.queries import main as queries_main

@@ -49,6 +49,7 @@ import dataclasses
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -60,7 +61,7 @@ from sqlalchemy import text
 
 from bench.flood import Windows
 from bench.flood import describe as describe_flood
-from bench.report import cost, describe, describe_cost, metric_states
+from bench.report import cost, describe, describe_cost, describe_viewers, metric_states
 from bench.scrape import (
     FIGURES,
     Buckets,
@@ -72,14 +73,16 @@ from bench.scrape import (
     scrape,
     total,
 )
+from bench.web import view
 from bot.adapters.discord.pacing import GlobalPacer
 from bot.app import build_discord_bot as build_bot
-from bot.app import observed, watch_bot
+from bot.app import observed, served_web, watch_bot
 from bot.config import Settings
 from bot.core import metrics
 from bot.core.clock import RealClock
-from bot.core.messages import Pace
+from bot.core.messages import Actor, Pace
 from bot.core.metrics import LATENCY
+from bot.core.requests import Asker
 from bot.store.db import open_database
 from engine.registry import entries, get_game
 from tests.fake.discord_fake import FakeDiscord, RealTime
@@ -87,7 +90,12 @@ from tests.fake.discord_world import CALLBACK, GLOBAL_LIMIT, MESSAGES, Call, Per
 from tests.fake.fake_transport import Window
 
 PACES = {"realistic": (10.0, 20.0), "stress": (2.0, 2.0)}
-REMINDERS = "59,50,45"
+# The DMs' reminders: as a DM has them (None: /dm's default), or the bench's stress
+# reminders, at 59, 50 and 45 s left, so that they fall due at the realistic pace too.
+REMINDERS = {"default": None, "stress": "59,50,45"}
+RETRY = 10.0  # seconds before a DM refused is offered again
+SAMPLE_EVERY = 1.0  # seconds between two counts of the DMs running
+WINDOW = 10.0  # seconds: the DMs running are reported per window of this length
 PER_SERVER = 50
 GUILD_BASE = 1_000  # guild ids are (GUILD_BASE + k) << 22: shard k % shards
 BOARD_WAIT = 120.0  # seconds a player waits for the board before moving on
@@ -148,6 +156,8 @@ class Plan:
     plies_left: int = 2  # of a game started near its end
     profile: str | None = None  # cProfile the measured run of the bot's process to it
     flood: int = 0  # clients a path flooding the metrics server in windows (bench.flood)
+    reminders: str = "default"  # the DMs' reminders (REMINDERS)
+    viewers: int = 0  # live viewers of the running matches' pages (bench.web)
 
 
 class Bench:
@@ -183,6 +193,11 @@ class Bench:
         self.answered = {"interactions": 0, "autocomplete": 0}
         self.finished_by_game: dict[str, int] = {}
         self.moves_by_game: dict[str, int] = {}
+        self.exempt = 0  # of the posts, interaction answers (Discord's limit exempts them)
+        self.running: list[tuple[float, int]] = []  # (when, DMs running then)
+        self.refused = 0  # new DMs refused (at Discord's limit or by budget)
+        self.web: Any = None  # the bot's web server (``--viewers``)
+        self.viewed: dict[str, Any] | None = None  # the viewers' figures
 
     # ---- the fake's side ------------------------------------------------------------
 
@@ -194,6 +209,8 @@ class Bench:
                     self.arrived[channel].set()
             return
         self.posts += 1
+        if call.path.startswith(("/interactions/", "/webhooks/")):
+            self.exempt += 1  # an interaction's answer: exempt from the global limit
         if call.path == CALLBACK and call.status == 200 and isinstance(call.body, dict):
             # The interactions answered: autocomplete's choices (type 8) or the rest.
             kind = "autocomplete" if call.body.get("type") == 8 else "interactions"
@@ -260,20 +277,28 @@ class Bench:
     async def start_dm(self, bot: Any, entry: tuple[int, int, Person, Person, Person]
                        ) -> bool:
         _gid, channel, host, a, b = entry
+        reminders = REMINDERS[self.plan.reminders]
+        options: dict[str, Any] = {"reminders": reminders} if reminders else {}
         payload = self.fake.slash(bot.tree, host, "dm", channel_id=channel,
                                   game=self.game_of[channel],
-                                  player1=a, player2=b, chooser="lots", reminders=REMINDERS)
+                                  player1=a, player2=b, chooser="lots", **options)
+        health = bot.services.matches.kit.health
+        refusals = health.limit_refusals
         bot._connection.parse_interaction_create(payload)
         # 30 s at set-up; in the run, not past its end by more than a few seconds (a DM
         # refused at Discord's limit would otherwise hold the run open 30 s).
         deadline = time.perf_counter() + 30.0
         if self.measuring:
             deadline = min(deadline, self.stop_at + 5.0)
+        asked = time.perf_counter()
         while time.perf_counter() < deadline:
             await asyncio.sleep(0.05)
             live = self.live_in(bot, channel)
             if live is not None and live.to_move is not None:
                 return True
+            if health.limit_refusals > refusals and time.perf_counter() - asked > 2.0:
+                break  # refused (this DM or one asked beside it: a DM takes < 2 s)
+        self.refused += 1
         return False
 
     async def near_end(self, bot: Any, entry: tuple[int, int, Person, Person, Person]
@@ -380,7 +405,9 @@ class Bench:
             if live is None:
                 self.count_finished(channel)
                 if not await self.start_dm(bot, entry):
-                    return
+                    # Refused (or not started): offered again a little later, as
+                    # players would ask again.
+                    await asyncio.sleep(RETRY)
                 continue
             self.current[channel] = live
             seat = live.to_move
@@ -436,6 +463,46 @@ class Bench:
                 self.peak[pid] = max(self.peak.get(pid, 0.0), mb)
             await asyncio.sleep(2.0)
 
+    async def count_running(self, bot: Any) -> None:
+        """The DMs running, every ``SAMPLE_EVERY`` seconds of the run: what the run is
+        labelled by (``running_figures``)."""
+        while time.perf_counter() < self.stop_at:
+            running = sum(1 for entry in self.channels
+                          if (live := self.live_in(bot, entry[1])) is not None
+                          and not live.finished)
+            self.running.append((time.perf_counter(), running))
+            await asyncio.sleep(SAMPLE_EVERY)
+
+    async def viewers(self, bot: Any) -> asyncio.Future[dict[str, Any]]:
+        """``--viewers`` live viewers of the running DMs' pages for the run, in a process
+        of their own (``bench.web.view``): every bench server's pages turned on (as its
+        host's ``/host web on``), each viewer following one DM's event stream."""
+        matches = bot.services.matches.kit.live
+        pages: list[str] = []
+        for gid in sorted({entry[0] for entry in self.channels}):
+            host = next(e[2] for e in self.channels if e[0] == gid)
+            # The host role of a bench server is its id + 3 (``servers``).
+            actor = Actor(str(host.id), host.name, frozenset({str(gid + 3)}),
+                          manage_guild=True)
+            said = await bot.services.web.turn_on(Asker(str(gid), "0", actor))
+            home = re.search(r"<(http://[^>\s]+)>", said.reply.text if said.reply else "")
+            if home is None:
+                raise SystemExit("the bench's web pages did not turn on")
+            pages += [f"{home.group(1)}/m/{live.number}" for live in matches
+                      if live.guild_id == str(gid) and not live.finished]
+        return asyncio.ensure_future(view(self.plan.viewers, pages or ["/"],
+                                          self.stop_at - time.perf_counter()))
+
+    def running_figures(self, begin: float) -> dict[str, Any]:
+        """The DMs running in each ``WINDOW`` of the run (the mean of its counts): the
+        least, the median and the most of the windows."""
+        windows: dict[int, list[int]] = {}
+        for at, n in self.running:
+            windows.setdefault(int((at - begin) // WINDOW), []).append(n)
+        means = sorted(sum(v) / len(v) for v in windows.values()) or [0.0]
+        return {"min": round(means[0]), "median": round(means[len(means) // 2]),
+                "max": round(means[-1]), "windows": len(windows), "window_seconds": WINDOW}
+
     async def run(self) -> dict[str, Any]:
         plan = self.plan
         if not plan.metrics:
@@ -460,7 +527,9 @@ class Bench:
             # The operators' metrics, on a free port of loopback: the bench reads them
             # (unless they are off: METRICS=off, and nothing to read).
             metrics=plan.metrics,
-            metrics_address=("127.0.0.1", 0) if plan.metrics else None)
+            metrics_address=("127.0.0.1", 0) if plan.metrics else None,
+            # The public pages on loopback for the live viewers (``--viewers``).
+            web_address=("127.0.0.1", 0) if plan.viewers else None, public_url=None)
         self.servers()
         self.fake.observe = self.observe
         self.fake.encode_forms = True  # aiohttp's form encoding, PNGs and all
@@ -468,7 +537,8 @@ class Bench:
         bot = build_bot(settings, db, clock=RealClock())
         if plan.fifo:
             bot.pace(GlobalPacer(plan.global_limit, fifo=True))
-        async with observed(settings) as observatory:
+        async with observed(settings) as observatory, \
+                served_web(settings, bot.services, db, local_links=True) as self.web:
             if observatory is not None:
                 watch_bot(observatory, bot, db)
             result = await self.measure(bot, observatory.port if observatory else None)
@@ -500,9 +570,12 @@ class Bench:
             await self.warm(bot)
             started = time.perf_counter()
             ok = 0
+            started_in: set[int] = set()  # the channels whose DM started (not refused)
             for i in range(0, len(self.channels), 20):
                 batch = self.channels[i:i + 20]
-                ok += sum(await asyncio.gather(*(self.start_dm(bot, e) for e in batch)))
+                went = await asyncio.gather(*(self.start_dm(bot, e) for e in batch))
+                ok += sum(went)
+                started_in.update(e[1] for e, yes in zip(batch, went, strict=True) if yes)
             # A share of the DMs (one at least, unless none), spread over the games.
             count = round(plan.near_end * len(self.channels)) or int(plan.near_end > 0)
             chosen = self.rng.sample(self.channels, min(count, len(self.channels)))
@@ -520,7 +593,7 @@ class Bench:
             # A set-up longer than a turn's clock (the near-end games' plies go through
             # the bot at the global limit: at 1,000 DMs, minutes) ends DMs before the
             # run: said in the report, for their run is not the one asked for.
-            lapsed = sum(1 for e in self.channels if self.live_in(bot, e[1]) is None)
+            lapsed = sum(1 for c in started_in if self.live_in(bot, c) is None)
             before = await scrape(port) if port is not None else {}
             profiler = cProfile.Profile() if plan.profile else None
             if profiler is not None:
@@ -535,15 +608,21 @@ class Bench:
                    if port is not None and settle < plan.seconds and not plan.flood
                    else None)  # a scrape in a flood waits at the door with it
             windows = Windows(port, plan.flood) if plan.flood and port is not None else None
-            await asyncio.gather(self.memory_monitor(),
+            viewing = await self.viewers(bot) if plan.viewers else None
+            await asyncio.gather(self.memory_monitor(), self.count_running(bot),
                                  *(self.player(bot, e) for e in self.channels),
                                  *([windows.run(self.stop_at)] if windows else []))
             end = time.perf_counter()
+            if viewing is not None:
+                self.viewed = await viewing
             if profiler is not None:
                 profiler.disable()
                 profiler.dump_stats(str(plan.profile))
             elapsed = end - begin
             self.measuring = False
+            for channel, live in list(self.current.items()):
+                if live.finished:  # ended on time (or otherwise) since its last look
+                    self.count_finished(channel)
             # Moves whose board had not arrived: at least the rest of the run.
             self.unfinished = sorted(end - sent for sent in self.pending.values())
             buckets: dict[str, Any] | None = None
@@ -584,6 +663,11 @@ class Bench:
             "setup_seconds": round(setup, 1), "ended_in_setup": lapsed, "moves": self.moves,
             "moves_per_second": round(self.moves / elapsed, 1),
             "posts": self.posts, "posts_per_second": round(self.posts / elapsed, 1),
+            "paced_per_second": round((self.posts - self.exempt) / elapsed, 1),
+            "exempt_per_second": round(self.exempt / elapsed, 1),
+            "running": self.running_figures(begin), "refused": self.refused,
+            "reminders": plan.reminders, "retry_seconds": RETRY,
+            "viewers": self.viewed,
             "global_limit": plan.global_limit, "429s": self.too_many,
             "429s_global": self.too_many_global,
             # DISCORD_API_BASE (--proxy): the proxy's answers, by status
@@ -659,10 +743,14 @@ def _merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
     measured = first["buckets"] is not None  # not with metrics off
     buckets = merged([p["buckets"] for p in parts]) if measured else None
     summed = ("started", "ended_in_setup", "moves", "moves_per_second", "posts", "posts_per_second",
+              "paced_per_second", "exempt_per_second", "refused",
               "global_limit", "429s", "429s_global", "games_finished", "finished_in_db",
               "results", "rewards", "rating_changes")
     out = {**first, **{k: round(sum(p[k] for p in parts), 1) for k in summed}}
     out["processes"] = len(parts)
+    # The DMs running in all: each process's least, median and most added (a bound).
+    out["running"] = {**first["running"], **{k: sum(p["running"][k] for p in parts)
+                                              for k in ("min", "median", "max")}}
     out["relayed"] = {k: sum(p.get("relayed", {}).get(k, 0) for p in parts)
                       for k in sorted({k for p in parts for k in p.get("relayed", {})})}
     for key in ("pacer", "boards_on_their_way"):  # each process's own
@@ -687,6 +775,18 @@ def _merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
                     for g in first["games"]}
     out["metrics"] = ({k: sum(p["metrics"][k] for p in parts) for k in first["metrics"]}
                       if measured else None)
+    return out
+
+
+def with_viewers(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each size's bot share without and with live viewers, side by side."""
+    out = []
+    for n in dict.fromkeys(r["dms"] for r in results):
+        without = next((r for r in results if r["dms"] == n and not r["viewers"]), None)
+        seen = next((r for r in results if r["dms"] == n and r["viewers"]), None)
+        if without and seen and without["bot_latency_ms"] and seen["bot_latency_ms"]:
+            out.append({"dms": n, "viewers": seen["viewers"]["viewers"],
+                        "without": without["bot_latency_ms"], "with": seen["bot_latency_ms"]})
     return out
 
 
@@ -717,7 +817,7 @@ def _children(plan: Plan, processes: int, limit: int,
                str(limit), "--seed", str(plan.seed + n),
                "--run-id", str(plan.run_id), "--games", ",".join(plan.games),
                "--near-end", str(plan.near_end), "--chatter", str(plan.chatter),
-               "--plies-left", str(plan.plies_left)]
+               "--plies-left", str(plan.plies_left), "--reminders", plan.reminders]
         if plan.database:
             cmd += ["--database", plan.database]
         if plan.fifo:
@@ -777,6 +877,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--profile", default=None, metavar="FILE",
                         help="bench: cProfile the bot's process during the measured run "
                         "(one process) into FILE (python -m pstats FILE)")
+    parser.add_argument("--reminders", choices=sorted(REMINDERS), default="default",
+                        help="bench: the DMs' reminders: as a DM has them (default), or "
+                        "stress: at 59, 50 and 45 s left, so that they fall due at the "
+                        "realistic pace too")
     parser.add_argument("--chatter", type=float, default=0.3,
                         help="bench: the chance a think time holds chatter: talk, an "
                         "illegal move, /board, /time or an autocomplete (not moves)")
@@ -785,21 +889,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     sizes: list[int] = args.dms or [200, 1000]
     seconds, pace = args.seconds, args.pace
+    reminders = args.reminders
     if args.quick:
         sizes, seconds, pace = args.dms or [6], min(seconds, 4.0), "stress"
+        reminders = "stress"  # so that some fall due within its seconds
     run_id = args.run_id if args.run_id is not None else int(time.time()) % 100_000
     games = tuple(get_game(g.strip()).key for g in args.games.split(",") if g.strip())
     results = []
     orders = (False, True) if args.compare else (args.fifo,)
     states = metric_states(args.metrics_compare, args.rounds, args.metrics_off)
-    runs = [(n, fifo, on) for n in sizes for fifo in orders for on in states]
-    for i, (n, fifo, on) in enumerate(runs):
+    looks = (0, args.viewers) if args.viewers and not args.child else (args.viewers or 0,)
+    runs = [(n, fifo, on, v) for n in sizes for fifo in orders for on in states
+            for v in looks]
+    for i, (n, fifo, on, viewers) in enumerate(runs):
         ids = (tuple(int(s) for s in args.shard_ids.split(",")) if args.shard_ids
                else tuple(range(args.shards)))
         plan = Plan(n, pace, seconds, args.database, args.shards, ids,
                     args.render_processes, args.global_limit, args.seed, run_id + i, fifo,
                     on, games, args.near_end, args.chatter, args.plies_left, args.profile,
-                    args.flood)
+                    args.flood, reminders, viewers)
         if args.processes > 1:
             result = run_processes(plan, args.processes, args.proxy)
         else:
@@ -814,12 +922,17 @@ def main(args: argparse.Namespace) -> int:
             print(describe(result), flush=True)
             if result["flood"] is not None:
                 print(describe_flood(result["flood"]), flush=True)
+    pairs = with_viewers(results) if args.viewers else []
+    for pair in pairs if not args.json else []:
+        print(describe_viewers(pair), flush=True)
     costs = cost(results) if args.metrics_compare else []
     if not args.json:
         for c in costs:
             print(describe_cost(c), flush=True)
     elif args.metrics_compare:
         print(json.dumps({"runs": results, "cost": costs}, indent=2))
+    elif pairs:
+        print(json.dumps({"runs": results, "viewers": pairs}, indent=2))
     else:
         print(json.dumps(results, indent=2))
     return 0

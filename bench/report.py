@@ -25,7 +25,12 @@ def describe(r: dict[str, Any]) -> str:
     durable = r.get("durability")
     database = r["database"] + (" (" + ", ".join(f"{k} {v}" for k, v in durable.items())
                                 + ")" if durable else "")
-    return (f"{r['dms']} DMs, {r['pace']} pace, {database}, "
+    run = r.get("running")
+    ran = (f"{run['min']}/{run['median']}/{run['max']} DMs running (min/median/max of "
+           f"{run['windows']} windows of {run['window_seconds']:g} s) of "
+           if run else "")
+    return (f"{ran}{r['dms']} DMs offered, {r['pace']} pace, "
+            f"{r.get('reminders', 'stress')} reminders, {database}, "
             f"{r.get('processes', 1)} process(es), shards {r['shards']}, {r['seconds']} s "
             f"(set-up {r['setup_seconds']} s, {r['started']} DMs started"
             + (f"; {r['ended_in_setup']} of them over before the run began: a set-up "
@@ -58,9 +63,12 @@ def describe(r: dict[str, Any]) -> str:
                                       ("render_job_ms", "in a render worker"),
                                       ("transaction_ms", "database transactions"))
                    if r.get(key)) + "\n")
-            + f"  posts: {r['posts']} ({r['posts_per_second']}/s against the global "
-            f"{r['global_limit']}/s), 429s: {r['429s']} ({r['429s_global']} of the "
-            f"global limit)\n"
+            + f"  posts: {r['posts']} ({r['posts_per_second']}/s: paced "
+            f"{r.get('paced_per_second')}/s against the global {r['global_limit']}/s, "
+            f"exempt interaction answers {r.get('exempt_per_second')}/s), 429s: "
+            f"{r['429s']} ({r['429s_global']} of the global limit); new DMs refused "
+            f"(offered again after {r.get('retry_seconds', 0):g} s): {r.get('refused', 0)}\n"
+            + _viewers(r)
             + ("" if off else
                f"  reminders: {rem['n']}, late by p50 {rem['p50']} ms, p99 {rem['p99']} "
                f"ms, max {rem['max']} ms\n"
@@ -73,6 +81,22 @@ def describe(r: dict[str, Any]) -> str:
             f"rewards, {r['rating_changes']} rating changes\n"
             f"{_pacing(r)}{_proxied(r)}"
             f"  load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+def _viewers(r: dict[str, Any]) -> str:
+    v = r.get("viewers")
+    if not v:
+        return ""
+    return (f"  live viewers: {v['viewers']} following running matches' pages (server-sent "
+            f"events, in a process of their own): {v['pages']} pages read, p50 "
+            f"{v['p50_ms']} ms, p99 {v['p99_ms']} ms\n")
+
+
+def describe_viewers(pair: dict[str, Any]) -> str:
+    """The bot's share without and with live viewers, side by side."""
+    a, b = pair["without"], pair["with"]
+    return (f"bot's share at {pair['dms']} DMs, without viewers / with {pair['viewers']}: "
+            f"p50 {a['p50']} / {b['p50']} ms, p99 {a['p99']} / {b['p99']} ms")
 
 
 def _proxied(r: dict[str, Any]) -> str:

@@ -25,6 +25,7 @@ import random
 import sys
 import time
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from engine.balance import measure, overall_verdict, parse_levels
@@ -35,7 +36,8 @@ BASE = "reconstructed-v1"
 # An edit: "special" -> [row, col] of the Special card's box; "special.arrows" -> its
 # arrows; "SEAT.CARD.arrows" or
 # "SEAT.CARD.cells" -> the card's new arrows or cells; "SEAT.CARD.count" -> copies;
-# "add.SEAT" -> cards added to the end of that hand.
+# "add.SEAT" -> cards added to the end of that hand; "rules" -> the deck's rules variants
+# (engine.sigma.deck.RULES: the rules page's own settlements changed, issue 42).
 Edits = Mapping[str, Any]
 
 
@@ -102,12 +104,26 @@ C2_L4D_BU5W: dict[str, Any] = {"black.U5.arrows": ["0,0,N", "1,0,W"],
                                "black.L4.arrows": ["0,0,N"]}
 
 HUB4 = ["0,0,W", "0,0,N", "0,0,E", "0,0,S"]
+# Black at its strongest in round 27: one arrow more on each of its cards.
+BMAX: dict[str, Any] = {"black.I3.arrows": ["0,0,W", "0,2,E", "0,1,N"],
+                        "black.L4.arrows": ["0,0,N", "2,1,E", "1,0,W"],
+                        "black.V5.arrows": ["0,0,N", "2,2,E", "2,1,S"],
+                        "black.T4.arrows": ["0,0,W", "0,2,E", "1,1,S", "0,1,N"]}
+# Round 28's start: v1 with V5's third arrow, under open-sides.
+V1_V5S_OPEN: dict[str, Any] = {"black.V5.arrows": ["0,0,N", "2,2,E", "2,1,S"],
+                               "rules": ["open-sides"]}
+# White weaker: Hub and Y2 with two arrows, L3+ without its S.
+W2: dict[str, Any] = {"white.Hub.arrows": ["0,0,W", "0,0,E"],
+                      "white.Y2.arrows": ["0,0,W", "0,1,E"],
+                      "white.L3+.arrows": ["0,0,N", "1,1,E"]}
 
 #: c2-l4d-bu5w with no arrow on the Special card's W arm, the one facing Nothing.
 SP_NES: dict[str, Any] = C2_L4D_BU5W | {"special.arrows": ["0,1,N", "1,2,E", "2,1,S"]}
 
 #: spNES with a third arrow on Black's V5 (S on (2,1)): the best of round 22.
 SP_NES_V5S: dict[str, Any] = SP_NES | {"black.V5.arrows": ["0,0,N", "2,2,E", "2,1,S"]}
+# v3, the default deck since issue 29 (spNES-v5s-t4we of round 24).
+V3: dict[str, Any] = SP_NES_V5S | {"black.T4.arrows": ["0,0,W", "0,2,E"]}
 
 #: The candidates by round: round 1 moves the Special card and the arrows the issue's
 #: experiment touched; later rounds refine around the best of the round before.
@@ -394,6 +410,64 @@ ROUNDS: dict[int, dict[str, dict[str, Any]]] = {
         "spNES-v5s-hub4": SP_NES_V5S | {"white.Hub.arrows": HUB4},
         "spNES-y2s-v5s": SP_NES_V5S | {"white.Y2.arrows": ["0,0,W", "0,1,E", "0,1,N", "0,0,S"]},
     },
+    # Round 25 (issue 42): the rules page's own settlements changed, each a rules
+    # variant of the engine (engine.sigma.deck.RULES), on v1 and on v3 (the default,
+    # spNES-v5s-t4we): a usable side only where it faces a cell no card covers
+    # (open-sides), arrows that survive a card of their own colour laid over them
+    # (kept-arrows), a white card that may cover black cells no black arrow shows on
+    # (bare-black), and their pairs.
+    25: {
+        f"{deck}-{'+'.join(rules)}": edits | {"rules": list(rules)}
+        for rules in (("open-sides",), ("kept-arrows",), ("bare-black",),
+                      ("open-sides", "kept-arrows"), ("bare-black", "open-sides"),
+                      ("bare-black", "kept-arrows"))
+        for deck, edits in (("v1", {}), ("v3", V3))
+    },
+    # Round 26: level 3 did not foretell level 4 (v1-bare-black: White 40 % at level 3,
+    # 0 of 40 at level 4), so the variants screened at level 4 (``--levels 4
+    # --agency-level ai:4``), each on decks from Black's strongest (v1) to White's
+    # (hint: the issue-29 experiment, the Special card farther, one arrow fewer on U5,
+    # a fourth on T4).
+    26: {
+        f"{deck}-{'+'.join(rules)}": edits | {"rules": list(rules)}
+        for rules in (("bare-black",), ("open-sides",), ("kept-arrows",))
+        for deck, edits in (("M3", M3), ("v2", M4), ("v3", V3), ("hint", HINT))
+    },
+    # Round 27: under open-sides even v1 goes to White at level 4 (80 %: Black's sides
+    # close as White lays cards in front of them), so Black made stronger within the
+    # card model: every Black card with one arrow more (BMAX: I3 N, L4 W, V5 S, T4 N),
+    # the Special card nearer (its W arm beside Nothing), White's cards with fewer
+    # arrows (Hub and Y2 with two, L3+ without S).
+    27: {
+        f"{name}-open-sides": edits | {"rules": ["open-sides"]}
+        for name, edits in (
+            ("bmax", BMAX),
+            ("bmax-c1", BMAX | {"special": [-1, 1]}),
+            ("c1", {"special": [-1, 1]}),
+            ("bmax-w2", BMAX | W2),
+            ("bmax-c1-w2", BMAX | W2 | {"special": [-1, 1]}),
+            ("w2", W2),
+        )
+    },
+    # Round 28: between v1 + V5's third arrow (White 65 % at level 4 in the screen,
+    # 72 % and 70 % at levels 4 and 5 over 100 games) and v1 + a third arrow on every
+    # I3 (45 %): one of the three I3 with it (I3+, as BI3_1N).
+    28: {
+        "v1-v5s-open-sides": V1_V5S_OPEN,
+        "v1-v5s-i3n1-open-sides": V1_V5S_OPEN | BI3_1N,
+    },
+    # Round 29: between the two of round 28 (White 70 % and, over its first openings,
+    # about 30 % at level 5): V5S with one more Black arrow elsewhere, or V5S + I3+ with
+    # one more White arrow (Hub with four, Y2 with four).
+    29: {
+        "v1-v5s-l4w-open-sides": V1_V5S_OPEN | {"black.L4.arrows": ["0,0,N", "2,1,E", "1,0,W"]},
+        "v1-v5s-u5s-open-sides": V1_V5S_OPEN | {"black.U5.arrows": ["0,0,N", "0,2,N", "1,1,S"]},
+        "v1-v5s-t4n-open-sides": V1_V5S_OPEN | {
+            "black.T4.arrows": ["0,0,W", "0,2,E", "1,1,S", "0,1,N"]},
+        "v1-v5s-i3n1-hub4-open-sides": V1_V5S_OPEN | BI3_1N | {"white.Hub.arrows": HUB4},
+        "v1-v5s-i3n1-y2s-open-sides": V1_V5S_OPEN | BI3_1N | {
+            "white.Y2.arrows": ["0,0,W", "0,1,E", "0,1,N", "0,0,S"]},
+    },
 }
 
 
@@ -451,6 +525,9 @@ def variant(edits: Edits, base: Deck | None = None, key: str = "candidate") -> D
         if path == "special.arrows":
             data["presets"][1]["arrows"] = list(value)
             continue
+        if path == "rules":
+            data["rules"] = list(value)
+            continue
         if path.startswith("add."):  # "add.SEAT": [card, ...] after the seat's cards
             data[path.removeprefix("add.")].extend(dict(card) for card in value)
             continue
@@ -476,28 +553,32 @@ def objective(name: str, edits: Edits, games: Mapping[str, int], seed: int,
     began = time.process_time()
     white: dict[str, float] = {}
     gaps: dict[str, float] = {}
+    counts: dict[str, Any] = {}  # each seat's agency in full (wins, interval)
     for spec, count in games.items():
         result = measure(variant(edits, key=name), [spec], games=count, plies=plies,
                          seed=seed, solve_nodes=0, below=False,
                          agency=0 if spec == agency else None)
         white[spec] = result.pairings[0].white_share
         gaps |= {("white", "black")[a.seat]: round(a.gap, 3) for a in result.agency}
+        counts |= {("white", "black")[a.seat]: a.to_json() for a in result.agency}
     imbalance = max(abs(v - 0.5) for v in white.values())
     shortfall = sum(max(0.0, AGENCY_BAR - gap) for gap in gaps.values())
     row = {"candidate": name, "score": round(imbalance + shortfall + 0.01 * len(edits), 3),
            "imbalance": round(imbalance, 3), "white": white}
     if gaps:
         row["agency"] = gaps
+        row["agency_games"] = counts
     return row | {"cpu": round(time.process_time() - began, 1), "edits": dict(edits)}
 
 
 def local_search(steps: int, start: Mapping[str, int], games: Mapping[str, int],
-                 seed: int, agency: str | None = None) -> None:
+                 seed: int, agency: str | None = None, base: Edits | None = None) -> None:
     """Hill-climbing over ``KNOBS`` from ``start``: change one knob at random, keep the
-    change when the score does not get worse; one JSON line per candidate."""
+    change when the score does not get worse; one JSON line per candidate. ``base``:
+    edits every candidate has (``--rules``)."""
     rng = random.Random(seed)
     current = dict(start)
-    best = objective("start", edits_of(current), games, seed, agency)
+    best = objective("start", {**edits_of(current), **(base or {})}, games, seed, agency)
     print(json.dumps(best), flush=True)
     seen = {tuple(sorted(current.items()))}
     for step in range(1, steps + 1):
@@ -509,7 +590,8 @@ def local_search(steps: int, start: Mapping[str, int], games: Mapping[str, int],
             if tuple(sorted(trial.items())) not in seen:
                 break
         seen.add(tuple(sorted(trial.items())))
-        row = objective(f"step{step}", edits_of(trial), games, seed, agency)
+        row = objective(f"step{step}", {**edits_of(trial), **(base or {})}, games, seed,
+                        agency)
         row["accepted"] = row["score"] <= best["score"]
         print(json.dumps(row), flush=True)
         if row["accepted"]:
@@ -517,15 +599,18 @@ def local_search(steps: int, start: Mapping[str, int], games: Mapping[str, int],
 
 
 def neighbours(start: Mapping[str, int], games: Mapping[str, int], seed: int,
-               agency: str | None = None) -> None:
+               agency: str | None = None, base: Edits | None = None) -> None:
     """Every candidate one knob away from ``start``, each measured: one JSON line
-    each (the knob and its choice in ``step``)."""
-    print(json.dumps(objective("start", edits_of(start), games, seed, agency)), flush=True)
+    each (the knob and its choice in ``step``). ``base``: edits every candidate has."""
+    extra = dict(base or {})
+    print(json.dumps(objective("start", {**edits_of(start), **extra}, games, seed, agency)),
+          flush=True)
     for knob in KNOBS:
         for i in range(len(KNOBS[knob])):
             if i != start.get(knob, 0):
                 trial = dict(start) | {knob: i}
-                row = objective(f"{knob}={i}", edits_of(trial), games, seed, agency)
+                row = objective(f"{knob}={i}", {**edits_of(trial), **extra}, games, seed,
+                                agency)
                 print(json.dumps(row | {"choice": trial}), flush=True)
 
 
@@ -582,7 +667,8 @@ START_V3 = {"special.arrows": 1, "black.U5.arrows": 3, "black.L4.arrows": 2,
             "black.V5.arrows": 1, "black.T4.arrows": 2}
 
 
-def sample(count: int, change: float, games: int, seed: int) -> None:
+def sample(count: int, change: float, games: int, seed: int, base: Edits | None = None
+           ) -> None:
     """Random decks around the default (each knob of ``KNOBS`` and ``WHITE_KNOBS``
     changed with probability ``change``), each measured by how much White's play
     counts: White's share with ``ai:3`` and with ``random`` against ``ai:3``'s Black,
@@ -594,7 +680,7 @@ def sample(count: int, change: float, games: int, seed: int) -> None:
         for knob in sorted(knobs):
             if rng.random() < change:
                 choice[knob] = rng.randrange(len(knobs[knob]))
-        edits = edits_of(choice, knobs)
+        edits = {**edits_of(choice, knobs), **(base or {})}
         row: dict[str, Any] = {"sample": n, "choice": {k: v for k, v in choice.items() if v}}
         for spec in ("ai:3", "random,ai:3"):
             row[spec] = independent(f"sample{n}", edits, spec, games, 2, seed)["white"]
@@ -656,7 +742,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--search", type=int, default=0, metavar="STEPS",
                         help="hill-climb STEPS candidates over the knobs instead")
     parser.add_argument("--start", default="{}", help="the search's start: JSON "
-                        "{knob: choice index}, or M3")
+                        "{knob: choice index}, or M3 or V3")
     parser.add_argument("--weights", default='{"greedy": 100, "ai:4": 60}',
                         help="the search's games per level, JSON")
     parser.add_argument("--neighbours", action="store_true",
@@ -681,23 +767,37 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--agency-level", metavar="SPEC",
                         help="with --search, --neighbours or a round's screen: each "
                         "seat's agency at SPEC (one of the levels) in the score")
+    parser.add_argument("--rules", default="", metavar="VARIANTS",
+                        help="with --search, --neighbours or --sample: every candidate "
+                        "under these rules variants (comma-separated, of engine.sigma."
+                        "deck.RULES), e.g. open-sides,kept-arrows")
+    parser.add_argument("--write", metavar="FOLDER",
+                        help="write the round's candidates (--only) as deck files "
+                        "FOLDER/NAME.json, for `python -m engine deck balance FILE`")
     parser.add_argument("--agency", type=int, default=0, metavar="NODES",
                         help="with --duel FIRST,SECOND: solve every White choice within "
                         "NODES and say whether it matters")
     args = parser.parse_args(argv)
+    base = {"rules": args.rules.split(",")} if args.rules else {}
     if args.sample:
-        sample(args.sample, args.change, args.games, args.seed)
+        sample(args.sample, args.change, args.games, args.seed, base)
         return 0
-    start = START_M3 if args.start == "M3" else json.loads(args.start)
+    start = {"M3": START_M3, "V3": START_V3}.get(args.start) or json.loads(args.start)
     if args.neighbours:
-        neighbours(start, json.loads(args.weights), args.seed, args.agency_level)
+        neighbours(start, json.loads(args.weights), args.seed, args.agency_level, base)
         return 0
     if args.search:
         local_search(args.search, start, json.loads(args.weights), args.seed,
-                     args.agency_level)
+                     args.agency_level, base)
         return 0
     candidates = ROUNDS[args.round]
     names = args.only.split(",") if args.only else list(candidates)
+    if args.write:
+        for name in names:
+            data = variant(candidates[name], key=name).to_data()
+            Path(args.write, f"{name}.json").write_text(json.dumps(data, indent=1) + "\n",
+                                                       encoding="utf-8")
+        return 0
     if args.duel and args.agency:
         for name in names:
             agency(name, candidates[name], args.duel, args.games, args.agency, args.seed)

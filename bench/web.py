@@ -108,10 +108,11 @@ async def _viewer(http: aiohttp.ClientSession, me: int, pages: list[str], match:
         following.cancel()
 
 
-def _view(viewers: int, pages: list[str], home: str, numbers: list[int],
+def _view(viewers: int, pages: list[str], matches: list[str],
           seconds: float) -> tuple[list[float], list[float]]:
-    """The viewers for ``seconds`` (in the viewers' process): every page's time, and
-    those after the first ``WARM_SECONDS`` (when every viewer has come at once)."""
+    """The viewers for ``seconds`` (in the viewers' process), each following one of
+    ``matches`` (its page's address): every page's time, and those after the first
+    ``WARM_SECONDS`` (when every viewer has come at once)."""
     async def view() -> tuple[list[float], list[float]]:
         times: list[tuple[float, float]] = []
         stop = time.monotonic() + seconds
@@ -119,11 +120,26 @@ def _view(viewers: int, pages: list[str], home: str, numbers: list[int],
         connector = aiohttp.TCPConnector(limit=viewers * 2)
         async with aiohttp.ClientSession(connector=connector) as http:
             await asyncio.gather(*(
-                _viewer(http, i, pages, f"{home}/m/{numbers[i % len(numbers)]}", stop, times)
+                _viewer(http, i, pages, matches[i % len(matches)], stop, times)
                 for i in range(viewers)))
         return [t for _, t in times], [t for at, t in times if at >= warm]
 
     return asyncio.run(view())
+
+
+async def view(viewers: int, matches: list[str], seconds: float) -> dict[str, Any]:
+    """``viewers`` live viewers of the running matches' pages (``matches``), in a
+    process of their own for ``seconds``: each follows one match's event stream, reads
+    its live part on each notice, and opens another of the matches every 5 to 15 s
+    (the load bench's ``--viewers``). Their page times, p50 and p99."""
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        viewing = pool.apply_async(_view, (viewers, matches, matches, seconds))
+        times, _ = await asyncio.get_running_loop().run_in_executor(
+            None, viewing.get, seconds + 120)
+    ordered = sorted(times) or [0.0]
+    return {"viewers": viewers, "matches": len(matches), "pages": len(times),
+            "p50_ms": round(statistics.median(ordered) * 1000, 1),
+            "p99_ms": round(_p99(ordered), 1)}
 
 
 async def run(viewers: int, dms: int, seconds: float,
@@ -149,7 +165,8 @@ async def run(viewers: int, dms: int, seconds: float,
             # The viewers in a process of their own: their side of the connections
             # must not take the server's event loop.
             with multiprocessing.get_context("spawn").Pool(1) as pool:
-                viewing = pool.apply_async(_view, (viewers, pages, home, numbers, seconds))
+                viewing = pool.apply_async(_view, (viewers, pages, [
+                    f"{home}/m/{n}" for n in numbers], seconds))
                 moves = await _mover(console, services, numbers, time.monotonic() + seconds)
                 times, warm = await asyncio.get_running_loop().run_in_executor(
                     None, viewing.get, seconds + 120)

@@ -109,7 +109,9 @@ def host_config(settings: Settings) -> MatchConfig:
                        choose_within=settings.first_player_minutes * 60.0,
                        casual_idle=settings.casual_idle_hours * 3600.0,
                        shards=settings.shards, lease_seconds=float(settings.lease_seconds),
-                       board_wait_limit=float(settings.board_wait_limit))
+                       board_wait_limit=float(settings.board_wait_limit),
+                       requests_per_second=float(settings.global_requests_per_second),
+                       request_budget=settings.request_budget / 100)
 
 
 async def _stdin_lines(prompt: Callable[[], str], out: TextIO) -> AsyncIterator[str]:
@@ -313,7 +315,7 @@ def watch_bot(observatory: Observatory, bot: GarnetBot, db: Database) -> None:
                           "database": database_check(db)}
     bot.gateway.watch()
     watch(kit.live, kit.leases, [renderer.boards, renderer.heavy, workers.moves,
-                                 workers.reviews])
+                                 workers.reviews], kit.budget)
 
 
 def setup_logging(level: str, settings: Settings | None = None) -> None:

@@ -97,6 +97,9 @@ class Settings:
     # Seconds a board may wait for Discord's global limit before new matches and
     # practice games are refused (``bot.services.pressure``).
     board_wait_limit: int = 5
+    # The share of GLOBAL_REQUESTS_PER_SECOND, in percent, that new matches are admitted
+    # up to by the running matches' measured need (``bot.services.budget``).
+    request_budget: int = 85
 
     @property
     def shards(self) -> Shards:
@@ -155,6 +158,7 @@ class Settings:
             metrics=_choice("METRICS", ("on", "off"), "on") == "on",
             log_format=_choice("LOG_FORMAT", ("text", "json"), "text"),
             board_wait_limit=_int("BOARD_WAIT_LIMIT", 5, minimum=1, maximum=3600),
+            request_budget=_int("REQUEST_BUDGET", 85, minimum=1, maximum=100),
             web_address=_address("WEB_ADDRESS"),
             public_url=_public_url(),
             discord_api_base=_api_base(),

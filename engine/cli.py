@@ -85,6 +85,20 @@ def _cmd_animate(args: argparse.Namespace) -> int:
 def _cmd_bench(args: argparse.Namespace) -> int:
     from engine.bench import run_bench
 
+    if args.boards:
+        from engine.boardbench import first_boards, side_by_side, table
+
+        data = (first_boards(args.against, args.first) if args.first
+                else side_by_side(args.against, args.rounds))
+        print(json.dumps(data) if args.json else table(data))
+        return 0
+    if args.reference:
+        from engine.cairo.analysisbench import reference_bench
+
+        if args.game and get_game(args.game).key != "cairo":
+            raise EngineError("--reference is for Cairo Corridor's analysis")
+        emit(reference_bench(rounds=args.rounds, seed=args.seed), args.json)
+        return 0
     if args.solver:
         from engine.cairo.solverbench import solver_bench
 
@@ -212,6 +226,15 @@ def build_parser() -> argparse.ArgumentParser:
                    "solves of random positions with --playable corridor cells")
     p.add_argument("--positions", type=int, default=100, help="positions for --solver")
     p.add_argument("--playable", type=int, default=16, help="playable cells for --solver")
+    p.add_argument("--reference", action="store_true", help="Cairo Corridor: the analysis, "
+                   "cold, against the naive reference (engine.cairo.reference)")
+    p.add_argument("--boards", action="store_true", help="warm boards of every game and "
+                   "variant, side by side with the renderer of commit --against")
+    p.add_argument("--against", default="main", help="the commit --boards compares with")
+    p.add_argument("--rounds", type=int, default=5, help="passes of each side for --boards; "
+                   "runs of each position for --reference")
+    p.add_argument("--first", type=int, default=0, metavar="N", help="--boards: the first "
+                   "board of each kind in N fresh workers of each side, after their warm-up")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_bench)
 

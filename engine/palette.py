@@ -2,12 +2,14 @@
 
 A game's *layer* is what does not change during a game: the empty board with its
 letters and outlines, drawn once in true colour, and the same mapped to the game's
-fixed palette of 256 colours. A render copies the palette image (a few hundred
-kilobytes), pastes ready-made palette tiles of pieces and marks into it, and maps only
-the boxes drawn on in true colour (text, overlays) to the palette. Mapping to a fixed
-palette is per pixel, so a box mapped alone gets exactly the pixels the whole picture
-would: the result is the true-colour drawing mapped to the palette, at a fraction of
-the cost.
+fixed palette of 256 colours, kept as the PNG's rows. A render copies those rows (a
+``Canvas``, drawn on in place), pastes ready-made palette tiles of pieces and marks
+into them, pastes the parts that recur from board to board (legend rows) as they were
+mapped the first time (``Canvas.cached``), and maps only the boxes drawn on in true
+colour (the status line's glyphs, overlays) to the palette. Mapping to a fixed palette
+is per pixel, so a box mapped alone gets exactly the pixels the whole picture would:
+the result is the true-colour drawing mapped to the palette, at a fraction of the
+cost.
 
 The PNG is written here too: rows of palette indices compressed with ISA-L's deflate
 (the ``isal`` package) where it is installed, several times faster than zlib at the
@@ -20,24 +22,39 @@ import contextlib
 import ctypes
 import struct
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from PIL import Image
+from PIL import Image, ImageChops
 
+from engine.text import draw_text, text_art
+
+_zlib: Any = zlib
 try:  # pragma: no cover - which one depends on the machine
     from isal import isal_zlib
 
-    def _deflate(data: bytes) -> bytes:
-        return isal_zlib.compress(data, 1)
+    _zlib = isal_zlib
 except ImportError:  # pragma: no cover
-    def _deflate(data: bytes) -> bytes:
-        return zlib.compress(data, 1)
+    pass
+
+
+def _deflate(*parts: bytes | bytearray | memoryview) -> bytes:
+    """The zlib stream of ``parts`` one after the other."""
+    if len(parts) == 1:
+        data: bytes = _zlib.compress(parts[0], 1)
+        return data
+    stream = _zlib.compressobj(1)
+    return b"".join([*(stream.compress(part) for part in parts), stream.flush()])
 
 Colour = tuple[int, int, int]
 Box = tuple[int, int, int, int]
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _EXTRA = 16  # palette entries kept for the colours of emoji in names
+# Parts of the picture kept mapped to the palette (``Canvas.cached``), per layer: legend
+# rows, some 40 KB apiece, so at most 10 MB a layer (a few layers a worker). Past it
+# they are dropped all at once and drawn again as needed (as every board did before).
+CACHED_PARTS = 256
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
@@ -45,15 +62,19 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
             + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
 
 
-def png_of_rows(rows: bytes, size: tuple[int, int], palette: Sequence[int]) -> bytes:
-    """A PNG of a palette image from its rows, each already led by filter byte 0."""
+def png_of_rows(rows: bytes | bytearray, size: tuple[int, int], palette: Sequence[int],
+                trailing: bool = False) -> bytes:
+    """A PNG of a palette image from its rows, each already led by filter byte 0; or,
+    ``trailing``, each followed by the next one's (its image one pixel wider than the
+    picture, the last column 0)."""
     width, height = size
     colours = bytes(palette[: 3 * 256]).ljust(3 * 256, b"\0")  # every index is valid
+    data = _deflate(b"\0", memoryview(rows)[:-1]) if trailing else _deflate(rows)
     return b"".join((
         _SIGNATURE,
         _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),
         _chunk(b"PLTE", colours),
-        _chunk(b"IDAT", _deflate(rows)),
+        _chunk(b"IDAT", data),
         _chunk(b"IEND", b""),
     ))
 
@@ -154,17 +175,23 @@ def _palette_image(colours: tuple[int, ...]) -> Image.Image:
 class Layer:
     """A static layer: the picture in true colour and mapped to the palette. The palette
     image is one pixel wider than the picture, its first column filter bytes of PNG
-    rows, so that its bytes are the PNG's rows as they are."""
+    rows, so that its bytes are the PNG's rows as they are. ``parts``: what
+    ``Canvas.cached`` made on it."""
 
     rgb: Image.Image
     palette: Palette
     framed: Image.Image = field(init=False)
+    parts: dict[tuple[object, ...], Image.Image] = field(
+        init=False, default_factory=dict, repr=False, compare=False)
+
+    rows: bytes = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         framed = Image.new("P", (self.rgb.width + 1, self.rgb.height), 0)
         framed.putpalette(list(self.palette.colours))
         framed.paste(self.palette.quantize(self.rgb), (1, 0))
         object.__setattr__(self, "framed", framed)
+        object.__setattr__(self, "rows", framed.tobytes())
 
     @property
     def size(self) -> tuple[int, int]:
@@ -172,18 +199,36 @@ class Layer:
 
 
 class Canvas:
-    """One picture drawn on a layer: palette tiles pasted as they are, true-colour
-    drawing in boxes (``work``) mapped to the palette at the end."""
+    """One picture drawn on a layer: palette tiles pasted as they are, parts that recur
+    (legend rows) kept mapped, true-colour drawing in boxes (``work``) mapped to the
+    palette at the end. ``coloured``: emoji the picture's texts hold, whose colours the
+    palette's free entries are fitted to (then nothing drawn is kept: it is mapped to
+    that picture's palette)."""
 
-    def __init__(self, layer: Layer) -> None:
+    def __init__(self, layer: Layer, coloured: Sequence[Image.Image] = ()) -> None:
         self.layer = layer
-        self._framed = layer.framed.copy()
+        self.palette = layer.palette.extended(coloured) if coloured else layer.palette
+        # The picture is drawn straight in the PNG's rows: a copy of the layer's, which
+        # an image of Pillow's core maps (never copied again: ``tobytes`` cost a tenth
+        # of a board). Tiles are pasted through that core, as Image.paste would after
+        # its checks (which cost more than a tile's copy).
+        self._rows = bytearray(layer.rows)
+        self._core = Image.frombuffer("P", layer.framed.size, self._rows, "raw", "P", 0, 1).im
         self._work: list[tuple[Box, Image.Image]] = []
 
     def paste(self, tile: Image.Image, xy: tuple[int, int],
               mask: Image.Image | None = None) -> None:
         """A palette tile (mapped to this layer's palette) at ``xy``."""
-        self._framed.paste(tile, (xy[0] + 1, xy[1]), mask)
+        x = xy[0] + 1
+        box = (x, xy[1], x + tile.width, xy[1] + tile.height)
+        if mask is None:
+            self._core.paste(tile.im, box)
+        else:
+            self._core.paste(tile.im, box, mask.im)
+
+    def place(self, tile: Placed) -> None:
+        """A tile made ready by ``placed``: its core, box and mask as pasted."""
+        self._core.paste(*tile)
 
     def work(self, box: Box) -> Image.Image:
         """A true-colour copy of the layer in ``box`` to draw on; what is drawn there is
@@ -192,10 +237,87 @@ class Canvas:
         self._work.append((box, region))
         return region
 
-    def finish(self, coloured: Sequence[Image.Image] = ()) -> bytes:
-        """The PNG. ``coloured``: emoji drawn in the work boxes, whose colours the free
-        palette entries are fitted to."""
-        palette = self.layer.palette.extended(coloured) if coloured else self.layer.palette
+    def cached(self, box: Box, key: tuple[object, ...],
+               draw: Callable[[Image.Image], object]) -> None:
+        """The part of the picture in ``box`` that ``draw`` draws over the layer and
+        that depends on ``key`` alone (a legend row: a name, a count, whose turn):
+        drawn and mapped to the palette the first time, pasted as it is after that.
+        No box may overlap another's or a ``work`` box."""
+        if self.palette is not self.layer.palette:
+            draw(self.work(box))
+            return
+        parts = self.layer.parts
+        tile = parts.get((box, *key))
+        if tile is None:
+            region = self.layer.rgb.crop(box)
+            draw(region)
+            tile = self.palette.quantize(region)
+            if len(parts) >= CACHED_PARTS:
+                parts.clear()
+            parts[(box, *key)] = tile
+        self.paste(tile, (box[0], box[1]))
+
+    def text(self, xy: tuple[float, float], text: str, size: int, bold: bool = False,
+             fill: Colour = (0, 0, 0), anchor: str = "la") -> None:
+        """Text as ``engine.text.draw_text`` draws it, over the layer alone (nothing else
+        drawn under it): only its own box is mapped to the palette."""
+        art = text_art(text, size, bold, anchor, xy)
+        x0, y0, x1, y1 = art.box(xy)
+        width, height = self.layer.size
+        box = (max(0, x0), max(0, y0), min(width, x1), min(height, y1))
+        if box[0] < box[2] and box[1] < box[3]:
+            draw_text(self.work(box), (xy[0] - box[0], xy[1] - box[1]), text, size, bold,
+                      fill, anchor)
+
+    def finish(self) -> bytes:
+        """The PNG."""
+        palette = self.palette
         for box, region in self._work:
-            self._framed.paste(palette.quantize(region), (box[0] + 1, box[1]))
-        return png_of_rows(self._framed.tobytes(), self.layer.size, palette.colours)
+            self.paste(palette.quantize(region), (box[0], box[1]))
+        return png_of_rows(self._rows, self.layer.size, palette.colours)
+
+
+def write(target: Image.Image | Canvas, xy: tuple[float, float], text: str, size: int,
+          bold: bool = False, fill: Colour = (0, 0, 0), anchor: str = "la") -> None:
+    """Text on a true-colour image (``engine.text.draw_text``) or on a canvas
+    (``Canvas.text``): one drawing of a line of a legend for both."""
+    if isinstance(target, Canvas):
+        target.text(xy, text, size, bold, fill, anchor)
+    else:
+        draw_text(target, xy, text, size, bold, fill, anchor)
+
+
+# A tile ready to paste (``Canvas.place``): its image's and its mask's cores, and the box
+# on the PNG's rows (one column right of the picture's).
+Placed = tuple[object, ...]
+
+
+def placed(tile: Image.Image, xy: tuple[int, int], mask: Image.Image | None = None) -> Placed:
+    """``tile`` at ``xy`` (through ``mask``), ready for ``Canvas.place``: a board pastes
+    dozens, and each call through Image.paste costs more than its pixels."""
+    box = (xy[0] + 1, xy[1], xy[0] + 1 + tile.width, xy[1] + tile.height)
+    if mask is None:
+        return tile.im, box
+    # A mask of 0 and 255 as one bit a pixel: the same pixels pasted, a fifth faster.
+    return tile.im, box, mask.convert("1", dither=Image.Dither.NONE).im
+
+
+_ANY = [0] + [255] * 255  # Image.point's table: anything to 255
+
+
+def changes(tile: Image.Image, under: Image.Image, mask: Image.Image,
+            xy: tuple[int, int]) -> Placed | None:
+    """``tile`` at ``xy`` through ``mask`` (0 or 255), ready for ``Canvas.place`` and cut
+    to the pixels where it differs from ``under`` (the palette picture beneath it, as
+    big): all that pasting it changes. None where it changes nothing."""
+    differs = ImageChops.difference(_indices(tile), _indices(under)).point(_ANY)
+    changed = ImageChops.multiply(differs, mask)
+    cut = changed.getbbox()
+    if cut is None:
+        return None
+    return placed(tile.crop(cut), (xy[0] + cut[0], xy[1] + cut[1]), changed.crop(cut))
+
+
+def _indices(image: Image.Image) -> Image.Image:
+    """A palette image's entries as a greyscale image (to compare them)."""
+    return Image.frombytes("L", image.size, image.tobytes())

@@ -5,6 +5,7 @@ is checked against the commands by ``tests/test_docs.py``."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import grimp
@@ -146,3 +147,115 @@ def test_no_test_module_imports_another() -> None:
                     part.startswith("test_") for part in words[1].split(".")):
                 found.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
     assert not found, "\n".join(found)
+
+
+# ---- the catalogs: every sentence of bot/texts through _ / n_ ---------------------------
+
+_WORD = re.compile(r"[A-Za-z]{2,}")
+#: the catalogs' keywords (bot/texts/language.py; babel.cfg's extraction uses the same)
+_SAYING = {"_", "n_", "N_"}
+#: calls whose string arguments are never said (matched, split, looked up)
+_NOT_SAID = {"startswith", "endswith", "split", "rsplit", "partition", "replace", "strip",
+             "rstrip", "lstrip", "removesuffix", "removeprefix", "getattr", "hasattr",
+             "isinstance", "compile", "match", "fullmatch", "search", "sub", "count", "index",
+             "find", "get_game", "strftime", "moment"}
+
+
+def _has_words(node: ast.AST) -> bool:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return bool(_WORD.search(node.value))
+    return isinstance(node, ast.JoinedStr) and any(
+        isinstance(v, ast.Constant) and _WORD.search(str(v.value)) for v in node.values)
+
+
+def _call_name(node: ast.Call) -> str | None:
+    f = node.func
+    return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+
+
+def _unsaid(tree: ast.Module) -> list[ast.AST]:
+    """String literals with words in a text module that are not a catalog's message: in a
+    function (not its docstring, a comparison, a lookup's key or a default) outside
+    ``_``/``n_``/``N_``, or a module table's value not marked ``N_``; and each ``_``
+    inside an f-string, which the extractor cannot see."""
+    skip: set[int] = set()
+
+    def mark(node: ast.AST) -> None:
+        skip.update(id(x) for x in ast.walk(node))
+
+    checked: list[ast.AST] = []
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            checked.append(node)
+        elif isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(node.value, ast.Dict):
+            checked.extend(v for v in node.value.values)
+    found = []
+    for top in checked:
+        for node in ast.walk(top):
+            if isinstance(node, ast.FunctionDef | ast.ClassDef) and node.body and isinstance(
+                    node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant):
+                mark(node.body[0])
+            elif isinstance(node, ast.Call):
+                name = _call_name(node)
+                if name in _SAYING or name in _NOT_SAID:
+                    for a in [*node.args, *(k.value for k in node.keywords)]:
+                        mark(a)
+                elif name == "get" and node.args:
+                    mark(node.args[0])
+            elif isinstance(node, ast.Compare):
+                mark(node)
+            elif isinstance(node, ast.Subscript):
+                mark(node.slice)
+            elif isinstance(node, ast.Dict):
+                for k in node.keys:
+                    if k is not None:
+                        mark(k)
+            elif isinstance(node, ast.arguments):
+                for d in [*node.defaults, *node.kw_defaults]:
+                    if d is not None:
+                        mark(d)
+            elif isinstance(node, ast.JoinedStr):  # said whole, or not at all
+                skip.update(id(v) for v in node.values if isinstance(v, ast.Constant))
+                found += [c for c in ast.walk(node) if isinstance(c, ast.Call)
+                          and _call_name(c) in _SAYING and c.args and _has_words(c.args[0])]
+        found += [n for n in ast.walk(top) if id(n) not in skip and _has_words(n)]
+    return found
+
+
+def _text_modules() -> dict[Path, ast.Module]:
+    return {p: ast.parse(p.read_text(encoding="utf-8"))
+            for p in sorted((ROOT / "bot" / "texts").glob("*.py")) if p.name != "language.py"}
+
+
+def test_texts_say_every_sentence_through_the_catalogs() -> None:
+    found = [f"{path.relative_to(ROOT)}:{getattr(node, 'lineno', '?')}: "
+             f"{ast.unparse(node)[:90]}"  # type: ignore[arg-type]
+             for path, tree in _text_modules().items() for node in _unsaid(tree)]
+    assert not found, ("sentences outside the catalogs (say them through _ or n_, or mark a "
+                       "table's words with N_; docs/development.md):\n" + "\n".join(found))
+
+
+def test_every_text_function_is_a_text() -> None:
+    """A text function says what it says again in another language (``@text``)."""
+    bare = [f"{path.relative_to(ROOT)}:{node.lineno}: {node.name}"
+            for path, tree in _text_modules().items() for node in tree.body
+            if isinstance(node, ast.FunctionDef) and isinstance(node.returns, ast.Name)
+            and node.returns.id == "str" and not any(
+                isinstance(d, ast.Name) and d.id == "text" for d in node.decorator_list)]
+    assert not bare, "text functions without @text:\n" + "\n".join(bare)
+
+
+def test_a_sentence_outside_the_catalogs_is_caught() -> None:
+    sample = ast.parse(
+        'TABLE = {"a": "an unmarked word", "b": N_("a marked one")}\n'
+        'def said(n: int) -> str:\n'
+        '    """A docstring says nothing."""\n'
+        '    if n == "some key":\n'
+        '        return _("Fine: {n}").format(n=n)\n'
+        '    return "Hard-coded sentence."\n'
+        'def pasted(x: str) -> str:\n'
+        '    return f"{x} was {_(\'hidden\')}, and {x} is bare"\n'
+        'def plural(n: int) -> str:\n'
+        '    return n_("{n} thing", "{n} things", n).format(n=n) + TABLE.get("a", "")\n')
+    found = sorted(getattr(n, "lineno", 0) for n in _unsaid(sample))
+    assert found == [1, 6, 8, 8]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 
@@ -125,12 +126,21 @@ class Post:
     turn: TurnStart | None = None
     # How soon it must be out when the bot is at Discord's limit (see ``Pace``).
     pace: Pace = Pace.NORMAL
+    # Whether it is still wanted (None: always): one that is not by its turn at
+    # Discord's limit is not sent (``Withdrawn``). A reminder whose turn's move landed,
+    # or that a later reminder of the same turn replaced, while it waited.
+    current: Callable[[], bool] | None = field(default=None, compare=False, repr=False)
 
     def pinged(self) -> tuple[str, ...]:
         """The user ids this post may ping: never anyone it does not mean."""
         if self.pings is not None:
             return self.pings
         return tuple(dict.fromkeys(MENTION.findall(self.text)))
+
+
+class Withdrawn(Exception):
+    """A post was not sent: it was no longer wanted (``Post.current``) when its turn
+    came at Discord's limit."""
 
 
 @dataclass

@@ -68,9 +68,11 @@ AT_LIMIT = Gauge("garnet_discord_at_limit",
                  "practice games are refused.", registry=REGISTRY)
 LIMIT_REFUSALS = Counter("garnet_limit_refusals",
                          "New matches and practice games refused at Discord's limit, by "
-                         "reason: share (the asking server runs more than its share of "
-                         "the matches) or all (boards wait past twice the limit: every "
-                         "server refused).", ["reason"], registry=REGISTRY)
+                         "reason: budget (the running matches' measured need of requests "
+                         "is at REQUEST_BUDGET of the limit), share (boards wait past "
+                         "BOARD_WAIT_LIMIT and the asking server runs its share of the "
+                         "matches) or all (boards wait past twice it: every server).",
+                         ["reason"], registry=REGISTRY)
 OBSERVE_REFUSED = Counter("garnet_metrics_server_refused",
                           "Requests the metrics and health server refused, by reason: "
                           "request (not a GET or HEAD without a body).",
@@ -82,9 +84,16 @@ OBSERVE_SHUT = Counter("garnet_metrics_server_shut_seconds",
 PACING_WAITING = Gauge("garnet_pacing_waiting",
                        "Requests waiting for their turn at the global pacer now.",
                        registry=REGISTRY)
+# A reminder behind the pacer at Discord's limit can be minutes late: past 120 s too.
+REMINDER_LATENESS = (*LATENCY, 180.0, 240.0, 300.0, 600.0)
 REMINDER_LATE = Histogram("garnet_reminder_lateness_seconds",
                           "How late a turn reminder was out (posted) after its moment.",
-                          buckets=LATENCY, registry=REGISTRY)  # behind the pacer too
+                          buckets=REMINDER_LATENESS, registry=REGISTRY)
+REMINDERS_DROPPED = Counter("garnet_reminders_dropped",
+                            "Turn reminders not sent because they were still waiting "
+                            "for Discord's limit when the turn's move landed "
+                            "(reason=moved) or a later reminder of the turn came "
+                            "(reason=replaced).", ["reason"], registry=REGISTRY)
 LOOP_LAG = Histogram("garnet_event_loop_lag_seconds",
                      "How late the event loop woke a 0.1 s sleep (its lag).",
                      buckets=SHORT, registry=REGISTRY)
@@ -180,6 +189,11 @@ LIVE_GAUGES = {
     "garnet_leases_held": "Shard leases this process holds now.",
     "garnet_gateway_connected": "1 while the Discord gateway is connected on a shard.",
     "garnet_worker_queue_depth": "Jobs waiting in a worker pool's fair queue.",
+    "garnet_request_budget": "Requests a second new matches are admitted up to: this "
+                             "process's share of Discord's global limit times "
+                             "REQUEST_BUDGET.",
+    "garnet_request_budget_used": "Requests a second the running matches need, as "
+                                  "measured from what they sent (a moving average).",
 }
 
 

@@ -114,7 +114,8 @@ class Decks:
                 raise Refusal(texts.taken(key))
             s.add(ServerDeck(guild_id=guild_id, key=key, data=data, author_id=actor.id,
                              added_at=self.clock.now()))
-        return Response.say(texts.added(key, deck.name, deck.hand_size(0), deck.hand_size(1)),
+        return Response.say(texts.added(key, deck.name, deck.hand_size(0), deck.hand_size(1),
+                                        sorted(deck.rules)),
                             ephemeral=False)
 
     async def remove(self, guild_id: str, actor: Actor, name: str) -> Response:
@@ -166,6 +167,7 @@ class Decks:
                                                   asker.actor.id)
         shipped = deck.key in shipped_decks() and deck == shipped_deck(deck.key)
         balance = SHIPPED_BALANCE.get(deck.key) if shipped else None
-        return Response(reply=Post(texts.sheet(deck.key, deck.name, number, balance),
+        return Response(reply=Post(texts.sheet(deck.key, deck.name, number, balance,
+                                               sorted(deck.rules)),
                                    ephemeral=True,
                                    image=Image(image, f"deck-{deck.key}.png")))

@@ -42,6 +42,7 @@ from prometheus_client.core import Metric
 from sqlalchemy import text
 
 from bot.core.metrics import OBSERVE_REFUSED, REGISTRY, SOURCES, gauge
+from bot.services.budget import Budget
 from bot.services.doorman import Door
 from bot.services.jobs import Lane
 from bot.services.leases import Leases
@@ -126,9 +127,11 @@ def lease_check(leases: Leases) -> Check:
     return held
 
 
-def watch(live: LiveMatches, leases: Leases, lanes: Iterable[Lane]) -> None:
+def watch(live: LiveMatches, leases: Leases, lanes: Iterable[Lane],
+          budget: Budget | None = None) -> None:
     """The gauges read when Prometheus scrapes: matches running (by game and kind),
-    leases held, the jobs waiting in each worker pool."""
+    leases held, the jobs waiting in each worker pool, the budget of requests and its
+    use (with a limit)."""
     pools = list(lanes)
 
     def running() -> list[Metric]:
@@ -142,7 +145,12 @@ def watch(live: LiveMatches, leases: Leases, lanes: Iterable[Lane]) -> None:
         depth = gauge("garnet_worker_queue_depth", ["pool"])
         for lane in pools:
             depth.add_metric([lane.slots.name], float(lane.queue.waiting()))
-        return [g, held, depth]
+        if budget is None or budget.limit is None:
+            return [g, held, depth]
+        allowed, used = gauge("garnet_request_budget"), gauge("garnet_request_budget_used")
+        allowed.add_metric([], budget.per_second)
+        used.add_metric([], budget.used())
+        return [g, held, depth, allowed, used]
 
     SOURCES.add("services", running)
 

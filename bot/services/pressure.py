@@ -1,5 +1,13 @@
-"""Discord's global limit as the services see it: new matches wait while boards do,
-first on the servers the load comes from.
+"""Discord's global limit as the services see it: new matches are admitted by budget
+(``bot.services.budget``), and wait while boards do, first on the servers the load
+comes from.
+
+Before boards wait at all: a new match is admitted only while the running matches'
+measured need of requests, and a new match's, stay within the budget (this process's
+share of the limit × ``REQUEST_BUDGET``). Past it, the servers that run their share of
+the matches or more are refused first; past the whole share, every server (reason
+``budget`` both). What follows is the emergency brake, for a load the budget did not
+foresee (a burst of answers, a slow Discord).
 
 One bot token may send 50 requests a second; past that the adapter queues its posts,
 boards of running matches first (``bot.adapters.discord.pacing``). When even the
@@ -38,6 +46,7 @@ from typing import Protocol
 from bot.core.clock import Clock
 from bot.core.metrics import AT_LIMIT, LIMIT_REFUSALS
 from bot.core.refusal import Refusal
+from bot.services.budget import Budget
 from bot.services.vitals import Health
 from bot.texts import refused
 
@@ -107,7 +116,8 @@ class Pressure:
 
     def __init__(self, clock: Clock, health: Health, limit: float = BOARD_WAIT_LIMIT,
                  hold: float = HOLD,
-                 running: Callable[[], Iterable[Running]] = _none_running) -> None:
+                 running: Callable[[], Iterable[Running]] = _none_running,
+                 budget: Budget | None = None) -> None:
         self.clock = clock
         self.health = health
         self.limit = limit
@@ -115,6 +125,8 @@ class Pressure:
         self.running = running
         self.signal: Callable[[], float] = _no_wait
         self._high_at = float("-inf")  # the last wait above half the limit
+        self.budget = budget or Budget(clock)  # without one: no limit, nothing refused
+        self._over_budget = False  # for the log: when refusing by budget began and ended
 
     @property
     def at_limit(self) -> bool:
@@ -143,19 +155,39 @@ class Pressure:
                         lasted, wait, health.limit_refusals)
 
     def refusal(self, guild_id: str) -> str | None:
-        """Why a new match on ``guild_id`` is refused now (``share`` or ``all``), or
-        None: not at the limit, or the server is below its share."""
+        """Why a new match on ``guild_id`` is refused now (``budget``, ``share`` or
+        ``all``), or None: within the budget and not at the limit, or the server is
+        below its share."""
         self.observe(self.signal())
-        if not self.at_limit:
-            return None
-        if self.health.board_wait > ALL_AT * self.limit:
-            return "all"
-        return "share" if Shares.of(self.running()).at_or_over(guild_id) else None
+        if self.at_limit:
+            if self.health.board_wait > ALL_AT * self.limit:
+                return "all"
+            if Shares.of(self.running()).at_or_over(guild_id):
+                return "share"
+        over = self.budget.over()
+        self._log_budget(over is not None)
+        if over == "limit" or (over == "budget"
+                               and Shares.of(self.running()).at_or_over(guild_id)):
+            return "budget"
+        return None
 
-    def check(self, guild_id: str) -> None:
+    def _log_budget(self, over: bool) -> None:
+        if over == self._over_budget:
+            return
+        self._over_budget = over
+        budget = self.budget
+        log.warning("the running matches need %.1f requests a second of a budget of %.1f: "
+                    "%s", budget.used(), budget.per_second,
+                    "new matches are refused, first on the servers that run the most"
+                    if over else "new matches are admitted again")
+
+    def check(self, guild_id: str, starts: bool = True) -> None:
         """Refuse a new match or practice game on ``guild_id`` at the limit, first on
-        the servers the load comes from."""
+        the servers the load comes from. ``starts``: one let in starts now (counted
+        as running at once by the budget; a challenge waits for its acceptance)."""
         reason = self.refusal(guild_id)
+        if reason is None and starts:
+            self.budget.admitted()
         if reason is not None:
             self.health.limit_refusals += 1
             LIMIT_REFUSALS.labels(reason).inc()

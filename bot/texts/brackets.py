@@ -7,37 +7,45 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from bot.texts.language import N_, _, text
+
 _LABEL = re.compile(r"^([WL])(\d+)-(\d+)$")
-_SINGLE_LATE = {0: "the final", 1: "a semi-final", 2: "a quarter-final"}
-_SINGLE_LATE_PLURAL = {0: "the final", 1: "the semi-finals", 2: "the quarter-finals"}
+_SINGLE_LATE = {0: N_("the final"), 1: N_("a semi-final"), 2: N_("a quarter-final")}
+_SINGLE_LATE_PLURAL = {0: N_("the final"), 1: N_("the semi-finals"), 2: N_("the quarter-finals")}
 
 
+@text
 def _words(label: str, depth: int, double: bool, plural: bool) -> str:
     """``depth``: the winners' bracket's rounds."""
     if label == "3P":
-        return "the match for third place"
+        return _("the match for third place")
     if label == "GF":
-        return "the grand final"
+        return _("the grand final")
     if label == "GF2":
-        return "the grand final's replay (the losers' side won the first)"
+        return _("the grand final's replay (the losers' side won the first)")
     found = _LABEL.match(label)
     if found is None:
         return label
     side, column = found.group(1), int(found.group(2))
     if side == "L":
-        return f"round {column} of the losers' bracket (players with one loss)"
+        return _("round {column} of the losers' bracket (players with one loss)").format(
+                   column=column)
     if double:
-        return ("the winners' final" if column == depth
-                else f"round {column} of the winners' bracket")
+        return (_("the winners' final") if column == depth
+                else _("round {column} of the winners' bracket").format(column=column))
     late = _SINGLE_LATE_PLURAL if plural else _SINGLE_LATE
-    return late.get(depth - column, f"round {column} of the bracket")
+    if depth - column in late:
+        return _(late[depth - column])
+    return _("round {column} of the bracket").format(column=column)
 
 
+@text
 def named(*, label: str, depth: int, double: bool) -> str:
     """A match's label with its meaning: "W2-1 (a semi-final)"."""
     return f"{label} ({_words(label, depth, double, plural=False)})"
 
 
+@text
 def column(*, label: str, depth: int, double: bool) -> str:
     """What a bracket column's matches are, after its heading on the web pages: "the
     semi-finals", "the winners' final"; "" where the heading says it already (a round
@@ -46,6 +54,7 @@ def column(*, label: str, depth: int, double: bool) -> str:
     return "" if words == label or words.startswith("round ") else words
 
 
+@text
 def legend(*, labels: Sequence[str], depth: int, double: bool) -> str:
     """One line explaining the labels of a round's matches, each kind once:
     "W2-1, W2-2: the semi-finals · 3P: the match for third place"."""
@@ -56,6 +65,6 @@ def legend(*, labels: Sequence[str], depth: int, double: bool) -> str:
     parts = []
     for members in groups.values():
         shown = (", ".join(members) if len(members) <= 2
-                 else f"{members[0]} to {members[-1]}")
+                 else _("{first} to {last}").format(first=members[0], last=members[-1]))
         parts.append(f"{shown}: {_words(members[0], depth, double, len(members) > 1)}")
     return "_" + " · ".join(parts) + "._"

@@ -5,88 +5,128 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.core.escape import plain
+from bot.texts.language import _, text
 
 MAX_SHOWN_NAME = 60  # characters of a deck's own name (from its file) shown
 
 
+@text
 def _title(name: str) -> str:
     short = name if len(name) <= MAX_SHOWN_NAME else name[:MAX_SHOWN_NAME - 1] + "…"
     return plain(short)
 
 
+@text
 def bad_name(name: str, most: int) -> str:
-    return (f"A deck's name is a letter or digit, then up to {most - 1} letters, digits, "
-            f"`-` or `_` (not '{plain(name)}').")
+    return (_("A deck's name is a letter or digit, then up to {most} letters, digits, `-` or "
+              "`_` (not '{name}').").format(most=most - 1, name=plain(name)))
 
 
+@text
 def shipped_name(name: str) -> str:
-    return f"`{name}` is the name of a shipped deck; give yours another `name:`."
+    return _("`{name}` is the name of a shipped deck; give yours another `name:`.").format(
+               name=name)
 
 
+@text
 def taken(name: str) -> str:
-    return (f"This server already has a deck `{name}`; `/host deck remove name:{name}` first, "
-            "or give another `name:`.")
+    return (_("This server already has a deck `{name}`; `/host deck remove name:{name}` "
+              "first, or give another `name:`.").format(name=name))
 
 
+@text
 def too_many(most: int) -> str:
-    return f"This server has {most} decks, the most it may keep; `/host deck remove` one first."
+    return _("This server has {most} decks, the most it may keep; `/host deck remove` one "
+             "first.").format(most=most)
 
 
+@text
 def not_deck_file(filename: str) -> str:
-    return f"'{plain(filename)}' is not a deck file: attach a `.toml` or `.json` deck."
+    return _("'{filename}' is not a deck file: attach a `.toml` or `.json` deck.").format(
+               filename=plain(filename))
 
 
+@text
 def invalid(error: str) -> str:
     error = error.strip()
-    return f"That deck cannot be used: {error}" + ("" if error[-1:] in (".", "!", "?") else ".")
+    stop = "" if error[-1:] in (".", "!", "?") else "."
+    return _("That deck cannot be used: {error}").format(error=error) + stop
 
 
-def added(name: str, title: str, white: int, black: int) -> str:
-    return (f"Deck `{name}` added: {_title(title)} (White {white} cards, Black {black}). "
-            f"Start a Sigma Escape match with `deck:{name}`.")
+@text
+def _variants(rules: Sequence[str]) -> str:
+    """A deck's rules variants (engine.sigma.deck.RULES), each with what it changes, for
+    its sheet and the host who adds it; "" for the rules page's own rules."""
+    if not rules:
+        return ""
+    meaning = {
+        "open-sides": _("a side is usable only while the cell it points at is empty"),
+        "kept-arrows": _("an arrow survives a card of its own colour laid over it"),
+        "bare-black": _("a white card may cover black cells that show no black arrow"),
+    }
+    said = "; ".join(f"{name}: {meaning.get(name, name)}" for name in sorted(rules))
+    return _("\nRules variants (not the rules page's): {variants}.").format(variants=said)
 
 
+@text
+def added(name: str, title: str, white: int, black: int, rules: Sequence[str] = ()) -> str:
+    return (_("Deck `{name}` added: {title} (White {white} cards, Black {black}). Start a "
+              "Sigma Escape match with `deck:{name}`.").format(
+                name=name, title=_title(title), white=white, black=black) + _variants(rules))
+
+
+@text
 def removed(name: str) -> str:
-    return f"Deck `{name}` removed. Matches played with it keep their own copy."
+    return _("Deck `{name}` removed. Matches played with it keep their own copy.").format(
+               name=name)
 
 
+@text
 def unknown(name: str, known: Sequence[str]) -> str:
-    return (f"There is no deck '{plain(name)}' on this server (decks: "
-            f"{', '.join(known)}).")
+    return (_("There is no deck '{name}' on this server (decks: {listed}).").format(
+                name=plain(name), listed=', '.join(known)))
 
 
+@text
 def cannot_remove_shipped(name: str) -> str:
-    return f"`{name}` ships with garnet and cannot be removed."
+    return _("`{name}` ships with garnet and cannot be removed.").format(name=name)
 
 
+@text
 def only_sigma(title: str) -> str:
-    return f"`deck:` is for Sigma Escape; {title} is played without cards."
+    return _("`deck:` is for Sigma Escape; {title} is played without cards.").format(title=title)
 
 
+@text
 def no_match_deck() -> str:
-    return ("Name a deck (`/deck show name:reconstructed`), or ask in the channel of a "
-            "Sigma Escape match for its deck.")
+    return (_("Name a deck (`/deck show name:reconstructed`), or ask in the channel of a "
+              "Sigma Escape match for its deck."))
 
 
+@text
 def listing(shipped: Sequence[tuple[str, str, bool]],
             own: Sequence[tuple[str, str]]) -> str:
     """``shipped``: (key, title, reconstruction); ``own``: (key, title)."""
-    lines = ["**Decks of Sigma Escape**", "Shipped with garnet:"]
+    lines = [_("**Decks of Sigma Escape**"), _("Shipped with garnet:")]
     for key, title, rebuilt in shipped:
-        note = " — a reconstruction: the real cards' pictures are lost" if rebuilt else ""
+        note = _(" — a reconstruction: the real cards' pictures are lost") if rebuilt else ""
         lines.append(f"• `{key}`: {_title(title)}{note}")
     if own:
-        lines.append("Added on this server:")
+        lines.append(_("Added on this server:"))
         lines += [f"• `{key}`: {_title(title)}" for key, title in own]
     else:
-        lines.append("None added on this server yet (hosts: `/host deck add file:`).")
-    lines.append("Pick one with `deck:` on `/challenge` or `/dm`; `/deck show name:` "
-                 "draws its cards.")
+        lines.append(_("None added on this server yet (hosts: `/host deck add file:`)."))
+    lines.append(_("Pick one with `deck:` on `/challenge` or `/dm`; `/deck show name:` draws "
+                   "its cards."))
     return "\n".join(lines)
 
 
-def sheet(name: str, title: str, match: int | None, balance: str | None = None) -> str:
-    """``balance``: the measured balance of a shipped deck (``engine.balance``)."""
-    of = f" (the deck of match #{match})" if match is not None else ""
-    measured = f"\nMeasured balance: {balance}" if balance else ""
-    return f"Deck `{name}`{of}: {_title(title)}{measured}"
+@text
+def sheet(name: str, title: str, match: int | None, balance: str | None = None,
+          rules: Sequence[str] = ()) -> str:
+    """``balance``: the measured balance of a shipped deck (``engine.balance``);
+    ``rules``: the deck's rules variants."""
+    of = _(" (the deck of match #{match})").format(match=match) if match is not None else ""
+    measured = _("\nMeasured balance: {balance}").format(balance=balance) if balance else ""
+    return _("Deck `{name}`{of}: {title}{measured}").format(
+               name=name, of=of, title=_title(title), measured=measured) + _variants(rules)

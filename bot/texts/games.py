@@ -5,34 +5,48 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.core.escape import plain
+from bot.texts.language import _, text
 
 
+@text
 def not_offered(title: str, key: str) -> str:
-    return (f"This server does not offer {plain(title)}: a host turns it on with "
-            f"`/host games on:{key}`.")
+    return (_("This server does not offer {title}: a host turns it on with `/host games "
+              "on:{key}`.").format(title=plain(title), key=key))
 
 
+@text
 def unknown(name: str, keys: Sequence[str]) -> str:
-    return f"No game '{plain(name)}' is installed (games: {', '.join(keys)})."
+    return _("No game '{name}' is installed (games: {listed}).").format(
+               name=plain(name), listed=', '.join(keys))
 
 
+@text
 def on_and_off() -> str:
-    return "Give `on:` or `off:`, not both at once."
+    return _("Give `on:` or `off:`, not both at once.")
 
 
+@text
 def listing(games: Sequence[tuple[str, str, str, bool]], broken: Sequence[str]) -> str:
     """``/host games``: each installed game (key, title, package, offered here)."""
-    lines = ["**Games installed**, and whether this server offers them:"]
-    lines += [f"• `{key}` {plain(title)} ({plain(package)}): {'on' if on else 'off'}"
+    lines = [_("**Games installed**, and whether this server offers them:")]
+    words = {True: _("on"), False: _("off")}
+    lines += [f"• `{key}` {plain(title)} ({plain(package)}): {words[on]}"
               for key, title, package, on in games]
     if broken:
-        lines.append(f"Installed but not loadable (the operator's log says why): "
-                     f"{', '.join(f'`{plain(k)}`' for k in broken)}.")
-    lines.append("`/host games on:KEY` offers one here, `off:KEY` stops offering it "
-                 "(matches already set up go on).")
+        lines.append(
+            _("Installed but not loadable (the operator's log says why): {listed}.").format(
+                listed=", ".join(f"`{plain(k)}`" for k in broken)))
+    lines.append(
+        _(
+            "`/host games on:KEY` offers one here, `off:KEY` stops offering it "
+            "(matches already set up go on)."))
     return "\n".join(lines)
 
 
+@text
 def turned(title: str, on: bool) -> str:
-    return (f"This server now offers **{plain(title)}**." if on else
-            f"This server no longer offers **{plain(title)}**; matches already set up go on.")
+    return (
+        _("This server now offers **{title}**.").format(title=plain(title))
+        if on
+        else _("This server no longer offers **{title}**; matches already set up go on.").format(
+            title=plain(title)))

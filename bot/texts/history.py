@@ -7,35 +7,39 @@ from collections.abc import Sequence
 
 from bot.core.enums import EndReason
 from bot.core.escape import plain
+from bot.texts.language import N_, SOURCE, _, language, moment, n_, numeral, text
+from bot.texts.words import versus
 from engine.game import DESCRIPTION_LIMIT, EngineError
 from engine.registry import get_game
 
 # How a match ended, as said after "won"/"lost"/"draw".
 HOW: dict[str, str] = {
     EndReason.RULES: "",
-    EndReason.TIMEOUT: "on time",
-    EndReason.RESIGN: "by resignation",
-    EndReason.ADJUDICATED: "by the host's decision",
-    EndReason.CORRECTED: "after the host's correction",
-    EndReason.AGREED: "by agreement",
-    "out": "(left the game)",
-}
+    EndReason.TIMEOUT: N_("on time"),
+    EndReason.RESIGN: N_("by resignation"),
+    EndReason.ADJUDICATED: N_("by the host's decision"),
+    EndReason.CORRECTED: N_("after the host's correction"),
+    EndReason.AGREED: N_("by agreement"),
+    "out": N_("(left the game)")}
 # Matches ended without a result by their players or by time, said in place of "void".
-UNPLAYED: dict[str, str] = {EndReason.ABORTED: "aborted", EndReason.LAPSED: "lapsed"}
+UNPLAYED: dict[str, str] = {EndReason.ABORTED: N_("aborted"), EndReason.LAPSED: N_("lapsed")}
 # What became of a challenge that was never played, by its status.
 NEVER_PLAYED = {
-    "declined": "was declined",
-    "cancelled": "was withdrawn",
-    "expired": "lapsed: the challenge was not accepted in time",
-}
+    "declined": N_("was declined"),
+    "cancelled": N_("was withdrawn"),
+    "expired": N_("lapsed: the challenge was not accepted in time")}
 
 
+@text
 def date(at: float | None) -> str:
     if at is None:
         return "?"
-    return time.strftime("%d %b %Y", time.gmtime(at)).lstrip("0")
+    if language() == SOURCE:
+        return time.strftime("%d %b %Y", time.gmtime(at)).lstrip("0")
+    return moment(at, "", "yMMMd")
 
 
+@text
 def took(seconds: float) -> str:
     """Time a move took, or time used: m:ss (h:mm:ss from an hour), rounded down."""
     whole = max(0, int(seconds + 1e-6))
@@ -44,11 +48,15 @@ def took(seconds: float) -> str:
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
+@text
 def count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n:,} {noun}{'es' if noun.endswith('ch') else 's'}"
+    """``n`` matches or moves (``noun``: "match" or "move"): "1 move", "1,204 matches"."""
+    if noun == "match":
+        return n_("{n} match", "{n} matches", n).format(n=numeral(n))
+    return n_("{n} move", "{n} moves", n).format(n=numeral(n))
 
 
-TIE_RULE = "by the tie rule"
+TIE_RULE = N_("by the tie rule")
 
 
 def by_tie_rule(result: str, how: str | None, scores: Sequence[int] | None) -> bool:
@@ -57,18 +65,20 @@ def by_tie_rule(result: str, how: str | None, scores: Sequence[int] | None) -> b
             and bool(scores) and len(set(scores or ())) == 1)
 
 
+@text
 def result_words(*, result: str, how: str | None, scores: Sequence[int] | None) -> str:
     if result == "void" and how in UNPLAYED:
-        return f"**{UNPLAYED[how]}**"
+        return f"**{_(UNPLAYED[how])}**"
     words = f"**{result}**"
     if scores:
         words += " " + "–".join(str(s) for s in scores)
-    manner = HOW.get(how or "", "")
+    manner = _(HOW.get(how or "", ""))
     if by_tie_rule(result, how, scores):
-        manner = TIE_RULE
+        manner = _(TIE_RULE)
     return f"{words} {manner}" if manner and result != "void" else words
 
 
+@text
 def title(game: str) -> str:
     """A game's title, or its key if this version no longer has it."""
     try:
@@ -77,6 +87,7 @@ def title(game: str) -> str:
         return game
 
 
+@text
 def match_choice(*, match_id: int, game: str, players: str, status: str) -> str:
     """An autocomplete entry: plain text, never rendered as markdown."""
     return f"#{match_id} {game}: {players} ({status})"
@@ -85,117 +96,169 @@ def match_choice(*, match_id: int, game: str, players: str, status: str) -> str:
 # ---- refusals ------------------------------------------------------------------------------
 
 
+@text
 def pages_from_one() -> str:
-    return "Pages are numbered from 1."
+    return _("Pages are numbered from 1.")
 
 
+@text
 def no_such_page(*, page: int, name: str, pages: int, total: int) -> str:
-    return (f"There is no page {page}: {plain(name)}'s history has {pages} "
-            f"page{'' if pages == 1 else 's'} ({count(total, 'match')}).")
+    return n_(
+        "There is no page {page}: {name}'s history has {pages} page ({count}).",
+        "There is no page {page}: {name}'s history has {pages} pages ({count}).",
+        pages).format(page=page, name=plain(name), pages=pages, count=count(total, "match"))
 
 
+@text
 def still_playing(*, label: str, match_id: int) -> str:
-    return (f"{label} is still being played; `/replay` works once it "
-            f"is over (`/match id:{match_id}` shows the moves so far).")
+    return _(
+        "{label} is still being played; `/replay` works once it is over (`/match "
+        "id:{match_id}` shows the moves so far).").format(label=label, match_id=match_id)
 
 
+@text
 def never_played(*, label: str) -> str:
-    return f"{label} was never played, so there is nothing to replay."
+    return _("{label} was never played, so there is nothing to replay.").format(label=label)
 
 
+@text
 def no_moves_to_replay(*, label: str, caption: str) -> str:
     """A match that ended before its first move (voided, forfeited): its result only."""
-    return (f"{label} ended before its first move, so there is nothing to replay. "
-            f"{plain(caption)}.")
+    return _(
+        "{label} ended before its first move, so there is nothing to replay. {caption}."
+    ).format(label=label, caption=plain(caption))
 
 
+@text
 def _named(name: str, colour: str | None) -> str:
     """A player with their colour, or alone when they never had a seat."""
     return f"{plain(name)} ({colour})" if colour else plain(name)
 
 
+@text
 def too_long_to_animate(*, label: str) -> str:
-    return (f"{label} is too long to animate within Discord's upload "
-            "limit; `/match` shows it move by move.")
+    return _(
+        "{label} is too long to animate within Discord's upload limit; `/match` shows "
+        "it move by move.").format(label=label)
 
 
 # ---- pages and replays -------------------------------------------------------------------
 
 
+@text
 def page_button(*, page: int, newer: bool) -> str:
-    return f"◀ Page {page}" if newer else f"Page {page} ▶"
+    return _("◀ Page {page}").format(page=page) if newer else _("Page {page} ▶").format(page=page)
 
 
+@text
 def no_matches(*, name: str, game: str | None) -> str:
-    what = f" of {game}" if game else ""
-    return f"{plain(name)} has no finished matches{what} on this server yet."
+    what = _(" of {game}").format(game=game) if game else ""
+    return _("{name} has no finished matches{what} on this server yet.").format(
+        name=plain(name), what=what)
 
 
+@text
 def history_head(*, name: str, game: str | None, total: int, page: int, pages: int) -> str:
-    what = f" of {game}" if game else ""
-    return (f"**{plain(name)}'s matches{what}** — {total:,} · page {page:,} of {pages:,}, "
-            "newest first")
+    what = _(" of {game}").format(game=game) if game else ""
+    return _("**{name}'s matches{what}** — {total} · page {page} of {pages}, newest first").format(
+        name=plain(name), what=what, total=numeral(total), page=numeral(page), pages=numeral(pages))
 
 
-def history_line(*, match_id: int, finished_at: float | None, game: str, dm: bool,
-                 result: str, opponents: Sequence[str], moves: int) -> str:
-    against = f" vs {', '.join(plain(o) for o in opponents)}" if opponents else ""
-    return (f"`#{match_id}` {date(finished_at)} · {game}{' DM' if dm else ''} — "
-            f"{result}{against} · {count(moves, 'move')}")
+@text
+def history_line(
+    *,
+    match_id: int,
+    finished_at: float | None,
+    game: str,
+    dm: bool,
+    result: str,
+    opponents: Sequence[str],
+    moves: int) -> str:
+    against = (
+        _(" vs {listed}").format(listed=", ".join(plain(o) for o in opponents)) if opponents else ""
+    )
+    kind = _(" DM") if dm else ""
+    return (
+        f"`#{match_id}` {date(finished_at)} · {game}{kind} — "
+        f"{result}{against} · {count(moves, 'move')}")
 
 
+@text
 def history_foot(*, match_id: int) -> str:
-    return (f"`/match id:{match_id}` shows a match move by move; `/replay id:{match_id}` "
-            "animates it.")
+    return _(
+        "`/match id:{match_id}` shows a match move by move; `/replay id:{match_id}` animates it."
+    ).format(match_id=match_id)
 
 
-def replay_text(*, label: str, game: str, players: Sequence[tuple[str, str | None]],
-                caption: str, moves: int) -> str:
+@text
+def replay_text(
+    *, label: str, game: str, players: Sequence[tuple[str, str | None]], caption: str, moves: int
+) -> str:
     """``players``: (name, colour) in seat order."""
-    return (f"**Replay of {label}: {game}** — "
-            + " vs ".join(_named(name, colour) for name, colour in players)
-            + f"\n{plain(caption)} · {count(moves, 'move')}")
+    return (
+        _("**Replay of {label}: {game}** — ").format(label=label, game=game)
+        + versus(_named(name, colour) for name, colour in players)
+        + f"\n{plain(caption)} · {count(moves, 'move')}")
 
 
-def caption(*, voided: bool, winner: str | None, colour: str | None, end_reason: str | None,
-            scores: Sequence[int] | None) -> str:
+@text
+def caption(
+    *,
+    voided: bool,
+    winner: str | None,
+    colour: str | None,
+    end_reason: str | None,
+    scores: Sequence[int] | None) -> str:
     """The result in a few words, for a replay's last frame and its post: ``winner``
     None is a draw; ``scores`` the winner's first."""
     if voided:
-        return UNPLAYED.get(end_reason or "", "voided by the host").capitalize()
-    manner = HOW.get(end_reason or "", "") if end_reason != "out" else ""
-    if winner is not None and by_tie_rule("wins", end_reason, scores):
-        manner = TIE_RULE
+        return _(UNPLAYED.get(end_reason or "", "voided by the host")).capitalize()
+    manner = _(HOW.get(end_reason or "", "")) if end_reason != "out" else ""
+    if winner is not None and by_tie_rule(_("wins"), end_reason, scores):
+        manner = _(TIE_RULE)
     how = f" {manner}" if manner else ""
     score = "–".join(str(s) for s in scores) if scores else ""
     if winner is None:
-        return " ".join(x for x in ("Draw" + how, score) if x)
+        return " ".join(x for x in (_("Draw") + how, score) if x)
     who = f"{winner} ({colour})" if colour else winner  # drawn on an image: not escaped
-    return " ".join(x for x in (f"{who} wins{how}", score) if x)
+    # TRANSLATORS: {how}: " on time", " by resignation"... or nothing
+    return " ".join(x for x in (_("{who} wins{how}").format(who=who, how=how), score) if x)
 
 
+@text
 def host_action(*, after: int, actor: str, action: str, detail: str) -> str:
     """A host's action in ``/match``: ``after`` the moves played when it was taken."""
-    when = "before the first move" if after == 0 else f"after move {after}"
+    when = _("before the first move") if after == 0 else _("after move {after}").format(after=after)
     said = f": {plain(detail[:200])}" if detail else ""
-    return f"Host, {when}: {plain(actor)} — {action}{said}"
+    # TRANSLATORS: {when}: a date; {action}: what the host did; {said}: " (their reason)" or
+    # nothing
+    return _("Host, {when}: {actor} — {action}{said}").format(
+        when=when, actor=plain(actor), action=action, said=said)
 
 
+@text
 def _limited(text: str) -> str:
     """An attachment's description: at most Discord's 1,024 characters."""
-    return text if len(text) <= DESCRIPTION_LIMIT else text[:DESCRIPTION_LIMIT - 1] + "…"
+    return text if len(text) <= DESCRIPTION_LIMIT else text[: DESCRIPTION_LIMIT - 1] + "…"
 
 
+@text
 def replay_description(*, label: str, caption: str, moves: int, final: str) -> str:
     """A replay GIF in words: what it animates, then its last position."""
-    return _limited(f"Animated replay of {label}, {count(moves, 'move')}, one frame a "
-                    f"move: {plain(caption)}. The final position: {final}")
+    return _limited(
+        _(
+            "Animated replay of {label}, {count}, one frame a move: {caption}. The "
+            "final position: {final}"
+        ).format(label=label, count=count(moves, "move"), caption=plain(caption), final=final))
 
 
-def review_description(*, label: str, game: str, players: Sequence[tuple[str, str | None]],
-                       final: str) -> str:
+@text
+def review_description(
+    *, label: str, game: str, players: Sequence[tuple[str, str | None]], final: str) -> str:
     """A review's plot in words (the review's text says its findings)."""
-    who = " vs ".join(f"{plain(name)} ({colour})" for name, colour in players)
-    return _limited(f"Review of {label}, {game}, {who}: a plot of each side's chance to "
-                    f"win after every move; the post's text gives the findings. The final "
-                    f"position: {final}")
+    who = versus(f"{plain(name)} ({colour})" for name, colour in players)
+    return _limited(
+        _(
+            "Review of {label}, {game}, {who}: a plot of each side's chance to win "
+            "after every move; the post's text gives the findings. The final "
+            "position: {final}").format(label=label, game=game, who=who, final=final))

@@ -23,13 +23,18 @@ template), compiled to ``.mo`` when garnet is installed (see docs/translating.md
 from __future__ import annotations
 
 import functools
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from datetime import UTC, datetime
 from gettext import NullTranslations
 from pathlib import Path
 from typing import Any, ParamSpec
 
+from babel.core import Locale, UnknownLocaleError
+from babel.dates import format_skeleton
+from babel.numbers import format_decimal
 from babel.support import Translations
 
 #: the languages garnet speaks, the source first
@@ -71,19 +76,56 @@ def from_discord(locale: str | None) -> str | None:
 @functools.cache
 def catalog(lang: str) -> NullTranslations:
     """The compiled catalog of ``lang`` (English, or a missing catalog: the source)."""
-    if lang == SOURCE:
+    path = LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo"
+    if lang == SOURCE or not path.is_file():
         return NullTranslations()
-    return Translations.load(str(LOCALE_DIR), [lang], DOMAIN)
+    with path.open("rb") as f:
+        return Translations(f, domain=DOMAIN)
 
 
 def _(message: str) -> str:
-    """``message`` in the language spoken now."""
-    return catalog(language()).gettext(message)
+    """``message`` in the language spoken now ("" stays "": gettext would answer the
+    catalog's header)."""
+    return catalog(language()).gettext(message) if message else message
+
+
+def N_(message: str) -> str:
+    """``message`` marked for the catalogs but said later, through ``_`` (a module's
+    table of words, read when a text says one of them)."""
+    return message
 
 
 def n_(singular: str, plural: str, n: int) -> str:
     """The form of a message for the number ``n`` in the language spoken now."""
     return catalog(language()).ngettext(singular, plural, n)
+
+
+def numeral(n: float) -> str:
+    """A number as the language spoken now writes it ("1,234" in English)."""
+    return format_decimal(n, locale=locale_of(language()))
+
+
+def moment(at: float, english: str, *skeletons: str) -> str:
+    """An instant (UTC) as the language spoken now writes it: English by garnet's own
+    ``strftime`` pattern (``"%b %d %H:%M"``), every other language by CLDR's pattern for
+    each skeleton (``"MMMd"``, ``"Hm"``: Babel), joined by spaces ("3월 5일 07:09")."""
+    if language() == SOURCE:
+        return time.strftime(english, time.gmtime(at))
+    when = datetime.fromtimestamp(at, UTC)
+    return " ".join(format_skeleton(s, when, tzinfo=UTC, locale=locale_of(language()))
+                    for s in skeletons)
+
+
+@functools.cache
+def locale_of(lang: str) -> str:
+    """The CLDR locale of a language garnet speaks (Babel's numbers, dates and plurals);
+    one CLDR does not know (a pseudo-locale such as ``en-XA``) writes as its base."""
+    if lang == SOURCE:
+        return "en_US"
+    try:
+        return str(Locale.parse(lang.replace("-", "_")))
+    except (UnknownLocaleError, ValueError):
+        return locale_of(lang.split("-", 1)[0]) if "-" in lang else "en_US"
 
 
 class Said(str):

@@ -8,23 +8,61 @@ from typing import Any
 from bot.core.escape import plain, plains
 from bot.core.messages import mention
 from bot.core.timecontrol import Reminder, TimeControl, clock_text
-from bot.texts.input import duration
-from bot.texts.words import span
-from engine.game import Game, after_move
+from bot.texts.language import N_, _, n_, text
+from bot.texts.match_views import MAX_OVERVIEW as MAX_OVERVIEW
+from bot.texts.match_views import adjudicated as adjudicated
+from bot.texts.match_views import adjudication_log as adjudication_log
+from bot.texts.match_views import already_done as already_done
+from bot.texts.match_views import banks as banks
+from bot.texts.match_views import board as board
+from bot.texts.match_views import board_again as board_again
+from bot.texts.match_views import clock_on_turn as clock_on_turn
+from bot.texts.match_views import clock_waiting as clock_waiting
+from bot.texts.match_views import corrected as corrected
+from bot.texts.match_views import dm_thread as dm_thread
+from bot.texts.match_views import extend_cap as extend_cap
+from bot.texts.match_views import extended as extended
+from bot.texts.match_views import final_board as final_board
+from bot.texts.match_views import host_role_set as host_role_set
+from bot.texts.match_views import job_too_long as job_too_long
+from bot.texts.match_views import lease_lost as lease_lost
+from bot.texts.match_views import match_choice as match_choice
+from bot.texts.match_views import match_label as match_label
+from bot.texts.match_views import missing_permissions as missing_permissions
+from bot.texts.match_views import not_host as not_host
+from bot.texts.match_views import not_our_shard as not_our_shard
+from bot.texts.match_views import not_started as not_started
+from bot.texts.match_views import nothing_to_decide as nothing_to_decide
+from bot.texts.match_views import only_managers as only_managers
+from bot.texts.match_views import only_managers_set_host_role as only_managers_set_host_role
+from bot.texts.match_views import overview as overview
+from bot.texts.match_views import overview_challenge as overview_challenge
+from bot.texts.match_views import overview_choosing as overview_choosing
+from bot.texts.match_views import overview_label as overview_label
+from bot.texts.match_views import overview_playing as overview_playing
+from bot.texts.match_views import paused as paused
+from bot.texts.match_views import played as played
+from bot.texts.match_views import result as result
+from bot.texts.match_views import resumes as resumes
+from bot.texts.match_views import server_busy as server_busy
+from bot.texts.match_views import slow_down as slow_down
+from bot.texts.match_views import too_many_challenges as too_many_challenges
+from bot.texts.match_views import user_busy as user_busy
+from bot.texts.match_views import void_by_rule as void_by_rule
+from bot.texts.match_views import void_record as void_record
+from bot.texts.match_views import voided as voided
+from bot.texts.match_views import which_match as which_match
+from bot.texts.words import either, span, versus
+from engine.game import Game
 
 
-def match_label(match_id: int, kind: str) -> str:
-    if kind == "practice":
-        return f"Practice #{match_id}"
-    return f"DM #{match_id}" if kind == "dm" else f"Match #{match_id}"
-
-
+@text
 def seat_line(game: Game[Any, Any], state: Any, users: list[str]) -> str:
-    return " vs ".join(
-        f"{mention(user)} ({game.seat_name(state, seat)})" for seat, user in enumerate(users)
-    )
+    return versus(
+        f"{mention(user)} ({game.seat_name(state, seat)})" for seat, user in enumerate(users))
 
 
+@text
 def live_time(epoch: float) -> str:
     """An instant as Discord shows it live in each reader's own terms ("in 45 seconds",
     "2 minutes ago"); the console renders it against its clock."""
@@ -33,59 +71,92 @@ def live_time(epoch: float) -> str:
     return f"<t:{math.ceil(epoch - 1e-9)}:R>"
 
 
+@text
 def clock_left(tc: TimeControl, elapsed: float, banks_left: int, extra: float) -> str:
     """What is left of a turn, e.g. '0:42 + 36 banks' or 'reserve 1:15 (15 banks)'."""
     if not tc.enabled:
-        return "no clock"
+        return _("no clock")
     budget = tc.turn + extra
     if elapsed < budget:
         if banks_left <= 0:
-            return f"{clock_text(budget - elapsed)}, no reserve left"
+            return _("{clock_text}, no reserve left").format(
+                clock_text=clock_text(budget - elapsed))
         return f"{clock_text(budget - elapsed)} + {banks(banks_left)}"
     left = tc.flag_at(banks_left, extra) - elapsed
-    return f"on reserve, {clock_text(left)} left"
+    return _("on reserve, {clock_text} left").format(clock_text=clock_text(left))
 
 
-def banks(n: int) -> str:
-    return f"{n} bank" if n == 1 else f"{n} banks"
 
 
+@text
 def reminder(user: str, r: Reminder, tc: TimeControl) -> str:
     who = mention(user)
     if r.kind == "turn":
-        return f"⏰ {who}: {r.seconds:g} s left of your turn time."
+        return _("⏰ {who}: {seconds:g} s left of your turn time.").format(
+            who=who, seconds=r.seconds)
     if r.kind == "reserve":
-        return (
-            f"⏰ {who}: turn time is up, you are on your reserve now: "
-            f"{banks(r.banks_left)} ({clock_text(r.banks_left * tc.bank)})."
-        )
-    used = f"⏰ {who}: {clock_text(r.seconds)} of reserve used"
+        return _(
+            "⏰ {who}: turn time is up, you are on your reserve now: {banks} ({clock_text})."
+        ).format(who=who, banks=banks(r.banks_left), clock_text=clock_text(r.banks_left * tc.bank))
+    used = _("⏰ {who}: {clock_text} of reserve used").format(
+        who=who, clock_text=clock_text(r.seconds))
     in_bank = r.left - r.banks_left * tc.bank  # the rest of a bank under way
     if in_bank <= 1e-6:
-        return f"{used}, {banks(r.banks_left)} ({clock_text(r.left)}) left."
+        return _("{used}, {banks} ({clock_text}) left.").format(
+            used=used, banks=banks(r.banks_left), clock_text=clock_text(r.left))
     if r.banks_left == 0:
-        return f"{used}, {clock_text(r.left)} left: the rest of the last bank."
-    return (f"{used}, {clock_text(r.left)} left: {clock_text(in_bank)} of the bank in use, "
-            f"then {banks(r.banks_left)}.")
+        return _("{used}, {clock_text} left: the rest of the last bank.").format(
+            used=used, clock_text=clock_text(r.left))
+    return _("{used}, {left} left: {in_bank} of the bank in use, then {banks}.").format(
+        used=used, left=clock_text(r.left), in_bank=clock_text(in_bank),
+        banks=banks(r.banks_left))
 
 
+@text
 def deck_label(value: Any) -> str:
     """A match's deck as its options hold it: a shipped deck's key, or a server's deck
     as data (its name was checked when it was added: letters, digits and - _)."""
     if isinstance(value, dict):
-        return f"deck {value.get('key', '?')} (this server's)"
-    return f"deck {value}"
+        return _("deck {deck} (this server's)").format(deck=value.get("key", "?"))
+    return _("deck {deck}").format(deck=value)
 
 
+@text
 def options_line(game: Game[Any, Any], options: dict[str, Any], tc: TimeControl) -> str:
     """The rules of a match under its title: the clock, then each option as the game
     declares it says it (a server's own deck, held as data, by its name)."""
     plain = {k: v for k, v in options.items() if not isinstance(v, dict)}
-    parts = [tc.describe(), *game.describe_options(plain)]
+    parts = [time_control(tc), *game.describe_options(plain)]
     parts += [deck_label(v) for v in options.values() if isinstance(v, dict)]
     return capitalised(" · ".join(parts))  # it starts a line wherever it is shown
 
 
+@text
+def time_control(tc: TimeControl) -> str:
+    """A match's clock as its rules say it (``TimeControl.describe`` in the catalogs):
+    "60 s a turn + 3 min reserve (36 banks of 5 s)"."""
+    if not tc.enabled:
+        return _("no clock")
+    if tc.banks == 0:
+        return _("{turn:g} s a turn, no reserve").format(turn=tc.turn)
+    return n_("{turn:g} s a turn + {reserve} reserve ({banks} bank of {bank:g} s)",
+              "{turn:g} s a turn + {reserve} reserve ({banks} banks of {bank:g} s)",
+              tc.banks).format(turn=tc.turn, reserve=minutes_seconds(tc.banks * tc.bank),
+                               banks=tc.banks, bank=tc.bank)
+
+
+@text
+def minutes_seconds(seconds: float) -> str:
+    """A stretch of a clock: "3 min", "1 min 30 s", "45 s"."""
+    minutes, secs = divmod(round(seconds), 60)
+    if minutes and secs:
+        return _("{minutes} min {seconds} s").format(minutes=minutes, seconds=secs)
+    if minutes:
+        return _("{minutes} min").format(minutes=minutes)
+    return _("{seconds} s").format(seconds=secs)
+
+
+@text
 def capitalised(line: str) -> str:
     """A line as it starts: its first letter upper case ("no clock", "walls left: …")."""
     return line[:1].upper() + line[1:]
@@ -94,463 +165,394 @@ def capitalised(line: str) -> str:
 # ==== setting a match up ================================================================
 
 
+@text
 def dm_intro(label: str, title: str, players: list[str], options: str, event_note: str) -> str:
-    return (f"**{label}: {title}** — {mention(players[0])} vs {mention(players[1])}\n"
-            f"{options}.{event_note}")
+    # TRANSLATORS: {label}: "DM #6"; {title}: the game ("Quoridor"); {options}: the rules line;
+    # {event_note}: " It counts for **Season 1**." or nothing
+    return _("**{label}: {title}** — {first} vs {second}\n{options}.{event_note}").format(
+        label=label, title=title, first=mention(players[0]), second=mention(players[1]),
+        options=options, event_note=event_note)
 
 
+@text
 def no_hints_in_dm() -> str:
-    return ("A Death Match is played without hints: its rules do not let the board show "
-            "the Corridor or suggest moves (casual matches may use `hints:yes`).")
+    return _(
+        "A Death Match is played without hints: its rules do not let the board show "
+        "the Corridor or suggest moves (casual matches may use `hints:yes`).")
 
 
+@text
 def set_up(label: str) -> str:
-    return f"{label} is set up."
+    return _("{label} is set up.").format(label=label)
 
 
+@text
 def goes_first_button(name: str) -> str:
-    return f"{name} goes first"
+    return _("{name} goes first").format(name=name)
 
 
-MISSED = {"lots": "lots are drawn", "void": "the DM is void"}
+MISSED = {"lots": N_("lots are drawn"), "void": N_("the DM is void")}
 
 
-def choose_first(intro: str, chooser: str, within: float | None = None,
-                 missed: str = "lots", by: float | None = None) -> str:
+@text
+def choose_first(
+    intro: str,
+    chooser: str,
+    within: float | None = None,
+    missed: str = "lots",
+    by: float | None = None) -> str:
     """Who chooses the First Player, and (a DM) until when, then what."""
-    how = "with a button below or `/first player:@name`"
-    ask = (f"Hosts, choose the First Player {how}." if chooser == "host"
-           else f"{mention(chooser)}, choose the First Player {how}.")
+    how = _("with a button below or `/first player:@name`")
+    ask = (
+        # TRANSLATORS: {how}: "with a button below or `/first player:@name`"
+        _("Hosts, choose the First Player {how}.").format(how=how)
+        if chooser == "host"
+        else _("{chooser}, choose the First Player {how}.").format(
+            chooser=mention(chooser), how=how))
     if within is None:
         return f"{intro}\n{ask}"
-    closes = live_time(by) if by is not None else f"in {span(within)}"
-    return (f"{intro}\n{ask} The choice closes {closes}; if no one has chosen by then, "
-            f"{MISSED.get(missed, missed)}.")
+    closes = live_time(by) if by is not None else _("in {span}").format(span=span(within))
+    return _(
+        "{intro}\n{ask} The choice closes {closes}; if no one has chosen by then, {missed}."
+    ).format(intro=intro, ask=ask, closes=closes, missed=_(MISSED.get(missed, missed)))
 
 
+@text
 def choose_reminder(user: str, label: str, left: float, missed: str) -> str:
-    return (f"⏳ {mention(user)}: choose the First Player of {label} — {span(left)} left "
-            f"(a button above, or `/first player:@name`); then {MISSED.get(missed, missed)}.")
+    return _(
+        "⏳ {user}: choose the First Player of {label} — {span} left (a button above, "
+        "or `/first player:@name`); then {missed}."
+    ).format(user=mention(user), label=label, span=span(left), missed=_(MISSED.get(missed, missed)))
 
 
+@text
 def unchosen_lots(user: str, label: str, within: float, first: str) -> str:
-    return (f"⌛ {mention(user)} did not choose the First Player of {label} within "
-            f"{span(within)}: lots were drawn, and {mention(first)} is the First Player.")
+    return _(
+        "⌛ {user} did not choose the First Player of {label} within {span}: lots were "
+        "drawn, and {first} is the First Player."
+    ).format(user=mention(user), label=label, span=span(within), first=mention(first))
 
 
+@text
 def unchosen_voided(user: str, label: str, within: float) -> str:
-    return (f"⌛ {mention(user)} did not choose the First Player of {label} within "
-            f"{span(within)}: {label} is void, as the host set. No result is recorded.")
+    return _(
+        "⌛ {user} did not choose the First Player of {label} within {span}: {label} is "
+        "void, as the host set. No result is recorded."
+    ).format(user=mention(user), label=label, span=span(within))
 
 
+@text
 def unchosen_record(within: float) -> str:
-    return f"void: the First Player was not chosen within {span(within)}"
+    return _("void: the First Player was not chosen within {span}").format(span=span(within))
 
 
+@text
 def bad_choose_within(most_minutes: float) -> str:
-    return f"`deadline` is 1 to {most_minutes:g} minutes."
+    return _("`deadline` is 1 to {most_minutes:g} minutes.").format(most_minutes=most_minutes)
 
 
+@text
 def bad_missed(choices: tuple[str, ...]) -> str:
-    return f"`missed` is {' or '.join(choices)}."
+    return _("`missed` is {listed}.").format(listed=either(choices))
 
 
-def challenge(label: str, title: str, challenger: str, opponents: list[str], options: str,
-              hints: bool, rated: bool, minutes: int, lapses: float | None = None) -> str:
+@text
+def challenge(
+    label: str,
+    title: str,
+    challenger: str,
+    opponents: list[str],
+    options: str,
+    hints: bool,
+    rated: bool,
+    minutes: int,
+    lapses: float | None = None) -> str:
     others = ", ".join(mention(o) for o in opponents)
-    open_for = (f"lapses {live_time(lapses)}" if lapses is not None
-                else f"open for {minutes} minutes")
-    return (f"**{label}: {title}** — {mention(challenger)} challenges {others}.\n{options}"
-            f"{' · hints on' if hints else ''}{'' if rated else ' · unrated'}.\n"
-            f"Accept or decline with the buttons, or `/accept` / `/decline` "
-            f"({open_for}).")
+    open_for = (
+        _("lapses {lapses}").format(lapses=live_time(lapses))
+        if lapses is not None
+        else n_("open for {minutes} minute", "open for {minutes} minutes", minutes).format(
+            minutes=minutes))
+    return _(
+        "**{label}: {title}** — {challenger} challenges {others}.\n"
+        "{options}{hints}{unrated}.\nAccept or decline with the buttons, or `/accept` / "
+        "`/decline` ({open_for}).").format(
+        label=label,
+        title=title,
+        challenger=mention(challenger),
+        others=others,
+        options=options,
+        hints=_(" · hints on") if hints else "",
+        unrated="" if rated else _(" · unrated"),
+        open_for=open_for)
 
 
+@text
 def busy(user: str, match_id: int, waiting: bool) -> str:
     """A player is in another match in this channel: a new match is refused, one that
     is set up already (``waiting``) starts once it ends."""
     if waiting:
-        return (f"{mention(user)} is playing match #{match_id} in this channel; this one "
-                "can start once it ends.")
-    return (f"{mention(user)} is already in match #{match_id} in this channel; "
-            f"finish it first or play in another channel or thread.")
+        return _(
+            "{user} is playing match #{match_id} in this channel; this one can start once it ends."
+        ).format(user=mention(user), match_id=match_id)
+    return _(
+        "{user} is already in match #{match_id} in this channel; finish it first or "
+        "play in another channel or thread.").format(user=mention(user), match_id=match_id)
 
 
+@text
 def no_such_match(number: int | None) -> str:
     """No match of that number on this server (None: none in this channel fits)."""
     if number is None:
-        return "There is no such match in this channel."
-    return f"There is no match #{number} on this server."
+        return _("There is no such match in this channel.")
+    return _("There is no match #{number} on this server.").format(number=number)
 
 
+@text
 def declined(user: str, label: str) -> str:
-    return f"{mention(user)} declined {label}."
+    return _("{user} declined {label}.").format(user=mention(user), label=label)
 
 
+@text
 def declined_record(user: str) -> str:
-    return f"declined by {mention(user)}"
+    return _("declined by {user}").format(user=mention(user))
 
 
+@text
 def withdrawn_record(user: str) -> str:
-    return f"withdrawn by {mention(user)}"
+    return _("withdrawn by {user}").format(user=mention(user))
 
 
+@text
 def no_longer_open(match_id: int, status: str, by: str | None) -> str:
     """A challenge answered after it ended: what became of it, and by whom."""
-    who = f" by {plain(by)}" if by else ""
+    who = _(" by {by}").format(by=plain(by)) if by else ""
     if status == "declined":
-        return f"Match #{match_id} was declined{who}; challenge again with `/challenge`."
+        return _("Match #{match_id} was declined{who}; challenge again with `/challenge`.").format(
+            match_id=match_id, who=who)
     if status == "cancelled":
-        return f"Match #{match_id} was withdrawn{who}."
-    return f"Match #{match_id} lapsed: the challenge was not accepted in time."
+        return _("Match #{match_id} was withdrawn{who}.").format(match_id=match_id, who=who)
+    return _("Match #{match_id} lapsed: the challenge was not accepted in time.").format(
+        match_id=match_id)
 
 
+@text
 def accepted(user: str, label: str, waiting: list[str] | None = None) -> str:
     if waiting:
-        return (f"{mention(user)} accepted {label}. Waiting for "
-                f"{', '.join(mention(w) for w in waiting)}.")
-    return f"{mention(user)} accepted {label}."
+        return _("{user} accepted {label}. Waiting for {listed}.").format(
+            user=mention(user), label=label, listed=", ".join(mention(w) for w in waiting))
+    return _("{user} accepted {label}.").format(user=mention(user), label=label)
 
 
+@text
 def withdrawn(user: str, match_id: int) -> str:
-    return f"{mention(user)} withdrew match #{match_id}."
+    return _("{user} withdrew match #{match_id}.").format(user=mention(user), match_id=match_id)
 
 
+@text
 def lapsed(match_id: int) -> str:
-    return f"Match #{match_id} lapsed: the challenge was not accepted in time."
+    return _("Match #{match_id} lapsed: the challenge was not accepted in time.").format(
+        match_id=match_id)
 
 
+@text
 def not_the_chooser(chooser: str) -> str:
-    who = "The host" if chooser == "host" else mention(chooser)
-    return f"{who} chooses the First Player of this match, not you."
+    who = _("The host") if chooser == "host" else mention(chooser)
+    return _("{who} chooses the First Player of this match, not you.").format(who=who)
 
 
+@text
 def none_running_here(player: bool) -> str:
     if player:
-        return "There is no match of yours running in this channel."
-    return "No match is running in this channel; name one with `match:`."
+        return _("There is no match of yours running in this channel.")
+    return _("No match is running in this channel; name one with `match:`.")
 
 
+@text
 def first_by_lots(user: str) -> str:
-    return f"Lots were drawn: {mention(user)} is the First Player."
+    return _("Lots were drawn: {user} is the First Player.").format(user=mention(user))
 
 
+@text
 def first_chosen(chooser: str, user: str) -> str:
     if chooser == user:
-        return f"{mention(chooser)} chose to be the First Player."
-    return f"{mention(chooser)} chose {mention(user)} as the First Player."
+        return _("{chooser} chose to be the First Player.").format(chooser=mention(chooser))
+    return _("{chooser} chose {user} as the First Player.").format(
+        chooser=mention(chooser), user=mention(user))
 
 
+@text
 def begins(label: str, title: str, seats: str) -> str:
-    return f"**{label} begins: {title}** — {seats}"
+    return _("**{label} begins: {title}** — {seats}").format(label=label, title=title, seats=seats)
 
 
+@text
 def turn_order(names: list[str]) -> str:
     names = plains(names)
-    return "Turn order: " + " → ".join(names)
+    return _("Turn order: ") + " → ".join(names)
 
 
 # ==== play ==============================================================================
 
 
-def turn_line(user: str, colour: str, clock: str | None, status: str,
-              runs_out: float | None = None) -> str:
+@text
+def turn_line(
+    user: str, colour: str, clock: str | None, status: str, runs_out: float | None = None) -> str:
     """Who is to move, with their clock (and when their time runs out, live), and the
     game's status line below."""
     extra = f"\n{capitalised(status)}" if status else ""
     timing = f" — {clock}" if clock is not None else ""
     if runs_out is not None:
-        timing += f"; time runs out {live_time(runs_out)}"
-    return f"{mention(user)} ({colour}) to move{timing}.{extra}"
+        timing += _("; time runs out {runs_out}").format(runs_out=live_time(runs_out))
+    # TRANSLATORS: {colour}: the player's seat ("White"); {timing}: " — 0:42 + 36 banks; time runs
+    # out in 40 s" or nothing; {extra}: a new line with the game's status, or nothing
+    return _("{user} ({colour}) to move{timing}.{extra}").format(
+        user=mention(user), colour=colour, timing=timing, extra=extra)
 
 
+@text
 def not_a_move(error: str) -> str:
     """``/move`` with text that is no move: the game's sentence, which says how moves
     are written."""
     return error[:1].upper() + error[1:]
 
 
+@text
 def not_your_turn(name: str) -> str:
     name = plain(name)
-    return f"It is {name}'s turn, not yours."
+    return _("It is {name}'s turn, not yours.").format(name=name)
 
 
-def played(label: str, ply: int, user: str, colour: str, notation: str, spent: int,
-           banks_left: int) -> str:
-    head = f"{label} · move {ply}: {mention(user)} ({colour}) played **{notation}**"
-    if spent:
-        head += f" (used {banks(spent)}, {banks(banks_left)} left)"
-    return head
 
 
+@text
 def ran_out(user: str) -> str:
-    return f"{mention(user)} ran out of time."
+    return _("{user} ran out of time.").format(user=mention(user))
 
 
+@text
 def ran_out_reason(name: str) -> str:
-    return f"{name} ran out of time"
+    return _("{name} ran out of time").format(name=name)
 
 
+@text
 def resigned(user: str) -> str:
-    return f"{mention(user)} resigned."
+    return _("{user} resigned.").format(user=mention(user))
 
 
+@text
 def resigned_reason(name: str) -> str:
-    return f"{name} resigned"
+    return _("{name} resigned").format(name=name)
 
 
+@text
 def out_of_game(why: str, turn: str) -> str:
-    return f"{why} They are out of the game.\n{turn}"
+    return _("{why} They are out of the game.\n{turn}").format(why=why, turn=turn)
 
 
+@text
 def tie_decided(scores: tuple[int, ...], loser: str, rule: str, first: bool) -> str:
     """A result by the tie rule (raw: ``result`` escapes it): who it made lose."""
     score = "–".join(str(s) for s in scores)
     if rule == "last-mover-loses":
-        who = "who placed the last piece" + (", the First Player," if first else ",")
+        who = _("who placed the last piece") + (_(", the First Player,") if first else ",")
     else:
-        who = "the First Player,"
-    return f"{score}: a tie, and {loser}, {who} loses"
+        who = _("the First Player,")
+    return _("{score}: a tie, and {loser}, {who} loses").format(score=score, loser=loser, who=who)
 
 
+@text
 def banner(winner: str | None, reason: str) -> str:
     """The line under a final image of a match ended by time, resignation or a host."""
-    return f"{'Draw' if winner is None else f'{winner} wins'}: {reason}"
-
-
-def result(label: str, winner: str | None, reason: str) -> str:
-    reason = plain(reason)
     if winner is None:
-        return f"**{label} ends in a draw** — {reason}."
-    return f"🏆 **{mention(winner)} wins {label}** — {reason}."
+        return _("Draw: {reason}").format(reason=reason)
+    return _("{winner} wins: {reason}").format(winner=winner, reason=reason)
+
+
 
 
 # ==== looking at a match ================================================================
 
 
-def board(label: str, title: str, seats: str, played: int, paused: bool, turn: str) -> str:
-    """A board being played: ``played`` moves so far (passes counted), as its image
-    says it (``engine.game.after_move``)."""
-    where = after_move(played)
-    return (f"**{label}: {title}** — {seats}\n"
-            f"{where[:1].upper()}{where[1:]}. {'Paused. ' if paused else ''}{turn}")
 
 
-def final_board(label: str, title: str, seats: str, moves: int, void: bool,
-                result: str) -> str:
-    """A finished match's last board: ``result`` is its stored result line."""
-    plural = "move" if moves == 1 else "moves"
-    head = f"**{label}: {title}** — {seats}\nFinal board, after {moves} {plural}."
-    if void:  # stored as said ("voided by the host: REASON"), the reason raw
-        said = plain(result)
-        return f"{head} {said[:1].upper()}{said[1:]}."
-    return f"{head}\n{result}" if result else head
 
 
-def not_started(label: str) -> str:
-    return f"{label} has not started yet: there is no board to show."
 
 
-MAX_OVERVIEW = 25  # matches listed by /matches (a message has 2,000 characters)
 
 
-def overview(lines: list[str], playing: int, waiting: int) -> str:
-    if not lines:
-        return "No match is being played or waiting to start on this server."
-    head = (f"**Matches on this server** — {playing} being played, {waiting} waiting to "
-            "start")
-    more = (f"\n… and {len(lines) - MAX_OVERVIEW} more." if len(lines) > MAX_OVERVIEW
-            else "")
-    return "\n".join([head, *lines[:MAX_OVERVIEW]]) + more
 
 
-def overview_label(number: int, kind: str, tournament: tuple[str, int, int] | None) -> str:
-    """A match in ``/matches``; a tournament's game says which: (name, round, board)."""
-    if tournament is None:
-        return f"`{match_label(number, kind)}`"
-    name, round_number, board = tournament
-    return f"`Match #{number}` (🏆 {plain(name)}, round {round_number}, board {board})"
 
 
-def overview_playing(label: str, title: str, channel: str, names: list[str],
-                     ply: int, to_move: str | None, clock: str | None, paused: bool) -> str:
-    turn = f"{plain(to_move)} to move" if to_move is not None else "over"
-    if clock is not None:
-        turn += f" ({clock})"
-    state = "paused · " if paused else ""
-    return (f"{label} {title} in <#{channel}> — {' vs '.join(plains(names))} · "
-            f"{after_move(ply)} · {state}{turn}")
 
 
-def overview_choosing(label: str, title: str, channel: str, names: list[str],
-                      chooser: str | None, left: float | None) -> str:
-    who = plain(chooser) if chooser is not None else "the host"
-    deadline = f" ({span(left)} left)" if left is not None and left > 0 else ""
-    return (f"{label} {title} in <#{channel}> — {' vs '.join(plains(names))} · "
-            f"waiting for {who} to choose the First Player{deadline}")
 
 
-def overview_challenge(number: int, title: str, channel: str, names: list[str],
-                       waiting: list[str], left: float) -> str:
-    return (f"`Match #{number}` {title} in <#{channel}> — {plain(names[0])} challenges "
-            f"{', '.join(plains(names[1:]))} · waiting for {', '.join(plains(waiting))} "
-            f"(lapses in {span(max(left, 60))})")
 
 
-def clock_on_turn(name: str, left: str) -> str:
-    name = plain(name)
-    return f"▶ {name}: {left}"
 
 
-def clock_waiting(name: str, banks_left: int, seconds: float) -> str:
-    name = plain(name)
-    return f"  {name}: {banks(banks_left)} ({clock_text(seconds)}) of reserve"
 
 
-def match_choice(match_id: int, title: str, players: list[str], status: str) -> str:
-    """An autocomplete entry: plain text, never rendered as markdown."""
-    return f"#{match_id} {title}: {' vs '.join(players)} ({status})"
 
 
-def which_match(matches: list[tuple[int, str, list[str], str]]) -> str:
-    """Several matches in a channel could be meant: (number, game, names, state) each."""
-    listed = "; ".join(f"#{n} {title}, {' vs '.join(plains(names))} ({state})"
-                       for n, title, names, state in matches)
-    return f"Several matches could be meant here: {listed}. Add `match:` with its number."
 
 
-def nothing_to_decide() -> str:
-    return ("There is no match running or waiting for its First Player in this channel; "
-            "add `match:` with its number.")
 
 
 # ==== host controls =====================================================================
 
 
-def paused(label: str, host: str, reason: str) -> str:
-    reason = plain(reason)
-    why = f" ({reason})" if reason else ""
-    return (f"⏸ {label} is paused by {mention(host)}{why}. "
-            f"The clock stands still until `/resume`.")
 
 
-def board_again(label: str, turn: str) -> str:
-    """After a restart, the board of a turn whose board may never have been posted."""
-    return f"▶ {label}: the board again after a restart of the bot. {turn}"
 
 
-def resumes(label: str, turn: str) -> str:
-    return f"▶ {label} resumes. {turn}"
 
 
-def extended(host: str, seconds: float, turn: str) -> str:
-    return f"⏱ {mention(host)} added {duration(seconds)} to this turn. {turn}"
 
 
-def extend_cap(most: float, already: float) -> str:
-    return (f"A turn can be extended by {duration(most)} in all; this one has "
-            f"{duration(already)} added already.")
 
 
-def voided(label: str, reason: str) -> str:
-    reason = plain(reason)
-    return f"🚫 {label} is void ({reason}). No result is recorded."
 
 
-def void_record(reason: str) -> str:
-    return f"voided by the host: {reason}"
 
 
-def void_by_rule(reason: str) -> str:
-    return f"voided: {reason}"
 
 
-def adjudicated(reason: str) -> str:
-    return f"adjudicated by the host: {reason}"
 
 
-def corrected(reason: str) -> str:
-    """A finished match's result as a host corrected it (``/correct``)."""
-    return f"result corrected by the host: {reason}"
 
 
-def adjudication_log(winner: str | None, reason: str) -> str:
-    return f"winner {winner or 'none (draw)'}: {reason}"
 
 
-def host_role_set(role: str) -> str:
-    role = plain(role)
-    return (f"Members with the role **{role}** can host matches now. Discord shows the "
-            "host commands to members with Manage Server; to show them to this role too, "
-            "allow it in Server Settings → Integrations → garnet.")
 
 
-def not_host(role: str | None) -> str:
-    if role is None:
-        return ("Only hosts can do that (Manage Server; no host role is set: someone "
-                "with Manage Server sets one with `/hostrole`).")
-    return f"Only hosts can do that (the '{plain(role)}' role or Manage Server)."
 
 
-def only_managers() -> str:
-    return "Only members with Manage Server can do that."
 
 
-def only_managers_set_host_role() -> str:
-    return "Only members with Manage Server can set the host role."
 
 
-def dm_thread(title: str, name1: str, name2: str) -> str:
-    return f"DM: {title} — {name1} vs {name2}"[:100]
 
 
 # ==== limits ============================================================================
 
 
-def too_many_challenges(most: int) -> str:
-    return (f"You have {most} open challenges on this server already; wait for answers "
-            "or `/cancel` one first.")
 
 
-def slow_down(seconds: float) -> str:
-    return f"Too many requests in a short time; try again in {max(1, math.ceil(seconds))} s."
 
 
-def server_busy() -> str:
-    return ("This server already has several replays, reviews or exports on the way; "
-            "try again in a minute.")
 
 
-def user_busy(most: int) -> str:
-    return (f"You already have {most} requests of this kind on the way; wait for them "
-            "before asking for another.")
 
 
-def job_too_long() -> str:
-    return "That took too long to draw or work out, so it was stopped; try again later."
 
 
-def already_done(first: str) -> str:
-    """A retried request: it was carried out the first time."""
-    said = f" It said: {first}" if first else ""
-    return ("That was already done (your first try went through; nothing was done "
-            f"twice).{said}")[:1900]
 
 
-def missing_permissions(missing: list[str]) -> str:
-    return (f"garnet cannot play here: it lacks {', '.join(missing)} in this channel. A "
-            "server admin can grant it in the channel's permissions.")
 
 
-def lease_lost() -> str:
-    """A request that reached a bot process which no longer runs this server's matches."""
-    # Said to players: what they can do, not how garnet runs (processes, leases).
-    return ("garnet is restarting for this server; nothing was changed. Please try again "
-            "in a moment.")
 
-
-def not_our_shard() -> str:
-    """A match asked of a bot process that does not run this server (another shard)."""
-    return ("garnet is not running this server's matches here right now (it is moving "
-            "them); nothing was started. Please try again in a moment.")
 

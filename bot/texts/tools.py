@@ -7,170 +7,227 @@ from collections.abc import Sequence
 
 from bot.core.escape import plain
 from bot.core.messages import mention
+from bot.texts.language import _, n_, numeral, text
 from bot.texts.words import span
 
 # ==== taking back a move ================================================================
 
 
+@text
 def nothing_to_take_back(label: str) -> str:
-    return f"No move of {label} has been played yet: there is nothing to take back."
+    return _("No move of {label} has been played yet: there is nothing to take back.").format(
+               label=label)
 
 
+@text
 def cannot_take_back_a_leave() -> str:
-    return ("The last entry is a player leaving the game, not a move: it cannot be taken "
-            "back (void the match instead).")
+    return (_("The last entry is a player leaving the game, not a move: it cannot be taken "
+              "back (void the match instead)."))
 
 
+@text
 def took_back_log(ply: int, notation: str, name: str, reason: str) -> str:
-    return f"move {ply}, {notation} by {name}: {reason}"
+    return _("move {ply}, {notation} by {name}: {reason}").format(
+               ply=ply, notation=notation, name=name, reason=reason)
 
 
+@text
 def took_back(host: str, label: str, ply: int, notation: str, mover: str, reason: str,
               turn: str) -> str:
     reason = plain(reason)
-    return (f"↩ {mention(host)} took back move {ply} of {label} ({notation} by "
-            f"{mention(mover)}): {reason}. The clock is as it stood before the move.\n{turn}")
+    return (_("↩ {host} took back move {ply} of {label} ({notation} by {mover}): {reason}. "
+              "The clock is as it stood before the move.\n{turn}").format(
+                host=mention(host), ply=ply, label=label, notation=notation,
+                mover=mention(mover), reason=reason, turn=turn))
 
 
 # ==== correcting a result ===============================================================
 
 
+@text
 def not_finished(label: str, done: bool) -> str:
     if done:
-        return f"{label} was voided: it has no result to correct."
-    return (f"{label} is not finished: decide it with `/adjudicate`, or take a move back "
-            "with `/takeback`.")
+        return _("{label} was voided: it has no result to correct.").format(label=label)
+    return (_("{label} is not finished: decide it with `/adjudicate`, or take a move back "
+              "with `/takeback`.").format(label=label))
 
 
+@text
 def practice_has_no_result(label: str) -> str:
-    return f"{label} was a practice match against the computer: it has no result to correct."
+    return _(
+        "{label} was a practice match against the computer: it has no result to correct."
+    ).format(label=label)
 
 
+@text
 def tournament_game(label: str) -> str:
-    return (f"{label} is a game of a tournament: its result is the tournament's, corrected "
-            "with `/host tournament adjudicate`.")
+    return _(
+        "{label} is a game of a tournament: its result is the tournament's, corrected "
+        "with `/host tournament adjudicate`.").format(label=label)
 
 
+@text
 def same_result(label: str) -> str:
-    return f"{label} already has that result."
+    return _("{label} already has that result.").format(label=label)
 
 
+@text
 def event_closed(label: str, event: str) -> str:
-    return f"{label} counts for {plain(event)}, which is closed: its books are final."
+    return _("{label} counts for {event}, which is closed: its books are final.").format(
+        label=label, event=plain(event))
 
 
+@text
 def corrected(host: str, label: str, winner: str | None, reason: str, was: str) -> str:
     reason = plain(reason)
-    now = f"{mention(winner)} wins" if winner is not None else "a draw"
-    return (f"✏️ {mention(host)} corrected the result of {label}: {now} (before: "
-            f"{plain(was)}) — {reason}.")
+    now = _("{winner} wins").format(winner=mention(winner)) if winner is not None else _("a draw")
+    # TRANSLATORS: {now} and {was}: the result after and before ("@a wins", "a draw")
+    return _("✏️ {host} corrected the result of {label}: {now} (before: {was}) — {reason}.").format(
+        host=mention(host), label=label, now=now, was=plain(was), reason=reason)
 
 
+@text
 def corrected_log(was: str, now: str, reason: str) -> str:
     """A correction in the match's log (``/match``: "host — correct: from …")."""
-    return f"from {was} to {now}: {reason}"
+    return _("from {was} to {now}: {reason}").format(was=was, now=now, reason=reason)
 
 
+@text
 def elimination_undone(label: str) -> str:
-    return f"undone: the result of {label} was corrected to a draw"
+    return _("undone: the result of {label} was corrected to a draw").format(label=label)
 
 
+@text
 def elimination_moved(label: str) -> str:
-    return f"after the correction of {label}'s result"
+    return _("after the correction of {label}'s result").format(label=label)
 
 
+@text
 def back_in(user: str, event: str) -> str:
-    return f"\n↩ {mention(user)} is back in **{plain(event)}**."
+    return _("\n↩ {user} is back in **{event}**.").format(user=mention(user), event=plain(event))
 
 
+@text
 def reversal_note(label: str) -> str:
-    return f"result of {label} corrected: its earlier garnets reversed"
+    return _("result of {label} corrected: its earlier garnets reversed").format(label=label)
 
 
+@text
 def reversed_garnets(undone: Sequence[tuple[str, int]]) -> str:
     """``undone``: (user id, amount booked) of each reversing entry."""
     if not undone:
         return ""
-    parts = ", ".join(f"{mention(user)} {'+' if amount > 0 else '−'}{abs(amount):,}"
-                      for user, amount in undone)
-    return f" Reversed: {parts}."
+    parts = ", ".join(
+        f"{mention(user)} {'+' if amount > 0 else '−'}{numeral(abs(amount))}"
+        for user, amount in undone)
+    return _(" Reversed: {parts}.").format(parts=parts)
 
 
 # ==== courtesies of casual play =========================================================
 
 
+@text
 def rematch_button() -> str:
-    return "Rematch (colours swapped)"
+    return _("Rematch (colours swapped)")
 
 
+@text
 def accept_draw_button() -> str:
-    return "Accept the draw"
+    return _("Accept the draw")
 
 
+@text
 def not_in_a_dm(what: str) -> str:
     if what == "draw":
-        return ("A Death Match is not drawn by agreement: its result is the rules' or a "
-                "host's (`/adjudicate draw:true`).")
-    return "A Death Match is not aborted by its players: a host may `/void` it."
+        return _(
+            "A Death Match is not drawn by agreement: its result is the rules' or a "
+            "host's (`/adjudicate draw:true`).")
+    return _("A Death Match is not aborted by its players: a host may `/void` it.")
 
 
+@text
 def hosted_game(what: str) -> str:
-    verb = "drawn by agreement" if what == "draw" else "aborted by its players"
-    return (f"A game a host set up (a tournament's) is not {verb}: a host decides its "
-            "result.")
+    if what == "draw":
+        return _(
+            "A game a host set up (a tournament's) is not drawn by agreement: a host "
+            "decides its result.")
+    return _(
+        "A game a host set up (a tournament's) is not aborted by its players: a host "
+        "decides its result.")
 
 
+@text
 def no_draw_with_the_computer() -> str:
-    return "The computer does not take draw offers; `/resign` ends a practice match."
+    return _("The computer does not take draw offers; `/resign` ends a practice match.")
 
 
+@text
 def draw_for_two() -> str:
-    return "Draws by agreement are for games of two; resign to leave a game of four."
+    return _("Draws by agreement are for games of two; resign to leave a game of four.")
 
 
+@text
 def offered_already(other: str) -> str:
-    return (f"You have offered a draw; it stands until {plain(other)} accepts it or "
-            "moves.")
+    return _("You have offered a draw; it stands until {other} accepts it or moves.").format(
+        other=plain(other))
 
 
+@text
 def draw_offered(user: str, other: str, label: str) -> str:
-    return (f"🤝 {mention(user)} offers a draw in {label}. {mention(other)}: press the "
-            "button or use `/draw` to accept; a move declines it.")
+    return _(
+        "🤝 {user} offers a draw in {label}. {other}: press the button or use `/draw` "
+        "to accept; a move declines it."
+    ).format(user=mention(user), label=label, other=mention(other))
 
 
+@text
 def agreed_draw() -> str:
-    return "the players agreed to a draw"
+    return _("the players agreed to a draw")
 
 
+@text
 def too_late_to_abort(label: str) -> str:
-    return (f"{label} can no longer be aborted: that is only before its second move. "
-            "`/resign` ends it, or offer a `/draw`.")
+    return _(
+        "{label} can no longer be aborted: that is only before its second move. "
+        "`/resign` ends it, or offer a `/draw`.").format(label=label)
 
 
+@text
 def aborted_record(user: str, ply: int) -> str:
-    return f"aborted by {mention(user)} after {ply} move{'' if ply == 1 else 's'}"
+    return n_(
+        "aborted by {user} after {ply} move", "aborted by {user} after {ply} moves", ply
+    ).format(user=mention(user), ply=ply)
 
 
+@text
 def aborted(user: str, label: str) -> str:
-    return f"✋ {mention(user)} aborted {label} before its second move: no result, no rating."
+    return _("✋ {user} aborted {label} before its second move: no result, no rating.").format(
+        user=mention(user), label=label)
 
 
+@text
 def lapsed_record(idle: float) -> str:
-    return f"lapsed: no move for {span(idle)}"
+    return _("lapsed: no move for {span}").format(span=span(idle))
 
 
+@text
 def lapsed(label: str, idle: float) -> str:
-    return f"💤 {label} lapsed: no move for {span(idle)}. No result is recorded."
+    return _("💤 {label} lapsed: no move for {span}. No result is recorded.").format(
+        label=label, span=span(idle))
 
 
+@text
 def not_your_match(label: str) -> str:
-    return f"Only the players of {label} can ask for a rematch."
+    return _("Only the players of {label} can ask for a rematch.").format(label=label)
 
 
+@text
 def no_rematch(label: str) -> str:
-    return (f"{label} is not a casual game of two: a rematch is a new `/challenge` (or a "
-            "host's `/dm`).")
+    return _(
+        "{label} is not a casual game of two: a rematch is a new `/challenge` (or a host's `/dm`)."
+    ).format(label=label)
 
 
+@text
 def not_over(label: str) -> str:
-    return f"{label} is not over yet."
+    return _("{label} is not over yet.").format(label=label)

@@ -178,7 +178,7 @@ async def match(db: Database, site: Site, number: int, now: float, ply: int | No
     start = game.new_state(record.seats, record.options)
     moves = tuple((m.ply, game.seat_name(start, m.seat) if m.kind == MoveKind.MOVE
                    else masked.players[m.seat].name if m.seat < len(masked.players) else "",
-                   m.notation if m.kind == MoveKind.MOVE else "out")
+                   m.notation if m.kind == MoveKind.MOVE else say.left_the_game())
                   for m in record.moves)
     # Only a stored review: a page never starts an analysis.
     data = await stored(db, site.guild_id, record.id) \

@@ -34,6 +34,7 @@ from bot.core.clock import Clock
 from bot.services.web import PublicPages, Site, find_site
 from bot.store.db import Database
 from bot.texts import web as say
+from bot.texts.language import _, language, n_
 from bot.web import read
 from bot.web.boards import Boards
 from bot.web.cache import Cache
@@ -88,12 +89,17 @@ class WebServer:
         self.env = Environment(loader=PackageLoader("bot.web", "templates"),
                                autoescape=select_autoescape(default=True,
                                                             default_for_string=True),
-                               trim_blocks=True, lstrip_blocks=True)
+                               trim_blocks=True, lstrip_blocks=True,
+                               extensions=["jinja2.ext.i18n"])
+        # The pages' words, through the catalogs in the language spoken when a page is
+        # made (``speaking``): ``{{ _("Moves") }}`` in the templates, found by `make catalogs`.
+        self.env.install_gettext_callables(  # type: ignore[attr-defined]
+            gettext=_, ngettext=n_, newstyle=True)
         self.static: dict[str, bytes] = {
             name: resources.files("bot.web").joinpath("static", name).read_bytes()
             for name in STATIC}
         version = hashlib.sha256(b"".join(self.static.values())).hexdigest()[:10]
-        self.env.globals.update(v=version, say=say)
+        self.env.globals.update(v=version, say=say, lang=language)
         self._runner: web.AppRunner | None = None
         self._server: asyncio.AbstractServer | None = None
 

@@ -17,7 +17,9 @@ from bot.store.db import Database
 from bot.store.models import Tournament as TournamentRow
 from bot.texts import brackets as bracket_say
 from bot.texts import tournaments as say
+from bot.texts import web as web_say
 from bot.texts.history import title
+from bot.texts.language import _
 from bot.web.names import People, Person
 from bot.web.read import MAX_NUMBER
 
@@ -103,14 +105,11 @@ def _view(loaded: Loaded, people: People) -> TournamentView:
                  for st in table)
     return TournamentView(
         number=loaded.row.number, name=loaded.row.name, game=title(loaded.row.game),
-        format=say.FORMATS.get(loaded.row.format, loaded.row.format),
+        format=_(say.FORMATS.get(loaded.row.format, loaded.row.format)),
         status=loaded.row.status, elimination=core.format.elimination,
-        rounds=tuple(reversed(rounds)), tiebreaks=tuple(say.TIEBREAKS.get(k, k) for k in keys),
+        rounds=tuple(reversed(rounds)), tiebreaks=tuple(_(say.TIEBREAKS.get(k, k)) for k in keys),
         standings=rows, bracket=_bracket(loaded, people) if core.format.elimination and
         state.rounds else ())
-
-
-SECTIONS = {"W": "", "L": "Losers' ", "F": "Final", "3": "Third place"}
 
 
 def _bracket(loaded: Loaded, people: People) -> tuple[tuple[str, tuple[Spot, ...]], ...]:
@@ -131,8 +130,7 @@ def _bracket(loaded: Loaded, people: People) -> tuple[tuple[str, tuple[Spot, ...
     out = []
     for (section, column), matches in sorted(columns.items(),
                                              key=lambda kv: (order.get(kv[0][0], 9), kv[0][1])):
-        heading = SECTIONS.get(section, "") + (f"round {column}" if section in "WL" else "")
-        heading = heading[:1].upper() + heading[1:]
+        heading = web_say.bracket_heading(section, column)
         # The labels' meaning (W2-1: a semi-final), as the round's post on Discord says it.
         words = bracket_say.column(label=matches[0].id, depth=depth(len(core.players)),
                                    double=core.format is Format.DOUBLE)

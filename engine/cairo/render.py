@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from PIL import Image, ImageChops, ImageDraw
 
@@ -29,7 +29,7 @@ from engine.cairo.rules import analyse
 from engine.cairo.state import PIECES, SEAT_NAMES, CairoState
 from engine.game import Outcome, after_move
 from engine.imaging import font
-from engine.palette import Canvas, Layer, Palette
+from engine.palette import Canvas, Layer, Palette, Placed, changes, write
 from engine.text import draw_text, fit_line, fit_text
 
 SCALE = 20  # pixels per quarter unit
@@ -302,8 +302,11 @@ def _paint(image: Image.Image, origin: tuple[int, int], art: _Art, index: int,
         cross = art.cross
         image.paste(cross, (a.centre[0] - cross.width // 2 - ox,
                             a.centre[1] - cross.height // 2 - oy), cross)
+    width, height = image.size
     for (bx, by), badge in art.letters:
-        image.paste(badge, (bx - ox, by - oy), badge)
+        x, y = bx - ox, by - oy
+        if x < width and y < height and x + badge.width > 0 and y + badge.height > 0:
+            image.paste(badge, (x, y), badge)  # only those that reach the cell's box
     if last:
         dot = art.dot
         image.paste(dot, (a.centre[0] - dot.width // 2 - ox, a.centre[1] - dot.height // 2 - oy),
@@ -367,6 +370,14 @@ def _owned(index: int) -> tuple[tuple[int, int, int, int], Image.Image]:
 
 
 @lru_cache(maxsize=2048)
+def _placed(index: int, look: Look) -> Placed | None:
+    """The cell's tile cut to the pixels where it differs from the empty board (a piece
+    without a tint: its own pentagon), all that pasting it through ``_owned`` changes."""
+    box, owned = _owned(index)
+    under = _layer().framed.crop((box[0] + 1, box[1], box[2] + 1, box[3]))
+    return changes(_tile(index, look), under, owned, box[:2])
+
+
 def _tile(index: int, look: Look) -> Image.Image:
     """Cell ``index`` in ``look``, mapped to the palette: pasted through ``_owned``."""
     art = _art()
@@ -387,7 +398,6 @@ def _layer() -> Layer:
     return Layer(image, art.palette)
 
 
-_LEGEND_TOP = BOARD_BOTTOM + 14
 
 
 def _swatches(image: Image.Image, art: _Art) -> None:
@@ -403,24 +413,49 @@ def _legend(image: Image.Image, top: int, labels: Sequence[str], counts: Sequenc
             names: Sequence[str] = ()) -> None:
     """One row per player (name, count, maybe a pill), a status line, a note; drawn on
     ``image`` whose top is at ``top`` on the board."""
-    draw = ImageDraw.Draw(image)
-    left = MARGIN_X - 44
-    right = WIDTH - MARGIN_X + 44
     for seat in (0, 1):
-        y = BOARD_BOTTOM + 20 + 44 * seat - top
-        label = fit_text(labels[seat], right - 250 - (left + 52), 26)
-        draw_text(image, (left + 52, y), label, 26, True, TEXT)
-        draw_text(image, (right, y + 2), counts[seat], 24, True, TEXT, "ra")
-        if pill is not None and pill[0] == seat:
-            box = font(20, True).getbbox(pill[1])
-            w = box[2] - box[0]
-            x = right - 150 - w
-            draw.rounded_rectangle([x - 10, y - 1, x + w + 10, y + 31], radius=8, fill=GOLD)
-            draw_text(image, (x, y + 4), pill[1], 20, True, TEXT)
-    text, size = fit_line(line, right - left, 22, names=names, smallest=17)
-    draw_text(image, (left, BOARD_BOTTOM + 112 - top), text, size, True, TEXT)
+        _row(image, top, seat, labels[seat], counts[seat],
+             pill[1] if pill is not None and pill[0] == seat else None)
+    _line(image, top, line, names)
+    _note(image, top, note)
+
+
+# The legend's parts, each in a box of its own (``render`` keeps rows and notes mapped).
+_LEFT = MARGIN_X - 44
+_RIGHT = WIDTH - MARGIN_X + 44
+
+
+def _row_box(seat: int) -> tuple[int, int, int, int]:
+    return 0, BOARD_BOTTOM + 16 + 44 * seat, WIDTH, BOARD_BOTTOM + 60 + 44 * seat
+
+
+_NOTE_BOX = (0, BOARD_BOTTOM + 140, WIDTH, HEIGHT)
+
+
+def _row(image: Image.Image, top: int, seat: int, label: str, count: str,
+         pill: str | None) -> None:
+    y = BOARD_BOTTOM + 20 + 44 * seat - top
+    left, right = _LEFT, _RIGHT
+    draw_text(image, (left + 52, y), fit_text(label, right - 250 - (left + 52), 26), 26,
+              True, TEXT)
+    draw_text(image, (right, y + 2), count, 24, True, TEXT, "ra")
+    if pill is not None:
+        box = font(20, True).getbbox(pill)
+        w = box[2] - box[0]
+        x = right - 150 - w
+        ImageDraw.Draw(image).rounded_rectangle([x - 10, y - 1, x + w + 10, y + 31], radius=8,
+                                                fill=GOLD)
+        draw_text(image, (x, y + 4), pill, 20, True, TEXT)
+
+
+def _line(image: Image.Image | Canvas, top: int, line: str, names: Sequence[str]) -> None:
+    text, size = fit_line(line, _RIGHT - _LEFT, 22, names=names, smallest=17)
+    write(image, (_LEFT, BOARD_BOTTOM + 112 - top), text, size, True, TEXT)
+
+
+def _note(image: Image.Image, top: int, note: str) -> None:
     if note:
-        draw_text(image, (left, BOARD_BOTTOM + 142 - top), note, 17, False, MUTED)
+        draw_text(image, (_LEFT, BOARD_BOTTOM + 142 - top), note, 17, False, MUTED)
 
 
 def _swatch() -> tuple[Image.Image, Image.Image]:
@@ -525,23 +560,33 @@ def render(state: CairoState, outcome: Outcome | None, *, hints: bool = False,
     """The board; ``verdict``: the game ended outside the rules (time, resignation, a
     host), and this line says how, in place of whose turn it is."""
     c = _content(state, outcome, hints, names, verdict)
-    canvas = Canvas(_layer())
+    canvas = Canvas(_layer(), _coloured(c.labels, c.line))
     for index, look in _looks(*c.cells):
-        box, mask = _owned(index)
-        canvas.paste(_tile(index, look), box[:2], mask)
-    strip = canvas.work((0, _LEGEND_TOP, WIDTH, HEIGHT))
-    _legend(strip, _LEGEND_TOP, c.labels, c.counts, c.pill, c.line, c.note, c.names)
-    return canvas.finish(_coloured(c.labels, c.line))
+        tile = _placed(index, look)
+        if tile is not None:
+            canvas.place(tile)
+    # A match's rows and note recur from board to board: kept mapped to the palette.
+    for seat in (0, 1):
+        box = _row_box(seat)
+        pill = c.pill[1] if c.pill is not None and c.pill[0] == seat else None
+        canvas.cached(box, ("row", seat, c.labels[seat], c.counts[seat], pill),
+                      partial(_row, top=box[1], seat=seat, label=c.labels[seat],
+                              count=c.counts[seat], pill=pill))
+    canvas.cached(_NOTE_BOX, ("note", c.note), partial(_note, top=_NOTE_BOX[1], note=c.note))
+    _line(canvas, 0, c.line, c.names)
+    return canvas.finish()
 
 
 def _coloured(*texts: str | Sequence[str]) -> list[Image.Image]:
     """The emoji of texts drawn in colour, for the palette's free entries."""
-    from engine.text import text_art
+    from engine.text import runs, text_art
 
     out = []
     for item in texts:
         for text in [item] if isinstance(item, str) else item:
-            art = text_art(text, 26, True)
-            if art.colour is not None:
-                out.append(art.colour)
+            # Drawn only when it holds an emoji (the status line is new every board).
+            if any(face == "emoji" for face, _ in runs(text)):
+                art = text_art(text, 26, True)
+                if art.colour is not None:
+                    out.append(art.colour)
     return out

@@ -11,12 +11,26 @@ that the pieces a removal splits off can be tested for touching all four sides.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib import import_module
+from typing import Any
 
 from engine.cairo.geometry import ALL, BOTTOM, COUNT, LEFT, NEIGHBOUR_LISTS, RIGHT, TOP, around
 
 _BLOCKED = 1 << 20  # a discovery time no real one reaches: occupied cells look visited
+_LOW = (1 << 64) - 1
+
+_native: Any
+try:  # by name: importing it from the package would import the package's game first
+    _native = import_module("engine.cairo._native")
+except ImportError:  # not built (no C compiler at install): the Python search is used
+    _native = None
+else:
+    _native.configure(NEIGHBOUR_LISTS, TOP, BOTTOM, LEFT, RIGHT)
+# ``GARNET_PURE_PYTHON=1`` turns the C analysis off, as it does Sigma Escape's C search.
+NATIVE = _native is not None and os.environ.get("GARNET_PURE_PYTHON", "") != "1"
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +75,19 @@ def analyse(occupied: int) -> Analysis:
 
     Cached by occupancy: one position is asked about several times in a row (legal
     moves, outcome, status, rendering); a state never changes, so neither does this.
+    Computed in C where the extension is built (``_native.c``, the same search step for
+    step as ``analyse_python``, some fifteen times faster), in Python otherwise.
     """
+    if NATIVE:
+        region_low, region_high, critical_low, critical_high = _native.analyse(
+            occupied & _LOW, occupied >> 64)
+        return Analysis(region_low | region_high << 64, critical_low | critical_high << 64)
+    return analyse_python(occupied)
+
+
+def analyse_python(occupied: int) -> Analysis:
+    """``analyse`` in Python: the reference the C search is held to, and what runs where
+    the extension is not built."""
     empty = ALL & ~occupied
     # Discovery times; occupied cells start "discovered" so the search never enters them.
     disc: list[int] = []

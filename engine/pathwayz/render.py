@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from PIL import Image, ImageDraw
 
 from engine.game import after_move
 from engine.imaging import font
-from engine.palette import Canvas, Layer, Palette
+from engine.palette import Canvas, Layer, Palette, write
 from engine.pathwayz.geometry import (
     BIT,
     CELLS,
@@ -210,16 +210,33 @@ def _short(name: str, limit: int = _NAME_CELLS) -> str:
 
 def _header(image: Image.Image, state: PathwayzState, names: Sequence[str] | None,
             verdict: str | None = None) -> None:
-    sprites = _sprites()
-    draw = ImageDraw.Draw(image)
+    _slots(image, *_slots_key(state, names, verdict))
+    _line(image, 0, state, names, verdict)
+
+
+_SLOTS_BOX = (0, 0, WIDTH, 68)  # the players, a part of the header of its own
+
+
+def _slots_key(state: PathwayzState, names: Sequence[str] | None,
+               verdict: str | None) -> tuple[int | None, bool, tuple[str, ...]]:
+    """What the players' slots show: whose is lit, whether for a win, the names."""
     result = outcome(state)
     focus = None if verdict is not None else state.turn if result is None else result.winner
+    shown = tuple(_short(names[seat]) if names is not None and seat < len(names)
+                  and names[seat].strip() else "" for seat in (WHITE, BLACK))
+    return focus, result is not None, shown
+
+
+def _slots(image: Image.Image, focus: int | None, won: bool, names: tuple[str, ...]) -> None:
+    """Each player's colour and name, the one to move (or the winner) lit."""
+    sprites = _sprites()
+    draw = ImageDraw.Draw(image)
     slot = (WIDTH - 2 * BOARD_X) // 2
     for seat in (WHITE, BLACK):
         x0 = BOARD_X + seat * slot
         y0 = 10
         if seat == focus:
-            colour = CHAIN if result is not None else TURN
+            colour = CHAIN if won else TURN
             draw.rounded_rectangle(
                 (x0 - 6, y0, x0 + slot - 12, y0 + 50), radius=10, fill=HIGHLIGHT,
                 outline=colour, width=3,
@@ -230,8 +247,14 @@ def _header(image: Image.Image, state: PathwayzState, names: Sequence[str] | Non
         x = x0 + 52
         draw_text(image, (x, y0 + 25), label, 22, True, INK, "lm")
         x += round(text_length(label, 22, True)) + 10
-        if names is not None and seat < len(names) and names[seat].strip():
-            draw_text(image, (x, y0 + 25), _short(names[seat]), 22, False, INK, "lm")
+        if names[seat]:
+            draw_text(image, (x, y0 + 25), names[seat], 22, False, INK, "lm")
+
+
+def _line(image: Image.Image | Canvas, top: int, state: PathwayzState,
+          names: Sequence[str] | None, verdict: str | None) -> None:
+    """Whose move (or the result) and the last move, on ``image`` whose top is ``top``."""
+    result = outcome(state)
     moves = state.occupied.bit_count()
     shown: list[str] = []
     if verdict is not None:
@@ -258,7 +281,7 @@ def _header(image: Image.Image, state: PathwayzState, names: Sequence[str] | Non
         if last.permanent:
             line += f", {flips} flipped"
     text, size = fit_line(line, WIDTH - 2 * BOARD_X, 20, names=shown, smallest=15)
-    draw_text(image, (BOARD_X, 82), text, size, True, colour, "lm")
+    write(image, (BOARD_X, 82 - top), text, size, True, colour, "lm")
 
 
 def _chain_overlay(image: Image.Image, chain: list[int],
@@ -400,7 +423,8 @@ def render(
     verdict: str | None = None,
 ) -> bytes:
     looks = _looks(state, hints and verdict is None)
-    canvas = Canvas(_layer())
+    emoji = [text_art(_short(n), 22).colour for n in names or ()]
+    canvas = Canvas(_layer(), [im for im in emoji if im is not None])
     for cell, look in looks.items():
         canvas.paste(_tile(cell, look), cell_origin(cell))
     chain = _winning_chain(state)
@@ -412,6 +436,9 @@ def render(
             if box[0] <= x < box[2] and box[1] <= y < box[3]:
                 _paint(region, box[:2], cell, look)
         _chain_overlay(region, chain, box[:2])
-    _header(canvas.work((0, 0, WIDTH, BOARD_Y - 7)), state, names, verdict)
-    emoji = [text_art(_short(n), 22).colour for n in names or ()]
-    return canvas.finish([im for im in emoji if im is not None])
+    # The players' slots recur from board to board: kept mapped to the palette.
+    key = _slots_key(state, names, verdict)
+    canvas.cached(_SLOTS_BOX, ("slots", *key), partial(_slots, focus=key[0], won=key[1],
+                                                       names=key[2]))
+    _line(canvas, 0, state, names, verdict)
+    return canvas.finish()

@@ -11,13 +11,14 @@ alone is mapped to the palette.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from dataclasses import dataclass
+from functools import lru_cache, partial
 
 from PIL import Image, ImageDraw
 
 from engine.game import after_move
 from engine.imaging import font
-from engine.palette import Canvas, Layer, Palette
+from engine.palette import Canvas, Layer, Palette, write
 from engine.quoridor.geometry import SIZE, bits, place_anchor
 from engine.quoridor.notation import COLUMN_LETTERS, PawnMove, WallMove
 from engine.quoridor.rules import distances, outcome
@@ -285,7 +286,9 @@ def _mask(sprite: Image.Image) -> Image.Image:
     """Where a sprite covers anything: one mask shared by every tile made of it."""
     found = _MASKS.get(id(sprite))
     if found is None:
-        found = _MASKS[id(sprite)] = sprite.getchannel("A").point(lambda v: 255 if v else 0)
+        # One bit a pixel: Pillow pastes through it a fifth faster than through "L".
+        found = _MASKS[id(sprite)] = sprite.getchannel("A").point(
+            lambda v: 255 if v else 0).convert("1", dither=Image.Dither.NONE)
     return found
 
 
@@ -339,6 +342,7 @@ def _pawn_tile(goal_edges: tuple[tuple[str, str], ...], square: int, colour: str
     return layer.palette.quantize(region), _mask(sprite)
 
 
+@lru_cache(maxsize=128)
 def _sprite_box(bit: int) -> tuple[int, int, int, int]:
     x0, y0 = _wall_at(bit)
     sprite = _wall("White", bit >= 64, False)
@@ -349,7 +353,16 @@ def _meet(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def _touching(bit: int, marks: list[Mark]) -> tuple[Mark, ...]:
+@lru_cache(maxsize=128)
+def _near(bit: int) -> frozenset[int]:
+    """The walls whose sprites meet this one's."""
+    box = _sprite_box(bit)
+    return frozenset(other for other in range(128)
+                     if other != bit and _meet(box, _sprite_box(other)))
+
+
+@lru_cache(maxsize=1024)
+def _touching(bit: int, marks: tuple[Mark, ...]) -> tuple[Mark, ...]:
     box = _sprite_box(bit)
     out = []
     for square, alpha in marks:
@@ -367,23 +380,28 @@ def render(
     verdict: str | None = None,
 ) -> bytes:
     edges = _goal_edges(state)
-    canvas = Canvas(_layer(edges, state.seats))
+    canvas = Canvas(_layer(edges, state.seats), _emoji(names))
     marks, walls, pawns = _scene(state)
     for square, alpha in marks:
         tile, mask = _mark_tile(edges, square, alpha)
         canvas.paste(tile, _square_box(square), mask)
-    boxes = [_sprite_box(bit) for bit, _, _ in walls]
+    shown = tuple(marks)
     for i, wall in enumerate(walls):
-        under = tuple(walls[j] for j in range(i) if _meet(boxes[i], boxes[j]))
-        tile, mask = _wall_tile(edges, wall, _touching(wall[0], marks), under)
+        near = _near(wall[0])
+        under = tuple(other for other in walls[:i] if other[0] in near)
+        tile, mask = _wall_tile(edges, wall, _touching(wall[0], shown), under)
         canvas.paste(tile, _wall_at(wall[0]), mask)
     marked = dict(marks)
     for square, colour in pawns:
         tile, mask = _pawn_tile(edges, square, colour, marked.get(square, 0))
         canvas.paste(tile, _pawn_at(square), mask)
-    legend = canvas.work((0, BOARD, WIDTH, _height(state.seats)))
-    _legend(state, legend, 0, hints, names, verdict)
-    return canvas.finish(_emoji(names))
+    # Players' rows recur from board to board: kept mapped to the palette.
+    for row in _rows(state, hints, names, verdict):
+        box = _row_box(row.seat)
+        canvas.cached(box, (row,), partial(_row, top=BOARD - box[1], row=row))
+    canvas.cached(_RULE_BOX, ("rule",), partial(_rule, top=BOARD - _RULE_BOX[1]))
+    _head(canvas, BOARD, state, names, verdict)
+    return canvas.finish()
 
 
 def _emoji(names: Sequence[str] | None) -> list[Image.Image]:
@@ -423,50 +441,97 @@ def _legend(
     verdict: str | None,
 ) -> None:
     """The legend below the board, on ``image`` where the board's bottom is at ``top``."""
-    layout = state.layout
-    draw = ImageDraw.Draw(image)
-    result = outcome(state)
+    _head(image, top, state, names, verdict)
+    _rule(image, top)
+    for row in _rows(state, hints, names, verdict):
+        _row(image, top, row)
+
+
+def _head(image: Image.Image | Canvas, top: int, state: QuoridorState,
+          names: Sequence[str] | None, verdict: str | None) -> None:
+    """Whose turn (or the result) and the last move (over ``_rule``)."""
     headline = _headline(state, names, verdict)
     room = WIDTH - 48
     last = after_move(state.ply)
     if state.last is not None:
         last += f" · last: {state.last}"
-    draw_text(image, (WIDTH - 24, top + HEADER // 2 + 2), last, 20, False, MUTED, "rm")
+    write(image, (WIDTH - 24, top + HEADER // 2 + 2), last, 20, False, MUTED, "rm")
     room -= round(text_length(last, 20)) + 24
     shown = [n for n in names or () if n]
     text, size = fit_line(headline, room, 24, names=shown, smallest=17)
-    draw_text(image, (24, top + HEADER // 2 + 2), text, size, True, LEGEND_INK, "lm")
-    draw.line((24, top + HEADER, WIDTH - 24, top + HEADER), fill=RULE, width=2)
+    write(image, (24, top + HEADER // 2 + 2), text, size, True, LEGEND_INK, "lm")
 
+
+_RULE_BOX = (0, BOARD + HEADER - 2, WIDTH, BOARD + HEADER + 4)
+
+
+def _rule(image: Image.Image, top: int) -> None:
+    """The rule between the legend's head and the players' rows."""
+    ImageDraw.Draw(image).line((24, top + HEADER, WIDTH - 24, top + HEADER), fill=RULE,
+                               width=2)
+
+
+@dataclass(frozen=True)
+class _Row:
+    """What a player's row of the legend shows."""
+
+    seat: int
+    colour: str
+    label: str
+    goal: str
+    out: bool
+    lit: bool  # to move, or the winner
+    walls: int  # a player's walls at the start
+    left: int
+
+
+def _rows(state: QuoridorState, hints: bool, names: Sequence[str] | None,
+          verdict: str | None) -> list[_Row]:
+    layout = state.layout
+    result = outcome(state)
     steps = distances(state) if hints and verdict is None else None
-    small = font(19)
+    rows = []
     for seat in range(state.seats):
-        y = top + HEADER + seat * ROW + ROW // 2 + 4
         out = seat in state.eliminated
         colour = layout.names[seat]
         moving = state.turn == seat and result is None and verdict is None
-        if moving or (result and result.winner == seat):
-            draw.rounded_rectangle((14, y - ROW // 2 + 3, WIDTH - 14, y + ROW // 2 - 3),
-                                   radius=10, fill=HIGHLIGHT)
-        pawn = _pawn(colour, 34)
-        image.paste(pawn, (26, y - 17), pawn)
-        ink = MUTED if out else LEGEND_INK
         label = colour
         if names is not None and seat < len(names) and names[seat]:
             suffix = f" ({colour})"
             label = fit_text(names[seat], 420 - 72 - round(text_length(suffix, 22, True)),
                              22) + suffix
-        draw_text(image, (72, y), label, 22, True, ink, "lm")
         goal = f"to {layout.goal_names[seat]}"
         if out:
             goal = "left the game"
         elif steps is not None:
             goal += f" · {steps[seat]} steps"
-        draw.text((430, y), goal, font=small, fill=MUTED if out else ink, anchor="lm")
-        # Remaining walls as little bars, used ones as outlines.
-        left = state.walls_left[seat]
-        x = WIDTH - 30 - layout.walls * 12 - 30
-        for i in range(layout.walls):
-            bar = _mini_wall(colour, i >= left)
-            image.paste(bar, (x + i * 12, y - 13), bar)
-        draw_text(image, (WIDTH - 28, y), str(left), 22, True, ink, "rm")
+        rows.append(_Row(seat, colour, label, goal, out,
+                         bool(moving or (result and result.winner == seat)), layout.walls,
+                         state.walls_left[seat]))
+    return rows
+
+
+def _row_box(seat: int) -> tuple[int, int, int, int]:
+    """A row's part of the picture (its highlight reaches a pixel past its ``ROW``)."""
+    y = BOARD + HEADER + seat * ROW + 4
+    return 0, y, WIDTH, y + ROW
+
+
+def _row(image: Image.Image, top: int, row: _Row) -> None:
+    """A player's row: pawn, name, goal, walls left; lit when it is their turn."""
+    draw = ImageDraw.Draw(image)
+    y = top + HEADER + row.seat * ROW + ROW // 2 + 4
+    if row.lit:
+        draw.rounded_rectangle((14, y - ROW // 2 + 3, WIDTH - 14, y + ROW // 2 - 3),
+                               radius=10, fill=HIGHLIGHT)
+    pawn = _pawn(row.colour, 34)
+    image.paste(pawn, (26, y - 17), pawn)
+    ink = MUTED if row.out else LEGEND_INK
+    draw_text(image, (72, y), row.label, 22, True, ink, "lm")
+    draw.text((430, y), row.goal, font=font(19), fill=MUTED if row.out else ink, anchor="lm")
+    # Remaining walls as little bars, used ones as outlines.
+    x = WIDTH - 30 - row.walls * 12 - 30
+    for i in range(row.walls):
+        bar = _mini_wall(row.colour, i >= row.left)
+        image.paste(bar, (x + i * 12, y - 13), bar)
+    draw_text(image, (WIDTH - 28, y), str(row.left), 22, True, ink, "rm")

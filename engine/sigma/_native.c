@@ -33,6 +33,10 @@
 #define WIN 1000.0
 #define WHITE 0
 #define BLACK 1
+/* The deck's rules variants (engine/sigma/deck.py, RULES), as bits of Search.rules. */
+#define RULE_OPEN 1 /* open-sides: a usable side faces a cell no card covers */
+#define RULE_KEPT 2 /* kept-arrows: a card takes only the other colour's arrows */
+#define RULE_BARE 4 /* bare-black: a white card may cover black cells without an arrow */
 
 static const int DR[4] = {-1, 0, 1, 0};
 static const int DC[4] = {0, 1, 0, -1};
@@ -74,6 +78,7 @@ typedef struct {
     int narrows[2][MAXC];
     Shape shape[2][MAXC][MAXAR][4];
     double weight[9];
+    int rules; /* RULE_* bits */
     long long limit, nodes;
     double deadline; /* CLOCK_MONOTONIC seconds; 0: none */
     Entry *table;
@@ -144,6 +149,16 @@ static int bit(const uint64_t *rows, int r, int c) {
     return (int)((rows[r] >> c) & 1);
 }
 
+/* Whether the side ``mark`` may be used by the rules variants: under open-sides only
+ * when no card covers the cell it faces. */
+static int usable(const Search *s, const Node *n, int mark) {
+    if (!(s->rules & RULE_OPEN))
+        return 1;
+    int cell = mark >> 2, d = mark & 3;
+    int r = (cell >> 6) + DR[d], c = (cell & 63) + DC[d];
+    return !(((n->w[r] | n->b[r]) >> c) & 1);
+}
+
 /* White's main group: grow n->g (a part of it) through white cells. */
 static void flood(Node *n) {
     int changed = 1;
@@ -191,10 +206,12 @@ static int held(const Search *s, const Node *n, int seat) {
 
 /* Black's reach (_reach): the 5 x 5 square around the cell each black arrow points
  * at, the cells one card laid there may cover. */
-static void reach_of(const Node *n, int k, uint64_t *reach) {
+static void reach_of(const Search *s, const Node *n, int k, uint64_t *reach) {
     uint64_t square = (1ULL << (2 * k + 1)) - 1;
     memset(reach, 0, sizeof(uint64_t) * ROWS);
     for (int i = 0; i < n->nba; i++) {
+        if (!usable(s, n, n->ba[i]))
+            continue;
         int cell = n->ba[i] >> 2, d = n->ba[i] & 3;
         int r = (cell >> 6) + DR[d], c = (cell & 63) + DC[d];
         uint64_t row = c >= k ? square << (c - k) : square >> (k - c);
@@ -212,6 +229,8 @@ static void reach_of(const Node *n, int k, uint64_t *reach) {
 static void cover_of(const Search *s, const Node *n, const uint64_t *blank, uint64_t *cover) {
     memset(cover, 0, sizeof(uint64_t) * ROWS);
     for (int i = 0; i < n->nba; i++) {
+        if (!usable(s, n, n->ba[i]))
+            continue;
         int d = n->ba[i] & 3, cell = n->ba[i] >> 2;
         int ar = (cell >> 6) + DR[d], ac = (cell & 63) + DC[d];
         if (ar - 2 < LOW || ar + 2 > HIGH || ac - 2 < LOW || ac + 2 > HIGH) {
@@ -259,8 +278,8 @@ static void cover_of(const Search *s, const Node *n, const uint64_t *blank, uint
 static double evaluate(const Search *s, const Node *n) {
     const double *w = s->weight;
     uint64_t reach[ROWS];
-    reach_of(n, 2, reach);
-    int far = 0, sides = 0, safe = 0, live = 0;
+    reach_of(s, n, 2, reach);
+    int far = 0, sides = 0, safe = 0, live = 0, bsides = n->nba;
     for (int r = n->lo - 1; r <= n->hi + 1; r++) {
         uint64_t g = n->g[r];
         uint64_t near = (g << 1) | (g >> 1) | n->g[r - 1] | n->g[r + 1];
@@ -268,13 +287,16 @@ static double evaluate(const Search *s, const Node *n) {
     }
     for (int i = 0; i < n->nwa; i++) {
         int cell = n->wa[i] >> 2, d = n->wa[i] & 3;
-        if (!bit(n->g, cell >> 6, cell & 63))
+        if (!bit(n->g, cell >> 6, cell & 63) || !usable(s, n, n->wa[i]))
             continue;
         sides++;
         int r = (cell >> 6) + DR[d], c = (cell & 63) + DC[d];
         safe += !((reach[r] >> c) & 1);
         live += !(((n->w[r] | n->b[r]) >> c) & 1);
     }
+    if (s->rules & RULE_OPEN)
+        for (int i = 0; i < n->nba; i++)
+            bsides -= !usable(s, n, n->ba[i]);
     /* The blank spaces no card Black holds can cover next turn (_static). */
     int shut = 0;
     if (w[8] != 0.0) {
@@ -289,7 +311,7 @@ static double evaluate(const Search *s, const Node *n) {
         for (int r = n->lo - 1; r <= n->hi + 1; r++)
             shut += __builtin_popcountll(blank[r] & ~cover[r]);
     }
-    return w[0] * blanks(n) + w[1] * sides - w[2] * n->nba
+    return w[0] * blanks(n) + w[1] * sides - w[2] * bsides
            - w[3] * held(s, n, BLACK) + w[4] * held(s, n, WHITE) + w[5] * far
            + w[6] * safe + w[7] * live + w[8] * shut;
 }
@@ -301,6 +323,15 @@ static int placements(Search *s, const Node *n, Move *out) {
     const uint16_t *arrows = turn == WHITE ? n->wa : n->ba;
     int narrows = turn == WHITE ? n->nwa : n->nba;
     const uint64_t *black = n->b;
+    uint64_t armed[ROWS]; /* under bare-black: the black cells a black arrow shows on */
+    if (turn == WHITE && (s->rules & RULE_BARE)) {
+        memset(armed, 0, sizeof armed);
+        for (int i = 0; i < n->nba; i++) {
+            int cell = n->ba[i] >> 2;
+            armed[cell >> 6] |= 1ULL << (cell & 63);
+        }
+        black = armed;
+    }
     uint32_t stamp = ++s->stamp;
     if (stamp == 0) { /* wrapped: forget every slot */
         memset(s->seen_stamp, 0, sizeof s->seen_stamp);
@@ -309,7 +340,7 @@ static int placements(Search *s, const Node *n, Move *out) {
     for (int i = 0; i < narrows; i++) {
         int mark = arrows[i], d = mark & 3, cell = mark >> 2;
         int r = cell >> 6, c = cell & 63;
-        if (turn == WHITE && !bit(n->g, r, c))
+        if ((turn == WHITE && !bit(n->g, r, c)) || !usable(s, n, mark))
             continue;
         number++;
         int ar = r + DR[d], ac = c + DC[d];
@@ -375,7 +406,11 @@ static int drop_covered(uint16_t *arrows, int n, const uint64_t *rows, int r0) {
     return kept;
 }
 
+/* Add ``mark`` to the sorted ``arrows`` once: an edge holds one arrow of a colour. */
 static int add_sorted(uint16_t *arrows, int n, uint16_t mark) {
+    for (int j = 0; j < n; j++)
+        if (arrows[j] == mark)
+            return n;
     int i = n;
     while (i > 0 && arrows[i - 1] > mark) {
         arrows[i] = arrows[i - 1];
@@ -394,8 +429,11 @@ static void child(const Search *s, const Node *n, const Move *m, Node *out) {
     *out = *n;
     for (int k = 0; k < sh->n; k++)
         rows[m->r + sh->dr[k] - r0] |= 1ULL << (m->c + sh->dc[k]);
-    out->nwa = (uint8_t)drop_covered(out->wa, out->nwa, rows, r0);
-    out->nba = (uint8_t)drop_covered(out->ba, out->nba, rows, r0);
+    /* Under kept-arrows a card takes only the other colour's arrows. */
+    if (!(s->rules & RULE_KEPT) || turn == BLACK)
+        out->nwa = (uint8_t)drop_covered(out->wa, out->nwa, rows, r0);
+    if (!(s->rules & RULE_KEPT) || turn == WHITE)
+        out->nba = (uint8_t)drop_covered(out->ba, out->nba, rows, r0);
     uint16_t *mine = turn == WHITE ? out->wa : out->ba;
     uint8_t *count = turn == WHITE ? &out->nwa : &out->nba;
     for (int k = 0; k < sh->na && *count < MAXA; k++) {
@@ -415,6 +453,7 @@ static void child(const Search *s, const Node *n, const Move *m, Node *out) {
             continue;
         if (turn == WHITE) {
             out->w[r] |= rows[i];
+            out->b[r] &= ~rows[i]; /* black cells only under bare-black */
         } else {
             touches |= (out->g[r] & rows[i]) != 0;
             out->w[r] &= ~rows[i];
@@ -706,7 +745,7 @@ static void search_dealloc(Search *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* Search(shapes, weights, limit, seconds, slots): shapes[seat][card][arrow][dir] =
+/* Search(shapes, weights, limit, seconds, slots[, rules]): rules the RULE_* bits; shapes[seat][card][arrow][dir] =
  * (cells ((r, c), ...), arrows ((r, c, d), ...), id). */
 static int search_init(Search *self, PyObject *args, PyObject *kwds) {
     (void)kwds;
@@ -714,8 +753,14 @@ static int search_init(Search *self, PyObject *args, PyObject *kwds) {
     long long limit;
     double seconds;
     long slots;
-    if (!PyArg_ParseTuple(args, "OOLdl", &shapes, &weights, &limit, &seconds, &slots))
+    int rules = 0;
+    if (!PyArg_ParseTuple(args, "OOLdl|i", &shapes, &weights, &limit, &seconds, &slots, &rules))
         return -1;
+    if (rules < 0 || rules > (RULE_OPEN | RULE_KEPT | RULE_BARE)) {
+        PyErr_SetString(PyExc_ValueError, "rules are RULE_* bits");
+        return -1;
+    }
+    self->rules = rules;
     if (slots < 4 || (slots & (slots - 1)) || slots > (1L << 26)) {
         PyErr_SetString(PyExc_ValueError, "slots is a power of two from 4 to 2**26");
         return -1;

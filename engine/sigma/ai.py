@@ -33,7 +33,7 @@ from engine.ai.player import Budget, Decision, GameAI
 from engine.ai.search import TIME_CAP, WIN, Negamax, Timeout
 from engine.game import JSON
 from engine.sigma import native
-from engine.sigma.deck import BLACK, WHITE, Deck
+from engine.sigma.deck import BARE_BLACK, BLACK, KEPT_ARROWS, OPEN_SIDES, WHITE, Deck
 from engine.sigma.endgame import ENDGAME, prove
 from engine.sigma.geometry import DELTA
 from engine.sigma.state import SigmaState
@@ -151,7 +151,7 @@ def _uncovered(node: Node, model: _Model, blanks: int) -> int:
     shapes = model.shapes[BLACK]
     held = [shapes[i] for i, n in enumerate(node[5][BLACK]) if n]
     left = blanks
-    for x in node[4]:
+    for x in model.sides(node, BLACK):
         if not left:
             break
         d = x & 3
@@ -201,11 +201,7 @@ def node_of(state: SigmaState) -> Node:
             white |= 1 << _index(cell)
         else:
             black |= 1 << _index(cell)
-    arrows: list[list[int]] = [[], []]
-    for index, layer in enumerate(board.layers):
-        for cell, d in layer.arrows:
-            if board.top.get(cell) == index:
-                arrows[layer.colour].append(_index(cell) * 4 + d)
+    arrows = [[_index(cell) * 4 + d for cell, d in board.arrows[seat]] for seat in (WHITE, BLACK)]
     return (white, black, _main(white), tuple(sorted(arrows[0])), tuple(sorted(arrows[1])),
             board.hands, state.turn, state.passes)
 
@@ -216,10 +212,20 @@ class _Model:
     def __init__(self, deck: Deck, weights: tuple[float, ...] | None = None) -> None:
         self.weights = weights or WEIGHTS
         self.shapes = _deck_shapes(deck)
+        # The deck's rules variants (engine.sigma.deck.RULES).
+        self.open = OPEN_SIDES in deck.rules
+        self.kept = KEPT_ARROWS in deck.rules
+        self.bare = BARE_BLACK in deck.rules
         self.names = [[card.name for card, _ in hand] for hand in deck.hands]
 
     def sides(self, node: Node, seat: int) -> tuple[int, ...]:
-        _, _, group, warrows, barrows, _, _, _ = node
+        white, black, group, warrows, barrows, _, _, _ = node
+        if self.open:  # only the sides facing a cell no card covers
+            taken = white | black
+            if seat == BLACK:
+                return tuple(a for a in barrows if not taken >> ((a >> 2) + _STEP[a & 3]) & 1)
+            return tuple(a for a in warrows if group >> (a >> 2) & 1
+                         and not taken >> ((a >> 2) + _STEP[a & 3]) & 1)
         if seat == BLACK:
             return barrows
         return tuple(a for a in warrows if group >> (a >> 2) & 1)
@@ -234,13 +240,16 @@ class _Model:
         out: list[Raw] = []
         seen: set[tuple[int, int, int, tuple[int, ...]]] = set()
         held = [i for i, n in enumerate(hands[turn]) if n]
-        forbidden = _NOTHING | (black if turn == WHITE else 0) | _EDGES
         # The cells that hold arrows: a card off them covers none.
-        marked = 0
+        marked = armed = 0
         for x in node[3]:
             marked |= 1 << (x >> 2)
         for x in node[4]:
-            marked |= 1 << (x >> 2)
+            armed |= 1 << (x >> 2)
+        marked |= armed
+        # White may not cover black cells (under bare-black, those an arrow shows on).
+        closed = 0 if turn == BLACK else black & armed if self.bare else black
+        forbidden = _NOTHING | closed | _EDGES
         for number, mark in enumerate(self.sides(node, turn), start=1):
             d = mark & 3
             anchor = (mark >> 2) + _STEP[d]
@@ -268,18 +277,21 @@ class _Model:
         new = [anchor * 4 + m for m in marks]
         left = list(hands[turn])
         left[card] -= 1
-        if covered:
-            warrows = tuple(x for x in warrows if not covered >> (x >> 2) & 1)
-            barrows = tuple(x for x in barrows if not covered >> (x >> 2) & 1)
+        if covered:  # under kept-arrows, a card takes only the other colour's arrows
+            if not self.kept or turn == BLACK:
+                warrows = tuple(x for x in warrows if not covered >> (x >> 2) & 1)
+            if not self.kept or turn == WHITE:
+                barrows = tuple(x for x in barrows if not covered >> (x >> 2) & 1)
         if turn == WHITE:
             w = white | cells
             # The card meets the main group: grow the group through it.
             main = _main(w, group | (1 << anchor))
-            return (w, black, main, tuple(sorted(warrows + tuple(new))), barrows,
+            # An edge holds one arrow of a colour (two only under kept-arrows).
+            return (w, black & ~cells, main, tuple(sorted({*warrows, *new})), barrows,
                     (tuple(left), hands[1]), 1, 0)
         w = white & ~cells
         main = _main(w) if cells & group else group
-        return (w, black | cells, main, warrows, tuple(sorted(barrows + tuple(new))),
+        return (w, black | cells, main, warrows, tuple(sorted({*barrows, *new})),
                 (hands[0], tuple(left)), 0, 0)
 
     def text(self, seat: int, move: tuple[int, int, int]) -> str:
@@ -289,7 +301,8 @@ class _Model:
 
 def _static(node: Node, model: _Model) -> float:
     """The evaluation for White."""
-    white, black, group, _, barrows, hands, _, _ = node
+    white, black, group, _, _, hands, _, _ = node
+    barrows = model.sides(node, BLACK)
     blanks = _blanks(white, black, group)
     sides = model.sides(node, WHITE)
     reach = _reach(barrows)

@@ -9,6 +9,7 @@ as lists of cards with counts. Decks are data: TOML or JSON files of this shape:
     name = "Reconstructed deck"
     source = "reconstruction"          # or where the faces come from
     note = "..."                       # optional
+    rules = ["open-sides"]             # optional: settlements other than the page's (RULES)
 
     [[presets]]                        # the first preset is the Nothing card
     name = "Nothing"
@@ -55,6 +56,13 @@ MAX_NOTE = 500
 DECKS_DIR = Path(__file__).with_name("decks")
 DEFAULT_DECK = "reconstructed"
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9+\-_']{0,11}")
+# The rules variants a deck may name (docs/rules/sigma-escape.md §2 lets the card model's
+# own settlements change; a deck without ``rules`` plays the page's): each changes one
+# settlement, in the rules, the search's Python model and the C search alike.
+OPEN_SIDES = "open-sides"  # a usable side faces a cell no card covers
+KEPT_ARROWS = "kept-arrows"  # an arrow survives a card of its own colour laid over it
+BARE_BLACK = "bare-black"  # a white card may cover black cells no black arrow shows on
+RULES = (OPEN_SIDES, KEPT_ARROWS, BARE_BLACK)
 
 
 class DeckError(EngineError):
@@ -162,6 +170,7 @@ class Deck:
     note: str
     presets: tuple[Preset, ...]
     hands: tuple[tuple[tuple[Card, int], ...], tuple[tuple[Card, int], ...]]
+    rules: frozenset[str] = frozenset()  # of RULES; empty: the rules page's settlements
 
     @property
     def reconstruction(self) -> bool:
@@ -182,6 +191,8 @@ class Deck:
         data: dict[str, Any] = {"key": self.key, "name": self.name, "source": self.source}
         if self.note:
             data["note"] = self.note
+        if self.rules:
+            data["rules"] = sorted(self.rules)
         data["presets"] = [
             p.card.to_data() | {"at": list(p.at)} for p in self.presets
         ]
@@ -198,7 +209,7 @@ def deck_from_data(data: Any, key: str = "deck", where: str = "") -> Deck:
     where = where or f"deck '{key}'"
     if not isinstance(data, Mapping):
         raise DeckError(f"{where}: a deck is a table (TOML) or an object (JSON)")
-    known = {"key", "name", "source", "note", "presets", "white", "black"}
+    known = {"key", "name", "source", "note", "rules", "presets", "white", "black"}
     for field in data:
         if field not in known:
             fields = ", ".join(sorted(known))
@@ -211,6 +222,10 @@ def deck_from_data(data: Any, key: str = "deck", where: str = "") -> Deck:
     if len(note) > MAX_NOTE:
         raise DeckError(f"{where}: 'note' has {len(note)} characters; at most {MAX_NOTE}")
     key = str(data.get("key", key))
+    rules = data.get("rules", [])
+    if not isinstance(rules, list) or any(r not in RULES for r in rules):
+        raise DeckError(f"{where}: 'rules' is a list of rules variants from "
+                        f"{', '.join(RULES)}")
     presets_data = data.get("presets")
     if not isinstance(presets_data, list) or not presets_data:
         raise DeckError(f"{where}: 'presets' is a list of cards, the Nothing card first")
@@ -276,7 +291,8 @@ def deck_from_data(data: Any, key: str = "deck", where: str = "") -> Deck:
             raise DeckError(f"{where}: {hand_key.title()}'s hand holds "
                             f"{sum(n for _, n in hand)} cards; a hand has at most {MAX_HAND}")
         hands.append(tuple(hand))
-    deck = Deck(key, name, source, note, tuple(presets), (hands[0], hands[1]))
+    deck = Deck(key, name, source, note, tuple(presets), (hands[0], hands[1]),
+                frozenset(rules))
     check_playable(deck, where)
     return deck
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from engine.sigma.deck import Deck
+from engine.sigma.deck import BARE_BLACK, KEPT_ARROWS, OPEN_SIDES, Deck
 
 try:
     from engine.sigma import _native
@@ -26,6 +26,8 @@ _ROW0 = _COL0 = 24
 _MOST_SLOTS = 1 << 21
 
 Move = tuple[int, int, int]
+# The deck's rules variants as the C search's RULE_* bits.
+_RULES = {OPEN_SIDES: 1, KEPT_ARROWS: 2, BARE_BLACK: 4}
 
 
 def _cell(index: int) -> tuple[int, int]:
@@ -84,7 +86,8 @@ class NativeSearch:
         slots = 1 << 10
         while slots < min(2 * nodes, _MOST_SLOTS):
             slots <<= 1
-        self._search = _native.Search(_spec(deck), tuple(weights), nodes, seconds, slots)
+        rules = sum(bit for name, bit in _RULES.items() if name in deck.rules)
+        self._search = _native.Search(_spec(deck), tuple(weights), nodes, seconds, slots, rules)
         self._index: dict[Move, int] = {}
 
     @property

@@ -19,18 +19,18 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from functools import lru_cache
-from math import floor
 
 from PIL import Image, ImageDraw
 
 from engine.game import Outcome, after_move
 from engine.imaging import fit_text, font, to_png
-from engine.palette import Palette, give_back_memory, png_of
+from engine.palette import Palette, give_back_memory, png_of_rows
 from engine.sigma import rules
 from engine.sigma.deck import BLACK, WHITE, Card, Deck
 from engine.sigma.geometry import NOTHING, Cell, neighbours, opposite, step
+from engine.sigma.pen import Colour, Pen, text_tile
 from engine.sigma.state import SEAT_NAMES, Board, SigmaState
-from engine.text import draw_text, fit_line, text_art, text_length
+from engine.text import fit_line, text_length
 
 WIDTH = 960
 HEADER = 58
@@ -50,7 +50,6 @@ MINI = 26  # cell size of the cards drawn in the hands
 # phone, where the image is shown about 380 px wide.
 HAND_BADGE = 0.6
 
-Colour = tuple[int, int, int]
 BG: Colour = (244, 239, 229)
 TABLE: Colour = (226, 232, 222)
 GRID: Colour = (208, 214, 203)
@@ -73,76 +72,6 @@ FADED: Colour = (200, 196, 188)
 WIN_BG: Colour = (250, 204, 72)
 
 
-Ink = int | Colour
-
-
-class _Pen:
-    """Draws on an RGB image, or on a palette image with the palette entry each colour
-    maps to: lines, fills and outlines are not anti-aliased, so either way every pixel
-    gets the entry the true colour maps to; text is drawn in true colour on its
-    background (``bg``, flat under it) and that little box mapped to the palette."""
-
-    def __init__(self, image: Image.Image, palette: Palette | None = None) -> None:
-        self.image = image
-        self.draw = ImageDraw.Draw(image)
-        self.palette = palette
-        self._inks: dict[Colour, int] = {}
-
-    def ink(self, colour: Colour | None) -> Ink | None:
-        if colour is None or self.palette is None:
-            return colour
-        found = self._inks.get(colour)
-        if found is None:
-            found = self._inks[colour] = self.palette.index(colour)
-        return found
-
-    def rectangle(self, box: Sequence[float], fill: Colour | None = None,
-                  outline: Colour | None = None, width: int = 1) -> None:
-        self.draw.rectangle(tuple(box), fill=self.ink(fill), outline=self.ink(outline),
-                            width=width)
-
-    def rounded_rectangle(self, box: Sequence[float], radius: float,
-                          fill: Colour | None = None, outline: Colour | None = None,
-                          width: int = 1) -> None:
-        self.draw.rounded_rectangle(tuple(box), radius=radius, fill=self.ink(fill),
-                                    outline=self.ink(outline), width=width)
-
-    def line(self, xy: Sequence[float], fill: Colour, width: int = 1) -> None:
-        self.draw.line(tuple(xy), fill=self.ink(fill), width=width)
-
-    def ellipse(self, box: Sequence[float], fill: Colour | None = None,
-                outline: Colour | None = None, width: int = 1) -> None:
-        self.draw.ellipse(tuple(box), fill=self.ink(fill), outline=self.ink(outline),
-                          width=width)
-
-    def polygon(self, xy: list[tuple[float, float]], fill: Colour) -> None:
-        self.draw.polygon(xy, fill=self.ink(fill))
-
-    def text(self, xy: tuple[float, float], text: str, size: int, bold: bool, fill: Colour,
-             bg: Colour, anchor: str = "la") -> None:
-        if self.palette is None:
-            draw_text(self.image, xy, text, size, bold, fill, anchor)
-            return
-        tile, mask, at = _text_tile(text, size, bold, anchor, (xy[0] % 1, xy[1] % 1), fill,
-                                    bg, self.palette.colours)
-        self.image.paste(tile, (floor(xy[0]) + at[0], floor(xy[1]) + at[1]), mask)
-
-
-@lru_cache(maxsize=1024)
-def _text_tile(text: str, size: int, bold: bool, anchor: str, start: tuple[float, float],
-               fill: Colour, bg: Colour, colours: tuple[int, ...]
-               ) -> tuple[Image.Image, Image.Image, tuple[int, int]]:
-    """Text on its flat background mapped to the palette, with the mask of its pixels."""
-    art = text_art(text, size, bold, anchor, start)
-    region = Image.new("RGB", art.mask.size, bg)
-    region.paste(fill, (0, 0), art.mask)
-    covered = art.mask.point(lambda v: 255 if v else 0)
-    if art.colour is not None:
-        region.paste(art.colour, (0, 0), art.colour)
-        covered.paste(255, (0, 0), art.colour.getchannel("A").point(lambda v: 255 if v else 0))
-    return Palette(colours).quantize(region), covered, art.offset
-
-
 class _Grid:
     """Where grid cells fall on the image."""
 
@@ -162,6 +91,9 @@ class _Grid:
             self.x = BOARD_X + BOARD_W // 2 - self.size // 2
         if n_rows * self.size > BOARD_H:
             self.y = BOARD_Y + BOARD_H // 2 - self.size // 2
+        # Drawn cells reach past the board's area (their badges stay in the margin row
+        # and column around them otherwise).
+        self.overflows = n_cols * self.size > BOARD_W or n_rows * self.size > BOARD_H
 
     def box(self, cell: Cell) -> tuple[int, int, int, int]:
         x = self.x + cell[1] * self.size
@@ -169,8 +101,12 @@ class _Grid:
         return x, y, x + self.size, y + self.size
 
     def edge(self, cell: Cell, d: int) -> tuple[int, int, int, int]:
+        return self.edges(cell)[d]
+
+    def edges(self, cell: Cell) -> tuple[tuple[int, int, int, int], ...]:
+        """The cell's four sides, in the order of ``neighbours``."""
         x0, y0, x1, y1 = self.box(cell)
-        return ((x0, y0, x1, y0), (x1, y0, x1, y1), (x0, y1, x1, y1), (x0, y0, x0, y1))[d]
+        return (x0, y0, x1, y0), (x1, y0, x1, y1), (x0, y1, x1, y1), (x0, y0, x0, y1)
 
     def edge_middle(self, cell: Cell, d: int) -> tuple[float, float]:
         x0, y0, x1, y1 = self.edge(cell, d)
@@ -194,7 +130,7 @@ def _triangle(centre: tuple[float, float], d: int, size: float) -> list[tuple[fl
             (base[0] - px * size * 0.7, base[1] - py * size * 0.7)]
 
 
-def _badge(pen: _Pen, centre: tuple[float, float], text: str, radius: float,
+def _badge(pen: Pen, centre: tuple[float, float], text: str, radius: float,
            fill: Colour = GOLD, ink: Colour = INK) -> None:
     x, y = centre
     w = max(radius, radius * 0.62 * len(text))
@@ -203,8 +139,10 @@ def _badge(pen: _Pen, centre: tuple[float, float], text: str, radius: float,
     pen.text((x, y + 0.5), text, max(11, round(radius * 1.25)), True, ink, fill, "mm")
 
 
-def _board(pen: _Pen, state: SigmaState, board: Board,
-           numbered: list[tuple[Cell, int]], over: bool) -> None:
+def _board(pen: Pen, state: SigmaState, board: Board,
+           numbered: list[tuple[Cell, int]], over: bool) -> bool:
+    """Draws the table; whether its cards fell off the board's area (drawn over the
+    header and the hands, as they are, which are then drawn over them)."""
     shown = set(board.colour) | set(board.blanks) | {step(c, d) for c, d in numbered}
     grid = _Grid(shown)
     size = grid.size
@@ -253,38 +191,37 @@ def _board(pen: _Pen, state: SigmaState, board: Board,
                  width=max(2, size // 14))
     # thin card outlines: between cells showing different cards, and around them
     thin = max(1, size // 26)
+    line = pen.edge
+    edges = grid.edges
     for cell, index in top.items():
-        for d, nb in enumerate(neighbours(cell)):
+        black = colour[cell] == BLACK
+        for nb, edge in zip(neighbours(cell), edges(cell), strict=True):
             if top.get(nb) != index:
-                line_colour = OUTLINE_ON_BLACK if colour[cell] == BLACK else OUTLINE_ON_WHITE
-                if colour.get(nb) == BLACK and colour[cell] == BLACK:
-                    line_colour = OUTLINE_ON_BLACK
-                pen.line(grid.edge(cell, d), fill=line_colour, width=thin * 2)
+                line(edge, OUTLINE_ON_BLACK if black else OUTLINE_ON_WHITE, thin * 2)
     # White's main group: a thick green outline
     thick = max(3, size // 11)
     for cell in main:
-        for d, nb in enumerate(neighbours(cell)):
+        for nb, edge in zip(neighbours(cell), edges(cell), strict=True):
             if nb not in main:
-                ex0, ey0, ex1, ey1 = grid.edge(cell, d)
-                pen.line((ex0, ey0, ex1, ey1), fill=MAIN_EDGE, width=thick)
+                line(edge, MAIN_EDGE, thick)
     # the last card placed: an orange outline round what shows of it
     if state.placed:
         last = len(board.layers) - 1
         cells = {cell for cell, index in top.items() if index == last}
         for cell in cells:
-            for d, nb in enumerate(neighbours(cell)):
+            for nb, edge in zip(neighbours(cell), edges(cell), strict=True):
                 if nb not in cells:
-                    pen.line(grid.edge(cell, d), fill=LAST, width=thick)
+                    line(edge, LAST, thick)
     # arrows: triangles; the mover's usable sides: numbered badges
     numbers = {side: n for n, side in enumerate(numbered, start=1)}
-    for index, layer in enumerate(board.layers):
-        for cell, d in layer.arrows:
-            if top.get(cell) != index or (cell, d) in numbers:
+    for shade, arrows in enumerate(board.arrows):
+        for cell, d in arrows:
+            if (cell, d) in numbers:
                 continue
             mx, my = grid.edge_middle(cell, d)
             dr, dc = ((-1, 0), (0, 1), (1, 0), (0, -1))[d]
             centre = (mx - dc * size * 0.16, my - dr * size * 0.16)
-            fill = ARROW_ON_BLACK if layer.colour == BLACK else ARROW_ON_WHITE
+            fill = ARROW_ON_BLACK if shade == BLACK else ARROW_ON_WHITE
             pen.polygon(_triangle(centre, d, size * 0.11), fill=fill)
     # A badge sits on the edge its side opens through; where two numbered arrows face
     # each other across one edge, each moves into its own cell, a little smaller.
@@ -299,9 +236,10 @@ def _board(pen: _Pen, state: SigmaState, board: Board,
             _badge(pen, (mx, my), str(n), radius)
     if not over and not numbered:
         pen.text((BOARD_X + 10, BOARD_Y + 8), "no usable side", 18, True, MUTED, TABLE)
+    return grid.overflows
 
 
-def _mini_card(pen: _Pen, card: Card, x: float, y: float, m: int, faded: bool,
+def _mini_card(pen: Pen, card: Card, x: float, y: float, m: int, faded: bool,
                badge: float = 0.36) -> None:
     """A card of a hand with its box's top-left at (x, y), cells of ``m`` pixels, arrows
     numbered in deck order on badges of ``badge`` cells' radius."""
@@ -328,10 +266,22 @@ def _card_width(card: Card, m: int, badge: float = 0.36) -> int:
     return round(max(len(card.rows[0]) * m + 2 * margin, 3 * m))
 
 
-def _hands(pen: _Pen, state: SigmaState, board: Board,
+def _hands(pen: Pen, state: SigmaState, board: Board,
            outcome: Outcome | None, names: Sequence[str] | None, verdict: str | None) -> None:
+    for hand in _hand_views(state, board, outcome, names, verdict):
+        _hand(pen, hand)
+
+
+# A player's row: seat, label, its size, the pill (text and fill) or None, the hand's
+# cards and how many of each are left.
+_HandView = tuple[int, str, int, tuple[str, Colour] | None, tuple[tuple[Card, int], ...],
+                  tuple[int, ...]]
+
+
+def _hand_views(state: SigmaState, board: Board, outcome: Outcome | None,
+                names: Sequence[str] | None, verdict: str | None) -> list[_HandView]:
+    views: list[_HandView] = []
     for seat in (WHITE, BLACK):
-        y = HAND_TOP + seat * HAND_ROW
         left = sum(board.hands[seat])
         # Each side's aim beside its colour (the rules' mouse and cat say no more to a
         # player, and beside a name they read as a nickname).
@@ -341,49 +291,88 @@ def _hands(pen: _Pen, state: SigmaState, board: Board,
             shown = [names[seat].strip()]
             label += f" · {shown[0]}"
         label += f" · {left} card{'s' if left != 1 else ''} left"
-        swatch = WHITE_CELL if seat == WHITE else BLACK_CELL
-        pen.rectangle((24, y + 4, 46, y + 26), fill=swatch, outline=INK, width=2)
         label, size = fit_line(label, 620, 22, names=shown)
-        pen.text((56, y + 2), label, size, True, INK, BG)
+        pill: tuple[str, Colour] | None = None
         if outcome is None and verdict is None and state.turn == seat:
-            _pill(pen, WIDTH - 24, y, "to play", GOLD)
+            pill = ("to play", GOLD)
         elif outcome is not None and outcome.winner == seat:
-            _pill(pen, WIDTH - 24, y, "wins", WIN_BG)
-        x = 30.0
-        cy = y + 34
-        hand = state.deck.hands[seat]
-        widths = [_card_width(card, MINI, HAND_BADGE) + 16 for card, _ in hand]
-        m = MINI
-        if sum(widths) > WIDTH - 40:  # a big hand: smaller cards
-            m = max(10, int(MINI * (WIDTH - 40) / sum(widths)))
-        for (card, _), count in zip(hand, board.hands[seat], strict=True):
-            w = _card_width(card, m, HAND_BADGE)
-            faded = count == 0
-            top = cy + m + (3 - len(card.rows)) * m / 2
-            _mini_card(pen, card, x + (w - len(card.rows[0]) * m) / 2, top, m, faded,
-                       HAND_BADGE)
-            caption = card.name + (f" ×{count}" if count > 1 else "")
-            if faded:
-                caption = f"{card.name} ×0"
-            pen.text((x + w / 2, cy + 5 * m + 6), caption, max(12, m - 4), True,
-                     FADED if faded else INK, BG, "ma")
-            x += w + 16
+            pill = ("wins", WIN_BG)
+        views.append((seat, label, size, pill, tuple(state.deck.hands[seat]),
+                      tuple(board.hands[seat])))
+    return views
 
 
-def _pill(pen: _Pen, right: int, y: int, text: str, fill: Colour) -> None:
+def _hand(pen: Pen, view: _HandView) -> None:
+    seat, label, size, pill, hand, counts = view
+    y = HAND_TOP + seat * HAND_ROW
+    swatch = WHITE_CELL if seat == WHITE else BLACK_CELL
+    pen.rectangle((24, y + 4, 46, y + 26), fill=swatch, outline=INK, width=2)
+    pen.text((56, y + 2), label, size, True, INK, BG)
+    if pill is not None:
+        _pill(pen, WIDTH - 24, y, *pill)
+    x = 30.0
+    cy = y + 34
+    widths = [_card_width(card, MINI, HAND_BADGE) + 16 for card, _ in hand]
+    m = MINI
+    if sum(widths) > WIDTH - 40:  # a big hand: smaller cards
+        m = max(10, int(MINI * (WIDTH - 40) / sum(widths)))
+    for (card, _), count in zip(hand, counts, strict=True):
+        w = _card_width(card, m, HAND_BADGE)
+        faded = count == 0
+        top = cy + m + (3 - len(card.rows)) * m / 2
+        _mini_card(pen, card, x + (w - len(card.rows[0]) * m) / 2, top, m, faded,
+                   HAND_BADGE)
+        caption = card.name + (f" ×{count}" if count > 1 else "")
+        if faded:
+            caption = f"{card.name} ×0"
+        pen.text((x + w / 2, cy + 5 * m + 6), caption, max(12, m - 4), True,
+                 FADED if faded else INK, BG, "ma")
+        x += w + 16
+
+
+@lru_cache(maxsize=256)
+def _hand_tile(view: _HandView) -> Image.Image:
+    """A player's row drawn alone, in palette entries: it changes only when they play."""
+    palette = _fixed()
+    tile = Image.new("P", (WIDTH, HAND_ROW), palette.index(BG))
+    _hand(Pen(tile, palette, (0, -(HAND_TOP + view[0] * HAND_ROW))), view)
+    return tile
+
+
+def _pill(pen: Pen, right: int, y: int, text: str, fill: Colour) -> None:
     w = text_length(text, 20, True)
     pen.rounded_rectangle((right - w - 20, y, right, y + 30), radius=8, fill=fill)
     pen.text((right - w - 10, y + 4), text, 20, True, INK, fill)
 
 
-def _header(pen: _Pen, deck: Deck) -> None:
+def _header(pen: Pen, deck: Deck) -> None:
+    if deck.rules:  # a rules variant changes what a player may do: the board says so
+        note = (f"{deck.name} · rules: {', '.join(sorted(deck.rules))}"
+                + (" · reconstructed cards" if deck.reconstruction else ""))
+    else:
+        note = deck.name + (" · a reconstruction, not the real cards" if deck.reconstruction
+                            else f" · {deck.source}")
+    if pen.palette is not None and pen.dx == pen.dy == 0:
+        pen.image.paste(_header_tile(note), (0, 0))  # the same for a whole game
+        return
+    _title(pen, note)
+
+
+def _title(pen: Pen, note: str) -> None:
     pen.text((24, 14), "Sigma Escape", 28, True, INK, BG)
-    note = deck.name + (" · a reconstruction, not the real cards" if deck.reconstruction
-                        else f" · {deck.source}")
     pen.text((WIDTH - 24, 22), fit_text(note, 640, 18, False), 18, False, MUTED, BG, "ra")
 
 
-def _status(pen: _Pen, state: SigmaState, board: Board,
+@lru_cache(maxsize=16)
+def _header_tile(note: str) -> Image.Image:
+    """The header drawn alone, where it is on the picture (at its top)."""
+    palette = _fixed()
+    tile = Image.new("P", (WIDTH, HEADER), palette.index(BG))
+    _title(Pen(tile, palette), note)
+    return tile
+
+
+def _status(pen: Pen, state: SigmaState, board: Board,
             outcome: Outcome | None, numbered: int, verdict: str | None,
             names: Sequence[str]) -> None:
     y = HAND_TOP + 2 * HAND_ROW + 6
@@ -428,19 +417,23 @@ def board_image(state: SigmaState, names: Sequence[str] | None = None,
     """The board in true colour; ``verdict``: how a game ended that the rules do not
     see (in place of whose turn it is)."""
     image = Image.new("RGB", (WIDTH, HEIGHT), BG)
-    _draw(_Pen(image), state, names, verdict)
+    _draw(Pen(image), state, names, verdict)
     return image
 
 
-def _draw(pen: _Pen, state: SigmaState, names: Sequence[str] | None,
+def _draw(pen: Pen, state: SigmaState, names: Sequence[str] | None,
           verdict: str | None) -> None:
     board = state.board
     outcome = rules.outcome(state)
     over = outcome is not None or verdict is not None
     numbered = [] if over else board.sides(state.turn)
     _header(pen, state.deck)
-    _board(pen, state, board, numbered, over)
-    _hands(pen, state, board, outcome, names, verdict)
+    if _board(pen, state, board, numbered, over) or pen.palette is None:
+        _hands(pen, state, board, outcome, names, verdict)
+    else:
+        # The board stayed in its area: each hand is its row's tile, drawn once.
+        for view in _hand_views(state, board, outcome, names, verdict):
+            pen.image.paste(_hand_tile(view), (0, HAND_TOP + view[0] * HAND_ROW))
     shown = [n.strip() for n in names or () if n.strip()]
     _status(pen, state, board, outcome, len(numbered), verdict, shown)
 
@@ -450,10 +443,29 @@ def render(state: SigmaState, names: Sequence[str] | None = None,
     """The board drawn straight in palette mode (see ``_Pen``): exactly the true-colour
     drawing mapped to the game's fixed palette, without mapping a million pixels."""
     palette = _fixed()
-    image = Image.new("P", (WIDTH, HEIGHT), palette.index(BG))
-    image.putpalette(list(palette.colours))
-    _draw(_Pen(image, palette), state, names, verdict)
-    return png_of(image)
+    # Drawn on an image one pixel wider, whose last column is each next row's PNG filter
+    # byte (0): its memory is the PNG's rows as they are, after a first 0.
+    rows = bytearray(_blank())
+    image = Image.frombuffer("P", (WIDTH + 1, HEIGHT), rows, "raw", "P", 0, 1)
+    image.readonly = False  # its memory is this bytearray, which is ours to draw on
+    _draw(Pen(image, palette), state, names, verdict)
+    image.paste(0, (WIDTH, 0, WIDTH + 1, HEIGHT))  # what was drawn to the very right
+    return png_of_rows(rows, (WIDTH, HEIGHT), palette.colours, trailing=True)
+
+
+def forget() -> None:
+    """Drop every drawing kept (hands, texts): what tests that watch the
+    drawing start from."""
+    _hand_tile.cache_clear()
+    _header_tile.cache_clear()
+    text_tile.cache_clear()
+
+
+@lru_cache(maxsize=1)
+def _blank() -> bytes:
+    image = Image.new("P", (WIDTH + 1, HEIGHT), _fixed().index(BG))
+    image.paste(0, (WIDTH, 0, WIDTH + 1, HEIGHT))
+    return image.tobytes()
 
 
 @lru_cache(maxsize=1)
@@ -504,7 +516,8 @@ def deck_sheet(deck: Deck) -> bytes:
          [(card, n, f"×{n}") for card, n in deck.hands[BLACK]]),
     ]
     slot_h = 5 * m + 70
-    height = 100
+    top_y = 130 if deck.rules else 100  # a line more for the rules variants
+    height = top_y
     for _, cards in sections:
         height += 44 + max(1, -(-len(cards) // per_row)) * slot_h
     image = Image.new("RGB", (WIDTH, height + 20), BG)
@@ -514,7 +527,10 @@ def deck_sheet(deck: Deck) -> bytes:
               else f"Source: {deck.source}")
     draw.text((24, 56), fit_text(source, WIDTH - 48, 20), font=font(20, True),
               fill=LAST if deck.reconstruction else MUTED)
-    y = 100
+    if deck.rules:
+        variants = "Rules variants (not the rules page's): " + ", ".join(sorted(deck.rules))
+        draw.text((24, 88), fit_text(variants, WIDTH - 48, 20), font=font(20, True), fill=INK)
+    y = top_y
     for title, cards in sections:
         draw.text((24, y), title, font=font(22, True), fill=INK)
         y += 44
@@ -525,7 +541,7 @@ def deck_sheet(deck: Deck) -> bytes:
             draw.rectangle((x, top, x + slot_w - 12, top + slot_h - 12), fill=TABLE)
             bx = x + (slot_w - 12 - len(card.rows[0]) * m) / 2
             by = top + m + (3 - len(card.rows)) * m / 2
-            _mini_card(_Pen(image), card, bx, by, m, False)
+            _mini_card(Pen(image), card, bx, by, m, False)
             draw.text((x + (slot_w - 12) / 2, top + 5 * m + 6), card.name,
                       font=font(22, True), fill=INK, anchor="ma")
             draw.text((x + (slot_w - 12) / 2, top + 5 * m + 34), caption,

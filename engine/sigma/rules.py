@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from engine.game import Outcome
-from engine.sigma.deck import BLACK, WHITE
+from engine.sigma.deck import BARE_BLACK, BLACK, WHITE
 from engine.sigma.geometry import NOTHING, Cell, step
-from engine.sigma.state import Placed, SigmaState
+from engine.sigma.state import Board, Placed, SigmaState
 
 #: why a placement is illegal, by the order it is checked in
 COVERS_NOTHING = "would cover the Nothing card"
@@ -43,14 +43,23 @@ def problem(state: SigmaState, seat: int, card: int, side: tuple[Cell, int],
     shape = state.hand_card(seat, card).fits[arrow - 1][side[1]]
     ar, ac = step(*side)
     colour = state.board.colour
+    armed = _armed(state.board)
     on_black = False
     for r, c in shape.cells:
         cell = (ar + r, ac + c)
         if cell == NOTHING:
             return COVERS_NOTHING
-        if seat == WHITE and colour.get(cell) == BLACK:
+        if seat == WHITE and colour.get(cell) == BLACK and (armed is None or cell in armed):
             on_black = True
     return WHITE_ON_BLACK if on_black else None
+
+
+def _armed(board: Board) -> set[Cell] | None:
+    """The black cells a white card may not cover: all (None) by the rules page; under
+    ``bare-black`` only those a black arrow shows on."""
+    if BARE_BLACK not in board.rules:
+        return None
+    return {cell for cell, _ in board.arrows[BLACK]}
 
 
 def placements(state: SigmaState, seat: int | None = None, first: bool = False
@@ -61,6 +70,7 @@ def placements(state: SigmaState, seat: int | None = None, first: bool = False
     board = state.board
     colour = board.colour
     white = seat == WHITE
+    armed = _armed(board)
     out: list[Placement] = []
     side_list = board.sides(seat)
     hand = state.deck.hands[seat]
@@ -72,7 +82,8 @@ def placements(state: SigmaState, seat: int | None = None, first: bool = False
                 for r, c in per_side[d].cells:
                     r += ar
                     c += ac
-                    if (r == 0 and c == 0) or (white and colour.get((r, c)) == BLACK):
+                    if (r == 0 and c == 0) or (white and colour.get((r, c)) == BLACK
+                                               and (armed is None or (r, c) in armed)):
                         break
                 else:
                     out.append(Placement(index, number, a))

@@ -15,8 +15,17 @@ from itertools import pairwise
 from typing import Any
 
 from engine.game import JSON, PositionError
-from engine.sigma.deck import BLACK, WHITE, Card, Deck, DeckError, deck_from_data
-from engine.sigma.geometry import NOTHING, Cell, neighbours
+from engine.sigma.deck import (
+    BLACK,
+    KEPT_ARROWS,
+    OPEN_SIDES,
+    WHITE,
+    Card,
+    Deck,
+    DeckError,
+    deck_from_data,
+)
+from engine.sigma.geometry import NOTHING, Cell, neighbours, step
 
 SEAT_NAMES = ("White", "Black")
 
@@ -50,7 +59,9 @@ class Board:
     """What the table shows: ``layers`` in the order laid (presets first); ``top`` the
     layer showing on each coloured cell; ``colour`` its colour; ``main`` White's main
     group; ``blanks`` its blank spaces; ``hands`` the cards left, per seat, as counts in
-    deck order."""
+    deck order; ``arrows`` the arrows still on the table, per colour, sorted (an arrow
+    is gone once a card covers its cell; under ``kept-arrows`` only a card of the other
+    colour); ``rules`` the deck's rules variants."""
 
     layers: tuple[Layer, ...]
     top: dict[Cell, int]
@@ -58,20 +69,18 @@ class Board:
     main: frozenset[Cell]
     blanks: frozenset[Cell]
     hands: tuple[tuple[int, ...], tuple[int, ...]]
+    arrows: tuple[tuple[tuple[Cell, int], ...], tuple[tuple[Cell, int], ...]]
+    rules: frozenset[str]
 
     def sides(self, seat: int) -> list[tuple[Cell, int]]:
-        """The usable sides of ``seat``, in numbering order: by row, column, N E S W."""
-        top = self.top
+        """The usable sides of ``seat``, in numbering order: by row, column, N E S W.
+        Under ``open-sides`` only those facing a cell no card covers."""
         main = self.main
-        out = []
-        for index, layer in enumerate(self.layers):
-            if layer.colour != seat:
-                continue
-            for cell, d in layer.arrows:
-                if top.get(cell) == index and (seat == BLACK or cell in main):
-                    out.append((cell, d))
-        out.sort()
-        return out
+        colour = self.colour
+        open_only = OPEN_SIDES in self.rules
+        return [(cell, d) for cell, d in self.arrows[seat]
+                if (seat == BLACK or cell in main)
+                and not (open_only and step(cell, d) in colour)]
 
 
 @dataclass(frozen=True)
@@ -103,10 +112,21 @@ class SigmaState:
                                 placed.seat))
         top: dict[Cell, int] = {}
         colour: dict[Cell, int] = {}
+        kept = KEPT_ARROWS in self.deck.rules
+        alive: dict[Cell, list[tuple[int, int]]] = {}  # cell: (colour, direction)
         for index, layer in enumerate(layers):
             for cell in layer.cells:
                 top[cell] = index
                 colour[cell] = layer.colour
+                if cell in alive:
+                    alive[cell] = [a for a in alive[cell] if kept and a[0] == layer.colour]
+            for cell, d in layer.arrows:
+                alive.setdefault(cell, []).append((layer.colour, d))
+        # An edge holds one arrow of a colour (two could meet only under kept-arrows).
+        arrows: tuple[set[tuple[Cell, int]], set[tuple[Cell, int]]] = (set(), set())
+        for cell, marks in alive.items():
+            for seat, d in marks:
+                arrows[seat].add((cell, d))
         main = {NOTHING}
         todo = [NOTHING]
         blanks: set[Cell] = set()
@@ -121,7 +141,8 @@ class SigmaState:
                     main.add(nb)
                     todo.append(nb)
         return Board(tuple(layers), top, colour, frozenset(main), frozenset(blanks),
-                     (tuple(hands[0]), tuple(hands[1])))
+                     (tuple(hands[0]), tuple(hands[1])),
+                     (tuple(sorted(arrows[0])), tuple(sorted(arrows[1]))), self.deck.rules)
 
     @property
     def moves_played(self) -> int:

@@ -8,6 +8,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 
 def test_the_figures_are_read_from_the_metrics_buckets() -> None:
     """The bench reports what Prometheus's histogram_quantile would: the buckets of the
@@ -44,6 +46,12 @@ def test_quick_bench_reports_every_figure_with_priorities_and_first_come_first_s
         assert report["pacer"]["low"]["sent"] > 0  # the DMs' set-up posts, reminders
         assert report["boards_on_their_way"]["n"] >= 0
         assert report["limit_spells"] == report["limit_refusals"] == 0
+        # Labelled by the DMs that ran; posts split into paced and exempt answers.
+        running = report["running"]
+        assert 0 < running["min"] <= running["median"] <= running["max"] <= 6
+        assert report["paced_per_second"] + report["exempt_per_second"] == pytest.approx(
+            report["posts_per_second"], abs=0.15)
+        assert report["reminders"] == "stress" and report["refused"] == 0
         # The four games dealt round the DMs; the moves of more than one played.
         games = report["games"]
         assert list(games) == ["cairo", "quoridor", "pathwayz", "sigma"]
@@ -118,3 +126,22 @@ def test_metrics_compare_alternates_on_and_off() -> None:
     assert metric_states(True, 3, False) == [True, False, False, True, True, False]
     assert metric_states(False, 2, False) == [True]
     assert metric_states(False, 2, True) == [False]
+
+
+def test_quick_bench_with_live_viewers_puts_the_bots_share_side_by_side() -> None:
+    """``--viewers N``: each size without viewers, then with N live viewers of the
+    running DMs' pages (the bot's web server on, the viewers in a process of their own,
+    following each page's event stream), and the bot's share of both side by side."""
+    out = subprocess.run([sys.executable, "-m", "bot", "bench", "--quick", "--viewers", "4",
+                          "--dms", "2", "--json", "--seconds", "2", "--render-processes",
+                          "0", "--near-end", "0"],
+                         capture_output=True, text=True, timeout=240, check=True).stdout
+    report = json.loads(out)
+    without, seen = report["runs"]
+    assert without["viewers"] is None
+    viewed = seen["viewers"]
+    assert viewed["viewers"] == 4 and viewed["matches"] >= 1 and viewed["pages"] > 0
+    assert 0 < viewed["p50_ms"] <= viewed["p99_ms"]
+    (pair,) = report["viewers"]
+    assert pair["dms"] == 2 and pair["viewers"] == 4
+    assert pair["without"] == without["bot_latency_ms"] and pair["with"] == seen["bot_latency_ms"]

@@ -82,7 +82,8 @@ async def test_deck_option_refusals(h: Harness, tmp_path: Path) -> None:
                               "Cairo Corridor is played without cards.")
     await console.handle_line("alice: /challenge @bob game:sigma deck:nosuch")
     assert _said(out)[-1] == ("bot (to alice only): There is no deck 'nosuch' on this server "
-                              "(decks: reconstructed, reconstructed-v1, reconstructed-v2).")
+                              "(decks: reconstructed, reconstructed-v1, reconstructed-v2, "
+                              "reconstructed-v4).")
     await console.handle_line("alice: /deck show")
     assert "ask in the channel of a Sigma Escape match" in _said(out)[-1]
     await console.handle_line("host: /dm game:sigma player1:@a player2:@b chooser:host "
@@ -135,7 +136,8 @@ async def test_a_servers_decks_are_its_own(h: Harness, tmp_path: Path) -> None:
     assert await console.services.decks.choices("other", "") == [
         ("reconstructed (shipped)", "reconstructed"),
         ("reconstructed-v1 (shipped)", "reconstructed-v1"),
-        ("reconstructed-v2 (shipped)", "reconstructed-v2")]
+        ("reconstructed-v2 (shipped)", "reconstructed-v2"),
+        ("reconstructed-v4 (shipped)", "reconstructed-v4")]
 
 
 async def test_removing_an_unknown_deck_holds_no_connection(h: Harness, tmp_path: Path) -> None:
@@ -158,7 +160,7 @@ async def test_a_deck_sheet_on_request(h: Harness, tmp_path: Path) -> None:
     assert response.reply is not None and response.reply.ephemeral
     assert response.reply.image is not None and response.reply.image.data.startswith(PNG)
     # A shipped deck comes with its measured balance; a server's own deck without one.
-    for key in ("reconstructed", "reconstructed-v1", "reconstructed-v2"):
+    for key in ("reconstructed", "reconstructed-v1", "reconstructed-v2", "reconstructed-v4"):
         shown = await console.services.decks.show(
             Asker("console", "console", console.actor("alice")), key)
         assert shown.reply is not None
@@ -167,3 +169,24 @@ async def test_a_deck_sheet_on_request(h: Harness, tmp_path: Path) -> None:
     own = await console.services.decks.show(
         Asker("console", "console", console.actor("alice")), "mydeck")
     assert own.reply is not None and "Measured balance" not in own.reply.text
+
+
+async def test_a_deck_with_rules_variants_says_so_and_its_match_plays_them(
+        h: Harness, tmp_path: Path) -> None:
+    out = io.StringIO()
+    console = console_for(h, tmp_path / "images", out)
+    path = _deck_file(tmp_path, "open.json", rules=["open-sides"])
+    await console.handle_line(f"host: /host deck add file:{path}")
+    assert _said(out)[-1].strip() == ("Rules variants (not the rules page's): open-sides: a "
+                                      "side is usable only while the cell it points at is "
+                                      "empty.")
+    shown = await console.services.decks.show(
+        Asker("console", "console", console.actor("alice")), "open")
+    assert shown.reply is not None and shown.reply.text.endswith(
+        "open-sides: a side is usable only while the cell it points at is empty.")
+    await console.handle_line("alice: /challenge @bob game:sigma deck:open clock:off")
+    await console.handle_line("bob: /accept")
+    async with h.db.session() as s:
+        match = (await s.scalars(select(Match))).one()
+    state = get_game("sigma").new_state(2, match.options)
+    assert state.deck.rules == {"open-sides"}

@@ -31,18 +31,11 @@ from tests.bot.discord_fake import (
 )
 from tests.discord_bot import World, challenge_accepted
 from tests.fake.fake_transport import VirtualAsyncio
+from tests.pacing import arrivals, queue_posts
 
 BOARD = ("POST", MESSAGES)
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(64)
 CHANNELS = [910_000_000_000_000_000 + n for n in range(100)]
-BUSY = [940_000_000_000_000_000 + n for n in range(500)]
-
-
-def arrivals(world: World) -> list[tuple[float, Call]]:
-    """Every request from now on, with the virtual moment it reached Discord."""
-    seen: list[tuple[float, Call]] = []
-    world.fake.observe = lambda call, _: seen.append((world.clock.now(), call))
-    return seen
 
 
 async def burst(world: World) -> list[tuple[float, Call]]:
@@ -173,26 +166,6 @@ async def test_re_sending_is_bounded_and_a_rate_limit_never_pauses_the_match(
 
 
 # ---- running matches first -------------------------------------------------------------
-
-
-async def queue_posts(world: World, count: int, pace: Pace) -> asyncio.Future[Any]:
-    """``count`` posts of ``pace`` asked for at once, each in a channel of its own on
-    another server; returns once they all reached the pacer (the first 50 went out)."""
-    if 930_000_000_000_000_000 not in world.fake.servers:
-        world.fake.add_server(930_000_000_000_000_000, "Busier", BUSY, 1, {})
-    pacer = world.bot.pacer
-    before = pacer.queued()
-    sent = sum(f.sent for f in pacer.figures.values())
-    running = asyncio.gather(*(
-        world.bot.deliver(Post(f"{pace.name} {n}", channel_id=str(BUSY[n]),
-                               pace=pace))
-        for n in range(count)))
-    for _ in range(1000):
-        await asyncio.sleep(0)
-        if pacer.queued() - before + sum(f.sent for f in pacer.figures.values()) - sent \
-                >= count:
-            break
-    return running
 
 
 async def test_a_board_goes_before_the_reminders_queued_ahead_of_it(world: World) -> None:

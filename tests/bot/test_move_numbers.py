@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+import engine.sigma.pen
 import engine.sigma.render
 import engine.text
 from bot.core.requests import Asker
@@ -26,7 +27,8 @@ from tests.bot.conftest import ALICE, BOB, CHAN, GUILD, Harness
 def drawn_texts() -> Iterator[list[str]]:
     """Every text the boards draw while inside (the image's captions, as drawn)."""
     seen: list[str] = []
-    art, tile = engine.text.text_art, engine.sigma.render._text_tile
+    engine.sigma.render.forget()  # nothing kept from boards drawn before
+    art, tile = engine.text.text_art, engine.sigma.pen.text_tile
 
     def text_art(text: str, *args: Any, **kwargs: Any) -> Any:
         seen.append(text)
@@ -37,12 +39,12 @@ def drawn_texts() -> Iterator[list[str]]:
         return tile(text, *args)
 
     engine.text.text_art = text_art  # type: ignore[assignment]
-    engine.sigma.render._text_tile = text_tile  # type: ignore[assignment]
+    engine.sigma.pen.text_tile = text_tile  # type: ignore[assignment]
     try:
         yield seen
     finally:
         engine.text.text_art = art  # type: ignore[assignment]
-        engine.sigma.render._text_tile = tile  # type: ignore[assignment]
+        engine.sigma.pen.text_tile = tile  # type: ignore[assignment]
 
 
 def said(texts: list[str], played: int) -> bool:

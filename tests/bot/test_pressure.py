@@ -13,12 +13,12 @@ from dataclasses import dataclass
 
 import pytest
 
-from bot.core.messages import Actor
 from bot.core.metrics import AT_LIMIT, LIMIT_REFUSALS
 from bot.core.requests import Asker
 from bot.services.matches.choosing import DMSetup
 from bot.services.pressure import ALL_AT, HOLD, Shares
 from bot.texts import refused
+from tests.bot.admission import started
 from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, DAVE, GUILD, HOSTY, Harness
 
 LIMIT = refused.at_discord_limit()
@@ -119,17 +119,6 @@ async def test_a_challenge_made_before_the_limit_is_not_started_at_it(h: Harness
 
 
 # ---- fair between servers -----------------------------------------------------------
-
-
-async def started(h: Harness, guild: str, n: int) -> str | None:
-    """A casual match between two new players in a channel of its own on ``guild``:
-    None when it started, else the refusal."""
-    a, b = Actor(f"{guild}a{n}", "A"), Actor(f"{guild}b{n}", "B")
-    r = await h.host.lobby.challenge(Asker(guild, f"{guild}c{n}", a), "cairo", [b])
-    if r.reply is not None and r.reply.ephemeral:
-        return r.reply.text
-    r = await h.host.lobby.answer(Asker(guild, f"{guild}c{n}", b), None, accept=True)
-    return None if r.posts else r.reply.text if r.reply else "?"
 
 
 async def test_one_servers_burst_does_not_lock_out_another(h: Harness) -> None:

@@ -89,6 +89,19 @@ def test_bench(capsys: pytest.CaptureFixture[str]) -> None:
         assert data[key] > 0
 
 
+def test_the_analysis_against_the_naive_reference() -> None:
+    """``bench cairo --reference``: the same answers, and the C analysis (where built)
+    faster than the Python one, both faster than the reference."""
+    from engine.cairo import rules
+    from engine.cairo.analysisbench import reference_bench
+
+    data = reference_bench(positions=12, rounds=2)
+    assert data["positions"] == 12 and data["identical"] is True
+    assert data["speedup"] > 1 and data["python_speedup"] > 1
+    if rules.NATIVE:
+        assert data["core_us"] < data["python_core_us"]
+
+
 @pytest.mark.parametrize(
     ("args", "needle"),
     [

@@ -1,58 +1,19 @@
-"""Random games against a slow, obviously correct reading of docs/rules/cairo-corridor.md."""
+"""Random games against a slow, obviously correct reading of docs/rules/cairo-corridor.md
+(``engine.cairo.reference``)."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.cairo import CairoCorridor, CairoState
-from engine.cairo.geometry import CELLS, SIZE
+from engine.cairo.reference import NAMES, corridors
+from engine.cairo.reference import legal as reference_legal
+from engine.cairo.reference import score as reference_score
 
 GAME = CairoCorridor()
-
-# The reference works on names and sets only, from the pentagons' vertices.
-NAMES = [cell.name for cell in CELLS]
-VERTICES = {cell.name: set(cell.vertices) for cell in CELLS}
-ADJACENT = {
-    a: {b for b in NAMES if b != a and len(VERTICES[a] & VERTICES[b]) == 2} for a in NAMES
-}
-SIDES = [
-    {n for n in NAMES if any(y <= 1 for _, y in VERTICES[n])},
-    {n for n in NAMES if any(y >= SIZE - 1 for _, y in VERTICES[n])},
-    {n for n in NAMES if any(x <= 1 for x, _ in VERTICES[n])},
-    {n for n in NAMES if any(x >= SIZE - 1 for x, _ in VERTICES[n])},
-]
-
-
-def components(cells: set[str]) -> list[set[str]]:
-    left = set(cells)
-    out = []
-    while left:
-        todo = [left.pop()]
-        group = set(todo)
-        while todo:
-            for b in ADJACENT[todo.pop()]:
-                if b in left:
-                    left.discard(b)
-                    group.add(b)
-                    todo.append(b)
-        out.append(group)
-    return out
-
-
-def corridors(empty: set[str]) -> list[set[str]]:
-    return [g for g in components(empty) if all(g & side for side in SIDES)]
-
-
-def reference_legal(empty: set[str]) -> set[str]:
-    return {c for c in empty if corridors(empty - {c})}
-
-
-def reference_score(pieces: Iterable[str], corridor: set[str]) -> int:
-    return sum(1 for p in pieces if ADJACENT[p] & corridor)
 
 
 def empty_cells(state: CairoState) -> set[str]:

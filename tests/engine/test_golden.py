@@ -83,3 +83,49 @@ def test_tiles_add_up_to_the_whole_drawing(case: Golden) -> None:
         palette = render._palette()
     expected = _rgb(palette.quantize(truth))
     assert ImageChops.difference(new, expected).getbbox() is None
+
+
+def _truth(game_key: str, state: object, hints: bool, names: list[str],
+           verdict: str | None) -> Image.Image:
+    """The whole picture drawn in true colour and mapped to the game's palette."""
+    render = importlib.import_module(f"engine.{game_key}.render")
+    if game_key == "sigma":
+        return _rgb(render._fixed().quantize(render.board_image(state, names, verdict)))
+    if game_key == "cairo":
+        from engine.registry import get_game
+
+        outcome = get_game("cairo").outcome(state)
+        truth = render._compose(state, outcome, hints, names, verdict)
+        return _rgb(render._art().palette.quantize(truth))
+    return _rgb(render._palette().quantize(render._compose(state, hints, names, verdict)))
+
+
+@pytest.mark.parametrize(("game_key", "seats"), [("cairo", 2), ("quoridor", 2), ("quoridor", 4),
+                                                 ("pathwayz", 2), ("sigma", 2)])
+def test_boards_of_a_whole_game_add_up_to_the_whole_drawing(game_key: str, seats: int) -> None:
+    """Every tenth board of a random game, hints on and off, a verdict at the end, and
+    each board twice (its legend rows, badges and hands then come from the caches):
+    exactly the true-colour drawing mapped to the palette."""
+    import random
+
+    from engine.registry import get_game
+
+    game = get_game(game_key)
+    rng = random.Random(11)
+    options = {"deck": "reconstructed-v1"} if game_key == "sigma" else None
+    state = game.new_state(seats, options)
+    names = ["Alice", "Bob", "Carol", "Dave"][:seats]
+    boards = []
+    while game.outcome(state) is None:
+        if len(boards) % 10 == 0:
+            boards.append((state, len(boards) % 20 == 0, None))
+        else:
+            boards.append(None)
+        state = game.apply(state, rng.choice(game.legal_moves(state)))
+    boards = [b for b in boards if b is not None]
+    boards += [(state, False, None), (boards[-1][0], False, "Alice resigned: Bob wins")]
+    for state, hints, verdict in boards:
+        truth = _truth(game_key, state, hints and verdict is None, names, verdict)
+        for _ in range(2):
+            drawn = game.render(state, hints=hints, names=names, verdict=verdict)
+            assert ImageChops.difference(_rgb(drawn), truth).getbbox() is None

@@ -21,7 +21,8 @@ from engine.sigma.deck import (
 
 
 def test_the_reconstructed_deck_is_the_default_and_says_so() -> None:
-    assert shipped_decks() == ("reconstructed", "reconstructed-v1", "reconstructed-v2")
+    assert shipped_decks() == ("reconstructed", "reconstructed-v1", "reconstructed-v2",
+                               "reconstructed-v4")
     for key in shipped_decks():
         deck = shipped_deck(key)
         assert deck.reconstruction and deck.source == "reconstruction"
@@ -33,6 +34,11 @@ def test_the_reconstructed_deck_is_the_default_and_says_so() -> None:
     assert shipped_deck("reconstructed").name == "Reconstructed deck"
     assert shipped_deck("reconstructed-v1").name == "Reconstructed deck v1"
     assert shipped_deck("reconstructed-v2").name == "Reconstructed deck v2 (trial)"
+    # v4, for trial: v1 under the rules variant open-sides with two Black arrows more
+    # (docs/sigma-deck.md §10); the only shipped deck that names a variant.
+    v4 = shipped_deck("reconstructed-v4")
+    assert v4.name == "Reconstructed deck v4 (trial)" and v4.rules == {"open-sides"}
+    assert all(not shipped_deck(key).rules for key in shipped_decks() if key != "reconstructed-v4")
     # The default is the third reconstruction: the first with the five edits of
     # docs/sigma-deck.md §8 (arrows only: every card keeps its cells and its place).
     default, first = shipped_deck("reconstructed"), shipped_deck("reconstructed-v1")

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+import engine.sigma.pen as pen
 import engine.sigma.render as render
 from engine.registry import get_game
 
@@ -18,14 +19,15 @@ READABLE = 7  # px: the smallest digit height on the phone one still reads
 
 def _drawn(state: Any, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int, float]]:
     seen: list[tuple[str, int, float]] = []
-    tile = render._text_tile
+    render.forget()  # nothing kept from boards drawn before: every text is drawn
+    tile = pen.text_tile
 
     def text_tile(text: str, size: int, bold: bool, anchor: str, start: Any, *rest: Any
                   ) -> Any:
         seen.append((text, size, 0.0))
         return tile(text, size, bold, anchor, start, *rest)
 
-    monkeypatch.setattr(render, "_text_tile", text_tile)
+    monkeypatch.setattr(pen, "text_tile", text_tile)
     get_game("sigma").render(state, names=["Maximilian Longname", "Bartholomew Q. Example"])
     return seen
 

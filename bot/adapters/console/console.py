@@ -175,6 +175,10 @@ class Console:
             self.out.write(f"console: garnet cannot post in #{self._name(where)}\n")
             await self._settle(self._blocked[where])
             return
+        if where is not None and not post.ephemeral:
+            # A post in a channel is a request with the bot's token on Discord: what the
+            # running matches need is measured alike (``bot.services.budget``).
+            self.services.matches.kit.budget.spent(where)
         lines = self._text(post.text).splitlines() or [""]
         prefix = f"bot (to {to} only): " if post.ephemeral and to else "bot: "
         if post.channel_id and post.channel_id != self.channel:

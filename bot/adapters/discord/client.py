@@ -240,6 +240,8 @@ class GarnetBot(commands.AutoShardedBot):
             pressure.observe(wait)
 
         pacer.watch = watch if metrics.on() else pressure.observe
+        # Each request's channel, for what each running match needs (``budget``).
+        pacer.spend = self.services.matches.kit.budget.spent
 
     async def before_identify_hook(self, shard_id: int | None, *,
                                    initial: bool = False) -> None:

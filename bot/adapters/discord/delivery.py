@@ -194,8 +194,9 @@ async def resending(send: Callable[[], Awaitable[Any]], where: object) -> Any:
 
 async def send_post(target: discord.abc.Messageable, post: Post,
                     posted: Posted | None = None) -> None:
-    """A post in a channel, paced at the post's own ``pace`` (``pacing``)."""
-    with paced(post.pace):
+    """A post in a channel, paced at the post's own ``pace`` (``pacing``); one no longer
+    wanted by its turn (``Post.current``) raises ``Withdrawn``."""
+    with paced(post.pace, str(getattr(target, "id", "")) or None, post.current):
         sent = await resending(
             lambda: target.send(_text(post), files=_files(post), view=_view(post),
                                 allowed_mentions=mentions_of(post)),
@@ -207,7 +208,7 @@ async def reply_to(message: discord.Message, post: Post, posted: Posted | None =
     """Answer a message as a reply to it; if its author deleted it meanwhile, as a
     plain message (``fail_if_not_exists: false``, what Discord documents for that)."""
     reference = message.to_reference(fail_if_not_exists=False)
-    with paced(post.pace):
+    with paced(post.pace, str(message.channel.id), post.current):
         sent = await resending(
             lambda: message.channel.send(_text(post), files=_files(post), view=_view(post),
                                          allowed_mentions=mentions_of(post),

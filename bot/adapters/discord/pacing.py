@@ -43,6 +43,14 @@ boards to draw at once in the bot's two render workers, and 15 posts reaching Di
 at once (near its limit, a 429 for any that the way there delays into the next
 second). Spread, the turns keep the window's rate and arrive one at a time.
 
+Dropped: a post that is of no use once something happened (a reminder whose turn's
+move has landed, or that a later reminder of the same turn replaced) carries a check
+(``Post.current``); a request of it still waiting for a turn when the check says no
+leaves the line without taking a turn, and the post is not sent (``Withdrawn``).
+
+Counted: each request that takes a turn is told with its channel (``spend``), so that
+the services measure what each running match needs (``bot.services.budget``).
+
 The wait of the boards is what the services watch (``board_wait``, and ``watch`` told
 each board's wait as it leaves): past ``BOARD_WAIT_LIMIT`` they refuse new matches
 (``bot.services.pressure``).
@@ -67,7 +75,7 @@ from typing import Any
 
 import discord.http
 
-from bot.core.messages import SHARE, Pace
+from bot.core.messages import SHARE, Pace, Withdrawn
 
 log = logging.getLogger(__name__)
 
@@ -87,13 +95,37 @@ PACE: contextvars.ContextVar[Pace] = contextvars.ContextVar("garnet_pace",
                                                             default=Pace.NORMAL)
 
 
+
+
+def _always() -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class Sending:
+    """What the requests of the current task are sent for: the channel (for the
+    budget), and whether they are still wanted (``Post.current``)."""
+
+    channel: str | None = None
+    current: Callable[[], bool] = _always
+
+
+ANY = Sending()  # a request made outside any post: for no channel, always wanted
+SENDING: contextvars.ContextVar[Sending | None] = contextvars.ContextVar(
+    "garnet_sending", default=None)
+
+
 @contextlib.contextmanager
-def paced(pace: Pace) -> Iterator[None]:
-    """The requests made within go at ``pace`` (a post's own, set by the delivery)."""
+def paced(pace: Pace, channel: str | None = None,
+          current: Callable[[], bool] | None = None) -> Iterator[None]:
+    """The requests made within go at ``pace`` (a post's own, set by the delivery), for
+    ``channel``, and only while ``current()`` says they are still wanted."""
     token = PACE.set(pace)
+    sending = SENDING.set(Sending(channel, current or _always))
     try:
         yield
     finally:
+        SENDING.reset(sending)
         PACE.reset(token)
 
 
@@ -119,6 +151,14 @@ class _Waiting:
     line: Pace  # the line it waits in: its pace, or the first (a turn taken again)
     turn: asyncio.Future[None] = field(repr=False)
     again: bool = False  # a turn taken again goes first
+    sending: Sending = field(default=ANY, repr=False)
+
+    def dropped(self) -> bool:
+        """No longer wanted: its future is failed with ``Withdrawn`` (once)."""
+        if self.turn.done() or self.sending.current():
+            return False
+        self.turn.set_exception(Withdrawn())
+        return True
 
     def __lt__(self, other: _Waiting) -> bool:
         return ((not self.again, self.asked, self.seq)
@@ -136,6 +176,10 @@ class PaceFigures:
 
 
 def _nobody(_wait: float) -> None:
+    return None
+
+
+def _nowhere(_channel: str | None) -> None:
     return None
 
 
@@ -178,6 +222,9 @@ class GlobalPacer:
         self.figures = {pace: PaceFigures() for pace in Pace}
         # Told the wait of every board as it leaves (the services' ``Pressure``).
         self.watch: Callable[[float], None] = _nobody
+        # Told the channel of every request that takes a turn (the services' ``Budget``).
+        self.spend: Callable[[str | None], None] = _nowhere
+        self.dropped = 0  # requests no longer wanted, dropped from the line
 
     def queued(self) -> int:
         """Requests waiting for a turn now."""
@@ -194,7 +241,11 @@ class GlobalPacer:
     def _head(self, line: Pace) -> _Waiting | None:
         """The first request still waiting in ``line`` (those gone or moved dropped)."""
         heap = self._lines[line]
-        while heap and (heap[0].turn.done() or heap[0].line is not line):
+        while heap and (heap[0].turn.done() or heap[0].line is not line
+                        or heap[0].dropped()):
+            if heap[0].line is line and heap[0].sending.current is not _always \
+                    and not heap[0].turn.cancelled() and heap[0].turn.exception() is not None:
+                self.dropped += 1
             heapq.heappop(heap)
         return heap[0] if heap else None
 
@@ -237,10 +288,15 @@ class GlobalPacer:
                 best, chosen = (self._pass[line], line), head
         return chosen
 
-    def _went(self, pace: Pace, wait: float, now: float, again: bool = False) -> None:
+    def _went(self, pace: Pace, wait: float, now: float, again: bool = False,
+              channel: str | None = None) -> None:
         self._sent.append(now)
         if again:  # counted at its first turn
             return
+        try:
+            self.spend(channel)
+        except Exception:
+            log.exception("a request's channel could not be counted")
         self.outstanding += 1
         figures = self.figures[pace]
         figures.sent += 1
@@ -265,14 +321,18 @@ class GlobalPacer:
         """Wait for this request's turn (at ``pace``, else the task's ``PACE``; ahead
         of every line if it takes a turn ``again``); return when it may be sent."""
         pace = PACE.get() if pace is None else pace
+        sending = SENDING.get() or ANY
+        if not sending.current():  # no longer wanted: it takes no turn
+            self.dropped += 1
+            raise Withdrawn()
         now = _now()
         if self._free_at() <= now and self._next() is None and (again or not self._full()):
-            self._went(pace, 0.0, now, again)
+            self._went(pace, 0.0, now, again, sending.channel)
             return
         line = Pace.BOARD if self.fifo or again else pace
         # Taken again: first in the first line (it had its turn once).
         waiting = _Waiting(now, next(self._seq), pace, line,
-                           asyncio.get_running_loop().create_future(), again)
+                           asyncio.get_running_loop().create_future(), again, sending)
         self._wake(line)
         heapq.heappush(self._lines[line], waiting)
         if self._granting is None or self._granting.done():
@@ -296,7 +356,8 @@ class GlobalPacer:
             heapq.heappop(self._lines[line])
             self._now_pass = self._pass[line]
             self._pass[line] += 1.0 / SHARE[line]
-            self._went(first.pace, now - first.asked, now, first.again)
+            self._went(first.pace, now - first.asked, now, first.again,
+                       first.sending.channel)
             # Counted from when the turn was due, so that the loop's lateness in waking
             # does not add up turn after turn; from now after a pause in the line.
             due = self._given + self.spacing

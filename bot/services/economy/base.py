@@ -31,9 +31,9 @@ def page_buttons(page_id: Callable[[int], str], page: int, pages: int) -> tuple[
     """◀ Prev / Next ▶ for a page of ``pages``; ``page_id(n)`` is page n's button id."""
     buttons = []
     if page > 1:
-        buttons.append(Button(say.PREV, page_id(page - 1)))
+        buttons.append(Button(say.page_button(say.PREV), page_id(page - 1)))
     if page < pages:
-        buttons.append(Button(say.NEXT, page_id(page + 1)))
+        buttons.append(Button(say.page_button(say.NEXT), page_id(page + 1)))
     return tuple(buttons)
 
 

@@ -215,7 +215,7 @@ class Organising(EconomyBase):
         found = [(say.event_choice(name=e.name, event_id=e.number, open=e.open), str(e.number))
                  for e in rows if wanted in e.name.lower() or wanted == str(e.number)]
         if wider:
-            found += [(label, value) for label, value in say.WIDER_CHOICES
+            found += [(label, value) for label, value in say.wider_choices()
                       if wanted in label.lower() or wanted == value]
         return found[:25]
 

@@ -33,7 +33,7 @@ class Standings(EconomyBase):
             out = (await season.eliminations(s, scope.event.id) if scope.event is not None
                    else {})
         head = standing_texts.board_head(by=by, where=scope.label if scope.event is not None
-                              or scope.overall else say.OUTSIDE_EVENTS,
+                              or scope.overall else say.scope_label(event=None, overall=False),
                               game=get_game(key).title if key is not None else None)
         if not table.rows:
             return Response.say(standing_texts.board_empty(head=head))

@@ -14,6 +14,7 @@ from bot.core.clock import Clock
 from bot.core.failures import PostFailure
 from bot.core.messages import Image, Post
 from bot.core.shards import Shards
+from bot.services.budget import BUDGET, Budget
 from bot.services.leases import Leases
 from bot.services.matches.live import LiveMatch
 from bot.services.matches.registry import LiveMatches
@@ -104,6 +105,11 @@ class MatchConfig:
     lease_wait: bool | None = None  # a held lease at start: wait (None: PostgreSQL only)
     # New matches are refused while boards wait longer than this for Discord's limit.
     board_wait_limit: float = BOARD_WAIT_LIMIT
+    # Requests a second this process may send (its share of Discord's global limit;
+    # None: no limit, as in the tests), and the share of it new matches are admitted up
+    # to (``bot.services.budget``).
+    requests_per_second: float | None = None
+    request_budget: float = BUDGET
 
 
 async def _nowhere(_post: Post) -> None:
@@ -166,8 +172,11 @@ class MatchKit:
         self.live = LiveMatches()
         self.health = Health()  # counters for the operators (see ``bot.services.vitals``)
         # New matches wait while boards do (``bot.services.pressure``).
+        # New matches are admitted within a budget of requests (``bot.services.budget``).
+        self.budget = Budget(clock, config.requests_per_second, config.request_budget,
+                             running=self.live.__iter__)
         self.pressure = Pressure(clock, self.health, config.board_wait_limit,
-                                 running=self.live.__iter__)
+                                 running=self.live.__iter__, budget=self.budget)
         # One owner per match: the leases of our shards fence every deciding write.
         self.leases = Leases(db, clock, config.shards, config.instance,
                              config.lease_seconds, config.lease_wait)

@@ -170,7 +170,8 @@ class Lobby:
                         tc: TimeControl | None = None, hints: bool = False,
                         rated: bool = True) -> Response:
         """A casual game: the challenger names opponents, who each accept or decline."""
-        self.kit.pressure.check(asker.guild_id)  # at Discord's limit: fairly
+        # At Discord's limit: fairly (the match starts at its acceptance, checked again).
+        self.kit.pressure.check(asker.guild_id, starts=False)
         game = await offered_game(self.kit.db, asker.guild_id, game_name)
         ids = [asker.actor.id, *[o.id for o in opponents]]
         if not opponents:

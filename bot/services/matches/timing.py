@@ -27,8 +27,8 @@ from sqlalchemy import update
 from bot.core import logs
 from bot.core.clock import RETRY_FIRST
 from bot.core.enums import MatchKind, MatchStatus
-from bot.core.messages import Pace, Post, Response, TurnStart
-from bot.core.metrics import REMINDER_LATE
+from bot.core.messages import Pace, Post, Response, TurnStart, Withdrawn
+from bot.core.metrics import REMINDER_LATE, REMINDERS_DROPPED
 from bot.services.matches.kit import MatchKit
 from bot.services.matches.live import LiveMatch
 from bot.services.vitals import CANNOT_SAVE
@@ -62,6 +62,9 @@ class Timing:
         # The reminders on their way (by the post's id, with the post itself, so that
         # an id is never taken for another post's): the moment each fell due.
         self._reminding: dict[int, tuple[Post, float]] = {}
+        # The latest reminder of each match (by match id): an earlier one still on its
+        # way is replaced by it (``reminder``).
+        self._latest: dict[int, Post] = {}
 
     def arm(self, live: LiveMatch) -> None:
         """Set the one timer of a match: the next reminder or the flag, whichever first."""
@@ -210,7 +213,7 @@ class Timing:
                 self.arm(live)
                 return
             response = await self.on_idle(live)
-        await self._deliver(live, response.posts)
+        await self.deliver(live, response.posts)
 
     def start_turn(self, live: LiveMatch, now: float) -> TurnStart:
         """The next player's turn, waiting for its board: its clock starts when the
@@ -294,9 +297,9 @@ class Timing:
             posts = await self._due(live)
         # Posted outside the lock: a board that starts the next turn (a game of more
         # than two plays on after a flag) is reported back under it (board_posted).
-        await self._deliver(live, posts)
+        await self.deliver(live, posts)
 
-    async def _deliver(self, live: LiveMatch, posts: list[Post]) -> None:
+    async def deliver(self, live: LiveMatch, posts: list[Post]) -> None:
         """A timer's posts, once what they say is committed. One that fails is logged
         (the adapter reports what it cannot post): it is no database failure, and the
         timer is not run again for it (that would post the rest twice)."""
@@ -305,14 +308,40 @@ class Timing:
             due = reminding[1] if reminding is not None and reminding[0] is post else None
             try:
                 await self.kit.deliver(post)
+            except Withdrawn:  # a reminder the move or a later reminder overtook
+                REMINDERS_DROPPED.labels("moved" if self._latest.get(live.id) is post
+                                         else "replaced").inc()
+                continue
             except Exception:
                 log.exception("match %s: a post of its timer could not be delivered",
                               live.id)
                 continue
+            finally:
+                if self._latest.get(live.id) is post:  # out or dropped: none waits
+                    del self._latest[live.id]
             if due is not None:
                 # A reminder's lateness: from its moment to when it is out (its post
                 # through the global pacer and Discord's limits), not to the timer.
-                REMINDER_LATE.observe(max(0.0, self.kit.now() - due))
+                late = max(0.0, self.kit.now() - due)
+                REMINDER_LATE.observe(late)
+                if self.kit.on_reminder is not None:
+                    self.kit.on_reminder(late)
+
+    def reminder(self, live: LiveMatch, post: Post, due: float) -> Post:
+        """A reminder of the turn under way, due at ``due``, wanted only until that
+        turn's move lands (or the match ends) and while no later reminder of the turn
+        replaced it: one still waiting at Discord's limit then is dropped, not sent
+        (``Post.current``). Its lateness is observed once it is out (``deliver``)."""
+        self._reminding[id(post)] = (post, due)
+        ply = live.ply
+
+        def current() -> bool:
+            return (live.ply == ply and not live.finished
+                    and self._latest.get(live.id) is post)
+
+        post.current = current
+        self._latest[live.id] = post
+        return post
 
     async def _due(self, live: LiveMatch) -> list[Post]:
         """What falls due at a tick (the caller holds the lock): the end of a stall, the
@@ -353,11 +382,8 @@ class Timing:
         self.arm(live)
         if due is not None and seat is not None:
             # Several overdue at once (the loop was stalled) post only the newest.
-            if self.kit.on_reminder is not None:
-                self.kit.on_reminder(elapsed - due.at)
-            post = Post(texts.reminder(live.users[seat], due, live.tc), live.channel_id,
-                        pace=Pace.LOW)
             # Its moment on the kit's clock: its lateness is observed once it is out.
-            self._reminding[id(post)] = (post, self.kit.now() - (elapsed - due.at))
-            posts.append(post)
+            posts.append(self.reminder(
+                live, Post(texts.reminder(live.users[seat], due, live.tc), live.channel_id,
+                           pace=Pace.LOW), self.kit.now() - (elapsed - due.at)))
         return posts

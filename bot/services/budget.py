@@ -1,0 +1,169 @@
+"""The requests the running matches need, against what this process may send: new
+matches are admitted by budget, before any board has to wait.
+
+Discord lets a bot token send ``GLOBAL_REQUESTS_PER_SECOND`` requests a second (this
+process's share of the 50); past that, posts queue at the adapter's pacer. Waiting
+until boards already wait (``BOARD_WAIT_LIMIT``, the emergency brake in
+``bot.services.pressure``) lets every running match slow down first. So each running
+match's need is measured from what it actually sent (``spent``: each request with the
+bot token the adapter sends for its channel, boards, reminders and answers alike), as
+a moving average (``TAU``), and a new match or practice game is admitted only while
+the running matches' need and a new match's expected need stay within the *budget*:
+this process's share of the limit times ``REQUEST_BUDGET`` (85 % by default), so that
+the boards of the admitted matches pass the pacer at once.
+
+A match too young to have been measured counts at what a match needs here (the mean
+of those running for ``TAU`` or more, ``NEW_MATCH_RATE`` before there are any),
+fading into its own measure as it ages: a burst of new matches cannot slip in before
+their first boards are counted.
+
+The budget is checked by ``Pressure.refusal``: past it, the servers that run their
+share of the matches or more are refused first (``Shares``); past the whole share of
+the limit, every server. The operators see the budget and its use in the gauges
+``garnet_request_budget`` and ``garnet_request_budget_used`` (requests a second) and
+the refusals in ``garnet_limit_refusals_total{reason="budget"}``.
+
+Without a limit (``per_second`` None) nothing is counted and nothing is refused.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Protocol
+
+from bot.core.clock import Clock
+
+TAU = 60.0  # seconds: the moving average's time constant
+NEW_MATCH_RATE = 0.2  # requests a second a new match counts at before any is measured
+MEASURED = 3  # matches running for TAU or more before their mean is a new match's need
+# An admission counts as a young match until a new match is seen running, or this
+# many seconds: matches asked for at once are not all let in before any is running.
+HELD = 15.0
+BUDGET = 0.85  # the share of the limit new matches are admitted up to, by default
+
+
+class Counted(Protocol):
+    """A match as the budget counts it (``LiveMatch`` is one)."""
+
+    id: int
+    channel_id: str
+    finished: bool
+
+
+@dataclass
+class Rate:
+    """Events a second, as an exponentially weighted moving average over ``TAU``."""
+
+    value: float = 0.0
+    at: float = 0.0
+    since: float = 0.0  # its first event
+
+    def read(self, now: float) -> float:
+        return self.value * math.exp(-max(0.0, now - self.at) / TAU)
+
+    def add(self, now: float, n: float = 1.0) -> None:
+        self.value = self.read(now) + n / TAU
+        self.at = max(now, self.at)
+
+
+def _nothing_runs() -> Iterable[Counted]:
+    return ()
+
+
+class Budget:
+    """The running matches' measured need of requests against ``per_second`` ×
+    ``fraction``. ``running``: the matches running now (the live registry)."""
+
+    def __init__(self, clock: Clock, per_second: float | None = None,
+                 fraction: float = BUDGET,
+                 running: Callable[[], Iterable[Counted]] = _nothing_runs) -> None:
+        self.clock = clock
+        self.limit = per_second
+        self.fraction = fraction
+        self.running = running
+        self._channels: dict[str, Rate] = {}  # what each channel sent
+        self._since: dict[int, float] = {}  # when each running match was first counted
+        self._held: list[float] = []  # when each admission not yet seen running was made
+
+    @property
+    def per_second(self) -> float:
+        """The budget: what new matches are admitted up to (infinite without a limit)."""
+        return math.inf if self.limit is None else self.limit * self.fraction
+
+    def spent(self, channel_id: str | None) -> None:
+        """One request with the bot token went out for ``channel_id`` (None: for no
+        channel, a member looked up, say: counted nowhere)."""
+        if channel_id is None or self.limit is None:
+            return
+        rate = self._channels.get(channel_id)
+        if rate is None:
+            rate = self._channels[channel_id] = Rate(at=self.clock.now(),
+                                                     since=self.clock.now())
+        rate.add(self.clock.now())
+
+    def _tally(self) -> tuple[dict[int, float], float]:
+        """Each running match's need, requests a second, and a new match's expected
+        need. A match's need is its channel's measure (shared among the matches running
+        there), plus, while it is young, the expected need fading over ``TAU``; the
+        expected need is the mean of the matches grown past ``TAU`` (``MEASURED`` of
+        them at least), else ``NEW_MATCH_RATE``."""
+        now = self.clock.now()
+        matches = [m for m in self.running() if not m.finished]
+        per_channel: dict[str, int] = {}
+        for m in matches:
+            per_channel[m.channel_id] = per_channel.get(m.channel_id, 0) + 1
+        ids = {m.id for m in matches}
+        for gone in [i for i in self._since if i not in ids]:
+            del self._since[gone]
+        for channel in [c for c in self._channels if c not in per_channel]:
+            del self._channels[channel]  # no match runs there: its measure is no need
+        measured: dict[int, float] = {}
+        self._held = [at for at in self._held if now - at < HELD]
+        for m in matches:
+            rate = self._channels.get(m.channel_id)
+            if m.id not in self._since and self._held:
+                self._held.pop(0)  # an admission now running: counted as itself
+            # Its age: since its channel's first request (its first post), or now.
+            self._since.setdefault(m.id, rate.since if rate else now)
+            measured[m.id] = (rate.read(now) if rate else 0.0) / per_channel[m.channel_id]
+        grown = [v for i, v in measured.items() if now - self._since[i] >= TAU]
+        expected = sum(grown) / len(grown) if len(grown) >= MEASURED else NEW_MATCH_RATE
+        needs = {i: v + expected * math.exp(-(now - self._since[i]) / TAU)
+                 if now - self._since[i] < TAU else v for i, v in measured.items()}
+        return needs, expected
+
+    def admitted(self) -> None:
+        """A new match or practice game was let in: it counts as a new one until it is
+        seen running (or ``HELD`` seconds), so that matches asked for at once are not
+        all admitted before any of them runs."""
+        if self.limit is not None:
+            self._held.append(self.clock.now())
+
+    def needs(self) -> dict[int, float]:
+        """Each running match's need, requests a second (``_tally``)."""
+        return self._tally()[0]
+
+    def expected(self) -> float:
+        """What a new match is expected to need, requests a second."""
+        return self._tally()[1]
+
+    def used(self) -> float:
+        """The running matches' need, and the admitted ones' not running yet, requests
+        a second."""
+        if self.limit is None:
+            return 0.0
+        needs, expected = self._tally()
+        return sum(needs.values()) + len(self._held) * expected
+
+    def over(self) -> str | None:
+        """Whether one more match would pass the budget: ``budget`` (past it),
+        ``limit`` (past the whole share of the limit), or None (it fits)."""
+        if self.limit is None:
+            return None
+        needs, expected = self._tally()
+        after = sum(needs.values()) + (len(self._held) + 1) * expected
+        if after > self.limit:
+            return "limit"
+        return "budget" if after > self.per_second else None

@@ -1,0 +1,19 @@
+"""Starting matches as the admission at Discord's limit judges them
+(``bot.services.pressure``, ``bot.services.budget``), for the tests of both."""
+
+from __future__ import annotations
+
+from bot.core.messages import Actor
+from bot.core.requests import Asker
+from tests.bot.conftest import Harness
+
+
+async def started(h: Harness, guild: str, n: int) -> str | None:
+    """A casual match between two new players in a channel of its own on ``guild``
+    (``{guild}c{n}``): None when it started, else the refusal."""
+    a, b = Actor(f"{guild}a{n}", "A"), Actor(f"{guild}b{n}", "B")
+    r = await h.host.lobby.challenge(Asker(guild, f"{guild}c{n}", a), "cairo", [b])
+    if r.reply is not None and r.reply.ephemeral:
+        return r.reply.text
+    r = await h.host.lobby.answer(Asker(guild, f"{guild}c{n}", b), None, accept=True)
+    return None if r.posts else r.reply.text if r.reply else "?"

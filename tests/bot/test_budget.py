@@ -1,0 +1,174 @@
+"""Admission by budget (``bot.services.budget``): each running match's need of requests
+is measured from what it sent (a moving average over ``TAU``); a new match or practice
+game is admitted only while the running matches' need and a new match's stay within
+the process's share of the limit × ``REQUEST_BUDGET``; past it the servers that run
+their share are refused first, past the whole share every server, with the sentence
+players already get. On virtual time, in the services, the console and Discord (whose
+requests are counted by the real pacer on the transport-level fake)."""
+
+from __future__ import annotations
+
+import logging
+import math
+from pathlib import Path
+
+import pytest
+from prometheus_client import generate_latest
+
+from bot.core.messages import Actor, Pace, Post
+from bot.core.metrics import LIMIT_REFUSALS, REGISTRY
+from bot.core.requests import Asker
+from bot.services.budget import HELD, NEW_MATCH_RATE, TAU, Rate
+from bot.services.observe import watch
+from bot.services.pressure import AtDiscordLimit
+from bot.texts import refused
+from tests.bot.admission import started
+from tests.bot.conftest import Harness
+from tests.discord_bot import World, challenge_accepted
+from tests.fake.discord_world import ALICE, CAROL, CHANNEL_ID, HANA
+from tests.transcripts import console_session
+
+LIMIT = refused.at_discord_limit()
+
+
+def refusals() -> float:
+    return float(LIMIT_REFUSALS.labels("budget")._value.get())
+
+
+def test_a_rate_is_a_moving_average_of_what_was_sent() -> None:
+    rate = Rate(at=0.0)
+    for second in range(600):  # 2 a second for 10 minutes: settled at 2
+        rate.add(float(second), 2.0)
+    assert rate.read(600.0) == pytest.approx(2.0, rel=0.02)
+    assert rate.read(600.0 + TAU) == pytest.approx(2.0 / math.e, rel=0.02)  # fading
+
+
+async def test_past_the_budget_the_busiest_server_is_refused_first_then_every_one(
+        h: Harness, caplog: pytest.LogCaptureFixture) -> None:
+    budget = h.services.matches.kit.budget
+    budget.limit = 10.0  # this process's share: 10 requests a second; budget 8.5
+    assert budget.per_second == pytest.approx(8.5)
+    for n in range(4):
+        assert await started(h, "big", n) is None
+    # Too young to be measured: each counts at what a new match needs.
+    assert budget.used() == pytest.approx(4 * NEW_MATCH_RATE)
+    await h.clock.advance(TAU)
+    assert budget.used() == 0.0  # grown, and they sent nothing yet
+    for n in range(4):
+        for _ in range(120):  # 2 requests a second each over the last minute
+            budget.spent(f"bigc{n}")
+    assert list(budget.needs().values()) == pytest.approx([2.0] * 4)
+    assert budget.expected() == pytest.approx(2.0)  # what a match needs here
+    before = refusals()
+    # 4 × 2 + 2 = 10 > 8.5: past the budget; "big" runs every match: refused.
+    with caplog.at_level(logging.WARNING, "bot.services.pressure"):
+        assert await started(h, "big", 4) == LIMIT
+    assert ("the running matches need 8.0 requests a second of a budget of 8.5: new "
+            "matches are refused") in caplog.text
+    assert await started(h, "quiet", 0) is None  # it runs none: below its share
+    # 4 × 2 + the young one's 2 + 2 = 12 > 10, the whole share: every server.
+    assert await started(h, "other", 0) == LIMIT
+    assert refusals() == before + 2
+    # The operators see the budget and its use.
+    watch(h.services.matches.kit.live, h.services.matches.kit.leases, [], budget)
+    page = generate_latest(REGISTRY).decode()
+    assert "garnet_request_budget 8.5" in page
+    used = next(line for line in page.splitlines()
+                if line.startswith("garnet_request_budget_used "))
+    assert float(used.split()[1]) == pytest.approx(10.0, rel=0.01)
+    # Running matches are never refused: the busiest server's match plays on.
+    live = h.services.matches.kit.live.for_seat("big", "bigc0", "biga0") or \
+        h.services.matches.kit.live.for_seat("big", "bigc0", "bigb0")
+    assert live is not None and live.to_move is not None
+    mover = Actor(live.users[live.to_move], "X")
+    moved = await h.host.play.typed(Asker("big", "bigc0", mover), "D left")
+    assert moved.posts and moved.posts[0].image is not None
+    # Their need falls as they send less: admitted again.
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, "bot.services.pressure"):
+        await h.clock.advance(2 * TAU)
+        assert await started(h, "big", 4) is None
+    assert "new matches are admitted again" in caplog.text
+
+
+async def test_a_burst_of_new_matches_is_held_to_the_budget_before_any_is_measured(
+        h: Harness) -> None:
+    """Matches that sent nothing yet count at a new match's expected need, so a burst
+    cannot slip in before their first boards are counted: 1 request a second, a budget
+    of 0.85, 0.2 each: four."""
+    h.services.matches.kit.budget.limit = 1.0
+    assert [await started(h, "burst", n) for n in range(5)] == [None] * 4 + [LIMIT]
+    await h.clock.advance(3 * TAU)  # grown, and silent: nothing needed
+    assert await started(h, "burst", 5) is None
+
+
+async def test_the_console_admits_by_the_same_budget(tmp_path: Path, database_url: str
+                                                     ) -> None:
+    """Each post in a channel counts as a request, as on Discord: with a share of one
+    request a second, a fourth match is refused with the sentence, and admitted once
+    the three have sent nothing for a while."""
+    async with console_session(tmp_path, database_url) as session:
+        session.services.matches.kit.budget.limit = 1.0
+        for n, (a, b) in enumerate((("alice", "bob"), ("carol", "dave"), ("erin", "fay"))):
+            await session.play(f"~channel table{n}")
+            await session.play(f"{a}: /challenge @{b} game:cairo")
+            assert "Cairo Corridor" in await session.play(f"{b}: /accept")
+        await session.play("~channel table3")
+        said = await session.play("gus: /challenge @hal game:cairo")
+        assert f"bot (to gus only): {LIMIT}" in said
+        await session.play("~wait 3m")
+        said = await session.play("gus: /challenge @hal game:cairo")
+        assert LIMIT not in said and "challenges" in said
+
+
+async def test_on_discord_the_pacer_counts_what_each_match_sends(world: World) -> None:
+    """The real pacer tells the budget each request's channel: a running match whose
+    channel sends about a request every two seconds fills a budget of 0.425 a second (a
+    share of half a request a second), and a
+    challenge on its server is refused privately with the sentence; once the match is
+    quieter (a move, then two minutes of its turn), the challenge is made."""
+    budget = world.bot.services.matches.kit.budget
+    budget.limit = 0.5  # a budget of 0.425; a new match counts at 0.2
+    match_id = await challenge_accepted(world)
+    await world.advance(TAU)  # grown: its need is what it sent
+    quiet = budget.needs()[match_id]  # its start and its turn's reminders, fading
+    assert 0 < quiet < 0.3
+    for second in range(0, 60, 5):  # 5 posts every 5 s: the channel's own limit
+        for n in range(5):
+            await world.bot.deliver(Post(f"notice {second} {n}", channel_id=str(CHANNEL_ID),
+                                         pace=Pace.LOW))
+        await world.advance(5)
+    # Its channel's own limit (5 posts per 5 s, as discord.py learns it) spreads them
+    # over two minutes: about half a request a second.
+    assert budget.needs()[match_id] > quiet + 0.2
+    (call,) = await world.slash(CAROL, "challenge", opponent=HANA, game="cairo")
+    assert call.message["content"] == LIMIT and call.message["flags"] & 64
+    await world.say(ALICE, "D left")  # the match plays on
+    await world.advance(2 * TAU)
+    assert budget.needs()[match_id] < 0.2
+    (call,) = await world.slash(CAROL, "challenge", opponent=HANA, game="cairo")
+    assert "challenge" in call.message["content"] and call.message["content"] != LIMIT
+
+
+async def test_matches_asked_for_at_once_are_counted_before_they_run(h: Harness) -> None:
+    """Admissions that have not started running yet count as new matches (for
+    ``HELD`` seconds at most): six asked for in one instant on a server that runs
+    none are not all let in. Its share lets it in up to the whole limit (1 a second:
+    five of 0.2), then it is refused; a challenge, which starts nothing until it is
+    accepted, holds no room."""
+    pressure = h.services.matches.pressure
+    pressure.budget.limit = 1.0
+    pressure.check("new", starts=False)
+    pressure.check("new", starts=False)
+    admitted = []
+    for _ in range(6):
+        try:
+            pressure.check("new")
+            admitted.append(True)
+        except AtDiscordLimit:
+            admitted.append(False)
+    assert admitted == [True] * 5 + [False]
+    assert pressure.budget.used() == pytest.approx(1.0)
+    await h.clock.advance(HELD)  # none of them started: the room is free again
+    assert pressure.budget.used() == 0.0
+    pressure.check("new")

@@ -1,0 +1,34 @@
+"""A render worker's warm-up draws every game in every variant (seat count), with hints
+and without, so that no first board of a kind builds the artwork it needs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine import imaging
+from engine.registry import game_keys, get_game
+
+
+def test_every_game_and_variant_is_drawn(monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn: set[tuple[str, int, bool]] = set()
+    playing: dict[str, int] = {}  # by game, the seat count of the game last started
+    for key in game_keys():
+        game = get_game(key)
+
+        def new_state(seats: int | None = None, options: Any = None, *, key: str = key,
+                      start: Any = game.new_state) -> Any:
+            playing[key] = seats or 0
+            return start(seats, options)
+
+        def render(state: Any, *, hints: bool = False, key: str = key, **_: Any) -> bytes:
+            drawn.add((key, playing[key], hints))  # the drawing itself is not tested here
+            return b""
+
+        monkeypatch.setattr(game, "new_state", new_state)
+        monkeypatch.setattr(game, "render", render)
+    imaging.warm_up()
+    expected = {(key, seats, hints) for key in game_keys()
+                for seats in get_game(key).seat_counts for hints in (False, True)}
+    assert expected <= drawn
