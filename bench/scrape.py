@@ -31,6 +31,10 @@ FIGURES = {
     "render_wait_ms": ("garnet_worker_queue_wait_seconds", (("pool", "render"),)),
     "render_job_ms": ("garnet_worker_job_seconds", (("pool", "render"),)),
     "transaction_ms": ("garnet_db_transaction_seconds", (("outcome", "commit"),)),
+    "connection_wait_ms": ("garnet_db_connection_wait_seconds", ()),
+    # A typed move's stages, in order (``MOVE_STAGE``): their sum is the bot's share.
+    **{f"stage_{stage}_ms": ("garnet_move_stage_seconds", (("stage", stage),))
+       for stage in ("dispatch", "lock", "render", "write", "announce")},
 }
 
 

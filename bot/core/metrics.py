@@ -109,6 +109,17 @@ JOB_WAIT = Histogram("garnet_worker_queue_wait_seconds",
 TRANSACTIONS = Histogram("garnet_db_transaction_seconds",
                          "A database transaction from its begin to its commit or "
                          "rollback.", ["outcome"], buckets=SHORT, registry=REGISTRY)
+DB_WAIT = Histogram("garnet_db_connection_wait_seconds",
+                    "A request's wait for a connection from the database's pool (on "
+                    "SQLite its one connection: the transactions queued ahead of it).",
+                    buckets=LATENCY, registry=REGISTRY)
+MOVE_STAGE = Histogram(
+    "garnet_move_stage_seconds",
+    "Where the bot's share of a typed move goes, by stage: dispatch (the message's "
+    "wait for the event loop), lock (for its match's lock), render (its board, a "
+    "render worker's queue included), write (its commit, the wait for a database "
+    "connection included), announce (from the move's answer to its board's request "
+    "entering discord.py).", ["stage"], buckets=LATENCY, registry=REGISTRY)
 DB_ERRORS = Counter("garnet_db_errors", "Database statements that failed.",
                     registry=REGISTRY)
 LEASES_TAKEN = Counter("garnet_leases_taken", "Shard leases taken: how=free (a free or "
@@ -299,6 +310,14 @@ def board_on_its_way(received: float) -> Iterator[BoardStamp]:
         BOARD.reset(token)
         if stamp.paced:
             BOARD_LATENCY.labels("rate_limit").observe(stamp.paced - stamp.entered)
+
+
+def stage_done(stage: str, began: float) -> float:
+    """A stage of a typed move (``MOVE_STAGE``) that began at ``began``
+    (``time.perf_counter()``) is over: observed; returns now, the next one's start."""
+    now = time.perf_counter()
+    MOVE_STAGE.labels(stage).observe(now - began)
+    return now
 
 
 # ---- the event loop's lag ---------------------------------------------------------------

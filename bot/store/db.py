@@ -23,10 +23,11 @@ from sqlalchemy.ext.asyncio import (
     async_sessionmaker,
     create_async_engine,
 )
+from sqlalchemy.pool import AsyncAdaptedQueuePool, ConnectionPoolEntry
 from sqlalchemy.util import await_only
 
 from bot.core import metrics
-from bot.core.metrics import DB_ERRORS, TRANSACTIONS
+from bot.core.metrics import DB_ERRORS, DB_WAIT, TRANSACTIONS
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
@@ -162,6 +163,19 @@ def _measured(engine: AsyncEngine) -> None:
     event.listen(sync, "handle_error", _failed)
 
 
+class MeasuredPool(AsyncAdaptedQueuePool):
+    """The async engines' own pool, with each request's wait for a connection observed
+    (``DB_WAIT``): on SQLite's one connection, the transactions queued ahead of it,
+    which no transaction's own length shows."""
+
+    def _do_get(self) -> ConnectionPoolEntry:
+        began = time.perf_counter()
+        try:
+            return super()._do_get()
+        finally:
+            DB_WAIT.observe(time.perf_counter() - began)
+
+
 class Nesting:
     """Sessions a task holds open at once. A task that opens a session while it holds
     another asks the pool for a second connection: on SQLite (one connection) it waits
@@ -222,7 +236,8 @@ class Database:
             # a request waits at most POOL_WAIT for the connection (then it fails
             # rather than piling up behind a stuck one).
             self.engine: AsyncEngine = create_async_engine(
-                url, pool_size=1, max_overflow=0, pool_timeout=POOL_WAIT)
+                url, pool_size=1, max_overflow=0, pool_timeout=POOL_WAIT,
+                poolclass=MeasuredPool)
             sync = self.engine.sync_engine
             event.listen(sync, "connect", _sqlite_pragmas)
             event.listen(sync, "connect", _sqlite_deadline)
@@ -230,7 +245,8 @@ class Database:
             event.listen(sync, "after_cursor_execute", _statement_ends)
             event.listen(sync, "handle_error", _statement_failed)
         else:
-            self.engine = create_async_engine(url, pool_size=10, max_overflow=10)
+            self.engine = create_async_engine(url, pool_size=10, max_overflow=10,
+                                              poolclass=MeasuredPool)
         if metrics.on():
             _measured(self.engine)
         self.session = async_sessionmaker(self.engine, class_=Session, expire_on_commit=False)

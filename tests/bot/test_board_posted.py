@@ -4,6 +4,7 @@ charged to no one, and without a report the turn starts after ``BOARD_WAIT``."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import pytest
@@ -13,7 +14,8 @@ from bot.core.messages import Post
 from bot.core.requests import Asker
 from bot.services.matches.timing import BOARD_WAIT
 from bot.store.db import open_database
-from bot.store.models import Match
+from bot.store.models import Heartbeat, Match
+from bot.store.movelog import Beat
 from tests.bot.conftest import ALICE, BOB, CHAN, GUILD, HOSTY, Harness, asking
 from tests.fixtures import bot_process
 
@@ -161,3 +163,31 @@ async def test_a_restart_while_waiting_posts_the_board_again_and_charges_no_one(
     await host2.stop()
     await db2.close()
     await db1.close()
+
+
+async def test_a_turns_start_and_a_heartbeat_ride_in_one_transaction_with_a_move(
+        h: Harness) -> None:
+    """The writes a move brings besides itself (its turn's start once the board is out,
+    the shard's heartbeat) wait for no connection of their own: whatever arrives at the
+    same moment, moves of other matches included, is committed in one transaction, each
+    caller answered only once it is committed."""
+    match_id = await h.casual()
+    h.host.hold_boards = True
+    await h.clock.advance(10)
+    r = await h.play(ALICE, "D left")
+    token = r.posts[0].turn
+    assert token is not None
+    kit = h.host.kit
+    key = kit.leases.shards.key_of(GUILD)
+    live = h.host.live[match_id]
+    await h.clock.advance(2)
+    before = kit.moves.batches
+    await asyncio.gather(h.host.timing.board_posted(token, h.clock.now()),
+                         h.host.lifecycle.alive(live),
+                         kit.moves.write(Beat(key, h.clock.now() - 1)))
+    assert kit.moves.batches == before + 1  # one transaction for all three
+    assert live.waiting is None and live.resumed_at == h.clock.now()
+    assert await _resumed_at(h, match_id) == h.clock.now()
+    async with h.db.session() as s:
+        beat = await s.get(Heartbeat, key)
+    assert beat is not None and beat.at == h.clock.now()  # the latest of the batch

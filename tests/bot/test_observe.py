@@ -77,6 +77,13 @@ async def test_a_move_moves_its_metrics_on_metrics(world: World,
     assert value(after, posted[0], **posted[1]) > value(before, posted[0], **posted[1])
     assert value(after, "garnet_db_transaction_seconds_count", outcome="commit") > value(
         before, "garnet_db_transaction_seconds_count", outcome="commit")
+    # Where the bot's share went: each stage of the typed move once, and every
+    # connection the database handed out (the move's commit among them) with its wait.
+    for stage in ("dispatch", "lock", "render", "write", "announce"):
+        assert value(after, "garnet_move_stage_seconds_count", stage=stage) == value(
+            before, "garnet_move_stage_seconds_count", stage=stage) + 1, stage
+    assert value(after, "garnet_db_connection_wait_seconds_count") > value(
+        before, "garnet_db_connection_wait_seconds_count")
     assert value(after, "garnet_process_resident_memory_bytes") > 0
     # Every sample is one garnet exports, and no label carries a name or a message.
     names = {name for name, _ in after}

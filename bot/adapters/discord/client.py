@@ -41,7 +41,7 @@ from bot.core import logs, metrics
 from bot.core.buttons import ButtonCall
 from bot.core.failures import Cause, PostFailure
 from bot.core.messages import Actor, Post, Response, Role, TurnStart, Upload
-from bot.core.metrics import BOARD_WAIT, RECEIVED, board_on_its_way
+from bot.core.metrics import BOARD_WAIT, RECEIVED, board_on_its_way, stage_done
 from bot.core.requests import Asker
 from bot.services.identify import IdentifyTurns
 from bot.texts import input as input_texts
@@ -538,6 +538,7 @@ class GarnetBot(commands.AutoShardedBot):
         if (message.author.bot or message.webhook_id is not None or message.guild is None
                 or message.type not in TYPED or not message.content.strip()):
             return
+        stage_done("dispatch", received)
         here, guild = str(message.channel.id), str(message.guild.id)
         _in_server(message.guild)
         actor = actor_of(message.author)
@@ -550,6 +551,7 @@ class GarnetBot(commands.AutoShardedBot):
         except Exception:
             log.exception("typed message %s failed", message.id)
             response = Response.error(SOMETHING_WRONG)
+        answered_at = time.perf_counter()
         reply = response.reply
         if reply is not None and reply.channel_id not in (None, here):
             await self.deliver(reply)
@@ -567,6 +569,7 @@ class GarnetBot(commands.AutoShardedBot):
                 await self.deliver(post)
                 continue
             timed = True  # the move's board: its latency, for the operators
+            stage_done("announce", answered_at)
             with board_on_its_way(received):
                 await self.deliver(post)
 

@@ -63,6 +63,7 @@ from bot.services.matches.live import LiveMatch, extended_of
 from bot.services.matches.lobby import Lobby, show_up_by
 from bot.services.matches.timing import BOARD_WAIT, Timing
 from bot.store.models import Heartbeat, Match, Move
+from bot.store.movelog import Beat
 from bot.texts import match as texts
 from bot.texts import outages as outage_texts
 from engine.animation import Ply, final_position
@@ -307,10 +308,9 @@ class Lifecycle:
         """The heartbeat of one match's shard, now (before a reminder is posted)."""
         if self.kit.leases.lost:
             return
-        async with self.kit.db.engine.begin() as conn:
-            await conn.execute(update(Heartbeat).where(
-                Heartbeat.instance == self.kit.leases.shards.key_of(live.guild_id))
-                .values(at=self.kit.now()))
+        # Through the move writer: one transaction with the moves of the moment.
+        await self.kit.moves.write(Beat(self.kit.leases.shards.key_of(live.guild_id),
+                                        self.kit.now()))
 
     @property
     def _step(self) -> float:

@@ -4,6 +4,7 @@ and answered by the next board; and a player may resign."""
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any
 
 from sqlalchemy import insert, update
@@ -13,7 +14,7 @@ from bot.core import logs
 from bot.core.enums import EndReason, MoveKind
 from bot.core.escape import defang
 from bot.core.messages import Actor, Pace, Post, Response
-from bot.core.metrics import MOVES
+from bot.core.metrics import MOVES, stage_done
 from bot.core.refusal import Refusal
 from bot.core.requests import Asker
 from bot.services.matches import menus
@@ -78,7 +79,9 @@ class Play:
         message that is not meant as a move (chat, a stranger) is ignored silently.
         """
         logs.MATCH.set(live.id)  # the log's match, in this task
+        waiting = time.perf_counter()
         async with live.lock:
+            stage_done("lock", waiting)
             if live.finished:
                 raise MatchOver() if explicit else _Silent()
             if message_id is not None:
@@ -150,8 +153,10 @@ class Play:
         notation = game.notation(move)
         spent = live.banks_spent(elapsed)
         outcome = game.outcome(new_state)
+        began = time.perf_counter()
         image = await self.kit.render(game, new_state, live.names,
                                       live.hints and outcome is None, server=live.guild_id)
+        began = stage_done("render", began)
         now = self.kit.now()
         banks_left = list(live.banks_left)
         banks_left[seat] -= spent
@@ -167,6 +172,7 @@ class Play:
                     elapsed=elapsed, banks_spent=spent, at=received, message_id=message_id,
                     banks_left=banks_left[seat], time_used=time_used[seat],
                     turn_starts_at=now + BOARD_WAIT, turn_extra=window))
+                stage_done("write", began)
                 # The next clock starts once the move is safe, never earlier.
                 now = max(now, self.kit.now())
             else:

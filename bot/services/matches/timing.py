@@ -33,6 +33,7 @@ from bot.services.matches.kit import MatchKit
 from bot.services.matches.live import LiveMatch
 from bot.services.vitals import CANNOT_SAVE
 from bot.store.models import Heartbeat, Match
+from bot.store.movelog import Beat, Record, TurnStarted
 from bot.texts import match as texts
 from bot.texts import outages as outage_texts
 
@@ -262,14 +263,13 @@ class Timing:
         """The waiting turn starts at ``start``: in the database (what a restart reads)
         and in memory. Its shard's heartbeat is written with it, so that a restart never
         takes a started turn for one still waiting for its board."""
-        async with self.kit.db.session() as s, s.begin():
-            await s.execute(update(Match).where(
-                Match.id == live.id, Match.status == MatchStatus.RUNNING).values(
-                turn_resumed_at=start))
-            if not self.kit.leases.lost:
-                await s.execute(update(Heartbeat).where(
-                    Heartbeat.instance == self.kit.leases.shards.key_of(live.guild_id))
-                    .values(at=max(start, self.kit.now())))
+        # Through the move writer: with the moves and the other turns' starts of the
+        # moment in one transaction, not one each behind them all (``movelog``).
+        records: list[Record] = [TurnStarted(live.id, start)]
+        if not self.kit.leases.lost:
+            records.append(Beat(self.kit.leases.shards.key_of(live.guild_id),
+                                max(start, self.kit.now())))
+        await self.kit.moves.write(*records)
         live.waiting = None
         live.resumed_at = start
         self.arm(live)
