@@ -14,6 +14,7 @@ text and escape when shown.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 
 _MARKDOWN = re.compile(r"([\\*_~|`>#\-\[\]<:])")
@@ -57,11 +58,18 @@ def sentence(text: str) -> str:
     """The engine's messages (written for its command line: "unknown game 'go' (games:
     cairo, …)") as a sentence for a person: a first word in lower case capitalised
     (not a move or a cell such as "e9" or "c3*", written as the game writes it), and a
-    full stop at the end."""
+    full stop at the end: Japanese's 。 after Japanese (kana or kanji), a full stop
+    after anything else (Korean's too)."""
     text = text.strip()
     if not text:
         return text
     first = text.split(maxsplit=1)[0]
     if first.isalpha() and first.islower():
         text = text[0].upper() + text[1:]
-    return text if text[-1] in ".!?" else text + "."
+    if text[-1] in ".!?。！？":
+        return text
+    return text + ("。" if _japanese(text[-1]) else ".")
+
+
+def _japanese(char: str) -> bool:
+    return unicodedata.name(char, "").startswith(("HIRAGANA", "KATAKANA", "CJK UNIFIED"))

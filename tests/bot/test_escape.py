@@ -39,3 +39,12 @@ def test_the_bye_of_a_round_is_named_plainly() -> None:
     from bot.texts.tournaments import byes_line
 
     assert byes_line(["@everyone", "**ann**"]) == "Bye: @\u200beveryone, \\*\\*ann\\*\\*"
+
+
+def test_a_sentence_ends_as_its_language_ends_one() -> None:
+    from bot.core.escape import sentence
+
+    assert sentence("そのマスには置けません") == "そのマスには置けません。"
+    assert sentence("その列は埋まっています。") == "その列は埋まっています。"
+    assert sentence("둘 수 없어요") == "둘 수 없어요."
+    assert sentence("no such cell 'z9'") == "No such cell 'z9'."
