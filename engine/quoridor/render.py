@@ -353,12 +353,19 @@ def _meet(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-@lru_cache(maxsize=128)
 def _near(bit: int) -> frozenset[int]:
     """The walls whose sprites meet this one's."""
-    box = _sprite_box(bit)
-    return frozenset(other for other in range(128)
-                     if other != bit and _meet(box, _sprite_box(other)))
+    return _nearness()[bit]
+
+
+@lru_cache(maxsize=1)
+def _nearness() -> tuple[frozenset[int], ...]:
+    """Every wall's ``_near``, found all at once (at the warm-up's first wall: found one
+    wall at a time, a fresh worker's first board found its walls' for a millisecond)."""
+    boxes = [_sprite_box(bit) for bit in range(128)]
+    return tuple(frozenset(other for other in range(128)
+                           if other != bit and _meet(box, boxes[other]))
+                 for bit, box in enumerate(boxes))
 
 
 @lru_cache(maxsize=1024)

@@ -100,6 +100,23 @@ class Pen:
             self._core.draw_rectangle((x0 - (width - 1) // 2, y0, x0 + width // 2, y1),
                                       self.ink(fill), 1)
 
+    def edges(self, sides: Sequence[tuple[tuple[int, int, int, int], Colour]],
+              width: int) -> None:
+        """Cells' sides one after the other, each as ``edge`` draws it (a board's
+        outlines: a hundred or more)."""
+        core = self._core
+        if core is None or width < 2:
+            for xy, fill in sides:
+                self.edge(xy, fill, width)
+            return
+        before, after = (width - 1) // 2, width // 2
+        ink = self.ink
+        for (x0, y0, x1, y1), fill in sides:
+            if y0 == y1:
+                core.draw_rectangle((x0, y0 - before, x1, y0 + after), ink(fill), 1)
+            else:
+                core.draw_rectangle((x0 - before, y0, x0 + after, y1), ink(fill), 1)
+
     def line(self, xy: Sequence[float], fill: Colour, width: int = 1) -> None:
         if self._core is not None:  # as ImageDraw.line draws it, without its checks
             self._core.draw_lines(xy, self.ink(fill), width)

@@ -27,7 +27,7 @@ from engine.imaging import fit_text, font, to_png
 from engine.palette import Palette, give_back_memory, png_of_rows
 from engine.sigma import rules
 from engine.sigma.deck import BLACK, WHITE, Card, Deck
-from engine.sigma.geometry import NOTHING, Cell, neighbours, opposite, step
+from engine.sigma.geometry import NOTHING, Cell, opposite, step
 from engine.sigma.pen import Colour, Pen, text_tile
 from engine.sigma.state import SEAT_NAMES, Board, SigmaState
 from engine.text import fit_line, text_length
@@ -191,27 +191,30 @@ def _board(pen: Pen, state: SigmaState, board: Board,
                  width=max(2, size // 14))
     # thin card outlines: between cells showing different cards, and around them
     thin = max(1, size // 26)
-    line = pen.edge
-    edges = grid.edges
-    for cell, index in top.items():
-        black = colour[cell] == BLACK
-        for nb, edge in zip(neighbours(cell), edges(cell), strict=True):
-            if top.get(nb) != index:
-                line(edge, OUTLINE_ON_BLACK if black else OUTLINE_ON_WHITE, thin * 2)
+    sides: list[tuple[tuple[int, int, int, int], Colour]] = []
+    gx, gy = grid.x, grid.y
+    for (r, c), index in top.items():
+        ink = OUTLINE_ON_BLACK if colour[(r, c)] == BLACK else OUTLINE_ON_WHITE
+        x0, y0 = gx + c * size, gy + r * size
+        x1, y1 = x0 + size, y0 + size
+        # The sides in the order of ``neighbours``: N, E, S, W.
+        if top.get((r - 1, c)) != index:
+            sides.append(((x0, y0, x1, y0), ink))
+        if top.get((r, c + 1)) != index:
+            sides.append(((x1, y0, x1, y1), ink))
+        if top.get((r + 1, c)) != index:
+            sides.append(((x0, y1, x1, y1), ink))
+        if top.get((r, c - 1)) != index:
+            sides.append(((x0, y0, x0, y1), ink))
+    pen.edges(sides, thin * 2)
     # White's main group: a thick green outline
     thick = max(3, size // 11)
-    for cell in main:
-        for nb, edge in zip(neighbours(cell), edges(cell), strict=True):
-            if nb not in main:
-                line(edge, MAIN_EDGE, thick)
+    pen.edges(_around(grid, main, MAIN_EDGE), thick)
     # the last card placed: an orange outline round what shows of it
     if state.placed:
         last = len(board.layers) - 1
         cells = {cell for cell, index in top.items() if index == last}
-        for cell in cells:
-            for nb, edge in zip(neighbours(cell), edges(cell), strict=True):
-                if nb not in cells:
-                    line(edge, LAST, thick)
+        pen.edges(_around(grid, cells, LAST), thick)
     # arrows: triangles; the mover's usable sides: numbered badges
     numbers = {side: n for n, side in enumerate(numbered, start=1)}
     for shade, arrows in enumerate(board.arrows):
@@ -237,6 +240,26 @@ def _board(pen: Pen, state: SigmaState, board: Board,
     if not over and not numbered:
         pen.text((BOARD_X + 10, BOARD_Y + 8), "no usable side", 18, True, MUTED, TABLE)
     return grid.overflows
+
+
+def _around(grid: _Grid, cells: set[Cell] | frozenset[Cell],
+            fill: Colour) -> list[tuple[tuple[int, int, int, int], Colour]]:
+    """The sides of ``cells`` that face a cell not among them, cell by cell, each in the
+    order of ``neighbours``."""
+    size, gx, gy = grid.size, grid.x, grid.y
+    out = []
+    for r, c in cells:
+        x0, y0 = gx + c * size, gy + r * size
+        x1, y1 = x0 + size, y0 + size
+        if (r - 1, c) not in cells:
+            out.append(((x0, y0, x1, y0), fill))
+        if (r, c + 1) not in cells:
+            out.append(((x1, y0, x1, y1), fill))
+        if (r + 1, c) not in cells:
+            out.append(((x0, y1, x1, y1), fill))
+        if (r, c - 1) not in cells:
+            out.append(((x0, y0, x0, y1), fill))
+    return out
 
 
 def _mini_card(pen: Pen, card: Card, x: float, y: float, m: int, faded: bool,
