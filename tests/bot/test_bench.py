@@ -66,7 +66,7 @@ def test_quick_bench_reports_every_figure_with_priorities_and_first_come_first_s
         assert sum(report["chatter"].values()) > 0
         assert report["answered"]["interactions"] >= 0
         # Games started near their end finish in the run, and are booked.
-        assert report["near_end"]["dms"] == 2 and report["near_end"]["plies_replayed"] > 0
+        assert report["near_end"]["dms"] == 2 and report["near_end"]["plies_stored"] > 0
         assert report["games_finished"] >= 1
         assert sum(g["finished"] for g in games.values()) == report["games_finished"]
     report = first
