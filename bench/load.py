@@ -532,12 +532,12 @@ class Bench:
         return out
 
     async def open(self, bot: Any) -> None:
-        """The bot logged in, its servers' guilds created, its render workers warm."""
+        """The bot logged in (its matches restored: ``Lifecycle.start``), its servers'
+        guilds created."""
         await bot.login("bench")
         for gid in {entry[0] for entry in self.channels}:
             self.fake._dispatch("GUILD_CREATE", self.fake.guild_payload(gid))
         await asyncio.sleep(0.5)
-        await self.warm(bot)
 
     def built(self, settings: Settings, db: Any) -> Any:
         bot = build_bot(settings, db, clock=RealClock())
@@ -549,46 +549,49 @@ class Bench:
         """Every DM started through ``/dm``; a share of them (``--near-end``: one at
         least, unless none) then played to a few plies before their end, stored
         straight into the database while the bot is stopped (``bench.nearend``); the
-        bot started again restores them all, as after a restart. The bot to measure."""
+        bot started again restores them all, as after a restart. The bot to measure,
+        its render workers warmed before the set-up (not counted in it)."""
         plan = self.plan
         count = round(plan.near_end * len(self.channels)) or int(plan.near_end > 0)
-        # A bot stopped after its DMs start: its boards drawn in its own process (its
-        # render workers would only be started to be stopped).
-        first = dataclasses.replace(settings, render_processes=0) if count else settings
-        bot = self.built(first, db)
-        try:
+        bot = self.built(settings, db)
+        await self.warm(bot)
+        if not count:
             await self.open(bot)
-            self.began = time.perf_counter()
-            self.ok, self.started_in = 0, set()  # the channels whose DM started
-            for i in range(0, len(self.channels), 20):
-                batch = self.channels[i:i + 20]
-                went = await asyncio.gather(*(self.start_dm(bot, e) for e in batch))
-                self.ok += sum(went)
-                self.started_in.update(e[1] for e, yes in zip(batch, went, strict=True)
-                                       if yes)
-            if not count:
-                return bot
+            await self.start_all(bot)
+            return bot
+        # The bot that starts the DMs and is stopped: its boards drawn in its own
+        # process (render workers would only be started to be stopped).
+        first = self.built(dataclasses.replace(settings, render_processes=0), db)
+        try:
+            await self.open(first)
+            await self.start_all(first)
             chosen = self.rng.sample(self.channels, min(count, len(self.channels)))
             # Before the stop (whose heartbeat is later): the stored turns are charged
             # nothing up to it, and their clocks run from the restart on.
-            at = bot.services.matches.kit.now()
-            rows = [row for e in chosen for row in self.near_end(bot, e[1], at)]
-            for _ in range(300):  # the set-up's boards out before the stop
-                if not bot.pacer.waiting(Pace.BOARD) and not bot.pacer.waiting(Pace.LOW):
+            at = first.services.matches.kit.now()
+            rows = [row for e in chosen for row in self.near_end(first, e[1], at)]
+            for _ in range(300):  # the set-up's posts out before the stop
+                if not any(first.pacer.waiting(pace) for pace in Pace):
                     break
                 await asyncio.sleep(0.1)
-        except BaseException:
-            await bot.close()
-            raise
-        await bot.close()  # its matches stopped, its leases given back
+        finally:
+            await first.close()  # its matches stopped, its leases given back
         await store(db.engine, rows)
-        bot = self.built(settings, db)
         try:
-            await self.open(bot)  # the DMs restored (``Lifecycle.start``)
+            await self.open(bot)
         except BaseException:
             await bot.close()
             raise
         return bot
+
+    async def start_all(self, bot: Any) -> None:
+        """Every DM asked for through ``/dm``, 20 at a time: the set-up's start."""
+        self.began = time.perf_counter()
+        for i in range(0, len(self.channels), 20):
+            batch = self.channels[i:i + 20]
+            went = await asyncio.gather(*(self.start_dm(bot, e) for e in batch))
+            self.ok += sum(went)
+            self.started_in.update(e[1] for e, yes in zip(batch, went, strict=True) if yes)
 
     async def measure(self, bot: Any, port: int | None) -> dict[str, Any]:
         """The run; with ``port`` None (metrics off) the figures read from the metrics
