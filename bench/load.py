@@ -565,7 +565,9 @@ class Bench:
         try:
             await self.open(first)
             await self.start_all(first)
-            chosen = self.rng.sample(self.channels, min(count, len(self.channels)))
+            # Among the DMs started (a DM refused at set-up is offered again in the run).
+            started = [e for e in self.channels if e[1] in self.started_in]
+            chosen = self.rng.sample(started, min(count, len(started)))
             # Before the stop (whose heartbeat is later): the stored turns are charged
             # nothing up to it, and their clocks run from the restart on.
             at = first.services.matches.kit.now()
