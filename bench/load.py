@@ -888,7 +888,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "2.5 s windows; the move -> board times of both kinds compared")
     parser.add_argument("--near-end", type=float, default=0.25,
                         help="bench: the share of DMs started a few plies before their "
-                        "end (replayed at set-up), so that games finish in the run")
+                        "end (stored in the database at set-up), so that games finish in "
+                        "the run")
     parser.add_argument("--plies-left", type=int, default=2,
                         help="bench: the plies a game started near its end has left")
     parser.add_argument("--profile", default=None, metavar="FILE",
