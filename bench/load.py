@@ -61,6 +61,7 @@ from sqlalchemy import text
 
 from bench.flood import Windows
 from bench.flood import describe as describe_flood
+from bench.nearend import played_out, records, store
 from bench.report import cost, describe, describe_cost, describe_viewers, metric_states
 from bench.scrape import (
     FIGURES,
@@ -84,6 +85,7 @@ from bot.core.messages import Actor, Pace
 from bot.core.metrics import LATENCY
 from bot.core.requests import Asker
 from bot.store.db import open_database
+from bot.store.movelog import MoveRecord
 from engine.registry import entries, get_game
 from tests.fake.discord_fake import FakeDiscord, RealTime
 from tests.fake.discord_world import CALLBACK, GLOBAL_LIMIT, MESSAGES, Call, Person
@@ -101,7 +103,6 @@ GUILD_BASE = 1_000  # guild ids are (GUILD_BASE + k) << 22: shard k % shards
 BOARD_WAIT = 120.0  # seconds a player waits for the board before moving on
 # The built-in games (on in every server), from their entry points.
 GAMES = tuple(entry.key for entry in entries() if entry.built_in)
-SIMULATIONS = 24  # random games played out in the engine: the shortest is replayed
 # What players type or ask besides their moves (``--chatter``): the kinds, by weight.
 CHATTER = {"text": 3, "illegal": 2, "board": 2, "time": 2, "autocomplete": 1}
 TALK = ("gg", "hmm, nice one", "wait what", "brb", "lol that wall", "good luck!",
@@ -185,10 +186,11 @@ class Bench:
         self.moved: list[tuple[float, float]] = []  # and when each of them was sent
         self.unfinished: list[float] = []  # and the rest's time to the end of the run
         # Games started near their end: the plies left of a game played out in the
-        # engine from the DM's position (the players type them).
+        # engine from the DM's position, the rest stored at set-up (the players type
+        # these).
         self.script: dict[int, list[str]] = {}
         self.near_end_dms = 0
-        self.near_end_plies = 0  # replayed at set-up
+        self.near_end_plies = 0  # stored at set-up
         self.chatter = dict.fromkeys(CHATTER, 0)
         self.answered = {"interactions": 0, "autocomplete": 0}
         self.finished_by_game: dict[str, int] = {}
@@ -198,6 +200,9 @@ class Bench:
         self.refused = 0  # new DMs refused (at Discord's limit or by budget)
         self.web: Any = None  # the bot's web server (``--viewers``)
         self.viewed: dict[str, Any] | None = None  # the viewers' figures
+        self.began = 0.0  # the set-up's start (the DMs asked for)
+        self.ok = 0  # DMs started at set-up
+        self.started_in: set[int] = set()  # the channels whose DM started (not refused)
 
     # ---- the fake's side ------------------------------------------------------------
 
@@ -301,56 +306,22 @@ class Bench:
         self.refused += 1
         return False
 
-    async def near_end(self, bot: Any, entry: tuple[int, int, Person, Person, Person]
-                       ) -> bool:
-        """Start a DM a few plies before its end: a game played out at random in the
-        engine from its first position (the shortest of ``SIMULATIONS``), all but its
-        last ``--plies-left`` plies typed by its players now, during the set-up (each
-        after the previous board is out, as people would); the rest are the players'
-        moves in the run, so it ends in it (result, reward, ratings, the final board)."""
-        _gid, channel, _host, a, b = entry
+    def near_end(self, bot: Any, channel: int, at: float) -> list[MoveRecord]:
+        """The rows of a DM started a few plies before its end (``bench.nearend``):
+        all but the last ``--plies-left`` plies of a game played out at random in the
+        engine from the DM's position; the rest are its players' moves in the run, so
+        that it ends in it (result, reward, ratings, the final board)."""
         live = self.live_in(bot, channel)
         if live is None or live.to_move is None:
-            return False
-        game, best = live.game, None
-        for _ in range(SIMULATIONS):
-            state, plies = live.state, list[str]()
-            while not game.is_over(state) and len(plies) < 400:
-                move = self.rng.choice(game.legal_moves(state))
-                plies.append(game.notation(move))
-                state = game.apply(state, move)
-            if game.is_over(state) and (best is None or len(plies) < len(best)):
-                best = plies
-        if best is None:
-            return False
-        people = {str(a.id): a, str(b.id): b}
+            return []
+        best = played_out(live.game, live.state, self.rng)
         left = self.plan.plies_left
-        event = self.arrived.setdefault(channel, asyncio.Event())
-        # Faster than Discord's 5 posts per 5 s of a channel (set-up, not measured); the
-        # channel's window is Discord's again, and fresh, when the run starts.
-        self.fake.message_limit(channel, 10_000)
-        try:
-            for move in best[:-left]:
-                live = self.live_in(bot, channel)
-                if live is None or live.to_move is None or move not in {
-                        game.notation(m) for m in game.legal_moves(live.state)}:
-                    return False  # a game whose play is not the engine's alone
-                ply = live.ply
-                event.clear()
-                bot._connection.parse_message_create(self.fake.message_create(
-                    people[live.users[live.to_move]], move, channel_id=channel))
-                with contextlib.suppress(TimeoutError):  # its board out
-                    await asyncio.wait_for(event.wait(), 30.0)
-                for _ in range(1000):  # and the next turn started
-                    if live.finished or (live.ply > ply and live.to_move is not None):
-                        break
-                    await asyncio.sleep(0.01)
-                self.near_end_plies += 1
-        finally:
-            self.fake.message_limit(channel)
+        if best is None or len(best) <= left:
+            return []
         self.script[channel] = best[-left:]
         self.near_end_dms += 1
-        return True
+        self.near_end_plies += len(best) - left
+        return records(live, best[:-left], at)
 
     def chosen_move(self, channel: int, live: Any) -> str:
         """The next ply of a game started near its end, else a random legal move."""
@@ -534,14 +505,16 @@ class Bench:
         self.fake.observe = self.observe
         self.fake.encode_forms = True  # aiohttp's form encoding, PNGs and all
         self.fake.install(real_time=True)
-        bot = build_bot(settings, db, clock=RealClock())
-        if plan.fifo:
-            bot.pace(GlobalPacer(plan.global_limit, fifo=True))
-        async with observed(settings) as observatory, \
-                served_web(settings, bot.services, db, local_links=True) as self.web:
-            if observatory is not None:
-                watch_bot(observatory, bot, db)
-            result = await self.measure(bot, observatory.port if observatory else None)
+        try:
+            bot = await self.set_up(settings, db)
+            async with observed(settings) as observatory, \
+                    served_web(settings, bot.services, db, local_links=True) as self.web:
+                if observatory is not None:
+                    watch_bot(observatory, bot, db)
+                result = await self.measure(bot, observatory.port if observatory else None)
+        finally:
+            self.fake.uninstall()
+            await self.fake.close_relay()
         booked = await self.booked(db, {str(e[0]) for e in self.channels})
         durable = await self.durability(db) if url.startswith("postgresql") else None
         await db.close()
@@ -558,29 +531,76 @@ class Bench:
                 out[name] = str((await conn.execute(text(f"SHOW {name}"))).scalar_one())
         return out
 
+    async def open(self, bot: Any) -> None:
+        """The bot logged in (its matches restored: ``Lifecycle.start``), its servers'
+        guilds created."""
+        await bot.login("bench")
+        for gid in {entry[0] for entry in self.channels}:
+            self.fake._dispatch("GUILD_CREATE", self.fake.guild_payload(gid))
+        await asyncio.sleep(0.5)
+
+    def built(self, settings: Settings, db: Any) -> Any:
+        bot = build_bot(settings, db, clock=RealClock())
+        if self.plan.fifo:
+            bot.pace(GlobalPacer(self.plan.global_limit, fifo=True))
+        return bot
+
+    async def set_up(self, settings: Settings, db: Any) -> Any:
+        """Every DM started through ``/dm``; a share of them (``--near-end``: one at
+        least, unless none) then played to a few plies before their end, stored
+        straight into the database while the bot is stopped (``bench.nearend``); the
+        bot started again restores them all, as after a restart. The bot to measure,
+        its render workers warmed before the set-up (not counted in it)."""
+        plan = self.plan
+        count = round(plan.near_end * len(self.channels)) or int(plan.near_end > 0)
+        bot = self.built(settings, db)
+        await self.warm(bot)
+        if not count:
+            await self.open(bot)
+            await self.start_all(bot)
+            return bot
+        # The bot that starts the DMs and is stopped: its boards drawn in its own
+        # process (render workers would only be started to be stopped).
+        first = self.built(dataclasses.replace(settings, render_processes=0), db)
+        try:
+            await self.open(first)
+            await self.start_all(first)
+            # Among the DMs started (a DM refused at set-up is offered again in the run).
+            started = [e for e in self.channels if e[1] in self.started_in]
+            chosen = self.rng.sample(started, min(count, len(started)))
+            # Before the stop (whose heartbeat is later): the stored turns are charged
+            # nothing up to it, and their clocks run from the restart on.
+            at = first.services.matches.kit.now()
+            rows = [row for e in chosen for row in self.near_end(first, e[1], at)]
+            for _ in range(300):  # the set-up's posts out before the stop
+                if not any(first.pacer.waiting(pace) for pace in Pace):
+                    break
+                await asyncio.sleep(0.1)
+        finally:
+            await first.close()  # its matches stopped, its leases given back
+        await store(db.engine, rows)
+        try:
+            await self.open(bot)
+        except BaseException:
+            await bot.close()
+            raise
+        return bot
+
+    async def start_all(self, bot: Any) -> None:
+        """Every DM asked for through ``/dm``, 20 at a time: the set-up's start."""
+        self.began = time.perf_counter()
+        for i in range(0, len(self.channels), 20):
+            batch = self.channels[i:i + 20]
+            went = await asyncio.gather(*(self.start_dm(bot, e) for e in batch))
+            self.ok += sum(went)
+            self.started_in.update(e[1] for e, yes in zip(batch, went, strict=True) if yes)
+
     async def measure(self, bot: Any, port: int | None) -> dict[str, Any]:
         """The run; with ``port`` None (metrics off) the figures read from the metrics
         are None: not measured."""
         plan = self.plan
+        started, ok, started_in = self.began, self.ok, self.started_in
         try:
-            await bot.login("bench")
-            for gid in {entry[0] for entry in self.channels}:
-                self.fake._dispatch("GUILD_CREATE", self.fake.guild_payload(gid))
-            await asyncio.sleep(0.5)
-            await self.warm(bot)
-            started = time.perf_counter()
-            ok = 0
-            started_in: set[int] = set()  # the channels whose DM started (not refused)
-            for i in range(0, len(self.channels), 20):
-                batch = self.channels[i:i + 20]
-                went = await asyncio.gather(*(self.start_dm(bot, e) for e in batch))
-                ok += sum(went)
-                started_in.update(e[1] for e, yes in zip(batch, went, strict=True) if yes)
-            # A share of the DMs (one at least, unless none), spread over the games.
-            count = round(plan.near_end * len(self.channels)) or int(plan.near_end > 0)
-            chosen = self.rng.sample(self.channels, min(count, len(self.channels)))
-            for i in range(0, len(chosen), 20):
-                await asyncio.gather(*(self.near_end(bot, e) for e in chosen[i:i + 20]))
             # The set-up's boards out (within 30 s) before the first scrape: a board's
             # bot share is observed as it enters discord.py and its rate-limit wait as
             # it leaves, so one on its way across the scrape would count in one only.
@@ -590,9 +610,8 @@ class Bench:
                 await asyncio.sleep(0.1)
             await asyncio.sleep(0.5)
             setup = time.perf_counter() - started
-            # A set-up longer than a turn's clock (the near-end games' plies go through
-            # the bot at the global limit: at 1,000 DMs, minutes) ends DMs before the
-            # run: said in the report, for their run is not the one asked for.
+            # A set-up longer than a turn's clock ends DMs before the run: said in the
+            # report, for their run is not the one asked for.
             lapsed = sum(1 for c in started_in if self.live_in(bot, c) is None)
             before = await scrape(port) if port is not None else {}
             profiler = cProfile.Profile() if plan.profile else None
@@ -655,8 +674,6 @@ class Bench:
             await asyncio.sleep(1.0)  # the last results being written
         finally:
             await bot.close()
-            self.fake.uninstall()
-            await self.fake.close_relay()
         return {
             "dms": plan.dms, "started": ok, "pace": plan.pace,
             "shards": list(plan.shard_ids), "seconds": round(elapsed, 1),
@@ -687,7 +704,7 @@ class Bench:
                             "moves": self.moves_by_game.get(key, 0),
                             "finished": self.finished_by_game.get(key, 0)}
                       for key in plan.games},
-            "near_end": {"dms": self.near_end_dms, "plies_replayed": self.near_end_plies},
+            "near_end": {"dms": self.near_end_dms, "plies_stored": self.near_end_plies},
             "chatter": dict(self.chatter), "answered": dict(self.answered),
             "order": "fifo" if plan.fifo else "priorities",
             "metrics_on": plan.metrics,
@@ -871,7 +888,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "2.5 s windows; the move -> board times of both kinds compared")
     parser.add_argument("--near-end", type=float, default=0.25,
                         help="bench: the share of DMs started a few plies before their "
-                        "end (replayed at set-up), so that games finish in the run")
+                        "end (stored in the database at set-up), so that games finish in "
+                        "the run")
     parser.add_argument("--plies-left", type=int, default=2,
                         help="bench: the plies a game started near its end has left")
     parser.add_argument("--profile", default=None, metavar="FILE",

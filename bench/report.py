@@ -45,7 +45,7 @@ def describe(r: dict[str, Any]) -> str:
             + f" (answered: {r['answered']['interactions']} commands, "
             f"{r['answered']['autocomplete']} autocompletes)"
             + f"; started near their end: {r['near_end']['dms']} DMs "
-            f"({r['near_end']['plies_replayed']} plies replayed at set-up)\n"
+            f"({r['near_end']['plies_stored']} plies stored at set-up)\n"
             f"  message -> board answered (the bench's own, the unfinished as the run's "
             f"time left): p50 {r['board_wait_ms']['p50']} ms, p99 "
             f"{r['board_wait_ms']['p99']} ms, max {r['board_wait_ms']['max']} ms "

@@ -28,6 +28,34 @@ def test_the_figures_are_read_from_the_metrics_buckets() -> None:
     assert figures({}) == {"p50": None, "p99": None, "max": None, "n": 0}
 
 
+def test_near_end_games_are_stored_as_the_bot_rebuilds_them() -> None:
+    """The rows the bench stores for a game started near its end (``bench.nearend``)
+    rebuild, as a restart does (``final_position``), the position the engine reached,
+    a few plies before the game's end; the movers' clocks are left as they stood."""
+    import random
+    from types import SimpleNamespace
+
+    from bench.nearend import played_out, records
+    from engine.animation import Ply, final_position
+    from engine.registry import get_game
+
+    for key in ("cairo", "quoridor", "pathwayz", "sigma"):
+        game = get_game(key)
+        start = final_position(game, [])
+        plies = played_out(game, start, random.Random(3))
+        assert plies is not None and len(plies) > 2, key
+        live = SimpleNamespace(id=7, game=game, state=start, ply=0, banks_left=[36, 35],
+                               time_used=[0.0, 4.0])
+        rows = records(live, plies[:-2], at=100.0)
+        assert [r.ply for r in rows] == list(range(1, len(plies) - 1))
+        rebuilt = final_position(game, [Ply("move", r.seat, r.notation) for r in rows])
+        assert not game.is_over(rebuilt), key
+        assert game.is_over(final_position(game, [r.notation for r in rows] + plies[-2:]))
+        assert {(r.seat, r.banks_left, r.time_used) for r in rows} <= {
+            (0, 36, 0.0), (1, 35, 4.0)}
+        assert all(r.turn_starts_at == r.at == 100.0 and r.elapsed == 0.0 for r in rows)
+
+
 def test_quick_bench_reports_every_figure_with_priorities_and_first_come_first_served(
         ) -> None:
     """``--compare``: each size with the pacer's priorities, then without (``--fifo``),
@@ -66,7 +94,8 @@ def test_quick_bench_reports_every_figure_with_priorities_and_first_come_first_s
         assert sum(report["chatter"].values()) > 0
         assert report["answered"]["interactions"] >= 0
         # Games started near their end finish in the run, and are booked.
-        assert report["near_end"]["dms"] == 2 and report["near_end"]["plies_replayed"] > 0
+        assert report["near_end"]["dms"] == 2 and report["near_end"]["plies_stored"] > 0
+        assert report["ended_in_setup"] == 0  # stored, not typed: no clock lapsed
         assert report["games_finished"] >= 1
         assert sum(g["finished"] for g in games.values()) == report["games_finished"]
     report = first
