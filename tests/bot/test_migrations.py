@@ -174,6 +174,16 @@ SIGMA_SET_UP = """
 """
 
 
+def read(table: str, column: str) -> Callable[[Connection], list[Any]]:
+    """``(id, column)`` of every row of ``table``, the JSON column decoded."""
+    import json
+
+    def rows(connection: Connection) -> list[Any]:
+        found = connection.execute(text(f"SELECT id, {column} FROM {table} ORDER BY id"))
+        return [(i, o if isinstance(o, dict) else json.loads(o)) for i, o in found]
+    return rows
+
+
 async def test_what_was_played_or_set_up_with_the_first_default_deck_keeps_it(
         make_database: Callable[..., str]) -> None:
     url = make_database(migrated=False)
@@ -186,14 +196,6 @@ async def test_what_was_played_or_set_up_with_the_first_default_deck_keeps_it(
 
     await on(url, fill)
     await asyncio.to_thread(command.upgrade, config, "head")
-
-    def read(table: str, column: str) -> Callable[[Connection], list[Any]]:
-        import json
-
-        def rows(connection: Connection) -> list[Any]:
-            found = connection.execute(text(f"SELECT id, {column} FROM {table} ORDER BY id"))
-            return [(i, o if isinstance(o, dict) else json.loads(o)) for i, o in found]
-        return rows
 
     # Matches stored with the default (or its name) keep the first deck; a server's own
     # deck and other games stay as they were.
@@ -213,6 +215,43 @@ async def test_what_was_played_or_set_up_with_the_first_default_deck_keeps_it(
     # Going back changes nothing: the first deck has its own name there too.
     await asyncio.to_thread(command.downgrade, config, "0010_host_action_ply")
     assert (await on(url, read("matches", "options")))[0] == (1, {"deck": "reconstructed-v1"})
+
+
+async def test_what_was_played_or_set_up_with_the_third_default_deck_keeps_it(
+        make_database: Callable[..., str]) -> None:
+    url = make_database(migrated=False)
+    config = alembic_config(url)
+    await asyncio.to_thread(command.upgrade, config, "0014_review")
+    # As stored after 0011: the first deck under its own name beside the default's.
+    first = ("INSERT INTO matches (id, guild_id, number, channel_id, game, kind, status, "
+             "seats, options, time_control, hints, rated, created_at, turn_elapsed, "
+             "turn_extra, draw) VALUES (5, 'g1', 5, 'c', 'sigma', 'casual', 'finished', 2, "
+             "'{\"deck\": \"reconstructed-v1\"}', '{}', FALSE, TRUE, 0, 0, 0, FALSE)")
+
+    def fill(connection: Connection) -> None:
+        for statement in (SIGMA_MATCHES + ";" + SIGMA_SET_UP + ";" + first).split(";"):
+            connection.execute(text(statement))
+
+    await on(url, fill)
+    await asyncio.to_thread(command.upgrade, config, "head")
+    # Matches stored with the default (or its name) keep the third deck, with its rules;
+    # one pinned to the first deck, a server's own deck and other games stay as they were.
+    assert await on(url, read("matches", "options")) == [
+        (1, {"deck": "reconstructed-v3"}), (2, {"deck": "reconstructed-v3"}),
+        (3, {"deck": {"name": "own"}}), (4, {}), (5, {"deck": "reconstructed-v1"})]
+    # A tournament still to play rounds, and an open nomination, keep it too; one that
+    # named another deck, and what is over, are left alone (they play today's default).
+    assert await on(url, read("tournaments", "settings")) == [
+        (1, {"game_options": {"deck": "reconstructed-v3"}}),
+        (2, {"game_options": {"deck": "reconstructed-v3"}}),
+        (3, {"game_options": {"deck": "reconstructed-v2"}}),
+        (4, {"game_options": {}})]
+    assert await on(url, read("nominations", "settings")) == [
+        (1, {"options": {"deck": "reconstructed-v3"}, "hints": True}),
+        (2, {"options": {}}), (3, {"options": {}})]
+    # Going back changes nothing: the third deck has its own name there too.
+    await asyncio.to_thread(command.downgrade, config, "0014_review")
+    assert (await on(url, read("matches", "options")))[1] == (2, {"deck": "reconstructed-v3"})
 
 
 HOST_ACTIONS = """
