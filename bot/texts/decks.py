@@ -132,6 +132,6 @@ def sheet(name: str, title: str, match: int | None, balance: str | None = None,
     of = _(" (the deck of match #{match})").format(match=match) if match is not None else ""
     mark = _(" (the default deck)") if default else ""
     measured = _("\nMeasured balance: {balance}").format(balance=balance) if balance else ""
-    return _("Deck `{name}`{mark}{of}: {title}{measured}").format(
-               name=name, mark=mark, of=of, title=_title(title),
+    return _("Deck `{name}`{of}: {title}{mark}{measured}").format(
+               name=name, of=of, title=_title(title), mark=mark,
                measured=measured) + _variants(rules)
