@@ -38,18 +38,19 @@ DEFAULT_SOLVE_NODES = 500_000
 #: and §8 with the evaluation as it is), as ``/deck show`` quotes it.
 _V1 = ("White wins 0 % of the games at level 5 against itself, 0 % at level 4 (40 games "
        "each), 12 % between greedy players (100 games): favours Black")
+_V4 = ("White wins 40 % of the games at level 5 against itself, 52 % at "
+       "level 4, 36 % between greedy players (100 games each): fair; against level 5, "
+       "level 5 wins 32 points more than a random player as White and 60 more as Black")
 SHIPPED_BALANCE: dict[str, str] = {
-    "reconstructed": "White wins 32 % of the games at level 5 against itself, 46 % at "
-                     "level 4, 56 % between greedy players (100 games each): favours "
-                     "Black at the top level",
+    "reconstructed": _V4,
     "reconstructed-v1": _V1,
     "reconstructed-v2": "White wins 5 % of the games at level 5 against itself, 20 % at "
                         "level 4, 55 % between greedy players (40 games each): favours "
                         "Black",
-    "reconstructed-v4": "White wins 40 % of the games at level 5 against itself, 52 % at "
-                        "level 4, 36 % between greedy players (100 games each): fair; "
-                        "against level 5, level 5 wins 32 points more than a random "
-                        "player as White and 60 more as Black",
+    "reconstructed-v3": "White wins 32 % of the games at level 5 against itself, 46 % at "
+                        "level 4, 56 % between greedy players (100 games each): favours "
+                        "Black at the top level",
+    "reconstructed-v4": _V4,
 }
 
 

@@ -27,7 +27,13 @@ from bot.texts import decks as texts
 from engine.balance import SHIPPED_BALANCE
 from engine.game import EngineError
 from engine.registry import get_game
-from engine.sigma.deck import deck_from_bytes, deck_from_data, shipped_deck, shipped_decks
+from engine.sigma.deck import (
+    DEFAULT_DECK,
+    deck_from_bytes,
+    deck_from_data,
+    shipped_deck,
+    shipped_decks,
+)
 from engine.sigma.render import deck_sheet
 
 GAME = "sigma"
@@ -138,7 +144,7 @@ class Decks:
         shipped = [(key, shipped_deck(key).name, shipped_deck(key).reconstruction)
                    for key in shipped_decks()]
         own = [(row.key, str(row.data.get("name", row.key))) for row in await self._own(guild_id)]
-        return Response.say(texts.listing(shipped, own))
+        return Response.say(texts.listing(shipped, own, DEFAULT_DECK))
 
     async def show(self, asker: Asker, name: str | None = None,
                    match: int | None = None) -> Response:
@@ -168,6 +174,7 @@ class Decks:
         shipped = deck.key in shipped_decks() and deck == shipped_deck(deck.key)
         balance = SHIPPED_BALANCE.get(deck.key) if shipped else None
         return Response(reply=Post(texts.sheet(deck.key, deck.name, number, balance,
-                                               sorted(deck.rules)),
+                                               sorted(deck.rules),
+                                               shipped and deck.key == DEFAULT_DECK),
                                    ephemeral=True,
                                    image=Image(image, f"deck-{deck.key}.png")))

@@ -105,12 +105,14 @@ def no_match_deck() -> str:
 
 @text
 def listing(shipped: Sequence[tuple[str, str, bool]],
-            own: Sequence[tuple[str, str]]) -> str:
-    """``shipped``: (key, title, reconstruction); ``own``: (key, title)."""
+            own: Sequence[tuple[str, str]], default: str = "") -> str:
+    """``shipped``: (key, title, reconstruction); ``own``: (key, title); ``default``:
+    the key of the deck a match gets when it names none."""
     lines = [_("**Decks of Sigma Escape**"), _("Shipped with garnet:")]
     for key, title, rebuilt in shipped:
         note = _(" — a reconstruction: the real cards' pictures are lost") if rebuilt else ""
-        lines.append(f"• `{key}`: {_title(title)}{note}")
+        mark = _(" (the default)") if key == default else ""
+        lines.append(f"• `{key}`{mark}: {_title(title)}{note}")
     if own:
         lines.append(_("Added on this server:"))
         lines += [f"• `{key}`: {_title(title)}" for key, title in own]
@@ -123,10 +125,13 @@ def listing(shipped: Sequence[tuple[str, str, bool]],
 
 @text
 def sheet(name: str, title: str, match: int | None, balance: str | None = None,
-          rules: Sequence[str] = ()) -> str:
+          rules: Sequence[str] = (), default: bool = False) -> str:
     """``balance``: the measured balance of a shipped deck (``engine.balance``);
-    ``rules``: the deck's rules variants."""
+    ``rules``: the deck's rules variants; ``default``: the deck a match gets when it
+    names none."""
     of = _(" (the deck of match #{match})").format(match=match) if match is not None else ""
+    mark = _(" (the default deck)") if default else ""
     measured = _("\nMeasured balance: {balance}").format(balance=balance) if balance else ""
-    return _("Deck `{name}`{of}: {title}{measured}").format(
-               name=name, of=of, title=_title(title), measured=measured) + _variants(rules)
+    return _("Deck `{name}`{of}: {title}{mark}{measured}").format(
+               name=name, of=of, title=_title(title), mark=mark,
+               measured=measured) + _variants(rules)

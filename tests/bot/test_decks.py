@@ -22,7 +22,8 @@ PNG = b"\x89PNG"
 
 
 def _deck_file(folder: Path, name: str = "mydeck.json", **changes: object) -> Path:
-    data = shipped_deck("reconstructed").to_data() | {"name": "My **own** <@1> deck"}
+    # The third reconstruction: a deck under the rules page's own settlements.
+    data = shipped_deck("reconstructed-v3").to_data() | {"name": "My **own** <@1> deck"}
     data.pop("key")
     data.update(changes)
     path = folder / name
@@ -49,7 +50,9 @@ async def test_a_host_adds_a_deck_and_a_match_is_played_with_it(h: Harness,
     assert "already has a deck `mydeck`" in _said(out)[-1]
     await console.handle_line("alice: /deck list")
     listing = out.getvalue()
-    assert "• `reconstructed`: Reconstructed deck — a reconstruction" in listing
+    assert ("• `reconstructed` (the default): Reconstructed deck — a reconstruction"
+            in listing)
+    assert "• `reconstructed-v3`: Reconstructed deck v3 — a reconstruction" in listing
     assert "• `reconstructed-v1`: Reconstructed deck v1 — a reconstruction" in listing
     assert "• `mydeck`: My **own** <@\u200b1> deck" in listing
     # On Discord the deck's own name is plain text: no markdown, no mention.
@@ -83,7 +86,7 @@ async def test_deck_option_refusals(h: Harness, tmp_path: Path) -> None:
     await console.handle_line("alice: /challenge @bob game:sigma deck:nosuch")
     assert _said(out)[-1] == ("bot (to alice only): There is no deck 'nosuch' on this server "
                               "(decks: reconstructed, reconstructed-v1, reconstructed-v2, "
-                              "reconstructed-v4).")
+                              "reconstructed-v3, reconstructed-v4).")
     await console.handle_line("alice: /deck show")
     assert "ask in the channel of a Sigma Escape match" in _said(out)[-1]
     await console.handle_line("host: /dm game:sigma player1:@a player2:@b chooser:host "
@@ -137,6 +140,7 @@ async def test_a_servers_decks_are_its_own(h: Harness, tmp_path: Path) -> None:
         ("reconstructed (shipped)", "reconstructed"),
         ("reconstructed-v1 (shipped)", "reconstructed-v1"),
         ("reconstructed-v2 (shipped)", "reconstructed-v2"),
+        ("reconstructed-v3 (shipped)", "reconstructed-v3"),
         ("reconstructed-v4 (shipped)", "reconstructed-v4")]
 
 
@@ -160,11 +164,16 @@ async def test_a_deck_sheet_on_request(h: Harness, tmp_path: Path) -> None:
     assert response.reply is not None and response.reply.ephemeral
     assert response.reply.image is not None and response.reply.image.data.startswith(PNG)
     # A shipped deck comes with its measured balance; a server's own deck without one.
-    for key in ("reconstructed", "reconstructed-v1", "reconstructed-v2", "reconstructed-v4"):
+    for key in ("reconstructed", "reconstructed-v1", "reconstructed-v2", "reconstructed-v3",
+                "reconstructed-v4"):
         shown = await console.services.decks.show(
             Asker("console", "console", console.actor("alice")), key)
         assert shown.reply is not None
         assert f"\nMeasured balance: {SHIPPED_BALANCE[key]}" in shown.reply.text
+        # Only the default says it is, and it names its rules variant.
+        assert ("(the default deck)" in shown.reply.text) == (key == "reconstructed")
+        assert ("open-sides" in shown.reply.text) == (key in ("reconstructed",
+                                                              "reconstructed-v4"))
     await console.handle_line(f"host: /host deck add file:{_deck_file(tmp_path)}")
     own = await console.services.decks.show(
         Asker("console", "console", console.actor("alice")), "mydeck")

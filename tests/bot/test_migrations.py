@@ -8,6 +8,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
@@ -174,45 +175,61 @@ SIGMA_SET_UP = """
 """
 
 
-async def test_what_was_played_or_set_up_with_the_first_default_deck_keeps_it(
-        make_database: Callable[..., str]) -> None:
+def read(table: str, column: str) -> Callable[[Connection], list[Any]]:
+    """``(id, column)`` of every row of ``table``, the JSON column decoded."""
+    import json
+
+    def rows(connection: Connection) -> list[Any]:
+        found = connection.execute(text(f"SELECT id, {column} FROM {table} ORDER BY id"))
+        return [(i, o if isinstance(o, dict) else json.loads(o)) for i, o in found]
+    return rows
+
+
+# As stored by then: a match pinned to the first deck by name, beside the default's.
+PINNED_TO_THE_FIRST = (
+    "INSERT INTO matches (id, guild_id, number, channel_id, game, kind, status, seats, "
+    "options, time_control, hints, rated, created_at, turn_elapsed, turn_extra, draw) "
+    "VALUES (5, 'g1', 5, 'c', 'sigma', 'casual', 'finished', 2, "
+    "'{\"deck\": \"reconstructed-v1\"}', '{}', FALSE, TRUE, 0, 0, 0, FALSE)")
+
+
+@pytest.mark.parametrize(("before", "kept"), [
+    ("0010_host_action_ply", "reconstructed-v1"),  # 0011: the default became v3
+    ("0015_locale", "reconstructed-v3"),  # 0016: the default became v4 under open-sides
+])
+async def test_what_was_played_or_set_up_with_an_old_default_deck_keeps_it(
+        make_database: Callable[..., str], before: str, kept: str) -> None:
     url = make_database(migrated=False)
     config = alembic_config(url)
-    await asyncio.to_thread(command.upgrade, config, "0010_host_action_ply")
+    await asyncio.to_thread(command.upgrade, config, before)
 
     def fill(connection: Connection) -> None:
-        for statement in (SIGMA_MATCHES + ";" + SIGMA_SET_UP).split(";"):
+        for statement in (SIGMA_MATCHES + ";" + SIGMA_SET_UP + ";"
+                          + PINNED_TO_THE_FIRST).split(";"):
             connection.execute(text(statement))
 
     await on(url, fill)
     await asyncio.to_thread(command.upgrade, config, "head")
 
-    def read(table: str, column: str) -> Callable[[Connection], list[Any]]:
-        import json
-
-        def rows(connection: Connection) -> list[Any]:
-            found = connection.execute(text(f"SELECT id, {column} FROM {table} ORDER BY id"))
-            return [(i, o if isinstance(o, dict) else json.loads(o)) for i, o in found]
-        return rows
-
-    # Matches stored with the default (or its name) keep the first deck; a server's own
-    # deck and other games stay as they were.
+    # Matches stored with the default (or its name) keep the deck it was then; one
+    # pinned to the first deck, a server's own deck and other games stay as they were.
     assert await on(url, read("matches", "options")) == [
-        (1, {"deck": "reconstructed-v1"}), (2, {"deck": "reconstructed-v1"}),
-        (3, {"deck": {"name": "own"}}), (4, {})]
+        (1, {"deck": kept}), (2, {"deck": kept}),
+        (3, {"deck": {"name": "own"}}), (4, {}), (5, {"deck": "reconstructed-v1"})]
     # A tournament still to play rounds, and an open nomination, keep it too; one that
     # named another deck, and what is over, are left alone.
     assert await on(url, read("tournaments", "settings")) == [
-        (1, {"game_options": {"deck": "reconstructed-v1"}}),
-        (2, {"game_options": {"deck": "reconstructed-v1"}}),
+        (1, {"game_options": {"deck": kept}}),
+        (2, {"game_options": {"deck": kept}}),
         (3, {"game_options": {"deck": "reconstructed-v2"}}),
         (4, {"game_options": {}})]
     assert await on(url, read("nominations", "settings")) == [
-        (1, {"options": {"deck": "reconstructed-v1"}, "hints": True}),
+        (1, {"options": {"deck": kept}, "hints": True}),
         (2, {"options": {}}), (3, {"options": {}})]
-    # Going back changes nothing: the first deck has its own name there too.
-    await asyncio.to_thread(command.downgrade, config, "0010_host_action_ply")
-    assert (await on(url, read("matches", "options")))[0] == (1, {"deck": "reconstructed-v1"})
+    # Going back changes nothing: the old default has its own name there too.
+    await asyncio.to_thread(command.downgrade, config, before)
+    assert (await on(url, read("matches", "options")))[:2] == [
+        (1, {"deck": kept}), (2, {"deck": kept})]
 
 
 HOST_ACTIONS = """

@@ -362,7 +362,7 @@ TABLE[("practice", STUCK)] = ("none", [], [], 0, 0, [], "There is no option `dec
 for context in TOURNAMENTS:
     TABLE[(context, STUCK)] = ("none", [], [], 0, 0, [],
                                "Option 'deck' is one of reconstructed, reconstructed-v1, "
-                               "reconstructed-v2, reconstructed-v4, not 'stuck'")
+                               "reconstructed-v2, reconstructed-v3, reconstructed-v4, not 'stuck'")
 
 
 CONTEXTS = ("casual", "practice", "dm", "event dm", "nomination dm", "swiss", "roundrobin",

@@ -136,11 +136,12 @@ def test_level_3_as_black_chases_a_random_white_down() -> None:
 
 def test_the_top_levels_play_a_win_only_an_exact_solve_proves(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    # Level 5 against itself on the default deck, from the meter's third opening
-    # (`deck balance reconstructed`, seed 1): with 9 cards left White has a win that
-    # takes a solve of about 115,000 nodes to prove, far beyond its search's 40,000.
+    # Level 5 against itself on the third reconstruction (the default when this was
+    # found), from the meter's third opening (`deck balance reconstructed-v3`, seed 1):
+    # with 9 cards left White has a win that takes a solve of about 115,000 nodes to
+    # prove, far beyond its search's 40,000.
     game = get_game("sigma")
-    state = openings(shipped_deck("reconstructed"), 3, 2, 1)[2]
+    state = openings(shipped_deck("reconstructed-v3"), 3, 2, 1)[2]
     for move in ("T4 1.2", "U5 1.2", "L3+ 10.1", "T4 1.2", "L3 13.2", "U5 1.2", "I3 8.1",
                  "I3 6.1"):
         state = game.play(state, move)

@@ -22,7 +22,7 @@ from engine.sigma.deck import (
 
 def test_the_reconstructed_deck_is_the_default_and_says_so() -> None:
     assert shipped_decks() == ("reconstructed", "reconstructed-v1", "reconstructed-v2",
-                               "reconstructed-v4")
+                               "reconstructed-v3", "reconstructed-v4")
     for key in shipped_decks():
         deck = shipped_deck(key)
         assert deck.reconstruction and deck.source == "reconstruction"
@@ -34,21 +34,41 @@ def test_the_reconstructed_deck_is_the_default_and_says_so() -> None:
     assert shipped_deck("reconstructed").name == "Reconstructed deck"
     assert shipped_deck("reconstructed-v1").name == "Reconstructed deck v1"
     assert shipped_deck("reconstructed-v2").name == "Reconstructed deck v2 (trial)"
-    # v4, for trial: v1 under the rules variant open-sides with two Black arrows more
-    # (docs/sigma-deck.md §10); the only shipped deck that names a variant.
-    v4 = shipped_deck("reconstructed-v4")
-    assert v4.name == "Reconstructed deck v4 (trial)" and v4.rules == {"open-sides"}
-    assert all(not shipped_deck(key).rules for key in shipped_decks() if key != "reconstructed-v4")
-    # The default is the third reconstruction: the first with the five edits of
-    # docs/sigma-deck.md §8 (arrows only: every card keeps its cells and its place).
-    default, first = shipped_deck("reconstructed"), shipped_deck("reconstructed-v1")
+    assert shipped_deck("reconstructed-v3").name == "Reconstructed deck v3"
+    assert shipped_deck("reconstructed-v4").name == "Reconstructed deck v4"
+    # The default is the fourth reconstruction, under the rules variant open-sides:
+    # v1 with two Black arrows more (docs/sigma-deck.md §10), and its frozen name holds
+    # the same cards and rules. The other decks play the rules page's settlements.
+    default, v4 = shipped_deck("reconstructed"), shipped_deck("reconstructed-v4")
+    assert default.rules == v4.rules == {"open-sides"}
+    assert default.presets == v4.presets and default.hands == v4.hands
+    assert "open sides" in default.note
+    assert all(not shipped_deck(key).rules for key in shipped_decks()
+               if key not in ("reconstructed", "reconstructed-v4"))
+    first = shipped_deck("reconstructed-v1")
     assert [(p.card.rows, p.at) for p in default.presets] == [
         (p.card.rows, p.at) for p in first.presets]
-    assert [[(c.name, c.rows, n) for c, n in hand] for hand in default.hands] == [
+    assert default.presets[1].card.arrows == first.presets[1].card.arrows
+    black = {card.name: (count, [a.text() for a in card.arrows])
+             for card, count in default.hands[1]}
+    assert black == {"I3": (2, ["0,0,W", "0,2,E"]), "L4": (2, ["0,0,N", "2,1,E"]),
+                     "U5": (2, ["0,0,N", "0,2,N"]), "T4": (1, ["0,0,W", "0,2,E", "1,1,S"]),
+                     "V5": (1, ["0,0,N", "2,2,E", "2,1,S"]),
+                     "I3+": (1, ["0,0,W", "0,2,E", "0,1,N"])}
+    assert default.hands[0] == first.hands[0]
+
+
+def test_the_third_reconstruction_is_kept_as_it_was() -> None:
+    # The default from migration 0011 to 0015: the first with the five edits of
+    # docs/sigma-deck.md §8 (arrows only: every card keeps its cells and its place).
+    third, first = shipped_deck("reconstructed-v3"), shipped_deck("reconstructed-v1")
+    assert [(p.card.rows, p.at) for p in third.presets] == [
+        (p.card.rows, p.at) for p in first.presets]
+    assert [[(c.name, c.rows, n) for c, n in hand] for hand in third.hands] == [
         [(c.name, c.rows, n) for c, n in hand] for hand in first.hands]
     arrows = {(seat, card.name): [a.text() for a in card.arrows]
-              for seat, hand in enumerate(default.hands) for card, _ in hand}
-    assert [a.text() for a in default.presets[1].card.arrows] == ["0,1,N", "1,2,E", "2,1,S"]
+              for seat, hand in enumerate(third.hands) for card, _ in hand}
+    assert [a.text() for a in third.presets[1].card.arrows] == ["0,1,N", "1,2,E", "2,1,S"]
     assert {k: v for k, v in arrows.items() if k[0] == 1} == {
         (1, "I3"): ["0,0,W", "0,2,E"], (1, "L4"): ["0,0,N"], (1, "U5"): ["0,0,N", "1,0,W"],
         (1, "T4"): ["0,0,W", "0,2,E"], (1, "V5"): ["0,0,N", "2,2,E", "2,1,S"]}
