@@ -17,7 +17,9 @@ from bot.texts.match_views import already_done as already_done
 from bot.texts.match_views import banks as banks
 from bot.texts.match_views import board as board
 from bot.texts.match_views import board_again as board_again
+from bot.texts.match_views import board_posted as board_posted
 from bot.texts.match_views import clock_on_turn as clock_on_turn
+from bot.texts.match_views import clock_paused as clock_paused
 from bot.texts.match_views import clock_waiting as clock_waiting
 from bot.texts.match_views import corrected as corrected
 from bot.texts.match_views import dm_thread as dm_thread
@@ -30,6 +32,7 @@ from bot.texts.match_views import lease_lost as lease_lost
 from bot.texts.match_views import match_choice as match_choice
 from bot.texts.match_views import match_label as match_label
 from bot.texts.match_views import missing_permissions as missing_permissions
+from bot.texts.match_views import no_clock as no_clock
 from bot.texts.match_views import not_host as not_host
 from bot.texts.match_views import not_our_shard as not_our_shard
 from bot.texts.match_views import not_started as not_started
@@ -186,6 +189,17 @@ def no_hints_in_dm() -> str:
 @text
 def set_up(label: str) -> str:
     return _("{label} is set up.").format(label=label)
+
+
+@text
+def accept_button() -> str:
+    """The button under a challenge that accepts it (at most 80 characters)."""
+    return _("Accept")
+
+
+@text
+def decline_button() -> str:
+    return _("Decline")
 
 
 @text

@@ -225,11 +225,8 @@ OUTSIDE = {
                  "resume", "time", "transfer", "void", "accept", "adjudicate", "board",
                  "cancel", "challenge", "decline", "dm", "first", "match", "move"},
     # bot/adapters/console: its own lines and buttons' labels as it prints them
-    "console": {"write", "name", "message", "Accept", "Decline", "Rematch", "image", "file",
+    "console": {"write", "name", "message", "Rematch", "image", "file",
                 "images", "exports", "csv", "png", "gif", "standings", "ledger", "matches"},
-    # bot/services: sentences built in place (history_view.py, viewing.py, lobby.py)
-    "services": {"Moves", "with", "each", "took", "banks", "reserve", "spent", "finished",
-                 "Board", "posted", "won", "lost", "drawn", "void", "used"},
     # CLDR's English dates, which the pseudo-locale (English underneath) writes
     "dates": {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov",
               "Dec"},
