@@ -9,6 +9,7 @@ from bot.core.escape import plain, plains
 from bot.core.messages import mention
 from bot.core.timecontrol import Reminder, TimeControl, clock_text
 from bot.texts.game_errors import colour
+from bot.texts.games import option_value
 from bot.texts.language import N_, _, n_, text
 from bot.texts.match_views import MAX_OVERVIEW as MAX_OVERVIEW
 from bot.texts.match_views import adjudicated as adjudicated
@@ -131,7 +132,8 @@ def options_line(game: Game[Any, Any], options: dict[str, Any], tc: TimeControl)
     """The rules of a match under its title: the clock, then each option as the game
     declares it says it (a server's own deck, held as data, by its name)."""
     plain = {k: v for k, v in options.items() if not isinstance(v, dict)}
-    parts = [time_control(tc), *game.describe_options(plain)]
+    parts = [time_control(tc), *(option_value(spec, plain[spec.name])
+                                 for spec in game.option_specs if spec.name in plain)]
     parts += [deck_label(v) for v in options.values() if isinstance(v, dict)]
     return capitalised(" · ".join(parts))  # it starts a line wherever it is shown
 

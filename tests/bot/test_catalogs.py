@@ -17,7 +17,9 @@ from babel.plural import to_gettext
 
 from bot.commands import SECTIONS
 from bot.texts import language
+from bot.texts.games import OPTION_WORDS, option_value
 from bot.texts.help import SECTION_NAMES, summary
+from engine.registry import game_keys, get_game
 from tests.catalogs import (
     CLOSE,
     OPEN,
@@ -177,6 +179,17 @@ def test_help_says_every_section_through_the_catalogs() -> None:
         assert "**플레이**" in summary(["cairo"], [("Play", ["`/help`"], False)])
 
 
+def test_every_option_of_the_games_is_said_through_the_catalogs() -> None:
+    """The rules line's words of each shipped game's options (the engine's English) are
+    messages of bot/texts, and say the language spoken."""
+    said = {w for key in game_keys() for spec in get_game(key).option_specs
+            for w in [*(words for _, words in spec.words), spec.phrase] if w}
+    assert said == set(OPTION_WORDS)
+    tie = get_game("cairo").option_specs[0]
+    with language.speaking("ja"):
+        assert option_value(tie, "draw") == "同点は引き分け"
+
+
 def test_the_pseudo_locale_is_longer_accented_and_bracketed() -> None:
     said = pseudo("There is no match #{number} on `/match id:{number}`.")
     assert said.startswith(OPEN) and said.endswith(CLOSE)
@@ -220,9 +233,9 @@ OUTSIDE = {
     "engine": {"Cairo", "Corridor", "Pathwayz", "Quoridor", "White", "Black", "Red", "Walls",
                "walls", "left", "pieces", "piece", "none", "pawn", "on", "placed", "marks",
                "permanent", "Last", "move", "alt", "text", "before", "after", "the", "first",
-               "to", "in", "tie", "First", "Player", "loses", "draw", "plies", "is", "wins",
-               "reached", "row", "already", "taken", "by", "has", "no", "pentagon", "up",
-               "down", "right", "Unknown", "game", "games", "sigma", "After", "of", "ends"},
+               "to", "wins", "reached", "row", "already", "taken", "by", "has", "no",
+               "pentagon", "up", "down", "right", "Unknown", "game", "games", "sigma", "After",
+               "of", "ends"},
     # bot/commands: the commands' names (a list of them, as typed)
     "commands": {"abort", "correct", "deck", "logchannel", "matches", "nomination",
                  "practice", "review", "takeback", "tournament", "web", "rematch", "event",
