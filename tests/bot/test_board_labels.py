@@ -112,3 +112,16 @@ def test_a_board_is_drawn_with_the_words_it_is_given(tmp_path: Path) -> None:
     with labelled(words):
         assert cairo_render._content(state, None, True, None, None).labels == [  # type: ignore[arg-type]
             "黒 · 先手", "赤 · 後手"]
+
+
+def test_quoridor_s_line_under_the_board_is_said_in_the_language_spoken() -> None:
+    """The line under a Quoridor board (walls left, who passed or left: the engine's
+    ``status``) takes the same labels as its image."""
+    game = Quoridor()
+    state = game.new_state(2, {})
+    said = {}
+    for lang in ("en", "ja", "ko"):
+        with speaking(lang), labelled(board_labels.labels()):
+            said[lang] = game.status(state)
+    assert said == {"en": "walls left: White 10, Black 10", "ja": "残りの壁: 白 10、黒 10",
+                    "ko": "남은 벽: 백 10, 흑 10"}

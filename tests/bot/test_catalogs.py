@@ -230,12 +230,11 @@ def test_templates_say_their_words_through_the_catalogs() -> None:
 #: not listed here is a sentence said outside the catalogs, and fails.
 OUTSIDE = {
     # engine/: game titles, seats, pieces, options, statuses, alt texts, move errors
-    "engine": {"Cairo", "Corridor", "Pathwayz", "Quoridor", "White", "Black", "Red", "Walls",
-               "walls", "left", "pieces", "piece", "none", "pawn", "on", "placed", "marks",
-               "permanent", "Last", "move", "alt", "text", "before", "after", "the", "first",
-               "to", "wins", "reached", "row", "already", "taken", "by", "has", "no",
-               "pentagon", "up", "down", "right", "Unknown", "game", "games", "sigma", "After",
-               "of", "ends"},
+    "engine": {"Cairo", "Corridor", "Pathwayz", "Quoridor", "White", "Black", "Red", "walls",
+               "left", "pieces", "piece", "none", "pawn", "on", "placed", "marks", "permanent",
+               "Last", "move", "alt", "text", "before", "after", "the", "first", "to", "wins",
+               "reached", "row", "already", "taken", "by", "has", "no", "pentagon", "up",
+               "down", "right", "Unknown", "game", "games", "sigma", "After", "of", "ends"},
     # bot/commands: the commands' names (a list of them, as typed)
     "commands": {"abort", "correct", "deck", "logchannel", "matches", "nomination",
                  "practice", "review", "takeback", "tournament", "web", "rematch", "event",

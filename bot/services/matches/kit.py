@@ -29,10 +29,12 @@ from bot.store.db import Database
 from bot.store.models import Match, Tournament
 from bot.store.movelog import MoveWriter
 from bot.store.queries import user_names
+from bot.texts import board_labels
 from bot.texts import match as texts
 from bot.texts.game_errors import colour
 from bot.texts.language import SOURCE, speaking
 from engine.game import Game
+from engine.labels import labelled
 
 Deliver = Callable[[Post], Awaitable[None]]
 # The adapter's way to open a thread for a match outside a command (a tournament's
@@ -300,7 +302,8 @@ class MatchKit:
 
     def turn_line(self, live: LiveMatch) -> str:
         seat = live.to_move
-        status = live.game.status(live.state)
+        with labelled(board_labels.labels()):  # the engine's words, in the language spoken
+            status = live.game.status(live.state)
         if seat is None:
             return texts.capitalised(status)
         clock = runs_out = None
