@@ -57,11 +57,11 @@ def sentence(text: str) -> str:
     """The engine's messages (written for its command line: "unknown game 'go' (games:
     cairo, …)") as a sentence for a person: a first word in lower case capitalised
     (not a move or a cell such as "e9" or "c3*", written as the game writes it), and a
-    full stop at the end."""
+    full stop at the end (unless a translation ends with its language's own: 。！？)."""
     text = text.strip()
     if not text:
         return text
     first = text.split(maxsplit=1)[0]
     if first.isalpha() and first.islower():
         text = text[0].upper() + text[1:]
-    return text if text[-1] in ".!?" else text + "."
+    return text if text[-1] in ".!?。！？" else text + "."

@@ -234,7 +234,7 @@ OUTSIDE = {
                "left", "pieces", "piece", "none", "pawn", "on", "placed", "marks", "permanent",
                "Last", "move", "alt", "text", "before", "after", "the", "first", "to", "wins",
                "reached", "row", "already", "taken", "by", "has", "no", "pentagon", "up",
-               "down", "right", "Unknown", "game", "games", "sigma", "After", "of", "ends"},
+               "down", "right", "After", "of", "ends"},
     # bot/commands: the commands' names (a list of them, as typed)
     "commands": {"abort", "correct", "deck", "logchannel", "matches", "nomination",
                  "practice", "review", "takeback", "tournament", "web", "rematch", "event",
