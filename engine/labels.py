@@ -39,6 +39,11 @@ TEMPLATES = (
     # Quoridor's line under a board (its status)
     "{colour} had no move and passed", "{colour} {n}", "walls left: {left}",
     "{colour} left the game", ", ",
+    # a board's description (its alt text: ``Game.describe``), every game's
+    "{colour} ({name})", "Game over", "{title}, {where}.", "{standing}.", "Last move: {move}.",
+    "{colour} pieces ({n}): {cells}.", "none", "A * marks a permanent piece.",
+    "pawn on {square}", "out of the game",
+    "{colour}: {pawn}, {n} walls left, walls placed: {walls}.",
 )
 
 

@@ -29,6 +29,11 @@ TEMPLATES = (
     # Quoridor's line under a board (its status)
     N_("{colour} had no move and passed"), N_("{colour} {n}"), N_("walls left: {left}"),
     N_("{colour} left the game"), N_(", "),
+    # a board's description (its alt text: ``Game.describe``), every game's
+    N_("{colour} ({name})"), N_("Game over"), N_("{title}, {where}."), N_("{standing}."),
+    N_("Last move: {move}."), N_("{colour} pieces ({n}): {cells}."), N_("none"),
+    N_("A * marks a permanent piece."), N_("pawn on {square}"), N_("out of the game"),
+    N_("{colour}: {pawn}, {n} walls left, walls placed: {walls}."),
 )
 
 

@@ -149,8 +149,7 @@ def status(state: QuoridorState) -> str:
              for s in state.passed]
     over = outcome(state)
     if over is not None:
-        parts.append(reason_label(state, over.winner) if over.winner is not None else
-                     label("no one reached their goal in {n} plies", n=state.ply_cap))
+        parts.append(reason_said(state, over))
     left = label(", ").join(
         label("{colour} {n}", colour=colour_label(state, s), n=state.walls_left[s])
         for s in state.active)
@@ -158,6 +157,13 @@ def status(state: QuoridorState) -> str:
     parts.extend(label("{colour} left the game", colour=colour_label(state, s))
                  for s in state.eliminated)
     return "; ".join(parts)
+
+
+def reason_said(state: QuoridorState, over: Outcome) -> str:
+    """``over.reason`` in the language of the labels."""
+    if over.winner is None:
+        return label("no one reached their goal in {n} plies", n=state.ply_cap)
+    return reason_label(state, over.winner)
 
 
 def colour_label(state: QuoridorState, seat: int) -> str:

@@ -4,12 +4,13 @@ label fits its box in every language, and a board drawn in Japanese says Japanes
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
 
-from bot.services.render import _render_job
+from bot.services.render import _render_job, described
 from bot.texts import board_labels
 from bot.texts.language import LANGUAGES, speaking
 from engine import labels
@@ -125,3 +126,16 @@ def test_quoridor_s_line_under_the_board_is_said_in_the_language_spoken() -> Non
             said[lang] = game.status(state)
     assert said == {"en": "walls left: White 10, Black 10", "ja": "残りの壁: 白 10、黒 10",
                     "ko": "남은 벽: 백 10, 흑 10"}
+
+
+def test_a_board_s_description_is_said_in_the_language_spoken() -> None:
+    """A board's alt text (``Game.describe``) takes the labels too: English as the engine
+    writes it, Japanese without English words but the players' and the moves'."""
+    game = Quoridor()
+    state = game.apply(game.new_state(2, {}), game.parse_move(game.new_state(2, {}), "e2"))
+    english = described(game, state, ["ann", "ben"])
+    assert english == game.describe(state, ["ann", "ben"])
+    with speaking("ja"):
+        said = described(game, state, ["ann", "ben"])
+    assert said.startswith("Quoridor、1手目の後。黒（ben）の手番。最後の手: e2。")
+    assert "残りの壁10枚" in said and not re.search(r"\b(?!ann|ben|e\d)[A-Za-z]{2,}", said[9:])

@@ -22,7 +22,7 @@ from bot.services.matches.live import LiveMatch
 from bot.services.matches.registry import LiveMatches
 from bot.services.permissions import HostRoles
 from bot.services.pressure import BOARD_WAIT_LIMIT, Pressure
-from bot.services.render import Renderer
+from bot.services.render import Renderer, described
 from bot.services.vitals import Health
 from bot.services.web import WebLink, no_link
 from bot.store.db import Database
@@ -293,7 +293,7 @@ class MatchKit:
                      hints: bool, banner: str | None = None, server: str = "") -> Image:
         """A board, drawn in the renderer's workers in ``server``'s turn."""
         data = await self.renderer.render(game, state, names, hints, banner, server)
-        return Image(data, f"{game.key}.png", game.describe(state, names, banner))
+        return Image(data, f"{game.key}.png", described(game, state, names, banner))
 
     async def names(self, guild_id: str, user_ids: Sequence[str]) -> list[str]:
         async with self.db.session() as s:

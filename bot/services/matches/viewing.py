@@ -21,6 +21,7 @@ from bot.services.matches.refusals import (
     NotBeingPlayed,
     NotRunning,
 )
+from bot.services.render import described
 from bot.store.models import Match, MatchPlayer, Tournament, TournamentGame
 from bot.store.queries import user_names
 from bot.texts import languages as joined
@@ -82,8 +83,8 @@ class Viewing:
                                  game.moves_played(state),
                                  record.status == MatchStatus.VOIDED, record.result_text or "")
         return Response(reply=Post(text, image=Image(image, f"{game.key}.png",
-                                                     game.describe(state, record.names,
-                                                                   ended_by(record, state))),
+                                                     described(game, state, record.names,
+                                                               ended_by(record, state))),
                                    ephemeral=True))
 
     async def _not_begun(self, asker: Asker, number: int | None, player: bool) -> None:
