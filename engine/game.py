@@ -11,10 +11,13 @@ game means implementing it once here and registering it.
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Self, TypeVar
+
+from engine.labels import label
 
 JSON = dict[str, Any]
 
@@ -194,10 +197,17 @@ M = TypeVar("M")
 DESCRIPTION_LIMIT = 1024
 
 
+def pieces_of(colour: str, cells: Sequence[str]) -> str:
+    """A colour's pieces in a board's description: "Black pieces (2): DL, XU." (in the
+    language of ``engine.labels``)."""
+    return label("{colour} pieces ({n}): {cells}.", colour=label(colour), n=len(cells),
+                 cells=label(", ").join(cells) or label("none"))
+
+
 def after_move(played: int) -> str:
     """Where a position stands, as every board, its post and ``/match`` say it: "after
     move 21" (21 moves played, passes counted), "before the first move"."""
-    return "before the first move" if played <= 0 else f"after move {played}"
+    return label("before the first move") if played <= 0 else label("after move {n}", n=played)
 
 
 #: The version of this interface. A game declares the one it was written for
@@ -371,6 +381,11 @@ class Game(ABC, Generic[S, M]):
         (a screen reader): the pieces by cell, pawns and walls, the main group's blank
         spaces; short, for ``describe`` keeps it within ``DESCRIPTION_LIMIT``."""
 
+    def reason_said(self, state: S, outcome: Outcome) -> str:
+        """Why the game ended, for its description: ``outcome.reason``, or the same in the
+        language of ``engine.labels`` where the game has templates for it."""
+        return outcome.reason
+
     def describe(self, state: S, names: Sequence[str] | None = None,
                  verdict: str | None = None) -> str:
         """What ``render`` shows, in words, for the image's description: the game, the
@@ -378,28 +393,33 @@ class Game(ABC, Generic[S, M]):
         ``describe_position``; at most ``DESCRIPTION_LIMIT`` characters."""
 
         def who(seat: int) -> str:
-            colour = self.seat_name(state, seat)
+            colour = label(self.seat_name(state, seat))
             name = names[seat].strip() if names is not None and seat < len(names) else ""
-            return f"{colour} ({name})" if name else colour
+            return label("{colour} ({name})", colour=colour, name=name) if name else colour
 
         outcome = self.outcome(state)
         seat = self.to_move(state)
         if verdict is not None:
             standing = verdict
         elif outcome is not None:
-            standing = (f"Draw: {outcome.reason}" if outcome.winner is None
-                        else f"{who(outcome.winner)} wins: {outcome.reason}")
+            reason = self.reason_said(state, outcome)
+            standing = (label("Draw: {reason}", reason=reason) if outcome.winner is None
+                        else label("{who} wins: {reason}", who=who(outcome.winner),
+                                   reason=reason))
         elif seat is not None:
-            standing = f"{who(seat)} to move"
+            standing = label("{who} to move", who=who(seat))
         else:
-            standing = "Game over"
-        parts = [f"{self.title}, {after_move(self.moves_played(state))}.",
-                 standing.rstrip(".") + "."]
+            standing = label("Game over")
+        parts = [label("{title}, {where}.", title=self.title,
+                       where=after_move(self.moves_played(state))),
+                 label("{standing}.", standing=standing.rstrip("."))]
         last = self.last_move(state)
         if last:
-            parts.append(f"Last move: {last}.")
+            parts.append(label("Last move: {move}.", move=last))
         parts.append(self.describe_position(state))
-        text = " ".join(p for p in parts if p)
+        # Sentences follow each other after a space, but not after a full stop of Japanese
+        # or Chinese (。), which takes none.
+        text = re.sub(r"(?<=[。！？]) ", "", " ".join(p for p in parts if p))
         if len(text) > DESCRIPTION_LIMIT:
             text = text[:DESCRIPTION_LIMIT - 1].rstrip() + "…"
         return text

@@ -18,7 +18,8 @@ from types import MappingProxyType
 _ENGLISH: Mapping[str, str] = MappingProxyType({})
 _LABELS: ContextVar[Mapping[str, str]] = ContextVar("engine_labels", default=_ENGLISH)
 
-#: every template the shipped games draw (Cairo Corridor's and Quoridor's)
+#: every template the shipped games draw, or write in the line under a board (Cairo
+#: Corridor's and Quoridor's)
 TEMPLATES = (
     "Black", "Red", "First Player", "Second Player", "{colour} · {name}",
     "{n} left", "score {n}", "to play", "wins", "before the first move",
@@ -35,6 +36,14 @@ TEMPLATES = (
     "Draw: {reason}", "no one reached their goal in {n} plies", "{colour} reached {goal}",
     "the others left the game", "row {row}", "column {column}", "{where} · last: {move}",
     "to {goal}", "left the game", "{goal} · {n} steps",
+    # Quoridor's line under a board (its status)
+    "{colour} had no move and passed", "{colour} {n}", "walls left: {left}",
+    "{colour} left the game", ", ",
+    # a board's description (its alt text: ``Game.describe``), every game's
+    "{colour} ({name})", "Game over", "{title}, {where}.", "{standing}.", "Last move: {move}.",
+    "{colour} pieces ({n}): {cells}.", "none", "A * marks a permanent piece.",
+    "pawn on {square}", "out of the game",
+    "{colour}: {pawn}, {n} walls left, walls placed: {walls}.",
 )
 
 

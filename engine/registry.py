@@ -148,7 +148,8 @@ def entry(name: str) -> Entry:
     if key in games.broken:
         raise GameLoadError(games.broken[key])
     if key not in games.entries:
-        raise EngineError(f"unknown game '{name}' (games: {', '.join(games.entries)})")
+        raise EngineError(f"unknown game '{name}' (games: {', '.join(games.entries)})").because(
+            "unknown_game", name=name, games=list(games.entries))
     return games.entries[key]
 
 

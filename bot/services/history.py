@@ -29,7 +29,7 @@ from bot.services.history_view import (
 )
 from bot.services.limits import ServerQueues
 from bot.services.matches.refusals import NoSuchMatch
-from bot.services.render import Renderer
+from bot.services.render import Renderer, described
 from bot.services.review import Reviews
 from bot.services.users import remember
 from bot.services.workers import Workers
@@ -90,7 +90,7 @@ async def show_match(db: Database, renderer: Renderer, guild_id: str,
         state = position_of(record)
         data = await renderer.render(game, state, record.names, hints=False, server=guild_id)
         image = Image(data, f"match-{record.number}-{game.key}.png",
-                      game.describe(state, record.names, ended_by(record, state)))
+                      described(game, state, record.names, ended_by(record, state)))
     first = Post(parts[0], image=image, ephemeral=True)
     return Response(reply=first, posts=[Post(p, ephemeral=True) for p in parts[1:]])
 
@@ -122,8 +122,8 @@ async def replay(db: Database, renderer: Renderer, guild_id: str, match_id: int)
                            players=[(p.name, p.colour) for p in record.players],
                            caption=words, moves=moves)
     about = say.replay_description(label=label, caption=words, moves=moves,
-                                   final=game.describe(final, record.names,
-                                                       ended_by(record, final)))
+                                   final=described(game, final, record.names,
+                                                   ended_by(record, final)))
     return Response(reply=Post(text, image=Image(
         data, f"match-{record.number}-{game.key}.gif", about)))
 

@@ -19,7 +19,7 @@ from bot.services.history_queries import (
 from bot.texts import history as say
 from bot.texts import languages as joined
 from bot.texts import match as texts
-from bot.texts.history import count, date, result_words, took
+from bot.texts.history import result_words, took
 from engine.animation import numbered, positions
 from engine.game import EngineError
 from engine.registry import get_game
@@ -68,30 +68,25 @@ def match_texts(record: MatchRecord) -> list[str]:
     game = get_game(record.game)
     label = texts.match_label(record.number, record.kind)
     if record.status in NEVER_PLAYED:
-        names = " and ".join(plain(p.name) for p in record.players)
-        return [f"**{label}: {game.title}** between {names} never started: it "
-                f"{say.NEVER_PLAYED[record.status]}."]
+        return [say.never_started(label=label, game=game.title,
+                                  names=[p.name for p in record.players],
+                                  status=record.status)]
     head = [f"**{label}: {game.title}** — {_state_words(record)}"]
     for p in record.players:
-        who = f"{p.colour}: {plain(p.name)}" if p.colour else plain(p.name)
-        parts = [who]
+        parts = [say.seat_of(colour=p.colour, name=p.name)]
         if p.result is not None:
             mine = my_scores(list(record.scores) if record.scores else None, p.seat)
             how = "out" if p.out and p.result == "lost" else record.end_reason
             parts.append(result_words(result=p.result, how=how, scores=mine))
         elif p.out:
-            parts.append("out of the game")
+            parts.append(say.out_of_the_game())
         if record.started_at is not None and record.time_control.enabled:
-            parts.append(f"{took(p.time_used)} used, {texts.banks(p.banks_left)} left")
+            parts.append(say.time_used(used=p.time_used, banks_left=p.banks_left))
         head.append(" · ".join(parts))
     settings = texts.options_line(game, record.options, record.time_control)
-    extras = []
-    if record.kind == MatchKind.DM and record.reward:
-        extras.append(f"{record.reward:,} garnets to the winner")
-    if record.kind == MatchKind.CASUAL:
-        extras.append("rated" if record.rated else "unrated")
-    if record.hints:
-        extras.append("hints on")
+    extras = say.match_extras(
+        reward=record.reward or 0 if record.kind == MatchKind.DM else 0,
+        rated=record.rated if record.kind == MatchKind.CASUAL else None, hints=record.hints)
     head.append(" · ".join([settings, *extras]))
     if record.result_text:
         head.append(_names_for(record, record.result_text))
@@ -102,26 +97,20 @@ def match_texts(record: MatchRecord) -> list[str]:
         head.append(say.host_action(after=after, actor=a.actor_name,
                                     action=a.action, detail=a.detail))
     if len(record.actions) > MAX_ACTIONS:
-        head.append(f"… and {len(record.actions) - MAX_ACTIONS} more host actions.")
+        head.append(say.more_host_actions(n=len(record.actions) - MAX_ACTIONS))
     if not record.moves:
-        head.append("No moves were played.")
+        head.append(say.no_moves_played())
         return _pack(head, [])
-    head.append("Moves, with the time each took (+banks of reserve spent):")
+    head.append(say.moves_heading())
     return _pack(head, _move_lines(record))
 
 
 def _state_words(record: MatchRecord) -> str:
-    if record.status == MatchStatus.FINISHED:
-        return f"finished {date(record.finished_at)}"
-    if record.status == MatchStatus.VOIDED:
-        return f"voided {date(record.finished_at)}"
+    moves = 0
     if record.status in PLAYING:
         states = _positions(record)
         moves = get_game(record.game).moves_played(states[-1]) if states else 0
-        return f"in progress ({record.status}), {count(moves, 'move')} so far"
-    return "not started yet (" + ("waiting for the challenged players"
-                                  if record.status == MatchStatus.PENDING
-                                  else "the First Player is being chosen") + ")"
+    return say.match_state(status=record.status, finished_at=record.finished_at, moves=moves)
 
 
 def _positions(record: MatchRecord) -> list[Any]:
@@ -159,7 +148,7 @@ def _move_lines(record: MatchRecord) -> list[str]:
         if m is None:
             return f"{mark:>{number + 1}} {who}{PASS}"
         if m.kind == MoveKind.OUT:
-            return f"{mark:>{number + 1}} {names.get(seat, '?')} out"
+            return f"{mark:>{number + 1}} {names.get(seat, '?')} {say.left_here()}"
         spent = f"+{m.banks_spent}" if m.banks_spent else ""
         return f"{mark:>{number + 1}} {who}{m.notation:<{width}} {took(m.seconds)}{spent}"
 

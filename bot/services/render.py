@@ -31,6 +31,14 @@ SHEETS_PER_SERVER = 2  # deck sheets a server may have on the way at once
 BOARDS_A_WORKER = 2  # the one drawn and the next, already in the worker's pipe
 
 
+def described(game: Game[Any, Any], state: Any, names: Sequence[str] | None,
+              verdict: str | None = None) -> str:
+    """A board's description (its alt text, ``Game.describe``) in the language spoken:
+    the engine's words through the same labels as its image."""
+    with labelled(board_labels.labels()):
+        return game.describe(state, names, verdict)
+
+
 def _render_job(game_key: str, state: Any, hints: bool, names: list[str],
                 banner: str | None = None, words: dict[str, str] | None = None) -> bytes:
     # A match ended by time, a resignation or a host: the board says how, in place of

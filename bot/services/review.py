@@ -26,6 +26,7 @@ from bot.services.history_queries import MatchRecord, match_record, position_of
 from bot.services.history_view import ended_by
 from bot.services.jobs import JobTooLong
 from bot.services.matches.refusals import NoSuchMatch
+from bot.services.render import described
 from bot.services.workers import Workers
 from bot.store.db import Database
 from bot.store.idempotent import insert_once
@@ -175,6 +176,6 @@ class Reviews:
         about = say_history.review_description(
             label=texts.match_label(record.number, record.kind), game=game.title,
             players=[(p.name, p.colour) for p in record.players],
-            final=game.describe(final, record.names, ended_by(record, final)))
+            final=described(game, final, record.names, ended_by(record, final)))
         image = Image(png, f"review-{record.number}-{record.game}.png", about)
         return Response(reply=Post(review_text(record, data), image=image))

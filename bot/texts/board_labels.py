@@ -4,7 +4,7 @@ value (``labels``) to the drawing, which runs in a worker process."""
 
 from __future__ import annotations
 
-from bot.texts.language import N_, SOURCE, _, language
+from bot.texts.language import N_, _
 
 # Every template the engine draws, marked for the catalogs (the test keeps this list
 # and ``engine.labels.TEMPLATES`` the same).
@@ -26,11 +26,18 @@ TEMPLATES = (
     N_("{colour} reached {goal}"), N_("the others left the game"), N_("row {row}"),
     N_("column {column}"), N_("{where} · last: {move}"), N_("to {goal}"),
     N_("left the game"), N_("{goal} · {n} steps"),
+    # Quoridor's line under a board (its status)
+    N_("{colour} had no move and passed"), N_("{colour} {n}"), N_("walls left: {left}"),
+    N_("{colour} left the game"), N_(", "),
+    # a board's description (its alt text: ``Game.describe``), every game's
+    N_("{colour} ({name})"), N_("Game over"), N_("{title}, {where}."), N_("{standing}."),
+    N_("Last move: {move}."), N_("{colour} pieces ({n}): {cells}."), N_("none"),
+    N_("A * marks a permanent piece."), N_("pawn on {square}"), N_("out of the game"),
+    N_("{colour}: {pawn}, {n} walls left, walls placed: {walls}."),
 )
 
 
 def labels() -> dict[str, str]:
-    """What the language spoken says for each template it translates (English: none)."""
-    if language() == SOURCE:
-        return {}
+    """What the language spoken says for each template it translates (English: none; the
+    tests' pseudo-locale, English underneath, translates them all)."""
     return {t: said for t in TEMPLATES if (said := _(t)) != t}

@@ -85,6 +85,9 @@ def _reach(seat: str, here: str, moves: Sequence[str]) -> str:
 
 Say = Callable[..., str]
 CAUSES: Mapping[str, Say] = {
+    # any game: a key that names none (engine.registry)
+    "unknown_game": lambda name, games: _("unknown game '{name}' (games: {listed})").format(
+        name=name, listed=", ".join(games)),
     # Cairo Corridor
     "cairo.not_a_move": lambda text, words: _("'{text}' is not a move: {help}").format(
         text=text, help=_cairo_help(words)),

@@ -3,9 +3,30 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from bot.core.escape import plain
-from bot.texts.language import _, text
+from bot.texts.language import N_, _, text
+from engine.game import OptionSpec
+
+#: How the games' rules lines say their options' values (each ``OptionSpec``'s
+#: ``words`` and ``phrase``, English in the engine), marked for the catalogs;
+#: tests/bot/test_catalogs.py keeps this list and the shipped games' the same.
+OPTION_WORDS = (
+    N_("in a tie the First Player loses"), N_("in a tie the player who moved last loses"),
+    N_("a tie is a draw"), N_("a draw after {value} plies"), N_("deck {value}"),
+)
+
+
+@text
+def option_value(spec: OptionSpec, value: Any) -> str:
+    """An option's value as a match's rules line says it ("a tie is a draw")."""
+    said = dict(spec.words).get(str(value))
+    if said:
+        return _(said)
+    if spec.phrase:
+        return _(spec.phrase).format(value=value)
+    return spec.describe(value)
 
 
 @text

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.texts.language import _, text
+from bot.texts.language import N_, _, text
+
+#: /help's sections, as the commands name theirs (``SECTION`` of each bot/commands
+#: module; tests/bot/test_catalogs.py checks that none is missing here)
+SECTION_NAMES = (N_("Play"), N_("Hosting"), N_("History"), N_("Events and garnets"),
+                 N_("The season's Death Match"), N_("Tournaments"), N_("Decks"),
+                 N_("Web pages"))
 
 
 @text
@@ -22,7 +28,7 @@ def summary(games: Sequence[str], sections: Sequence[tuple[str, list[str], bool]
                "Buttons do the same as the commands they name.")]
     for title, commands, hosts in sections:
         note = _(" (some for hosts only)") if hosts else ""
-        lines.append(f"• **{title}**{note}: {', '.join(commands)}")
+        lines.append(f"• **{_(title)}**{note}: {', '.join(commands)}")
     return "\n".join(lines)
 
 

@@ -7,7 +7,10 @@ from collections.abc import Sequence
 
 from bot.core.enums import EndReason
 from bot.core.escape import plain
+from bot.texts.game_errors import colour as colour_word
 from bot.texts.language import N_, SOURCE, _, language, moment, n_, numeral, text
+from bot.texts.match_views import banks
+from bot.texts.web import RESULT_WORDS
 from bot.texts.words import versus
 from engine.game import DESCRIPTION_LIMIT, EngineError
 from engine.registry import get_game
@@ -69,7 +72,7 @@ def by_tie_rule(result: str, how: str | None, scores: Sequence[int] | None) -> b
 def result_words(*, result: str, how: str | None, scores: Sequence[int] | None) -> str:
     if result == "void" and how in UNPLAYED:
         return f"**{_(UNPLAYED[how])}**"
-    words = f"**{result}**"
+    words = f"**{_(RESULT_WORDS.get(result, result))}**"
     if scores:
         words += " " + "–".join(str(s) for s in scores)
     manner = _(HOW.get(how or "", ""))
@@ -262,3 +265,88 @@ def review_description(
             "Review of {label}, {game}, {who}: a plot of each side's chance to win "
             "after every move; the post's text gives the findings. The final "
             "position: {final}").format(label=label, game=game, who=who, final=final))
+
+
+# ---- one match in full (/match) ---------------------------------------------------------
+
+#: a match being played, as its state says it ("in progress (paused)")
+PLAYING_WORDS = {"running": N_("running"), "paused": N_("paused")}
+
+
+@text
+def never_started(*, label: str, game: str, names: Sequence[str], status: str) -> str:
+    """A challenge that was never played, by its status (``NEVER_PLAYED``)."""
+    return _("**{label}: {game}** between {names} never started: it {what}.").format(
+        label=label, game=game, names=_(" and ").join(plain(n) for n in names),
+        what=_(NEVER_PLAYED.get(status, status)))
+
+
+@text
+def match_state(*, status: str, finished_at: float | None, moves: int) -> str:
+    """Where a match stands, after its title in ``/match``."""
+    if status == "finished":
+        return _("finished {date}").format(date=date(finished_at))
+    if status == "voided":
+        return _("voided {date}").format(date=date(finished_at))
+    if status in PLAYING_WORDS:
+        return _("in progress ({status}), {moves} so far").format(
+            status=_(PLAYING_WORDS[status]), moves=count(moves, "move"))
+    if status == "pending":
+        return _("not started yet (waiting for the challenged players)")
+    return _("not started yet (the First Player is being chosen)")
+
+
+@text
+def seat_of(*, colour: str | None, name: str) -> str:
+    """A player of ``/match`` with their seat's colour ("White: ann")."""
+    # TRANSLATORS: a seat's colour and its player, "White: ann"
+    return _("{colour}: {name}").format(colour=colour_word(colour), name=plain(name)) \
+        if colour else plain(name)
+
+
+@text
+def out_of_the_game() -> str:
+    return _("out of the game")
+
+
+@text
+def time_used(*, used: float, banks_left: int) -> str:
+    """A player's clock in ``/match``: the time used and the reserve banks left."""
+    return _("{used} used, {banks} left").format(used=took(used), banks=banks(banks_left))
+
+
+def match_extras(*, reward: int, rated: bool | None, hints: bool) -> list[str]:
+    """What else a match was played with, after its options: a DM's reward, a casual
+    match's rating (``rated`` None: not a casual match), hints."""
+    said = []
+    if reward:
+        said.append(n_("{n} garnet to the winner", "{n} garnets to the winner", reward).format(
+            n=numeral(reward)))
+    if rated is not None:
+        said.append(_("rated") if rated else _("unrated"))
+    if hints:
+        said.append(_("hints on"))
+    return said
+
+
+@text
+def more_host_actions(*, n: int) -> str:
+    return n_("… and {n} more host action.", "… and {n} more host actions.", n).format(
+        n=numeral(n))
+
+
+@text
+def no_moves_played() -> str:
+    return _("No moves were played.")
+
+
+@text
+def moves_heading() -> str:
+    """Above the moves of ``/match``, each with its time and the reserve banks it spent."""
+    return _("Moves, with the time each took (+banks of reserve spent):")
+
+
+@text
+def left_here() -> str:
+    """A seat leaving the game, in the list of moves (``17. ann out``)."""
+    return _("out")

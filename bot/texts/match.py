@@ -9,6 +9,7 @@ from bot.core.escape import plain, plains
 from bot.core.messages import mention
 from bot.core.timecontrol import Reminder, TimeControl, clock_text
 from bot.texts.game_errors import colour
+from bot.texts.games import option_value
 from bot.texts.language import N_, _, n_, text
 from bot.texts.match_views import MAX_OVERVIEW as MAX_OVERVIEW
 from bot.texts.match_views import adjudicated as adjudicated
@@ -17,7 +18,9 @@ from bot.texts.match_views import already_done as already_done
 from bot.texts.match_views import banks as banks
 from bot.texts.match_views import board as board
 from bot.texts.match_views import board_again as board_again
+from bot.texts.match_views import board_posted as board_posted
 from bot.texts.match_views import clock_on_turn as clock_on_turn
+from bot.texts.match_views import clock_paused as clock_paused
 from bot.texts.match_views import clock_waiting as clock_waiting
 from bot.texts.match_views import corrected as corrected
 from bot.texts.match_views import dm_thread as dm_thread
@@ -30,6 +33,7 @@ from bot.texts.match_views import lease_lost as lease_lost
 from bot.texts.match_views import match_choice as match_choice
 from bot.texts.match_views import match_label as match_label
 from bot.texts.match_views import missing_permissions as missing_permissions
+from bot.texts.match_views import no_clock as no_clock
 from bot.texts.match_views import not_host as not_host
 from bot.texts.match_views import not_our_shard as not_our_shard
 from bot.texts.match_views import not_started as not_started
@@ -128,7 +132,8 @@ def options_line(game: Game[Any, Any], options: dict[str, Any], tc: TimeControl)
     """The rules of a match under its title: the clock, then each option as the game
     declares it says it (a server's own deck, held as data, by its name)."""
     plain = {k: v for k, v in options.items() if not isinstance(v, dict)}
-    parts = [time_control(tc), *game.describe_options(plain)]
+    parts = [time_control(tc), *(option_value(spec, plain[spec.name])
+                                 for spec in game.option_specs if spec.name in plain)]
     parts += [deck_label(v) for v in options.values() if isinstance(v, dict)]
     return capitalised(" · ".join(parts))  # it starts a line wherever it is shown
 
@@ -186,6 +191,17 @@ def no_hints_in_dm() -> str:
 @text
 def set_up(label: str) -> str:
     return _("{label} is set up.").format(label=label)
+
+
+@text
+def accept_button() -> str:
+    """The button under a challenge that accepts it (at most 80 characters)."""
+    return _("Accept")
+
+
+@text
+def decline_button() -> str:
+    return _("Decline")
 
 
 @text

@@ -190,6 +190,23 @@ def clock_waiting(name: str, banks_left: int, seconds: float) -> str:
 
 
 @text
+def clock_paused() -> str:
+    """The last line of /time while a host has paused the match."""
+    return _("The clock is paused.")
+
+
+@text
+def no_clock() -> str:
+    return _("This match has no clock.")
+
+
+@text
+def board_posted() -> str:
+    """The asker's answer to /board public: the board went to the match's channel."""
+    return _("Board posted.")
+
+
+@text
 def match_choice(match_id: int, title: str, players: list[str], status: str) -> str:
     """An autocomplete entry: plain text, never rendered as markdown."""
     return f"#{match_id} {title}: {versus(players)} ({status})"

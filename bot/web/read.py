@@ -16,6 +16,7 @@ from bot.services.events import Scope
 from bot.services.history_queries import MatchRecord, match_record
 from bot.services.history_view import caption
 from bot.services.leaderboard import by_garnets
+from bot.services.render import described
 from bot.services.review import can_review, stored
 from bot.services.web import Site
 from bot.store.db import Database
@@ -190,7 +191,7 @@ async def match(db: Database, site: Site, number: int, now: float, ply: int | No
         status=record.status, finished=finished,
         result=caption(masked) if finished else None, seats=tuple(seats), moves=moves,
         ply=shown, plies=total,
-        alt=say.board_alt(shown, game.describe(state, masked.names, banner)),
+        alt=say.board_alt(shown, described(game, state, masked.names, banner)),
         running=any(s.turn_left is not None for s in seats),
         review=review_view(masked, data, shown) if data is not None else None,
         unreviewed=reviewed and data is None and total > 0

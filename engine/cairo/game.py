@@ -20,6 +20,7 @@ from engine.game import (
     MoveError,
     OptionSpec,
     Outcome,
+    pieces_of,
 )
 
 Move = str
@@ -140,9 +141,8 @@ class CairoCorridor(Game[CairoState, Move]):
         return state.placed
 
     def describe_position(self, state: CairoState) -> str:
-        black, red = names_of(state.black), names_of(state.red)
-        return (f"Black pieces ({len(black)}): {', '.join(black) or 'none'}. "
-                f"Red pieces ({len(red)}): {', '.join(red) or 'none'}.")
+        return " ".join(pieces_of(colour, names_of(mask))
+                        for colour, mask in (("Black", state.black), ("Red", state.red)))
 
     def last_move(self, state: CairoState) -> str | None:
         return NAMES[state.last] if state.last is not None else None

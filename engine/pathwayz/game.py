@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.game import JSON, Game, GameOverError, Outcome
+from engine.game import JSON, Game, GameOverError, Outcome, pieces_of
+from engine.labels import label
 from engine.pathwayz import rules
 from engine.pathwayz.geometry import (
     BIT,
@@ -105,13 +106,13 @@ class Pathwayz(Game[PathwayzState, Move]):
     def describe_position(self, state: PathwayzState) -> str:
         """Each colour's pieces by cell, a permanent one marked ``*`` as in moves."""
 
-        def cells(mask: int) -> str:
-            found = [CELL_NAMES[i] + ("*" if state.permanent >> i & 1 else "")
-                     for i in range(len(CELL_NAMES)) if mask >> i & 1]
-            return f"({len(found)}): {', '.join(found) or 'none'}"
+        def cells(mask: int) -> list[str]:
+            return [CELL_NAMES[i] + ("*" if state.permanent >> i & 1 else "")
+                    for i in range(len(CELL_NAMES)) if mask >> i & 1]
 
-        return (f"White pieces {cells(state.white)}. Black pieces {cells(state.black)}. "
-                "A * marks a permanent piece.")
+        return " ".join([pieces_of("White", cells(state.white)),
+                         pieces_of("Black", cells(state.black)),
+                         label("A * marks a permanent piece.")])
 
     def last_move(self, state: PathwayzState) -> str | None:
         move = state.last_move()

@@ -18,6 +18,7 @@ from engine.game import (
     OptionSpec,
     Outcome,
 )
+from engine.labels import label
 from engine.quoridor import rules
 from engine.quoridor.notation import (
     PAWN_MOVES,
@@ -158,16 +159,21 @@ class Quoridor(Game[QuoridorState, Move]):
     def moves_played(self, state: QuoridorState) -> int:
         return state.ply  # a seat with no move passes without a move of its own
 
+    def reason_said(self, state: QuoridorState, outcome: Outcome) -> str:
+        return rules.reason_said(state, outcome)
+
     def describe_position(self, state: QuoridorState) -> str:
         names = state.layout.names
         parts = []
         for seat in range(state.seats):
-            pawn = ("out of the game" if seat in state.eliminated
-                    else f"pawn on {square_name(state.pawns[seat])}")
+            pawn = (label("out of the game") if seat in state.eliminated
+                    else label("pawn on {square}", square=square_name(state.pawns[seat])))
             walls = [wall_name(b) for b in range(state.walls[seat].bit_length())
                      if state.walls[seat] >> b & 1]
-            parts.append(f"{names[seat]}: {pawn}, {state.walls_left[seat]} walls left, "
-                         f"walls placed: {', '.join(walls) or 'none'}.")
+            parts.append(label("{colour}: {pawn}, {n} walls left, walls placed: {walls}.",
+                               colour=label(names[seat]), pawn=pawn,
+                               n=state.walls_left[seat],
+                               walls=label(", ").join(walls) or label("none")))
         return " ".join(parts)
 
     def last_move(self, state: QuoridorState) -> str | None:

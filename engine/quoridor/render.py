@@ -21,7 +21,10 @@ from engine.labels import label
 from engine.palette import Canvas, Layer, Palette, write
 from engine.quoridor.geometry import SIZE, bits, place_anchor
 from engine.quoridor.notation import COLUMN_LETTERS, PawnMove, WallMove
+from engine.quoridor.rules import colour_label as _colour
 from engine.quoridor.rules import distances, outcome
+from engine.quoridor.rules import goal_label as _goal
+from engine.quoridor.rules import reason_label as _reason
 from engine.quoridor.state import QuoridorState
 from engine.text import draw_text, fit_line, fit_text, text_art, text_length
 
@@ -439,24 +442,6 @@ def _headline(state: QuoridorState, names: Sequence[str] | None,
                      reason=_reason(state, result.winner))
     return label("Draw: {reason}", reason=label("no one reached their goal in {n} plies",
                                                  n=state.ply_cap))
-
-
-def _colour(state: QuoridorState, seat: int) -> str:
-    return label(state.layout.names[seat])  # "White", "Red", "Black", "Blue"
-
-
-def _goal(state: QuoridorState, seat: int) -> str:
-    kind, _, which = state.layout.goal_names[seat].partition(" ")
-    return label("row {row}", row=which) if kind == "row" else label("column {column}",
-                                                                      column=which)
-
-
-def _reason(state: QuoridorState, winner: int) -> str:
-    """What the rules say of a win (``rules.outcome``), in the drawing's language."""
-    if state.layout.goals[winner] >> state.pawns[winner] & 1:
-        return label("{colour} reached {goal}", colour=_colour(state, winner),
-                     goal=_goal(state, winner))
-    return label("the others left the game")
 
 
 def _legend(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.game import EngineError, GameOverError, MoveError, Outcome
+from engine.labels import label
 from engine.quoridor.geometry import (
     FORBIDS,
     bits,
@@ -142,16 +143,45 @@ def distances(state: QuoridorState) -> list[int | None]:
 
 
 def status(state: QuoridorState) -> str:
-    """Passes, the result, walls left and seats that left, for the line under a board."""
-    names = state.layout.names
-    parts = [f"{names[s]} had no move and passed" for s in state.passed]
+    """Passes, the result, walls left and seats that left, for the line under a board
+    (in the language of ``engine.labels``)."""
+    parts = [label("{colour} had no move and passed", colour=colour_label(state, s))
+             for s in state.passed]
     over = outcome(state)
     if over is not None:
-        parts.append(over.reason)
-    left = ", ".join(f"{names[s]} {state.walls_left[s]}" for s in state.active)
-    parts.append(f"walls left: {left}")
-    parts.extend(f"{names[s]} left the game" for s in state.eliminated)
+        parts.append(reason_said(state, over))
+    left = label(", ").join(
+        label("{colour} {n}", colour=colour_label(state, s), n=state.walls_left[s])
+        for s in state.active)
+    parts.append(label("walls left: {left}", left=left))
+    parts.extend(label("{colour} left the game", colour=colour_label(state, s))
+                 for s in state.eliminated)
     return "; ".join(parts)
+
+
+def reason_said(state: QuoridorState, over: Outcome) -> str:
+    """``over.reason`` in the language of the labels."""
+    if over.winner is None:
+        return label("no one reached their goal in {n} plies", n=state.ply_cap)
+    return reason_label(state, over.winner)
+
+
+def colour_label(state: QuoridorState, seat: int) -> str:
+    return label(state.layout.names[seat])  # "White", "Red", "Black", "Blue"
+
+
+def goal_label(state: QuoridorState, seat: int) -> str:
+    kind, _, which = state.layout.goal_names[seat].partition(" ")
+    return label("row {row}", row=which) if kind == "row" else label("column {column}",
+                                                                      column=which)
+
+
+def reason_label(state: QuoridorState, winner: int) -> str:
+    """What the rules say of a win (``outcome``), in the language of the labels."""
+    if state.layout.goals[winner] >> state.pawns[winner] & 1:
+        return label("{colour} reached {goal}", colour=colour_label(state, winner),
+                     goal=goal_label(state, winner))
+    return label("the others left the game")
 
 
 def check(state: QuoridorState, move: Move) -> None:

@@ -4,12 +4,13 @@ label fits its box in every language, and a board drawn in Japanese says Japanes
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
 
-from bot.services.render import _render_job
+from bot.services.render import _render_job, described
 from bot.texts import board_labels
 from bot.texts.language import LANGUAGES, speaking
 from engine import labels
@@ -112,3 +113,29 @@ def test_a_board_is_drawn_with_the_words_it_is_given(tmp_path: Path) -> None:
     with labelled(words):
         assert cairo_render._content(state, None, True, None, None).labels == [  # type: ignore[arg-type]
             "黒 · 先手", "赤 · 後手"]
+
+
+def test_quoridor_s_line_under_the_board_is_said_in_the_language_spoken() -> None:
+    """The line under a Quoridor board (walls left, who passed or left: the engine's
+    ``status``) takes the same labels as its image."""
+    game = Quoridor()
+    state = game.new_state(2, {})
+    said = {}
+    for lang in ("en", "ja", "ko"):
+        with speaking(lang), labelled(board_labels.labels()):
+            said[lang] = game.status(state)
+    assert said == {"en": "walls left: White 10, Black 10", "ja": "残りの壁: 白 10、黒 10",
+                    "ko": "남은 벽: 백 10, 흑 10"}
+
+
+def test_a_board_s_description_is_said_in_the_language_spoken() -> None:
+    """A board's alt text (``Game.describe``) takes the labels too: English as the engine
+    writes it, Japanese without English words but the players' and the moves'."""
+    game = Quoridor()
+    state = game.apply(game.new_state(2, {}), game.parse_move(game.new_state(2, {}), "e2"))
+    english = described(game, state, ["ann", "ben"])
+    assert english == game.describe(state, ["ann", "ben"])
+    with speaking("ja"):
+        said = described(game, state, ["ann", "ben"])
+    assert said.startswith("Quoridor、1手目の後。黒（ben）の手番。最後の手: e2。")
+    assert "残りの壁10枚" in said and not re.search(r"\b(?!ann|ben|e\d)[A-Za-z]{2,}", said[9:])

@@ -80,3 +80,12 @@ def test_a_try_at_a_move_is_said_by_its_cause_too(typed: str) -> None:
     assert refusal(missing) == sentence(defang(str(missing)))
     with speaking("ko"):
         assert "오른쪽" in refusal(missing)
+
+
+def test_an_unknown_game_is_said_by_its_cause_too() -> None:
+    with pytest.raises(EngineError) as caught:
+        get_game("chess")
+    assert caught.value.cause == "unknown_game"
+    assert refusal(caught.value) == sentence(defang(str(caught.value)))
+    with speaking("ko"):
+        assert "chess" in refusal(caught.value) and "게임" in refusal(caught.value)

@@ -22,17 +22,19 @@ from bot.services.matches.live import LiveMatch
 from bot.services.matches.registry import LiveMatches
 from bot.services.permissions import HostRoles
 from bot.services.pressure import BOARD_WAIT_LIMIT, Pressure
-from bot.services.render import Renderer
+from bot.services.render import Renderer, described
 from bot.services.vitals import Health
 from bot.services.web import WebLink, no_link
 from bot.store.db import Database
 from bot.store.models import Match, Tournament
 from bot.store.movelog import MoveWriter
 from bot.store.queries import user_names
+from bot.texts import board_labels
 from bot.texts import match as texts
 from bot.texts.game_errors import colour
 from bot.texts.language import SOURCE, speaking
 from engine.game import Game
+from engine.labels import labelled
 
 Deliver = Callable[[Post], Awaitable[None]]
 # The adapter's way to open a thread for a match outside a command (a tournament's
@@ -291,7 +293,7 @@ class MatchKit:
                      hints: bool, banner: str | None = None, server: str = "") -> Image:
         """A board, drawn in the renderer's workers in ``server``'s turn."""
         data = await self.renderer.render(game, state, names, hints, banner, server)
-        return Image(data, f"{game.key}.png", game.describe(state, names, banner))
+        return Image(data, f"{game.key}.png", described(game, state, names, banner))
 
     async def names(self, guild_id: str, user_ids: Sequence[str]) -> list[str]:
         async with self.db.session() as s:
@@ -300,7 +302,8 @@ class MatchKit:
 
     def turn_line(self, live: LiveMatch) -> str:
         seat = live.to_move
-        status = live.game.status(live.state)
+        with labelled(board_labels.labels()):  # the engine's words, in the language spoken
+            status = live.game.status(live.state)
         if seat is None:
             return texts.capitalised(status)
         clock = runs_out = None

@@ -208,8 +208,8 @@ class Lobby:
                                asker.actor.id, [o.id for o in opponents],
                                texts.options_line(game, options, tc), hints, rated,
                                int(CHALLENGE_TTL // 60), now + CHALLENGE_TTL)
-        answers = (Button("Accept", buttons.accept(number), "success"),
-                   Button("Decline", buttons.decline(number), "danger"))
+        answers = (Button(texts.accept_button(), buttons.accept(number), "success"),
+                   Button(texts.decline_button(), buttons.decline(number), "danger"))
         return Response(reply=Post(text, asker.channel_id, buttons=answers))
 
     async def _bound_challenges(self, guild_id: str, actor: Actor) -> None:

@@ -21,6 +21,7 @@ from bot.services.matches.refusals import (
     NotBeingPlayed,
     NotRunning,
 )
+from bot.services.render import described
 from bot.store.models import Match, MatchPlayer, Tournament, TournamentGame
 from bot.store.queries import user_names
 from bot.texts import languages as joined
@@ -53,7 +54,7 @@ class Viewing:
                            live.game.moves_played(live.state), live.paused,
                            self.kit.turn_line(live))
         if public:
-            return Response(reply=Post("Board posted.", ephemeral=True),
+            return Response(reply=Post(texts.board_posted(), ephemeral=True),
                             posts=[Post(text, live.channel_id, image=image,
                                         selects=menus.card_menu(live))])
         return Response(reply=Post(text, image=image, ephemeral=True))
@@ -82,8 +83,8 @@ class Viewing:
                                  game.moves_played(state),
                                  record.status == MatchStatus.VOIDED, record.result_text or "")
         return Response(reply=Post(text, image=Image(image, f"{game.key}.png",
-                                                     game.describe(state, record.names,
-                                                                   ended_by(record, state))),
+                                                     described(game, state, record.names,
+                                                               ended_by(record, state))),
                                    ephemeral=True))
 
     async def _not_begun(self, asker: Asker, number: int | None, player: bool) -> None:
@@ -149,7 +150,7 @@ class Viewing:
     async def time(self, asker: Asker, match_id: int | None) -> Response:
         live = await self.lookup.running(asker, match_id, player=False)
         if not live.tc.enabled:
-            return Response.say("This match has no clock.")
+            return Response.say(texts.no_clock())
         now = self.kit.now()
         lines = []
         for seat in range(len(live.users)):
@@ -163,7 +164,7 @@ class Viewing:
                 lines.append(texts.clock_waiting(live.names[seat], banks,
                                                  banks * live.tc.bank))
         if live.paused:
-            lines.append("The clock is paused.")
+            lines.append(texts.clock_paused())
         return Response.say(joined.lines(*lines))
 
 
