@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
+import resource
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -20,7 +21,9 @@ from typing import Any
 
 from aiohttp import web
 
-MAX_CONNECTIONS = 1024  # open at once, in all
+# open at once, in all: every live event stream (``STREAMS``) beside a page each (a viewer
+# following a match reads its live part on a second connection while its stream is open)
+MAX_CONNECTIONS = 4096
 FIRST_REQUEST_SECONDS = 10.0  # from connecting to a request's headers, at most
 REQUEST_SECONDS = 20.0  # a page's answer written, at most (a stream is a page apart)
 IDLE_SECONDS = 5.0  # aiohttp's keep-alive: a connection idle this long is closed
@@ -160,6 +163,19 @@ class Guard:
         for transport in slow:
             transport.abort()
         return len(slow)
+
+
+def room_for_connections(wanted: int = MAX_CONNECTIONS + 256) -> int:
+    """Raise this process's limit of open files (its soft limit, up to the hard one) so
+    that ``MAX_CONNECTIONS`` fit beside the database's and workers' own; systemd starts a
+    service with a soft limit of 1,024. The limit now."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        raised = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        if raised > soft:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
+            soft = raised
+    return int(soft)
 
 
 class _Counted(asyncio.Protocol):

@@ -46,6 +46,7 @@ from bot.web.guard import (
     MAX_LINE,
     Guard,
     Refused,
+    room_for_connections,
 )
 from bot.web.live import Hub
 from bot.web.tournament import tournament
@@ -115,6 +116,7 @@ class WebServer:
     # ---- start and stop ------------------------------------------------------------
 
     async def start(self) -> None:
+        room_for_connections()
         app = web.Application(client_max_size=MAX_BODY, middlewares=[self._bounded])
         get = app.router.add_get
         get("/", self._root, allow_head=True)

@@ -129,3 +129,19 @@ async def test_a_client_that_sends_no_request_is_cut_off(services: Services,
         writer.close()
         async with aiohttp.ClientSession() as http, http.get(site.server.address) as r:
             assert r.status == 200  # the server goes on
+
+
+def test_the_process_has_room_for_every_connection_the_pages_allow() -> None:
+    import resource
+
+    from bot.web.guard import MAX_CONNECTIONS, STREAMS, room_for_connections
+
+    assert MAX_CONNECTIONS >= 2 * STREAMS  # a stream and a page beside each
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(1024, hard), hard))  # systemd's
+        now = room_for_connections()
+        assert now == resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+        assert now >= min(MAX_CONNECTIONS, hard)
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
