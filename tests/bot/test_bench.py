@@ -62,10 +62,11 @@ def test_quick_bench_reports_every_figure_with_priorities_and_first_come_first_s
     with the pacer's waits by pace and the boards still on their way; the first run
     (the bench as it runs by default) reports every figure."""
     # Chatter in every think time; a third of the DMs a ply before their end.
+    # One render worker a bot (each warms up every kind of board; two only cost time).
     out = subprocess.run([sys.executable, "-m", "bot", "bench", "--quick", "--compare",
                           "--json", "--seconds", "3", "--chatter", "1", "--near-end",
-                          "0.34", "--plies-left", "1"], capture_output=True, text=True,
-                         timeout=180, check=True).stdout
+                          "0.34", "--plies-left", "1", "--render-processes", "1"],
+                         capture_output=True, text=True, timeout=180, check=True).stdout
     first, second = json.loads(out)
     assert (first["order"], second["order"]) == ("priorities", "fifo")
     for report in (first, second):
