@@ -44,6 +44,21 @@ TEMPLATES = (
     "{colour} pieces ({n}): {cells}.", "none", "A * marks a permanent piece.",
     "pawn on {square}", "out of the game",
     "{colour}: {pawn}, {n} walls left, walls placed: {walls}.",
+    # Pathwayz's (its key, status line and line under a board)
+    'permanent',
+    'last move',
+    'flipped',
+    'connect column a to column l',
+    '{colour} to move · {where}',
+    'Draw: {reason} · {n} moves',
+    '{line} · last {colour} {cell}',
+    '{line}, {n} flipped',
+    'the board is full with no chain',
+    '{colour} connected a to l',
+    "{colour} connected a to l (completed by {mover}'s move)",
+    '{colour} connected a to l (both chains completed: the mover wins)',
+    '{move} flipped 1 piece',
+    '{move} flipped {n} pieces',
 )
 
 

@@ -34,6 +34,21 @@ TEMPLATES = (
     N_("Last move: {move}."), N_("{colour} pieces ({n}): {cells}."), N_("none"),
     N_("A * marks a permanent piece."), N_("pawn on {square}"), N_("out of the game"),
     N_("{colour}: {pawn}, {n} walls left, walls placed: {walls}."),
+    # Pathwayz's (its key, status line and line under a board)
+    N_('permanent'),
+    N_('last move'),
+    N_('flipped'),
+    N_('connect column a to column l'),
+    N_('{colour} to move · {where}'),
+    N_('Draw: {reason} · {n} moves'),
+    N_('{line} · last {colour} {cell}'),
+    N_('{line}, {n} flipped'),
+    N_('the board is full with no chain'),
+    N_('{colour} connected a to l'),
+    N_("{colour} connected a to l (completed by {mover}'s move)"),
+    N_('{colour} connected a to l (both chains completed: the mover wins)'),
+    N_('{move} flipped 1 piece'),
+    N_('{move} flipped {n} pieces'),
 )
 
 

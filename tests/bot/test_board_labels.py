@@ -139,3 +139,71 @@ def test_a_board_s_description_is_said_in_the_language_spoken() -> None:
         said = described(game, state, ["ann", "ben"])
     assert said.startswith("Quoridor、1手目の後。黒（ben）の手番。最後の手: e2。")
     assert "残りの壁10枚" in said and not re.search(r"\b(?!ann|ben|e\d)[A-Za-z]{2,}", said[9:])
+
+
+def pathwayz_overflows(words: Mapping[str, str]) -> list[str]:
+    """Pathwayz's words that do not fit: the key (its marks' words left of the goal), a
+    colour in a player's slot (no wider than English's), and the header's line at its
+    smallest size, to move, after a flip, won (each way) and drawn."""
+    from engine.pathwayz import Pathwayz
+    from engine.pathwayz import render as pathwayz_render
+    from engine.pathwayz.rules import DRAW, reason_said
+    from engine.pathwayz.state import COLOUR_NAMES
+
+    game = Pathwayz()
+    found = []
+    with labelled(words):
+        room = pathwayz_render.key_room(pathwayz_render._key_words())
+        if room < 16:
+            found.append(f"the key: {room:.0f} px between its marks and the goal")
+        widest = max(text_length(c, 22, True) for c in COLOUR_NAMES)
+        found += [f"{label(c)!r} in a slot" for c in COLOUR_NAMES
+                  if text_length(label(c), 22, True) > widest]
+        states = [game.new_state()]
+        for move in ("a1*", "b2", "c1*"):
+            states.append(game.apply(states[-1], game.parse_move(states[-1], move)))
+        while game.outcome(states[-1]) is None:
+            states.append(game.apply(states[-1], game.legal_moves(states[-1])[0]))
+        lines = [pathwayz_render.line_said(state, None, None)[0] for state in states]
+        lines.append(label("Draw: {reason} · {n} moves", reason=reason_said(states[0], DRAW),
+                           n=96))
+        box = pathwayz_render.WIDTH - 2 * pathwayz_render.BOARD_X
+        found += [f"{line!r}: {text_length(line, 15, True):.0f} of {box} px"
+                  for line in lines if text_length(line, 15, True) > box]
+    return found
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_pathwayz_label_overflows_its_box(lang: str) -> None:
+    with speaking(lang):
+        words = board_labels.labels()
+    assert pathwayz_overflows(words) == []
+
+
+def test_the_pathwayz_check_finds_a_translation_too_long() -> None:
+    assert pathwayz_overflows({"flipped": "umgedreht worden in diesem Zug"}) != []
+    assert pathwayz_overflows({"White": "Weiße Steine"}) != []
+    assert pathwayz_overflows({"{colour} to move · {where}":
+                               "{colour} ist jetzt am Zug und muss setzen, "
+                               "und zwar jetzt · {where} · {where} · {where}"}) != []
+
+
+def test_pathwayz_boards_of_two_languages_share_no_cached_image(tmp_path: Path) -> None:
+    """The key is in the board's cached layer: a Japanese board drawn after an English one
+    says Japanese, and an English one after it says English again."""
+    from engine.pathwayz import Pathwayz
+
+    game = Pathwayz()
+    state = game.apply(game.new_state(), game.parse_move(game.new_state(), "c3*"))
+    with speaking("ja"):
+        words = board_labels.labels()
+    english = _render_job("pathwayz", state, True, ["ann", "ben"])
+    japanese = _render_job("pathwayz", state, True, ["ann", "ben"], None, words)
+    assert japanese != english
+    assert _render_job("pathwayz", state, True, ["ann", "ben"]) == english
+    assert _render_job("pathwayz", state, True, ["ann", "ben"], None, words) == japanese
+    with speaking("ja"), labelled(words):
+        assert game.status(state) == "c3*で0個裏返し"
+    with speaking("ja"):
+        said = described(game, state, ["ann", "ben"])
+    assert "黒（ben）の手番" in said
