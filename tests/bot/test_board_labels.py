@@ -207,3 +207,95 @@ def test_pathwayz_boards_of_two_languages_share_no_cached_image(tmp_path: Path) 
     with speaking("ja"):
         said = described(game, state, ["ann", "ben"])
     assert "黒（ben）の手番" in said
+
+
+def sigma_overflows(words: Mapping[str, str], monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Sigma Escape's words that do not fit: every line of a board and of the default
+    deck's sheet, as drawn (one cut short ends in an ellipsis), at the start, during and
+    at the end of a game, with names; each result's wording; the pills."""
+    from engine.sigma import SigmaEscape
+    from engine.sigma import pen as sigma_pen
+    from engine.sigma import render as sigma_render
+    from engine.sigma.deck import DEFAULT_DECK, shipped_deck
+    from engine.text import ELLIPSIS
+
+    drawn: list[tuple[float, str, int, bool, str]] = []
+
+    def record(image: object, xy: tuple[float, float], text: str, size: int,
+               bold: bool = False, fill: object = None, anchor: str = "la") -> tuple[int, ...]:
+        drawn.append((xy[0], text, size, bold, anchor))
+        return (0, 0, 0, 0)
+
+    monkeypatch.setattr(sigma_pen, "draw_text", record)
+    monkeypatch.setattr(sigma_render, "draw_text", record)
+    game = SigmaEscape()
+    width = sigma_render.WIDTH
+    found = []
+    with labelled(words):
+        states = [game.new_state()]
+        while game.outcome(states[-1]) is None:
+            states.append(game.apply(states[-1], game.legal_moves(states[-1])[0]))
+        for state in (states[0], states[1], states[len(states) // 2], states[-1]):
+            sigma_render.board_image(state, ["ann", "ben"])
+        sigma_render.deck_sheet(shipped_deck(DEFAULT_DECK))
+        for spaces in (1, 12):
+            for reason in ("all cards are played with {spaces}",
+                           "both players passed with {spaces}"):
+                said = label("{who} wins: {reason}", who=label("White"), reason=label(
+                    reason, spaces=label("{n} blank spaces left", n=spaces)))
+                drawn.append((24, said, 18, True, "la"))
+        pills = [label("to play"), label("wins")]
+    found += [f"{text!r} cut short" for _, text, _, _, _ in drawn if ELLIPSIS in text]
+    for x, text, size, bold, anchor in drawn:
+        box = {24: width - 48, 56: 620}.get(round(x)) if anchor == "la" else None
+        if anchor == "ra":
+            box = 640
+        if box is not None and text_length(text, size, bold) > box:
+            found.append(f"{text!r}: {text_length(text, size, bold):.0f} of {box} px")
+    found += [f"the pill {pill!r}" for pill in pills
+              if text_length(pill, 20, True) > width - 24 - 20 - 56 - 620]
+    return found
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_sigma_label_overflows_its_box(lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    with speaking(lang):
+        words = board_labels.labels()
+    assert sigma_overflows(words, monkeypatch) == []
+
+
+def test_the_sigma_check_finds_a_translation_too_long(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert sigma_overflows({"hatched: white cut off": "schraffiert: " + "weiß " * 40},
+                           monkeypatch) != []
+    assert sigma_overflows({"Preset cards": "Vorab " * 60}, monkeypatch) != []
+    assert sigma_overflows({"wins": "gewinnt diese Partie am Ende doch noch"},
+                           monkeypatch) != []
+
+
+def test_sigma_s_words_off_the_image_are_said_in_the_language_spoken() -> None:
+    """The line under a Sigma board, its description (the position and the result) and
+    Cairo Corridor's result in a description take the labels too."""
+    from engine.sigma import SigmaEscape
+
+    game = SigmaEscape()
+    state = game.new_state()
+    with speaking("ja"), labelled(board_labels.labels()):
+        status = game.status(state)
+    assert status.startswith("空きマス") and "残りカード: 白 " in status
+    ended = state
+    while game.outcome(ended) is None:
+        ended = game.apply(ended, game.legal_moves(ended)[0])
+    english = described(game, ended, ["ann", "ben"])
+    assert english == game.describe(ended, ["ann", "ben"])
+    with speaking("ko"):
+        said = described(game, ended, ["ann", "ben"])
+    assert "백의 메인 그룹" in said and "승리" in said
+    move = game.last_move(ended) or ""  # a card's name, as printed
+    assert not re.search(r"\b(?!ann|ben)[A-Za-z]{3,}",
+                         said[len("Sigma Escape"):].replace(move, ""))
+    cairo = GAME.new_state()
+    while GAME.outcome(cairo) is None:
+        cairo = GAME.apply(cairo, GAME.legal_moves(cairo)[0])
+    with speaking("ja"):
+        said = described(GAME, cairo, ["ann", "ben"])
+    assert "コリドーが閉じた: 黒 " in said
