@@ -299,3 +299,33 @@ def test_sigma_s_words_off_the_image_are_said_in_the_language_spoken() -> None:
     with speaking("ja"):
         said = described(GAME, cairo, ["ann", "ben"])
     assert "コリドーが閉じた: 黒 " in said
+
+
+def test_a_tournament_s_image_is_drawn_in_the_language_spoken() -> None:
+    """The bracket's parts, the standings' headings and where the tournament stands are
+    said in the language spoken (the post's); English as before."""
+    import random as rng
+    from io import BytesIO
+
+    from PIL import Image
+
+    from bot.services.tournaments import Format, Options, Tournament
+    from bot.services.tournaments.image import tournament_png
+    from bot.services.tournaments.simulate import simulate
+    from bot.texts import brackets
+
+    t = Tournament(Format.DOUBLE, tuple(f"p{i}" for i in range(1, 9)), Options(best_of=1))
+    events = simulate(t, rng.Random(2))
+    english = tournament_png(t, events, "Cup")
+    with speaking("ko"):
+        korean = tournament_png(t, events, "Cup")
+        assert brackets.image_section(section="W") == "승자조"
+        assert brackets.image_subtitle(done=7, rounds=7, winner="p2") == "최종: p2 우승, 7라운드 후"
+    with speaking("ja"):
+        assert brackets.image_section(section="L") == "敗者側"
+        assert brackets.image_subtitle(done=1, rounds=3, winner=None) == (
+            "第1ラウンド終了（全3ラウンド）")
+    assert brackets.image_section(section="F") == "Grand final"
+    assert brackets.image_subtitle(done=0, rounds=3, winner=None) == "before round 1"
+    assert korean != english
+    assert Image.open(BytesIO(korean)).size == Image.open(BytesIO(english)).size
