@@ -39,6 +39,12 @@ def described(game: Game[Any, Any], state: Any, names: Sequence[str] | None,
         return game.describe(state, names, verdict)
 
 
+def _sheet_job(draw: Callable[[Any], bytes], deck: Any, words: dict[str, str]) -> bytes:
+    """A deck's sheet, its words in the language asked for (``words``)."""
+    with labelled(words):
+        return draw(deck)
+
+
 def _render_job(game_key: str, state: Any, hints: bool, names: list[str],
                 banner: str | None = None, words: dict[str, str] | None = None) -> bytes:
     # A match ended by time, a resignation or a host: the board says how, in place of
@@ -127,7 +133,8 @@ class Renderer:
         replays' worker: refused when the server (``SHEETS_PER_SERVER``) or the user
         (one) already has one on the way."""
         try:
-            return await self.heavy.run(server, SHEET_SECONDS, draw, deck, user=user,
+            return await self.heavy.run(server, SHEET_SECONDS, _sheet_job, draw, deck,
+                                        board_labels.labels(), user=user,
                                         server_cap=SHEETS_PER_SERVER, user_cap=1)
         except JobTooLong:
             raise TooLongToDraw() from None

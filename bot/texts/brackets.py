@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from bot.texts.language import N_, _, text
+from bot.texts.language import N_, _, n_, text
 
 _LABEL = re.compile(r"^([WL])(\d+)-(\d+)$")
 _SINGLE_LATE = {0: N_("the final"), 1: N_("a semi-final"), 2: N_("a quarter-final")}
@@ -68,3 +68,51 @@ def legend(*, labels: Sequence[str], depth: int, double: bool) -> str:
                  else _("{first} to {last}").format(first=members[0], last=members[-1]))
         parts.append(f"{shown}: {_words(members[0], depth, double, len(members) > 1)}")
     return "_" + " · ".join(parts) + "._"
+
+
+# The words on a tournament's image (``bot/services/tournaments/image.py``): drawn, not
+# posted as text, so a player's name is not escaped.
+
+@text
+def image_section(*, section: str) -> str:
+    """A part of an elimination bracket's image: "W", "L" or "F"."""
+    if section == "W":
+        return _("Winners' bracket")
+    if section == "L":
+        return _("Losers' bracket")
+    return _("Grand final")
+
+
+@text
+def image_bye() -> str:
+    """The empty side of a match a player goes through without playing."""
+    return _("bye")
+
+
+@text
+def image_out(*, player: str) -> str:
+    """A player in the standings who left the tournament."""
+    return _("{player} (out)").format(player=player)
+
+
+@text
+def image_player_heading() -> str:
+    """The standings' heading over the players."""
+    return _("Player")
+
+
+@text
+def image_points_heading() -> str:
+    """The standings' heading over the points (short: a narrow column)."""
+    return _("Pts")
+
+
+@text
+def image_subtitle(*, done: int, rounds: int, winner: str | None) -> str:
+    """Under an image's title: where the tournament stands."""
+    if winner is not None:
+        return n_("final: {player} wins, after {n} round", "final: {player} wins, after {n} "
+                  "rounds", done).format(player=winner, n=done)
+    if done:
+        return _("after round {done} of {rounds}").format(done=done, rounds=rounds)
+    return _("before round 1")

@@ -22,6 +22,7 @@ from engine.game import (
     Outcome,
     pieces_of,
 )
+from engine.labels import label
 
 Move = str
 
@@ -133,6 +134,16 @@ class CairoCorridor(Game[CairoState, Move]):
             return Outcome(1, False, scores, reason)
         # The seat to move did not place the last piece: the other one did.
         return Outcome(state.turn, False, scores, reason)
+
+    def reason_said(self, state: CairoState, outcome: Outcome) -> str:
+        """``outcome.reason`` in the language of the labels."""
+        assert outcome.scores is not None
+        scores = label(", ").join(label("{colour} {n}", colour=label(SEAT_NAMES[seat]), n=n)
+                                  for seat, n in enumerate(outcome.scores))
+        reason = label("the Corridor is closed: {scores}", scores=scores)
+        if outcome.scores[0] != outcome.scores[1]:
+            return reason
+        return label("{reason}; {tie}", reason=reason, tie=label(_TIE_PHRASES[state.tie]))
 
     def notation(self, move: Move) -> str:
         return move

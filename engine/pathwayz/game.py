@@ -103,6 +103,9 @@ class Pathwayz(Game[PathwayzState, Move]):
     def moves_played(self, state: PathwayzState) -> int:
         return state.occupied.bit_count()  # one piece a move; flips never empty a cell
 
+    def reason_said(self, state: PathwayzState, outcome: Outcome) -> str:
+        return rules.reason_said(state, outcome)
+
     def describe_position(self, state: PathwayzState) -> str:
         """Each colour's pieces by cell, a permanent one marked ``*`` as in moves."""
 
@@ -121,13 +124,16 @@ class Pathwayz(Game[PathwayzState, Move]):
     def status(self, state: PathwayzState) -> str:
         result = rules.outcome(state)
         if result is not None:
+            reason = rules.reason_said(state, result)
             if result.winner is None:
-                return f"Draw: {result.reason}"
-            return f"{COLOUR_NAMES[result.winner]} wins: {result.reason}"
+                return label("Draw: {reason}", reason=reason)
+            return label("{who} wins: {reason}", who=label(COLOUR_NAMES[result.winner]),
+                         reason=reason)
         move = state.last_move()
         if move is not None and move.permanent:
             flipped = state.flipped.bit_count()
-            return f"{notation(move)} flipped {flipped} piece{'' if flipped == 1 else 's'}"
+            return (label("{move} flipped 1 piece", move=notation(move)) if flipped == 1
+                    else label("{move} flipped {n} pieces", move=notation(move), n=flipped))
         return ""
 
     # ---- images and analysis -----------------------------------------------------

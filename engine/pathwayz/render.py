@@ -17,6 +17,7 @@ from PIL import Image, ImageDraw
 
 from engine.game import after_move
 from engine.imaging import font
+from engine.labels import label, labelled
 from engine.palette import Canvas, Layer, Palette, write
 from engine.pathwayz.geometry import (
     BIT,
@@ -28,7 +29,7 @@ from engine.pathwayz.geometry import (
     shortest_chain,
 )
 from engine.pathwayz.notation import FILES
-from engine.pathwayz.rules import outcome
+from engine.pathwayz.rules import outcome, reason_said
 from engine.pathwayz.state import BLACK, COLOUR_NAMES, WHITE, PathwayzState
 from engine.text import draw_text, fit_line, shorten, text_art, text_length
 
@@ -138,8 +139,18 @@ def _sprites() -> dict[str, Image.Image]:
 # ---- background -----------------------------------------------------------------------
 
 
-@lru_cache(maxsize=1)
-def _background() -> Image.Image:
+#: the key's words in English (``_draw_key``): what the static layer is drawn and cached by
+KEY_WORDS = ("permanent", "last move", "flipped", "connect column a to column l")
+
+
+def _key_words() -> tuple[str, ...]:
+    """The key's words in the language of the labels: the cached layer and tiles of one
+    language are never used for another."""
+    return tuple(label(word) for word in KEY_WORDS)
+
+
+@lru_cache(maxsize=4)
+def _background(words: tuple[str, ...]) -> Image.Image:
     image = Image.new("RGB", (WIDTH * SS, HEIGHT * SS), PAGE)
     draw = ImageDraw.Draw(image)
 
@@ -168,35 +179,51 @@ def _background() -> Image.Image:
             draw.text((cx * SS, cy * SS), str(row + 1), font=label, fill=INK, anchor="mm")
 
     small = image.resize((WIDTH, HEIGHT), Image.Resampling.LANCZOS)
-    _draw_key(small)
+    _draw_key(small, words)
     return small
 
 
-def _draw_key(image: Image.Image) -> None:
+_ICON = 34  # a mark of the key
+
+
+def _key_item(label: str, x: int) -> int:
+    """Where the key's next mark starts after ``label`` drawn from ``x``."""
+    return x + _ICON + 6 + round(text_length(label, 17)) + 22
+
+
+def key_room(words: tuple[str, ...]) -> float:
+    """The pixels between the key's last mark and the goal right of it (negative: they
+    overlap), with the key's ``words`` (``KEY_WORDS`` in a language)."""
+    x = BOARD_X + 2 * (_ICON - 4) - _ICON + 4
+    for word in words[:3]:
+        x = _key_item(word, x)
+    return WIDTH - BOARD_X - text_length(words[3], 17) - (x - 22)
+
+
+def _draw_key(image: Image.Image, words: tuple[str, ...]) -> None:
     """The footer: what the marks mean, and the goal."""
     draw = ImageDraw.Draw(image)
-    text = font(17)
     y = FOOTER_Y + 20
     x = BOARD_X
-    icon = 34
+    icon = _ICON
 
     def item(label: str, x: int) -> int:
-        draw.text((x + icon + 6, y), label, font=text, fill=INK, anchor="lm")
-        return x + icon + 6 + round(draw.textlength(label, font=text)) + 22
+        draw_text(image, (x + icon + 6, y), label, 17, False, INK, "lm")
+        return _key_item(label, x)
 
     # Both permanent faces side by side, overlapping a little, then the label.
     for colour in (WHITE, BLACK):
         sprite = _disc(icon + 10, colour, True)
         image.paste(sprite, (x - 5, y - (icon + 10) // 2), sprite)
         x += icon - 4
-    x = item("permanent", x - icon + 4)
+    permanent, last, flipped, goal = words
+    x = item(permanent, x - icon + 4)
     frame = _frame(icon, LAST, 3.5)
     image.paste(frame, (x, y - icon // 2), frame)
-    x = item("last move", x)
+    x = item(last, x)
     draw.rectangle((x + 3, y - icon // 2 + 3, x + icon - 3, y + icon // 2 - 3), fill=FLIP)
-    x = item("flipped", x)
-    goal = "connect column a to column l"
-    draw.text((WIDTH - BOARD_X, y), goal, font=text, fill=MUTED, anchor="rm")
+    x = item(flipped, x)
+    draw_text(image, (WIDTH - BOARD_X, y), goal, 17, False, MUTED, "rm")
 
 
 # ---- per render -----------------------------------------------------------------------
@@ -243,10 +270,10 @@ def _slots(image: Image.Image, focus: int | None, won: bool, names: tuple[str, .
             )
         sprite = sprites["legend_w" if seat == WHITE else "legend_b"]
         image.paste(sprite, (x0 + 4, y0 + 5), sprite)
-        label = COLOUR_NAMES[seat]
+        colour_name = label(COLOUR_NAMES[seat])
         x = x0 + 52
-        draw_text(image, (x, y0 + 25), label, 22, True, INK, "lm")
-        x += round(text_length(label, 22, True)) + 10
+        draw_text(image, (x, y0 + 25), colour_name, 22, True, INK, "lm")
+        x += round(text_length(colour_name, 22, True)) + 10
         if names[seat]:
             draw_text(image, (x, y0 + 25), names[seat], 22, False, INK, "lm")
 
@@ -254,6 +281,14 @@ def _slots(image: Image.Image, focus: int | None, won: bool, names: tuple[str, .
 def _line(image: Image.Image | Canvas, top: int, state: PathwayzState,
           names: Sequence[str] | None, verdict: str | None) -> None:
     """Whose move (or the result) and the last move, on ``image`` whose top is ``top``."""
+    line, colour, shown = line_said(state, names, verdict)
+    text, size = fit_line(line, WIDTH - 2 * BOARD_X, 20, names=shown, smallest=15)
+    write(image, (BOARD_X, 82 - top), text, size, True, colour, "lm")
+
+
+def line_said(state: PathwayzState, names: Sequence[str] | None,
+              verdict: str | None) -> tuple[str, tuple[int, int, int], list[str]]:
+    """The header's line under the players, its colour, and the names in it."""
     result = outcome(state)
     moves = state.occupied.bit_count()
     shown: list[str] = []
@@ -261,27 +296,28 @@ def _line(image: Image.Image | Canvas, top: int, state: PathwayzState,
         line, colour = verdict, CHAIN
         shown = [n for n in names or () if n.strip()]
     elif result is None:
-        line = f"{COLOUR_NAMES[state.turn]} to move · {after_move(moves)}"
+        line = label("{colour} to move · {where}", colour=label(COLOUR_NAMES[state.turn]),
+                     where=after_move(moves))
         colour = INK
     elif result.winner is None:
-        line = f"Draw: {result.reason} · {moves} moves"
+        line = label("Draw: {reason} · {n} moves", reason=reason_said(state, result), n=moves)
         colour = INK
     else:
-        who = COLOUR_NAMES[result.winner]
+        who = label(COLOUR_NAMES[result.winner])
         if names is not None and result.winner < len(names) and names[result.winner].strip():
             name = " ".join(names[result.winner].split())
-            who += f" ({name})"
+            who = label("{colour} ({name})", colour=who, name=name)
             shown = [name]
-        line = f"{who} wins: {result.reason}"
+        line = label("{who} wins: {reason}", who=who, reason=reason_said(state, result))
         colour = CHAIN
     last = state.last_move()
     if last is not None and result is None and verdict is None:
         flips = state.flipped.bit_count()
-        line += f" · last {COLOUR_NAMES[state.mover]} {last}"
+        line = label("{line} · last {colour} {cell}", line=line,
+                     colour=label(COLOUR_NAMES[state.mover]), cell=last)
         if last.permanent:
-            line += f", {flips} flipped"
-    text, size = fit_line(line, WIDTH - 2 * BOARD_X, 20, names=shown, smallest=15)
-    write(image, (BOARD_X, 82 - top), text, size, True, colour, "lm")
+            line = label("{line}, {n} flipped", line=line, n=flips)
+    return line, colour, shown
 
 
 def _chain_overlay(image: Image.Image, chain: list[int],
@@ -377,7 +413,7 @@ def _compose(state: PathwayzState, hints: bool, names: Sequence[str] | None,
              verdict: str | None) -> Image.Image:
     """The whole image in true colour, drawn in one piece: what the palette is fitted
     to, and what the palette tiles add up to."""
-    image = _background().copy()
+    image = _background(_key_words()).copy()
     for cell, look in _looks(state, hints).items():
         _paint(image, (0, 0), cell, look)
     chain = _winning_chain(state)
@@ -393,25 +429,27 @@ def _palette() -> Palette:
     random game: its middle with hints, and its end with the winning chain."""
     from engine.pathwayz.rules import legal_moves, place
 
+    # fitted in English: the same palette, whichever language a process draws first
     rng = random.Random(7)
     states = [PathwayzState()]
     while outcome(states[-1]) is None:
         states.append(place(states[-1], rng.choice(legal_moves(states[-1]))))
-    samples = [_compose(states[len(states) // 2], True, ["Alice", "Bob"], None),
-               _compose(states[-1], False, ["Alice", "Bob"], None)]
+    with labelled(None):
+        samples = [_compose(states[len(states) // 2], True, ["Alice", "Bob"], None),
+                   _compose(states[-1], False, ["Alice", "Bob"], None)]
     exact = [PAGE, INK, MUTED, WOOD, GRID, FRAME, WHITE_FILL, WHITE_EDGE, BLACK_FILL,
              BLACK_EDGE, LAST, FLIP, CHAIN, HIGHLIGHT, TURN]
     return Palette.fit(samples, exact, 224, close=True)
 
 
-@lru_cache(maxsize=1)
-def _layer() -> Layer:
-    return Layer(_background(), _palette())
+@lru_cache(maxsize=4)
+def _layer(words: tuple[str, ...]) -> Layer:
+    return Layer(_background(words), _palette())
 
 
 @lru_cache(maxsize=2048)
-def _tile(cell: int, look: Look) -> Image.Image:
-    layer = _layer()
+def _tile(cell: int, look: Look, words: tuple[str, ...]) -> Image.Image:
+    layer = _layer(words)
     x, y = cell_origin(cell)
     region = layer.rgb.crop((x, y, x + CELL, y + CELL))
     _paint(region, (x, y), cell, look)
@@ -424,9 +462,10 @@ def render(
 ) -> bytes:
     looks = _looks(state, hints and verdict is None)
     emoji = [text_art(_short(n), 22).colour for n in names or ()]
-    canvas = Canvas(_layer(), [im for im in emoji if im is not None])
+    words = _key_words()
+    canvas = Canvas(_layer(words), [im for im in emoji if im is not None])
     for cell, look in looks.items():
-        canvas.paste(_tile(cell, look), cell_origin(cell))
+        canvas.paste(_tile(cell, look, words), cell_origin(cell))
     chain = _winning_chain(state)
     if chain:
         box = _chain_box(chain)
@@ -438,7 +477,8 @@ def render(
         _chain_overlay(region, chain, box[:2])
     # The players' slots recur from board to board: kept mapped to the palette.
     key = _slots_key(state, names, verdict)
-    canvas.cached(_SLOTS_BOX, ("slots", *key), partial(_slots, focus=key[0], won=key[1],
+    colours = tuple(label(name) for name in COLOUR_NAMES)
+    canvas.cached(_SLOTS_BOX, ("slots", *colours, *key), partial(_slots, focus=key[0], won=key[1],
                                                        names=key[2]))
     _line(canvas, 0, state, names, verdict)
     return canvas.finish()

@@ -10,6 +10,7 @@ otherwise whoever has one wins; a full board without a chain is a draw.
 from __future__ import annotations
 
 from engine.game import MoveError, Outcome
+from engine.labels import label
 from engine.pathwayz.geometry import BIT, CELLS, FULL, NEIGHBOURS
 from engine.pathwayz.notation import CELL_NAMES, MOVES, Move
 from engine.pathwayz.state import (
@@ -40,6 +41,21 @@ def _outcome_table() -> dict[tuple[int, int], Outcome]:
 
 _OUTCOMES = _outcome_table()
 DRAW = Outcome(None, True, None, "the board is full with no chain")
+
+
+def reason_said(state: PathwayzState, over: Outcome) -> str:
+    """``over.reason`` (the English of ``_OUTCOMES``) in the language of the labels."""
+    if over.winner is None:
+        return label("the board is full with no chain")
+    mover, other = state.mover, 1 - state.mover
+    me, them = label(COLOUR_NAMES[mover]), label(COLOUR_NAMES[other])
+    if state.chains == 3:
+        return label("{colour} connected a to l (both chains completed: the mover wins)",
+                     colour=me)
+    if over.winner == mover:
+        return label("{colour} connected a to l", colour=me)
+    return label("{colour} connected a to l (completed by {mover}'s move)", colour=them,
+                 mover=me)
 
 
 def outcome(state: PathwayzState) -> Outcome | None:

@@ -27,6 +27,7 @@ from engine.game import (
     OptionSpec,
     Outcome,
 )
+from engine.labels import label
 from engine.sigma import notation as notes
 from engine.sigma import rules
 from engine.sigma.deck import (
@@ -193,13 +194,19 @@ class SigmaEscape(Game[SigmaState, Move]):
         seen = [*board.colour, *blanks]
         top = min(r for r, _ in seen)
         left = min(c for _, c in seen)
-        spaces = ", ".join(f"{r - top + 1}-{c - left + 1}" for r, c in blanks) or "none"
-        hands = "; ".join(f"{SEAT_NAMES[s]} {', '.join(state.hand_names(s)) or 'none'}"
+        comma = label(", ")
+        spaces = comma.join(f"{r - top + 1}-{c - left + 1}" for r, c in blanks) or label("none")
+        hands = "; ".join(label("{colour} {n}", colour=label(SEAT_NAMES[s]),
+                                n=comma.join(state.hand_names(s)) or label("none"))
                           for s in (0, 1))
-        return (f"White's main group: {len(board.main) - 1} cells, "
-                f"{len(blanks)} blank spaces (row-column, from the top-left of the "
-                f"cards on the table): {spaces}. "
-                f"Cards left: {hands}.")
+        return " ".join([
+            label("White's main group: {cells} cells, {n} blank spaces (row-column, from "
+                  "the top-left of the cards on the table): {spaces}.",
+                  cells=len(board.main) - 1, n=len(blanks), spaces=spaces),
+            label("Cards left: {hands}.", hands=hands)])
+
+    def reason_said(self, state: SigmaState, outcome: Outcome) -> str:
+        return rules.reason_said(state)
 
     def last_move(self, state: SigmaState) -> str | None:
         last = state.last
@@ -208,15 +215,19 @@ class SigmaEscape(Game[SigmaState, Move]):
     def status(self, state: SigmaState) -> str:
         result = rules.outcome(state)
         if result is not None:
-            return f"Game over · {SEAT_NAMES[result.winner or 0]} wins: {result.reason}"
+            return label("Game over · {who} wins: {reason}",
+                         who=label(SEAT_NAMES[result.winner or 0]),
+                         reason=rules.reason_said(state))
         parts = []
         if state.passes:
-            passer = SEAT_NAMES[1 - state.turn]
-            parts.append(f"{passer} passed (move {state.moves_played}: no legal placement)")
-        blanks = len(state.board.blanks)
-        parts.append(f"{blanks} blank space{'s' if blanks != 1 else ''}")
+            passer = label(SEAT_NAMES[1 - state.turn])
+            parts.append(label("{colour} passed (move {n}: no legal placement)",
+                               colour=passer, n=state.moves_played))
+        parts.append(rules.blank_spaces(len(state.board.blanks)))
         left = state.board.hands
-        parts.append(f"cards left: White {sum(left[0])}, Black {sum(left[1])}")
+        parts.append(label("cards left: {left}", left=label(", ").join(
+            label("{colour} {n}", colour=label(SEAT_NAMES[s]), n=sum(left[s]))
+            for s in (0, 1))))
         return " · ".join(parts)
 
     def summary(self, state: SigmaState) -> JSON:

@@ -24,13 +24,14 @@ from PIL import Image, ImageDraw
 
 from engine.game import Outcome, after_move
 from engine.imaging import fit_text, font, to_png
+from engine.labels import label, labelled
 from engine.palette import Palette, give_back_memory, png_of_rows
 from engine.sigma import rules
 from engine.sigma.deck import BLACK, WHITE, Card, Deck
 from engine.sigma.geometry import NOTHING, Cell, opposite, step
 from engine.sigma.pen import Colour, Pen, text_tile
 from engine.sigma.state import SEAT_NAMES, Board, SigmaState
-from engine.text import fit_line, text_length
+from engine.text import draw_text, fit_line, text_length
 
 WIDTH = 960
 HEADER = 58
@@ -238,7 +239,7 @@ def _board(pen: Pen, state: SigmaState, board: Board,
         else:
             _badge(pen, (mx, my), str(n), radius)
     if not over and not numbered:
-        pen.text((BOARD_X + 10, BOARD_Y + 8), "no usable side", 18, True, MUTED, TABLE)
+        pen.text((BOARD_X + 10, BOARD_Y + 8), label("no usable side"), 18, True, MUTED, TABLE)
     return grid.overflows
 
 
@@ -308,19 +309,21 @@ def _hand_views(state: SigmaState, board: Board, outcome: Outcome | None,
         left = sum(board.hands[seat])
         # Each side's aim beside its colour (the rules' mouse and cat say no more to a
         # player, and beside a name they read as a nickname).
-        label = f"{SEAT_NAMES[seat]} ({'to escape' if seat == WHITE else 'to surround'})"
+        said = label("{colour} (to escape)" if seat == WHITE else "{colour} (to surround)",
+                     colour=label(SEAT_NAMES[seat]))
         shown = []
         if names and seat < len(names) and names[seat].strip():
             shown = [names[seat].strip()]
-            label += f" · {shown[0]}"
-        label += f" · {left} card{'s' if left != 1 else ''} left"
-        label, size = fit_line(label, 620, 22, names=shown)
+            said = label("{colour} · {name}", colour=said, name=shown[0])
+        said = (label("{line} · 1 card left", line=said) if left == 1
+                else label("{line} · {n} cards left", line=said, n=left))
+        said, size = fit_line(said, 620, 22, names=shown)
         pill: tuple[str, Colour] | None = None
         if outcome is None and verdict is None and state.turn == seat:
-            pill = ("to play", GOLD)
+            pill = (label("to play"), GOLD)
         elif outcome is not None and outcome.winner == seat:
-            pill = ("wins", WIN_BG)
-        views.append((seat, label, size, pill, tuple(state.deck.hands[seat]),
+            pill = (label("wins"), WIN_BG)
+        views.append((seat, said, size, pill, tuple(state.deck.hands[seat]),
                       tuple(board.hands[seat])))
     return views
 
@@ -370,11 +373,14 @@ def _pill(pen: Pen, right: int, y: int, text: str, fill: Colour) -> None:
 
 def _header(pen: Pen, deck: Deck) -> None:
     if deck.rules:  # a rules variant changes what a player may do: the board says so
-        note = (f"{deck.name} · rules: {', '.join(sorted(deck.rules))}"
-                + (" · reconstructed cards" if deck.reconstruction else ""))
+        note = label("{deck} · rules: {rules}", deck=deck.name,
+                     rules=", ".join(sorted(deck.rules)))
+        if deck.reconstruction:
+            note = label("{note} · reconstructed cards", note=note)
+    elif deck.reconstruction:
+        note = label("{deck} · a reconstruction, not the real cards", deck=deck.name)
     else:
-        note = deck.name + (" · a reconstruction, not the real cards" if deck.reconstruction
-                            else f" · {deck.source}")
+        note = f"{deck.name} · {deck.source}"
     if pen.palette is not None and pen.dx == pen.dy == 0:
         pen.image.paste(_header_tile(note), (0, 0))  # the same for a whole game
         return
@@ -400,37 +406,41 @@ def _status(pen: Pen, state: SigmaState, board: Board,
             names: Sequence[str]) -> None:
     y = HAND_TOP + 2 * HAND_ROW + 6
     blanks = len(board.blanks)
-    spaces = f"{blanks} blank space{'s' if blanks != 1 else ''}"
+    spaces = rules.blank_spaces(blanks)
     if outcome is not None or verdict is not None:
         if verdict is not None:
             line = verdict
         elif outcome is not None and outcome.winner == BLACK:
-            line = (f"{SEAT_NAMES[BLACK]} wins: White's main group is surrounded, "
-                    "no blank space left")
+            line = label("{who} wins: {reason}", who=label(SEAT_NAMES[BLACK]),
+                         reason=label("White's main group is surrounded, no blank space left"))
         else:
             assert outcome is not None
-            line = f"{SEAT_NAMES[outcome.winner or 0]} wins: {outcome.reason}"
+            line = label("{who} wins: {reason}", who=label(SEAT_NAMES[outcome.winner or 0]),
+                         reason=rules.reason_said(state))
         pen.rectangle((0, y - 4, WIDTH, HEIGHT), fill=WIN_BG)
         line, size = fit_line(line, WIDTH - 48, 24, names=names, smallest=18)
         pen.text((24, y + 4), line, size, True, INK, WIN_BG)
-        pen.text((24, y + 38), "Green outline: White's main group · green dots: its blank "
-                 "spaces · orange: the last card", 16, False, INK, WIN_BG)
+        pen.text((24, y + 38), label("Green outline: White's main group · green dots: its "
+                                     "blank spaces · orange: the last card"),
+                 16, False, INK, WIN_BG)
         return
-    mover = SEAT_NAMES[state.turn]
+    mover = label(SEAT_NAMES[state.turn])
     played = after_move(state.moves_played)
-    parts = [played[:1].upper() + played[1:], f"{mover} to play"]
+    parts = [played[:1].upper() + played[1:], label("{colour} to play", colour=mover)]
     last = state.last
     if last is not None and last.move:
-        parts.append(f"last: {SEAT_NAMES[last.seat]} {last.move}")
+        parts.append(label("last: {colour} {move}", colour=label(SEAT_NAMES[last.seat]),
+                           move=last.move))
     if state.passes:
-        parts.append(f"{SEAT_NAMES[1 - state.turn]} passed")
+        parts.append(label("{colour} passed", colour=label(SEAT_NAMES[1 - state.turn])))
     # Read whole: smaller rather than cut (the blank spaces go on the line below).
     line, size = fit_line(" · ".join(parts), WIDTH - 48, 22, smallest=16)
     pen.text((24, y + 4), line, size, True, INK, BG)
-    legend = [f"{spaces} (green dots)", f"gold: {mover}'s {numbered} usable sides",
-              "play CARD SIDE.ARROW"]
+    legend = [label("{spaces} (green dots)", spaces=spaces),
+              label("gold: {colour}'s {n} usable sides", colour=mover, n=numbered),
+              label("play CARD SIDE.ARROW")]
     if any(shade == WHITE and cell not in board.main for cell, shade in board.colour.items()):
-        legend.append("hatched: white cut off")
+        legend.append(label("hatched: white cut off"))
     pen.text((24, y + 38), fit_text(" · ".join(legend), WIDTH - 48, 16, False), 16, False,
              MUTED, BG)
 
@@ -507,13 +517,14 @@ def _palette() -> Image.Image:
 
     rng = random.Random(1)
     state = rules.settle(SigmaState(shipped_deck(PALETTE_DECK)))
-    samples = [board_image(state)]
-    while rules.outcome(state) is None:
-        moves = rules.placements(state)
-        state = rules.place(state, moves[rng.randrange(len(moves))], "T4 1.1")
-        if len(state.placed) == 9:
-            samples.append(board_image(state))
-    samples.append(board_image(state))
+    with labelled(None):  # in English: the same palette whichever language draws first
+        samples = [board_image(state)]
+        while rules.outcome(state) is None:
+            moves = rules.placements(state)
+            state = rules.place(state, moves[rng.randrange(len(moves))], "T4 1.1")
+            if len(state.placed) == 9:
+                samples.append(board_image(state))
+        samples.append(board_image(state))
     sheet = Image.new("RGB", (WIDTH, HEIGHT * len(samples)))
     for i, sample in enumerate(samples):
         sheet.paste(sample, (0, i * HEIGHT))
@@ -532,10 +543,12 @@ def deck_sheet(deck: Deck) -> bytes:
     slot_w = 5 * m + 24
     per_row = max(1, (WIDTH - 40) // slot_w)
     sections = [
-        ("Preset cards", [(p.card, 1, f"at ({p.at[0]}, {p.at[1]})") for p in deck.presets]),
-        (f"White's hand · {deck.hand_size(WHITE)} cards",
+        (label("Preset cards"), [(p.card, 1, label("at ({row}, {column})", row=p.at[0],
+                                                           column=p.at[1]))
+                                 for p in deck.presets]),
+        (label("White's hand · {n} cards", n=deck.hand_size(WHITE)),
          [(card, n, f"×{n}") for card, n in deck.hands[WHITE]]),
-        (f"Black's hand · {deck.hand_size(BLACK)} cards",
+        (label("Black's hand · {n} cards", n=deck.hand_size(BLACK)),
          [(card, n, f"×{n}") for card, n in deck.hands[BLACK]]),
     ]
     slot_h = 5 * m + 70
@@ -546,16 +559,17 @@ def deck_sheet(deck: Deck) -> bytes:
     image = Image.new("RGB", (WIDTH, height + 20), BG)
     draw = ImageDraw.Draw(image)
     draw.text((24, 16), f"Sigma Escape · {deck.name}", font=font(28, True), fill=INK)
-    source = ("A RECONSTRUCTION: the real cards' pictures are lost" if deck.reconstruction
-              else f"Source: {deck.source}")
-    draw.text((24, 56), fit_text(source, WIDTH - 48, 20), font=font(20, True),
-              fill=LAST if deck.reconstruction else MUTED)
+    source = (label("A RECONSTRUCTION: the real cards' pictures are lost")
+              if deck.reconstruction else label("Source: {source}", source=deck.source))
+    draw_text(image, (24, 56), fit_text(source, WIDTH - 48, 20), 20, True,
+              LAST if deck.reconstruction else MUTED)
     if deck.rules:
-        variants = "Rules variants (not the rules page's): " + ", ".join(sorted(deck.rules))
-        draw.text((24, 88), fit_text(variants, WIDTH - 48, 20), font=font(20, True), fill=INK)
+        variants = label("Rules variants (not the rules page's): {rules}",
+                         rules=", ".join(sorted(deck.rules)))
+        draw_text(image, (24, 88), fit_text(variants, WIDTH - 48, 20), 20, True, INK)
     y = top_y
     for title, cards in sections:
-        draw.text((24, y), title, font=font(22, True), fill=INK)
+        draw_text(image, (24, y), title, 22, True, INK)
         y += 44
         for i, (card, _, caption) in enumerate(cards):
             row, col = divmod(i, per_row)
@@ -567,7 +581,7 @@ def deck_sheet(deck: Deck) -> bytes:
             _mini_card(Pen(image), card, bx, by, m, False)
             draw.text((x + (slot_w - 12) / 2, top + 5 * m + 6), card.name,
                       font=font(22, True), fill=INK, anchor="ma")
-            draw.text((x + (slot_w - 12) / 2, top + 5 * m + 34), caption,
-                      font=font(17), fill=MUTED, anchor="ma")
+            draw_text(image, (x + (slot_w - 12) / 2, top + 5 * m + 34), caption, 17, False,
+                      MUTED, "ma")
         y += max(1, -(-len(cards) // per_row)) * slot_h
     return to_png(image)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from engine.game import Outcome
+from engine.labels import label
 from engine.sigma.deck import BARE_BLACK, BLACK, WHITE
 from engine.sigma.geometry import NOTHING, Cell, step
 from engine.sigma.state import Board, Placed, SigmaState
@@ -95,6 +96,28 @@ def placements(state: SigmaState, seat: int | None = None, first: bool = False
 
 def can_place(state: SigmaState, seat: int | None = None) -> bool:
     return bool(placements(state, seat, first=True))
+
+
+def blank_spaces(n: int) -> str:
+    """"3 blank spaces", in the language of the labels."""
+    return label("1 blank space") if n == 1 else label("{n} blank spaces", n=n)
+
+
+def spaces_left(left: int) -> str:
+    """"3 blank spaces left", in the language of the labels."""
+    return (label("1 blank space left") if left == 1
+            else label("{n} blank spaces left", n=left))
+
+
+def reason_said(state: SigmaState) -> str:
+    """The reason ``outcome`` gives (in English), in the language of the labels."""
+    board = state.board
+    if not board.blanks:
+        return label("White's main group is surrounded: no blank space")
+    spaces = spaces_left(len(board.blanks))
+    if not any(board.hands[0]) and not any(board.hands[1]):
+        return label("all cards are played with {spaces}", spaces=spaces)
+    return label("both players passed with {spaces}", spaces=spaces)
 
 
 def outcome(state: SigmaState) -> Outcome | None:

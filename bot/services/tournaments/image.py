@@ -17,8 +17,10 @@ from PIL import Image, ImageDraw
 from bot.services.tournaments.bracket import NOBODY, Spot
 from bot.services.tournaments.model import Event, Standing, Tiebreak
 from bot.services.tournaments.tournament import Tournament
+from bot.texts import brackets as say
 from bot.texts.tournaments import points
 from engine.imaging import fit_text, font, to_png
+from engine.text import draw_text
 
 BG = (246, 244, 238)
 INK = (34, 30, 26)
@@ -40,10 +42,9 @@ def tournament_png(tournament: Tournament, events: Iterable[Event], title: str) 
     events = list(events)
     state = tournament.state(events)
     done = len(state.rounds) - (0 if state.round_complete else 1)
-    subtitle = f"after round {done} of {tournament.rounds}" if done else "before round 1"
     table = tournament.standings(events)
-    if tournament.finished(events):
-        subtitle = f"final: {table[0].player} wins, after {done} rounds"
+    winner = table[0].player if tournament.finished(events) else None
+    subtitle = say.image_subtitle(done=done, rounds=tournament.rounds, winner=winner)
     if tournament.format.elimination:
         seeds = {p: i for i, p in enumerate(tournament.players, start=1)}
         return bracket_png(title, tournament.bracket(events), subtitle, seeds)
@@ -60,15 +61,16 @@ def standings_png(title: str, rows: Sequence[Standing], tiebreaks: Sequence[Tieb
     height = top + head_h + row_h * len(rows) + 20
     image = Image.new("RGB", (WIDTH, height), BG)
     draw = ImageDraw.Draw(image)
-    _title(draw, title, subtitle)
+    _title(image, title, subtitle)
     stat_w = 92
     name_x, points_x = 92, WIDTH - 24 - stat_w * len(shown) - 96
     draw.rectangle((0, top, WIDTH, top + head_h), fill=HEAD_BG)
     header = font(22, True)
     draw.text((60, top + head_h // 2), "#", font=header, fill=HEAD_INK, anchor="rm")
-    draw.text((name_x, top + head_h // 2), "Player", font=header, fill=HEAD_INK, anchor="lm")
-    draw.text((points_x + 80, top + head_h // 2), "Pts", font=header, fill=HEAD_INK,
-              anchor="rm")
+    draw_text(image, (name_x, top + head_h // 2), say.image_player_heading(), 22, True,
+              HEAD_INK, "lm")
+    draw_text(image, (points_x + 80, top + head_h // 2), say.image_points_heading(), 22,
+              True, HEAD_INK, "rm")
     for i, tb in enumerate(shown):
         x = points_x + 96 + stat_w * (i + 1) - 8
         draw.text((x, top + head_h // 2), SHORT[tb], font=header, fill=HEAD_INK, anchor="rm")
@@ -80,9 +82,9 @@ def standings_png(title: str, rows: Sequence[Standing], tiebreaks: Sequence[Tieb
         mid = y + row_h // 2
         ink = INK if row.active else MUTED
         draw.text((60, mid), str(row.rank), font=bold, fill=ink, anchor="rm")
-        name = row.player if row.active else f"{row.player} (out)"
-        draw.text((name_x, mid), fit_text(name, points_x - name_x - 8, 24), font=bold,
-                  fill=ink, anchor="lm")
+        name = row.player if row.active else say.image_out(player=row.player)
+        draw_text(image, (name_x, mid), fit_text(name, points_x - name_x - 8, 24), 24, True,
+                  ink, "lm")
         draw.text((points_x + 80, mid), points(row.points), font=bold, fill=ink, anchor="rm")
         for i, tb in enumerate(shown):
             x = points_x + 96 + stat_w * (i + 1) - 8
@@ -91,18 +93,18 @@ def standings_png(title: str, rows: Sequence[Standing], tiebreaks: Sequence[Tieb
     return to_png(image)
 
 
-def _title(draw: ImageDraw.ImageDraw, title: str, subtitle: str) -> None:
-    draw.text((24, 18), fit_text(title, WIDTH - 48, 32), font=font(32, True), fill=INK)
+def _title(image: Image.Image, title: str, subtitle: str) -> None:
+    # Every face of the chain: a title, a player's name and the words may be Korean.
+    draw_text(image, (24, 18), fit_text(title, WIDTH - 48, 32), 32, True, INK)
     if subtitle:
-        draw.text((24, 60), fit_text(subtitle, WIDTH - 48, 22, bold=False), font=font(22),
-                  fill=MUTED)
+        draw_text(image, (24, 60), fit_text(subtitle, WIDTH - 48, 22, bold=False), 22, False,
+                  MUTED)
 
 
 # Brackets
 
 BOX_W, LINE_H, GAP_Y, GAP_X = 250, 38, 18, 42
 COLUMNS = 3
-_SECTION_NAME = {"W": "Winners", "L": "Losers", "F": "Grand final", "3": "Third place"}
 
 
 @dataclass(frozen=True)
@@ -126,14 +128,14 @@ def bracket_png(title: str, spots: Sequence[Spot], subtitle: str = "",
         if section == "W" and not double:
             part += [p for p in spots if p.spec.section == "3"]
         if double:
-            labels.append((24, y0, f"{_SECTION_NAME[section]}' bracket"))
+            labels.append((24, y0, say.image_section(section=section)))
             y0 += 36
         boxes, bottom = _layout(part, y0)
         placed += boxes
         y0 = bottom + 28
     finals = [p for p in spots if p.spec.section == "F"]
     if finals:
-        labels.append((24, y0, _SECTION_NAME["F"]))
+        labels.append((24, y0, say.image_section(section="F")))
         y0 += 36
         for i, spot in enumerate(finals):
             placed.append(_Placed(spot, 24 + i * (BOX_W + GAP_X), y0))
@@ -141,16 +143,16 @@ def bracket_png(title: str, spots: Sequence[Spot], subtitle: str = "",
     width = max(WIDTH, max((b.x for b in placed), default=0) + BOX_W + 24)
     image = Image.new("RGB", (width, y0 + 12), BG)
     draw = ImageDraw.Draw(image)
-    _title(draw, title, subtitle)
+    _title(image, title, subtitle)
     for x, y, text in labels:
-        draw.text((x, y), text, font=font(24, True), fill=INK)
+        draw_text(image, (x, y), text, 24, True, INK)
     by_id = {b.spot.spec.id: b for b in placed}
     for box in placed:
         for ref in _feeders(box.spot):
             if ref in by_id:
                 _connect(draw, by_id[ref], box)
     for box in placed:
-        _box(draw, box, seeds or {})
+        _box(image, box, seeds or {})
     return to_png(image)
 
 
@@ -200,7 +202,8 @@ def _connect(draw: ImageDraw.ImageDraw, src: _Placed, dst: _Placed) -> None:
     draw.line([(x0, y0), (mid, y0), (mid, y1), (x1, y1)], fill=LINE, width=3)
 
 
-def _box(draw: ImageDraw.ImageDraw, box: _Placed, seeds: Mapping[str, int]) -> None:
+def _box(image: Image.Image, box: _Placed, seeds: Mapping[str, int]) -> None:
+    draw = ImageDraw.Draw(image)
     spot = box.spot
     x, y = box.x, box.y
     draw.rectangle((x, y, x + BOX_W, y + 2 * LINE_H), fill=BOX, outline=LINE, width=2)
@@ -211,7 +214,7 @@ def _box(draw: ImageDraw.ImageDraw, box: _Placed, seeds: Mapping[str, int]) -> N
         won = spot.status in ("done", "bye") and name and name == spot.winner
         if won:
             draw.rectangle((x + 2, top + 2, x + BOX_W - 2, top + LINE_H - 1), fill=GOLD)
-        text = "bye" if name == NOBODY else name if name is not None else "…"
+        text = say.image_bye() if name == NOBODY else name if name is not None else "…"
         ink = INK if won or spot.status in ("ready", "waiting") else MUTED
         if name in (None, NOBODY):
             ink = MUTED
@@ -220,8 +223,8 @@ def _box(draw: ImageDraw.ImageDraw, box: _Placed, seeds: Mapping[str, int]) -> N
             draw.text((x + 30, top + LINE_H // 2), str(seeds[name]), font=font(15),
                       fill=MUTED, anchor="rm")
             left = x + 38
-        draw.text((left, top + LINE_H // 2), fit_text(text, x + BOX_W - 40 - left, 22),
-                  font=font(22, bool(won) or spot.status == "ready"), fill=ink, anchor="lm")
+        draw_text(image, (left, top + LINE_H // 2), fit_text(text, x + BOX_W - 40 - left, 22),
+                  22, bool(won) or spot.status == "ready", ink, "lm")
         mark = _mark(spot, name)
         if mark:
             draw.text((x + BOX_W - 10, top + LINE_H // 2), mark, font=font(22, True),
