@@ -803,7 +803,8 @@ def with_viewers(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
         seen = next((r for r in results if r["dms"] == n and r["viewers"]), None)
         if without and seen and without["bot_latency_ms"] and seen["bot_latency_ms"]:
             out.append({"dms": n, "viewers": seen["viewers"]["viewers"],
-                        "without": without["bot_latency_ms"], "with": seen["bot_latency_ms"]})
+                        "without": without["bot_latency_ms"], "with": seen["bot_latency_ms"],
+                        "viewed": seen["viewers"]})
     return out
 
 

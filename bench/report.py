@@ -96,7 +96,10 @@ def describe_viewers(pair: dict[str, Any]) -> str:
     """The bot's share without and with live viewers, side by side."""
     a, b = pair["without"], pair["with"]
     return (f"bot's share at {pair['dms']} DMs, without viewers / with {pair['viewers']}: "
-            f"p50 {a['p50']} / {b['p50']} ms, p99 {a['p99']} / {b['p99']} ms")
+            f"p50 {a['p50']} / {b['p50']} ms, p99 {a['p99']} / {b['p99']} ms"
+            + (f" (the viewers' pages: p50 {v['p50_ms']} ms, p99 {v['p99_ms']} ms, "
+               f"{v['pages']} read, {v.get('failed', 0)} failed)"
+               if (v := pair.get("viewed")) else ""))
 
 
 def _proxied(r: dict[str, Any]) -> str:

@@ -143,6 +143,11 @@ def _ended(outcome: str) -> Any:
     observe = TRANSACTIONS.labels(outcome).observe
 
     def ended(conn: Any) -> None:
+        if conn.invalidated:
+            # A statement cancelled halfway (a page's reader whose visitor left): the
+            # connection is thrown away, and reading its info would raise in the middle
+            # of SQLAlchemy's own clean-up.
+            return
         began = conn.info.pop("began", None)
         if began is not None:
             observe(time.perf_counter() - began)

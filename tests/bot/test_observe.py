@@ -237,3 +237,19 @@ def test_metrics_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("METRICS", "maybe")
     with pytest.raises(ConfigError, match="METRICS"):
         Settings.from_env(env_file=None)
+
+
+def test_a_transaction_cut_off_halfway_is_not_timed_and_raises_nothing() -> None:
+    """A page's query cancelled when its visitor leaves invalidates its connection;
+    the transaction metric's listener must not read the connection's info then (it
+    raised PendingRollbackError inside SQLAlchemy's clean-up, under 1,000 viewers)."""
+    from bot.store.db import _ended
+
+    class Invalid:
+        invalidated = True
+
+        @property
+        def info(self) -> dict[str, float]:
+            raise AssertionError("read the info of an invalidated connection")
+
+    _ended("rollback")(Invalid())
