@@ -203,6 +203,9 @@ class Bench:
         self.began = 0.0  # the set-up's start (the DMs asked for)
         self.ok = 0  # DMs started at set-up
         self.started_in: set[int] = set()  # the channels whose DM started (not refused)
+        # When things happened in the run, for its timeline (``timeline``): DMs let in,
+        # DMs refused, posts under the global limit.
+        self.events: dict[str, list[float]] = {"started": [], "refused": [], "paced": []}
 
     # ---- the fake's side ------------------------------------------------------------
 
@@ -216,6 +219,8 @@ class Bench:
         self.posts += 1
         if call.path.startswith(("/interactions/", "/webhooks/")):
             self.exempt += 1  # an interaction's answer: exempt from the global limit
+        else:
+            self.events["paced"].append(arrived)
         if call.path == CALLBACK and call.status == 200 and isinstance(call.body, dict):
             # The interactions answered: autocomplete's choices (type 8) or the rest.
             kind = "autocomplete" if call.body.get("type") == 8 else "interactions"
@@ -300,10 +305,14 @@ class Bench:
             await asyncio.sleep(0.05)
             live = self.live_in(bot, channel)
             if live is not None and live.to_move is not None:
+                if self.measuring:
+                    self.events["started"].append(time.perf_counter())
                 return True
             if health.limit_refusals > refusals and time.perf_counter() - asked > 2.0:
                 break  # refused (this DM or one asked beside it: a DM takes < 2 s)
         self.refused += 1
+        if self.measuring:
+            self.events["refused"].append(time.perf_counter())
         return False
 
     def near_end(self, bot: Any, channel: int, at: float) -> list[MoveRecord]:
@@ -473,6 +482,43 @@ class Bench:
         means = sorted(sum(v) / len(v) for v in windows.values()) or [0.0]
         return {"min": round(means[0]), "median": round(means[len(means) // 2]),
                 "max": round(means[-1]), "windows": len(windows), "window_seconds": WINDOW}
+
+    def timeline(self, begin: float) -> list[dict[str, Any]]:
+        """The run ``WINDOW`` by ``WINDOW``: the DMs running (mean), let in and refused,
+        the posts under the global limit a second, and the boards' wait (message to
+        board answered: the longest and the 99th percentile of the window's): where a
+        run's slow boards came from."""
+        def window(at: float) -> int:
+            return int((at - begin) // WINDOW)
+
+        rows: dict[int, dict[str, Any]] = {}
+        for k in range(int(-(-self.plan.seconds // WINDOW))):
+            rows[k] = {"at_s": k * WINDOW, "running": 0, "started": 0, "refused": 0,
+                       "paced_per_second": 0.0, "boards": 0, "board_wait_p99_ms": 0.0,
+                       "board_wait_max_ms": 0.0}
+        for at, n in self.running:
+            if (row := rows.get(window(at))) is not None:
+                row.setdefault("_n", []).append(n)
+        for kind in ("started", "refused"):
+            for at in self.events[kind]:
+                if (row := rows.get(window(at))) is not None:
+                    row[kind] += 1
+        for at in self.events["paced"]:
+            if (row := rows.get(window(at))) is not None:
+                row["paced_per_second"] += 1 / WINDOW
+        waits: dict[int, list[float]] = {}
+        for sent, wait in self.moved:
+            waits.setdefault(window(sent), []).append(wait)
+        for k, row in rows.items():
+            counts = row.pop("_n", [])
+            row["running"] = round(sum(counts) / len(counts)) if counts else 0
+            row["paced_per_second"] = round(row["paced_per_second"], 1)
+            mine = sorted(waits.get(k, []))
+            if mine:
+                row["boards"] = len(mine)
+                row["board_wait_p99_ms"] = round(mine[int(0.99 * (len(mine) - 1))] * 1000)
+                row["board_wait_max_ms"] = round(mine[-1] * 1000)
+        return [rows[k] for k in sorted(rows)]
 
     async def run(self) -> dict[str, Any]:
         plan = self.plan
@@ -683,6 +729,7 @@ class Bench:
             "paced_per_second": round((self.posts - self.exempt) / elapsed, 1),
             "exempt_per_second": round(self.exempt / elapsed, 1),
             "running": self.running_figures(begin), "refused": self.refused,
+            "timeline": self.timeline(begin),
             "reminders": plan.reminders, "retry_seconds": RETRY,
             "viewers": self.viewed,
             "global_limit": plan.global_limit, "429s": self.too_many,

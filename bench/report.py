@@ -79,8 +79,21 @@ def describe(r: dict[str, Any]) -> str:
             f"  games finished: {r['games_finished']}; in the database: "
             f"{r['finished_in_db']} finished, {r['results']} results, {r['rewards']} "
             f"rewards, {r['rating_changes']} rating changes\n"
-            f"{_pacing(r)}{_proxied(r)}"
+            f"{_pacing(r)}{_proxied(r)}{_timeline(r)}"
             f"  load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+def _timeline(r: dict[str, Any]) -> str:
+    """The run window by window: where its slow boards came from."""
+    rows = r.get("timeline")
+    if not rows:
+        return ""
+    return ("  timeline (s: DMs running, let in, refused, paced posts/s, boards' wait p99 / "
+            "max ms):\n" + "".join(
+                f"    {row['at_s']:>4g}: {row['running']:>4} {row['started']:>4} "
+                f"{row['refused']:>5} {row['paced_per_second']:>5} "
+                f"{row['board_wait_p99_ms']:>6} / {row['board_wait_max_ms']}\n"
+                for row in rows))
 
 
 def _viewers(r: dict[str, Any]) -> str:

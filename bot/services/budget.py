@@ -42,6 +42,15 @@ MEASURED = 3  # matches running for TAU or more before their mean is a new match
 # many seconds: matches asked for at once are not all let in before any is running.
 HELD = 15.0
 BUDGET = 0.85  # the share of the limit new matches are admitted up to, by default
+# Past this share of the budget the servers that run their share of the matches or
+# more are refused (when more than one server runs any): refusals go to them first.
+FAIR = 0.9
+# A match's start is a burst: the first post, who moves first, the first boards and
+# answers within seconds. New matches take these from a bucket that fills at what the
+# budget leaves spare and holds ``BURST`` seconds of the budget (a few starts at
+# once), so that starts let in together do not line up in front of running boards.
+START_REQUESTS = 3.0
+BURST = 1.0
 
 
 class Counted(Protocol):
@@ -86,6 +95,8 @@ class Budget:
         self._channels: dict[str, Rate] = {}  # what each channel sent
         self._since: dict[int, float] = {}  # when each running match was first counted
         self._held: list[float] = []  # when each admission not yet seen running was made
+        self._room = math.inf  # the starts' bucket, requests (full at first)
+        self._room_at = clock.now()
 
     @property
     def per_second(self) -> float:
@@ -105,10 +116,15 @@ class Budget:
 
     def _tally(self) -> tuple[dict[int, float], float]:
         """Each running match's need, requests a second, and a new match's expected
-        need. A match's need is its channel's measure (shared among the matches running
-        there), plus, while it is young, the expected need fading over ``TAU``; the
-        expected need is the mean of the matches grown past ``TAU`` (``MEASURED`` of
-        them at least), else ``NEW_MATCH_RATE``."""
+        need. A moving average that began at zero ``age`` seconds ago holds only
+        ``1 - exp(-age / TAU)`` of the rate it measures: a match's need is its channel's
+        measure (shared among the matches running there) plus the rest of that weight
+        at the expected need, so that it moves from the expected need to its own
+        measure as it ages, whatever its age (a match that ran before this process
+        started is measured from when this process first saw it). The expected need is
+        the mean of the full measures (the average over its weight) of the matches
+        seen for ``TAU`` or more (``MEASURED`` of them at least), else
+        ``NEW_MATCH_RATE``."""
         now = self.clock.now()
         matches = [m for m in self.running() if not m.finished]
         per_channel: dict[str, int] = {}
@@ -128,18 +144,32 @@ class Budget:
             # Its age: since its channel's first request (its first post), or now.
             self._since.setdefault(m.id, rate.since if rate else now)
             measured[m.id] = (rate.read(now) if rate else 0.0) / per_channel[m.channel_id]
-        grown = [v for i, v in measured.items() if now - self._since[i] >= TAU]
+        unknown = {i: math.exp(-(now - self._since[i]) / TAU) for i in measured}
+        grown = [v / (1.0 - unknown[i]) for i, v in measured.items()
+                 if now - self._since[i] >= TAU]
         expected = sum(grown) / len(grown) if len(grown) >= MEASURED else NEW_MATCH_RATE
-        needs = {i: v + expected * math.exp(-(now - self._since[i]) / TAU)
-                 if now - self._since[i] < TAU else v for i, v in measured.items()}
+        needs = {i: v + expected * unknown[i] for i, v in measured.items()}
         return needs, expected
 
     def admitted(self) -> None:
         """A new match or practice game was let in: it counts as a new one until it is
         seen running (or ``HELD`` seconds), so that matches asked for at once are not
-        all admitted before any of them runs."""
+        all admitted before any of them runs, and its start is taken from the starts'
+        bucket."""
         if self.limit is not None:
             self._held.append(self.clock.now())
+            self._fill(self.used())
+            self._room -= START_REQUESTS
+
+    def _fill(self, used: float) -> float:
+        """The starts' bucket now: filled since it was last looked at by what the
+        budget leaves spare (``used`` now), up to ``BURST`` seconds of the budget."""
+        now = self.clock.now()
+        size = max(self.per_second * BURST, START_REQUESTS)
+        spare = max(0.0, self.per_second - used)
+        self._room = min(size, self._room + spare * max(0.0, now - self._room_at))
+        self._room_at = now
+        return self._room
 
     def needs(self) -> dict[int, float]:
         """Each running match's need, requests a second (``_tally``)."""
@@ -158,12 +188,17 @@ class Budget:
         return sum(needs.values()) + len(self._held) * expected
 
     def over(self) -> str | None:
-        """Whether one more match would pass the budget: ``budget`` (past it),
-        ``limit`` (past the whole share of the limit), or None (it fits)."""
+        """Whether one more match would pass the budget: ``budget`` (past it: every
+        server refused), ``share`` (past ``FAIR`` of it: the servers that run their
+        share or more), or None (it fits)."""
         if self.limit is None:
             return None
         needs, expected = self._tally()
         after = sum(needs.values()) + (len(self._held) + 1) * expected
-        if after > self.limit:
-            return "limit"
-        return "budget" if after > self.per_second else None
+        if after > self.per_second:
+            return "budget"
+        return "share" if after > FAIR * self.per_second else None
+
+    def room_to_start(self) -> bool:
+        """Whether the starts' bucket holds a start now."""
+        return self.limit is None or self._fill(self.used()) >= START_REQUESTS

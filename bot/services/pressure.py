@@ -58,10 +58,12 @@ ALL_AT = 2.0  # boards waiting this many times the limit: every server is refuse
 
 
 class AtDiscordLimit(Refusal):
-    """A new match asked for while boards wait past ``BOARD_WAIT_LIMIT``."""
+    """A new match asked for while boards wait past ``BOARD_WAIT_LIMIT``, or past the
+    budget; or (``starting``) while the starts let in a moment ago use what it leaves."""
 
-    def __init__(self) -> None:
-        super().__init__(refused.at_discord_limit())
+    def __init__(self, starting: bool = False) -> None:
+        super().__init__(refused.starting_many() if starting else refused.at_discord_limit())
+        self.starting = starting
 
 
 def _no_wait() -> float:
@@ -154,10 +156,11 @@ class Pressure:
                         "matches and practice games are accepted (%d refused in all)",
                         lasted, wait, health.limit_refusals)
 
-    def refusal(self, guild_id: str) -> str | None:
-        """Why a new match on ``guild_id`` is refused now (``budget``, ``share`` or
-        ``all``), or None: within the budget and not at the limit, or the server is
-        below its share."""
+    def refusal(self, guild_id: str, starts: bool = True) -> str | None:
+        """Why a new match on ``guild_id`` is refused now (``budget``, ``starts``,
+        ``share`` or ``all``), or None: within the budget and not at the limit, or the
+        server is below its share. ``starts``: a match would start now (one that
+        does not, a challenge, takes nothing of the starts' bucket)."""
         self.observe(self.signal())
         if self.at_limit:
             if self.health.board_wait > ALL_AT * self.limit:
@@ -165,10 +168,12 @@ class Pressure:
             if Shares.of(self.running()).at_or_over(guild_id):
                 return "share"
         over = self.budget.over()
-        self._log_budget(over is not None)
-        if over == "limit" or (over == "budget"
-                               and Shares.of(self.running()).at_or_over(guild_id)):
-            return "budget"
+        self._log_budget(over in ("budget", "share"))
+        if over == "budget" or (over == "share"
+                                and Shares.of(self.running()).at_or_over(guild_id)):
+            return "budget"  # (the budget's last tenth is kept for servers below their share)
+        if starts and not self.budget.room_to_start():
+            return "starts"
         return None
 
     def _log_budget(self, over: bool) -> None:
@@ -185,10 +190,10 @@ class Pressure:
         """Refuse a new match or practice game on ``guild_id`` at the limit, first on
         the servers the load comes from. ``starts``: one let in starts now (counted
         as running at once by the budget; a challenge waits for its acceptance)."""
-        reason = self.refusal(guild_id)
+        reason = self.refusal(guild_id, starts)
         if reason is None and starts:
             self.budget.admitted()
         if reason is not None:
             self.health.limit_refusals += 1
             LIMIT_REFUSALS.labels(reason).inc()
-            raise AtDiscordLimit()
+            raise AtDiscordLimit(starting=reason == "starts")

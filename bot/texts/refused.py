@@ -197,3 +197,11 @@ def needs_reason() -> str:
 def at_discord_limit() -> str:
     return (_("garnet is at Discord's limit right now; try again in a few minutes. Matches "
               "already running go on."))
+
+
+@text
+def starting_many() -> str:
+    # TRANSLATORS: said when many matches were started within the last second or two;
+    # a moment later a new one is let in.
+    return _("Many matches are starting at once right now; try again in a few seconds. "
+             "Matches already running go on.")

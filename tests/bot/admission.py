@@ -17,3 +17,11 @@ async def started(h: Harness, guild: str, n: int) -> str | None:
         return r.reply.text
     r = await h.host.lobby.answer(Asker(guild, f"{guild}c{n}", b), None, accept=True)
     return None if r.posts else r.reply.text if r.reply else "?"
+
+
+async def challenged(h: Harness, guild: str) -> str | None:
+    """A challenge on ``guild`` (not accepted: it starts nothing yet): None when it was
+    made, else the refusal."""
+    a, b = Actor(f"{guild}a", "A"), Actor(f"{guild}b", "B")
+    r = await h.host.lobby.challenge(Asker(guild, f"{guild}c", a), "cairo", [b])
+    return r.reply.text if r.reply is not None and r.reply.ephemeral else None
