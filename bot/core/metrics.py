@@ -69,7 +69,9 @@ AT_LIMIT = Gauge("garnet_discord_at_limit",
 LIMIT_REFUSALS = Counter("garnet_limit_refusals",
                          "New matches and practice games refused at Discord's limit, by "
                          "reason: budget (the running matches' measured need of requests "
-                         "is at REQUEST_BUDGET of the limit), share (boards wait past "
+                         "is at REQUEST_BUDGET of the limit, or past nine tenths of it on "
+                         "a server that runs its share), starts (the starts let in a moment "
+                         "ago use what the budget leaves spare), share (boards wait past "
                          "BOARD_WAIT_LIMIT and the asking server runs its share of the "
                          "matches) or all (boards wait past twice it: every server).",
                          ["reason"], registry=REGISTRY)
