@@ -12,14 +12,16 @@ the running matches' need and a new match's expected need stay within the *budge
 this process's share of the limit times ``REQUEST_BUDGET`` (85 % by default), so that
 the boards of the admitted matches pass the pacer at once.
 
-A match too young to have been measured counts at what a match needs here (the mean
-of those running for ``TAU`` or more, ``NEW_MATCH_RATE`` before there are any),
-fading into its own measure as it ages: a burst of new matches cannot slip in before
-their first boards are counted.
+A match too young to have been measured counts at what a match needs here (what the
+running matches measured over the weight their measures hold, ``NEW_MATCH_RATE``
+before they hold enough), fading into its own measure as it ages: a burst of new
+matches cannot slip in before their first boards are counted. Each start also takes
+``START_REQUESTS`` from a bucket filled by what the budget leaves spare, so that
+starts asked for together are spread out.
 
-The budget is checked by ``Pressure.refusal``: past it, the servers that run their
-share of the matches or more are refused first (``Shares``); past the whole share of
-the limit, every server. The operators see the budget and its use in the gauges
+The budget is checked by ``Pressure.refusal``: past ``FAIR`` of it, the servers that
+run their share of the matches or more are refused (``Shares``); past it, every
+server. The operators see the budget and its use in the gauges
 ``garnet_request_budget`` and ``garnet_request_budget_used`` (requests a second) and
 the refusals in ``garnet_limit_refusals_total{reason="budget"}``.
 
@@ -37,7 +39,10 @@ from bot.core.clock import Clock
 
 TAU = 60.0  # seconds: the moving average's time constant
 NEW_MATCH_RATE = 0.2  # requests a second a new match counts at before any is measured
-MEASURED = 3  # matches running for TAU or more before their mean is a new match's need
+# The running matches' measures count for a new match's need once their weights add
+# up to this many matches measured for good (a match seen for t seconds weighs
+# 1 - exp(-t / TAU)).
+MEASURED = 2
 # An admission counts as a young match until a new match is seen running, or this
 # many seconds: matches asked for at once are not all let in before any is running.
 HELD = 15.0
@@ -122,9 +127,8 @@ class Budget:
         at the expected need, so that it moves from the expected need to its own
         measure as it ages, whatever its age (a match that ran before this process
         started is measured from when this process first saw it). The expected need is
-        the mean of the full measures (the average over its weight) of the matches
-        seen for ``TAU`` or more (``MEASURED`` of them at least), else
-        ``NEW_MATCH_RATE``."""
+        what the running matches measured over the weight their measures hold
+        (``MEASURED`` at least), else ``NEW_MATCH_RATE``."""
         now = self.clock.now()
         matches = [m for m in self.running() if not m.finished]
         per_channel: dict[str, int] = {}
@@ -145,9 +149,12 @@ class Budget:
             self._since.setdefault(m.id, rate.since if rate else now)
             measured[m.id] = (rate.read(now) if rate else 0.0) / per_channel[m.channel_id]
         unknown = {i: math.exp(-(now - self._since[i]) / TAU) for i in measured}
-        grown = [v / (1.0 - unknown[i]) for i, v in measured.items()
-                 if now - self._since[i] >= TAU]
-        expected = sum(grown) / len(grown) if len(grown) >= MEASURED else NEW_MATCH_RATE
+        # What they measured over the weight their measures hold: the young ones add
+        # little of either, so a restart's hundreds of matches seen for seconds give a
+        # new match's need long before any of them is a minute old.
+        weight = sum(1.0 - u for u in unknown.values())
+        expected = (sum(measured.values()) / weight if weight >= MEASURED
+                    else NEW_MATCH_RATE)
         needs = {i: v + expected * unknown[i] for i, v in measured.items()}
         return needs, expected
 
