@@ -46,6 +46,10 @@ MEASURED = 2
 # An admission counts as a young match until a new match is seen running, or this
 # many seconds: matches asked for at once are not all let in before any is running.
 HELD = 15.0
+# The running matches are looked at when a new match is asked for, when the metrics
+# are read, and on a request at most this often (seconds): a match that began moving is
+# measured from then.
+SEE_EVERY = 1.0
 BUDGET = 0.85  # the share of the limit new matches are admitted up to, by default
 # Past this share of the budget the servers that run their share of the matches or
 # more are refused (when more than one server runs any): refusals go to them first.
@@ -64,6 +68,7 @@ class Counted(Protocol):
     id: int
     channel_id: str
     finished: bool
+    ply: int  # moves made: 0 until its first
 
 
 @dataclass
@@ -98,8 +103,10 @@ class Budget:
         self.fraction = fraction
         self.running = running
         self._channels: dict[str, Rate] = {}  # what each channel sent
-        self._since: dict[int, float] = {}  # when each running match was first counted
+        self._seen: set[int] = set()  # the running matches seen
+        self._since: dict[int, float] = {}  # when each was first seen moving (its measure's start)
         self._held: list[float] = []  # when each admission not yet seen running was made
+        self._tallied = float("-inf")  # when the running matches were last looked at
         self._room = math.inf  # the starts' bucket, requests (full at first)
         self._room_at = clock.now()
 
@@ -118,36 +125,48 @@ class Budget:
             rate = self._channels[channel_id] = Rate(at=self.clock.now(),
                                                      since=self.clock.now())
         rate.add(self.clock.now())
+        if self.clock.now() - self._tallied >= SEE_EVERY:
+            self._tally()  # matches that began moving are measured from about now
 
     def _tally(self) -> tuple[dict[int, float], float]:
         """Each running match's need, requests a second, and a new match's expected
-        need. A moving average that began at zero ``age`` seconds ago holds only
-        ``1 - exp(-age / TAU)`` of the rate it measures: a match's need is its channel's
-        measure (shared among the matches running there) plus the rest of that weight
-        at the expected need, so that it moves from the expected need to its own
-        measure as it ages, whatever its age (a match that ran before this process
-        started is measured from when this process first saw it). The expected need is
-        what the running matches measured over the weight their measures hold
+        need. A match is measured from when it is first seen moving (its first move
+        here, or when this process took it over): before, it needs what a new match is
+        expected to (a match waiting for its first move says nothing of what it will
+        need, and its start is the starts' bucket's). A moving average that began at
+        zero ``age`` seconds ago holds only ``1 - exp(-age / TAU)`` of the rate it
+        measures: a match's need is its channel's measure (shared among the matches
+        running there) plus the rest of that weight at the expected need, so that it
+        moves from the expected need to its own measure as it ages. The expected need
+        is what the moving matches measured over the weight their measures hold
         (``MEASURED`` at least), else ``NEW_MATCH_RATE``."""
-        now = self.clock.now()
+        now = self._tallied = self.clock.now()
         matches = [m for m in self.running() if not m.finished]
         per_channel: dict[str, int] = {}
         for m in matches:
             per_channel[m.channel_id] = per_channel.get(m.channel_id, 0) + 1
         ids = {m.id for m in matches}
+        self._seen &= ids
         for gone in [i for i in self._since if i not in ids]:
             del self._since[gone]
         for channel in [c for c in self._channels if c not in per_channel]:
             del self._channels[channel]  # no match runs there: its measure is no need
-        measured: dict[int, float] = {}
         self._held = [at for at in self._held if now - at < HELD]
+        measured: dict[int, float] = {}
         for m in matches:
-            rate = self._channels.get(m.channel_id)
-            if m.id not in self._since and self._held:
-                self._held.pop(0)  # an admission now running: counted as itself
-            # Its age: since its channel's first request (its first post), or now.
-            self._since.setdefault(m.id, rate.since if rate else now)
-            measured[m.id] = (rate.read(now) if rate else 0.0) / per_channel[m.channel_id]
+            if m.id not in self._seen:
+                self._seen.add(m.id)
+                if self._held:
+                    self._held.pop(0)  # an admission now running: counted as itself
+            if m.ply == 0:
+                continue
+            if m.id not in self._since:
+                # Its measure starts now: what its channel sent while it waited (its
+                # start, reminders of a first turn) is no measure of its moves.
+                self._since[m.id] = now
+                self._channels[m.channel_id] = Rate(at=now, since=now)
+            rate = self._channels[m.channel_id]
+            measured[m.id] = rate.read(now) / per_channel[m.channel_id]
         unknown = {i: math.exp(-(now - self._since[i]) / TAU) for i in measured}
         # What they measured over the weight their measures hold: the young ones add
         # little of either, so a restart's hundreds of matches seen for seconds give a
@@ -156,6 +175,7 @@ class Budget:
         expected = (sum(measured.values()) / weight if weight >= MEASURED
                     else NEW_MATCH_RATE)
         needs = {i: v + expected * unknown[i] for i, v in measured.items()}
+        needs.update({m.id: expected for m in matches if m.ply == 0})
         return needs, expected
 
     def admitted(self) -> None:

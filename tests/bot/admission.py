@@ -25,3 +25,15 @@ async def challenged(h: Harness, guild: str) -> str | None:
     a, b = Actor(f"{guild}a", "A"), Actor(f"{guild}b", "B")
     r = await h.host.lobby.challenge(Asker(guild, f"{guild}c", a), "cairo", [b])
     return r.reply.text if r.reply is not None and r.reply.ephemeral else None
+
+
+async def first_move(h: Harness, guild: str, n: int) -> None:
+    """The first move of the match ``started`` made (Cairo Corridor's ``D left``, by
+    whoever moves first): the budget measures a match from its first move on."""
+    channel = f"{guild}c{n}"
+    live = h.services.matches.kit.live.for_seat(guild, channel, f"{guild}a{n}")
+    assert live is not None and live.to_move is not None and live.ply == 0
+    mover = Actor(live.users[live.to_move], "X")
+    moved = await h.host.play.typed(Asker(guild, channel, mover), "D left")
+    assert moved.posts and live.ply == 1
+    h.services.matches.kit.budget.used()  # seen moving (as the board's request would be)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import math
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -20,14 +21,14 @@ from bot.core.messages import Actor, Pace, Post
 from bot.core.metrics import LIMIT_REFUSALS, REGISTRY
 from bot.core.requests import Asker
 from bot.services import budget as budget_module
-from bot.services.budget import BURST, HELD, NEW_MATCH_RATE, START_REQUESTS, TAU, Rate
+from bot.services.budget import BURST, HELD, NEW_MATCH_RATE, START_REQUESTS, TAU, Budget, Rate
 from bot.services.observe import watch
 from bot.services.pressure import AtDiscordLimit
 from bot.texts import refused
-from tests.bot.admission import challenged, started
+from tests.bot.admission import challenged, first_move, started
 from tests.bot.conftest import Harness
 from tests.discord_bot import World, challenge_accepted
-from tests.fake.discord_world import ALICE, CAROL, CHANNEL_ID, HANA
+from tests.fake.discord_world import ALICE, BOB, CAROL, CHANNEL_ID, HANA
 from tests.transcripts import console_session
 
 LIMIT = refused.at_discord_limit()
@@ -46,6 +47,35 @@ def test_a_rate_is_a_moving_average_of_what_was_sent() -> None:
     assert rate.read(600.0 + TAU) == pytest.approx(2.0 / math.e, rel=0.02)  # fading
 
 
+@dataclass
+class Taken:
+    """A match this process took over (after a restart), as the budget counts it."""
+
+    id: int
+    channel_id: str
+    finished: bool = False
+    ply: int = 7
+
+
+async def test_matches_taken_over_give_a_new_match_s_need_within_seconds(h: Harness
+                                                                          ) -> None:
+    """After a restart the process knows nothing of its matches' needs: measured over
+    the weight their measures hold, two hundred matches seen for ten seconds sending
+    half a request a second each say what a new match needs, long before any of them
+    is a minute old; one waiting for its first move counts at it."""
+    clock = h.clock
+    taken = [Taken(n, f"c{n}") for n in range(200)] + [Taken(999, "c999", ply=0)]
+    budget = Budget(clock, 200.0, running=lambda: taken)
+    assert budget.expected() == NEW_MATCH_RATE  # nothing measured yet
+    for second in range(10):
+        for n in range(0, 200, 2):  # every other channel each second: 0.5 a second
+            budget.spent(f"c{n + second % 2}")
+        await clock.advance(1.0)
+    assert budget.expected() == pytest.approx(0.5, rel=0.1)
+    assert budget.needs()[0] == pytest.approx(0.5, rel=0.15)
+    assert budget.needs()[999] == budget.expected()
+
+
 async def apart(h: Harness, guild: str, n: int) -> str | None:
     """``started``, a second after the last start (the starts' bucket refilled)."""
     await h.clock.advance(1.0)
@@ -59,8 +89,11 @@ async def test_past_the_budget_the_busiest_server_is_refused_first_then_every_on
     assert budget.per_second == pytest.approx(10.2)
     for n in range(4):
         assert await apart(h, "big", n) is None
-    # Too young to be measured: each counts at what a new match needs.
-    assert budget.used() == pytest.approx(4 * NEW_MATCH_RATE, rel=0.02)
+    # Waiting for their first moves: each counts at what a new match needs.
+    assert budget.used() == pytest.approx(4 * NEW_MATCH_RATE)
+    for n in range(4):
+        await first_move(h, "big", n)  # measured from now on
+    assert budget.used() == pytest.approx(4 * NEW_MATCH_RATE)  # (nothing measured yet)
     for _ in range(int(TAU)):  # 2 requests a second each, for a minute
         for n in range(4):
             budget.spent(f"bigc{n}")
@@ -93,7 +126,8 @@ async def test_past_the_budget_the_busiest_server_is_refused_first_then_every_on
         h.services.matches.kit.live.for_seat("big", "bigc0", "bigb0")
     assert live is not None and live.to_move is not None
     mover = Actor(live.users[live.to_move], "X")
-    moved = await h.host.play.typed(Asker("big", "bigc0", mover), "D left")
+    move = live.game.notation(live.game.legal_moves(live.state)[0])
+    moved = await h.host.play.typed(Asker("big", "bigc0", mover), move)
     assert moved.posts and moved.posts[0].image is not None
     # Their need falls as they send less: admitted again.
     caplog.clear()
@@ -113,7 +147,11 @@ async def test_a_burst_of_new_matches_is_held_to_the_budget_before_any_is_measur
     monkeypatch.setattr(budget_module, "START_REQUESTS", 0.0)
     h.services.matches.kit.budget.limit = 1.0
     assert [await started(h, "burst", n) for n in range(4)] == [None] * 3 + [LIMIT]
-    await h.clock.advance(3 * TAU)  # grown, and silent: nothing needed
+    await h.clock.advance(3 * TAU)  # waiting for their first moves: as new ones
+    assert await started(h, "burst", 5) == LIMIT
+    for n in range(3):
+        await first_move(h, "burst", n)
+    await h.clock.advance(3 * TAU)  # measured, and silent: nothing needed
     assert await started(h, "burst", 5) is None
 
 
@@ -146,8 +184,9 @@ async def test_the_console_admits_by_the_same_budget(tmp_path: Path, database_ur
         for n, (a, b) in enumerate((("alice", "bob"), ("carol", "dave"), ("erin", "fay"))):
             await session.play("~wait 10s")  # (the starts' bucket: 3 requests a start)
             await session.play(f"~channel table{n}")
-            await session.play(f"{a}: /challenge @{b} game:cairo")
+            await session.play(f"{a}: /challenge @{b} game:cairo first:me")
             assert "Cairo Corridor" in await session.play(f"{b}: /accept")
+            await session.play(f"{a}: D left")  # measured from its first move on
         await session.play("~channel table3")
         said = await session.play("gus: /challenge @hal game:cairo")
         assert f"bot (to gus only): {LIMIT}" in said
@@ -165,8 +204,9 @@ async def test_on_discord_the_pacer_counts_what_each_match_sends(world: World) -
     budget = world.bot.services.matches.kit.budget
     budget.limit = 0.5  # a budget of 0.425; a new match counts at 0.2
     match_id = await challenge_accepted(world)
+    await world.say(ALICE, "D left")  # its first move: measured from now on
     await world.advance(TAU)  # grown: its need is what it sent
-    quiet = budget.needs()[match_id]  # its start and its turn's reminders, fading
+    quiet = budget.needs()[match_id]  # its board and its turn's reminders, fading
     assert 0 < quiet < 0.3
     for second in range(0, 60, 5):  # 5 posts every 5 s: the channel's own limit
         for n in range(5):
@@ -178,7 +218,9 @@ async def test_on_discord_the_pacer_counts_what_each_match_sends(world: World) -
     assert budget.needs()[match_id] > quiet + 0.2
     (call,) = await world.slash(CAROL, "challenge", opponent=HANA, game="cairo")
     assert call.message["content"] == LIMIT and call.message["flags"] & 64
-    await world.say(ALICE, "D left")  # the match plays on
+    live = world.live()
+    await world.say(BOB, live.game.notation(live.game.legal_moves(live.state)[0]))
+    assert live.ply == 2  # the match plays on
     await world.advance(2 * TAU)
     assert budget.needs()[match_id] < 0.2
     (call,) = await world.slash(CAROL, "challenge", opponent=HANA, game="cairo")
