@@ -125,9 +125,19 @@ def _face_of(cluster: str) -> str:
         12) is not None else "dejavu"
 
 
+@lru_cache(maxsize=1)
+def _plain() -> frozenset[str]:
+    """Characters below U+0300 that DejaVu Sans draws: none extends a cluster or is an
+    emoji, so a text of them alone is one run of DejaVu Sans."""
+    return frozenset(c for c in map(chr, range(0x20, 0x300))
+                     if c.isprintable() and fonts.has_glyph("dejavu", c))
+
+
 @lru_cache(maxsize=4096)
 def runs(text: str) -> tuple[tuple[str, str], ...]:
     """(face, text) pieces of ``text`` in order; each emoji is a piece of its own."""
+    if text and _plain().issuperset(text):  # a board's lines: no cluster to look at
+        return (("dejavu", text),)
     out: list[list[str]] = []
     for cluster in clusters(printable(text)):
         face = _face_of(cluster)
