@@ -25,7 +25,7 @@ from PIL import Image, ImageDraw
 from engine.game import Outcome, after_move
 from engine.imaging import fit_text, font, to_png
 from engine.labels import label, labelled
-from engine.palette import Palette, give_back_memory, png_of_rows
+from engine.palette import Palette, forget_bands, give_back_memory, png_of_bands
 from engine.sigma import rules
 from engine.sigma.deck import BLACK, WHITE, Card, Deck
 from engine.sigma.geometry import NOTHING, Cell, opposite, step
@@ -371,7 +371,8 @@ def _pill(pen: Pen, right: int, y: int, text: str, fill: Colour) -> None:
     pen.text((right - w - 10, y + 4), text, 20, True, INK, fill)
 
 
-def _header(pen: Pen, deck: Deck) -> None:
+def _header(pen: Pen, deck: Deck) -> str | None:
+    """Draws the header; the note it says when it is the kept tile (see ``_bands``)."""
     if deck.rules:  # a rules variant changes what a player may do: the board says so
         note = label("{deck} · rules: {rules}", deck=deck.name,
                      rules=", ".join(sorted(deck.rules)))
@@ -383,8 +384,9 @@ def _header(pen: Pen, deck: Deck) -> None:
         note = f"{deck.name} · {deck.source}"
     if pen.palette is not None and pen.dx == pen.dy == 0:
         pen.image.paste(_header_tile(note), (0, 0))  # the same for a whole game
-        return
+        return note
     _title(pen, note)
+    return None
 
 
 def _title(pen: Pen, note: str) -> None:
@@ -455,20 +457,29 @@ def board_image(state: SigmaState, names: Sequence[str] | None = None,
 
 
 def _draw(pen: Pen, state: SigmaState, names: Sequence[str] | None,
-          verdict: str | None) -> None:
+          verdict: str | None) -> list[tuple[int, object]]:
+    """Draws the board; the picture's bands of rows (``png_of_bands``), keyed by what
+    they show where that is a kept tile alone: the header, each hand."""
     board = state.board
     outcome = rules.outcome(state)
     over = outcome is not None or verdict is not None
     numbered = [] if over else board.sides(state.turn)
-    _header(pen, state.deck)
+    note = _header(pen, state.deck)
+    bands: list[tuple[int, object]] = [(0, None)]
     if _board(pen, state, board, numbered, over) or pen.palette is None:
         _hands(pen, state, board, outcome, names, verdict)
     else:
-        # The board stayed in its area: each hand is its row's tile, drawn once.
+        # The board stayed in its area, so nothing else is drawn on the header's rows
+        # or the hands': each of those is its tile alone, and so is its band.
+        bands = [(0, ("header", note)), (HEADER, None)]
         for view in _hand_views(state, board, outcome, names, verdict):
-            pen.image.paste(_hand_tile(view), (0, HAND_TOP + view[0] * HAND_ROW))
+            top = HAND_TOP + view[0] * HAND_ROW
+            pen.image.paste(_hand_tile(view), (0, top))
+            bands.append((top, ("hand", view)))
+        bands.append((HAND_TOP + 2 * HAND_ROW, None))
     shown = [n.strip() for n in names or () if n.strip()]
     _status(pen, state, board, outcome, len(numbered), verdict, shown)
+    return bands
 
 
 def render(state: SigmaState, names: Sequence[str] | None = None,
@@ -481,9 +492,9 @@ def render(state: SigmaState, names: Sequence[str] | None = None,
     rows = bytearray(_blank())
     image = Image.frombuffer("P", (WIDTH + 1, HEIGHT), rows, "raw", "P", 0, 1)
     image.readonly = False  # its memory is this bytearray, which is ours to draw on
-    _draw(Pen(image, palette), state, names, verdict)
+    bands = _draw(Pen(image, palette), state, names, verdict)
     image.paste(0, (WIDTH, 0, WIDTH + 1, HEIGHT))  # what was drawn to the very right
-    return png_of_rows(rows, (WIDTH, HEIGHT), palette.colours, trailing=True)
+    return png_of_bands(rows, (WIDTH, HEIGHT), palette.colours, bands)
 
 
 def forget() -> None:
@@ -492,6 +503,7 @@ def forget() -> None:
     _hand_tile.cache_clear()
     _header_tile.cache_clear()
     text_tile.cache_clear()
+    forget_bands()
 
 
 @lru_cache(maxsize=1)
