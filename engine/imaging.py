@@ -76,3 +76,7 @@ def warm_up() -> None:
                     break
                 state = game.apply(state, rng.choice(game.legal_moves(state)))
                 ply += 1
+        # What random games do not reach: a game's every tile, where it has a few.
+        more = getattr(game, "warm_up", None)
+        if callable(more):
+            more()
