@@ -175,6 +175,11 @@ _PALETTES: dict[int, Palette] = {}
 _INKS: dict[int, dict[Colour, int]] = {}
 
 
+def palette_of(token: int) -> Palette:
+    """The palette of a pen's ``token``."""
+    return _PALETTES[token]
+
+
 def _token(palette: Palette) -> int:
     token = _TOKENS.get(palette.colours)
     if token is None:
