@@ -211,8 +211,10 @@ def text_tile(text: str, size: int, bold: bool, anchor: str, start: tuple[float,
     if art.colour is None:
         # Glyphs alone: each pixel the ink over the ground by its coverage, one of 256
         # blends, whose entries are looked up once (``_blends``), not mapped per text.
-        tile = art.mask.point(_blends(token, fill, bg))
-        return tile.im, art.mask.point(_COVERED).im, art.mask.size, art.offset
+        # (Through the core: Image.point rounds its table's 256 values in Python first.)
+        core = art.mask.im
+        return (core.point(_blends(token, fill, bg), None), core.point(_COVERED, None),
+                art.mask.size, art.offset)
     region = Image.new("RGB", art.mask.size, bg)
     region.paste(fill, (0, 0), art.mask)
     covered = art.mask.point(_COVERED)
