@@ -46,7 +46,7 @@ def test_after_the_games_own_warm_up_no_board_builds_a_tile(key: str,
 
     game = get_game(key)
     render = importlib.import_module(f"engine.{key}.render")
-    game.warm_up()  # type: ignore[attr-defined]
+    game.warm_up()
     built = [getattr(render, name).cache_info().misses for name in caches]
     rng = random.Random(5)
     for seats in game.seat_counts:
