@@ -224,10 +224,10 @@ ARTS = 8192
 def _art(text: str, size: int, bold: bool, anchor: str, fx: float, fy: float) -> TextArt:
     pieces = runs(text)
     if len(pieces) == 1 and pieces[0][0] == "dejavu":
-        if anchor[0] == "l" and " " in text:
-            words = _words(text, size, bold, anchor, fx, fy)
+        if anchor[0] in "lmr" and " " in text:
+            words = _words(text, size, bold, "l" + anchor[1], fx, fy)
             if words is not None:
-                return words
+                return _anchored(words, text, size, bold, anchor[0])
         # DejaVu Sans alone: exactly what ImageDraw.text draws.
         core, offset = fonts.dejavu(size, bold).getmask2(
             pieces[0][1], "L", anchor=anchor, start=(fx, fy))
@@ -316,6 +316,18 @@ def _words(text: str, size: int, bold: bool, anchor: str, fx: float,
     for art, x0, y0 in placed:
         mask.paste(art.mask, (x0 - left, y0 - top))
     return TextArt(mask, None, (left, top))
+
+
+def _anchored(art: TextArt, text: str, size: int, bold: bool, horizontal: str) -> TextArt:
+    """A left-anchored line anchored at its middle ("m") or right ("r") instead: moved
+    left by whole pixels, as Pillow moves it (by its advance in 64ths of a pixel,
+    rounded to a pixel: the glyphs keep their pixels)."""
+    if horizontal == "l":
+        return art
+    advance = round(_length(text, size, bold) * 64)
+    if horizontal == "m":
+        advance //= 2
+    return TextArt(art.mask, art.colour, (art.offset[0] - (advance + 32) // 64, art.offset[1]))
 
 
 def draw_text(image: Image.Image, xy: tuple[float, float], text: str, size: int,

@@ -204,7 +204,7 @@ def _at(mask: Image.Image, offset: tuple[int, int], x: float, y: float) -> bytes
 def test_a_line_put_together_from_its_words_is_the_line_drawn_whole() -> None:
     # Lines are drawn from their words' kept drawings (a board's status line is new each
     # move, its words are not): on the same pixels, to the level, as Pillow draws the
-    # line whole, whatever the size, weight, left anchor and fractional start (a start
+    # line whole, whatever the size, weight, anchor and fractional start (a start
     # 0.004 of a 64th from a rounding edge put a glyph a pixel off before the pen was
     # kept in 64ths), and for kerned pairs inside words.
     rng = random.Random(7)
@@ -216,7 +216,7 @@ def test_a_line_put_together_from_its_words_is_the_line_drawn_whole() -> None:
     used = 0
     for i, line in enumerate(lines):
         size, bold = rng.choice([11, 14, 16, 18, 20, 22, 24, 26, 28]), rng.random() < 0.6
-        anchor = rng.choice(["la", "ls", "lm"])
+        anchor = rng.choice(["la", "ls", "lm", "ra", "rm", "rs", "ma", "mm", "ms"])
         x = 10.289001209803072 if i == 2 else rng.choice([24.0, 0.5, rng.random() * 50])
         y = rng.choice([0.0, 0.5, rng.random() * 10])
         art = text_art(line, size, bold, anchor, (x, y))
