@@ -313,8 +313,10 @@ def _words(text: str, size: int, bold: bool, anchor: str, fx: float,
     right = placed[-1][1] + placed[-1][0].mask.width
     bottom = max(y + art.mask.height for art, _, y in placed)
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-    for art, x0, y0 in placed:
-        mask.paste(art.mask, (x0 - left, y0 - top))
+    core = mask.im
+    for art, x0, y0 in placed:  # Image.paste's checks cost more than a word's pixels
+        x, y = x0 - left, y0 - top
+        core.paste(art.mask.im, (x, y, x + art.mask.width, y + art.mask.height))
     return TextArt(mask, None, (left, top))
 
 
