@@ -133,7 +133,7 @@ def hand_tile(view: HandView, token: int) -> Image.Image:
     its own (``_card_tile``), pasted over the line."""
     palette = palette_of(token)
     seat = view[0]
-    tile = Image.new("P", (WIDTH, HAND_ROW), palette.index(BG))
+    tile = Image.new("P", (WIDTH, HAND_ROW), _ground(token))
     hand_head(Pen(tile, palette, (0, -(HAND_TOP + seat * HAND_ROW))), *view[:4])
     right = 0
     core = tile.im
@@ -148,6 +148,12 @@ def hand_tile(view: HandView, token: int) -> Image.Image:
                 core.paste(image, box, mask)
         right = end
     return tile
+
+
+@lru_cache(maxsize=8)
+def _ground(token: int) -> int:
+    """The palette entry of a row's ground (found by mapping a pixel: keep it)."""
+    return palette_of(token).index(BG)
 
 
 # The rows of a hand's row that its line (swatch, name, pill) may draw on: below them a
@@ -172,7 +178,7 @@ def _card_tile(seat: int, card: Card, count: int, x: float, m: int,
     caption = text_length(_caption(card, count), max(12, m - 4), True)
     left = max(0, int(min(x, x + (w - caption) / 2)) - m)
     right = min(WIDTH, int(max(x + w, x + (w + caption) / 2)) + m + 1)
-    ground = palette.index(BG)
+    ground = _ground(token)
     drawn = []
     for fill in (ground, (ground + 1) % 256):
         image = Image.new("P", (right - left, HAND_ROW), fill)
