@@ -17,6 +17,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 from math import floor, modf
 
 from PIL import Image, ImageFont
@@ -167,6 +168,13 @@ def text_length(text: str, size: int, bold: bool = False) -> float:
 
 @lru_cache(maxsize=8192)
 def _length(text: str, size: int, bold: bool) -> float:
+    words = text.split(" ")
+    if len(words) > 1 and text.strip(" ") and runs(text) == (("dejavu", text),) and not any(
+            _kerned(a, b, size, bold) for a, b in _around_spaces(words)):
+        # A line's advance is its words' and spaces' (laid out alone: kept), where no
+        # kerning pair holds a space: a board's new line is measured without its layout.
+        return sum(_length(w, size, bold) for w in words) + (len(words) - 1) * _length(
+            " ", size, bold)
     total = 0.0
     for which, part in runs(text):
         if which == "emoji":
@@ -176,6 +184,21 @@ def _length(text: str, size: int, bold: bool) -> float:
         else:
             total += _face(which, size, bold).getlength(part)
     return total
+
+
+def _around_spaces(words: Sequence[str]) -> list[tuple[str, str]]:
+    """The pairs of characters each space of a line split into ``words`` stands in."""
+    pairs = []
+    for before, after in pairwise(words):
+        pairs += [(before[-1:] or " ", " "), (" ", after[:1] or " ")]
+    return pairs
+
+
+@lru_cache(maxsize=4096)
+def _kerned(first: str, second: str, size: int, bold: bool) -> bool:
+    """Whether DejaVu Sans lays the pair out closer or further than its two apart."""
+    face = fonts.dejavu(size, bold)
+    return face.getlength(first + second) != face.getlength(first) + face.getlength(second)
 
 
 # ---- drawing ---------------------------------------------------------------------------

@@ -225,4 +225,6 @@ def test_a_line_put_together_from_its_words_is_the_line_drawn_whole() -> None:
         assert _at(art.mask, art.offset, x, y) == _at(
             Image.Image()._new(core), offset, x, y), (line, size, bold, anchor, x, y)
         used += art.mask.size != core.size or art.offset != offset
+        # Measured from its words too: the same advance as Pillow's layout of the line.
+        assert text_length(line, size, bold) == fonts.dejavu(size, bold).getlength(line), line
     assert used  # the words were put together (their box is theirs, not Pillow's)
