@@ -7,7 +7,11 @@ Quoridor with 2 and 4 players, Pathwayz, Sigma Escape), ``POSITIONS`` mid-game
 positions of seeded random games, with the players' names. After one pass that builds
 the cached artwork (unmeasured), the two take turns, a pass each per round, so that
 whatever else runs on the machine weighs on both alike; the report gives each side's
-median wall and CPU time per board and their ratio.
+median wall and CPU time per board and their ratio. Those positions are drawn again
+and again, so whatever a renderer keeps of a position (its status line, its hands)
+is found kept: each round also draws a whole new seeded random game of each kind,
+every position once and in order, as a match posts them ("in play": the same games
+on both sides), whose median CPU time per board is the figure a running match sees.
 
 ``--first N`` measures fresh workers instead: N of each side, started one after the
 other, each doing its engine's warm-up (this one: ``engine.imaging.warm_up``; an engine
@@ -35,6 +39,8 @@ from typing import IO, Any
 
 KINDS = (("cairo", 2), ("quoridor", 2), ("quoridor", 4), ("pathwayz", 2), ("sigma", 2))
 POSITIONS = 40
+# The games drawn in play: a new one each round (the same on both sides).
+PLAY_SEED = 4000
 NAMES = ["Alice", "Bob", "Carol", "Dave"]
 
 # The worker: self-contained (it must run on another commit's engine), on stdin/stdout.
@@ -88,10 +94,21 @@ for (key, seats, game), pool in zip(cases, pools):
         game.render(state, names=NAMES[:seats])
 gc.collect()
 print("ready", flush=True)
+def game_of(game, seats, seed):
+    """Every position of a seeded random game, in order: boards as a match posts them."""
+    rng, state, states = random.Random(seed), game.new_state(seats), []
+    while game.outcome(state) is None:
+        states.append(state)
+        state = game.apply(state, rng.choice(game.legal_moves(state)))
+    return states + [state]
+
 for line in sys.stdin:
+    seed = int(line.split()[1])
     out = {}
     for (key, seats, game), pool in zip(cases, pools):
         out[f"{key} {seats}"] = [board(game, state, seats) for state in pool]
+        out[f"{key} {seats} play"] = [board(game, state, seats)
+                                      for state in game_of(game, seats, seed)]
     print(json.dumps(out), flush=True)
 '''
 
@@ -130,11 +147,12 @@ def side_by_side(against: str, rounds: int = 5, root: Path | None = None) -> dic
             for worker in sides.values():
                 assert _line(worker.stdout).strip() == "ready"
             times: dict[str, dict[str, list[tuple[float, float]]]] = {
-                side: {f"{k} {s}": [] for k, s in KINDS} for side in sides}
-            for _ in range(rounds):
+                side: {f"{k} {s}{play}": [] for k, s in KINDS for play in ("", " play")}
+                for side in sides}
+            for round_ in range(rounds):
                 for side, worker in sides.items():
                     assert worker.stdin is not None
-                    worker.stdin.write("go\n")
+                    worker.stdin.write(f"go {PLAY_SEED + round_}\n")
                     worker.stdin.flush()
                     for kind, samples in json.loads(_line(worker.stdout)).items():
                         times[side][kind].extend(tuple(s) for s in samples)
@@ -148,10 +166,14 @@ def side_by_side(against: str, rounds: int = 5, root: Path | None = None) -> dic
         kind = f"{key} {seats}"
         before, now = times["before"][kind], times["now"][kind]
         before_ms, now_ms = _ms([w for w, _ in before]), _ms([w for w, _ in now])
+        before_play, now_play = times["before"][f"{kind} play"], times["now"][f"{kind} play"]
         rows.append({
             "board": kind, "boards": len(now), "before_ms": before_ms, "now_ms": now_ms,
             "before_cpu_ms": _ms([c for _, c in before]), "now_cpu_ms": _ms([c for _, c in now]),
             "speedup": round(before_ms / max(now_ms, 1e-9), 2),
+            "in_play": len(now_play),
+            "before_play_cpu_ms": _ms([c for _, c in before_play]),
+            "now_play_cpu_ms": _ms([c for _, c in now_play]),
         })
     return {"against": against, "rounds": rounds, "positions": POSITIONS, "boards": rows}
 

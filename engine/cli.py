@@ -88,9 +88,14 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     if args.boards:
         from engine.boardbench import first_boards, side_by_side, table
 
-        data = (first_boards(args.against, args.first) if args.first
-                else side_by_side(args.against, args.rounds))
-        print(json.dumps(data) if args.json else table(data))
+        # Warm boards side by side, then (unless --first 0) fresh workers' first boards.
+        found = [] if args.rounds <= 0 else [side_by_side(args.against, args.rounds)]
+        if args.first:
+            found.append(first_boards(args.against, args.first))
+        if args.json:
+            print(json.dumps(found[0] if len(found) == 1 else found))
+        else:
+            print("\n\n".join(table(data) for data in found))
         return 0
     if args.reference:
         from engine.cairo.analysisbench import reference_bench
@@ -233,8 +238,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--against", default="main", help="the commit --boards compares with")
     p.add_argument("--rounds", type=int, default=5, help="passes of each side for --boards; "
                    "runs of each position for --reference")
-    p.add_argument("--first", type=int, default=0, metavar="N", help="--boards: the first "
-                   "board of each kind in N fresh workers of each side, after their warm-up")
+    p.add_argument("--first", type=int, default=5, metavar="N", help="--boards: then the "
+                   "first board of each kind in N fresh workers of each side, after their "
+                   "warm-up (default 5; 0: none; with --rounds 0, only these)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_bench)
 

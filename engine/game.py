@@ -448,6 +448,12 @@ class Game(ABC, Generic[S, M]):
         for the seat that could not place)."""
         return self.to_move(state)
 
+    def warm_up(self) -> None:
+        """Build what boards keep that random games at a render worker's warm-up
+        (``engine.imaging.warm_up``) leave unbuilt: every tile of pieces and marks a
+        game has a few thousand of, so that no first board of a kind builds one.
+        Nothing by default."""
+
     def summary(self, state: S) -> JSON:
         """Facts of a position beyond the common ones, added to ``replay``'s report
         (Sigma Escape: blank spaces and the hands). Empty by default."""

@@ -56,7 +56,9 @@ def warm_up() -> None:
     For each, one seeded random game is drawn, its first ``WARM_UP_PLIES`` plies and its
     end, with hints and without, so that a worker's first board of a kind does not
     build them (a first four-player Quoridor board cost 33 ms when only two players'
-    boards were drawn)."""
+    boards were drawn); then the game's own ``warm_up`` builds the tiles random games
+    leave unseen (every Cairo Corridor cell in every look, every Quoridor pawn, mark
+    and lone wall)."""
     import random
 
     from engine.registry import game_keys, get_game
@@ -76,3 +78,4 @@ def warm_up() -> None:
                     break
                 state = game.apply(state, rng.choice(game.legal_moves(state)))
                 ply += 1
+        game.warm_up()  # what random games do not reach: every tile, where it has a few

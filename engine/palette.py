@@ -79,6 +79,76 @@ def png_of_rows(rows: bytes | bytearray, size: tuple[int, int], palette: Sequenc
     ))
 
 
+# Bands of PNG rows kept compressed by what they show (``png_of_bands``): a few KB each.
+BANDS = 512
+_BANDS: dict[object, tuple[bytes, int]] = {}
+_ADLER = 65521
+
+
+def _adler_combine(first: int, second: int, length: int) -> int:
+    """The Adler-32 of two byte strings one after the other, from theirs and the second's
+    length (zlib's ``adler32_combine``)."""
+    rem = length % _ADLER
+    low = first & 0xFFFF
+    high = (rem * low) % _ADLER
+    low += (second & 0xFFFF) + _ADLER - 1
+    high += (first >> 16) + (second >> 16) + _ADLER - rem
+    low = low - _ADLER if low >= _ADLER else low
+    low = low - _ADLER if low >= _ADLER else low
+    high = high - 2 * _ADLER if high >= 2 * _ADLER else high
+    high = high - _ADLER if high >= _ADLER else high
+    return low | high << 16
+
+
+def png_of_bands(rows: bytes | bytearray, size: tuple[int, int], palette: Sequence[int],
+                 bands: Sequence[tuple[int, object]]) -> bytes:
+    """``png_of_rows(rows, size, palette, trailing=True)``, with the rows cut into bands
+    (each from its first row, the first from row 0, to the next's) and each band with a
+    key (not None) compressed once and kept under it: a band whose pixels recur (Sigma
+    Escape's header, a hand until its player plays) costs nothing to compress again.
+    The key must say everything the band's pixels depend on.
+
+    The image data is each band's raw deflate stream ended by a sync flush (byte
+    aligned, no match reaching back across it), one after the other, then an empty
+    final block; its Adler-32 is the bands' combined. The pixels are the same; the file
+    is a little larger (each band starts without the previous one's history)."""
+    width, height = size
+    stride = width + 1
+    view = memoryview(rows)
+    parts = [b"\x78\x01"]
+    adler = 1
+    for i, (first, key) in enumerate(bands):
+        end = (bands[i + 1][0] if i + 1 < len(bands) else height) * stride
+        kept = _BANDS.get(key) if key is not None else None
+        if kept is None:
+            # The stream's byte j is the rows' j - 1 (each row's last byte is the next
+            # one's filter byte); its first, the first row's filter byte, is 0.
+            band = b"\0" + view[: end - 1] if first == 0 else view[first * stride - 1: end - 1]
+            stream = _zlib.compressobj(1, zlib.DEFLATED, -15)
+            kept = (stream.compress(band) + stream.flush(zlib.Z_SYNC_FLUSH),
+                    _zlib.adler32(band))
+            if key is not None:
+                if len(_BANDS) >= BANDS:
+                    _BANDS.clear()
+                _BANDS[key] = kept
+        parts.append(kept[0])
+        adler = _adler_combine(adler, kept[1], end - first * stride)
+    parts += (b"\x03\x00", struct.pack(">I", adler))  # an empty final block, then Adler-32
+    colours = bytes(palette[: 3 * 256]).ljust(3 * 256, b"\0")
+    return b"".join((
+        _SIGNATURE,
+        _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),
+        _chunk(b"PLTE", colours),
+        _chunk(b"IDAT", b"".join(parts)),
+        _chunk(b"IEND", b""),
+    ))
+
+
+def forget_bands() -> None:
+    """Drop the bands kept compressed."""
+    _BANDS.clear()
+
+
 def png_of(image: Image.Image) -> bytes:
     """A PNG of a palette ("P") image."""
     assert image.mode == "P"

@@ -17,6 +17,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 from math import floor, modf
 
 from PIL import Image, ImageFont
@@ -125,9 +126,19 @@ def _face_of(cluster: str) -> str:
         12) is not None else "dejavu"
 
 
+@lru_cache(maxsize=1)
+def _plain() -> frozenset[str]:
+    """Characters below U+0300 that DejaVu Sans draws: none extends a cluster or is an
+    emoji, so a text of them alone is one run of DejaVu Sans."""
+    return frozenset(c for c in map(chr, range(0x20, 0x300))
+                     if c.isprintable() and fonts.has_glyph("dejavu", c))
+
+
 @lru_cache(maxsize=4096)
 def runs(text: str) -> tuple[tuple[str, str], ...]:
     """(face, text) pieces of ``text`` in order; each emoji is a piece of its own."""
+    if text and _plain().issuperset(text):  # a board's lines: no cluster to look at
+        return (("dejavu", text),)
     out: list[list[str]] = []
     for cluster in clusters(printable(text)):
         face = _face_of(cluster)
@@ -157,6 +168,13 @@ def text_length(text: str, size: int, bold: bool = False) -> float:
 
 @lru_cache(maxsize=8192)
 def _length(text: str, size: int, bold: bool) -> float:
+    words = text.split(" ")
+    if len(words) > 1 and text.strip(" ") and runs(text) == (("dejavu", text),) and not any(
+            _kerned(a, b, size, bold) for a, b in _around_spaces(words)):
+        # A line's advance is its words' and spaces' (laid out alone: kept), where no
+        # kerning pair holds a space: a board's new line is measured without its layout.
+        return sum(_length(w, size, bold) for w in words) + (len(words) - 1) * _length(
+            " ", size, bold)
     total = 0.0
     for which, part in runs(text):
         if which == "emoji":
@@ -166,6 +184,21 @@ def _length(text: str, size: int, bold: bool) -> float:
         else:
             total += _face(which, size, bold).getlength(part)
     return total
+
+
+def _around_spaces(words: Sequence[str]) -> list[tuple[str, str]]:
+    """The pairs of characters each space of a line split into ``words`` stands in."""
+    pairs = []
+    for before, after in pairwise(words):
+        pairs += [(before[-1:] or " ", " "), (" ", after[:1] or " ")]
+    return pairs
+
+
+@lru_cache(maxsize=4096)
+def _kerned(first: str, second: str, size: int, bold: bool) -> bool:
+    """Whether DejaVu Sans lays the pair out closer or further than its two apart."""
+    face = fonts.dejavu(size, bold)
+    return face.getlength(first + second) != face.getlength(first) + face.getlength(second)
 
 
 # ---- drawing ---------------------------------------------------------------------------
@@ -205,10 +238,19 @@ def text_art(text: str, size: int, bold: bool = False, anchor: str = "la",
     return _art(text, size, bold, anchor, fx, fy)
 
 
-@lru_cache(maxsize=1024)
+# Texts and words kept drawn: a board's lines are new from move to move, their words
+# are not (some 40 words of a game's lines, at up to 64 fractional starts each).
+ARTS = 8192
+
+
+@lru_cache(maxsize=ARTS)
 def _art(text: str, size: int, bold: bool, anchor: str, fx: float, fy: float) -> TextArt:
     pieces = runs(text)
     if len(pieces) == 1 and pieces[0][0] == "dejavu":
+        if anchor[0] in "lmr" and " " in text:
+            words = _words(text, size, bold, "l" + anchor[1], fx, fy)
+            if words is not None:
+                return _anchored(words, text, size, bold, anchor[0])
         # DejaVu Sans alone: exactly what ImageDraw.text draws.
         core, offset = fonts.dejavu(size, bold).getmask2(
             pieces[0][1], "L", anchor=anchor, start=(fx, fy))
@@ -254,6 +296,63 @@ def _art(text: str, size: int, bold: bool, anchor: str, fx: float, fy: float) ->
         elif image.width and image.height:
             mask.paste(255, (*at, at[0] + image.width, at[1] + image.height), image)
     return TextArt(mask, colour, (left, top))
+
+
+def _words(text: str, size: int, bold: bool, anchor: str, fx: float,
+           fy: float) -> TextArt | None:
+    """A left-anchored line of DejaVu Sans put together from its words, each drawn (and
+    kept) alone where the whole line's layout puts it: the same pixels as the line drawn
+    whole, at a fraction of the cost when most of its words were drawn before (a board's
+    status line changes every move; "Move", "to", "play"... do not).
+
+    Pillow renders each glyph at its whole pixel, the pen's fractional position only
+    rounding where that pixel is; a word started at its fractional place on the line
+    gets each glyph on the same pixel. That holds only where nothing joins a word to its
+    neighbour: no kerning or shaping across a space (the advances add up exactly, as
+    multiples of 1/64 pixel) and no glyph reaching over a space into the next word's box
+    (where Pillow would blend the two): otherwise None, and the line is drawn whole."""
+    parts = text.split(" ")
+    space = _length(" ", size, bold)
+    if sum(_length(w, size, bold) for w in parts) + space * (len(parts) - 1) != _length(
+            text, size, bold):
+        return None
+    placed: list[tuple[TextArt, int, int]] = []
+    # The pen in 64ths of a pixel, as Pillow keeps it: its start rounded once, then the
+    # advances added exactly (a start carried as a float and rounded again at each word
+    # can land a 64th off, and a glyph a pixel off).
+    pen = round(fx * 64)
+    for word in parts:
+        if word:
+            art = _art(word, size, bold, anchor, (pen % 64) / 64, fy)
+            left = pen // 64 + art.offset[0]
+            if placed and left < placed[-1][1] + placed[-1][0].mask.width:
+                return None
+            placed.append((art, left, art.offset[1]))
+        pen += round((_length(word, size, bold) + space) * 64)
+    if not placed:
+        return None
+    left = placed[0][1]
+    top = min(y for _, _, y in placed)
+    right = placed[-1][1] + placed[-1][0].mask.width
+    bottom = max(y + art.mask.height for art, _, y in placed)
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    core = mask.im
+    for art, x0, y0 in placed:  # Image.paste's checks cost more than a word's pixels
+        x, y = x0 - left, y0 - top
+        core.paste(art.mask.im, (x, y, x + art.mask.width, y + art.mask.height))
+    return TextArt(mask, None, (left, top))
+
+
+def _anchored(art: TextArt, text: str, size: int, bold: bool, horizontal: str) -> TextArt:
+    """A left-anchored line anchored at its middle ("m") or right ("r") instead: moved
+    left by whole pixels, as Pillow moves it (by its advance in 64ths of a pixel,
+    rounded to a pixel: the glyphs keep their pixels)."""
+    if horizontal == "l":
+        return art
+    advance = round(_length(text, size, bold) * 64)
+    if horizontal == "m":
+        advance //= 2
+    return TextArt(art.mask, art.colour, (art.offset[0] - (advance + 32) // 64, art.offset[1]))
 
 
 def draw_text(image: Image.Image, xy: tuple[float, float], text: str, size: int,

@@ -388,6 +388,19 @@ def _tile(index: int, look: Look) -> Image.Image:
     return art.palette.quantize(region)
 
 
+# Every look a cell can have: a tint alone, or a piece (either seat, plain, scored or
+# faded) with the last move's dot or without.
+LOOKS: tuple[Look, ...] = ((1, None, False), (2, None, False), *(
+    (0, (seat, kind), last) for seat in (0, 1) for kind in (0, 1, 2) for last in (False, True)))
+
+
+def build_tiles() -> None:
+    """Every cell's tile in every look (``_placed`` keeps them all)."""
+    for index in range(len(_art().cells)):
+        for look in LOOKS:
+            _placed(index, look)
+
+
 @lru_cache(maxsize=1)
 def _layer() -> Layer:
     """The empty board with its letters and the legend's swatches."""

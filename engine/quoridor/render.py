@@ -19,7 +19,7 @@ from PIL import Image, ImageDraw
 from engine.imaging import font
 from engine.labels import label
 from engine.palette import Canvas, Layer, Palette, write
-from engine.quoridor.geometry import SIZE, bits, place_anchor
+from engine.quoridor.geometry import PLACES, SIZE, bits, place_anchor
 from engine.quoridor.notation import COLUMN_LETTERS, PawnMove, WallMove
 from engine.quoridor.rules import colour_label as _colour
 from engine.quoridor.rules import distances, outcome
@@ -295,7 +295,7 @@ def _mask(sprite: Image.Image) -> Image.Image:
     return found
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=512)
 def _mark_tile(goal_edges: tuple[tuple[str, str], ...], square: int,
                alpha: int) -> tuple[Image.Image, Image.Image]:
     layer = _layer(goal_edges, 2)
@@ -309,7 +309,7 @@ def _mark_tile(goal_edges: tuple[tuple[str, str], ...], square: int,
 Wall = tuple[int, str, bool]  # bit, colour, glowing
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=4096)
 def _wall_tile(goal_edges: tuple[tuple[str, str], ...], wall: Wall, marks: tuple[Mark, ...],
                under: tuple[Wall, ...]) -> tuple[Image.Image, Image.Image]:
     """A wall over the board, over the marks of squares its sprite reaches and over the
@@ -330,7 +330,7 @@ def _wall_tile(goal_edges: tuple[tuple[str, str], ...], wall: Wall, marks: tuple
     return layer.palette.quantize(region), _mask(sprite)
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=2048)
 def _pawn_tile(goal_edges: tuple[tuple[str, str], ...], square: int, colour: str,
                mark: int) -> tuple[Image.Image, Image.Image]:
     layer = _layer(goal_edges, 2)
@@ -343,6 +343,26 @@ def _pawn_tile(goal_edges: tuple[tuple[str, str], ...], square: int, colour: str
         region.paste(tint, (sx - x, sy - y), tint)
     region.paste(sprite, (0, 0), sprite)
     return layer.palette.quantize(region), _mask(sprite)
+
+
+def build_tiles(starts: Sequence[QuoridorState]) -> None:
+    """The tiles of every pawn (on a mark of the last move or not), mark and wall with
+    nothing under it (glowing or not), in every seat's colour, for each layout of
+    ``starts``: what a board builds otherwise when it first shows one (random games at
+    the warm-up leave most squares and walls unseen)."""
+    for state in starts:
+        edges = _goal_edges(state)
+        colours = state.layout.names
+        for square in range(SIZE * SIZE):
+            for colour in colours:
+                for mark in (0, 170):  # the moved pawn stands on the darker mark
+                    _pawn_tile(edges, square, colour, mark)
+            for alpha in (110, 170):
+                _mark_tile(edges, square, alpha)
+        for bit in range(PLACES):
+            for colour in colours:
+                for glow in (False, True):
+                    _wall_tile(edges, (bit, colour, glow), (), ())
 
 
 @lru_cache(maxsize=128)

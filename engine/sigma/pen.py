@@ -39,9 +39,11 @@ class Pen:
         self._inks = {} if palette is None else _INKS[self.token]
         # Where the picture's (0, 0) is on ``image``: a part of it drawn alone (a hand).
         self.dx, self.dy = origin
-        # Palette entries at the picture's own place: straight to Pillow's core (the
-        # board's hundreds of lines and rectangles).
-        self._core = self.draw.draw if palette is not None and origin == (0, 0) else None
+        # Palette entries: straight to Pillow's core (the board's hundreds of lines and
+        # rectangles, a hand's cards), at coordinates moved by the origin as ImageDraw
+        # would be given them.
+        self._core = self.draw.draw if palette is not None else None
+        self._moved = origin != (0, 0)
 
     def _at(self, xy: Sequence[float]) -> tuple[float, ...]:
         dx, dy = self.dx, self.dy
@@ -60,6 +62,8 @@ class Pen:
     def rectangle(self, box: Sequence[float], fill: Colour | None = None,
                   outline: Colour | None = None, width: int = 1) -> None:
         if self._core is not None:  # as ImageDraw.rectangle draws it, without its checks
+            if self._moved:
+                box = self._at(box)
             fill_ink, ink = self.ink(fill), self.ink(outline)
             if fill_ink is not None:
                 self._core.draw_rectangle(box, fill_ink, 1)
@@ -72,18 +76,20 @@ class Pen:
     def rounded_rectangle(self, box: Sequence[float], radius: float,
                           fill: Colour | None = None, outline: Colour | None = None,
                           width: int = 1) -> None:
+        box = self._at(box)
         if self._core is not None:
-            # ImageDraw.rounded_rectangle's own first steps: a box whose corners meet
-            # (a badge) is the ellipse it draws through ImageDraw.ellipse, same box.
+            # ImageDraw.rounded_rectangle's own first steps (on the moved box, as it
+            # would be given it): a box whose corners meet (a badge) is the ellipse it
+            # draws through ImageDraw.ellipse, same box.
             x0, y0, x1, y1 = box
             d = min(x1 - x0, y1 - y0, radius * 2)
             x0, y0, x1, y1 = round(x0), round(y0), round(x1), round(y1)
             if d >= x1 - x0 - 1:
                 d = x1 - x0
                 if d >= y1 - y0 - 1:
-                    self.ellipse(box, fill, outline, width)
+                    self._ellipse(box, fill, outline, width)
                     return
-        self.draw.rounded_rectangle(self._at(box), radius=radius, fill=self.ink(fill),
+        self.draw.rounded_rectangle(box, radius=radius, fill=self.ink(fill),
                                     outline=self.ink(outline), width=width)
 
     def edge(self, xy: tuple[int, int, int, int], fill: Colour, width: int) -> None:
@@ -91,7 +97,7 @@ class Pen:
         ImageDraw.line draws for it, filled as one (a wide line is a polygon to Pillow,
         several times slower)."""
         x0, y0, x1, y1 = xy
-        if self._core is None or width < 2:
+        if self._core is None or width < 2 or self._moved:
             self.line(xy, fill, width)
         elif y0 == y1:
             self._core.draw_rectangle((x0, y0 - (width - 1) // 2, x1, y0 + width // 2),
@@ -105,7 +111,7 @@ class Pen:
         """Cells' sides one after the other, each as ``edge`` draws it (a board's
         outlines: a hundred or more)."""
         core = self._core
-        if core is None or width < 2:
+        if core is None or width < 2 or self._moved:
             for xy, fill in sides:
                 self.edge(xy, fill, width)
             return
@@ -119,12 +125,17 @@ class Pen:
 
     def line(self, xy: Sequence[float], fill: Colour, width: int = 1) -> None:
         if self._core is not None:  # as ImageDraw.line draws it, without its checks
-            self._core.draw_lines(xy, self.ink(fill), width)
+            self._core.draw_lines(self._at(xy) if self._moved else xy, self.ink(fill), width)
             return
         self.draw.line(self._at(xy), fill=self.ink(fill), width=width)
 
     def ellipse(self, box: Sequence[float], fill: Colour | None = None,
                 outline: Colour | None = None, width: int = 1) -> None:
+        self._ellipse(self._at(box), fill, outline, width)
+
+    def _ellipse(self, box: Sequence[float], fill: Colour | None,
+                 outline: Colour | None, width: int) -> None:
+        """``ellipse`` of a box already moved by the origin."""
         if self._core is not None:  # as ImageDraw.ellipse draws it, without its checks
             fill_ink, ink = self.ink(fill), self.ink(outline)
             if fill_ink is not None:
@@ -132,14 +143,15 @@ class Pen:
             if ink is not None and ink != fill_ink and width != 0:
                 self._core.draw_ellipse(box, ink, 0, width)
             return
-        self.draw.ellipse(self._at(box), fill=self.ink(fill), outline=self.ink(outline),
-                          width=width)
+        self.draw.ellipse(box, fill=self.ink(fill), outline=self.ink(outline), width=width)
 
     def polygon(self, xy: list[tuple[float, float]], fill: Colour) -> None:
+        if self._moved:
+            xy = [(x + self.dx, y + self.dy) for x, y in xy]
         if self._core is not None:  # as ImageDraw.polygon fills it, without its checks
             self._core.draw_polygon(xy, self.ink(fill), 1)
             return
-        self.draw.polygon([(x + self.dx, y + self.dy) for x, y in xy], fill=self.ink(fill))
+        self.draw.polygon(xy, fill=self.ink(fill))
 
     def text(self, xy: tuple[float, float], text: str, size: int, bold: bool, fill: Colour,
              bg: Colour, anchor: str = "la") -> None:
@@ -161,6 +173,11 @@ TEXT_TILES = 1024  # texts kept mapped to a palette: badges' numbers, names, cap
 _TOKENS: dict[tuple[int, ...], int] = {}
 _PALETTES: dict[int, Palette] = {}
 _INKS: dict[int, dict[Colour, int]] = {}
+
+
+def palette_of(token: int) -> Palette:
+    """The palette of a pen's ``token``."""
+    return _PALETTES[token]
 
 
 def _token(palette: Palette) -> int:
@@ -194,8 +211,10 @@ def text_tile(text: str, size: int, bold: bool, anchor: str, start: tuple[float,
     if art.colour is None:
         # Glyphs alone: each pixel the ink over the ground by its coverage, one of 256
         # blends, whose entries are looked up once (``_blends``), not mapped per text.
-        tile = art.mask.point(_blends(token, fill, bg))
-        return tile.im, art.mask.point(_COVERED).im, art.mask.size, art.offset
+        # (Through the core: Image.point rounds its table's 256 values in Python first.)
+        core = art.mask.im
+        return (core.point(_blends(token, fill, bg), None), core.point(_COVERED, None),
+                art.mask.size, art.offset)
     region = Image.new("RGB", art.mask.size, bg)
     region.paste(fill, (0, 0), art.mask)
     covered = art.mask.point(_COVERED)

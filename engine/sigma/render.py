@@ -25,52 +25,49 @@ from PIL import Image, ImageDraw
 from engine.game import Outcome, after_move
 from engine.imaging import fit_text, font, to_png
 from engine.labels import label, labelled
-from engine.palette import Palette, give_back_memory, png_of_rows
+from engine.palette import Palette, forget_bands, give_back_memory, png_of_bands
 from engine.sigma import rules
-from engine.sigma.deck import BLACK, WHITE, Card, Deck
+from engine.sigma.deck import BLACK, WHITE, Deck
 from engine.sigma.geometry import NOTHING, Cell, opposite, step
+from engine.sigma.hands import draw_hands, hand_tile, hand_views
+from engine.sigma.hands import forget as forget_hands
+from engine.sigma.look import (
+    ARROW_ON_BLACK,
+    ARROW_ON_WHITE,
+    BG,
+    BLACK_CELL,
+    BLANK,
+    BLANK_FILL,
+    BOARD_H,
+    BOARD_W,
+    BOARD_X,
+    BOARD_Y,
+    CUT_OFF,
+    GRID,
+    HAND_ROW,
+    HAND_TOP,
+    HATCH,
+    HEADER,
+    HEIGHT,
+    INK,
+    LAST,
+    MAIN_EDGE,
+    MAX_CELL,
+    MIN_CELL,
+    MUTED,
+    OUTLINE_ON_BLACK,
+    OUTLINE_ON_WHITE,
+    PALETTE_DECK,
+    TABLE,
+    WHITE_CELL,
+    WIDTH,
+    WIN_BG,
+    draw_badge,
+    mini_card,
+)
 from engine.sigma.pen import Colour, Pen, text_tile
 from engine.sigma.state import SEAT_NAMES, Board, SigmaState
-from engine.text import draw_text, fit_line, text_length
-
-WIDTH = 960
-HEADER = 58
-BOARD_W = WIDTH - 40
-BOARD_H = 620
-BOARD_X = 20
-BOARD_Y = HEADER
-HAND_TOP = BOARD_Y + BOARD_H + 12
-HAND_ROW = 198
-HEIGHT = HAND_TOP + 2 * HAND_ROW + 72
-MAX_CELL = 64
-# The deck whose boards the palette is fitted on (``_palette``): one that never changes.
-PALETTE_DECK = "reconstructed-v1"
-MIN_CELL = 28
-MINI = 26  # cell size of the cards drawn in the hands
-# Their arrows' numbers: badges of this many cells' radius, big enough to read on a
-# phone, where the image is shown about 380 px wide.
-HAND_BADGE = 0.6
-
-BG: Colour = (244, 239, 229)
-TABLE: Colour = (226, 232, 222)
-GRID: Colour = (208, 214, 203)
-WHITE_CELL: Colour = (255, 255, 255)
-CUT_OFF: Colour = (214, 212, 206)
-HATCH: Colour = (160, 156, 148)
-BLACK_CELL: Colour = (34, 34, 38)
-OUTLINE_ON_WHITE: Colour = (120, 116, 108)
-OUTLINE_ON_BLACK: Colour = (150, 150, 158)
-MAIN_EDGE: Colour = (30, 150, 70)
-BLANK: Colour = (40, 170, 80)
-BLANK_FILL: Colour = (205, 236, 200)
-LAST: Colour = (240, 110, 20)
-GOLD: Colour = (255, 193, 7)
-INK: Colour = (40, 34, 28)
-MUTED: Colour = (112, 100, 84)
-ARROW_ON_WHITE: Colour = (110, 106, 100)
-ARROW_ON_BLACK: Colour = (190, 190, 198)
-FADED: Colour = (200, 196, 188)
-WIN_BG: Colour = (250, 204, 72)
+from engine.text import draw_text, fit_line
 
 
 class _Grid:
@@ -129,15 +126,6 @@ def _triangle(centre: tuple[float, float], d: int, size: float) -> list[tuple[fl
     base = (cx - dc * size * 0.2, cy - dr * size * 0.2)
     return [tip, (base[0] + px * size * 0.7, base[1] + py * size * 0.7),
             (base[0] - px * size * 0.7, base[1] - py * size * 0.7)]
-
-
-def _badge(pen: Pen, centre: tuple[float, float], text: str, radius: float,
-           fill: Colour = GOLD, ink: Colour = INK) -> None:
-    x, y = centre
-    w = max(radius, radius * 0.62 * len(text))
-    pen.rounded_rectangle((x - w, y - radius, x + w, y + radius), radius=radius, fill=fill,
-                          outline=ink, width=max(1, round(radius / 9)))
-    pen.text((x, y + 0.5), text, max(11, round(radius * 1.25)), True, ink, fill, "mm")
 
 
 def _board(pen: Pen, state: SigmaState, board: Board,
@@ -234,10 +222,10 @@ def _board(pen: Pen, state: SigmaState, board: Board,
         mx, my = grid.edge_middle(cell, d)
         if (step(cell, d), opposite(d)) in numbers:
             dr, dc = ((-1, 0), (0, 1), (1, 0), (0, -1))[d]
-            _badge(pen, (mx - dc * size * 0.26, my - dr * size * 0.26), str(n),
+            draw_badge(pen, (mx - dc * size * 0.26, my - dr * size * 0.26), str(n),
                    max(9.0, size * 0.21))
         else:
-            _badge(pen, (mx, my), str(n), radius)
+            draw_badge(pen, (mx, my), str(n), radius)
     if not over and not numbered:
         pen.text((BOARD_X + 10, BOARD_Y + 8), label("no usable side"), 18, True, MUTED, TABLE)
     return grid.overflows
@@ -263,115 +251,8 @@ def _around(grid: _Grid, cells: set[Cell] | frozenset[Cell],
     return out
 
 
-def _mini_card(pen: Pen, card: Card, x: float, y: float, m: int, faded: bool,
-               badge: float = 0.36) -> None:
-    """A card of a hand with its box's top-left at (x, y), cells of ``m`` pixels, arrows
-    numbered in deck order on badges of ``badge`` cells' radius."""
-    fill = (WHITE_CELL if card.colour == WHITE else BLACK_CELL) if not faded else FADED
-    rim = OUTLINE_ON_WHITE
-    for r, c in card.cells:
-        pen.rectangle((x + c * m, y + r * m, x + (c + 1) * m, y + (r + 1) * m), fill=fill,
-                       outline=rim, width=1)
-    for n, arrow in enumerate(card.arrows, start=1):
-        r, c = arrow.cell
-        cx, cy = x + (c + 0.5) * m, y + (r + 0.5) * m
-        dr, dc = ((-1, 0), (0, 1), (1, 0), (0, -1))[arrow.dir]
-        # Outside the card, clear of its cells however big the badge.
-        away = m * max(0.95, badge + 0.55)
-        centre = (cx + dc * away, cy + dr * away)
-        if faded:
-            _badge(pen, centre, str(n), m * badge, fill=BG, ink=FADED)
-        else:
-            _badge(pen, centre, str(n), m * badge)
-
-
-def _card_width(card: Card, m: int, badge: float = 0.36) -> int:
-    margin = m * max(1.0, 2 * badge + 0.1)  # room for the badges on either side
-    return round(max(len(card.rows[0]) * m + 2 * margin, 3 * m))
-
-
-def _hands(pen: Pen, state: SigmaState, board: Board,
-           outcome: Outcome | None, names: Sequence[str] | None, verdict: str | None) -> None:
-    for hand in _hand_views(state, board, outcome, names, verdict):
-        _hand(pen, hand)
-
-
-# A player's row: seat, label, its size, the pill (text and fill) or None, the hand's
-# cards and how many of each are left.
-_HandView = tuple[int, str, int, tuple[str, Colour] | None, tuple[tuple[Card, int], ...],
-                  tuple[int, ...]]
-
-
-def _hand_views(state: SigmaState, board: Board, outcome: Outcome | None,
-                names: Sequence[str] | None, verdict: str | None) -> list[_HandView]:
-    views: list[_HandView] = []
-    for seat in (WHITE, BLACK):
-        left = sum(board.hands[seat])
-        # Each side's aim beside its colour (the rules' mouse and cat say no more to a
-        # player, and beside a name they read as a nickname).
-        said = label("{colour} (to escape)" if seat == WHITE else "{colour} (to surround)",
-                     colour=label(SEAT_NAMES[seat]))
-        shown = []
-        if names and seat < len(names) and names[seat].strip():
-            shown = [names[seat].strip()]
-            said = label("{colour} · {name}", colour=said, name=shown[0])
-        said = (label("{line} · 1 card left", line=said) if left == 1
-                else label("{line} · {n} cards left", line=said, n=left))
-        said, size = fit_line(said, 620, 22, names=shown)
-        pill: tuple[str, Colour] | None = None
-        if outcome is None and verdict is None and state.turn == seat:
-            pill = (label("to play"), GOLD)
-        elif outcome is not None and outcome.winner == seat:
-            pill = (label("wins"), WIN_BG)
-        views.append((seat, said, size, pill, tuple(state.deck.hands[seat]),
-                      tuple(board.hands[seat])))
-    return views
-
-
-def _hand(pen: Pen, view: _HandView) -> None:
-    seat, label, size, pill, hand, counts = view
-    y = HAND_TOP + seat * HAND_ROW
-    swatch = WHITE_CELL if seat == WHITE else BLACK_CELL
-    pen.rectangle((24, y + 4, 46, y + 26), fill=swatch, outline=INK, width=2)
-    pen.text((56, y + 2), label, size, True, INK, BG)
-    if pill is not None:
-        _pill(pen, WIDTH - 24, y, *pill)
-    x = 30.0
-    cy = y + 34
-    widths = [_card_width(card, MINI, HAND_BADGE) + 16 for card, _ in hand]
-    m = MINI
-    if sum(widths) > WIDTH - 40:  # a big hand: smaller cards
-        m = max(10, int(MINI * (WIDTH - 40) / sum(widths)))
-    for (card, _), count in zip(hand, counts, strict=True):
-        w = _card_width(card, m, HAND_BADGE)
-        faded = count == 0
-        top = cy + m + (3 - len(card.rows)) * m / 2
-        _mini_card(pen, card, x + (w - len(card.rows[0]) * m) / 2, top, m, faded,
-                   HAND_BADGE)
-        caption = card.name + (f" ×{count}" if count > 1 else "")
-        if faded:
-            caption = f"{card.name} ×0"
-        pen.text((x + w / 2, cy + 5 * m + 6), caption, max(12, m - 4), True,
-                 FADED if faded else INK, BG, "ma")
-        x += w + 16
-
-
-@lru_cache(maxsize=256)
-def _hand_tile(view: _HandView) -> Image.Image:
-    """A player's row drawn alone, in palette entries: it changes only when they play."""
-    palette = _fixed()
-    tile = Image.new("P", (WIDTH, HAND_ROW), palette.index(BG))
-    _hand(Pen(tile, palette, (0, -(HAND_TOP + view[0] * HAND_ROW))), view)
-    return tile
-
-
-def _pill(pen: Pen, right: int, y: int, text: str, fill: Colour) -> None:
-    w = text_length(text, 20, True)
-    pen.rounded_rectangle((right - w - 20, y, right, y + 30), radius=8, fill=fill)
-    pen.text((right - w - 10, y + 4), text, 20, True, INK, fill)
-
-
-def _header(pen: Pen, deck: Deck) -> None:
+def _header(pen: Pen, deck: Deck) -> str | None:
+    """Draws the header; the note it says when it is the kept tile (see ``_bands``)."""
     if deck.rules:  # a rules variant changes what a player may do: the board says so
         note = label("{deck} · rules: {rules}", deck=deck.name,
                      rules=", ".join(sorted(deck.rules)))
@@ -383,8 +264,9 @@ def _header(pen: Pen, deck: Deck) -> None:
         note = f"{deck.name} · {deck.source}"
     if pen.palette is not None and pen.dx == pen.dy == 0:
         pen.image.paste(_header_tile(note), (0, 0))  # the same for a whole game
-        return
+        return note
     _title(pen, note)
+    return None
 
 
 def _title(pen: Pen, note: str) -> None:
@@ -455,20 +337,29 @@ def board_image(state: SigmaState, names: Sequence[str] | None = None,
 
 
 def _draw(pen: Pen, state: SigmaState, names: Sequence[str] | None,
-          verdict: str | None) -> None:
+          verdict: str | None) -> list[tuple[int, object]]:
+    """Draws the board; the picture's bands of rows (``png_of_bands``), keyed by what
+    they show where that is a kept tile alone: the header, each hand."""
     board = state.board
     outcome = rules.outcome(state)
     over = outcome is not None or verdict is not None
     numbered = [] if over else board.sides(state.turn)
-    _header(pen, state.deck)
+    note = _header(pen, state.deck)
+    bands: list[tuple[int, object]] = [(0, None)]
     if _board(pen, state, board, numbered, over) or pen.palette is None:
-        _hands(pen, state, board, outcome, names, verdict)
+        draw_hands(pen, state, board, outcome, names, verdict)
     else:
-        # The board stayed in its area: each hand is its row's tile, drawn once.
-        for view in _hand_views(state, board, outcome, names, verdict):
-            pen.image.paste(_hand_tile(view), (0, HAND_TOP + view[0] * HAND_ROW))
+        # The board stayed in its area, so nothing else is drawn on the header's rows
+        # or the hands': each of those is its tile alone, and so is its band.
+        bands = [(0, ("header", note)), (HEADER, None)]
+        for view in hand_views(state, board, outcome, names, verdict):
+            top = HAND_TOP + view[0] * HAND_ROW
+            pen.image.paste(hand_tile(view, pen.token), (0, top))
+            bands.append((top, ("hand", view)))
+        bands.append((HAND_TOP + 2 * HAND_ROW, None))
     shown = [n.strip() for n in names or () if n.strip()]
     _status(pen, state, board, outcome, len(numbered), verdict, shown)
+    return bands
 
 
 def render(state: SigmaState, names: Sequence[str] | None = None,
@@ -481,17 +372,18 @@ def render(state: SigmaState, names: Sequence[str] | None = None,
     rows = bytearray(_blank())
     image = Image.frombuffer("P", (WIDTH + 1, HEIGHT), rows, "raw", "P", 0, 1)
     image.readonly = False  # its memory is this bytearray, which is ours to draw on
-    _draw(Pen(image, palette), state, names, verdict)
+    bands = _draw(Pen(image, palette), state, names, verdict)
     image.paste(0, (WIDTH, 0, WIDTH + 1, HEIGHT))  # what was drawn to the very right
-    return png_of_rows(rows, (WIDTH, HEIGHT), palette.colours, trailing=True)
+    return png_of_bands(rows, (WIDTH, HEIGHT), palette.colours, bands)
 
 
 def forget() -> None:
     """Drop every drawing kept (hands, texts): what tests that watch the
     drawing start from."""
-    _hand_tile.cache_clear()
+    forget_hands()
     _header_tile.cache_clear()
     text_tile.cache_clear()
+    forget_bands()
 
 
 @lru_cache(maxsize=1)
@@ -578,7 +470,7 @@ def deck_sheet(deck: Deck) -> bytes:
             draw.rectangle((x, top, x + slot_w - 12, top + slot_h - 12), fill=TABLE)
             bx = x + (slot_w - 12 - len(card.rows[0]) * m) / 2
             by = top + m + (3 - len(card.rows)) * m / 2
-            _mini_card(Pen(image), card, bx, by, m, False)
+            mini_card(Pen(image), card, bx, by, m, False)
             draw.text((x + (slot_w - 12) / 2, top + 5 * m + 6), card.name,
                       font=font(22, True), fill=INK, anchor="ma")
             draw_text(image, (x + (slot_w - 12) / 2, top + 5 * m + 34), caption, 17, False,

@@ -107,3 +107,49 @@ def test_the_final_image_shows_the_result() -> None:
 def test_the_deck_sheet() -> None:
     picture = image(deck_sheet(shipped_deck("reconstructed")))
     assert picture.width == WIDTH and picture.height > 400
+
+
+@pytest.mark.parametrize("spills", [False, True])
+def test_boards_kept_in_bands_decode_to_the_whole_drawing(
+        spills: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A board's PNG keeps the compressed rows of its header and of each hand, which
+    recur from board to board (``png_of_bands``): every board of two random games, each
+    drawn twice (the second time from the kept bands), decodes to exactly the true-colour
+    drawing mapped to the palette; so do boards whose cards spill over the header and
+    the hands (nothing kept: they are drawn over)."""
+    from engine import palette
+    from engine.sigma import render
+
+    if spills:
+        board = render._board
+        monkeypatch.setattr(render, "_board", lambda *args: board(*args) or True)
+    render.forget()
+    names = ["Alice", "Bob"]
+    for seed in (3, 4):
+        for state in random_states(seed):
+            truth = render._fixed().quantize(render.board_image(state, names)).convert("RGB")
+            for _ in range(2):
+                drawn = Image.open(io.BytesIO(GAME.render(state, names=names))).convert("RGB")
+                assert drawn.tobytes() == truth.tobytes()
+    assert bool(palette._BANDS) is not spills
+
+
+def test_a_hands_line_stays_above_its_cards() -> None:
+    """A hand's cards are pasted whole below ``HEAD_ROWS`` (``hand_tile``): the line
+    above them (swatch, name, count, pill) never draws there, whatever the name (long,
+    with descenders, an emoji, CJK) and whoever is to play or has won."""
+    from engine.sigma import hands, look, render
+    from engine.sigma.pen import Pen
+
+    palette = render._fixed()
+    ground = palette.index(look.BG)
+    for seat in (0, 1):
+        for name in ("gjpqy Ygg", "🐱 jumpy", "李小龍 gg", "W" * 80):
+            for pill in (None, ("to play", look.GOLD), ("wins", look.WIN_BG)):
+                line, size = hands.fit_line(f"White (to escape) · {name} · 9 cards left",
+                                            620, 22, names=[name])
+                tile = Image.new("P", (WIDTH, look.HAND_ROW), ground)
+                top = look.HAND_TOP + seat * look.HAND_ROW
+                hands.hand_head(Pen(tile, palette, (0, -top)), seat, line, size, pill)
+                below = tile.crop((0, hands.HEAD_ROWS, WIDTH, look.HAND_ROW))
+                assert set(below.tobytes()) == {ground}, (seat, name, pill)
