@@ -115,7 +115,9 @@ def host_config(settings: Settings) -> MatchConfig:
                        shards=settings.shards, lease_seconds=float(settings.lease_seconds),
                        board_wait_limit=float(settings.board_wait_limit),
                        requests_per_second=float(settings.global_requests_per_second),
-                       request_budget=settings.request_budget / 100)
+                       request_budget=settings.request_budget / 100,
+                       cpu_budget=None if settings.cpu_budget is None
+                       else settings.cpu_budget / 100)
 
 
 async def _stdin_lines(prompt: Callable[[], str], out: TextIO) -> AsyncIterator[str]:

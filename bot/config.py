@@ -100,6 +100,9 @@ class Settings:
     # The share of GLOBAL_REQUESTS_PER_SECOND, in percent, that new matches are admitted
     # up to by the running matches' measured need (``bot.services.budget``).
     request_budget: int = 85
+    # The share of one core, in percent, that new matches are admitted up to by this
+    # process's CPU use (None: "off"): past most of a core every move waits.
+    cpu_budget: int | None = 80
 
     @property
     def shards(self) -> Shards:
@@ -159,6 +162,8 @@ class Settings:
             log_format=_choice("LOG_FORMAT", ("text", "json"), "text"),
             board_wait_limit=_int("BOARD_WAIT_LIMIT", 5, minimum=1, maximum=3600),
             request_budget=_int("REQUEST_BUDGET", 85, minimum=1, maximum=100),
+            cpu_budget=None if os.environ.get("CPU_BUDGET", "").strip().lower() == "off"
+            else _int("CPU_BUDGET", 80, minimum=1, maximum=100),
             web_address=_address("WEB_ADDRESS"),
             public_url=_public_url(),
             discord_api_base=_api_base(),

@@ -8,9 +8,16 @@ PostgreSQL); ``@pytest.mark.sqlite_only(reason)`` keeps a test to SQLite."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from tests import database
+
+# The CPU budget (``bot.services.budget.Busy``) reads this process's CPU in real time;
+# the suite's clocks are virtual and its work CPU-bound, so every bot it builds (and
+# the benches it starts) leaves it off. ``test_budget.py`` tests it on its own clock.
+os.environ["CPU_BUDGET"] = "off"
 
 pytest_plugins = ["tests.fixtures"]
 

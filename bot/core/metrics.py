@@ -71,7 +71,8 @@ LIMIT_REFUSALS = Counter("garnet_limit_refusals",
                          "reason: budget (the running matches' measured need of requests "
                          "is at REQUEST_BUDGET of the limit, or past nine tenths of it on "
                          "a server that runs its share), starts (the starts let in a moment "
-                         "ago use what the budget leaves spare), share (boards wait past "
+                         "ago use what the budget leaves spare), cpu (this process's CPU "
+                         "use is at CPU_BUDGET of a core), share (boards wait past "
                          "BOARD_WAIT_LIMIT and the asking server runs its share of the "
                          "matches) or all (boards wait past twice it: every server).",
                          ["reason"], registry=REGISTRY)
@@ -196,6 +197,8 @@ LIVE_GAUGES = {
                              "REQUEST_BUDGET.",
     "garnet_request_budget_used": "Requests a second the running matches need, as "
                                   "measured from what they sent (a moving average).",
+    "garnet_cpu_budget": "Cores of CPU new matches are admitted up to (CPU_BUDGET).",
+    "garnet_cpu_used": "Cores of CPU this process uses (a moving average over 10 s).",
 }
 
 

@@ -31,6 +31,7 @@ Without a limit (``per_second`` None) nothing is counted and nothing is refused.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
@@ -60,6 +61,34 @@ FAIR = 0.9
 # once), so that starts let in together do not line up in front of running boards.
 START_REQUESTS = 3.0
 BURST = 1.0
+
+
+CPU_TAU = 10.0  # real seconds: the process's CPU use is a moving average over these
+
+
+class Busy:
+    """This process's CPU use, in cores (all its threads: the event loop and the
+    database's; the render and computer workers are processes of their own), as a
+    moving average over ``CPU_TAU`` real seconds, whatever clock the services run on.
+    Python runs one thread at a time: past most of one core, every move waits for the
+    loop, however few requests the matches need."""
+
+    def __init__(self, cpu: Callable[[], float] = time.process_time,
+                 wall: Callable[[], float] = time.monotonic) -> None:
+        self.cpu = cpu
+        self.wall = wall
+        self.value = 0.0
+        self._at = wall()
+        self._used = cpu()
+
+    def read(self) -> float:
+        now, used = self.wall(), self.cpu()
+        elapsed = now - self._at
+        if elapsed >= 0.5:  # a sample at most twice a second: shorter ones are noise
+            kept = math.exp(-elapsed / CPU_TAU)
+            self.value = self.value * kept + (used - self._used) / elapsed * (1 - kept)
+            self._at, self._used = now, used
+        return self.value
 
 
 class Counted(Protocol):
@@ -97,11 +126,16 @@ class Budget:
 
     def __init__(self, clock: Clock, per_second: float | None = None,
                  fraction: float = BUDGET,
-                 running: Callable[[], Iterable[Counted]] = _nothing_runs) -> None:
+                 running: Callable[[], Iterable[Counted]] = _nothing_runs,
+                 cores: float | None = None, busy: Busy | None = None) -> None:
         self.clock = clock
         self.limit = per_second
         self.fraction = fraction
         self.running = running
+        # CPU_BUDGET: the share of one core this process's matches are admitted up to
+        # (None: not looked at).
+        self.cores = cores
+        self.busy = busy or Busy()
         self._channels: dict[str, Rate] = {}  # what each channel sent
         self._seen: set[int] = set()  # the running matches seen
         self._since: dict[int, float] = {}  # when each was first seen moving (its measure's start)
@@ -216,14 +250,19 @@ class Budget:
 
     def over(self) -> str | None:
         """Whether one more match would pass the budget: ``budget`` (past it: every
-        server refused), ``share`` (past ``FAIR`` of it: the servers that run their
-        share or more), or None (it fits)."""
+        server refused), ``cpu`` (past the CPU budget: every server), ``share`` (past
+        ``FAIR`` of it: the servers that run their share or more), or None (it fits)."""
         if self.limit is None:
             return None
         needs, expected = self._tally()
         after = sum(needs.values()) + (len(self._held) + 1) * expected
         if after > self.per_second:
             return "budget"
+        # Each running match's part of the CPU used, and one more: past the budget
+        # every move would wait for the loop.
+        if self.cores is not None and needs and self.busy.read() * (
+                len(needs) + len(self._held) + 1) / len(needs) > self.cores:
+            return "cpu"
         return "share" if after > FAIR * self.per_second else None
 
     def room_to_start(self) -> bool:

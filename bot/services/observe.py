@@ -150,7 +150,12 @@ def watch(live: LiveMatches, leases: Leases, lanes: Iterable[Lane],
         allowed, used = gauge("garnet_request_budget"), gauge("garnet_request_budget_used")
         allowed.add_metric([], budget.per_second)
         used.add_metric([], budget.used())
-        return [g, held, depth, allowed, used]
+        if budget.cores is None:
+            return [g, held, depth, allowed, used]
+        cores, busy = gauge("garnet_cpu_budget"), gauge("garnet_cpu_used")
+        cores.add_metric([], budget.cores)
+        busy.add_metric([], budget.busy.read())
+        return [g, held, depth, allowed, used, cores, busy]
 
     SOURCES.add("services", running)
 

@@ -128,7 +128,8 @@ class Pressure:
         self.signal: Callable[[], float] = _no_wait
         self._high_at = float("-inf")  # the last wait above half the limit
         self.budget = budget or Budget(clock)  # without one: no limit, nothing refused
-        self._over_budget = False  # for the log: when refusing by budget began and ended
+        # For the log: how the budget refuses now (None: it does not), said when it changes.
+        self._over_budget: str | None = None
 
     @property
     def at_limit(self) -> bool:
@@ -168,7 +169,10 @@ class Pressure:
             if Shares.of(self.running()).at_or_over(guild_id):
                 return "share"
         over = self.budget.over()
-        self._log_budget(over in ("budget", "share"))
+        self._log_budget(None if over is None or over == "starts" else
+                         "cpu" if over == "cpu" else "requests")
+        if over == "cpu":
+            return "cpu"
         if over == "budget" or (over == "share"
                                 and Shares.of(self.running()).at_or_over(guild_id)):
             return "budget"  # (the budget's last tenth is kept for servers below their share)
@@ -176,11 +180,15 @@ class Pressure:
             return "starts"
         return None
 
-    def _log_budget(self, over: bool) -> None:
+    def _log_budget(self, over: str | None) -> None:
         if over == self._over_budget:
             return
         self._over_budget = over
         budget = self.budget
+        if over == "cpu":
+            log.warning("this process uses %.2f of a core of a CPU budget of %.2f: new "
+                        "matches are refused", budget.busy.value, budget.cores)
+            return
         log.warning("the running matches need %.1f requests a second of a budget of %.1f: "
                     "%s", budget.used(), budget.per_second,
                     "new matches are refused, first on the servers that run the most"

@@ -21,7 +21,17 @@ from bot.core.messages import Actor, Pace, Post
 from bot.core.metrics import LIMIT_REFUSALS, REGISTRY
 from bot.core.requests import Asker
 from bot.services import budget as budget_module
-from bot.services.budget import BURST, HELD, NEW_MATCH_RATE, START_REQUESTS, TAU, Budget, Rate
+from bot.services.budget import (
+    BURST,
+    CPU_TAU,
+    HELD,
+    NEW_MATCH_RATE,
+    START_REQUESTS,
+    TAU,
+    Budget,
+    Busy,
+    Rate,
+)
 from bot.services.observe import watch
 from bot.services.pressure import AtDiscordLimit
 from bot.texts import refused
@@ -251,3 +261,38 @@ async def test_matches_asked_for_at_once_are_counted_before_they_run(
     await h.clock.advance(HELD)  # none of them started: the room is free again
     assert pressure.budget.used() == 0.0
     pressure.check("new")
+
+
+async def test_past_the_cpu_budget_every_new_match_is_refused(h: Harness,
+                                                             caplog: pytest.LogCaptureFixture
+                                                             ) -> None:
+    """Python runs one thread at a time: past most of a core every move waits for the
+    event loop, however few requests the matches need. ``CPU_BUDGET`` (80 % of a core
+    by default) admits new matches while this process's CPU use, a moving average
+    over ``CPU_TAU`` real seconds, and a new match's part of it stay within it."""
+    wall, cpu = [0.0], [0.0]
+    budget = h.services.matches.kit.budget
+    budget.limit = 1000.0  # requests are no limit here
+    budget.cores = 0.8
+    budget.busy = Busy(cpu=lambda: cpu[0], wall=lambda: wall[0])
+
+    def busy_for(seconds: float, cores: float) -> None:
+        for _ in range(int(seconds * 2)):
+            wall[0] += 0.5
+            cpu[0] += 0.5 * cores
+            budget.busy.read()
+
+    for n in range(3):
+        assert await apart(h, "load", n) is None
+    busy_for(10 * CPU_TAU, 0.6)  # three matches' moves take 0.6 of a core
+    assert budget.busy.read() == pytest.approx(0.6, rel=0.01)
+    # 0.6 × 4 / 3 = 0.8: a fourth fits, just.
+    assert await apart(h, "load", 3) is None
+    busy_for(10 * CPU_TAU, 0.7)  # 0.7 × 5 / 4 = 0.875 > 0.8: every server refused
+    before = float(LIMIT_REFUSALS.labels("cpu")._value.get())
+    with caplog.at_level(logging.WARNING, "bot.services.pressure"):
+        assert await apart(h, "other", 0) == LIMIT
+    assert "this process uses 0.70 of a core of a CPU budget of 0.80" in caplog.text
+    assert float(LIMIT_REFUSALS.labels("cpu")._value.get()) == before + 1
+    busy_for(2 * CPU_TAU, 0.2)  # quieter: let in again
+    assert await apart(h, "other", 0) is None

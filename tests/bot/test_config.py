@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.app import host_config
 from bot.config import ConfigError, Settings
 
 
@@ -174,4 +175,21 @@ def test_bad_web_settings_are_refused(monkeypatch: pytest.MonkeyPatch, name: str
                                       value: str) -> None:
     monkeypatch.setenv(name, value)
     with pytest.raises(ConfigError, match=name):
+        Settings.from_env(env_file=None)
+
+
+@pytest.mark.parametrize(("raw", "cores"), [("", 0.8), ("65", 0.65), ("off", None),
+                                            (" OFF ", None)])
+def test_the_cpu_budget_is_a_share_of_a_core_or_off(monkeypatch: pytest.MonkeyPatch,
+                                                   raw: str, cores: float | None) -> None:
+    monkeypatch.setenv("CPU_BUDGET", raw)
+    budget = host_config(Settings.from_env(env_file=None)).cpu_budget
+    assert budget == (pytest.approx(cores) if cores is not None else None)
+
+
+@pytest.mark.parametrize("raw", ["0", "101", "most"])
+def test_a_cpu_budget_out_of_bounds_is_refused(monkeypatch: pytest.MonkeyPatch,
+                                               raw: str) -> None:
+    monkeypatch.setenv("CPU_BUDGET", raw)
+    with pytest.raises(ConfigError, match="CPU_BUDGET"):
         Settings.from_env(env_file=None)

@@ -117,6 +117,9 @@ class MatchConfig:
     # to (``bot.services.budget``).
     requests_per_second: float | None = None
     request_budget: float = BUDGET
+    # The share of one core this process's matches are admitted up to (None: not looked
+    # at, as in the tests, whose CPU runs against a virtual clock).
+    cpu_budget: float | None = None
 
 
 async def _nowhere(_post: Post) -> None:
@@ -191,7 +194,7 @@ class MatchKit:
         # New matches wait while boards do (``bot.services.pressure``).
         # New matches are admitted within a budget of requests (``bot.services.budget``).
         self.budget = Budget(clock, config.requests_per_second, config.request_budget,
-                             running=self.live.__iter__)
+                             running=self.live.__iter__, cores=config.cpu_budget)
         self.pressure = Pressure(clock, self.health, config.board_wait_limit,
                                  running=self.live.__iter__, budget=self.budget)
         # One owner per match: the leases of our shards fence every deciding write.
