@@ -64,6 +64,7 @@ BURST = 1.0
 
 
 CPU_TAU = 10.0  # real seconds: the process's CPU use is a moving average over these
+CPU_MATCHES = 20  # a new match's part of the CPU: at most 1 / this of what is used
 
 
 class Busy:
@@ -259,9 +260,11 @@ class Budget:
         if after > self.per_second:
             return "budget"
         # Each running match's part of the CPU used, and one more: past the budget
-        # every move would wait for the loop.
-        if self.cores is not None and needs and self.busy.read() * (
-                len(needs) + len(self._held) + 1) / len(needs) > self.cores:
+        # every move would wait for the loop. (With few running, what the process
+        # does anyway is most of it: not a match's part.)
+        if self.cores is not None and self.busy.read() * (
+                max(len(needs), CPU_MATCHES) + len(self._held) + 1) \
+                / max(len(needs), CPU_MATCHES) > self.cores:
             return "cpu"
         return "share" if after > FAIR * self.per_second else None
 
