@@ -97,6 +97,8 @@ PACES = {"realistic": (10.0, 20.0), "stress": (2.0, 2.0)}
 REMINDERS = {"default": None, "stress": "59,50,45"}
 RETRY = 10.0  # seconds before a DM refused is offered again
 SAMPLE_EVERY = 1.0  # seconds between two counts of the DMs running
+SETTLE = 0.5  # seconds for the bot to finish the sends under way, before a scrape
+SETTLE_MOST = 5.0  # and at most, after the run, for its boards' sends to return (settle)
 WINDOW = 10.0  # seconds: the DMs running are reported per window of this length
 PER_SERVER = 50
 GUILD_BASE = 1_000  # guild ids are (GUILD_BASE + k) << 22: shard k % shards
@@ -387,7 +389,7 @@ class Bench:
                 if not await self.start_dm(bot, entry):
                     # Refused (or not started): offered again a little later, as
                     # players would ask again.
-                    await asyncio.sleep(RETRY)
+                    await self.rest(RETRY)
                 continue
             self.current[channel] = live
             seat = live.to_move
@@ -417,12 +419,18 @@ class Bench:
             think = self.rng.uniform(low, high)
             if self.rng.random() < self.plan.chatter:  # somewhere in the think time
                 before = self.rng.uniform(0, think)
-                await asyncio.sleep(before)
+                await self.rest(before)
                 think -= before
                 live = self.live_in(bot, channel)
                 if live is not None and time.perf_counter() < self.stop_at:
                     self.chat(bot, channel, live, people)
-            await asyncio.sleep(think)
+            await self.rest(think)
+
+    async def rest(self, seconds: float) -> None:
+        """Sleep ``seconds``, but not past the run's end: nothing is done after it, and
+        the run (its ``seconds``, the rates per second) ends with it, not a think time
+        later (a quick run of 3 s took 5)."""
+        await asyncio.sleep(max(0.0, min(seconds, self.stop_at - time.perf_counter())))
 
     def count_finished(self, channel: int) -> None:
         """The DM last seen in ``channel`` has finished (counted once)."""
@@ -441,7 +449,7 @@ class Bench:
         while time.perf_counter() < self.stop_at:
             for pid, mb in rss_mb(pids + _descendants(os.getpid())).items():
                 self.peak[pid] = max(self.peak.get(pid, 0.0), mb)
-            await asyncio.sleep(2.0)
+            await self.rest(2.0)
 
     async def count_running(self, bot: Any) -> None:
         """The DMs running, every ``SAMPLE_EVERY`` seconds of the run: what the run is
@@ -451,7 +459,7 @@ class Bench:
                           if (live := self.live_in(bot, entry[1])) is not None
                           and not live.finished)
             self.running.append((time.perf_counter(), running))
-            await asyncio.sleep(SAMPLE_EVERY)
+            await self.rest(SAMPLE_EVERY)
 
     async def viewers(self, bot: Any) -> asyncio.Future[dict[str, Any]]:
         """``--viewers`` live viewers of the running DMs' pages for the run, in a process
@@ -596,15 +604,17 @@ class Bench:
         least, unless none) then played to a few plies before their end, stored
         straight into the database while the bot is stopped (``bench.nearend``); the
         bot started again restores them all, as after a restart. The bot to measure,
-        its render workers warmed before the set-up (not counted in it)."""
+        its render workers warmed before it opens (in their own processes, while the
+        DMs are started and stored; never in the run)."""
         plan = self.plan
         count = round(plan.near_end * len(self.channels)) or int(plan.near_end > 0)
         bot = self.built(settings, db)
-        await self.warm(bot)
         if not count:
+            await self.warm(bot)
             await self.open(bot)
             await self.start_all(bot)
             return bot
+        warming = asyncio.ensure_future(self.warm(bot))
         # The bot that starts the DMs and is stopped: its boards drawn in its own
         # process (render workers would only be started to be stopped).
         first = self.built(dataclasses.replace(settings, render_processes=0), db)
@@ -624,8 +634,11 @@ class Bench:
                 await asyncio.sleep(0.1)
         finally:
             await first.close()  # its matches stopped, its leases given back
+            if not warming.done():
+                await asyncio.wait([warming])
         await store(db.engine, rows)
         try:
+            warming.result()
             await self.open(bot)
         except BaseException:
             await bot.close()
@@ -641,6 +654,28 @@ class Bench:
             self.ok += sum(went)
             self.started_in.update(e[1] for e, yes in zip(batch, went, strict=True) if yes)
 
+    async def settle(self, bot: Any, port: int | None, before: Scrape) -> Scrape | None:
+        """After the run, the boards the fake has answered through the bot's side too
+        (a board arriving meanwhile counts as arrived): a send returns, and its
+        rate-limit wait is observed (``metrics.board_on_its_way``), only after
+        discord.py's own wait for its route's bucket to reset when the answer emptied
+        it, a second or two. Until every board that entered the bot's HTTP client has
+        left it or waits at the pacer (``SETTLE_MOST`` at most): that last scrape (None
+        with the metrics off: a short pause)."""
+        if port is None:
+            await asyncio.sleep(SETTLE)
+            return None
+        deadline = time.perf_counter() + SETTLE_MOST
+        while True:
+            after = await scrape(port)
+            counted = delta(before, after)
+            entered = figures(counted["bot_latency_ms"])["n"] or 0
+            left = figures(counted["rate_limit_wait_ms"])["n"] or 0
+            if (entered <= left + len(bot.pacer.waiting(Pace.BOARD))
+                    or time.perf_counter() > deadline):
+                return after
+            await asyncio.sleep(0.1)
+
     async def measure(self, bot: Any, port: int | None) -> dict[str, Any]:
         """The run; with ``port`` None (metrics off) the figures read from the metrics
         are None: not measured."""
@@ -654,7 +689,7 @@ class Bench:
                 if not bot.pacer.waiting(Pace.BOARD):
                     break
                 await asyncio.sleep(0.1)
-            await asyncio.sleep(0.5)
+            await asyncio.sleep(SETTLE)
             setup = time.perf_counter() - started
             # A set-up longer than a turn's clock ends DMs before the run: said in the
             # report, for their run is not the one asked for.
@@ -678,6 +713,7 @@ class Bench:
                                  *(self.player(bot, e) for e in self.channels),
                                  *([windows.run(self.stop_at)] if windows else []))
             end = time.perf_counter()
+            last = await self.settle(bot, port, before)
             if viewing is not None:
                 self.viewed = await viewing
             if profiler is not None:
@@ -694,7 +730,7 @@ class Bench:
             seen: dict[str, float] | None = None
             still = bot.pacer.waiting(Pace.BOARD)
             if port is not None:
-                after = await scrape(port)
+                after = last or await scrape(port)
                 buckets = delta(before, after)
                 # The unfinished in the bot's figures too: the boards at the pacer (their
                 # share done) with their wait so far, the rest in the bot's share, with

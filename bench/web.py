@@ -109,12 +109,17 @@ async def _viewer(http: aiohttp.ClientSession, me: int, pages: list[str], match:
                 pass
             await asyncio.sleep(1.0)
 
+    async def read(seconds: float) -> None:
+        """Reading a page: ``seconds``, but not past the end (nothing is read after it,
+        and the viewers' process ends with the run, not a reading time later)."""
+        await asyncio.sleep(max(0.0, min(seconds, stop - time.monotonic())))
+
     following = asyncio.create_task(follow())
     try:
-        await asyncio.sleep(rng.uniform(0, READ_SECONDS[0]))
+        await read(rng.uniform(0, READ_SECONDS[0]))
         while time.monotonic() < stop:
             await timed(rng.choice(pages))
-            await asyncio.sleep(rng.uniform(*READ_SECONDS))
+            await read(rng.uniform(*READ_SECONDS))
     finally:
         following.cancel()
 

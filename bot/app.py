@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import random
 import sys
@@ -71,7 +72,8 @@ def build_services(db: Database, clock: Clock, config: MatchConfig | None = None
     config = config or MatchConfig()
     roles = HostRoles(db, config.default_host_role)
     renderer = Renderer(config.render_processes)
-    workers = Workers(config.ai_processes)  # the computer player's moves and reviews
+    # The computer player's moves and reviews.
+    workers = Workers(config.ai_processes, config.ai_fixed)
     # The public pages' switches; the links in posts once ``served_web`` says where.
     pages = PublicPages(db, roles)
     languages = Languages(db, roles)  # which language garnet speaks in each server
@@ -149,7 +151,10 @@ async def run_console(settings: Settings, script: Path | None, virtual: bool,
         # Virtual time must not run backwards past what an earlier run recorded.
         clock = VirtualClock(start=max(RealClock().now(), await last_heartbeat(db)))
     console = Console(None, settings.image_dir, out=out, hosts=hosts)
-    services = build_services(db, clock, host_config(settings), deliver=console.show,
+    # On the virtual clock the computer searches to its node budgets, never to a real
+    # second: a script's moves and reviews are the same on a busy machine.
+    config = dataclasses.replace(host_config(settings), ai_fixed=virtual)
+    services = build_services(db, clock, config, deliver=console.show,
                               threads=console.thread_in)
     console.attach(services)
     host = services.matches

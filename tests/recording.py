@@ -24,7 +24,8 @@ class Recording(Executor):
 
 
 def judged_review_job(game_key: str, notations: list[str], seats: int, options: Any,
-                      seed: int, names: list[str] | None = None) -> tuple[Any, bytes]:
+                      seed: int, names: list[str] | None = None, fixed: bool = False
+                      ) -> tuple[Any, bytes]:
     """A review of known judgements, in place of the computer's (whose own work is
     tested in tests/engine and tests/bot/test_review.py): the first move a blunder
     (better: the second move), the rest as good as the best; seat 0 falling from 60 %

@@ -55,10 +55,11 @@ async def console_session(tmp_path: Path, url: str) -> AsyncIterator[Session]:
     clock = VirtualClock(start=START)
     console = Console(None, tmp_path / "images", out=out, hosts=("host",))
     # The lease renewed every 20 minutes, not every 10 s: the scripts wait virtual days
-    # (see SERVICES in tests/fixtures.py).
+    # (see SERVICES in tests/fixtures.py). The computer searches to its node budgets, as
+    # on the virtual clock (``Workers.fixed``): its moves the same under any load.
     services = build_services(db, clock, MatchConfig(instance="main", default_host_role="Host",
                                                      dm_reward=3, render_processes=0,
-                                                     lease_seconds=3600.0),
+                                                     lease_seconds=3600.0, ai_fixed=True),
                               deliver=console.show, rng=random.Random(SEED),
                               threads=console.thread_in)
     console.attach(services)

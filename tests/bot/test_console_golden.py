@@ -45,12 +45,13 @@ async def test_two_servers_transcript(tmp_path: Path, database_url: str) -> None
     compare(GOLDEN / "servers.out", actual)
 
 
-@pytest.mark.realtime  # the computer player thinks for its level's real seconds
-@pytest.mark.sqlite_only("10 s of the computer's real thinking, held once a run; practice "
+@pytest.mark.sqlite_only("6 s of the computer's searches, held once a run; practice "
                          "games on PostgreSQL are tests/bot/test_practice.py's")
 async def test_practice_transcript(tmp_path: Path, database_url: str) -> None:
     """A practice match against the computer (it answers each move, nothing is booked),
-    refusals, and the computer's review of a finished match."""
+    refusals, and the computer's review of a finished match. The computer searches to
+    its node budgets, as on the console's virtual clock (``Workers.fixed``): the same
+    moves and review however loaded the machine, so the test runs beside the others."""
     actual = await transcript(GOLDEN / "practice.txt", tmp_path, database_url)
     assert "something went wrong" not in actual
     compare(GOLDEN / "practice.out", actual)

@@ -13,7 +13,7 @@ from bot.core.enums import MatchStatus
 from bot.core.messages import Post
 from bot.core.requests import Asker
 from bot.services.matches import MatchConfig
-from bot.services.workers import think_job
+from bot.services.workers import Workers, think_job
 from bot.store.db import open_database
 from bot.store.models import LedgerEntry, Match, MatchResult, Rating, RatingChange
 from tests.bot.conftest import ALICE, CHAN, GUILD, Harness
@@ -82,6 +82,31 @@ async def test_the_bot_moves_within_its_budget_deterministically() -> None:
     two = think_job("cairo", state, 1, seed=5, seconds=1.0)
     assert one == two
     game.parse_move(state, one.move)
+
+
+async def test_on_the_virtual_clock_the_computer_searches_its_node_budget_under_any_load(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Workers.fixed`` (the console on its virtual clock, the golden transcripts): a
+    machine so slow that every look at the clock finds the move time gone stops the
+    capped search early, and leaves the fixed one's move and judgement as they were."""
+    from types import SimpleNamespace
+
+    import engine.cairo.ai as cairo_ai
+    from engine.registry import get_game
+
+    state = get_game("cairo").new_state(2)
+    idle = think_job("cairo", state, 1, seed=5, seconds=1.0)
+    assert idle == think_job("cairo", state, 1, seed=5, seconds=0.0)
+    ticks = iter(range(0, 10**9, 100))  # 100 s between two looks at the clock
+    monkeypatch.setattr(cairo_ai, "time", SimpleNamespace(perf_counter=lambda: next(ticks)))
+    capped, fixed = Workers(0), Workers(0, fixed=True)
+    try:
+        slow = await capped.think("cairo", state, 1, seed=5, seconds=1.0)
+        assert slow.nodes < idle.nodes  # stopped by its move time
+        assert await fixed.think("cairo", state, 1, seed=5, seconds=1.0) == idle
+    finally:
+        capped.close()
+        fixed.close()
 
 
 async def test_a_practice_match_books_nothing(h: Harness) -> None:

@@ -75,7 +75,10 @@ async def _read_until(stream: asyncio.StreamReader, needle: str) -> str:
 
 
 async def _console(tmp_path: Path, url: str) -> asyncio.subprocess.Process:
-    env = dict(os.environ, DATABASE_URL=url,
+    # Boards drawn in the console's own process: what a kill leaves intact is the
+    # database's (render workers in processes: tests/bot/test_render_workers.py and the
+    # package check's scripted DM); each start would spawn and warm two, 5 s of CPU.
+    env = dict(os.environ, DATABASE_URL=url, RENDER_PROCESSES="0",
                IMAGE_DIR=str(tmp_path / "images"), DISCORD_TOKEN="")
     return await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", "--console", "--virtual-clock", cwd=tmp_path, env=env,

@@ -105,6 +105,9 @@ class MatchConfig:
     heartbeat_every: float = HEARTBEAT_EVERY
     render_processes: int = 0  # 0: render in threads (tests); the bot uses processes
     ai_processes: int = 0  # the computer player's processes (0: a thread, for tests)
+    # The computer's searches to their node budgets alone, without their move-time caps
+    # (``Workers.fixed``): the console on its virtual clock, the same moves under any load.
+    ai_fixed: bool = False
     choose_within: float = 3600.0  # a DM's First Player is chosen within this, by default
     casual_idle: float = 86_400.0  # a casual match without a clock lapses after this idle
     shards: Shards = field(default_factory=Shards)  # the servers whose matches this process runs
