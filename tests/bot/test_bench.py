@@ -81,6 +81,16 @@ def test_quick_bench_reports_every_figure_with_priorities_and_first_come_first_s
         assert report["paced_per_second"] + report["exempt_per_second"] == pytest.approx(
             report["posts_per_second"], abs=0.15)
         assert report["reminders"] == "stress" and report["refused"] == 0
+        # The run window by window (a 3-s run: one window of 10 s): its boards, the
+        # posts under the global limit, the DMs let in and refused.
+        (row,) = report["timeline"]
+        assert row["at_s"] == 0 and 0 < row["running"] <= 6
+        assert row["boards"] == report["moves"] - report["unfinished"] > 0
+        assert 0 < row["board_wait_p99_ms"] <= row["board_wait_max_ms"]
+        assert row["paced_per_second"] == pytest.approx(
+            report["paced_per_second"] * report["seconds"] / 10, abs=0.2)
+        # A DM that finished is followed by a new one, let in: none refused.
+        assert row["started"] <= report["games_finished"] and row["refused"] == 0
         # The four games dealt round the DMs; the moves of more than one played.
         games = report["games"]
         assert list(games) == ["cairo", "quoridor", "pathwayz", "sigma"]
