@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import String, cast, func, select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core.enums import DONE, MatchStatus, MoveKind
 from bot.core.timecontrol import TimeControl
@@ -241,18 +242,23 @@ class MatchRecord:
 async def match_record(db: Database, guild_id: str, number: int) -> MatchRecord | None:
     """Everything stored about match #``number`` of this server; None if there is none."""
     async with db.session() as s:
-        match = await s.scalar(select(Match).where(Match.guild_id == guild_id,
-                                                   Match.number == number))
-        if match is None:
-            return None
-        match_id = match.id
-        moves = (await s.scalars(
-            select(Move).where(Move.match_id == match_id).order_by(Move.ply))).all()
-        actions = (await s.scalars(
-            select(HostAction).where(HostAction.match_id == match_id)
-            .order_by(HostAction.at, HostAction.id))).all()
-        wanted = {p.user_id for p in match.players} | {a.actor_id for a in actions}
-        names = await user_names(s, guild_id, wanted)
+        return await record_in(s, guild_id, number)
+
+
+async def record_in(s: AsyncSession, guild_id: str, number: int) -> MatchRecord | None:
+    """``match_record`` in session ``s`` (its ``Match`` row stays in ``s``)."""
+    match = await s.scalar(select(Match).where(Match.guild_id == guild_id,
+                                               Match.number == number))
+    if match is None:
+        return None
+    match_id = match.id
+    moves = (await s.scalars(
+        select(Move).where(Move.match_id == match_id).order_by(Move.ply))).all()
+    actions = (await s.scalars(
+        select(HostAction).where(HostAction.match_id == match_id)
+        .order_by(HostAction.at, HostAction.id))).all()
+    wanted = {p.user_id for p in match.players} | {a.actor_id for a in actions}
+    names = await user_names(s, guild_id, wanted)
     game = get_game(match.game)
     start = game.new_state(match.seats, match.options)
     players = sorted(match.players, key=lambda p: (p.seat is None, p.seat, p.order))

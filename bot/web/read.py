@@ -13,11 +13,11 @@ from sqlalchemy import func, select
 from bot.core.enums import DONE, PLAYING, MatchKind, MatchStatus, MoveKind
 from bot.services import ledger, ratings
 from bot.services.events import Scope
-from bot.services.history_queries import MatchRecord, match_record
+from bot.services.history_queries import MatchRecord, record_in
 from bot.services.history_view import caption
 from bot.services.leaderboard import by_garnets
 from bot.services.render import described
-from bot.services.review import can_review, stored
+from bot.services.review import can_review, stored_in
 from bot.services.web import Site
 from bot.store.db import Database
 from bot.store.models import Event as EventRow
@@ -137,6 +137,10 @@ class MatchView:
     unreviewed: bool = False  # finished, reviewable, and nobody asked for its review yet
 
 
+# A match read for its pages: its view, its record, the position shown, when it was read.
+Viewed = tuple[MatchView, MatchRecord, Any, float]
+
+
 async def match(db: Database, site: Site, number: int, now: float, ply: int | None = None,
                 reviewed: bool = False) -> tuple[MatchView, MatchRecord, Any] | None:
     """The page of match ``number`` at ``ply`` (None: as it stands), with its record and
@@ -144,12 +148,17 @@ async def match(db: Database, site: Site, number: int, now: float, ply: int | No
     no such match or it was never played."""
     if not 0 < number < MAX_NUMBER:
         return None
-    record = await match_record(db, site.guild_id, number)
-    if record is None or record.kind == MatchKind.PRACTICE or record.started_at is None:
-        return None
+    # One session: a page's reading takes the database's connection once (on SQLite
+    # the pages have one, which every viewer's reading queues for).
     async with db.session() as s:
+        record = await record_in(s, site.guild_id, number)
+        if record is None or record.kind == MatchKind.PRACTICE or record.started_at is None:
+            return None
         people = await People.read(s, site, [p.user_id for p in record.players])
-        row = await s.get(Match, record.id)
+        row = await s.get(Match, record.id)  # read with the record: no query
+        # Only a stored review: a page never starts an analysis.
+        data = await stored_in(s, site.guild_id, record.id) \
+            if reviewed and record.status == MatchStatus.FINISHED else None
     assert row is not None
     masked = dataclasses.replace(record, players=tuple(
         dataclasses.replace(p, name=people.label(p.user_id)) for p in record.players))
@@ -182,9 +191,6 @@ async def match(db: Database, site: Site, number: int, now: float, ply: int | No
                    else masked.players[m.seat].name if m.seat < len(masked.players) else "",
                    m.notation if m.kind == MoveKind.MOVE else say.left_the_game())
                   for m in record.moves)
-    # Only a stored review: a page never starts an analysis.
-    data = await stored(db, site.guild_id, record.id) \
-        if reviewed and record.status == MatchStatus.FINISHED else None
     view = MatchView(
         number=record.number, label=match_texts.match_label(record.number, record.kind),
         game=game.title, options=match_texts.options_line(game, record.options, tc),
