@@ -5,6 +5,7 @@ become the neutral label). Pure reading: any process serves any server's pages."
 from __future__ import annotations
 
 import dataclasses
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,7 +14,7 @@ from sqlalchemy import func, select
 from bot.core.enums import DONE, PLAYING, MatchKind, MatchStatus, MoveKind
 from bot.services import ledger, ratings
 from bot.services.events import Scope
-from bot.services.history_queries import MatchRecord, record_in
+from bot.services.history_queries import MatchRecord, match_row, record_of
 from bot.services.history_view import caption
 from bot.services.leaderboard import by_garnets
 from bot.services.render import described
@@ -29,11 +30,12 @@ from bot.texts.game_errors import colour
 from bot.texts.history import title
 from bot.web.names import People, Person
 from bot.web.review import ReviewView, review_view
-from engine.animation import final_position
+from engine.animation import Ply, final_position
 from engine.registry import get_game
 
 LISTED = 50  # running matches, tournaments, leaderboard rows and a player's matches shown
 MAX_NUMBER = 10**9  # no server numbers its matches further: a bound on what a URL asks
+KEPT_POSITIONS = 500  # matches whose last position read is kept (``Positions``)
 
 
 @dataclass(frozen=True)
@@ -141,31 +143,59 @@ class MatchView:
 Viewed = tuple[MatchView, MatchRecord, Any, float]
 
 
+class Positions:
+    """The position each match was last read at, so that a match read again after a
+    move replays that move alone rather than the whole game (on the event loop: a
+    game of Sigma Escape replays at about a quarter of a millisecond a ply)."""
+
+    def __init__(self, size: int = KEPT_POSITIONS) -> None:
+        self.size = size
+        self._kept: OrderedDict[int, tuple[tuple[Ply, ...], Any]] = OrderedDict()
+
+    def after(self, record: MatchRecord, plies: tuple[Ply, ...]) -> Any:
+        game = get_game(record.game)
+        found = self._kept.get(record.id)
+        start = None
+        if found is not None and plies[:len(found[0])] == found[0]:  # no take-back since
+            start = (len(found[0]), found[1])
+        state = final_position(game, plies if start is None else plies[start[0]:],
+                               record.seats, record.options, start)
+        self._kept[record.id] = (plies, state)
+        self._kept.move_to_end(record.id)
+        while len(self._kept) > self.size:
+            self._kept.popitem(last=False)
+        return state
+
+
 async def match(db: Database, site: Site, number: int, now: float, ply: int | None = None,
-                reviewed: bool = False) -> tuple[MatchView, MatchRecord, Any] | None:
+                reviewed: bool = False, kept: Positions | None = None
+                ) -> tuple[MatchView, MatchRecord, Any] | None:
     """The page of match ``number`` at ``ply`` (None: as it stands), with its record and
     the position shown (``reviewed``: and its stored review); None when the server has
-    no such match or it was never played."""
+    no such match or it was never played. ``kept``: the positions last read, to go on
+    from."""
     if not 0 < number < MAX_NUMBER:
         return None
-    # One session: a page's reading takes the database's connection once (on SQLite
-    # the pages have one, which every viewer's reading queues for).
+    # One session and four queries: a page's reading takes the database's connection
+    # once (on SQLite the pages have one, which every reading queues for), and each
+    # query is a few round trips between the event loop and the database's thread.
     async with db.session() as s:
-        record = await record_in(s, site.guild_id, number)
-        if record is None or record.kind == MatchKind.PRACTICE or record.started_at is None:
+        row = await match_row(s, site.guild_id, number)
+        if row is None or row.kind == MatchKind.PRACTICE or row.started_at is None:
             return None
+        record = await record_of(s, row, bare=True)  # the names are the page's own
         people = await People.read(s, site, [p.user_id for p in record.players])
-        row = await s.get(Match, record.id)  # read with the record: no query
         # Only a stored review: a page never starts an analysis.
         data = await stored_in(s, site.guild_id, record.id) \
             if reviewed and record.status == MatchStatus.FINISHED else None
-    assert row is not None
     masked = dataclasses.replace(record, players=tuple(
         dataclasses.replace(p, name=people.label(p.user_id)) for p in record.players))
     game = get_game(record.game)
     total = len(record.moves)
     shown = total if ply is None else max(0, min(ply, total))
-    state = final_position(game, masked.plies[:shown], record.seats, record.options)
+    plies = tuple(masked.plies[:shown])
+    state = kept.after(record, plies) if kept is not None else \
+        final_position(game, plies, record.seats, record.options)
     finished = record.status in DONE
     banner = caption(masked) if finished and shown == total and \
         game.outcome(state) is None else None

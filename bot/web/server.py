@@ -97,11 +97,13 @@ class WebServer:
         self.host, self.port = address
         self.guard = Guard()
         self.cache = Cache()
+        self.positions = read.Positions()
         hub.watchers.append(self._heard)
         self.env = Environment(loader=PackageLoader("bot.web", "templates"),
                                autoescape=select_autoescape(default=True,
                                                             default_for_string=True),
-                               trim_blocks=True, lstrip_blocks=True,
+                               # Read once: no look at the files' times per page.
+                               auto_reload=False, trim_blocks=True, lstrip_blocks=True,
                                extensions=["jinja2.ext.i18n"])
         # The pages' words, through the catalogs in the language spoken when a page is
         # made (``speaking``): ``{{ _("Moves") }}`` in the templates, found by `make catalogs`.
@@ -251,7 +253,8 @@ class WebServer:
         event and its board."""
         async def reading() -> read.Viewed | None:
             now = self.clock.now()
-            found = await read.match(self.db, site, number, now, ply, reviewed=True)
+            found = await read.match(self.db, site, number, now, ply, reviewed=True,
+                                     kept=self.positions)
             return None if found is None else (*found, now)
 
         return await self.cache.views.get(

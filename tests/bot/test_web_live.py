@@ -6,8 +6,10 @@ kept pages. The event cannot be broken out of by what it carries."""
 from __future__ import annotations
 
 import asyncio
+import random
 import re
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import aiohttp
@@ -15,8 +17,11 @@ import pytest
 
 from bot.commands.spec import Services
 from bot.web import read
+from bot.web.read import Positions
 from bot.web.cache import Cache
 from bot.web.server import CHANGE, MAX_EVENT, framed
+from engine.animation import Ply, final_position
+from engine.registry import get_game
 from tests.web_pages import ADDRESS, Site, web_console
 
 VIEWERS = 5
@@ -50,9 +55,9 @@ async def test_every_viewer_gets_the_move_in_its_stream_from_one_reading(
     real = read.match
 
     async def counted(db: Any, site: Any, number: int, now: float, ply: int | None = None,
-                      reviewed: bool = False) -> Any:
+                      **kw: Any) -> Any:
         readings.append((number, ply))
-        return await real(db, site, number, now, ply, reviewed)
+        return await real(db, site, number, now, ply, **kw)
 
     monkeypatch.setattr(read, "match", counted)
     async with web_console(services, tmp_path) as site:
@@ -128,3 +133,32 @@ def test_an_event_cannot_be_broken_out_of_and_stays_bounded() -> None:
     # Every line of it is a data line: no field of its own, whatever the names say.
     assert all(line.startswith(b"data: ") for line in event.split(b"\n")[1:-2])
     assert framed(b"live", b"x" * MAX_EVENT) == CHANGE
+
+
+def test_a_match_read_again_after_a_move_replays_that_move_alone(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    game = get_game("quoridor")
+    rng = random.Random(3)
+    state, plies = game.new_state(), []
+    for _ in range(12):
+        move = rng.choice(game.legal_moves(state))
+        plies.append(Ply("move", game.to_move(state), game.notation(move)))
+        state = game.apply(state, move)
+    played: list[str] = []
+    real = type(game).play
+
+    def counted(self: Any, position: Any, text: str) -> Any:
+        played.append(text)
+        return real(self, position, text)
+
+    monkeypatch.setattr(type(game), "play", counted)
+    record: Any = SimpleNamespace(id=7, game="quoridor", seats=2, options={})
+    kept = Positions()
+    assert kept.after(record, tuple(plies[:10])) is not None and len(played) == 10
+    after = kept.after(record, tuple(plies[:11]))
+    assert len(played) == 11  # the new move alone
+    assert after == final_position(game, plies[:11])
+    # A take-back since (the moves kept are no longer the start of the game's): anew.
+    played.clear()
+    assert kept.after(record, tuple(plies[:10])) == final_position(game, plies[:10])
+    assert len(played) == 2 * 10  # its replay here, and the reference's
