@@ -4,6 +4,7 @@ become the neutral label). Pure reading: any process serves any server's pages."
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -36,6 +37,7 @@ from engine.registry import get_game
 LISTED = 50  # running matches, tournaments, leaderboard rows and a player's matches shown
 MAX_NUMBER = 10**9  # no server numbers its matches further: a bound on what a URL asks
 KEPT_POSITIONS = 500  # matches whose last position read is kept (``Positions``)
+REPLAY_SLICE = 8  # plies replayed at once, between two looks at the bot's own work
 
 
 @dataclass(frozen=True)
@@ -145,21 +147,29 @@ Viewed = tuple[MatchView, MatchRecord, Any, float]
 
 class Positions:
     """The position each match was last read at, so that a match read again after a
-    move replays that move alone rather than the whole game (on the event loop: a
-    game of Sigma Escape replays at about a quarter of a millisecond a ply)."""
+    move replays that move alone rather than the whole game. A game replayed from its
+    start (read for the first time here) goes ``REPLAY_SLICE`` plies at a time, the
+    bot's own work let in between: a ply of Sigma Escape takes about a quarter of a
+    millisecond, on the event loop."""
 
     def __init__(self, size: int = KEPT_POSITIONS) -> None:
         self.size = size
         self._kept: OrderedDict[int, tuple[tuple[Ply, ...], Any]] = OrderedDict()
 
-    def after(self, record: MatchRecord, plies: tuple[Ply, ...]) -> Any:
+    async def after(self, record: MatchRecord, plies: tuple[Ply, ...]) -> Any:
         game = get_game(record.game)
         found = self._kept.get(record.id)
-        start = None
         if found is not None and plies[:len(found[0])] == found[0]:  # no take-back since
-            start = (len(found[0]), found[1])
-        state = final_position(game, plies if start is None else plies[start[0]:],
-                               record.seats, record.options, start)
+            done, state = len(found[0]), found[1]
+        else:
+            done, state = 0, game.new_state(record.seats, record.options)
+        while done < len(plies):
+            upto = min(len(plies), done + REPLAY_SLICE)
+            state = final_position(game, plies[done:upto], record.seats, record.options,
+                                   (done, state))
+            done = upto
+            if done < len(plies):
+                await asyncio.sleep(0)
         self._kept[record.id] = (plies, state)
         self._kept.move_to_end(record.id)
         while len(self._kept) > self.size:
@@ -194,7 +204,7 @@ async def match(db: Database, site: Site, number: int, now: float, ply: int | No
     total = len(record.moves)
     shown = total if ply is None else max(0, min(ply, total))
     plies = tuple(masked.plies[:shown])
-    state = kept.after(record, plies) if kept is not None else \
+    state = await kept.after(record, plies) if kept is not None else \
         final_position(game, plies, record.seats, record.options)
     finished = record.status in DONE
     banner = caption(masked) if finished and shown == total and \

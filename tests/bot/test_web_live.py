@@ -17,8 +17,8 @@ import pytest
 
 from bot.commands.spec import Services
 from bot.web import read
-from bot.web.read import Positions
 from bot.web.cache import Cache
+from bot.web.read import Positions
 from bot.web.server import CHANGE, MAX_EVENT, framed
 from engine.animation import Ply, final_position
 from engine.registry import get_game
@@ -135,12 +135,12 @@ def test_an_event_cannot_be_broken_out_of_and_stays_bounded() -> None:
     assert framed(b"live", b"x" * MAX_EVENT) == CHANGE
 
 
-def test_a_match_read_again_after_a_move_replays_that_move_alone(
+async def test_a_match_read_again_after_a_move_replays_that_move_alone(
         monkeypatch: pytest.MonkeyPatch) -> None:
     game = get_game("quoridor")
     rng = random.Random(3)
     state, plies = game.new_state(), []
-    for _ in range(12):
+    for _ in range(20):
         move = rng.choice(game.legal_moves(state))
         plies.append(Ply("move", game.to_move(state), game.notation(move)))
         state = game.apply(state, move)
@@ -154,11 +154,14 @@ def test_a_match_read_again_after_a_move_replays_that_move_alone(
     monkeypatch.setattr(type(game), "play", counted)
     record: Any = SimpleNamespace(id=7, game="quoridor", seats=2, options={})
     kept = Positions()
-    assert kept.after(record, tuple(plies[:10])) is not None and len(played) == 10
-    after = kept.after(record, tuple(plies[:11]))
-    assert len(played) == 11  # the new move alone
-    assert after == final_position(game, plies[:11])
+    # Read first: replayed from the start (in slices, the loop let in between).
+    assert await kept.after(record, tuple(plies[:18])) == final_position(game, plies[:18])
+    assert len(played) == 2 * 18  # its replay, and the reference's
+    played.clear()
+    after = await kept.after(record, tuple(plies[:19]))
+    assert len(played) == 1  # read again after a move: the new move alone
+    assert after == final_position(game, plies[:19])
     # A take-back since (the moves kept are no longer the start of the game's): anew.
     played.clear()
-    assert kept.after(record, tuple(plies[:10])) == final_position(game, plies[:10])
-    assert len(played) == 2 * 10  # its replay here, and the reference's
+    assert await kept.after(record, tuple(plies[:17])) == final_position(game, plies[:17])
+    assert len(played) == 2 * 17
