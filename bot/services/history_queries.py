@@ -264,8 +264,12 @@ async def record_of(s: AsyncSession, match: Match, bare: bool = False) -> MatchR
     hosts' actions and with the players' ids for names (two queries less), for the web
     pages, which show no actions and name people themselves (``bot.web.names``)."""
     guild_id, match_id = match.guild_id, match.id
-    moves = (await s.scalars(
-        select(Move).where(Move.match_id == match_id).order_by(Move.ply))).all()
+    # Its columns, not ``Move`` objects: a long game's moves are read on every page's
+    # reading of it, and making an object of each row costs several times the row.
+    moves = (await s.execute(
+        select(Move.ply, Move.seat, Move.kind, Move.notation, Move.elapsed,
+               Move.banks_spent, Move.at)
+        .where(Move.match_id == match_id).order_by(Move.ply))).all()
     actions = [] if bare else (await s.scalars(
         select(HostAction).where(HostAction.match_id == match_id)
         .order_by(HostAction.at, HostAction.id))).all()
@@ -292,8 +296,7 @@ async def record_of(s: AsyncSession, match: Match, bare: bool = False) -> MatchR
         winner_seat=match.winner_seat, draw=match.draw,
         scores=tuple(match.scores) if match.scores is not None else None,
         end_reason=match.end_reason, result_text=match.result_text, players=seats,
-        moves=tuple(MatchMove(m.ply, m.seat, m.kind, m.notation, m.elapsed, m.banks_spent,
-                              m.at) for m in moves),
+        moves=tuple(MatchMove(*m) for m in moves),
         actions=tuple(
             MatchAction(at=a.at, after_ply=a.ply,
                         actor_id=a.actor_id, actor_name=names.get(a.actor_id, a.actor_id),
