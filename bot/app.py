@@ -51,7 +51,6 @@ from bot.store.db import Database, open_database
 from bot.store.models import Heartbeat
 from bot.web import Boards, Hub, WebServer
 
-PAGE_READERS = 3  # on SQLite, the web pages' connections (reading only)
 
 async def last_heartbeat(db: Database) -> float:
     async with db.session() as s:
@@ -202,11 +201,8 @@ async def served_web(settings: Settings, services: Services, db: Database,
         finally:
             await hub.stop()
         return
-    # On SQLite the pages read on connections of their own (WAL: beside the writer, and
-    # beside each other: a reading is a few queries, each some trips between the event
-    # loop and its connection's thread, so that one connection would queue them).
-    reader = Database(db.url, readers=PAGE_READERS) if db.engine.dialect.name == "sqlite" \
-        else db
+    # On SQLite the pages read on a connection of their own (WAL: beside the writer).
+    reader = Database(db.url) if db.engine.dialect.name == "sqlite" else db
     server = WebServer(reader, matches.kit.clock, pages, Boards(matches.kit.renderer), hub,
                        settings.web_address, Languages(reader, pages.roles))
     try:

@@ -231,9 +231,7 @@ class Session(AsyncSession):
 class Database:
     """The async engine and session factory of one database."""
 
-    def __init__(self, url: str, readers: int = 1) -> None:
-        """``readers``: on SQLite, connections for a database that is only read (the
-        web pages'), which WAL lets read side by side; a writer keeps one."""
+    def __init__(self, url: str) -> None:
         self.url = url
         if make_url(url).get_backend_name() == "sqlite":
             # SQLite has one writer at a time. Several pooled connections would make
@@ -243,7 +241,7 @@ class Database:
             # a request waits at most POOL_WAIT for the connection (then it fails
             # rather than piling up behind a stuck one).
             self.engine: AsyncEngine = create_async_engine(
-                url, pool_size=readers, max_overflow=0, pool_timeout=POOL_WAIT,
+                url, pool_size=1, max_overflow=0, pool_timeout=POOL_WAIT,
                 poolclass=MeasuredPool)
             sync = self.engine.sync_engine
             event.listen(sync, "connect", _sqlite_pragmas)
