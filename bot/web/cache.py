@@ -13,9 +13,11 @@ broken connection is bounded by ``KEEP_SECONDS``.
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -32,10 +34,23 @@ Key = tuple[str, ...]
 Group = tuple[str, int]  # (server id, match number): what a change drops; 0 the server's
 
 
+# When the oldest reading that what is being made comes from was begun: a page made
+# from a kept reading is kept only as long as that reading would be, so that nothing
+# shown is older than ``KEEP_SECONDS`` should a notice be lost.
+_OLDEST: ContextVar[float] = ContextVar("oldest", default=math.inf)
+
+
+def _from(begun: float) -> None:
+    """What is being made comes from something begun at ``begun``."""
+    if begun < _OLDEST.get():
+        _OLDEST.set(begun)
+
+
 @dataclass(eq=False)
 class _Reading(Generic[T]):
     future: asyncio.Future[T]
     group: Group
+    begun: float
     stale: bool = False  # its match changed while it read: not kept
 
 
@@ -56,11 +71,15 @@ class _Kept(Generic[T]):
         now = time.monotonic()
         if found is not None and now - found[1] < KEEP_SECONDS:
             self.entries.move_to_end(key)
+            _from(found[1])
             return found[0]
         if (reading := self._reading.get(key)) is not None:
-            return await asyncio.shield(reading.future)
-        mine = _Reading[T](asyncio.get_running_loop().create_future(), (guild, number))
+            value = await asyncio.shield(reading.future)
+            _from(reading.begun)  # once done: as old as what it was made from
+            return value
+        mine = _Reading[T](asyncio.get_running_loop().create_future(), (guild, number), now)
         self._reading[key] = mine
+        outer = _OLDEST.set(now)
         try:
             value = await make()
         except BaseException as exc:
@@ -68,11 +87,15 @@ class _Kept(Generic[T]):
             mine.future.exception()  # retrieved: no warning when nobody else waited
             raise
         finally:
+            begun = _OLDEST.get()
+            _OLDEST.reset(outer)
             if self._reading.get(key) is mine:
                 del self._reading[key]
+        mine.begun = begun
         mine.future.set_result(value)
+        _from(begun)
         if not mine.stale:
-            self._keep(key, value, now, mine.group)
+            self._keep(key, value, begun, mine.group)
         return value
 
     def _keep(self, key: Key, value: T, now: float, group: Group) -> None:

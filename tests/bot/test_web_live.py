@@ -16,8 +16,9 @@ import aiohttp
 import pytest
 
 from bot.commands.spec import Services
+from bot.web import cache as cache_module
 from bot.web import read
-from bot.web.cache import Cache
+from bot.web.cache import KEEP_SECONDS, Cache
 from bot.web.read import Positions
 from bot.web.server import CHANGE, MAX_EVENT, framed
 from engine.animation import Ply, final_position
@@ -165,3 +166,30 @@ async def test_a_match_read_again_after_a_move_replays_that_move_alone(
     played.clear()
     assert await kept.after(record, tuple(plies[:17])) == final_position(game, plies[:17])
     assert len(played) == 2 * 17
+
+
+async def test_a_page_made_from_a_kept_reading_is_kept_no_longer_than_that_reading(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    now = [100.0]
+    monkeypatch.setattr(cache_module.time, "monotonic", lambda: now[0])
+    cache = Cache()
+
+    async def reading() -> Any:
+        return "the match read"
+
+    async def page() -> bytes:
+        return f"made from {await cache.views.get(('m',), reading, 'g', 1)}".encode()
+
+    await cache.views.get(("m",), reading, "g", 1)  # read at 100
+    now[0] = 100.0 + KEEP_SECONDS - 1
+    assert await cache.pages.get(("p",), page, "g", 1) == b"made from the match read"
+    assert cache.pages.entries[("p",)][1] == 100.0  # as old as the reading it shows
+    now[0] = 100.0 + KEEP_SECONDS + 0.5  # a notice lost: both are read and made anew
+    made = []
+
+    async def again() -> bytes:
+        made.append(1)
+        return await page()
+
+    await cache.pages.get(("p",), again, "g", 1)
+    assert made and cache.pages.entries[("p",)][1] == now[0]
