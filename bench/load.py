@@ -77,7 +77,7 @@ from bench.scrape import (
 from bench.web import view
 from bot.adapters.discord.pacing import GlobalPacer
 from bot.app import build_discord_bot as build_bot
-from bot.app import observed, served_web, watch_bot
+from bot.app import observed, served_web, tune_interpreter, watch_bot
 from bot.config import Settings
 from bot.core import metrics
 from bot.core.clock import RealClock
@@ -913,6 +913,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
+    tune_interpreter()  # as the bot runs
     sizes: list[int] = args.dms or [200, 1000]
     seconds, pace = args.seconds, args.pace
     reminders = args.reminders

@@ -32,7 +32,7 @@ from typing import Any
 import aiohttp
 
 from bot.adapters.console import Console
-from bot.app import build_services, served_web
+from bot.app import build_services, served_web, tune_interpreter
 from bot.config import Settings
 from bot.core.clock import RealClock
 from bot.services.matches import MatchConfig
@@ -284,6 +284,7 @@ def _p99(ordered: list[float]) -> float:
 def main(viewers: int, dms: int, seconds: float, as_json: bool,
          url: str | None = None) -> int:
     """``url``: an empty database (default: a new SQLite file)."""
+    tune_interpreter()  # as the bot runs
     result = asyncio.run(run(viewers, dms, seconds, url))
     if as_json:
         print(json.dumps(result))
