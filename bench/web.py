@@ -143,9 +143,11 @@ async def _viewer(http: aiohttp.ClientSession, me: int, pages: list[str], match:
                 pass
             await asyncio.sleep(1.0)
 
-    # As a browser comes: at some instant of the first seconds, the match's page, then
-    # (its script) its stream; no thousand streams opened in the same millisecond.
-    await asyncio.sleep(rng.uniform(0, READ_SECONDS[0]))
+    # As a browser comes: at some instant of the first seconds (of the first half of a
+    # shorter run), the match's page, then (its script) its stream; no thousand streams
+    # opened in the same millisecond.
+    await asyncio.sleep(rng.uniform(0, max(0.0, min(READ_SECONDS[0],
+                                                    (stop - time.monotonic()) / 2))))
     await timed(match)
     following = asyncio.create_task(follow())
     try:
