@@ -77,7 +77,7 @@ from bench.scrape import (
 from bench.web import view
 from bot.adapters.discord.pacing import GlobalPacer
 from bot.app import build_discord_bot as build_bot
-from bot.app import observed, served_web, watch_bot
+from bot.app import observed, served_web, tune_interpreter, watch_bot
 from bot.config import Settings
 from bot.core import metrics
 from bot.core.clock import RealClock
@@ -202,6 +202,10 @@ class Bench:
         self.refused = 0  # new DMs refused (at Discord's limit or by budget)
         self.web: Any = None  # the bot's web server (``--viewers``)
         self.viewed: dict[str, Any] | None = None  # the viewers' figures
+        self.homes: dict[str, str] = {}  # a server's pages' address (``--viewers``)
+        # When each move was typed (the wall clock), by its match's page and the ply it
+        # made: how long it took to reach the viewers (``--viewers``).
+        self.typed: dict[tuple[str, int], float] = {}
         self.began = 0.0  # the set-up's start (the DMs asked for)
         self.ok = 0  # DMs started at set-up
         self.started_in: set[int] = set()  # the channels whose DM started (not refused)
@@ -401,6 +405,8 @@ class Bench:
             payload = self.fake.message_create(people[live.users[seat]], move,
                                                channel_id=channel)
             self.pending[channel] = time.perf_counter()
+            if (home := self.homes.get(live.guild_id)) is not None:
+                self.typed[(f"{home}/m/{live.number}", live.ply + 1)] = time.time()
             bot._connection.parse_message_create(payload)
             self.moves += 1
             key = self.game_of[channel]
@@ -476,10 +482,11 @@ class Bench:
             home = re.search(r"<(http://[^>\s]+)>", said.reply.text if said.reply else "")
             if home is None:
                 raise SystemExit("the bench's web pages did not turn on")
+            self.homes[str(gid)] = home.group(1)
             pages += [f"{home.group(1)}/m/{live.number}" for live in matches
                       if live.guild_id == str(gid) and not live.finished]
         return asyncio.ensure_future(view(self.plan.viewers, pages or ["/"],
-                                          self.stop_at - time.perf_counter()))
+                                          self.stop_at - time.perf_counter(), self.typed))
 
     def running_figures(self, begin: float) -> dict[str, Any]:
         """The DMs running in each ``WINDOW`` of the run (the mean of its counts): the
@@ -989,6 +996,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
+    tune_interpreter()  # as the bot runs
     sizes: list[int] = args.dms or [200, 1000]
     seconds, pace = args.seconds, args.pace
     reminders = args.reminders

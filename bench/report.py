@@ -101,8 +101,19 @@ def _viewers(r: dict[str, Any]) -> str:
     if not v:
         return ""
     return (f"  live viewers: {v['viewers']} following running matches' pages (server-sent "
-            f"events, in a process of their own): {v['pages']} pages read, p50 "
-            f"{v['p50_ms']} ms, p99 {v['p99_ms']} ms\n")
+            f"events, in processes of their own): {v['pages']} pages read, p50 "
+            f"{v['p50_ms']} ms, p99 {v['p99_ms']} ms, {v.get('failed', 0)} failed\n"
+            + _updates(v))
+
+
+def _updates(v: dict[str, Any]) -> str:
+    """From a move typed to its position in a viewer's page (the issue's bar: 1 s)."""
+    u = v.get("updates")
+    if not u or not u["n"]:
+        return ""
+    return (f"  a move to its viewers' pages: p50 {u['p50_ms']} ms, p99 {u['p99_ms']} ms, "
+            f"max {u['max_ms']} ms, {u['within_1s'] * 100:.1f} % within 1 s "
+            f"(n={u['n']})\n")
 
 
 def describe_viewers(pair: dict[str, Any]) -> str:
@@ -111,7 +122,10 @@ def describe_viewers(pair: dict[str, Any]) -> str:
     return (f"bot's share at {pair['dms']} DMs, without viewers / with {pair['viewers']}: "
             f"p50 {a['p50']} / {b['p50']} ms, p99 {a['p99']} / {b['p99']} ms"
             + (f" (the viewers' pages: p50 {v['p50_ms']} ms, p99 {v['p99_ms']} ms, "
-               f"{v['pages']} read, {v.get('failed', 0)} failed)"
+               f"{v['pages']} read, {v.get('failed', 0)} failed"
+               + (f"; a move to its viewers p99 {u['p99_ms']} ms, "
+                  f"{u['within_1s'] * 100:.1f} % within 1 s"
+                  if (u := v.get("updates")) and u["n"] else "") + ")"
                if (v := pair.get("viewed")) else ""))
 
 

@@ -3,12 +3,13 @@
 A server with its pages on, ``--dms`` Death Matches being played (a move every
 ``MOVE_EVERY`` seconds somewhere), a Swiss of 16 and a leaderboard; then ``--viewers``
 viewers for ``--seconds``, each from an address of its own (as behind a reverse proxy),
-each following one match's live stream and, on each notice, fetching its live part as
-the script does, and opening another page every 5 to 15 seconds (the server's, a match,
-the tournament, a player), as a person reading them does. The viewers run in a process
-of their own. Page time is from the request to the last byte, p50, p99 and the most;
-the bar is p99 at most 50 ms with 200 viewers. Bounded: every viewer's requests stay
-within the server's per-address bounds.
+each coming within the first 5 seconds to one match's page and following its live
+stream (which carries the live part with each move, as the script takes it), and
+opening another page every 5 to 15 seconds (the server's, a match, the tournament, a
+player), as a person reading them does. The viewers run in a process of their own.
+Page time is from the request to the last byte, p50, p99 and the most; the bar is p99
+at most 50 ms with 200 viewers. Bounded: every viewer's requests stay within the
+server's per-address bounds.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from typing import Any
 import aiohttp
 
 from bot.adapters.console import Console
-from bot.app import build_services, served_web
+from bot.app import build_services, served_web, tune_interpreter
 from bot.config import Settings
 from bot.core.clock import RealClock
 from bot.services.matches import MatchConfig
@@ -80,31 +81,64 @@ async def _mover(console: Console, services: Any, numbers: list[int], stop: floa
     return moves
 
 
+LIVE_PLY = re.compile(rb'data-ply="(\d+)"')
+PER_PROCESS = 250  # the load bench's viewers per client process (--viewers)
+CLIENT_NICE = 10  # and how much lower those processes run than the bot's
+
+
+@dataclasses.dataclass
+class Seen:
+    """What the viewers of one client process saw: every page's time (NaN: failed) and
+    when it was read, and when each viewer got each position of its match live (its
+    page's address, the position's ply, the wall clock)."""
+
+    times: list[tuple[float, float]] = dataclasses.field(default_factory=list)
+    arrived: list[tuple[str, int, float]] = dataclasses.field(default_factory=list)
+
+
 async def _viewer(http: aiohttp.ClientSession, me: int, pages: list[str], match: str,
-                  stop: float, times: list[tuple[float, float]]) -> None:
+                  stop: float, seen: Seen) -> None:
     """One viewer. A page that fails (refused, or its connection dropped) is counted
     as a failure (its time NaN) and the viewer reads on, as a person would; the event
-    stream is opened again a second after it drops, as a browser's EventSource does."""
+    stream is opened again a second after it drops, as a browser's EventSource does.
+    A match's live part comes in its stream (``event: live``); a bare notice
+    (``event: change``) makes the viewer fetch it, as the script does. Each comes at
+    some instant of the first ``READ_SECONDS[0]`` seconds, as people do."""
     headers = {"X-Forwarded-For": f"198.18.{me // 250}.{me % 250 + 1}"}
     rng = random.Random(me)
+    times = seen.times
 
-    async def timed(url: str) -> None:
+    async def timed(url: str) -> bytes:
         start = time.perf_counter()
+        body = b""
         try:
             async with http.get(url, headers=headers) as r:
-                await r.read()
+                body = await r.read()
                 ok = r.status == 200
         except aiohttp.ClientError:
             ok = False
         times.append((time.monotonic(), time.perf_counter() - start if ok else math.nan))
+        return body
+
+    def got(part: bytes) -> None:
+        ply = LIVE_PLY.search(part)
+        if ply is not None:
+            seen.arrived.append((match, int(ply.group(1)), time.time()))
 
     async def follow() -> None:
         while time.monotonic() < stop:
             try:
                 async with http.get(match + "/events", headers=headers) as stream:
+                    event = b""
                     async for line in stream.content:
-                        if line == b"event: change\n":
-                            await timed(match + "?part=live")
+                        event += line
+                        if line != b"\n":
+                            continue
+                        if event.startswith(b"event: live\n"):
+                            got(event)
+                        elif event.startswith(b"event: change\n"):
+                            got(await timed(match + "?part=live"))
+                        event = b""
             except aiohttp.ClientError:
                 pass
             await asyncio.sleep(1.0)
@@ -114,50 +148,96 @@ async def _viewer(http: aiohttp.ClientSession, me: int, pages: list[str], match:
         and the viewers' process ends with the run, not a reading time later)."""
         await asyncio.sleep(max(0.0, min(seconds, stop - time.monotonic())))
 
+    # As a browser comes: at some instant of the first seconds (of the first half of a
+    # shorter run), the match's page, then (its script) its stream; no thousand streams
+    # opened in the same millisecond.
+    await read(rng.uniform(0, max(0.0, min(READ_SECONDS[0],
+                                           (stop - time.monotonic()) / 2))))
+    await timed(match)
     following = asyncio.create_task(follow())
     try:
-        await read(rng.uniform(0, READ_SECONDS[0]))
         while time.monotonic() < stop:
-            await timed(rng.choice(pages))
             await read(rng.uniform(*READ_SECONDS))
+            if time.monotonic() < stop:
+                await timed(rng.choice(pages))
     finally:
         following.cancel()
 
 
-def _view(viewers: int, pages: list[str], matches: list[str],
-          seconds: float) -> tuple[list[float], list[float]]:
-    """The viewers for ``seconds`` (in the viewers' process), each following one of
-    ``matches`` (its page's address): every page's time, and those after the first
-    ``WARM_SECONDS`` (when every viewer has come at once)."""
-    async def view() -> tuple[list[float], list[float]]:
-        times: list[tuple[float, float]] = []
+def _view(first: int, viewers: int, pages: list[str], matches: list[str],
+          seconds: float, nice: int = 0) -> Seen:
+    """Viewers ``first`` to ``first + viewers - 1`` for ``seconds`` (in a client
+    process, ``nice`` lower than the bot's), each following one of ``matches`` (its
+    page's address): what they saw."""
+    if nice:
+        os.nice(nice)
+
+    async def view() -> Seen:
+        seen = Seen()
         stop = time.monotonic() + seconds
-        warm = time.monotonic() + WARM_SECONDS
         connector = aiohttp.TCPConnector(limit=viewers * 2)
         async with aiohttp.ClientSession(connector=connector) as http:
             await asyncio.gather(*(
-                _viewer(http, i, pages, matches[i % len(matches)], stop, times)
-                for i in range(viewers)))
-        return [t for _, t in times], [t for at, t in times if at >= warm]
+                _viewer(http, i, pages, matches[i % len(matches)], stop, seen)
+                for i in range(first, first + viewers)))
+        return seen
 
     return asyncio.run(view())
 
 
-async def view(viewers: int, matches: list[str], seconds: float) -> dict[str, Any]:
-    """``viewers`` live viewers of the running matches' pages (``matches``), in a
-    process of their own for ``seconds``: each follows one match's event stream, reads
-    its live part on each notice, and opens another of the matches every 5 to 15 s
-    (the load bench's ``--viewers``). Their page times, p50 and p99."""
-    with multiprocessing.get_context("spawn").Pool(1) as pool:
-        viewing = pool.apply_async(_view, (viewers, matches, matches, seconds))
-        times, _ = await asyncio.get_running_loop().run_in_executor(
-            None, viewing.get, seconds + 120)
+async def viewing(viewers: int, pages: list[str], matches: list[str], seconds: float,
+                  processes: int = 1, nice: int = 0) -> Seen:
+    """``viewers`` viewers spread over ``processes`` client processes of their own (their
+    side of the connections must not take the server's event loop), for ``seconds``."""
+    share = -(-viewers // processes)
+    with multiprocessing.get_context("spawn").Pool(processes) as pool:
+        parts = [pool.apply_async(_view, (first, min(share, viewers - first), pages,
+                                          matches, seconds, nice))
+                 for first in range(0, viewers, share)]
+        loop = asyncio.get_running_loop()
+        seen = Seen()
+        for part in parts:
+            got = await loop.run_in_executor(None, part.get, seconds + 120)
+            seen.times += got.times
+            seen.arrived += got.arrived
+    return seen
+
+
+async def view(viewers: int, matches: list[str], seconds: float,
+               typed: dict[tuple[str, int], float] | None = None) -> dict[str, Any]:
+    """``viewers`` live viewers of the running matches' pages (``matches``), in client
+    processes of their own (``PER_PROCESS`` viewers each, ``CLIENT_NICE`` lower than
+    the bot's, so that the bot's share measured is the bot's and not the clients' on
+    the same cores) for ``seconds``: each follows one match's event stream, takes its
+    live part as it comes, and opens another of the matches every 5 to 15 s (the load
+    bench's ``--viewers``). Their page times, p50 and p99, and, with ``typed`` (when
+    each move was typed, by the match's page and the ply it made), how long each
+    move took to reach each of its viewers."""
+    seen = await viewing(viewers, matches, matches, seconds,
+                         max(1, -(-viewers // PER_PROCESS)), CLIENT_NICE)
+    times = [t for _, t in seen.times]
     failed = sum(1 for t in times if math.isnan(t))
     ordered = sorted(t for t in times if not math.isnan(t)) or [0.0]
-    return {"viewers": viewers, "matches": len(matches), "pages": len(ordered),
-            "failed": failed,
-            "p50_ms": round(statistics.median(ordered) * 1000, 1),
-            "p99_ms": round(_p99(ordered), 1)}
+    out: dict[str, Any] = {"viewers": viewers, "matches": len(matches), "pages": len(ordered),
+           "failed": failed,
+           "p50_ms": round(statistics.median(ordered) * 1000, 1),
+           "p99_ms": round(_p99(ordered), 1)}
+    if typed is not None:
+        out["updates"] = reached(seen.arrived, typed)
+    return out
+
+
+def reached(arrived: list[tuple[str, int, float]],
+            typed: dict[tuple[str, int], float]) -> dict[str, Any]:
+    """From each move typed to its position reaching each viewer of the match live:
+    p50, p99, the most, and the share within a second (the issue's bar)."""
+    took = sorted(at - typed[(page, ply)] for page, ply, at in arrived
+                  if (page, ply) in typed)
+    if not took:
+        return {"n": 0}
+    return {"n": len(took), "p50_ms": round(statistics.median(took) * 1000, 1),
+            "p99_ms": round(_p99(took), 1), "max_ms": round(took[-1] * 1000, 1),
+            "within_1s": round(sum(1 for t in took if t <= 1.0) / len(took), 4)}
 
 
 async def run(viewers: int, dms: int, seconds: float,
@@ -182,12 +262,14 @@ async def run(viewers: int, dms: int, seconds: float,
                      *(f"{home}/m/{n}" for n in numbers)]
             # The viewers in a process of their own: their side of the connections
             # must not take the server's event loop.
-            with multiprocessing.get_context("spawn").Pool(1) as pool:
-                viewing = pool.apply_async(_view, (viewers, pages, [
-                    f"{home}/m/{n}" for n in numbers], seconds))
-                moves = await _mover(console, services, numbers, time.monotonic() + seconds)
-                times, warm = await asyncio.get_running_loop().run_in_executor(
-                    None, viewing.get, seconds + 120)
+            began = time.monotonic()
+            looking = asyncio.ensure_future(viewing(
+                viewers, pages, [f"{home}/m/{n}" for n in numbers], seconds))
+            moves = await _mover(console, services, numbers, time.monotonic() + seconds)
+            seen = await looking
+            times = [t for _, t in seen.times]
+            # (The monotonic clock is the system's: the same in the viewers' processes.)
+            warm = [t for at, t in seen.times if at >= began + WARM_SECONDS]
     finally:
         await services.matches.stop()
         await db.close()
@@ -210,6 +292,7 @@ def _p99(ordered: list[float]) -> float:
 def main(viewers: int, dms: int, seconds: float, as_json: bool,
          url: str | None = None) -> int:
     """``url``: an empty database (default: a new SQLite file)."""
+    tune_interpreter()  # as the bot runs
     result = asyncio.run(run(viewers, dms, seconds, url))
     if as_json:
         print(json.dumps(result))

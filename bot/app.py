@@ -52,6 +52,21 @@ from bot.store.db import Database, open_database
 from bot.store.models import Heartbeat
 from bot.web import Boards, Hub, WebServer
 
+# How long a thread that wants the interpreter's lock waits before the one holding it
+# must give it up (CPython's default: 5 ms). The event loop gives the lock up at each
+# system call (a socket's send, a render worker's pipe, a job handed to a database
+# thread) and must then get it back from whichever thread took it: with the default,
+# up to 5 ms a call whenever a database thread (aiosqlite's, one per connection) is
+# busy, which showed in every stage of a move once live viewers' pages kept the pages'
+# thread busy (docs/benchmarks.md, "Live viewers: where the bot's share went").
+LOCK_SWITCH_SECONDS = 0.0005
+
+
+def tune_interpreter() -> None:
+    """This process's lock switch interval (``LOCK_SWITCH_SECONDS``): the bot's and
+    the benches' (which measure the bot as it runs)."""
+    sys.setswitchinterval(LOCK_SWITCH_SECONDS)
+
 
 async def last_heartbeat(db: Database) -> float:
     async with db.session() as s:
@@ -145,6 +160,7 @@ async def _file_lines(path: Path, echo: TextIO) -> AsyncIterator[str]:
 async def run_console(settings: Settings, script: Path | None, virtual: bool,
                       hosts: tuple[str, ...], out: TextIO = sys.stdout) -> int:
     instrument(settings)
+    tune_interpreter()
     db = await open_database(settings.database_url)
     clock: Clock = RealClock()
     if virtual:
@@ -257,6 +273,7 @@ async def run_discord(settings: Settings) -> int:
     if not settings.discord_token:
         raise ConfigError("DISCORD_TOKEN (or DISCORD_TOKEN_FILE) is not set")
     instrument(settings)
+    tune_interpreter()
     db: Database = await open_database(settings.database_url)
     try:
         await serve_discord(settings, db)

@@ -50,14 +50,16 @@ class Ply(NamedTuple):
 
 
 def positions(game: Game[Any, Any], plies: Iterable[str | Ply], seats: int = 2,
-              options: Mapping[str, Any] | None = None) -> Iterator[Any]:
+              options: Mapping[str, Any] | None = None,
+              start: tuple[int, Any] | None = None) -> Iterator[Any]:
     """The start position, then the position after each ply.
 
     A plain string is a move. A MoveError names the ply that does not replay.
+    ``start``: (n, the position after n plies) to go on from, ``plies`` those after it.
     """
-    state = game.new_state(seats, options)
+    done, state = start if start is not None else (0, game.new_state(seats, options))
     yield state
-    for number, step in enumerate(plies, start=1):
+    for number, step in enumerate(plies, start=done + 1):
         if isinstance(step, Ply) and step.kind == "out":
             state = game.eliminate(state, step.seat)
         else:
@@ -102,9 +104,11 @@ def numbered(game: Game[Any, Any], plies: Iterable[Ply], seats: int = 2,
 
 
 def final_position(game: Game[Any, Any], plies: Iterable[str | Ply], seats: int = 2,
-                   options: Mapping[str, Any] | None = None) -> Any:
-    """The position after every ply: how a stored match is rebuilt."""
-    return deque(positions(game, plies, seats, options), maxlen=1)[0]
+                   options: Mapping[str, Any] | None = None,
+                   start: tuple[int, Any] | None = None) -> Any:
+    """The position after every ply: how a stored match is rebuilt (``start``: from
+    the position after its first n plies, as ``positions``)."""
+    return deque(positions(game, plies, seats, options, start), maxlen=1)[0]
 
 
 def result_line(game: Game[Any, Any], state: Any, names: Sequence[str] | None = None) -> str:

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import String, cast, func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import joinedload
 
 from bot.core.enums import DONE, MatchStatus, MoveKind
 from bot.core.timecontrol import TimeControl
@@ -241,18 +243,38 @@ class MatchRecord:
 async def match_record(db: Database, guild_id: str, number: int) -> MatchRecord | None:
     """Everything stored about match #``number`` of this server; None if there is none."""
     async with db.session() as s:
-        match = await s.scalar(select(Match).where(Match.guild_id == guild_id,
-                                                   Match.number == number))
-        if match is None:
-            return None
-        match_id = match.id
-        moves = (await s.scalars(
-            select(Move).where(Move.match_id == match_id).order_by(Move.ply))).all()
-        actions = (await s.scalars(
-            select(HostAction).where(HostAction.match_id == match_id)
-            .order_by(HostAction.at, HostAction.id))).all()
-        wanted = {p.user_id for p in match.players} | {a.actor_id for a in actions}
-        names = await user_names(s, guild_id, wanted)
+        return await record_in(s, guild_id, number)
+
+
+async def record_in(s: AsyncSession, guild_id: str, number: int) -> MatchRecord | None:
+    """``match_record`` in session ``s``."""
+    match = await match_row(s, guild_id, number)
+    return None if match is None else await record_of(s, match)
+
+
+async def match_row(s: AsyncSession, guild_id: str, number: int) -> Match | None:
+    """Match #``number`` of this server, its players with it (one query)."""
+    return (await s.scalars(
+        select(Match).where(Match.guild_id == guild_id, Match.number == number)
+        .options(joinedload(Match.players)))).unique().one_or_none()
+
+
+async def record_of(s: AsyncSession, match: Match, bare: bool = False) -> MatchRecord:
+    """The record of ``match`` (read by ``match_row`` in ``s``). ``bare``: without its
+    hosts' actions and with the players' ids for names (two queries less), for the web
+    pages, which show no actions and name people themselves (``bot.web.names``)."""
+    guild_id, match_id = match.guild_id, match.id
+    # Its columns, not ``Move`` objects: a long game's moves are read on every page's
+    # reading of it, and making an object of each row costs several times the row.
+    moves = (await s.execute(
+        select(Move.ply, Move.seat, Move.kind, Move.notation, Move.elapsed,
+               Move.banks_spent, Move.at)
+        .where(Move.match_id == match_id).order_by(Move.ply))).all()
+    actions = [] if bare else (await s.scalars(
+        select(HostAction).where(HostAction.match_id == match_id)
+        .order_by(HostAction.at, HostAction.id))).all()
+    wanted = {p.user_id for p in match.players} | {a.actor_id for a in actions}
+    names = {} if bare else await user_names(s, guild_id, wanted)
     game = get_game(match.game)
     start = game.new_state(match.seats, match.options)
     players = sorted(match.players, key=lambda p: (p.seat is None, p.seat, p.order))
@@ -274,8 +296,7 @@ async def match_record(db: Database, guild_id: str, number: int) -> MatchRecord 
         winner_seat=match.winner_seat, draw=match.draw,
         scores=tuple(match.scores) if match.scores is not None else None,
         end_reason=match.end_reason, result_text=match.result_text, players=seats,
-        moves=tuple(MatchMove(m.ply, m.seat, m.kind, m.notation, m.elapsed, m.banks_spent,
-                              m.at) for m in moves),
+        moves=tuple(MatchMove(*m) for m in moves),
         actions=tuple(
             MatchAction(at=a.at, after_ply=a.ply,
                         actor_id=a.actor_id, actor_name=names.get(a.actor_id, a.actor_id),

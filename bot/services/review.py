@@ -18,6 +18,7 @@ import asyncio
 from collections.abc import Callable
 
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core.enums import MatchStatus, MoveKind
 from bot.core.messages import Image, Post, Response, mention
@@ -126,8 +127,13 @@ def review_text(record: MatchRecord, data: Review) -> str:
 async def stored(db: Database, guild_id: str, match_id: int) -> Review | None:
     """The match's stored review, if it has one (reading only: never an analysis)."""
     async with db.session() as s:
-        data = await s.scalar(select(MatchReview.data).where(
-            MatchReview.guild_id == guild_id, MatchReview.match_id == match_id))
+        return await stored_in(s, guild_id, match_id)
+
+
+async def stored_in(s: AsyncSession, guild_id: str, match_id: int) -> Review | None:
+    """``stored`` in session ``s``."""
+    data = await s.scalar(select(MatchReview.data).where(
+        MatchReview.guild_id == guild_id, MatchReview.match_id == match_id))
     return None if data is None else Review.from_data(data)
 
 

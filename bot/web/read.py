@@ -4,7 +4,9 @@ become the neutral label). Pure reading: any process serves any server's pages."
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,11 +15,11 @@ from sqlalchemy import func, select
 from bot.core.enums import DONE, PLAYING, MatchKind, MatchStatus, MoveKind
 from bot.services import ledger, ratings
 from bot.services.events import Scope
-from bot.services.history_queries import MatchRecord, match_record
+from bot.services.history_queries import MatchRecord, match_row, record_of
 from bot.services.history_view import caption
 from bot.services.leaderboard import by_garnets
 from bot.services.render import described
-from bot.services.review import can_review, stored
+from bot.services.review import can_review, stored_in
 from bot.services.web import Site
 from bot.store.db import Database
 from bot.store.models import Event as EventRow
@@ -29,11 +31,13 @@ from bot.texts.game_errors import colour
 from bot.texts.history import title
 from bot.web.names import People, Person
 from bot.web.review import ReviewView, review_view
-from engine.animation import final_position
+from engine.animation import Ply, final_position
 from engine.registry import get_game
 
 LISTED = 50  # running matches, tournaments, leaderboard rows and a player's matches shown
 MAX_NUMBER = 10**9  # no server numbers its matches further: a bound on what a URL asks
+KEPT_POSITIONS = 500  # matches whose last position read is kept (``Positions``)
+REPLAY_SLICE = 8  # plies replayed at once, between two looks at the bot's own work
 
 
 @dataclass(frozen=True)
@@ -137,26 +141,71 @@ class MatchView:
     unreviewed: bool = False  # finished, reviewable, and nobody asked for its review yet
 
 
+# A match read for its pages: its view, its record, the position shown, when it was read.
+Viewed = tuple[MatchView, MatchRecord, Any, float]
+
+
+class Positions:
+    """The position each match was last read at, so that a match read again after a
+    move replays that move alone rather than the whole game. A game replayed from its
+    start (read for the first time here) goes ``REPLAY_SLICE`` plies at a time, the
+    bot's own work let in between: a ply of Sigma Escape takes about a quarter of a
+    millisecond, on the event loop."""
+
+    def __init__(self, size: int = KEPT_POSITIONS) -> None:
+        self.size = size
+        self._kept: OrderedDict[int, tuple[tuple[Ply, ...], Any]] = OrderedDict()
+
+    async def after(self, record: MatchRecord, plies: tuple[Ply, ...]) -> Any:
+        game = get_game(record.game)
+        found = self._kept.get(record.id)
+        if found is not None and plies[:len(found[0])] == found[0]:  # no take-back since
+            done, state = len(found[0]), found[1]
+        else:
+            done, state = 0, game.new_state(record.seats, record.options)
+        while done < len(plies):
+            upto = min(len(plies), done + REPLAY_SLICE)
+            state = final_position(game, plies[done:upto], record.seats, record.options,
+                                   (done, state))
+            done = upto
+            if done < len(plies):
+                await asyncio.sleep(0)
+        self._kept[record.id] = (plies, state)
+        self._kept.move_to_end(record.id)
+        while len(self._kept) > self.size:
+            self._kept.popitem(last=False)
+        return state
+
+
 async def match(db: Database, site: Site, number: int, now: float, ply: int | None = None,
-                reviewed: bool = False) -> tuple[MatchView, MatchRecord, Any] | None:
+                reviewed: bool = False, kept: Positions | None = None
+                ) -> tuple[MatchView, MatchRecord, Any] | None:
     """The page of match ``number`` at ``ply`` (None: as it stands), with its record and
     the position shown (``reviewed``: and its stored review); None when the server has
-    no such match or it was never played."""
+    no such match or it was never played. ``kept``: the positions last read, to go on
+    from."""
     if not 0 < number < MAX_NUMBER:
         return None
-    record = await match_record(db, site.guild_id, number)
-    if record is None or record.kind == MatchKind.PRACTICE or record.started_at is None:
-        return None
+    # One session and four queries: a page's reading takes the database's connection
+    # once (on SQLite the pages have one, which every reading queues for), and each
+    # query is a few round trips between the event loop and the database's thread.
     async with db.session() as s:
+        row = await match_row(s, site.guild_id, number)
+        if row is None or row.kind == MatchKind.PRACTICE or row.started_at is None:
+            return None
+        record = await record_of(s, row, bare=True)  # the names are the page's own
         people = await People.read(s, site, [p.user_id for p in record.players])
-        row = await s.get(Match, record.id)
-    assert row is not None
+        # Only a stored review: a page never starts an analysis.
+        data = await stored_in(s, site.guild_id, record.id) \
+            if reviewed and record.status == MatchStatus.FINISHED else None
     masked = dataclasses.replace(record, players=tuple(
         dataclasses.replace(p, name=people.label(p.user_id)) for p in record.players))
     game = get_game(record.game)
     total = len(record.moves)
     shown = total if ply is None else max(0, min(ply, total))
-    state = final_position(game, masked.plies[:shown], record.seats, record.options)
+    plies = tuple(masked.plies[:shown])
+    state = await kept.after(record, plies) if kept is not None else \
+        final_position(game, plies, record.seats, record.options)
     finished = record.status in DONE
     banner = caption(masked) if finished and shown == total and \
         game.outcome(state) is None else None
@@ -182,9 +231,6 @@ async def match(db: Database, site: Site, number: int, now: float, ply: int | No
                    else masked.players[m.seat].name if m.seat < len(masked.players) else "",
                    m.notation if m.kind == MoveKind.MOVE else say.left_the_game())
                   for m in record.moves)
-    # Only a stored review: a page never starts an analysis.
-    data = await stored(db, site.guild_id, record.id) \
-        if reviewed and record.status == MatchStatus.FINISHED else None
     view = MatchView(
         number=record.number, label=match_texts.match_label(record.number, record.kind),
         game=game.title, options=match_texts.options_line(game, record.options, tc),

@@ -11,7 +11,10 @@ inline script: the content security policy forbids it).
     /s/<slug>/p/<token>           a player
 
 ``?part=live`` answers a page's live part alone, which the script swaps in when a
-notice comes. Pages are kept until their match changes (``bot.web.cache``); turned off,
+notice comes. A match's stream carries its live part itself (``event: live``): one
+reading and one rendering of a change, shared by every viewer of it in this process,
+and no request back per viewer and move. Pages, and the readings they are made from,
+are kept until their match changes (``bot.web.cache``); turned off,
 every page of the server is 404 from the next request on, in every process (the switch
 is a notice that empties every cache), and no copy is kept on the way
 (``Cache-Control: no-store``).
@@ -73,6 +76,10 @@ STATIC = {"style.css": "text/css; charset=utf-8",
           "live.js": "text/javascript; charset=utf-8",
           "replay.js": "text/javascript; charset=utf-8"}
 NOW = b"@@NOW@@"  # in a kept page: the instant it is served, for its clocks
+# A match's live part pushed in its stream, framed, at most this long; a longer one (a
+# very long game's moves) goes as a bare notice and the script fetches the part.
+MAX_EVENT = 64 * 1024
+CHANGE = b"event: change\ndata: 1\n\n"
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -90,11 +97,13 @@ class WebServer:
         self.host, self.port = address
         self.guard = Guard()
         self.cache = Cache()
+        self.positions = read.Positions()
         hub.watchers.append(self._heard)
         self.env = Environment(loader=PackageLoader("bot.web", "templates"),
                                autoescape=select_autoescape(default=True,
                                                             default_for_string=True),
-                               trim_blocks=True, lstrip_blocks=True,
+                               # Read once: no look at the files' times per page.
+                               auto_reload=False, trim_blocks=True, lstrip_blocks=True,
                                extensions=["jinja2.ext.i18n"])
         # The pages' words, through the catalogs in the language spoken when a page is
         # made (``speaking``): ``{{ _("Moves") }}`` in the templates, found by `make catalogs`.
@@ -199,30 +208,57 @@ class WebServer:
             raise web.HTTPNotFound()
         return site
 
+    async def _language(self, request: web.Request, site: Site) -> tuple[str, bool]:
+        """The language a page speaks to this browser, and whether it is the browser's
+        choice (then the same address says another language to another browser)."""
+        spoken = await self.languages.spoken(site.guild_id)
+        lang = ((spoken.browser and from_browser(request.headers.get("Accept-Language", "")))
+                or spoken.language)
+        return lang, spoken.browser
+
+    async def _made(self, key: tuple[str, ...], site: Site, number: int, lang: str,
+                    make: Callable[[], Awaitable[bytes | None]]) -> bytes | None:
+        """What ``make`` makes in ``lang`` (words and board), from the cache: kept until
+        match ``number`` (0: anything of the server) changes."""
+        async def said() -> bytes | None:
+            with speaking(lang):
+                return await make()
+
+        return await self.cache.pages.get((site.slug, *key, lang), said, site.guild_id,
+                                          number)
+
     async def _kept(self, request: web.Request, site: Site, number: int,
                     make: Callable[[], Awaitable[bytes | None]],
                     content_type: str = "text/html; charset=utf-8") -> web.Response:
         """The page from the cache, or made (``make``: None for 404); kept until match
         ``number`` (0: anything of the server) changes. Its clocks are told the time
         it is served at."""
-        spoken = await self.languages.spoken(site.guild_id)
-        lang = ((spoken.browser and from_browser(request.headers.get("Accept-Language", "")))
-                or spoken.language)
-
-        async def said() -> bytes | None:  # the page in its language, words and board
-            with speaking(lang):
-                return await make()
-
-        key = (site.slug, request.path, request.query_string[:100], lang)
-        body = await self.cache.pages.get(key, said, site.guild_id, number)
+        lang, browser = await self._language(request, site)
+        body = await self._made((request.path, request.query_string[:100]), site, number,
+                                lang, make)
         if body is None:
             raise web.HTTPNotFound()
         if content_type.startswith("text/html"):
             body = body.replace(NOW, b"%.2f" % self.clock.now())
         headers = {"Content-Type": content_type, "Content-Language": lang}
-        if spoken.browser:  # the same address says another language to another browser
+        if browser:  # the same address says another language to another browser
             headers["Vary"] = "Accept-Language"
         return web.Response(body=body, headers=headers)
+
+    async def _match_view(self, site: Site, number: int, ply: int | None
+                          ) -> read.Viewed | None:
+        """Match ``number`` read at ``ply`` (None: as it stands) in the language spoken
+        now, with its record, position and the instant it was read; one reading,
+        kept until the match changes, for its page, its live part, its stream's
+        event and its board."""
+        async def reading() -> read.Viewed | None:
+            now = self.clock.now()
+            found = await read.match(self.db, site, number, now, ply, reviewed=True,
+                                     kept=self.positions)
+            return None if found is None else (*found, now)
+
+        return await self.cache.views.get(
+            (site.slug, str(number), str(ply), language()), reading, site.guild_id, number)
 
     def _html(self, template: str, part: bool, **values: Any) -> bytes:
         tpl = self.env.get_template(template)
@@ -258,25 +294,31 @@ class WebServer:
         part = request.query.get("part") == "live"
 
         async def make() -> bytes | None:
-            now = self.clock.now()
-            found = await read.match(self.db, site, number, now, ply, reviewed=True)
-            if found is None:
-                return None
-            view = found[0]
-            return self._html("match.html", part, site=site, m=view, at=now,
-                              replay=view.finished or ply is not None)
+            return self._match_html(site, await self._match_view(site, number, ply),
+                                    part, ply)
 
         return await self._kept(request, site, number, make)
+
+    def _match_html(self, site: Site, found: read.Viewed | None,
+                    part: bool, ply: int | None) -> bytes | None:
+        if found is None:
+            return None
+        view, _record, _state, at = found
+        return self._html("match.html", part, site=site, m=view, at=at,
+                          replay=view.finished or ply is not None)
 
     async def _board(self, request: web.Request) -> web.Response:
         site = await self._site(request)
         number, ply = int(request.match_info["number"]), int(request.match_info["ply"])
 
         async def make() -> bytes | None:
-            found = await read.match(self.db, site, number, self.clock.now(), ply)
+            # The board of the match as it stands: the reading its page was made from.
+            found = await self._match_view(site, number, None)
+            if found is None or found[0].ply != ply:
+                found = await self._match_view(site, number, ply)
             if found is None or found[0].ply != ply:
                 return None
-            view, record, state = found
+            view, record, state, _at = found
             game = get_game(record.game)
             banner = view.result if view.finished and view.ply == view.plies and \
                 game.outcome(state) is None else None
@@ -319,9 +361,11 @@ class WebServer:
 
     async def _events(self, request: web.Request, site: Site,
                       number: int) -> web.StreamResponse:
-        """A notice (``event: change``) each time the match (0: anything of the server)
-        changes; the stream ends when the server's pages are turned off, or after
-        ``STREAM_SECONDS`` (the browser reconnects)."""
+        """Each time the match changes, its live part (``event: live``, one rendering
+        shared by every stream of it); for a server's stream (``number`` 0), a notice
+        (``event: change``) each time anything of it changes. The stream ends when the
+        server's pages are turned off, or after ``STREAM_SECONDS`` (the browser
+        reconnects)."""
         with self.guard.stream(request):
             response = web.StreamResponse(headers={
                 **SECURITY, "Content-Type": "text/event-stream", "Cache-Control": "no-store",
@@ -334,15 +378,32 @@ class WebServer:
                 while loop.time() < end:
                     try:
                         await asyncio.wait_for(notices.get(), PING_SECONDS)
-                        event = b"event: change\ndata: 1\n\n"
+                        changed = True
                     except TimeoutError:
-                        event = b": ping\n\n"
+                        changed = False
                     if await self.cache.sites.get(("site", site.slug),
                                                   lambda: find_site(self.db, site.slug)) is None:
                         await self._send(request, response, b"event: gone\ndata: 1\n\n")
                         break
+                    event = b": ping\n\n"
+                    if changed:
+                        event = await self._pushed(request, site, number) if number else CHANGE
                     await self._send(request, response, event)
             return response
+
+    async def _pushed(self, request: web.Request, site: Site, number: int) -> bytes:
+        """Match ``number``'s live part as an event of its stream, in the language of
+        this viewer's page: made once per change and language, whoever asks."""
+        lang, _ = await self._language(request, site)
+
+        async def make() -> bytes:
+            part = self._match_html(site, await self._match_view(site, number, None),
+                                    True, None)
+            return CHANGE if part is None else framed(b"live", part)
+
+        event = await self._made((f"/m/{number}", "event"), site, number, lang, make)
+        assert event is not None
+        return event.replace(NOW, b"%.2f" % self.clock.now())
 
     async def _send(self, request: web.Request, response: web.StreamResponse,
                     data: bytes) -> None:
@@ -352,6 +413,15 @@ class WebServer:
             if request.transport is not None:
                 request.transport.abort()
             raise
+
+
+def framed(name: bytes, data: bytes) -> bytes:
+    """A server-sent event ``name`` carrying ``data`` (one ``data:`` line per line, a
+    carriage return read as the end of a line, so that nothing in it starts a field of
+    its own); a bare notice when it would be longer than ``MAX_EVENT``."""
+    lines = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")
+    event = b"event: " + name + b"\n" + b"".join(b"data: " + line + b"\n" for line in lines)
+    return event + b"\n" if len(event) < MAX_EVENT else CHANGE
 
 
 def _number(raw: str | None) -> int | None:

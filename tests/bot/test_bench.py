@@ -171,7 +171,8 @@ def test_metrics_compare_alternates_on_and_off() -> None:
 def test_quick_bench_with_live_viewers_puts_the_bots_share_side_by_side() -> None:
     """``--viewers N``: each size without viewers, then with N live viewers of the
     running DMs' pages (the bot's web server on, the viewers in a process of their own,
-    following each page's event stream), and the bot's share of both side by side."""
+    following each page's event stream), and the bot's share of both side by side, with
+    the time from a move to its viewers."""
     out = subprocess.run([sys.executable, "-m", "bot", "bench", "--quick", "--viewers", "4",
                           "--dms", "2", "--json", "--seconds", "2", "--render-processes",
                           "0", "--near-end", "0"],
@@ -182,6 +183,8 @@ def test_quick_bench_with_live_viewers_puts_the_bots_share_side_by_side() -> Non
     viewed = seen["viewers"]
     assert viewed["viewers"] == 4 and viewed["matches"] >= 1 and viewed["pages"] > 0
     assert 0 < viewed["p50_ms"] <= viewed["p99_ms"]
+    # How long a move took to reach its viewers' pages (the issue's bar: 1 s).
+    assert viewed["updates"]["n"] == 0 or 0 < viewed["updates"]["within_1s"] <= 1
     (pair,) = report["viewers"]
     assert pair["dms"] == 2 and pair["viewers"] == 4
     assert pair["without"] == without["bot_latency_ms"] and pair["with"] == seen["bot_latency_ms"]

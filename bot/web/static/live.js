@@ -1,5 +1,6 @@
-// Live pages: a notice from the server (server-sent events) fetches the page's live
-// part again and swaps it in; the clock of the player to move counts down. Without
+// Live pages: a match's stream (server-sent events) brings its live part with each
+// move, swapped in as it comes; a bare notice (a server's pages, or a part too long for
+// an event) fetches the part. The clock of the player to move counts down. Without
 // this script the page reloads itself (a <noscript> refresh).
 (function () {
   "use strict";
@@ -29,22 +30,29 @@
   }
   setInterval(tick, 250);
   if (!live || !live.dataset.events || !window.EventSource) { return; }
-  var busy = false, again = false;
+  var busy = false, again = false, pushed = 0;
   function refresh() {
     if (busy) { again = true; return; }
     busy = true;
+    var seen = pushed;
     fetch(live.dataset.part, { cache: "no-store", credentials: "omit" })
       .then(function (r) {
         if (r.status === 404) { window.location.reload(); return null; }
         return r.ok ? r.text() : null;
       })
       .then(function (html) {
-        if (typeof html === "string") { live.innerHTML = html; since = Date.now(); }
+        // A part pushed meanwhile is newer than this one.
+        if (typeof html === "string" && seen === pushed) { live.innerHTML = html; since = Date.now(); }
       })
       .catch(function () { /* the next notice tries again */ })
       .then(function () { busy = false; if (again) { again = false; refresh(); } });
   }
   var source = new EventSource(live.dataset.events);
   source.addEventListener("change", refresh);
+  source.addEventListener("live", function (e) {
+    pushed += 1;
+    live.innerHTML = e.data;
+    since = Date.now();
+  });
   source.addEventListener("gone", function () { source.close(); window.location.reload(); });
 })();
