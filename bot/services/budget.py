@@ -166,15 +166,16 @@ class Budget:
     def _tally(self) -> tuple[dict[int, float], float]:
         """Each running match's need, requests a second, and a new match's expected
         need. A match is measured from when it is first seen moving (its first move
-        here, or when this process took it over): before, it needs what a new match is
-        expected to (a match waiting for its first move says nothing of what it will
-        need, and its start is the starts' bucket's). A moving average that began at
-        zero ``age`` seconds ago holds only ``1 - exp(-age / TAU)`` of the rate it
-        measures: a match's need is its channel's measure (shared among the matches
-        running there) plus the rest of that weight at the expected need, so that it
-        moves from the expected need to its own measure as it ages. The expected need
-        is what the moving matches measured over the weight their measures hold
-        (``MEASURED`` at least), else ``NEW_MATCH_RATE``."""
+        here, or when this process took it over): before, it needs what a new match
+        is expected to (a match waiting for its first move says nothing of what it
+        will need, and its start is the starts' bucket's) and what it sends meanwhile.
+        A moving average that began at zero ``age`` seconds ago holds only
+        ``1 - exp(-age / TAU)`` of the rate it measures: a match's need is its
+        channel's measure (shared among the matches running there) plus the rest of
+        that weight at the expected need, so that it moves from the expected need to
+        its own measure as it ages. The expected need is what the moving matches
+        measured over the weight their measures hold (``MEASURED`` at least), else
+        ``NEW_MATCH_RATE``."""
         now = self._tallied = self.clock.now()
         matches = [m for m in self.running() if not m.finished]
         per_channel: dict[str, int] = {}
@@ -188,12 +189,17 @@ class Budget:
             del self._channels[channel]  # no match runs there: its measure is no need
         self._held = [at for at in self._held if now - at < HELD]
         measured: dict[int, float] = {}
+        waiting: dict[int, float] = {}  # the matches waiting for their first move
         for m in matches:
             if m.id not in self._seen:
                 self._seen.add(m.id)
                 if self._held:
                     self._held.pop(0)  # an admission now running: counted as itself
             if m.ply == 0:
+                # What it sends while it waits (its first turn's reminders) counts,
+                # on top of a new match's need.
+                rate = self._channels.get(m.channel_id)
+                waiting[m.id] = (rate.read(now) if rate else 0.0) / per_channel[m.channel_id]
                 continue
             if m.id not in self._since:
                 # Its measure starts now: what its channel sent while it waited (its
@@ -210,7 +216,7 @@ class Budget:
         expected = (sum(measured.values()) / weight if weight >= MEASURED
                     else NEW_MATCH_RATE)
         needs = {i: v + expected * unknown[i] for i, v in measured.items()}
-        needs.update({m.id: expected for m in matches if m.ply == 0})
+        needs.update({i: expected + sent for i, sent in waiting.items()})
         return needs, expected
 
     def admitted(self) -> None:

@@ -73,7 +73,8 @@ async def test_matches_taken_over_give_a_new_match_s_need_within_seconds(h: Harn
     """After a restart the process knows nothing of its matches' needs: measured over
     the weight their measures hold, two hundred matches seen for ten seconds sending
     half a request a second each say what a new match needs, long before any of them
-    is a minute old; one waiting for its first move counts at it."""
+    is a minute old; one waiting for its first move counts at it, and at what it sends
+    meanwhile."""
     clock = h.clock
     taken = [Taken(n, f"c{n}") for n in range(200)] + [Taken(999, "c999", ply=0)]
     budget = Budget(clock, 200.0, running=lambda: taken)
@@ -85,6 +86,9 @@ async def test_matches_taken_over_give_a_new_match_s_need_within_seconds(h: Harn
     assert budget.expected() == pytest.approx(0.5, rel=0.1)
     assert budget.needs()[0] == pytest.approx(0.5, rel=0.15)
     assert budget.needs()[999] == budget.expected()
+    for _ in range(30):  # its first turn's reminders, say: sent while it waits, counted
+        budget.spent("c999")
+    assert budget.needs()[999] == pytest.approx(budget.expected() + 0.5)
 
 
 async def apart(h: Harness, guild: str, n: int) -> str | None:
