@@ -102,7 +102,7 @@ class Settings:
     request_budget: int = 85
     # The share of one core, in percent, that new matches are admitted up to by this
     # process's CPU use (None: "off"): past most of a core every move waits.
-    cpu_budget: int | None = 80
+    cpu_budget: int | None = 70
 
     @property
     def shards(self) -> Shards:
@@ -163,7 +163,7 @@ class Settings:
             board_wait_limit=_int("BOARD_WAIT_LIMIT", 5, minimum=1, maximum=3600),
             request_budget=_int("REQUEST_BUDGET", 85, minimum=1, maximum=100),
             cpu_budget=None if os.environ.get("CPU_BUDGET", "").strip().lower() == "off"
-            else _int("CPU_BUDGET", 80, minimum=1, maximum=100),
+            else _int("CPU_BUDGET", 70, minimum=1, maximum=100),
             web_address=_address("WEB_ADDRESS"),
             public_url=_public_url(),
             discord_api_base=_api_base(),

@@ -272,7 +272,7 @@ async def test_past_the_cpu_budget_every_new_match_is_refused(h: Harness,
                                                              caplog: pytest.LogCaptureFixture
                                                              ) -> None:
     """Python runs one thread at a time: past most of a core every move waits for the
-    event loop, however few requests the matches need. ``CPU_BUDGET`` (80 % of a core
+    event loop, however few requests the matches need. ``CPU_BUDGET`` (70 % of a core
     by default) admits new matches while this process's CPU use, a moving average
     over ``CPU_TAU`` real seconds, and a new match's part of it stay within it."""
     wall, cpu = [0.0], [0.0]

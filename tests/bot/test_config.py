@@ -178,7 +178,7 @@ def test_bad_web_settings_are_refused(monkeypatch: pytest.MonkeyPatch, name: str
         Settings.from_env(env_file=None)
 
 
-@pytest.mark.parametrize(("raw", "cores"), [("", 0.8), ("65", 0.65), ("off", None),
+@pytest.mark.parametrize(("raw", "cores"), [("", 0.7), ("65", 0.65), ("off", None),
                                             (" OFF ", None)])
 def test_the_cpu_budget_is_a_share_of_a_core_or_off(monkeypatch: pytest.MonkeyPatch,
                                                    raw: str, cores: float | None) -> None:
