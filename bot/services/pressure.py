@@ -169,8 +169,7 @@ class Pressure:
             if Shares.of(self.running()).at_or_over(guild_id):
                 return "share"
         over = self.budget.over()
-        self._log_budget(None if over is None or over == "starts" else
-                         "cpu" if over == "cpu" else "requests")
+        self._log_budget(None if over is None else "cpu" if over == "cpu" else "requests")
         if over == "cpu":
             return "cpu"
         if over == "budget" or (over == "share"
