@@ -3,6 +3,8 @@
     garnet run                  Discord when DISCORD_TOKEN is set, else the local console
     garnet console              the local console (--script FILE, --virtual-clock, --host)
     garnet migrate              bring the database's schema up to date, then exit
+    garnet web                  the public pages alone on WEB_ADDRESS (the bot starts it
+                                itself with WEB_PROCESS=on)
     garnet health               exit 0 when this instance runs (its leases are fresh)
     garnet export [--json]      every match, for hosts' records
     garnet migrate-db --to URL  copy everything to another database (PostgreSQL)
@@ -29,7 +31,7 @@ from typing import Any
 from bot.config import ConfigError, Settings
 
 PROG = "garnet"
-COMMANDS = ("run", "console", "migrate", "health", "export", "migrate-db", "bench",
+COMMANDS = ("run", "console", "migrate", "web", "health", "export", "migrate-db", "bench",
             "tournament", "conformance")
 # The console's options: with one of them, the older flat form means `console`.
 CONSOLE_OPTIONS = ("--console", "--script", "--virtual-clock", "--host")
@@ -102,6 +104,11 @@ def parser() -> argparse.ArgumentParser:
                          "default: host)")
     job("migrate", _migrate, "create the database or bring its schema up to date, then "
         "exit (run it before starting the bot processes)")
+    pages = job("web", _web, "serve the public pages alone on WEB_ADDRESS (the bot's "
+                "process starts this itself with WEB_PROCESS=on); live notices by "
+                "PostgreSQL, or as lines on standard input")
+    pages.add_argument("--nice", type=int, default=0, choices=range(20), metavar="N",
+                       help="run N lower than the bot (0-19)")
     job("health", _health, "exit 0 when this instance (INSTANCE_NAME, on this host) "
         "holds fresh leases on the database, else 1 with the reason")
     export = job("export", _export, "every match, one line each (or JSON), for hosts' "
@@ -173,6 +180,18 @@ def _console(args: argparse.Namespace, settings: Settings) -> int:
         return 2
     hosts = tuple(args.host or ["host"])
     return _serving(lambda: run_console(settings, args.script, args.virtual_clock, hosts))
+
+
+def _web(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.app import run_pages, setup_logging
+
+    if settings.web_address is None:
+        print("error: garnet web serves the public pages on WEB_ADDRESS, which is not "
+              "set (e.g. WEB_ADDRESS=8080, or 0.0.0.0:8080 behind a reverse proxy)",
+              file=sys.stderr)
+        return 2
+    setup_logging(settings.log_level, settings)
+    return _serving(lambda: run_pages(settings, args.nice))
 
 
 def _serving(serve: Callable[[], Coroutine[Any, Any, int]]) -> int:

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import os
 import random
 import sys
 from collections.abc import AsyncIterator, Callable
@@ -51,6 +52,8 @@ from bot.services.workers import Workers
 from bot.store.db import Database, open_database
 from bot.store.models import Heartbeat
 from bot.web import Boards, Hub, WebServer
+from bot.web.live import MAX_PAYLOAD
+from bot.web.process import PagesProcess, said
 
 # How long a thread that wants the interpreter's lock waits before the one holding it
 # must give it up (CPython's default: 5 ms). The event loop gives the lock up at each
@@ -177,7 +180,9 @@ async def run_console(settings: Settings, script: Path | None, virtual: bool,
     await host.start()
     try:
         # In the console the links go to the local pages when PUBLIC_URL is not set.
-        async with served_web(settings, services, db, local_links=True):
+        # On the virtual clock the pages' clocks are the console's: in its process.
+        web = dataclasses.replace(settings, web_process=settings.web_process and not virtual)
+        async with served_web(web, services, db, local_links=True):
             if script is not None:
                 await console.run(_file_lines(script, out))
             else:
@@ -193,7 +198,8 @@ async def run_console(settings: Settings, script: Path | None, virtual: bool,
 
 @contextlib.asynccontextmanager
 async def served_web(settings: Settings, services: Services, db: Database,
-                     local_links: bool = False) -> AsyncIterator[WebServer | None]:
+                     local_links: bool = False
+                     ) -> AsyncIterator[WebServer | PagesProcess | None]:
     """The public pages on ``WEB_ADDRESS`` while the bot runs, and the live notices of
     this process's matches to their viewers (on PostgreSQL to every process's viewers:
     sent wherever ``WEB_ADDRESS`` or ``PUBLIC_URL`` is set); nothing when both are off.
@@ -224,6 +230,12 @@ async def served_web(settings: Settings, services: Services, db: Database,
         finally:
             await hub.stop()
         return
+    if settings.web_process:
+        async with _pages_apart(settings.web_address, db, hub) as apart:
+            if pages.base is None and local_links:
+                pages.base = apart.address
+            yield apart
+        return
     # On SQLite the pages read on a connection of their own (WAL: beside the writer).
     reader = Database(db.url) if db.engine.dialect.name == "sqlite" else db
     server = WebServer(reader, matches.kit.clock, pages, Boards(matches.kit.renderer), hub,
@@ -237,6 +249,65 @@ async def served_web(settings: Settings, services: Services, db: Database,
         await server.stop()
         if reader is not db:
             await reader.close()
+
+
+@contextlib.asynccontextmanager
+async def _pages_apart(address: tuple[str, int], db: Database,
+                       hub: Hub) -> AsyncIterator[PagesProcess]:
+    """``WEB_PROCESS=on``: the pages served by a process of their own
+    (``bot.web.process``), told of this process's notices on SQLite."""
+    apart = PagesProcess(address, db.url)
+    await apart.start()
+    if not hub.postgres:  # PostgreSQL's NOTIFY reaches it as it reaches every process
+        hub.outlets.append(apart.send)
+    try:
+        yield apart
+    finally:
+        await apart.stop()
+        await hub.stop()
+
+
+async def run_pages(settings: Settings, nice: int = 0) -> int:
+    """``garnet web``: the public pages alone, on ``WEB_ADDRESS`` (the bot's process
+    starts it so with ``WEB_PROCESS=on``). Live notices come by PostgreSQL's LISTEN, or
+    as lines on standard input (``Hub.heard``); end of input ends it. The line saying
+    where it listens is its only output (its parent reads the port from it)."""
+    assert settings.web_address is not None  # the launcher said so
+    if nice:
+        os.nice(nice)
+    tune_interpreter()
+    db = Database(settings.database_url)  # read only: never migrated from here
+    roles = HostRoles(db, settings.host_role)
+    pages = PublicPages(db, roles, settings.public_url)
+    renderer = Renderer(1)
+    hub = Hub(db)
+    server = WebServer(db, RealClock(), pages, Boards(renderer), hub, settings.web_address,
+                       Languages(db, roles))
+    try:
+        await server.start()
+        print(said(server.address), flush=True)
+        sys.stdout = sys.stderr  # nothing else on the line the parent read
+        await _notices(hub)
+    finally:
+        await server.stop()
+        renderer.close()
+        await db.close()
+    return 0
+
+
+async def _notices(hub: Hub) -> None:
+    """Standard input's lines to ``hub`` until it ends."""
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=MAX_PAYLOAD + 2)
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    while True:
+        try:
+            line = await reader.readline()
+        except ValueError:  # longer than any notice: not ours
+            continue
+        if not line:
+            return
+        hub.heard(line.decode(errors="replace").strip())
 
 
 def instrument(settings: Settings) -> None:

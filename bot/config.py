@@ -125,6 +125,10 @@ class Settings:
     # PUBLIC_URL: the address people reach them at, for the links garnet posts.
     web_address: tuple[str, int] | None = None
     public_url: str | None = None
+    # WEB_PROCESS: "on" serves the pages from a process of their own beside the bot's
+    # (bot.web.process: the pages' work never holds up a move's board); "off" in the
+    # bot's own process. Built directly (tests), in the bot's process.
+    web_process: bool = False
     # DISCORD_API_BASE: a shared Discord REST proxy every process of the bot sends
     # through (e.g. http://proxy:8080/api), which keeps the token's limits for them
     # all; None: Discord itself (https://discord.com/api).
@@ -166,6 +170,7 @@ class Settings:
             else _int("CPU_BUDGET", 70, minimum=1, maximum=100),
             web_address=_address("WEB_ADDRESS"),
             public_url=_public_url(),
+            web_process=_choice("WEB_PROCESS", ("on", "off"), "on") == "on",
             discord_api_base=_api_base(),
         )
 

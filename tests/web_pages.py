@@ -20,6 +20,7 @@ from bot.config import Settings
 from bot.core.clock import VirtualClock
 from bot.store.db import open_database
 from bot.web import WebServer
+from bot.web.process import PagesProcess
 from tests.fixtures import SERVICES
 
 ADDRESS = re.compile(r"<(http://[^>\s]+)>")
@@ -29,7 +30,7 @@ ADDRESS = re.compile(r"<(http://[^>\s]+)>")
 class Site:
     console: Console
     out: io.StringIO
-    server: WebServer
+    server: WebServer | PagesProcess
     http: aiohttp.ClientSession
 
     async def say(self, *lines: str) -> str:
@@ -66,15 +67,18 @@ async def built_services(url: str, start: bool = True) -> AsyncIterator[Services
 
 
 @asynccontextmanager
-async def web_console(services: Services, images: Path) -> AsyncIterator[Site]:
+async def web_console(services: Services, images: Path,
+                      apart: bool = False) -> AsyncIterator[Site]:
     """A console whose server's pages are served on a free loopback port, the links
-    in its posts pointing there (as ``python -m bot`` does with WEB_ADDRESS alone)."""
+    in its posts pointing there (as ``python -m bot`` does with WEB_ADDRESS alone): in
+    the test's process, or with ``apart`` by a process of their own (WEB_PROCESS=on)."""
     out = io.StringIO()
     console = Console(services, images, out=out, hosts=("host",))
     services.matches.deliver = console.show
     services.matches.threads = console.thread_in
     settings = dataclasses.replace(Settings.from_env(env_file=None),
-                                   web_address=("127.0.0.1", 0), public_url=None)
+                                   web_address=("127.0.0.1", 0), public_url=None,
+                                   web_process=apart)
     async with served_web(settings, services, services.matches.kit.db,
                           local_links=True) as server:
         assert server is not None

@@ -4,7 +4,9 @@ whichever process ran the match.
 On PostgreSQL the match host's process says it with ``NOTIFY garnet_web`` and every
 process serving pages ``LISTEN``s on one connection of its own (its own notices come
 back that way too). On SQLite only one process runs the bot, and the notice goes from
-the match host to the viewers in memory. A viewer's queue holds one pending notice:
+the match host to the viewers in memory, or, when the pages have a process of their
+own (``WEB_PROCESS``, ``bot.web.process``), down its standard input as the same line
+PostgreSQL would carry (``outlets``). A viewer's queue holds one pending notice:
 a page only needs to know that something changed, so a slow viewer never piles up.
 """
 
@@ -39,6 +41,8 @@ class Hub:
         # True) when a switch was thrown or a name hidden (``reset``): the pages' cache.
         self.watchers: list[Callable[[str | None, int, bool], None]] = []
         self._listening: Any = None  # the connection LISTENing (PostgreSQL)
+        # On SQLite, where else this process's notices go (the pages' own process).
+        self.outlets: list[Callable[[str], None]] = []
         self._sending: set[asyncio.Task[None]] = set()
 
     # ---- the match host's side -------------------------------------------------------
@@ -48,10 +52,13 @@ class Hub:
         it ``ended`` those of the server's pages too (its lists, tournaments, players).
         Never blocks the match host: on PostgreSQL the NOTIFY is sent by a task of its
         own."""
+        payload = f"{'e' if ended else 't'}{number}:{guild_id}"
         if not self.postgres:
             self.deliver(guild_id, number, ended)
+            for outlet in self.outlets:
+                outlet(payload)
             return
-        self._send(f"{'e' if ended else 't'}{number}:{guild_id}")
+        self._send(payload)
 
     def reset(self) -> None:
         """A server's pages were turned on or off, or a player hid or showed their name:
@@ -59,6 +66,8 @@ class Hub:
         self._reset()  # here at once; the other processes by NOTIFY (and this one again)
         if self.postgres:
             self._send(RESET)
+        for outlet in self.outlets:
+            outlet(RESET)
 
     def _send(self, payload: str) -> None:
         task = asyncio.get_running_loop().create_task(self._notify(payload))
@@ -117,6 +126,11 @@ class Hub:
                     queue.put_nowait(None)
 
     def _heard(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        self.heard(payload)
+
+    def heard(self, payload: str) -> None:
+        """A notice as PostgreSQL carries it (or the bot's process writes it to the
+        pages' own): ``t<number>:<server>`` a move, ``e...`` an end, ``reset``."""
         if payload == RESET:
             self._reset()
             return
