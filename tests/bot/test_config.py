@@ -170,12 +170,20 @@ def test_the_web_pages_are_off_unless_an_address_is_set(
     ("PUBLIC_URL", "garnet.example.org"), ("PUBLIC_URL", "ftp://garnet.example.org"),
     ("PUBLIC_URL", "https://garnet.example.org/garnet"),
     ("PUBLIC_URL", 'https://x.org"><script>'), ("PUBLIC_URL", "https://user@x.org"),
+    ("WEB_PROCESS", "yes"), ("WEB_PROCESS", "2"),
 ])
 def test_bad_web_settings_are_refused(monkeypatch: pytest.MonkeyPatch, name: str,
                                       value: str) -> None:
     monkeypatch.setenv(name, value)
     with pytest.raises(ConfigError, match=name):
         Settings.from_env(env_file=None)
+
+
+@pytest.mark.parametrize(("raw", "apart"), [("", True), ("on", True), (" OFF", False)])
+def test_the_pages_have_a_process_of_their_own_unless_told_off(
+        monkeypatch: pytest.MonkeyPatch, raw: str, apart: bool) -> None:
+    monkeypatch.setenv("WEB_PROCESS", raw)
+    assert Settings.from_env(env_file=None).web_process is apart
 
 
 @pytest.mark.parametrize(("raw", "cores"), [("", 0.7), ("65", 0.65), ("off", None),
