@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import signal
 import sys
 from collections.abc import Callable, Coroutine
 from pathlib import Path
@@ -109,6 +110,9 @@ def parser() -> argparse.ArgumentParser:
                 "PostgreSQL, or as lines on standard input")
     pages.add_argument("--nice", type=int, default=0, choices=range(20), metavar="N",
                        help="run N lower than the bot (0-19)")
+    pages.add_argument("--child", action="store_true",
+                       help="as the bot's process starts it: notices on standard input, "
+                       "whose end ends it; signals are left to the bot")
     job("health", _health, "exit 0 when this instance (INSTANCE_NAME, on this host) "
         "holds fresh leases on the database, else 1 with the reason")
     export = job("export", _export, "every match, one line each (or JSON), for hosts' "
@@ -191,7 +195,13 @@ def _web(args: argparse.Namespace, settings: Settings) -> int:
               file=sys.stderr)
         return 2
     setup_logging(settings.log_level, settings)
-    return _serving(lambda: run_pages(settings, args.nice))
+    if args.child:  # the bot's process ends it (closing its standard input), not Ctrl-C
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    try:
+        return _serving(lambda: run_pages(settings, args.nice, args.child))
+    except KeyboardInterrupt:  # alone, stopped with Ctrl-C: the pages were closed
+        return 0
 
 
 def _serving(serve: Callable[[], Coroutine[Any, Any, int]]) -> int:

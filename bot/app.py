@@ -52,6 +52,7 @@ from bot.services.workers import Workers
 from bot.store.db import Database, open_database
 from bot.store.models import Heartbeat
 from bot.web import Boards, Hub, WebServer
+from bot.web.cache import KEEP_SECONDS
 from bot.web.live import MAX_PAYLOAD
 from bot.web.process import PagesProcess, said
 
@@ -267,11 +268,12 @@ async def _pages_apart(address: tuple[str, int], db: Database,
         await hub.stop()
 
 
-async def run_pages(settings: Settings, nice: int = 0) -> int:
-    """``garnet web``: the public pages alone, on ``WEB_ADDRESS`` (the bot's process
-    starts it so with ``WEB_PROCESS=on``). Live notices come by PostgreSQL's LISTEN, or
-    as lines on standard input (``Hub.heard``); end of input ends it. The line saying
-    where it listens is its only output (its parent reads the port from it)."""
+async def run_pages(settings: Settings, nice: int = 0, child: bool = False) -> int:
+    """``garnet web``: the public pages alone, on ``WEB_ADDRESS``, until stopped; live
+    notices by PostgreSQL's LISTEN. With ``child`` (the bot's process starts it so with
+    ``WEB_PROCESS=on``) the notices also come as lines on standard input
+    (``Hub.heard``), and its end ends it. The line saying where it listens is its only
+    output (its parent reads the port from it)."""
     assert settings.web_address is not None  # the launcher said so
     if nice:
         os.nice(nice)
@@ -287,7 +289,15 @@ async def run_pages(settings: Settings, nice: int = 0) -> int:
         await server.start()
         print(said(server.address), flush=True)
         sys.stdout = sys.stderr  # nothing else on the line the parent read
-        await _notices(hub)
+        if child:
+            await _notices(hub)
+        else:
+            if not hub.postgres:
+                logging.getLogger(__name__).warning(
+                    "garnet web alone on SQLite gets no live notices: pages show a move "
+                    "within %g s, without live updates (WEB_PROCESS=on has the bot start it "
+                    "with them)", KEEP_SECONDS)
+            await asyncio.Event().wait()  # until stopped (Ctrl-C)
     finally:
         await server.stop()
         renderer.close()

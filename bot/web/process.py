@@ -64,7 +64,7 @@ class PagesProcess:
         env = {**os.environ, "WEB_ADDRESS": f"{host}:{self.port}",
                "DATABASE_URL": self.database_url, "LOG_LEVEL": str(level)}
         child = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", "web", "--nice", str(NICE),
+            sys.executable, "-m", "bot", "web", "--child", "--nice", str(NICE),
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env)
         assert child.stdout is not None
         try:
