@@ -304,6 +304,8 @@ class GarnetBot(commands.AutoShardedBot):
 
     async def invoke_command(self, interaction: discord.Interaction, command: Command,
                              values: dict[str, Any], defer: Defer) -> None:
+        if await self._turned_away(interaction, command):
+            return
         kinds = {o.name: o.kind for o in command.options}
         declared = {o.name: o for o in command.options}
 
@@ -334,6 +336,27 @@ class GarnetBot(commands.AutoShardedBot):
 
         await answer(interaction, await self._spoken(interaction, run), defer,
                      self.board_posted)
+
+    async def _turned_away(self, interaction: discord.Interaction, command: Command) -> bool:
+        """A new match refused at Discord's limit (``Command.turn_away``) before the
+        interaction is acknowledged or anything read: the refusal is its one answer
+        (not a deferral and an edit), for the hundred asked for a second there can be."""
+        if command.admits is None or interaction.guild_id is None:
+            return False
+
+        async def look() -> Response:
+            command.turn_away(self.services, str(interaction.guild_id))
+            return Response()
+
+        refused = await (await self._spoken(interaction, look))()
+        if refused.reply is None:
+            return False
+
+        async def refusal() -> Response:
+            return refused
+
+        await answer(interaction, refusal, Defer.NO)
+        return True
 
     async def _spoken(self, interaction: discord.Interaction,
                       run: Callable[[], Awaitable[Response]]
