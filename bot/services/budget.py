@@ -17,9 +17,9 @@ running matches measured over the weight their measures hold, with ``MEASURED``
 matches' weight at ``NEW_MATCH_RATE``, the need of the fastest play, beside it),
 fading into its own measure as it ages: a burst of new matches cannot slip in before
 their first boards are counted, nor on the first seconds' measure of young matches
-(which, begun just after a board, is low: the next board is a think time away). Each start also takes
-``START_REQUESTS`` from a bucket filled by what the budget leaves spare, so that
-starts asked for together are spread out.
+(which, begun just after a board, is low: the next board is a think time away).
+Each start also takes ``START_REQUESTS`` from a bucket filled by what the budget
+leaves spare, so that starts asked for together are spread out.
 
 The budget is checked by ``Pressure.refusal``: past ``FAIR`` of it, the servers that
 run their share of the matches or more are refused (``Shares``); past it, every
