@@ -315,3 +315,31 @@ async def test_past_the_cpu_budget_every_new_match_is_refused(h: Harness,
     assert float(LIMIT_REFUSALS.labels("cpu")._value.get()) == before + 1
     busy_for(2 * CPU_TAU, 0.2)  # quieter: let in again
     assert await apart(h, "other", 0) is None
+
+
+async def test_matches_of_the_fastest_play_are_let_in_only_as_many_as_will_fit(
+        h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Matches asked for at once before any has moved (a bench's set-up, a restart's
+    hour) are let in at a new match's need; at the stress pace each then sends a board
+    every two seconds. Counted at less than that, the first seconds let in more than
+    the limit carries, and their boards wait from then on while each one's measure
+    (what the limit let through) keeps the budget from seeing it. A share of 10
+    requests a second (a budget of 8.5, one server, refused past nine tenths of it):
+    15 let in; moving, they need 7.5, within it."""
+    monkeypatch.setattr(budget_module, "START_REQUESTS", 0.0)
+    running: list[Taken] = []
+    budget = Budget(h.clock, 10.0, running=lambda: running)
+    while budget.over() is None:
+        budget.admitted()
+        running.append(Taken(len(running), f"c{len(running)}", ply=0))
+    assert len(running) == 15
+    for m in running:
+        m.ply = 1  # each moves, every two seconds from now on
+    budget.used()
+    for second in range(int(3 * TAU)):
+        for m in running[second % 2::2]:
+            budget.spent(m.channel_id)
+        await h.clock.advance(1.0)
+    assert budget.expected() == pytest.approx(0.5, rel=0.05)
+    assert budget.used() == pytest.approx(7.5, rel=0.05)
+    assert budget.used() <= budget.per_second
