@@ -58,12 +58,11 @@ log = logging.getLogger(__name__)
 BOARD_WAIT_LIMIT = 5.0  # seconds, the default of the setting
 HOLD = 30.0  # seconds the boards must wait at most half the limit before it lifts
 ALL_AT = 2.0  # boards waiting this many times the limit: every server is refused
-# Boards waiting longer than this share of ``BOARD_WAIT_LIMIT`` (1 s by default):
-# new matches are refused on the servers
-# that run their share or more (reason ``waiting``; the others still within the
-# budget). A running match's measure is what it sent; while its boards wait, that is
-# what the limit let through, not what it needs, and the budget would let in more
-# matches on a need it no longer sees.
+# Boards waiting longer than this share of ``BOARD_WAIT_LIMIT`` (1 s by default): new
+# matches are refused on the servers that run their share or more (reason
+# ``waiting``; the others still within the budget). A running match's measure is what
+# it sent; while its boards wait, that is what the limit let through, not what it
+# needs, and the budget would let in more matches on a need it no longer sees.
 WAITING = 0.2
 
 
