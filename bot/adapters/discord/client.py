@@ -24,6 +24,7 @@ from bot.adapters.discord.delivery import (
     capped,
     channel_for,
     player_of,
+    refused_at_once,
     reply_to,
     send_post,
     turn_page,
@@ -339,8 +340,7 @@ class GarnetBot(commands.AutoShardedBot):
 
     async def _turned_away(self, interaction: discord.Interaction, command: Command) -> bool:
         """A new match refused at Discord's limit (``Command.turn_away``) before the
-        interaction is acknowledged or anything read: the refusal is its one answer
-        (not a deferral and an edit), for the hundred asked for a second there can be."""
+        interaction is acknowledged: one answer, for the hundred a second there can be."""
         if command.admits is None or interaction.guild_id is None:
             return False
 
@@ -348,15 +348,7 @@ class GarnetBot(commands.AutoShardedBot):
             command.turn_away(self.services, str(interaction.guild_id))
             return Response()
 
-        refused = await (await self._spoken(interaction, look))()
-        if refused.reply is None:
-            return False
-
-        async def refusal() -> Response:
-            return refused
-
-        await answer(interaction, refusal, Defer.NO)
-        return True
+        return await refused_at_once(interaction, await self._spoken(interaction, look))
 
     async def _spoken(self, interaction: discord.Interaction,
                       run: Callable[[], Awaitable[Response]]
