@@ -16,6 +16,7 @@ from bot.commands.common import (
     time_control,
 )
 from bot.commands.spec import (
+    Admits,
     Audience,
     Call,
     Command,
@@ -153,7 +154,8 @@ COMMANDS = (
         Option("missed", Kind.TEXT, "If the First Player is not chosen in time (default: "
                "draw lots)", choices=(("Draw lots", "lots"), ("Void the DM", "void"))),
     ), audience=Audience.HOSTS, reply=Reply.PRIVATE, section=SECTION,
-        usage="game:cairo player1:@a player2:@b", once=True, posts_boards=True),
+        usage="game:cairo player1:@a player2:@b", once=True, posts_boards=True,
+        admits=Admits.STARTS),
     Command("first", "Choose the First Player of a Death Match", _first, (
         Option("player", Kind.USER, "The player who moves first", required=True),
         ANY_MATCH,

@@ -15,7 +15,7 @@ from bot.commands.common import (
     match_options,
     time_control,
 )
-from bot.commands.spec import Call, Command, Kind, Option, Reply, Services, Suggest
+from bot.commands.spec import Admits, Call, Command, Kind, Option, Reply, Services, Suggest
 from bot.core.messages import Response
 
 SECTION = "Play"
@@ -87,7 +87,8 @@ COMMANDS = (
                choices=(("Me", "me"), ("My opponent", "them"), ("Random", "random"))),
         CLOCK, *TIME_CONTROL, OPTIONS, HINTS, DECK,
         Option("rated", Kind.BOOL, "Count the result for ratings (default yes)"),
-    ), section=SECTION, usage="opponent:@someone game:cairo", once=True, posts_boards=True),
+    ), section=SECTION, usage="opponent:@someone game:cairo", once=True, posts_boards=True,
+        admits=Admits.ASKS),
     Command("practice", "Play an unrated practice match against the computer", _practice, (
         GAME,
         Option("level", Kind.INT, "How strong the computer plays: 1 (weakest) to 5",
@@ -97,7 +98,7 @@ COMMANDS = (
         Option("clock", Kind.BOOL, "Play with the clock (default no)"),
         *TIME_CONTROL, HINTS,
     ), reply=Reply.PUBLIC, section=SECTION, usage="game:cairo level:3", once=True,
-        posts_boards=True),
+        posts_boards=True, admits=Admits.STARTS),
     Command("accept", "Accept a challenge", _accept, (MATCH,), reply=Reply.PUBLIC,
             section=SECTION, once=True, posts_boards=True),
     Command("decline", "Decline a challenge", _decline, (MATCH,), section=SECTION, once=True),
@@ -116,7 +117,8 @@ COMMANDS = (
     Command("rematch", "Challenge your opponent of a casual match again, colours swapped",
             _rematch, (Option("match", Kind.INT, "The match to play again (#12)", required=True,
                               min=1, max=MAX_NUMBER, suggest=Suggest.FINISHED_MATCHES),),
-            section=SECTION, usage="match:12", once=True, posts_boards=True),
+            section=SECTION, usage="match:12", once=True, posts_boards=True,
+            admits=Admits.ASKS),
     Command("board", "Show the board of a match to you", _board, (ANY_MATCH,),
             reply=Reply.PRIVATE, section=SECTION),
     Command("time", "Show the clocks of a match", _time, (ANY_MATCH,), section=SECTION),

@@ -65,6 +65,15 @@ class Reply(Enum):
     PRIVATE = "private"  # may be slow; the answer is for the asker only
 
 
+class Admits(Enum):
+    """A new match a command asks for, judged by the admission at Discord's limit
+    (``bot.services.pressure``) before anything else: in memory, so that a refusal
+    reads and writes nothing and is the request's one answer."""
+
+    STARTS = "starts"  # it starts now (``/dm``, ``/practice``)
+    ASKS = "asks"  # it starts when accepted (``/challenge``): no start is taken yet
+
+
 class Suggest(Enum):
     """What an option's autocomplete offers."""
 
@@ -315,6 +324,8 @@ class Command:
     posts_boards: bool = False
     # Options typed in its ``settings:`` option, not on their own (see ``SETTINGS``).
     folded: tuple[Option, ...] = ()
+    # The new match it asks for, refused at Discord's limit first (``turn_away``).
+    admits: Admits | None = None
 
     @property
     def group(self) -> str | None:
@@ -337,10 +348,20 @@ class Command:
     def option(self, name: str) -> Option | None:
         return next((o for o in (*self.options, *self.folded) if o.name == name), None)
 
+    def turn_away(self, services: Services, guild_id: str) -> None:
+        """Refuse the new match it asks for while garnet is at Discord's limit (the
+        ``Refusal`` raised), before anything is read or written; its service lets
+        the match in. Nothing for a command that starts no match."""
+        if self.admits is not None:
+            services.matches.pressure.check(guild_id, starts=self.admits is Admits.STARTS,
+                                            admit=False)
+
     async def invoke(self, services: Services, call: Call) -> Response:
         """Run the command after checking every option against its bounds: what
         Discord checks for a slash command is checked again for buttons and the
-        console, in this one place. ``settings:`` is read into the options it folds."""
+        console, in this one place. ``settings:`` is read into the options it folds.
+        A new match at Discord's limit is refused before any of it (``turn_away``)."""
+        self.turn_away(services, call.guild_id)
         if self.folded and call.get(SETTINGS):
             given = {k: v for k, v in call.options.items() if k != SETTINGS}
             call = dataclasses.replace(call, options=given | unfolded(

@@ -71,7 +71,9 @@ LIMIT_REFUSALS = Counter("garnet_limit_refusals",
                          "reason: budget (the running matches' measured need of requests "
                          "is at REQUEST_BUDGET of the limit, or past nine tenths of it on "
                          "a server that runs its share), starts (the starts let in a moment "
-                         "ago use what the budget leaves spare), cpu (this process's CPU "
+                         "ago use what the budget leaves spare), waiting (boards wait past "
+                         "a fifth of BOARD_WAIT_LIMIT and the asking server runs its "
+                         "share), cpu (this process's CPU "
                          "use is at CPU_BUDGET of a core), share (boards wait past "
                          "BOARD_WAIT_LIMIT and the asking server runs its share of the "
                          "matches) or all (boards wait past twice it: every server).",

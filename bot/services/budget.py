@@ -13,11 +13,13 @@ this process's share of the limit times ``REQUEST_BUDGET`` (85 % by default), so
 the boards of the admitted matches pass the pacer at once.
 
 A match too young to have been measured counts at what a match needs here (what the
-running matches measured over the weight their measures hold, ``NEW_MATCH_RATE``
-before they hold enough), fading into its own measure as it ages: a burst of new
-matches cannot slip in before their first boards are counted. Each start also takes
-``START_REQUESTS`` from a bucket filled by what the budget leaves spare, so that
-starts asked for together are spread out.
+running matches measured over the weight their measures hold, with ``MEASURED``
+matches' weight at ``NEW_MATCH_RATE``, the need of the fastest play, beside it),
+fading into its own measure as it ages: a burst of new matches cannot slip in before
+their first boards are counted, nor on the first seconds' measure of young matches
+(which, begun just after a board, is low: the next board is a think time away).
+Each start also takes ``START_REQUESTS`` from a bucket filled by what the budget
+leaves spare, so that starts asked for together are spread out.
 
 The budget is checked by ``Pressure.refusal``: past ``FAIR`` of it, the servers that
 run their share of the matches or more are refused (``Shares``); past it, every
@@ -39,10 +41,15 @@ from typing import Protocol
 from bot.core.clock import Clock
 
 TAU = 60.0  # seconds: the moving average's time constant
-NEW_MATCH_RATE = 0.2  # requests a second a new match counts at before any is measured
-# The running matches' measures count for a new match's need once their weights add
-# up to this many matches measured for good (a match seen for t seconds weighs
-# 1 - exp(-t / TAU)).
+# Requests a second a new match counts at before any is measured: a board every two
+# seconds, the need of the fastest play (the bench's stress pace). Counted lower, a
+# start's first seconds let in matches the limit cannot carry once they move, and
+# boards that wait then hold the running matches' measures (what the limit let
+# through) at what was let in: they never show the need again.
+NEW_MATCH_RATE = 0.5
+# The weight, in matches measured for good, that ``NEW_MATCH_RATE`` has beside the
+# running matches' measures in a new match's need (a match seen for t seconds weighs
+# 1 - exp(-t / TAU)): a few young measures move it little, hundreds at once.
 MEASURED = 2
 # An admission counts as a young match until a new match is seen running, or this
 # many seconds: matches asked for at once are not all let in before any is running.
@@ -174,8 +181,9 @@ class Budget:
         channel's measure (shared among the matches running there) plus the rest of
         that weight at the expected need, so that it moves from the expected need to
         its own measure as it ages. The expected need is what the moving matches
-        measured over the weight their measures hold (``MEASURED`` at least), else
-        ``NEW_MATCH_RATE``."""
+        measured over the weight their measures hold, with ``MEASURED`` matches'
+        weight at ``NEW_MATCH_RATE`` (a prior that their measures outweigh as they
+        age)."""
         now = self._tallied = self.clock.now()
         matches = [m for m in self.running() if not m.finished]
         per_channel: dict[str, int] = {}
@@ -211,10 +219,12 @@ class Budget:
         unknown = {i: math.exp(-(now - self._since[i]) / TAU) for i in measured}
         # What they measured over the weight their measures hold: the young ones add
         # little of either, so a restart's hundreds of matches seen for seconds give a
-        # new match's need long before any of them is a minute old.
+        # new match's need long before any of them is a minute old. A few seconds'
+        # measure of a few matches is mostly the time before their next board: the
+        # prior holds until their weight outgrows it.
         weight = sum(1.0 - u for u in unknown.values())
-        expected = (sum(measured.values()) / weight if weight >= MEASURED
-                    else NEW_MATCH_RATE)
+        expected = ((sum(measured.values()) + MEASURED * NEW_MATCH_RATE)
+                    / (weight + MEASURED))
         needs = {i: v + expected * unknown[i] for i, v in measured.items()}
         needs.update({i: expected + sent for i, sent in waiting.items()})
         return needs, expected

@@ -14,6 +14,7 @@ PostgreSQL database).
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import time
 from collections.abc import Awaitable, Callable
@@ -53,6 +54,7 @@ class Languages:
         self.roles = roles
         self.now = now
         self._known: dict[str, tuple[float, Spoken]] = {}
+        self._reading: dict[str, asyncio.Lock] = {}  # a server's read, one at a time
         # Told once a change is committed: the other processes forget what they kept
         # (``bot.app`` sets it where the web's notices run).
         self.changed: Callable[[], None] = _nothing
@@ -61,6 +63,18 @@ class Languages:
         known = self._known.get(guild_id)
         if known is not None and self.now() - known[0] < CACHE_SECONDS:
             return known[1]
+        # One read a server at a time: the requests that find it stale meanwhile wait
+        # for that read, not each for the connection. At Discord's limit a server asks
+        # for hundreds of refused matches a minute; each reading it, on SQLite's one
+        # connection, queued the running matches' moves behind them, and the longer
+        # they waited the more requests found it stale.
+        async with self._reading.setdefault(guild_id, asyncio.Lock()):
+            known = self._known.get(guild_id)
+            if known is not None and self.now() - known[0] < CACHE_SECONDS:
+                return known[1]
+            return await self._read(guild_id)
+
+    async def _read(self, guild_id: str) -> Spoken:
         async with self.db.engine.connect() as c:
             row = (await c.execute(select(
                 GuildSettings.language, GuildSettings.discord_locale,

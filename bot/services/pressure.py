@@ -6,8 +6,11 @@ Before boards wait at all: a new match is admitted only while the running matche
 measured need of requests, and a new match's, stay within the budget (this process's
 share of the limit × ``REQUEST_BUDGET``). Past it, the servers that run their share of
 the matches or more are refused first; past the whole share, every server (reason
-``budget`` both). What follows is the emergency brake, for a load the budget did not
-foresee (a burst of answers, a slow Discord).
+``budget`` both). While boards wait longer than ``WAITING`` of ``BOARD_WAIT_LIMIT``
+(a second by default), the servers that run their share are refused too (``waiting``):
+what the running matches sent is then what the limit let through, not what they need.
+What follows is the emergency brake, for a load the budget did not foresee (a burst
+of answers, a slow Discord).
 
 One bot token may send 50 requests a second; past that the adapter queues its posts,
 boards of running matches first (``bot.adapters.discord.pacing``). When even the
@@ -55,6 +58,12 @@ log = logging.getLogger(__name__)
 BOARD_WAIT_LIMIT = 5.0  # seconds, the default of the setting
 HOLD = 30.0  # seconds the boards must wait at most half the limit before it lifts
 ALL_AT = 2.0  # boards waiting this many times the limit: every server is refused
+# Boards waiting longer than this share of ``BOARD_WAIT_LIMIT`` (1 s by default): new
+# matches are refused on the servers that run their share or more (reason
+# ``waiting``; the others still within the budget). A running match's measure is what
+# it sent; while its boards wait, that is what the limit let through, not what it
+# needs, and the budget would let in more matches on a need it no longer sees.
+WAITING = 0.2
 
 
 class AtDiscordLimit(Refusal):
@@ -158,16 +167,20 @@ class Pressure:
                         lasted, wait, health.limit_refusals)
 
     def refusal(self, guild_id: str, starts: bool = True) -> str | None:
-        """Why a new match on ``guild_id`` is refused now (``budget``, ``starts``,
-        ``share`` or ``all``), or None: within the budget and not at the limit, or the
-        server is below its share. ``starts``: a match would start now (one that
-        does not, a challenge, takes nothing of the starts' bucket)."""
+        """Why a new match on ``guild_id`` is refused now (``budget``, ``waiting``,
+        ``cpu``, ``starts``, ``share`` or ``all``), or None: within the budget and not
+        at the limit, or the server is below its share. ``starts``: a match would
+        start now (one that does not, a challenge, takes nothing of the starts'
+        bucket). In memory only: nothing is read or written."""
         self.observe(self.signal())
         if self.at_limit:
             if self.health.board_wait > ALL_AT * self.limit:
                 return "all"
             if Shares.of(self.running()).at_or_over(guild_id):
                 return "share"
+        if self.health.board_wait > WAITING * self.limit \
+                and Shares.of(self.running()).at_or_over(guild_id):
+            return "waiting"
         over = self.budget.over()
         self._log_budget(None if over is None else "cpu" if over == "cpu" else "requests")
         if over == "cpu":
@@ -193,12 +206,14 @@ class Pressure:
                     "new matches are refused, first on the servers that run the most"
                     if over else "new matches are admitted again")
 
-    def check(self, guild_id: str, starts: bool = True) -> None:
+    def check(self, guild_id: str, starts: bool = True, admit: bool = True) -> None:
         """Refuse a new match or practice game on ``guild_id`` at the limit, first on
         the servers the load comes from. ``starts``: one let in starts now (counted
-        as running at once by the budget; a challenge waits for its acceptance)."""
+        as running at once by the budget; a challenge waits for its acceptance).
+        ``admit`` False: only refuse (an adapter's look before it acknowledges the
+        request; the service's own check lets the match in)."""
         reason = self.refusal(guild_id, starts)
-        if reason is None and starts:
+        if reason is None and starts and admit:
             self.budget.admitted()
         if reason is not None:
             self.health.limit_refusals += 1

@@ -9,12 +9,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from sqlalchemy import event
 
 from bot.commands.spec import Services
 from bot.core.messages import Actor, Button, Post, Response, Role
 from bot.core.refusal import Refusal
 from bot.core.requests import Asker
-from bot.services.languages import Languages, Spoken
+from bot.services.languages import CACHE_SECONDS, Languages, Spoken
 from bot.texts.language import language, said_in, text
 from bot.texts.languages import lines
 from bot.web.live import Hub
@@ -125,3 +126,28 @@ async def test_a_new_language_reaches_another_process_at_once(services: Services
     finally:
         await here.stop()
         await there.stop()
+
+
+async def test_requests_that_find_a_server_s_language_stale_share_one_read(
+        services: Services) -> None:
+    """At Discord's limit a server asks for many refused matches a second, each
+    answered in its language: those that find what was kept stale at once wait for one
+    read, not each for SQLite's one connection (ahead of the running matches' moves)."""
+    db = services.matches.kit.db
+    clock = [0.0]
+    languages = Languages(db, services.roles, now=lambda: clock[0])
+    read: list[str] = []
+
+    def seen(_conn: object, _cursor: object, statement: str, *_: object) -> None:
+        if "guild_settings" in statement:
+            read.append(statement)
+
+    event.listen(db.engine.sync_engine, "before_cursor_execute", seen)
+    try:
+        assert await asyncio.gather(*(languages.of("g") for _ in range(50))) == ["en"] * 50
+        assert len(read) == 1
+        clock[0] += CACHE_SECONDS  # stale: read again, once
+        assert await asyncio.gather(*(languages.of("g") for _ in range(50))) == ["en"] * 50
+        assert len(read) == 2
+    finally:
+        event.remove(db.engine.sync_engine, "before_cursor_execute", seen)

@@ -9,17 +9,27 @@ real pacer."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
+from sqlalchemy import event
 
 from bot.core.metrics import AT_LIMIT, LIMIT_REFUSALS
 from bot.core.requests import Asker
 from bot.services.matches.choosing import DMSetup
-from bot.services.pressure import ALL_AT, HOLD, Shares
+from bot.services.pressure import ALL_AT, HOLD, WAITING, Shares
+from bot.store.db import Database
 from bot.texts import refused
 from tests.bot.admission import started
 from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, DAVE, GUILD, HOSTY, Harness
+from tests.discord_bot import World
+from tests.fake.discord_world import ALICE as ALICE_D
+from tests.fake.discord_world import BOB as BOB_D
+from tests.fake.discord_world import CAROL as CAROL_D
+from tests.fake.discord_world import HANA
 
 LIMIT = refused.at_discord_limit()
 
@@ -67,7 +77,9 @@ async def test_new_matches_wait_while_boards_do_and_running_ones_go_on(
     wait[0] = 4.0  # below the limit, above half of it: still refused (hysteresis)
     await h.clock.advance(HOLD + 1)
     assert await new_matches(h) == [LIMIT] * 3
-    wait[0] = 2.0  # at most half: lifted once that has held for HOLD seconds
+    # At most half: lifted once that has held for HOLD seconds (below a fifth, where
+    # the servers that run their share are let in again: ``WAITING``).
+    wait[0] = 0.5
     await h.clock.advance(HOLD - 1)
     assert await new_matches(h) == [LIMIT] * 3
     caplog.clear()
@@ -162,3 +174,85 @@ def test_shares_count_the_running_matches_by_server() -> None:
     assert not shares.at_or_over("c")  # a server that runs none
     assert Shares.of([Running("a"), Running("b")]).at_or_over("a")  # even: everyone
     assert Shares.of([]).fair() == 0.0 and not Shares.of([]).at_or_over("a")
+
+
+# ---- a refusal is cheap --------------------------------------------------------------
+
+
+@contextmanager
+def statements(db: Database) -> Iterator[list[str]]:
+    """The statements sent to the database meanwhile."""
+    sent: list[str] = []
+
+    def seen(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        sent.append(statement)
+
+    event.listen(db.engine.sync_engine, "before_cursor_execute", seen)
+    try:
+        yield sent
+    finally:
+        event.remove(db.engine.sync_engine, "before_cursor_execute", seen)
+
+
+async def test_a_new_match_refused_at_the_limit_reads_nothing(h: Harness) -> None:
+    """At the limit a hundred new matches a second can be asked for: each refusal is
+    decided in memory, before the database is read at all (a host's role, the game,
+    the players), so that the refusals do not queue the running matches' writes. A
+    server garnet has not seen yet (its host role not read) is refused alike."""
+    pressure = h.services.matches.pressure
+    pressure.signal = lambda: ALL_AT * pressure.limit + 1  # every server refused
+    with statements(h.db) as sent:
+        for guild in ("fresh", GUILD):
+            assert (await h.host.choosing.start_dm(
+                Asker(guild, "c3", HOSTY), DMSetup("cairo", [CAROL, DAVE], chooser="lots"))
+                    ).reply.text == LIMIT  # type: ignore[union-attr]
+            r = await h.host.practice.start(Asker(guild, "c4", ALICE), "cairo", 1)
+            assert r.reply is not None and r.reply.text == LIMIT
+            r = await h.host.lobby.challenge(Asker(guild, "c2", CAROL), "cairo", [DAVE])
+            assert r.reply is not None and r.reply.text == LIMIT
+    assert sent == []
+
+
+async def test_on_discord_a_refused_new_match_is_one_answer(world: World) -> None:
+    """On Discord the refusal is the interaction's one answer, private: not a deferral
+    ("thinking…") and then its edit, two requests and two turns of the event loop
+    for each of the refusals; nothing is read either."""
+    budget = world.bot.services.matches.kit.budget
+    budget.limit = 0.1  # a budget of 0.085: no new match fits
+    await world.slash(HANA, "dm", game="cairo", player1=ALICE_D, player2=BOB_D)  # (warm)
+    with statements(world.db) as sent:
+        for calls in (
+                await world.slash(HANA, "dm", game="cairo", player1=ALICE_D, player2=BOB_D,
+                                  thread=True),
+                await world.slash(CAROL_D, "practice", game="cairo", level=1),
+                await world.slash(CAROL_D, "challenge", opponent=HANA, game="cairo")):
+            (call,) = calls
+            assert call.callback_type == 4  # a message now, not a deferral (5)
+            assert call.message["content"] == LIMIT and call.message["flags"] & 64
+    assert sent == []
+    assert not world.bot.services.matches.live  # no thread opened, nothing started
+
+
+async def test_past_a_second_of_waiting_the_servers_at_their_share_are_refused(
+        h: Harness) -> None:
+    """The budget sees what the running matches sent; while their boards wait, that is
+    what the limit let through, not what they need. So while boards wait longer than
+    a fifth of ``BOARD_WAIT_LIMIT`` (a second by default), a server that runs its share
+    is refused even within the budget; one below it is still let in (reason
+    ``waiting``)."""
+    h.services.matches.kit.budget.limit = 50.0  # room for many
+    pressure = h.services.matches.pressure
+    wait = [0.0]
+    pressure.signal = lambda: wait[0]
+    assert WAITING * pressure.limit == 1.0
+    assert await started(h, "busy", 0) is None
+    await h.clock.advance(1.0)  # (the starts' bucket)
+    waiting = refusals("waiting")
+    wait[0] = 1.2  # boards wait past a second: not at the limit (5 s), but blind
+    assert not pressure.at_limit
+    assert await started(h, "busy", 1) == LIMIT
+    assert refusals("waiting") == waiting + 1
+    assert await started(h, "quiet", 0) is None  # it runs none: below its share
+    wait[0] = 0.9
+    await h.clock.advance(1.0)
+    assert await started(h, "busy", 1) is None

@@ -24,6 +24,7 @@ from bot.adapters.discord.delivery import (
     capped,
     channel_for,
     player_of,
+    refused_at_once,
     reply_to,
     send_post,
     turn_page,
@@ -304,6 +305,8 @@ class GarnetBot(commands.AutoShardedBot):
 
     async def invoke_command(self, interaction: discord.Interaction, command: Command,
                              values: dict[str, Any], defer: Defer) -> None:
+        if await self._turned_away(interaction, command):
+            return
         kinds = {o.name: o.kind for o in command.options}
         declared = {o.name: o for o in command.options}
 
@@ -334,6 +337,18 @@ class GarnetBot(commands.AutoShardedBot):
 
         await answer(interaction, await self._spoken(interaction, run), defer,
                      self.board_posted)
+
+    async def _turned_away(self, interaction: discord.Interaction, command: Command) -> bool:
+        """A new match refused at Discord's limit (``Command.turn_away``) before the
+        interaction is acknowledged: one answer, for the hundred a second there can be."""
+        if command.admits is None or interaction.guild_id is None:
+            return False
+
+        async def look() -> Response:
+            command.turn_away(self.services, str(interaction.guild_id))
+            return Response()
+
+        return await refused_at_once(interaction, await self._spoken(interaction, look))
 
     async def _spoken(self, interaction: discord.Interaction,
                       run: Callable[[], Awaitable[Response]]

@@ -362,6 +362,22 @@ async def turn_page(interaction: discord.Interaction,
         log.warning("could not turn the page for interaction %s", interaction.id)
 
 
+async def refused_at_once(interaction: discord.Interaction,
+                          look: Callable[[], Awaitable[Response]]) -> bool:
+    """Run ``look``, a check made before the interaction is acknowledged (in memory:
+    nothing read or sent); a refusal it gives is the interaction's one answer, not a
+    deferral ("thinking…") and then its edit. Whether it refused."""
+    response = await look()
+    if response.reply is None:
+        return False
+
+    async def refusal() -> Response:
+        return response
+
+    await answer(interaction, refusal, Defer.NO)
+    return True
+
+
 async def answer(interaction: discord.Interaction, produce: Callable[[], Awaitable[Response]],
                  defer: Defer, posted: Posted | None = None) -> Response | None:
     """Run one request for an interaction and answer it, whatever happens.

@@ -80,6 +80,9 @@ class Choosing:
 
     async def start_dm(self, asker: Asker, setup: DMSetup) -> Response:
         """A host starts a Death Match between two players (see ``DMSetup``)."""
+        # At Discord's limit: refused first, in memory, so that a refusal reads nothing
+        # (``create_dm`` lets it in once the asker is known to be a host).
+        self.kit.pressure.check(asker.guild_id, admit=False)
         await self.kit.roles.require_host(asker.guild_id, asker.actor)
         return await self.create_dm(asker, setup)
 
