@@ -89,7 +89,8 @@ class Checker:
         line = self._answers.get(asked)
         if line is not None:
             self._answers.move_to_end(asked)
-            return json.loads(line)  # the caller's own copy
+            kept: dict[str, Any] = json.loads(line)  # the caller's own copy
+            return kept
         self._node.stdin.write(asked + "\n")
         self._node.stdin.flush()
         line = self._node.stdout.readline()
