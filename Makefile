@@ -6,11 +6,11 @@
 # PostgreSQL when a server is there: TEST_POSTGRES_URL (or PG_TEST_URL), else the
 # private server of `.ci/postgres start` when it answers (see tests/database.py).
 # Each pass runs on TEST_WORKERS pytest-xdist workers (2: one a core), then its tests
-# marked `realtime` (real processes, a search's time budget) one after another, with no
-# other test taking their CPU: run beside others on a loaded machine, they failed. Only
-# a realtime test that mostly waits (marked `waits`) runs beside them, on PostgreSQL as on
-# SQLite (the processes taking IDENTIFY turns wait 10 s of their 15). The two passes
-# run one after the other for the same reason.
+# marked `realtime` (real processes, a search's time budget) apart from every other
+# test: two at a time on two workers, the longest first (tests/conftest.py). A realtime
+# test that mostly waits (marked `waits`: a 25-s lock, processes waiting 10 s of their
+# 15 for their IDENTIFY turns) runs in a pytest of its own beside them, on PostgreSQL as
+# on SQLite. The two passes run one after the other for the same reason.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -18,9 +18,15 @@ STAMP := $(VENV)/.installed
 TEST_WORKERS ?= 2
 ALONE := $(BIN)/python -m pytest
 PARALLEL := $(ALONE) -n $(TEST_WORKERS)
-# The realtime tests: those marked `waits` (a 25-s lock) beside the others, which run
-# one after another on the second worker (tests/conftest.py groups them).
+# The realtime tests but those that wait: two at a time, in the order collected
+# (tests/conftest.py puts the longest first; each worker holds the next test or two).
 REALTIME := $(ALONE) -n 2 --dist loadgroup
+# $(call beside,URL,SELECTION): the realtime tests of SELECTION on the database URL
+# (empty: SQLite); those marked `waits` in a pytest of their own, beside the rest (its
+# exit status 5, no test selected, is not a failure).
+beside = { TEST_DATABASE_URL=$(1) $(ALONE) -p no:cacheprovider -m "$(2) and waits" & \
+	waits=$$!; TEST_DATABASE_URL=$(1) $(REALTIME) -m "$(2) and not waits"; rest=$$?; \
+	wait $$waits; w=$$?; [ $$rest -eq 0 ] && { [ $$w -eq 0 ] || [ $$w -eq 5 ]; }; }
 
 .PHONY: run test lint bench clean fonts catalogs compile
 
@@ -58,12 +64,12 @@ test: $(STAMP) $(MO)
 	$(BIN)/lint-imports
 	@echo "== the suite on SQLite"
 	TEST_DATABASE_URL= $(PARALLEL) -m "not realtime"
-	TEST_DATABASE_URL= $(REALTIME) -m realtime
+	$(call beside,,realtime)
 	@url="$$($(BIN)/python -m tests.database postgres-url)"; \
 	if [ -n "$$url" ]; then \
 		echo "== the tests that use a database, on PostgreSQL ($$url)"; \
 		TEST_DATABASE_URL="$$url" $(PARALLEL) -m "database and not realtime" && \
-		TEST_DATABASE_URL="$$url" $(REALTIME) -m "database and realtime"; \
+		$(call beside,"$$url",database and realtime); \
 	else \
 		echo "== no PostgreSQL server (set TEST_POSTGRES_URL, or run .ci/postgres start):" \
 			"the suite ran on SQLite only"; \

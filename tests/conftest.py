@@ -46,12 +46,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if only is not None and on != "sqlite":
             reason = only.args[0] if only.args else only.kwargs.get("reason", "")
             item.add_marker(pytest.mark.skip(reason=f"SQLite only: {reason}"))
-        if item.get_closest_marker("realtime") is not None:
-            # ``make test`` runs the realtime tests on two workers with ``--dist
-            # loadgroup``: those that mostly wait (``waits``) each beside the rest, and
-            # the rest one after another in one group, alone as before.
-            waits = item.get_closest_marker("waits") is not None
-            item.add_marker(pytest.mark.xdist_group(item.nodeid if waits else "alone"))
+    # ``make test`` runs the realtime tests apart from the others: those that mostly wait
+    # (``waits``) in a pytest of their own, the rest two at a time on two workers, the
+    # longest first (``realtime(seconds=N)``: about how long one takes; the rest after
+    # them, as collected). Each worker holds the next test or two while it runs one, so
+    # a long test handed out last kept one worker going alone for its whole length.
+    items.sort(key=_realtime_seconds, reverse=True)
+
+
+def _realtime_seconds(item: pytest.Item) -> float:
+    mark = item.get_closest_marker("realtime")
+    return float(mark.kwargs.get("seconds", 0)) if mark is not None else 0.0
 
 
 def pytest_report_header(config: pytest.Config) -> str:

@@ -10,11 +10,13 @@ import time
 import traceback
 import weakref
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 from typing import Any, ClassVar
 
 from alembic import command
 from alembic.config import Config
+from alembic.script import ScriptDirectory
 from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import (
@@ -257,6 +259,13 @@ class Database:
         self.session = async_sessionmaker(self.engine, class_=Session, expire_on_commit=False)
 
     async def migrate(self) -> None:
+        """Bring the schema to the newest revision; nothing to do (no Alembic, which
+        loads every migration script and opens an engine of its own: ~15 ms of CPU a
+        database opened) when it is there already."""
+        if await revision(self) == head():
+            return
+        # Migrated by Alembic's own engine alone, as before this engine had connected.
+        await self.engine.dispose()
         await asyncio.to_thread(upgrade, self.url)
 
     async def close(self) -> None:
@@ -268,6 +277,12 @@ async def open_database(url: str) -> Database:
     db = Database(url)
     await db.migrate()
     return db
+
+
+@cache
+def head() -> str | None:
+    """The newest revision of the migrations garnet ships (read once a process)."""
+    return ScriptDirectory.from_config(alembic_config("")).get_current_head()
 
 
 async def revision(db: Database) -> str | None:

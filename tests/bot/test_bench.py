@@ -1,12 +1,20 @@
 """``python -m bot bench --quick``: the honest benchmark runs end to end (the real
 adapter through the transport-level fake, render workers, a database) in seconds, a
-real bot process whose /metrics it scrapes over HTTP for its figures."""
+real bot process whose /metrics it scrapes over HTTP for its figures.
+
+The three quick benches (``--compare``, ``--metrics-compare``, ``--viewers``) run side
+by side in one test: each mostly waits (its real seconds, its set-up's pauses; ~8 s of
+CPU in 15-30 s), so together they take the longest one's time (~30 s), not the sum
+(~65 s, a test worker idle most of it). Each report is checked as before, alone."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+import time
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -56,18 +64,56 @@ def test_near_end_games_are_stored_as_the_bot_rebuilds_them() -> None:
         assert all(r.turn_starts_at == r.at == 100.0 and r.elapsed == 0.0 for r in rows)
 
 
-def test_quick_bench_reports_every_figure_with_priorities_and_first_come_first_served(
-        ) -> None:
+# The quick benches' command lines, by what each compares.
+QUICK = {
+    # Chatter in every think time; a third of the DMs a ply before their end.
+    # One render worker a bot (each warms up every kind of board; two only cost time).
+    "compare": ["--compare", "--json", "--seconds", "3", "--chatter", "1", "--near-end",
+                "0.34", "--plies-left", "1", "--render-processes", "1"],
+    # Boards drawn in the bot's process (no render workers to start and warm, twice),
+    # no game replayed near its end at set-up: the metrics' switch is what this compares.
+    "metrics": ["--metrics-compare", "--rounds", "1", "--json", "--seconds", "2",
+                "--render-processes", "0", "--near-end", "0"],
+    "viewers": ["--viewers", "4", "--dms", "2", "--json", "--seconds", "2",
+                "--render-processes", "0", "--near-end", "0"],
+}
+
+
+def test_the_quick_benches_side_by_side(tmp_path: Path) -> None:
+    """Each quick bench a process of its own, all started at once; each report then
+    checked as that bench's own test (below)."""
+    outs = {name: (tmp_path / f"{name}.out", tmp_path / f"{name}.err") for name in QUICK}
+    procs = {}
+    for name, args in QUICK.items():
+        out, err = outs[name]
+        with out.open("w") as stdout, err.open("w") as stderr:  # files: no pipe fills
+            procs[name] = subprocess.Popen([sys.executable, "-m", "bot", "bench",
+                                            "--quick", *args], stdout=stdout, stderr=stderr)
+    reports: dict[str, Any] = {}
+    try:
+        deadline = time.monotonic() + 240
+        for name, proc in procs.items():
+            code = proc.wait(timeout=max(1.0, deadline - time.monotonic()))
+            out, err = outs[name]
+            assert code == 0, f"bench {name} failed ({code}):\n{err.read_text()[-4000:]}"
+            reports[name] = json.loads(out.read_text())
+    finally:
+        for proc in procs.values():
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    quick_bench_reports_every_figure_with_priorities_and_first_come_first_served(
+        reports["compare"])
+    quick_bench_compares_metrics_on_and_off(reports["metrics"])
+    quick_bench_with_live_viewers_puts_the_bots_share_side_by_side(reports["viewers"])
+
+
+def quick_bench_reports_every_figure_with_priorities_and_first_come_first_served(
+        out: list[dict[str, Any]]) -> None:
     """``--compare``: each size with the pacer's priorities, then without (``--fifo``),
     with the pacer's waits by pace and the boards still on their way; the first run
     (the bench as it runs by default) reports every figure."""
-    # Chatter in every think time; a third of the DMs a ply before their end.
-    # One render worker a bot (each warms up every kind of board; two only cost time).
-    out = subprocess.run([sys.executable, "-m", "bot", "bench", "--quick", "--compare",
-                          "--json", "--seconds", "3", "--chatter", "1", "--near-end",
-                          "0.34", "--plies-left", "1", "--render-processes", "1"],
-                         capture_output=True, text=True, timeout=180, check=True).stdout
-    first, second = json.loads(out)
+    first, second = out
     assert (first["order"], second["order"]) == ("priorities", "fifo")
     for report in (first, second):
         assert report["started"] == 6 and report["moves"] >= 6, report
@@ -132,17 +178,10 @@ def test_quick_bench_reports_every_figure_with_priorities_and_first_come_first_s
     assert report["rewards"] >= report["games_finished"]  # the winners' (none for a draw)
 
 
-def test_quick_bench_compares_metrics_on_and_off() -> None:
+def quick_bench_compares_metrics_on_and_off(report: dict[str, Any]) -> None:
     """``--metrics-compare``: each size with the bot's metrics on, then off
     (``METRICS=off``), moves/s for each and the difference; with them off nothing is
     read from /metrics, and the report says so rather than inventing figures."""
-    # Boards drawn in the bot's process (no render workers to start and warm, twice),
-    # no game replayed near its end at set-up: the metrics' switch is what this compares.
-    out = subprocess.run([sys.executable, "-m", "bot", "bench", "--quick",
-                          "--metrics-compare", "--rounds", "1", "--json", "--seconds", "2",
-                          "--render-processes", "0", "--near-end", "0"],
-                         capture_output=True, text=True, timeout=180, check=True).stdout
-    report = json.loads(out)
     on, off = report["runs"]
     assert (on["metrics_on"], off["metrics_on"]) == (True, False)
     for run in (on, off):
@@ -168,16 +207,12 @@ def test_metrics_compare_alternates_on_and_off() -> None:
     assert metric_states(False, 2, True) == [False]
 
 
-def test_quick_bench_with_live_viewers_puts_the_bots_share_side_by_side() -> None:
+def quick_bench_with_live_viewers_puts_the_bots_share_side_by_side(
+        report: dict[str, Any]) -> None:
     """``--viewers N``: each size without viewers, then with N live viewers of the
     running DMs' pages (the bot's web server on, the viewers in a process of their own,
     following each page's event stream), and the bot's share of both side by side, with
     the time from a move to its viewers."""
-    out = subprocess.run([sys.executable, "-m", "bot", "bench", "--quick", "--viewers", "4",
-                          "--dms", "2", "--json", "--seconds", "2", "--render-processes",
-                          "0", "--near-end", "0"],
-                         capture_output=True, text=True, timeout=240, check=True).stdout
-    report = json.loads(out)
     without, seen = report["runs"]
     assert without["viewers"] is None
     viewed = seen["viewers"]

@@ -266,6 +266,8 @@ def _leftovers(printed: str, script: str) -> dict[str, str]:
     return found
 
 
+@pytest.mark.sqlite_only("the words said, not the database: the season itself is held to "
+                         "its golden on PostgreSQL too (test_console_golden.py)")
 async def test_the_pseudo_locale_finds_no_sentence_outside_the_catalogs(
         tmp_path: Path, database_url: str) -> None:
     """The golden season said in ``en-XA``: every word of the bot's lines comes from a

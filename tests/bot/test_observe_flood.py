@@ -181,7 +181,7 @@ async def move_times(world: World, until: float) -> list[tuple[float, float]]:
     return times
 
 
-@pytest.mark.realtime
+@pytest.mark.realtime(seconds=15)
 async def test_a_flood_leaves_a_dms_moves_as_they_were(world: World) -> None:
     """1,000 clients on each of /metrics, /healthz and /readyz and 200 slow ones, from
     another process (at the lowest priority: its CPU is not the bot's loop), on and off

@@ -30,7 +30,7 @@ from tests.bot.conftest import ALICE, BOB, CHAN, GUILD, asking
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / ".ci" / "postgres"
 DOWN = 6.0
-pytestmark = pytest.mark.realtime
+pytestmark = pytest.mark.realtime(seconds=20)  # with the cluster's start
 
 
 def _free_port() -> str:

@@ -140,6 +140,7 @@ async def booked(db: Database, match_id: int) -> tuple[list[int], list[str], lis
     return plies, keys, results
 
 
+@pytest.mark.realtime(seconds=13)
 async def test_one_owner_per_match_and_a_takeover_after_kill(database_url: str) -> None:
     """Same shards: the second process waits (PostgreSQL) while the first runs every
     match; killed, the first hands them over within the lease time, with no move lost,
@@ -197,6 +198,7 @@ async def test_one_owner_per_match_and_a_takeover_after_kill(database_url: str) 
         await db.close()
 
 
+@pytest.mark.realtime(seconds=19)
 async def test_the_clock_after_a_takeover_and_a_kill_in_the_middle_of_a_reward(
         database_url: str) -> None:
     """Boards that take a second to go out; a kill in the middle of a turn: the next
@@ -252,6 +254,7 @@ async def legal(proc: Proc, channel: str) -> dict[str, Any] | None:
     return None if reply is None else dict(json.loads(reply))
 
 
+@pytest.mark.realtime(seconds=8)
 async def test_no_move_the_bot_acknowledged_is_lost_to_kill_9(database_url: str) -> None:
     """Moves in a casual game and a DM, each counted only when the bot answered it with
     its board; ``kill -9`` with a move on its way (unanswered: counted for nothing), the
@@ -318,6 +321,7 @@ async def test_no_move_the_bot_acknowledged_is_lost_to_kill_9(database_url: str)
 
 @pytest.mark.skipif(not os.environ.get("TEST_DATABASE_URL", "").startswith("postgres"),
                     reason="several processes on one database need PostgreSQL")
+@pytest.mark.realtime(seconds=12)
 async def test_processes_on_different_shards_split_the_servers(database_url: str) -> None:
     even, odd = str(10 << 22), str(11 << 22)  # on shards 0 and 1 of 2
     a = await Proc.start(database_url, "a", SHARD_COUNT="2", SHARD_IDS="0")

@@ -189,7 +189,7 @@ async def test_on_postgresql_the_turn_is_the_database_s_advisory_lock(
         await db.close()
 
 
-@pytest.mark.realtime
+@pytest.mark.realtime(seconds=12)
 @pytest.mark.waits("four processes waiting for their turns: a few seconds, nearly no CPU")
 async def test_processes_started_at_once_identify_one_per_bucket_per_5_seconds(
         database_url: str) -> None:
@@ -213,7 +213,7 @@ async def test_processes_started_at_once_identify_one_per_bucket_per_5_seconds(
 # ---- two bot processes through one real proxy --------------------------------------------
 
 
-@pytest.mark.realtime
+@pytest.mark.realtime(seconds=20)
 def test_two_bot_processes_through_one_real_proxy_keep_the_limit_together() -> None:
     """The bench's two processes (--processes 2 --proxy), each sending at the whole
     limit: @discordjs/proxy holds their sum to it (a scaled model: 8 a second, so that

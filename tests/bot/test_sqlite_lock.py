@@ -27,7 +27,7 @@ from bot.store.models import Match, MatchPlayer
 from tests.bot.conftest import ALICE, BOB, CHAN, GUILD, asking
 
 LOCK = 25.0
-pytestmark = [pytest.mark.realtime,
+pytestmark = [pytest.mark.realtime(seconds=32),
               pytest.mark.waits("25 s of a lock held by a thread: nearly no CPU, and its "
                                 "bound (6 s after the lock) holds beside a busy core")]
 
