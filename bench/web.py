@@ -15,6 +15,7 @@ server's per-address bounds.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import io
 import json
@@ -171,6 +172,10 @@ def _view(first: int, viewers: int, pages: list[str], matches: list[str],
     page's address): what they saw."""
     if nice:
         os.nice(nice)
+        # And only on a core the bot's processes leave idle: the viewers stand for
+        # browsers on other machines, whose work must not delay the bot's wake-ups.
+        with contextlib.suppress(AttributeError, OSError):
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
     async def view() -> Seen:
         seen = Seen()

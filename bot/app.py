@@ -277,6 +277,11 @@ async def run_pages(settings: Settings, nice: int = 0, child: bool = False) -> i
     assert settings.web_address is not None  # the launcher said so
     if nice:
         os.nice(nice)
+        # And as a batch job: it does not preempt the bot's threads when they wake (a
+        # move's trips between the event loop and the database's thread are such
+        # wake-ups), while it still gets every core's idle time.
+        with contextlib.suppress(AttributeError, OSError):
+            os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
     tune_interpreter()
     db = Database(settings.database_url)  # read only: never migrated from here
     roles = HostRoles(db, settings.host_role)

@@ -29,7 +29,7 @@ RESTART_SECONDS = 2.0  # after it died, before it is started again
 # dropped (a stuck process must not grow the bot's memory; what the pages keep is
 # bounded by ``bot.web.cache.KEEP_SECONDS`` anyway).
 BACKLOG = 1 << 20
-NICE = 5  # the pages run this much below the bot: the matches' boards go first
+NICE = 10  # the pages run this much below the bot: the matches' boards go first
 SAID = re.compile(r"garnet web pages on (http://\S+):(\d+)$")
 
 
