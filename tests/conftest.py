@@ -8,6 +8,7 @@ PostgreSQL); ``@pytest.mark.sqlite_only(reason)`` keeps a test to SQLite."""
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from collections.abc import Iterator
@@ -31,10 +32,13 @@ def _interpreter_as_it_was() -> Iterator[None]:
     """The console and the bot set the interpreter's lock switch interval for their
     process (``bot.app.tune_interpreter``: 0.5 ms, for the event loop's sake); a test
     that runs them in the suite's own process leaves it as it found it, so that every
-    test after it does not pay the switches (15-20 % of the suite's time)."""
+    test after it does not pay the switches (15-20 % of the suite's time). What it froze
+    for the garbage collector goes back to it (the suite's objects come and go)."""
     before = sys.getswitchinterval()
     yield
     sys.setswitchinterval(before)
+    if gc.get_freeze_count():
+        gc.unfreeze()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
