@@ -149,6 +149,7 @@ class Budget:
         self._since: dict[int, float] = {}  # when each was first seen moving (its measure's start)
         self._held: list[float] = []  # when each admission not yet seen running was made
         self._tallied = float("-inf")  # when the running matches were last looked at
+        self.looked = 0.0  # what they used at the last ``over()``
         self._room = math.inf  # the starts' bucket, requests (full at first)
         self._room_at = clock.now()
 
@@ -273,6 +274,7 @@ class Budget:
             return None
         needs, expected = self._tally()
         after = sum(needs.values()) + (len(self._held) + 1) * expected
+        self.looked = after - expected  # ``used()`` as this look saw it
         if after > self.per_second:
             return "budget"
         # Each running match's part of the CPU used, and one more: past the budget
@@ -284,6 +286,10 @@ class Budget:
             return "cpu"
         return "share" if after > FAIR * self.per_second else None
 
-    def room_to_start(self) -> bool:
-        """Whether the starts' bucket holds a start now."""
-        return self.limit is None or self._fill(self.used()) >= START_REQUESTS
+    def room_to_start(self, used: float | None = None) -> bool:
+        """Whether the starts' bucket holds a start now; ``used``: what ``used()``
+        says now, when the caller has just looked (``looked``: each look walks every
+        running match, and at the limit a hundred new matches a second ask)."""
+        if self.limit is None:
+            return True
+        return self._fill(self.used() if used is None else used) >= START_REQUESTS

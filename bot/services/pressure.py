@@ -188,7 +188,7 @@ class Pressure:
         if over == "budget" or (over == "share"
                                 and Shares.of(self.running()).at_or_over(guild_id)):
             return "budget"  # (the budget's last tenth is kept for servers below their share)
-        if starts and not self.budget.room_to_start():
+        if starts and not self.budget.room_to_start(self.budget.looked):
             return "starts"
         return None
 
