@@ -30,6 +30,7 @@ RESTART_SECONDS = 2.0  # after it died, before it is started again
 # bounded by ``bot.web.cache.KEEP_SECONDS`` anyway).
 BACKLOG = 1 << 20
 NICE = 10  # the pages run this much below the bot: the matches' boards go first
+SECRETS = ("DISCORD_TOKEN", "DISCORD_TOKEN_FILE")  # kept from the pages' process
 SAID = re.compile(r"garnet web pages on (http://\S+):(\d+)$")
 
 
@@ -60,9 +61,11 @@ class PagesProcess:
         host = f"[{self.host}]" if ":" in self.host else self.host
         # Its settings are this process's (the environment and .env), but for where it
         # listens, the database this process was given and the log's level.
+        # Not the bot's token: the process that faces the internet never holds it.
         level = logging.getLevelName(logging.getLogger().getEffectiveLevel())
-        env = {**os.environ, "WEB_ADDRESS": f"{host}:{self.port}",
-               "DATABASE_URL": self.database_url, "LOG_LEVEL": str(level)}
+        env = {**{k: v for k, v in os.environ.items() if k not in SECRETS},
+               "WEB_ADDRESS": f"{host}:{self.port}", "DATABASE_URL": self.database_url,
+               "LOG_LEVEL": str(level)}
         child = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", "web", "--child", "--nice", str(NICE),
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env)

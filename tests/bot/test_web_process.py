@@ -46,12 +46,17 @@ async def _dm(site: Site) -> tuple[str, str, str]:
 
 
 async def test_the_pages_process_serves_the_match_and_gets_each_move_live(
-        services: Services, tmp_path: Path) -> None:
+        services: Services, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "MTA.bot-token")
     async with web_console(services, tmp_path, apart=True) as site:
         apart = site.server
         assert isinstance(apart, PagesProcess)
         child = apart._child
         assert child is not None and child.pid != os.getpid()
+        # The process facing the internet does not hold the bot's token.
+        environ = Path(f"/proc/{child.pid}/environ").read_bytes().split(b"\0")
+        assert not any(v.startswith(b"DISCORD_TOKEN") for v in environ)
+        assert any(v.startswith(b"WEB_ADDRESS=") for v in environ)
         page, first, second = await _dm(site)
         assert page.startswith(apart.address)
         status, html = await site.get(page)
