@@ -58,6 +58,12 @@ HELD = 15.0
 # are read, and on a request at most this often (seconds): a match that began moving is
 # measured from then.
 SEE_EVERY = 1.0
+# What a look found is kept this long (seconds) while no match started or ended
+# (``changes``): each look walks every running match (~0.5 ms at 500, on the event
+# loop), and at the limit dozens of new matches a second are asked for. In the meantime
+# a request adds its channel's share to what the look found; a quarter second's fading
+# of a 60-second average is 0.4 % of it.
+FRESH = 0.25
 BUDGET = 0.85  # the share of the limit new matches are admitted up to, by default
 # Past this share of the budget the servers that run their share of the matches or
 # more are refused (when more than one server runs any): refusals go to them first.
@@ -124,6 +130,37 @@ class Rate:
         self.at = max(now, self.at)
 
 
+@dataclass
+class _Found:
+    """A look at the running matches (``Budget._tally``): when (``at``, ``changes``),
+    their need in all (``used``, requests a second), how many, a new match's expected
+    need, what its measures' weight and the weight at the expected need were
+    (``weight``: theirs plus ``MEASURED``; ``unknown``), each channel's matches
+    (all of them, and those measured), and the matches waiting for their first move."""
+
+    at: float
+    changes: int
+    used: float
+    running: int
+    expected: float
+    weight: float
+    unknown: float
+    per_channel: dict[str, tuple[int, int]]
+    waiting: list[Counted]  # the matches that had not moved yet
+
+    def sent(self, channel_id: str) -> None:
+        """A request for ``channel_id`` since the look, as the next look would count
+        it: its rate (1 / TAU more) shared among the matches there; the measured
+        ones' share moves the expected need too."""
+        matches, measured = self.per_channel.get(channel_id, (0, 0))
+        if not matches:
+            return  # no match runs there: no need
+        rise = 1.0 / TAU / matches
+        more = rise * measured / self.weight
+        self.used += rise * matches + more * self.unknown
+        self.expected += more
+
+
 def _nothing_runs() -> Iterable[Counted]:
     return ()
 
@@ -135,7 +172,8 @@ class Budget:
     def __init__(self, clock: Clock, per_second: float | None = None,
                  fraction: float = BUDGET,
                  running: Callable[[], Iterable[Counted]] = _nothing_runs,
-                 cores: float | None = None, busy: Busy | None = None) -> None:
+                 cores: float | None = None, busy: Busy | None = None,
+                 changes: Callable[[], int] | None = None) -> None:
         self.clock = clock
         self.limit = per_second
         self.fraction = fraction
@@ -152,6 +190,10 @@ class Budget:
         self.looked = 0.0  # what they used at the last ``over()``
         self._room = math.inf  # the starts' bucket, requests (full at first)
         self._room_at = clock.now()
+        # A count that moves whenever a running match is added or removed (the live
+        # registry's ``version``); None: every look walks the matches.
+        self.changes = changes
+        self._found: _Found | None = None  # the last look, while it is ``FRESH``
 
     @property
     def per_second(self) -> float:
@@ -168,8 +210,24 @@ class Budget:
             rate = self._channels[channel_id] = Rate(at=self.clock.now(),
                                                      since=self.clock.now())
         rate.add(self.clock.now())
+        found = self._found
+        if found is not None:
+            found.sent(channel_id)
         if self.clock.now() - self._tallied >= SEE_EVERY:
             self._tally()  # matches that began moving are measured from about now
+
+    def _look(self) -> _Found:
+        """What the running matches need, from the last look while it is fresh
+        (``FRESH``, ``changes``), else from a new one."""
+        now = self.clock.now()
+        found = self._found
+        if (found is not None and self.changes is not None
+                and found.changes == self.changes() and 0.0 <= now - found.at < FRESH
+                and not any(m.ply or m.finished for m in found.waiting)):
+            return found  # (a match's first move ends its wait: looked at again)
+        self._tally()
+        assert self._found is not None  # set by every look
+        return self._found
 
     def _tally(self) -> tuple[dict[int, float], float]:
         """Each running match's need, requests a second, and a new match's expected
@@ -190,7 +248,8 @@ class Budget:
         per_channel: dict[str, int] = {}
         for m in matches:
             per_channel[m.channel_id] = per_channel.get(m.channel_id, 0) + 1
-        ids = {m.id for m in matches}
+        running_in = {m.id: m.channel_id for m in matches}
+        ids = running_in.keys()
         self._seen &= ids
         for gone in [i for i in self._since if i not in ids]:
             del self._since[gone]
@@ -199,6 +258,7 @@ class Budget:
         self._held = [at for at in self._held if now - at < HELD]
         measured: dict[int, float] = {}
         waiting: dict[int, float] = {}  # the matches waiting for their first move
+        still: list[Counted] = []  # and the matches themselves
         for m in matches:
             if m.id not in self._seen:
                 self._seen.add(m.id)
@@ -209,6 +269,7 @@ class Budget:
                 # on top of a new match's need.
                 rate = self._channels.get(m.channel_id)
                 waiting[m.id] = (rate.read(now) if rate else 0.0) / per_channel[m.channel_id]
+                still.append(m)
                 continue
             if m.id not in self._since:
                 # Its measure starts now: what its channel sent while it waited (its
@@ -228,6 +289,13 @@ class Budget:
                     / (weight + MEASURED))
         needs = {i: v + expected * unknown[i] for i, v in measured.items()}
         needs.update({i: expected + sent for i, sent in waiting.items()})
+        moving = dict.fromkeys(per_channel, 0)
+        for i in measured:
+            moving[running_in[i]] += 1
+        self._found = _Found(
+            now, self.changes() if self.changes is not None else 0, sum(needs.values()),
+            len(needs), expected, weight + MEASURED, sum(unknown.values()) + len(waiting),
+            {c: (n, moving[c]) for c, n in per_channel.items()}, still)
         return needs, expected
 
     def admitted(self) -> None:
@@ -256,15 +324,15 @@ class Budget:
 
     def expected(self) -> float:
         """What a new match is expected to need, requests a second."""
-        return self._tally()[1]
+        return self._look().expected
 
     def used(self) -> float:
         """The running matches' need, and the admitted ones' not running yet, requests
         a second."""
         if self.limit is None:
             return 0.0
-        needs, expected = self._tally()
-        return sum(needs.values()) + len(self._held) * expected
+        found = self._look()
+        return found.used + len(self._held) * found.expected
 
     def over(self) -> str | None:
         """Whether one more match would pass the budget: ``budget`` (past it: every
@@ -272,8 +340,9 @@ class Budget:
         ``FAIR`` of it: the servers that run their share or more), or None (it fits)."""
         if self.limit is None:
             return None
-        needs, expected = self._tally()
-        after = sum(needs.values()) + (len(self._held) + 1) * expected
+        found = self._look()
+        expected = found.expected
+        after = found.used + (len(self._held) + 1) * expected
         self.looked = after - expected  # ``used()`` as this look saw it
         if after > self.per_second:
             return "budget"
@@ -281,8 +350,8 @@ class Budget:
         # every move would wait for the loop. (With few running, what the process
         # does anyway is most of it: not a match's part.)
         if self.cores is not None and self.busy.read() * (
-                max(len(needs), CPU_MATCHES) + len(self._held) + 1) \
-                / max(len(needs), CPU_MATCHES) > self.cores:
+                max(found.running, CPU_MATCHES) + len(self._held) + 1) \
+                / max(found.running, CPU_MATCHES) > self.cores:
             return "cpu"
         return "share" if after > FAIR * self.per_second else None
 

@@ -58,6 +58,7 @@ log = logging.getLogger(__name__)
 BOARD_WAIT_LIMIT = 5.0  # seconds, the default of the setting
 HOLD = 30.0  # seconds the boards must wait at most half the limit before it lifts
 ALL_AT = 2.0  # boards waiting this many times the limit: every server is refused
+SAY_EVERY = 60.0  # seconds: the budget's verdict is logged at most this often
 # Boards waiting longer than this share of ``BOARD_WAIT_LIMIT`` (1 s by default): new
 # matches are refused on the servers that run their share or more (reason
 # ``waiting``; the others still within the budget). A running match's measure is what
@@ -137,8 +138,11 @@ class Pressure:
         self.signal: Callable[[], float] = _no_wait
         self._high_at = float("-inf")  # the last wait above half the limit
         self.budget = budget or Budget(clock)  # without one: no limit, nothing refused
-        # For the log: how the budget refuses now (None: it does not), said when it changes.
+        # For the log: how the budget refuses now (None: it does not), said when it
+        # changes, at most once every ``SAY_EVERY`` seconds (``_log_budget``).
         self._over_budget: str | None = None
+        self._said_at = float("-inf")
+        self._unsaid = 0  # changes since the last line
 
     @property
     def at_limit(self) -> bool:
@@ -193,18 +197,28 @@ class Pressure:
         return None
 
     def _log_budget(self, over: str | None) -> None:
-        if over == self._over_budget:
+        """Say how the budget refuses when that changes. A process at its budget flips
+        between refusing and admitting with nearly every look (a hundred lines a
+        minute at 750 DMs offered): a change within ``SAY_EVERY`` seconds of the last
+        line waits, and the next line, once that time is past, says the state then
+        and how many changes it stands for."""
+        if over != self._over_budget:
+            self._over_budget = over
+            self._unsaid += 1
+        now = self.clock.now()
+        if not self._unsaid or now - self._said_at < SAY_EVERY:
             return
-        self._over_budget = over
+        changes, self._unsaid, self._said_at = self._unsaid, 0, now
+        also = (f" ({changes} changes since the last line)" if changes > 1 else "")
         budget = self.budget
         if over == "cpu":
             log.warning("this process uses %.2f of a core of a CPU budget of %.2f: new "
-                        "matches are refused", budget.busy.value, budget.cores)
+                        "matches are refused%s", budget.busy.value, budget.cores, also)
             return
         log.warning("the running matches need %.1f requests a second of a budget of %.1f: "
-                    "%s", budget.used(), budget.per_second,
+                    "%s%s", budget.used(), budget.per_second,
                     "new matches are refused, first on the servers that run the most"
-                    if over else "new matches are admitted again")
+                    if over else "new matches are admitted again", also)
 
     def check(self, guild_id: str, starts: bool = True, admit: bool = True) -> None:
         """Refuse a new match or practice game on ``guild_id`` at the limit, first on

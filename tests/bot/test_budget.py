@@ -343,3 +343,75 @@ async def test_matches_of_the_fastest_play_are_let_in_only_as_many_as_will_fit(
     assert budget.expected() == pytest.approx(0.5, rel=0.05)
     assert budget.used() == pytest.approx(7.5, rel=0.05)
     assert budget.used() <= budget.per_second
+
+
+async def test_a_look_is_kept_while_no_match_starts_ends_or_first_moves(h: Harness) -> None:
+    """At the limit dozens of new matches a second are asked for, and a look walks
+    every running match: within ``FRESH`` seconds, while none starts, ends or makes its
+    first move, the last look serves, and a request since adds what a new look would
+    count (the same figures as a budget that looks every time)."""
+    walked = 0
+    running = [Taken(n, f"c{n}", ply=0 if n == 9 else 3) for n in range(10)]
+    version = [0]
+
+    def matches() -> list[Taken]:
+        nonlocal walked
+        walked += 1
+        return running
+
+    kept = Budget(h.clock, 50.0, running=matches, changes=lambda: version[0])
+    every = Budget(h.clock, 50.0, running=lambda: running)
+    for second in range(30):
+        for m in running[second % 3::3]:
+            kept.spent(m.channel_id)
+            every.spent(m.channel_id)
+        await h.clock.advance(1.0)
+    kept.over()
+    walked = 0
+    for n in range(50):  # a request now and then between the looks
+        if n % 10 == 0:
+            kept.spent(f"c{n // 10}")
+            every.spent(f"c{n // 10}")
+        assert kept.over() == every.over()
+        assert kept.used() == pytest.approx(every.used(), rel=1e-9)
+        assert kept.expected() == pytest.approx(every.expected(), rel=1e-9)
+    assert walked == 0
+    kept.over()
+    walked = 0
+    for _ in range(5):
+        kept.over()
+    assert walked == 0
+    running[9].ply = 1  # its first move: looked at again
+    kept.over()
+    every.over()
+    assert walked == 1
+    running.append(Taken(10, "c10"))  # a new match: the registry's version moves
+    version[0] += 1
+    kept.over()
+    every.over()
+    assert walked == 2
+    await h.clock.advance(budget_module.FRESH)  # and every FRESH seconds
+    kept.over()
+    assert walked == 3
+    assert kept.used() == pytest.approx(every.used(), rel=1e-9)
+
+
+async def test_a_budget_flipping_at_every_look_is_logged_once_a_minute(
+        h: Harness, caplog: pytest.LogCaptureFixture) -> None:
+    """At its CPU budget a process refuses, then admits, with nearly every look: the
+    log says the first change at once, then at most a line a minute, with the state
+    then and how many changes it stands for."""
+    pressure = h.services.matches.kit.pressure
+    pressure.budget.cores = 0.7
+    with caplog.at_level(logging.WARNING, "bot.services.pressure"):
+        for n in range(40):  # every other look refuses
+            pressure._log_budget("cpu" if n % 2 == 0 else None)
+            await h.clock.advance(1.0)
+        lines = [r.getMessage() for r in caplog.records]
+        assert len(lines) == 1 and "new matches are refused" in lines[0]
+        for n in range(40, 62):
+            pressure._log_budget("cpu" if n % 2 == 0 else None)
+            await h.clock.advance(1.0)
+    lines = [r.getMessage() for r in caplog.records]
+    assert len(lines) == 2
+    assert lines[1].endswith("new matches are refused (60 changes since the last line)")

@@ -197,7 +197,8 @@ class MatchKit:
         # New matches wait while boards do (``bot.services.pressure``).
         # New matches are admitted within a budget of requests (``bot.services.budget``).
         self.budget = Budget(clock, config.requests_per_second, config.request_budget,
-                             running=self.live.__iter__, cores=config.cpu_budget)
+                             running=self.live.__iter__, cores=config.cpu_budget,
+                             changes=lambda: self.live.version)
         self.pressure = Pressure(clock, self.health, config.board_wait_limit,
                                  running=self.live.__iter__, budget=self.budget)
         # One owner per match: the leases of our shards fence every deciding write.

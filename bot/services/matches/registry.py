@@ -20,8 +20,12 @@ class LiveMatches:
         self._by_seat: dict[tuple[str, str, str], LiveMatch] = {}
         # By channel (a spectator's /board, a host's decision): no scan of them all.
         self._by_channel: dict[tuple[str, str], dict[int, LiveMatch]] = {}
+        # Moves whenever a match is added or removed (the budget keeps a look while it
+        # does not: ``Budget.changes``).
+        self.version = 0
 
     def add(self, live: LiveMatch) -> None:
+        self.version += 1
         self._by_id[live.id] = live
         self._by_number[(live.guild_id, live.number)] = live
         self._by_channel.setdefault((live.guild_id, live.channel_id), {})[live.id] = live
@@ -29,6 +33,7 @@ class LiveMatches:
             self._by_seat[(live.guild_id, live.channel_id, user)] = live
 
     def remove(self, live: LiveMatch) -> None:
+        self.version += 1
         self._by_id.pop(live.id, None)
         self._by_number.pop((live.guild_id, live.number), None)
         here = self._by_channel.get((live.guild_id, live.channel_id))
