@@ -97,6 +97,13 @@ PACES = {"realistic": (10.0, 20.0), "stress": (2.0, 2.0)}
 # reminders, at 59, 50 and 45 s left, so that they fall due at the realistic pace too.
 REMINDERS = {"default": None, "stress": "59,50,45"}
 RETRY = 10.0  # seconds before a DM refused is offered again
+# The fake forgets messages and interactions older than this (``FakeDiscord.forget``)
+# every few seconds of the run: Discord keeps them, not the bot, and kept in the bot's
+# process they were a third of the heap its garbage collector walks after a minute
+# (its full collections' pauses the bot's share's longest). Every answer and edit the
+# bot sends comes seconds after what it answers; a request naming anything forgotten
+# is reported (``fake_unexpected``).
+FORGET = 30.0
 SAMPLE_EVERY = 1.0  # seconds between two counts of the DMs running
 SETTLE = 0.5  # seconds for the bot to finish the sends under way, before a scrape
 SETTLE_MOST = 5.0  # and at most, after the run, for its boards' sends to return (settle)
@@ -219,6 +226,7 @@ class Bench:
         # at 1,000 DMs offered, 80 refusals a second kept 160 pollers waking it).
         self.asking: dict[str, asyncio.Event] = {}
         self.refusals = (refused_texts.at_discord_limit(), refused_texts.starting_many())
+        self.forgot = 0  # what the fake forgot in the run (``FORGET``)
 
     # ---- the fake's side ------------------------------------------------------------
 
@@ -482,6 +490,7 @@ class Bench:
         while time.perf_counter() < self.stop_at:
             for pid, mb in rss_mb(pids + _descendants(os.getpid())).items():
                 self.peak[pid] = max(self.peak.get(pid, 0.0), mb)
+            self.forgot += self.fake.forget(FORGET)
             await self.rest(2.0)
 
     async def count_running(self, bot: Any) -> None:
@@ -831,6 +840,9 @@ class Bench:
                 "sent": f.sent, "paced": f.paced, "longest_ms": round(f.longest * 1000, 1),
                 "mean_ms": round(f.waited / f.sent * 1000, 1) if f.sent else None}
                 for pace, f in pacer.figures.items()},
+            "fake_forgot": self.forgot,
+            # What the fake could not answer as Discord would (empty in a sound run).
+            "fake_unexpected": self.fake.unexpected[:10],
             "limit_spells": health["discord_limit_spells"],
             "limit_refusals": health["discord_limit_refusals"],
         }

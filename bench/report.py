@@ -68,6 +68,8 @@ def describe(r: dict[str, Any]) -> str:
             f"exempt interaction answers {r.get('exempt_per_second')}/s), 429s: "
             f"{r['429s']} ({r['429s_global']} of the global limit); new DMs refused "
             f"(offered again after {r.get('retry_seconds', 0):g} s): {r.get('refused', 0)}\n"
+            + (f"  the fake could not answer as Discord would: {r['fake_unexpected']}\n"
+               if r.get("fake_unexpected") else "")
             + _viewers(r)
             + ("" if off else
                f"  reminders: {rem['n']}, late by p50 {rem['p50']} ms, p99 {rem['p99']} "

@@ -143,6 +143,29 @@ async def test_a_deferrals_first_follow_up_replaces_thinking(world: World) -> No
     assert edits and all(c.ok for c in edits)
 
 
+async def test_the_fake_forgets_old_messages_and_interactions_and_says_when_asked(
+        world: World) -> None:
+    """The benchmark's fake forgets what is older than it needs (``forget``): what
+    came before goes, what came since stays and is answered as before, and a request
+    naming what was forgotten is answered as Discord answers an unknown webhook, and
+    counted as unexpected (the benchmark reports it)."""
+    old = _slash(world)
+    await old.response.defer(thinking=True)
+    posted = await world.bot.get_channel(CHANNEL_ID).send("old")  # type: ignore[union-attr]
+    await world.clock.advance(40.0)
+    new = _slash(world)
+    await new.response.defer(thinking=True)
+    assert world.fake.forget(30.0) >= 2
+    assert posted.id not in world.fake.messages and old.token not in world.fake.originals
+    assert not world.fake.unexpected
+    await new.followup.send("the answer", wait=True)  # since the cut: as before
+    assert not world.fake.unexpected
+    with pytest.raises(discord.NotFound):
+        await old.followup.send("too late for the fake", wait=True)
+    assert [u for u in world.fake.unexpected if "forgotten by the fake" in u]
+    world.fake._unexpected.clear()
+
+
 async def test_every_gateway_event_the_fake_makes_is_as_described(
         world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     made: list[tuple[str, Any]] = []

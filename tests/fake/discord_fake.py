@@ -203,6 +203,7 @@ class FakeDiscord(Payloads):
         # behind it (tests/fake/discord_meter.py) keep the limits, and the fake answers.
         self._relay: aiohttp.ClientSession | None = None
         self.relayed: dict[int, int] = {}  # the proxy's answers, by status
+        self.forgotten_before = 0  # a snowflake: what was made before it is forgotten
         self.asyncio = VirtualAsyncio(clock)
         self.client: discord.Client | None = None
         self._sessions = itertools.count(1)
@@ -210,6 +211,40 @@ class FakeDiscord(Payloads):
 
     def now(self) -> float:
         return float(self.clock.now()) if self.clock is not None else 0.0
+
+    def forget(self, older_than: float) -> int:
+        """Forget the messages and interactions made more than ``older_than`` seconds
+        ago (their tokens' answers, follow-ups and rate windows too); returns how many
+        things went. Discord keeps them, not the bot: a benchmark's fake that keeps
+        them all in the bot's process grows the heap the bot's garbage collector
+        walks (a third of it after a minute at 750 DMs). A request that names a
+        forgotten message or interaction is unexpected (``unexpected``): the
+        benchmark says so, for the fake could not answer it as Discord would."""
+        if self.clock is None:
+            return 0
+        cut = self.snowflake(older_than) & ~0x3FFFFF
+        gone = 0
+        for made in list(itertools.takewhile(lambda m: m < cut, self.messages)):
+            del self.messages[made]
+            gone += 1
+        for token in list(itertools.takewhile(lambda t: _made_of(t) < cut,
+                                              self._token_channel)):
+            for held in (self._token_channel, self._token_interaction, self._token_meta,
+                         self.originals):
+                held.pop(token, None)
+            self.thinking.discard(token)
+            self.acknowledged.discard(token)
+            gone += 1
+        old = [key for key in self.buckets.windows
+               if "+token-" in key[1] and _made_of(key[1].rsplit("+", 1)[1]) < cut]
+        for key in old:
+            del self.buckets.windows[key]
+        self.forgotten_before = max(self.forgotten_before, cut)
+        return gone + len(old)
+
+    def _forgotten(self, what: str, made: int) -> None:
+        if made < self.forgotten_before:
+            self._unexpected.append(f"{what} {made}: forgotten by the fake (``forget``)")
 
     def snowflake(self, ago: float = 0.0) -> int:
         """A new id; with a clock, made ``ago`` seconds before its now."""
@@ -560,6 +595,10 @@ class FakeDiscord(Payloads):
         """Refuse what Discord would: deleted channels, missing permissions, locked
         threads, late or repeated interaction responses."""
         token = req.params.get("webhook_token")
+        if (token is not None and self.forgotten_before
+                and token not in self._token_channel and token.startswith("token-")):
+            self._forgotten("the interaction", _made_of(token))
+            raise Failure(404, 10015)  # Unknown Webhook: as Discord, for a token it never made
         if req.path == CALLBACK and token is not None:
             if self.clock is not None and self.now() - _created(
                     int(req.params["webhook_id"])) > INTERACTION_TIMEOUT:
@@ -605,6 +644,7 @@ class FakeDiscord(Payloads):
             raise Failure(403, 50013)
         if int(reference["message_id"]) in self.messages:
             return
+        self._forgotten("the message", int(reference["message_id"]))
         if reference.get("fail_if_not_exists", True):
             raise Failure(400, 50035, "Invalid Form Body", errors={"message_reference": {
                 "_errors": [{"code": "REPLIES_UNKNOWN_MESSAGE",
@@ -738,6 +778,11 @@ class Created(Exception):  # an answer, not an error
     def __init__(self, data: Any) -> None:
         super().__init__()
         self.data = data
+
+
+def _made_of(token: str) -> int:
+    """The snowflake an interaction's token was made with (``token-<snowflake>``)."""
+    return int(token.removeprefix("token-"))
 
 
 def _created(snowflake: int) -> float:
