@@ -141,6 +141,9 @@ async def test_typed_move_posts_exactly_one_board(world: World) -> None:
     assert "played **AD**" in board.content
     assert board.files[0][1].startswith(PNG)
     assert world.live().ply == 1
+    # Read once, as it arrived: no message is kept for later (nothing for the garbage
+    # collector to walk again and again).
+    assert not world.bot.cached_messages
 
 
 async def test_rejected_typed_move_gets_a_short_reply_and_changes_nothing(world: World) -> None:
