@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
+import contextvars
 import fcntl
 import os
 import time
@@ -26,7 +28,8 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 from sqlalchemy.pool import AsyncAdaptedQueuePool, ConnectionPoolEntry
-from sqlalchemy.util import await_only
+from sqlalchemy.util import await_only, memoized_property
+from sqlalchemy.util.queue import AsyncAdaptedQueue
 
 from bot.core import metrics
 from bot.core.metrics import DB_ERRORS, DB_WAIT, TRANSACTIONS
@@ -170,10 +173,45 @@ def _measured(engine: AsyncEngine) -> None:
     event.listen(sync, "handle_error", _failed)
 
 
+# Set in a task whose requests for a connection go ahead of every other waiting (the
+# move writer's: a running match's move, committed before it is announced, never waits
+# behind a new match's set-up, a result's booking or a history page queued before it).
+FIRST: contextvars.ContextVar[bool] = contextvars.ContextVar("first_for_a_connection",
+                                                            default=False)
+
+
+class _Line(collections.deque[Any]):
+    """The requests waiting for a connection: those of a ``FIRST`` task at the front."""
+
+    def append(self, waiter: Any) -> None:
+        if FIRST.get():
+            self.appendleft(waiter)
+        else:
+            super().append(waiter)
+
+
+class _FirstQueue(asyncio.Queue[Any]):
+    def __init__(self, maxsize: int = 0) -> None:
+        super().__init__(maxsize)
+        # asyncio.Queue.get adds its waiter here and put wakes them from the left.
+        self._getters: collections.deque[Any] = _Line()
+
+
+class _FirstLine(AsyncAdaptedQueue[Any]):
+    """SQLAlchemy's queue of an async pool's connections, its waiters in ``_Line``."""
+
+    @memoized_property
+    def _queue(self) -> asyncio.Queue[Any]:
+        return _FirstQueue(maxsize=self.maxsize)
+
+
 class MeasuredPool(AsyncAdaptedQueuePool):
     """The async engines' own pool, with each request's wait for a connection observed
     (``DB_WAIT``): on SQLite's one connection, the transactions queued ahead of it,
-    which no transaction's own length shows."""
+    which no transaction's own length shows. The move writer's requests are served
+    first (``FIRST``)."""
+
+    _queue_class = _FirstLine
 
     def _do_get(self) -> ConnectionPoolEntry:
         began = time.perf_counter()

@@ -29,6 +29,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.core.enums import MatchStatus
+from bot.store.db import FIRST
 from bot.store.models import Heartbeat, Match, MatchPlayer, Move
 
 log = logging.getLogger(__name__)
@@ -128,6 +129,9 @@ class MoveWriter:
         await future
 
     async def _flush_all(self) -> None:
+        # Its commits take the database's connection ahead of every other request
+        # waiting for it (this task's context only).
+        FIRST.set(True)
         while self._waiting:
             batch = self._waiting[: self.max_batch]
             del self._waiting[: self.max_batch]
