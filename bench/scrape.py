@@ -34,7 +34,7 @@ FIGURES = {
     "connection_wait_ms": ("garnet_db_connection_wait_seconds", ()),
     # A typed move's stages, in order (``MOVE_STAGE``): their sum is the bot's share.
     **{f"stage_{stage}_ms": ("garnet_move_stage_seconds", (("stage", stage),))
-       for stage in ("dispatch", "lock", "render", "write", "announce")},
+       for stage in ("dispatch", "lock", "render", "write", "book", "announce")},
 }
 
 

@@ -123,8 +123,9 @@ MOVE_STAGE = Histogram(
     "Where the bot's share of a typed move goes, by stage: dispatch (the message's "
     "wait for the event loop), lock (for its match's lock), render (its board, a "
     "render worker's queue included), write (its commit, the wait for a database "
-    "connection included), announce (from the move's answer to its board's request "
-    "entering discord.py).", ["stage"], buckets=LATENCY, registry=REGISTRY)
+    "connection included; book in its place for a match's last move: its commit with "
+    "the result, rewards and ratings), announce (from the move's answer to its board's "
+    "request entering discord.py).", ["stage"], buckets=LATENCY, registry=REGISTRY)
 DB_ERRORS = Counter("garnet_db_errors", "Database statements that failed.",
                     registry=REGISTRY)
 LEASES_TAKEN = Counter("garnet_leases_taken", "Shard leases taken: how=free (a free or "

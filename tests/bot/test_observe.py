@@ -93,6 +93,30 @@ async def test_a_move_moves_its_metrics_on_metrics(world: World,
             assert "Alice" not in label and "A down" not in label
 
 
+async def test_a_match_s_last_move_is_booked_in_its_own_stage(world: World,
+                                                              served: Observatory) -> None:
+    """A match's last move is committed with its result, rewards and ratings: the
+    ``book`` stage in place of ``write``, so that every move's share is in a stage."""
+    await challenge_accepted(world)
+    before = await scrape(served)
+    live = world.live()
+    people = {str(p.id): p for p in (ALICE, BOB)}
+    moves = 0
+    while not live.game.is_over(live.state):
+        move = live.game.legal_moves(live.state)[0]
+        await world.say(people[live.users[live.to_move]], live.game.notation(move))
+        moves += 1
+    after = await scrape(served)
+
+    def counted(stage: str) -> float:
+        return (value(after, "garnet_move_stage_seconds_count", stage=stage)
+                - value(before, "garnet_move_stage_seconds_count", stage=stage))
+
+    assert live.finished
+    assert (counted("write"), counted("book")) == (moves - 1, 1)
+    assert counted("dispatch") == counted("render") == counted("announce") == moves
+
+
 async def test_a_429_is_counted_by_route_and_scope(world: World, served: Observatory) -> None:
     await challenge_accepted(world)
     before = await scrape(served)

@@ -24,6 +24,7 @@ from bot.services.matches.live import LiveMatch
 from bot.services.matches.lookup import Lookup
 from bot.services.matches.refusals import MatchOver, NotAPlayer, NotYourTurn
 from bot.services.matches.timing import BOARD_WAIT, Timing
+from bot.store.db import FIRST
 from bot.store.models import MatchPlayer, Move
 from bot.store.movelog import MoveRecord
 from bot.texts import game_errors, refused
@@ -176,18 +177,25 @@ class Play:
                 # The next clock starts once the move is safe, never earlier.
                 now = max(now, self.kit.now())
             else:
-                async with self.kit.db.session() as s, s.begin():
-                    await s.execute(insert(Move).values(
-                        match_id=live.id, ply=live.ply + 1, seat=seat, kind=MoveKind.MOVE,
-                        notation=notation, elapsed=elapsed, banks_spent=spent, at=received,
-                        message_id=message_id))
-                    await s.execute(
-                        update(MatchPlayer)
-                        .where(MatchPlayer.match_id == live.id, MatchPlayer.seat == seat)
-                        .values(banks_left=banks_left[seat], time_used=time_used[seat]))
-                    result_text = await self.ending.book(
-                        s, live, outcome.winner, outcome.draw, outcome.scores,
-                        EndReason.RULES, rules_reason(live, outcome), now)
+                # The last move and the result in one transaction: a move's commit, so
+                # it takes the connection ahead of the requests waiting (``FIRST``).
+                first = FIRST.set(True)
+                try:
+                    async with self.kit.db.session() as s, s.begin():
+                        await s.execute(insert(Move).values(
+                            match_id=live.id, ply=live.ply + 1, seat=seat,
+                            kind=MoveKind.MOVE, notation=notation, elapsed=elapsed,
+                            banks_spent=spent, at=received, message_id=message_id))
+                        await s.execute(
+                            update(MatchPlayer)
+                            .where(MatchPlayer.match_id == live.id, MatchPlayer.seat == seat)
+                            .values(banks_left=banks_left[seat], time_used=time_used[seat]))
+                        result_text = await self.ending.book(
+                            s, live, outcome.winner, outcome.draw, outcome.scores,
+                            EndReason.RULES, rules_reason(live, outcome), now)
+                finally:
+                    FIRST.reset(first)
+                stage_done("book", began)
         except IntegrityError:
             log.warning("match %s: ply %s was already written", live.id, live.ply + 1)
             raise Refusal(refused.move_not_saved()) from None
