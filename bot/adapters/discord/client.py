@@ -196,11 +196,8 @@ class GarnetBot(commands.AutoShardedBot):
             options["shard_ids"] = list(shard_ids)
         if metrics.on():  # METRICS=off: no trace at all on discord.py's session
             options["http_trace"] = http_trace()
-        # No message cache: garnet reads a message once, as it arrives (a move, a
-        # word), and never looks one up again (edits and deletions of old messages are
-        # nothing to it). discord.py kept the last 1,000 by default, each with its
-        # lists of mentions, embeds and attachments: objects its garbage collector
-        # walked in every full collection, for nothing.
+        # No message cache: a message is read once, as it arrives (discord.py kept 1,000,
+        # objects for the garbage collector to walk in every full collection).
         options["max_messages"] = None
         super().__init__(command_prefix=commands.when_mentioned,
                          intents=intents(members_intent, message_content),
