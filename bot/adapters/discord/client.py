@@ -196,9 +196,7 @@ class GarnetBot(commands.AutoShardedBot):
             options["shard_ids"] = list(shard_ids)
         if metrics.on():  # METRICS=off: no trace at all on discord.py's session
             options["http_trace"] = http_trace()
-        # No message cache: a message is read once, as it arrives (discord.py kept 1,000,
-        # objects for the garbage collector to walk in every full collection).
-        options["max_messages"] = None
+        options["max_messages"] = None  # a message is read once: no cache to walk in GC
         super().__init__(command_prefix=commands.when_mentioned,
                          intents=intents(members_intent, message_content),
                          help_command=None, allowed_mentions=MENTIONS, tree_cls=GarnetTree,
