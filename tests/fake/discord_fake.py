@@ -222,7 +222,9 @@ class FakeDiscord(Payloads):
         benchmark says so, for the fake could not answer it as Discord would."""
         if self.clock is None:
             return 0
-        cut = self.snowflake(older_than) & ~0x3FFFFF
+        # The first snowflake of that moment (not a new id: none is taken from the
+        # sequence the tests' ids come from).
+        cut = (int((self.now() - older_than) * 1000) - discord.utils.DISCORD_EPOCH) << 22
         gone = 0
         for made in list(itertools.takewhile(lambda m: m < cut, self.messages)):
             del self.messages[made]
