@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from functools import lru_cache
 from importlib import import_module
 from typing import Any
 
+from engine.caching import kept_as_tuples
 from engine.cairo.geometry import ALL, BOTTOM, COUNT, LEFT, NEIGHBOUR_LISTS, RIGHT, TOP, around
 
 _BLOCKED = 1 << 20  # a discovery time no real one reaches: occupied cells look visited
@@ -66,10 +66,11 @@ class Analysis:
 # matches live in one process, turns interleave; 64 entries were thrashed by 200
 # matches. 8192 keeps the current and previous positions of 4,000 live matches, in
 # about 2 MB. Searches (solver, AI) use the uncached function and keep their own tables.
+# Kept as plain tuples, which the garbage collector does not walk (``engine.caching``).
 ANALYSIS_CACHE = 8192
 
 
-@lru_cache(maxsize=ANALYSIS_CACHE)
+@kept_as_tuples(ANALYSIS_CACHE, Analysis, lambda found: (found.region, found.critical))
 def analyse(occupied: int) -> Analysis:
     """Region, critical cells and the region's neighbours for the given occupied cells.
 

@@ -15,10 +15,10 @@ works on walls alone, a step at a time for all squares of a frontier at once.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import NamedTuple
 
 from engine.bits import set_bits
+from engine.caching import kept_as_tuples
 
 SIZE = 9
 SQUARES = SIZE * SIZE
@@ -113,9 +113,10 @@ class Geometry(NamedTuple):
     points: int
 
 
-@lru_cache(maxsize=8192)
+@kept_as_tuples(8192, Geometry)
 def geometry(walls: int) -> Geometry:
-    """The geometry of a set of wall places (cached: games revisit the same walls)."""
+    """The geometry of a set of wall places (cached: games revisit the same walls; as
+    plain tuples, which the garbage collector does not walk: ``engine.caching``)."""
     stop_n = stop_e = taken = points = 0
     rest = walls
     while rest:
