@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import gc
 import logging
 import os
 import random
@@ -23,7 +22,7 @@ from sqlalchemy import func, select
 from bot.adapters.console import Console
 from bot.commands.spec import Services
 from bot.config import ConfigError, Settings
-from bot.core import logs, metrics
+from bot.core import heap, logs, metrics
 from bot.core.clock import Clock, RealClock, VirtualClock
 from bot.core.messages import Post
 from bot.core.metrics import watch_loop_lag
@@ -77,8 +76,7 @@ def tune_interpreter() -> None:
     objects were beside it, a dozen times a minute at Discord's limit (the loop's lag
     p99 200 ms at stress pace). Frozen, the collector leaves it alone."""
     sys.setswitchinterval(LOCK_SWITCH_SECONDS)
-    gc.collect()
-    gc.freeze()
+    heap.settle()
 
 
 async def last_heartbeat(db: Database) -> float:

@@ -4,6 +4,7 @@ exceptions, interactions that time out, retries that never write twice."""
 
 from __future__ import annotations
 
+import gc
 import logging
 from typing import Any
 
@@ -164,6 +165,24 @@ async def test_gateway_disconnect_resume_and_new_session(world: World,
     assert seen == ["disconnect", "resumed", "guild_available", "ready"]
     assert world.clock.now() - start == pytest.approx(2.0)  # discord.py's guild wait
     assert world.bot.get_guild(GUILD_ID) is not None
+
+
+async def test_every_shard_ready_freezes_the_servers_cache_out_of_the_collectors_walks(
+        world: World) -> None:
+    def walked(thing: object) -> bool:  # gc.get_objects: every generation but the frozen
+        return any(o is thing for o in gc.get_objects())
+
+    try:
+        world.fake.new_session()
+        await world._feed(lambda: None)
+        first = world.bot.get_guild(GUILD_ID)
+        assert first is not None and not walked(first)
+        world.fake.new_session()  # a new session: its cache built anew, and frozen
+        await world._feed(lambda: None)
+        second = world.bot.get_guild(GUILD_ID)
+        assert second is not None and second is not first and not walked(second)
+    finally:
+        gc.unfreeze()  # the rest of the tests' objects walked as before
 
 
 # ---- interactions ------------------------------------------------------------------------

@@ -38,7 +38,7 @@ from bot.adapters.discord.translator import CommandsTranslator
 from bot.adapters.discord.watch import Gateway, http_trace, observe_pacer
 from bot.commands import PRESSABLE
 from bot.commands.spec import Call, Command, Kind, Services, Thread
-from bot.core import logs, metrics
+from bot.core import heap, logs, metrics
 from bot.core.buttons import ButtonCall
 from bot.core.failures import Cause, PostFailure
 from bot.core.messages import Actor, Post, Response, Role, TurnStart, Upload
@@ -495,6 +495,7 @@ class GarnetBot(commands.AutoShardedBot):
 
     async def on_ready(self) -> None:
         self.gateway.connected()  # every shard of this process
+        heap.settle()  # its servers' cache, kept while the session lasts (bot.core.heap)
         if self._started:
             await self._announce(await self.services.matches.outages.reconnected())
 
