@@ -79,7 +79,7 @@ from bot.adapters.discord.pacing import GlobalPacer
 from bot.app import build_discord_bot as build_bot
 from bot.app import observed, served_web, tune_interpreter, watch_bot
 from bot.config import Settings
-from bot.core import metrics
+from bot.core import heap, metrics
 from bot.core.clock import RealClock
 from bot.core.messages import Actor, Pace
 from bot.core.metrics import LATENCY
@@ -103,7 +103,7 @@ RETRY = 10.0  # seconds before a DM refused is offered again
 # (its full collections' pauses the bot's share's longest). Every answer and edit the
 # bot sends comes seconds after what it answers; a request naming anything forgotten
 # is reported (``fake_unexpected``).
-FORGET = 30.0
+FORGET = 5.0
 SAMPLE_EVERY = 1.0  # seconds between two counts of the DMs running
 SETTLE = 0.5  # seconds for the bot to finish the sends under way, before a scrape
 SETTLE_MOST = 5.0  # and at most, after the run, for its boards' sends to return (settle)
@@ -329,8 +329,10 @@ class Bench:
                                   player1=a, player2=b, chooser="lots", **options)
         health = bot.services.matches.kit.health
         refusals = health.limit_refusals
-        refused = self.asking[payload["token"]] = asyncio.Event()
+        token = payload["token"]
+        refused = self.asking[token] = asyncio.Event()
         bot._connection.parse_interaction_create(payload)
+        del payload  # not held while the DM starts: the collector would walk it (GC_NOTE)
         # 30 s at set-up; in the run, not past its end by more than a few seconds (a DM
         # refused at Discord's limit would otherwise hold the run open 30 s).
         deadline = time.perf_counter() + 30.0
@@ -350,7 +352,7 @@ class Bench:
                 if health.limit_refusals > refusals and time.perf_counter() - asked > 2.0:
                     break  # refused (this DM or one asked beside it: a DM takes < 2 s)
         finally:
-            self.asking.pop(payload["token"], None)
+            self.asking.pop(token, None)
         self.refused += 1
         if self.measuring:
             self.events["refused"].append(time.perf_counter())
@@ -443,6 +445,7 @@ class Bench:
             if (home := self.homes.get(live.guild_id)) is not None:
                 self.typed[(f"{home}/m/{live.number}", live.ply + 1)] = time.time()
             bot._connection.parse_message_create(payload)
+            del payload  # not held while its board is awaited (GC_NOTE)
             self.moves += 1
             key = self.game_of[channel]
             self.moves_by_game[key] = self.moves_by_game.get(key, 0) + 1
@@ -635,6 +638,7 @@ class Bench:
         for gid in {entry[0] for entry in self.channels}:
             self.fake._dispatch("GUILD_CREATE", self.fake.guild_payload(gid))
         await asyncio.sleep(0.5)
+        heap.settle()  # as the bot does once every shard is ready (its on_ready)
 
     def built(self, settings: Settings, db: Any) -> Any:
         bot = build_bot(settings, db, clock=RealClock())
@@ -658,9 +662,11 @@ class Bench:
             await self.start_all(bot)
             return bot
         warming = asyncio.ensure_future(self.warm(bot))
-        # The bot that starts the DMs and is stopped: its boards drawn in its own
-        # process (render workers would only be started to be stopped).
-        first = self.built(dataclasses.replace(settings, render_processes=0), db)
+        # The bot that starts the DMs and is stopped: its boards drawn by one worker of
+        # its own. Drawn in this process, the drawings' caches (palettes, glyphs, cell
+        # art: a sixth of what the collector walked) stayed in the measured bot's heap,
+        # where a bot's, its boards drawn by its workers, never has them.
+        first = self.built(dataclasses.replace(settings, render_processes=1), db)
         try:
             await self.open(first)
             await self.start_all(first)
