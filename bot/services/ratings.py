@@ -17,11 +17,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
-from sqlalchemy import insert, select
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core.enums import MoveKind
-from bot.store.idempotent import insert_once
+from bot.store.idempotent import insert_all_once
 from bot.store.models import Match, Move, Rating, RatingChange
 
 MODEL = PlackettLuce()
@@ -79,21 +79,21 @@ async def rate_match(s: AsyncSession, match: Match, users: Sequence[str], winner
     Runs in the caller's transaction. Returns the changes, or [] when the match was
     rated before (a retried booking) or is not rated.
     """
+    # Each statement here is a trip to the database while the match's last move waits
+    # (and, on SQLite, every other move behind it): as few as give the same ratings.
     if not match.rated or len(users) < 2:
         return []
-    if await s.scalar(select(RatingChange.id).where(RatingChange.match_id == match.id)
-                      .limit(1)) is not None:
-        return []
-    outs = (await s.scalars(select(Move.seat).where(
-        Move.match_id == match.id, Move.kind == MoveKind.OUT).order_by(Move.ply))).all()
+    # With two players and a winner the loser is second, whoever dropped out.
+    outs = [] if len(users) == 2 and winner is not None else (await s.scalars(select(
+        Move.seat).where(Move.match_id == match.id, Move.kind == MoveKind.OUT)
+        .order_by(Move.ply))).all()
     ranks = finishing_ranks(len(users), winner, outs)
-    for user_id in users:
-        # Created by insert-or-nothing, so that two first matches of a newcomer
-        # finishing at once on PostgreSQL do not collide on the unique key.
-        await insert_once(s, Rating, dict(
-            guild_id=match.guild_id, user_id=user_id, game=match.game, mu=MODEL.mu,
-            sigma=MODEL.sigma, ordinal=ordinal(MODEL.mu, MODEL.sigma), games=0, updated_at=at),
-            ["guild_id", "game", "user_id"])
+    # Created by insert-or-nothing, so that two first matches of a newcomer finishing at
+    # once on PostgreSQL do not collide on the unique key.
+    await insert_all_once(s, Rating, [dict(
+        guild_id=match.guild_id, user_id=user_id, game=match.game, mu=MODEL.mu,
+        sigma=MODEL.sigma, ordinal=ordinal(MODEL.mu, MODEL.sigma), games=0, updated_at=at)
+        for user_id in users], ["guild_id", "game", "user_id"])
     rows = {r.user_id: r for r in (await s.scalars(
         select(Rating).where(Rating.guild_id == match.guild_id, Rating.game == match.game,
                              Rating.user_id.in_(users)).with_for_update())).all()}
@@ -104,9 +104,8 @@ async def rate_match(s: AsyncSession, match: Match, users: Sequence[str], winner
     records = [dict(match_id=match.id, user_id=c.user_id, game=match.game, rank=c.rank,
                     mu_before=c.mu_before, sigma_before=c.sigma_before, mu_after=c.mu_after,
                     sigma_after=c.sigma_after, at=at) for c in changes]
-    if not await insert_once(s, RatingChange, records[0], ["match_id", "user_id"]):
-        return []  # a twin booking of this result got here first and rated it
-    await s.execute(insert(RatingChange), records[1:])
+    if not await insert_all_once(s, RatingChange, records, ["match_id", "user_id"]):
+        return []  # rated before: a twin booking of this result, or a retried one
     for change in changes:
         row = rows[change.user_id]
         row.mu, row.sigma = change.mu_after, change.sigma_after

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core.enums import MatchKind
 from bot.services import ledger, ratings
 from bot.services.events import Scope
-from bot.store.idempotent import insert_once
+from bot.store.idempotent import insert_all_once, insert_once
 from bot.store.models import Elimination, Event, Match, MatchResult
 from bot.store.queries import user_names
 from bot.texts import economy as say
@@ -84,8 +83,7 @@ async def _record(s: AsyncSession, match: Match, users: Sequence[str], winner: i
                  event_id=match.event_id, game=match.game, at=now,
                  outcome=DRAWN if winner is None else WON if seat == winner else LOST)
             for seat, user in enumerate(users)]
-    if await insert_once(s, MatchResult, rows[0], ["match_id", "user_id"]):
-        await s.execute(insert(MatchResult), rows[1:])
+    await insert_all_once(s, MatchResult, rows, ["match_id", "user_id"])
 
 
 async def _eliminate(s: AsyncSession, match: Match, event: Event, loser: str,

@@ -36,3 +36,20 @@ async def insert_once(s: AsyncSession, model: type[DeclarativeBase], values: dic
         return False
     await s.execute(insert(model).values(**values))
     return True
+
+
+async def insert_all_once(s: AsyncSession, model: type[DeclarativeBase],
+                          rows: Sequence[dict[str, Any]], unique: Sequence[str]) -> int:
+    """``insert_once`` for several rows in one statement (one trip to the database: a
+    result's rows are booked while a running match's move may wait for the
+    connection); how many were inserted."""
+    if not rows:
+        return 0
+    name = dialect(s)
+    if name in ("sqlite", "postgresql"):
+        make = sqlite.insert if name == "sqlite" else postgresql.insert
+        stmt = make(model).values(list(rows)).on_conflict_do_nothing(
+            index_elements=list(unique))
+        result = await s.execute(stmt)
+        return int(result.rowcount)  # type: ignore[attr-defined]
+    return sum([await insert_once(s, model, row, unique) for row in rows])
