@@ -14,6 +14,7 @@ from typing import Protocol
 
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import noload
 
 from bot.core import buttons
 from bot.core.enums import EndReason, MatchKind, MatchStatus, MoveKind
@@ -226,7 +227,8 @@ class Ending:
         # Only the holder of the lease of this server's shard decides a result: a process
         # that lost it raises here, and the transaction writes nothing.
         await self.kit.leases.guard(s, live.guild_id)
-        match = await s.get(Match, live.id)
+        # Its players are the live match's: not loaded (a trip fewer in the booking).
+        match = await s.get(Match, live.id, options=[noload(Match.players)])
         assert match is not None
         match.status = MatchStatus.FINISHED
         match.finished_at = now

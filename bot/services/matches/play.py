@@ -212,9 +212,15 @@ class Play:
         if result_text is not None:
             self.ending.forget(live)
             assert outcome is not None
-            return await self.ending.told(live, outcome.winner, Response(posts=[
-                Post(f"{head}\n{result_text}", live.channel_id, image=image,
-                     buttons=self.ending.after(live), pace=Pace.BOARD)]))
+            # The watchers' reads (its tournament, its event's review) are on the way to
+            # the final board too: ahead of the requests waiting, as its booking was.
+            first = FIRST.set(True)
+            try:
+                return await self.ending.told(live, outcome.winner, Response(posts=[
+                    Post(f"{head}\n{result_text}", live.channel_id, image=image,
+                         buttons=self.ending.after(live), pace=Pace.BOARD)]))
+            finally:
+                FIRST.reset(first)
         # The next clock starts when this board is out (see ``Timing.board_posted``).
         turn = self.timing.start_turn(live, now)
         if window:  # their clock runs once the window is over (or when they move)
