@@ -8,8 +8,8 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 from sqlalchemy import select
 
 from bot.core.requests import Asker
-from bot.services.ratings import finishing_ranks
-from bot.store.models import Rating, RatingChange
+from bot.services.ratings import finishing_ranks, rate_match
+from bot.store.models import Match, Rating, RatingChange
 from tests.bot.conftest import ALICE, BOB, CAROL, CHAN, DAVE, GUILD, HOSTY, Harness
 from tests.bot.economy_helpers import dm, eco, private, win_dm
 
@@ -53,6 +53,21 @@ async def test_a_dm_rates_both_players_as_the_library_does(h: Harness) -> None:
             select(RatingChange).where(RatingChange.match_id == match_id))).all()}
     assert changes == {"alice": (1, 25.0, found["alice"][0]),
                        "bob": (2, 25.0, found["bob"][0])}
+
+
+async def test_a_result_rated_again_changes_no_rating(h: Harness) -> None:
+    """A retried booking, or a twin process's, of a result already rated: nothing
+    changes, and nothing is said of ratings."""
+    match_id = await win_dm(h, ALICE, BOB)
+    before = await stored(h)
+    async with h.db.session() as s, s.begin():
+        match = await s.get(Match, match_id)
+        assert match is not None
+        assert await rate_match(s, match, ["alice", "bob"], 0, 0.0) == []
+    assert await stored(h) == before
+    async with h.db.session() as s:
+        assert len((await s.scalars(select(RatingChange).where(
+            RatingChange.match_id == match_id))).all()) == 2
 
 
 async def test_a_series_of_matches_follows_the_library_step_by_step(h: Harness) -> None:
