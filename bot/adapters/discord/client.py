@@ -494,8 +494,8 @@ class GarnetBot(commands.AutoShardedBot):
         await self._announce(await self.services.matches.outages.reconnected())
 
     async def on_ready(self) -> None:
+        heap.settle()  # its servers' cache (bot.core.heap), while the clocks stand still
         self.gateway.connected()  # every shard of this process
-        heap.settle()  # its servers' cache, kept while the session lasts (bot.core.heap)
         if self._started:
             await self._announce(await self.services.matches.outages.reconnected())
 
