@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core.messages import Actor
-from bot.store.idempotent import dialect
+from bot.store.idempotent import conflict_insert
 from bot.store.models import MemberName, User
 
 MAX_NAME = 100
@@ -26,7 +25,7 @@ async def remember(s: AsyncSession, guild_id: str, people: Sequence[Actor]) -> N
     if not named:
         return
     ids = sorted(named)
-    make = postgresql.insert if dialect(s) == "postgresql" else sqlite.insert
+    make = conflict_insert(s)
     # Not a display name: names live per server (MemberName).
     await s.execute(make(User).values([{"id": i, "name": i} for i in ids])
                     .on_conflict_do_nothing(index_elements=["id"]))

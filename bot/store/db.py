@@ -180,6 +180,16 @@ FIRST: contextvars.ContextVar[bool] = contextvars.ContextVar("first_for_a_connec
                                                             default=False)
 
 
+@contextlib.contextmanager
+def first_in_line() -> Iterator[None]:
+    """Within it, this task's requests for a connection go first (``FIRST``)."""
+    token = FIRST.set(True)
+    try:
+        yield
+    finally:
+        FIRST.reset(token)
+
+
 class _Line(collections.deque[Any]):
     """The requests waiting for a connection: those of a ``FIRST`` task at the front."""
 

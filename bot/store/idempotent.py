@@ -21,13 +21,18 @@ def dialect(s: AsyncSession) -> str:
     return s.get_bind().dialect.name
 
 
+def conflict_insert(s: AsyncSession) -> Any:
+    """The database's own ``insert``, which speaks ``ON CONFLICT`` (PostgreSQL's, else
+    SQLite's: the two garnet runs on)."""
+    return postgresql.insert if dialect(s) == "postgresql" else sqlite.insert
+
+
 async def insert_once(s: AsyncSession, model: type[DeclarativeBase], values: dict[str, Any],
                       unique: Sequence[str]) -> bool:
     """Insert a row unless one with the same ``unique`` columns exists; True if inserted."""
-    name = dialect(s)
-    if name in ("sqlite", "postgresql"):
-        make = sqlite.insert if name == "sqlite" else postgresql.insert
-        stmt = make(model).values(**values).on_conflict_do_nothing(index_elements=list(unique))
+    if dialect(s) in ("sqlite", "postgresql"):
+        stmt = conflict_insert(s)(model).values(**values).on_conflict_do_nothing(
+            index_elements=list(unique))
         result = await s.execute(stmt)
         return bool(result.rowcount)  # type: ignore[attr-defined]
     # Other databases: look first; the unique constraint still refuses a racing twin.
@@ -45,10 +50,8 @@ async def insert_all_once(s: AsyncSession, model: type[DeclarativeBase],
     connection); how many were inserted."""
     if not rows:
         return 0
-    name = dialect(s)
-    if name in ("sqlite", "postgresql"):
-        make = sqlite.insert if name == "sqlite" else postgresql.insert
-        stmt = make(model).values(list(rows)).on_conflict_do_nothing(
+    if dialect(s) in ("sqlite", "postgresql"):
+        stmt = conflict_insert(s)(model).values(list(rows)).on_conflict_do_nothing(
             index_elements=list(unique))
         result = await s.execute(stmt)
         return int(result.rowcount)  # type: ignore[attr-defined]

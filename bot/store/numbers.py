@@ -12,10 +12,9 @@ from __future__ import annotations
 from typing import Literal
 
 from sqlalchemy import func, select
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.store.idempotent import dialect
+from bot.store.idempotent import conflict_insert
 from bot.store.models import Counter, Event, Match, Tournament
 
 Numbered = Literal["match", "event", "tournament"]
@@ -30,7 +29,7 @@ async def next_number(s: AsyncSession, guild_id: str, kind: Numbered) -> int:
     # counters existed, or copied in by a migration).
     start = (select(func.coalesce(func.max(table.number), 0) + 1)
              .where(table.guild_id == guild_id).scalar_subquery())
-    make = postgresql.insert if dialect(s) == "postgresql" else sqlite.insert
+    make = conflict_insert(s)
     stmt = make(Counter).values(guild_id=guild_id, kind=kind, last=start)
     stmt = stmt.on_conflict_do_update(index_elements=["guild_id", "kind"],
                                       set_={"last": Counter.last + 1})

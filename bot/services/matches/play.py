@@ -24,7 +24,7 @@ from bot.services.matches.live import LiveMatch
 from bot.services.matches.lookup import Lookup
 from bot.services.matches.refusals import MatchOver, NotAPlayer, NotYourTurn
 from bot.services.matches.timing import BOARD_WAIT, Timing
-from bot.store.db import FIRST
+from bot.store.db import first_in_line
 from bot.store.models import MatchPlayer, Move
 from bot.store.movelog import MoveRecord
 from bot.texts import game_errors, refused
@@ -179,8 +179,7 @@ class Play:
             else:
                 # The last move and the result in one transaction: a move's commit, so
                 # it takes the connection ahead of the requests waiting (``FIRST``).
-                first = FIRST.set(True)
-                try:
+                with first_in_line():
                     async with self.kit.db.session() as s, s.begin():
                         await s.execute(insert(Move).values(
                             match_id=live.id, ply=live.ply + 1, seat=seat,
@@ -193,8 +192,6 @@ class Play:
                         result_text = await self.ending.book(
                             s, live, outcome.winner, outcome.draw, outcome.scores,
                             EndReason.RULES, rules_reason(live, outcome), now)
-                finally:
-                    FIRST.reset(first)
                 stage_done("book", began)
         except IntegrityError:
             log.warning("match %s: ply %s was already written", live.id, live.ply + 1)
@@ -214,13 +211,10 @@ class Play:
             assert outcome is not None
             # The watchers' reads (its tournament, its event's review) are on the way to
             # the final board too: ahead of the requests waiting, as its booking was.
-            first = FIRST.set(True)
-            try:
+            with first_in_line():
                 return await self.ending.told(live, outcome.winner, Response(posts=[
                     Post(f"{head}\n{result_text}", live.channel_id, image=image,
                          buttons=self.ending.after(live), pace=Pace.BOARD)]))
-            finally:
-                FIRST.reset(first)
         # The next clock starts when this board is out (see ``Timing.board_posted``).
         turn = self.timing.start_turn(live, now)
         if window:  # their clock runs once the window is over (or when they move)
